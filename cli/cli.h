@@ -1,0 +1,32 @@
+/* Shared pieces of the heurnet command line: the subcommand signature, exit
+ * codes, and helpers for reporting errors and parsing numbers. */
+#ifndef HN_CLI_H
+#define HN_CLI_H
+
+#include <stdint.h>
+
+enum { CLI_EXIT_OK = 0, CLI_EXIT_FAIL = 1, CLI_EXIT_USAGE = 2 };
+
+/* Every subcommand: argv[0] is the subcommand name. Returns an exit code. */
+typedef int (*cli_cmd_fn)(int argc, char **argv);
+
+/* Print "heurnet: <what>: <library message>" to stderr; returns CLI_EXIT_FAIL. */
+int cli_fail(const char *what);
+/* Print "heurnet <cmd>: <msg>" and a hint to run --help; returns CLI_EXIT_USAGE. */
+int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Strict number parsing: the whole string must be a number in range.
+ * Return 0 on success, -1 otherwise (nothing printed). */
+int cli_parse_long(const char *s, long lo, long hi, long *out);
+int cli_parse_u64(const char *s, uint64_t *out);
+int cli_parse_double(const char *s, double *out);
+
+/* The log sink the command line installs: warnings to stderr, info unless --quiet. */
+void cli_log_init(int quiet);
+
+/* Subcommands (one file each in cli/). */
+int cmd_nn(int argc, char **argv);
+int cmd_predict(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+
+#endif

@@ -1,0 +1,53 @@
+/* heurnet: one executable, thin subcommands that parse options and call the
+ * libraries. Each subcommand lives in its own cli/cmd_*.c file. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "common/hn.h"
+
+static int cmd_version(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    printf("heurnet %s (%s)\n", hn_version(), hn_revision());
+    return CLI_EXIT_OK;
+}
+
+static const struct {
+    const char *name;
+    cli_cmd_fn fn;
+    const char *help;
+} commands[] = {
+    {"version", cmd_version, "print the version and source revision"},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "heurnet %s — neural-network heuristics for search\n\n"
+                 "usage: heurnet <command> [options] [args]\n\ncommands:\n",
+            hn_version());
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].help);
+    fprintf(out, "\n'heurnet <command> --help' prints each command's options and defaults.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    if (!strcmp(argv[1], "--version"))
+        return cmd_version(argc - 1, argv + 1);
+    hn_h5_quiet();
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "heurnet: unknown command '%s'\nTry 'heurnet --help'.\n", argv[1]);
+    return CLI_EXIT_USAGE;
+}

@@ -1,0 +1,81 @@
+/* Error reporting and strict number parsing shared by all subcommands. */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "common/hn.h"
+
+int cli_fail(const char *what)
+{
+    if (what && what[0])
+        fprintf(stderr, "heurnet: %s: %s\n", what, hn_errmsg());
+    else
+        fprintf(stderr, "heurnet: %s\n", hn_errmsg());
+    return CLI_EXIT_FAIL;
+}
+
+int cli_usage(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "heurnet %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry 'heurnet %s --help'.\n", cmd);
+    return CLI_EXIT_USAGE;
+}
+
+int cli_parse_long(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int cli_parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    if (s[0] == '-')
+        return -1;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s || *end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int cli_parse_double(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static void log_sink(int level, const char *msg, void *user)
+{
+    int quiet = *(int *)user;
+    if (level >= HN_LOG_WARN)
+        fprintf(stderr, "heurnet: warning: %s\n", msg);
+    else if (level >= HN_LOG_INFO && !quiet)
+        fprintf(stderr, "heurnet: %s\n", msg);
+}
+
+void cli_log_init(int quiet)
+{
+    static int q;
+    q = quiet;
+    hn_log_set(log_sink, &q);
+}

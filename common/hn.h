@@ -1,0 +1,132 @@
+/* common: what every heurnet module shares — status codes with a detailed
+ * per-thread error message, logging through a callback, a stop flag for
+ * Ctrl-C, timing, a progress reporter, the RNG and small HDF5 helpers. */
+#ifndef HN_H
+#define HN_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <hdf5.h>
+
+/* ---- status codes ------------------------------------------------------ */
+
+enum hn_status {
+    HN_OK = 0,
+    HN_ERR_NOMEM = -1,       /* allocation failed */
+    HN_ERR_IO = -2,          /* file could not be opened, read or written */
+    HN_ERR_FORMAT = -3,      /* file or text does not follow its format */
+    HN_ERR_ARG = -4,         /* invalid argument or option */
+    HN_ERR_SHAPE = -5,       /* array shapes do not fit together */
+    HN_ERR_NAN = -6,         /* NaN or infinity where numbers were expected */
+    HN_ERR_UNSOLVABLE = -7,  /* puzzle board cannot reach the goal */
+    HN_ERR_LIMIT = -8,       /* a node, memory or time limit was reached */
+    HN_ERR_INTERRUPTED = -9, /* stopped on request (Ctrl-C, SIGTERM) */
+    HN_ERR_HDF5 = -10,       /* the HDF5 library reported an error */
+    HN_ERR_UNSUPPORTED = -11 /* valid request this build or format cannot do */
+};
+
+/* Short fixed description of a status code (never NULL). */
+const char *hn_strerror(int status);
+
+/* Record a detailed message for the calling thread and return `status`, so
+ * library code can write `return hn_fail(HN_ERR_FORMAT, "%s: line %d: ...")`.
+ * The message stays until the next hn_fail on this thread. */
+int hn_fail(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The calling thread's last detailed message, or hn_strerror of the last
+ * status when none was given. Owned by the library; valid until the next
+ * hn_fail on this thread. */
+const char *hn_errmsg(void);
+
+/* Forget the calling thread's last message. */
+void hn_error_clear(void);
+
+/* ---- logging ----------------------------------------------------------- */
+
+enum hn_log_level { HN_LOG_DEBUG = 0, HN_LOG_INFO = 1, HN_LOG_WARN = 2 };
+
+typedef void (*hn_log_fn)(int level, const char *msg, void *user);
+
+/* Install the sink for library log messages (NULL: drop them). Libraries
+ * never print; the command line decides where messages go. */
+void hn_log_set(hn_log_fn fn, void *user);
+void hn_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- stop requests ----------------------------------------------------- */
+
+/* Install SIGINT/SIGTERM handlers that set the stop flag (first signal) and
+ * restore the default action (second signal). Called by the command line. */
+void hn_stop_install(void);
+/* Nonzero once a stop was requested; long-running library loops poll this
+ * and return HN_ERR_INTERRUPTED after leaving their output consistent. */
+int hn_stop_requested(void);
+/* Request a stop programmatically (tests) or clear it (value 0). */
+void hn_stop_set(int value);
+
+/* ---- time and memory --------------------------------------------------- */
+
+double hn_now(void);          /* monotonic seconds */
+long hn_peak_rss_kb(void);    /* peak resident set size of the process */
+const char *hn_version(void); /* "0.1.0" */
+const char *hn_revision(void);/* git revision the build came from */
+
+/* ---- progress reporter (stderr) ---------------------------------------- */
+
+/* On a terminal the line is redrawn in place with rate and ETA; otherwise a
+ * plain line is written every few seconds. `total` 0 means unknown. */
+typedef struct hn_progress hn_progress;
+
+hn_progress *hn_progress_new(const char *label, uint64_t total, int quiet);
+/* Report `done` units finished; `extra` (may be NULL) is appended verbatim. */
+void hn_progress_update(hn_progress *p, uint64_t done, const char *extra);
+/* Draw the final line and free the reporter. NULL is allowed. */
+void hn_progress_finish(hn_progress *p);
+
+/* Progress callback type libraries accept instead of printing themselves. */
+typedef void (*hn_progress_fn)(uint64_t done, uint64_t total, const char *extra, void *user);
+
+/* ---- random numbers (GSL mt19937) -------------------------------------- */
+
+typedef struct hn_rng hn_rng;
+
+hn_rng *hn_rng_new(uint64_t seed); /* NULL on allocation failure */
+void hn_rng_free(hn_rng *r);
+uint64_t hn_rng_u64(hn_rng *r);
+uint32_t hn_rng_below(hn_rng *r, uint32_t n); /* uniform in [0, n), n > 0 */
+double hn_rng_uniform(hn_rng *r);             /* uniform in [0, 1) */
+double hn_rng_gauss(hn_rng *r, double sigma);
+/* Serialised state for checkpoints: size in bytes, and copy out / in. */
+size_t hn_rng_state_size(const hn_rng *r);
+void hn_rng_state_get(const hn_rng *r, void *buf);
+void hn_rng_state_set(hn_rng *r, const void *buf);
+/* A seed derived from (seed, stream), so shards and threads get independent
+ * reproducible streams (SplitMix64 mixing). */
+uint64_t hn_seed_mix(uint64_t seed, uint64_t stream);
+
+/* ---- HDF5 helpers ------------------------------------------------------ */
+
+/* Turn off HDF5's automatic error printing (libraries report through status). */
+void hn_h5_quiet(void);
+/* Open an existing file read-only; on failure the message names the file and
+ * says whether it is missing or not HDF5. Returns the file id or a negative status. */
+hid_t hn_h5_open_read(const char *path);
+int hn_h5_attr_set_str(hid_t obj, const char *name, const char *value);
+int hn_h5_attr_set_int(hid_t obj, const char *name, long long value);
+int hn_h5_attr_set_double(hid_t obj, const char *name, double value);
+/* Read a string attribute into buf (NUL-terminated, truncated to cap). */
+int hn_h5_attr_get_str(hid_t obj, const char *name, char *buf, size_t cap);
+int hn_h5_attr_get_int(hid_t obj, const char *name, long long *value);
+int hn_h5_attr_get_double(hid_t obj, const char *name, double *value);
+int hn_h5_attr_exists(hid_t obj, const char *name); /* 1, 0 */
+
+/* ---- safe output files ------------------------------------------------- */
+
+/* Writers create `<path>.part` and rename it over `path` only when complete,
+ * so an error or Ctrl-C never leaves a half-written output. */
+int hn_part_path(const char *path, char *buf, size_t cap);
+int hn_part_commit(const char *path); /* rename <path>.part -> path */
+void hn_part_discard(const char *path);
+
+#endif

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages heurnet needs, skipping what is present.
+# Usage: scripts/deps.sh [--peers]   (--peers adds PyTorch for benchmarks)
+set -euo pipefail
+pkgs=(build-essential cmake pkg-config git libopenblas-dev libhdf5-dev hdf5-tools
+      libgsl-dev zlib1g-dev libglpk-dev gnuplot-nox python3-numpy python3-h5py python3-onnx)
+[ "${1:-}" = "--peers" ] && pkgs+=(python3-torch)
+missing=()
+for p in "${pkgs[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "heurnet: installing ${missing[*]}" >&2
+    sudo_cmd=""
+    [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+    $sudo_cmd apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
