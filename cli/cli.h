@@ -3,6 +3,7 @@
 #ifndef HN_CLI_H
 #define HN_CLI_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 enum { CLI_EXIT_OK = 0, CLI_EXIT_FAIL = 1, CLI_EXIT_USAGE = 2 };
@@ -28,5 +29,25 @@ void cli_log_init(int quiet);
 int cmd_nn(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_pdb(int argc, char **argv);
+int cmd_solve(int argc, char **argv);
+
+/* ---- pattern databases and heuristics (cli/pdbcache.c) ---------------- */
+struct srch_np_pdb;
+struct srch_np_heur;
+/* Directory of cached PDB files: $HEURNET_DATA, else ~/.cache/heurnet
+ * (created if missing). Returns 0 or -1 (message printed). */
+int cli_pdb_dir(char *buf, size_t cap);
+/* The PDB of `partition` ("7-8", "6-6-3", ...) for a `width` board: loaded
+ * from the cache, or built on first use (progress on stderr unless quiet)
+ * and saved there. `goal` is the goal layout the caller works in (one table
+ * serves both). Returns 0 with *out (free with srch_np_pdb_free), or
+ * CLI_EXIT_FAIL / CLI_EXIT_USAGE after printing the reason. */
+int cli_pdb_get(int width, const char *partition, int goal, int quiet, struct srch_np_pdb **out);
+/* A heuristic from its command-line name: "manhattan", "lc", "pdb:7-8"
+ * (reflected lookup), "pdb:7-8:noreflect", "max:lc,pdb:6-6-3". PDBs come from
+ * cli_pdb_get. Returns 0 with *out (free with srch_np_heur_free), or
+ * CLI_EXIT_FAIL / CLI_EXIT_USAGE after printing the reason. */
+int cli_heur_get(const char *spec, int width, int goal, int quiet, struct srch_np_heur **out);
 
 #endif
