@@ -1,0 +1,210 @@
+/* Inference: batch norm folded into the dense weights once, shared by
+ * reference between per-thread workspaces; one sgemm plus one fused
+ * bias+activation pass per layer, and a hand-written matrix-vector path for
+ * single rows (it skips zero inputs, which one-hot boards are mostly). */
+#include "nn/kernels.h"
+#include "nn/nn_private.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct nn_folded {
+    atomic_int refs;
+    int n_inputs, n_layers, widest;
+    struct {
+        int in, out;
+        enum nn_act act;
+        float alpha;
+        float *w, *b;
+    } layer[NN_MAX_LAYERS];
+    float *buf;
+    float mean, std;
+};
+
+struct nn_infer {
+    struct nn_folded *f;
+    int max_batch;
+    float *a, *b; /* ping-pong activations [max_batch, widest] */
+};
+
+static void folded_release(struct nn_folded *f)
+{
+    if (f && atomic_fetch_sub(&f->refs, 1) == 1) {
+        free(f->buf);
+        free(f);
+    }
+}
+
+/* W' = W * s per output column, b' = (b - mean) * s + beta, s = gamma / sqrt(var + eps). */
+static struct nn_folded *fold(const nn_model *m)
+{
+    struct nn_folded *f = calloc(1, sizeof *f);
+    if (!f)
+        return NULL;
+    f->buf = nn_falloc(m->n_params);
+    if (!f->buf) {
+        free(f);
+        return NULL;
+    }
+    atomic_init(&f->refs, 1);
+    memcpy(f->buf, m->params, m->n_params * sizeof(float));
+    f->n_inputs = m->spec.n_inputs;
+    f->n_layers = m->spec.n_layers;
+    f->widest = nn_widest(&m->spec);
+    f->mean = (float)m->target_mean;
+    f->std = (float)m->target_std;
+    for (int l = 0; l < m->spec.n_layers; l++) {
+        const struct nn_layer_spec *ls = &m->spec.layer[l];
+        const struct nn_layer_view *v = &m->view[l];
+        float *w = f->buf + v->kernel, *b = f->buf + v->bias;
+        f->layer[l].in = v->in;
+        f->layer[l].out = v->out;
+        f->layer[l].act = ls->act;
+        f->layer[l].alpha = ls->elu_alpha;
+        f->layer[l].w = w;
+        f->layer[l].b = b;
+        if (!ls->bn)
+            continue;
+        const float *g = m->params + v->gamma, *be = m->params + v->beta;
+        const float *rm = m->state + v->mean, *rv = m->state + v->var;
+        for (int j = 0; j < v->out; j++) {
+            float s = g[j] / sqrtf(rv[j] + ls->bn_eps);
+            b[j] = (b[j] - rm[j]) * s + be[j];
+            for (int i = 0; i < v->in; i++)
+                w[(size_t)i * v->out + j] *= s;
+        }
+    }
+    return f;
+}
+
+static nn_infer *infer_make(struct nn_folded *f, int max_batch, int *status)
+{
+    int rc;
+    if (max_batch < 1 || max_batch > (1 << 24)) {
+        rc = hn_fail(HN_ERR_ARG, "batch size %d out of range [1, %d]", max_batch, 1 << 24);
+        goto fail;
+    }
+    nn_infer *c = calloc(1, sizeof *c);
+    if (c) {
+        c->max_batch = max_batch;
+        c->a = nn_falloc((size_t)max_batch * f->widest);
+        c->b = nn_falloc((size_t)max_batch * f->widest);
+        c->f = f;
+        if (c->a && c->b)
+            return c;
+        free(c->a);
+        free(c->b);
+        free(c);
+    }
+    rc = hn_fail(HN_ERR_NOMEM, "out of memory for an inference workspace of batch %d", max_batch);
+fail:
+    folded_release(f);
+    if (status)
+        *status = rc;
+    return NULL;
+}
+
+nn_infer *nn_infer_new(const nn_model *m, int max_batch, int *status)
+{
+    struct nn_folded *f = fold(m);
+    if (!f) {
+        int rc = hn_fail(HN_ERR_NOMEM, "out of memory for folded weights");
+        if (status)
+            *status = rc;
+        return NULL;
+    }
+    return infer_make(f, max_batch, status);
+}
+
+nn_infer *nn_infer_clone(const nn_infer *base, int max_batch, int *status)
+{
+    atomic_fetch_add(&base->f->refs, 1);
+    return infer_make(base->f, max_batch, status);
+}
+
+void nn_infer_free(nn_infer *c)
+{
+    if (!c)
+        return;
+    folded_release(c->f);
+    free(c->a);
+    free(c->b);
+    free(c);
+}
+
+int nn_infer_refresh(nn_infer *c, const nn_model *m)
+{
+    if (m->spec.n_inputs != c->f->n_inputs || nn_widest(&m->spec) > c->f->widest)
+        return hn_fail(HN_ERR_ARG, "refresh: the model's shape differs from the context's");
+    struct nn_folded *f = fold(m);
+    if (!f)
+        return hn_fail(HN_ERR_NOMEM, "out of memory for folded weights");
+    folded_release(c->f);
+    c->f = f;
+    return HN_OK;
+}
+
+int nn_infer_max_batch(const nn_infer *c) { return c->max_batch; }
+
+static void bias_act(float *z, const float *b, int n, int w, enum nn_act act, float alpha)
+{
+    for (int i = 0; i < n; i++) {
+        float *zi = z + (size_t)i * w;
+        switch (act) {
+        case NN_ACT_ELU:
+            for (int j = 0; j < w; j++)
+                zi[j] = nn_act_apply(NN_ACT_ELU, alpha, zi[j] + b[j]);
+            break;
+        case NN_ACT_RELU:
+            for (int j = 0; j < w; j++)
+                zi[j] = nn_act_apply(NN_ACT_RELU, alpha, zi[j] + b[j]);
+            break;
+        default:
+            for (int j = 0; j < w; j++)
+                zi[j] += b[j];
+        }
+    }
+}
+
+/* y = x @ W for one row, W [in, out] row-major; zero inputs are skipped. */
+static void matvec(const float *restrict x, const float *restrict W, int in, int out, float *restrict y)
+{
+    memset(y, 0, (size_t)out * sizeof *y);
+    for (int i = 0; i < in; i++) {
+        float xi = x[i];
+        if (xi == 0.0f)
+            continue;
+        const float *wi = W + (size_t)i * out;
+        for (int j = 0; j < out; j++)
+            y[j] += xi * wi[j];
+    }
+}
+
+int nn_infer_run(nn_infer *c, const float *x, int n, float *y)
+{
+    const struct nn_folded *f = c->f;
+    if (n < 1 || n > c->max_batch)
+        return hn_fail(HN_ERR_ARG, "batch of %d rows, the workspace holds 1..%d", n, c->max_batch);
+    const float *in = x;
+    float *out = c->a;
+    for (int l = 0; l < f->n_layers; l++) {
+        int k = f->layer[l].in, w = f->layer[l].out;
+        if (n == 1)
+            matvec(in, f->layer[l].w, k, w, out);
+        else
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, w, k, 1.0f, in, k,
+                        f->layer[l].w, w, 0.0f, out, w);
+        bias_act(out, f->layer[l].b, n, w, f->layer[l].act, f->layer[l].alpha);
+        in = out;
+        out = out == c->a ? c->b : c->a;
+    }
+    size_t k = (size_t)n * f->layer[f->n_layers - 1].out;
+    for (size_t i = 0; i < k; i++)
+        y[i] = in[i] * f->std + f->mean;
+    return HN_OK;
+}
+
+void nn_blas_threads(int n) { openblas_set_num_threads(n > 0 ? n : 1); }

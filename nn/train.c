@@ -1,0 +1,358 @@
+/* Training workspace: forward in train or eval mode, losses, and backward
+ * into the flat gradient buffer. Per layer the work is one sgemm forward and
+ * two backward; bias, batch norm, activation and dropout are fused into one
+ * or two passes over the activations, and nothing is allocated per step. */
+#include "nn/kernels.h"
+#include "nn/nn_private.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct nn_train {
+    nn_model *m;
+    int max_batch, n, mode, have_fwd;
+    float momentum;
+    float *act[NN_MAX_LAYERS + 1]; /* act[0] input copy, act[l+1] output of layer l */
+    float *xhat[NN_MAX_LAYERS];    /* normalised pre-activations (bn layers) */
+    float *mean[NN_MAX_LAYERS], *invstd[NN_MAX_LAYERS]; /* batch statistics */
+    uint32_t drop_seed[NN_MAX_LAYERS];
+    float *dbuf[2], *dy;
+    float *col_a, *col_b;   /* per-column float partial sums */
+    double *sum_a, *sum_b;  /* per-column totals */
+    float *grad;
+    hn_rng *rng;
+};
+
+void nn_train_free(nn_train *t)
+{
+    if (!t)
+        return;
+    for (int l = 0; l <= NN_MAX_LAYERS; l++)
+        free(t->act[l]);
+    for (int l = 0; l < NN_MAX_LAYERS; l++) {
+        free(t->xhat[l]);
+        free(t->mean[l]);
+        free(t->invstd[l]);
+    }
+    free(t->dbuf[0]);
+    free(t->dbuf[1]);
+    free(t->dy);
+    free(t->col_a);
+    free(t->col_b);
+    free(t->sum_a);
+    free(t->sum_b);
+    free(t->grad);
+    hn_rng_free(t->rng);
+    free(t);
+}
+
+static int train_alloc(nn_train *t)
+{
+    const struct nn_spec *sp = &t->m->spec;
+    size_t b = (size_t)t->max_batch, w = (size_t)nn_widest(sp);
+    int ok = (t->act[0] = nn_falloc(b * sp->n_inputs)) != NULL;
+    for (int l = 0; ok && l < sp->n_layers; l++) {
+        size_t out = (size_t)sp->layer[l].width;
+        ok = (t->act[l + 1] = nn_falloc(b * out)) != NULL;
+        if (ok && sp->layer[l].bn)
+            ok = (t->xhat[l] = nn_falloc(b * out)) && (t->mean[l] = nn_falloc(out)) &&
+                 (t->invstd[l] = nn_falloc(out));
+    }
+    ok = ok && (t->dbuf[0] = nn_falloc(b * w)) && (t->dbuf[1] = nn_falloc(b * w)) &&
+         (t->dy = nn_falloc(b * sp->layer[sp->n_layers - 1].width)) && (t->col_a = nn_falloc(w)) &&
+         (t->col_b = nn_falloc(w)) && (t->sum_a = calloc(w, sizeof(double))) &&
+         (t->sum_b = calloc(w, sizeof(double))) && (t->grad = nn_falloc(t->m->n_params));
+    return ok ? HN_OK : hn_fail(HN_ERR_NOMEM, "out of memory for a training workspace of batch %d", t->max_batch);
+}
+
+nn_train *nn_train_new(nn_model *m, int max_batch, uint64_t seed, int *status)
+{
+    int rc = HN_OK;
+    nn_train *t = NULL;
+    if (max_batch < 1 || max_batch > (1 << 24)) {
+        rc = hn_fail(HN_ERR_ARG, "batch size %d out of range [1, %d]", max_batch, 1 << 24);
+        goto fail;
+    }
+    t = calloc(1, sizeof *t);
+    if (!t) {
+        rc = hn_fail(HN_ERR_NOMEM, "out of memory");
+        goto fail;
+    }
+    t->m = m;
+    t->max_batch = max_batch;
+    t->momentum = 0.99f;
+    t->rng = hn_rng_new(seed);
+    if (!t->rng) {
+        rc = hn_fail(HN_ERR_NOMEM, "out of memory");
+        goto fail;
+    }
+    if ((rc = train_alloc(t)))
+        goto fail;
+    return t;
+fail:
+    nn_train_free(t);
+    if (status)
+        *status = rc;
+    return NULL;
+}
+
+void nn_train_set_bn_momentum(nn_train *t, float momentum) { t->momentum = momentum; }
+const float *nn_train_output(const nn_train *t) { return t->act[t->m->spec.n_layers]; }
+float *nn_train_output_grad(nn_train *t) { return t->dy; }
+float *nn_train_grad(nn_train *t) { return t->grad; }
+hn_rng *nn_train_rng(nn_train *t) { return t->rng; }
+
+/* ---- forward ----------------------------------------------------------- */
+
+/* Column means and inverse standard deviations of z (n rows, w columns) plus
+ * bias; partial sums in float over blocks of rows, shifted by the first row
+ * to avoid cancellation, totals in double. */
+static void batch_stats(nn_train *t, const float *z, int n, int w, const float *bias, float *mean,
+                        float *invstd, float eps, float *run_mean, float *run_var)
+{
+    float *pa = t->col_a, *pb = t->col_b;
+    double *sa = t->sum_a, *sb = t->sum_b;
+    memset(sa, 0, (size_t)w * sizeof *sa);
+    memset(sb, 0, (size_t)w * sizeof *sb);
+    for (int i0 = 0; i0 < n; i0 += 64) {
+        int i1 = i0 + 64 < n ? i0 + 64 : n;
+        memset(pa, 0, (size_t)w * sizeof *pa);
+        memset(pb, 0, (size_t)w * sizeof *pb);
+        for (int i = i0; i < i1; i++) {
+            const float *zi = z + (size_t)i * w;
+            for (int j = 0; j < w; j++) {
+                float d = zi[j] - z[j];
+                pa[j] += d;
+                pb[j] += d * d;
+            }
+        }
+        for (int j = 0; j < w; j++) {
+            sa[j] += pa[j];
+            sb[j] += pb[j];
+        }
+    }
+    float keep = t->momentum;
+    for (int j = 0; j < w; j++) {
+        double mu_shift = sa[j] / n;
+        double var = sb[j] / n - mu_shift * mu_shift;
+        if (var < 0.0)
+            var = 0.0;
+        mean[j] = (float)(mu_shift + z[j]);
+        invstd[j] = (float)(1.0 / sqrt(var + eps));
+        run_mean[j] = keep * run_mean[j] + (1.0f - keep) * (mean[j] + bias[j]);
+        run_var[j] = keep * run_var[j] + (1.0f - keep) * (float)(var * n / (n - 1));
+    }
+}
+
+/* h = act(u), then inverted dropout, for one row; u is overwritten by nothing. */
+static void act_row(const struct nn_layer_spec *l, const float *u, float *h, int w, uint32_t seed,
+                    uint32_t base, int drop)
+{
+    float a = l->elu_alpha;
+    switch (l->act) {
+    case NN_ACT_ELU:
+        for (int j = 0; j < w; j++)
+            h[j] = nn_act_apply(NN_ACT_ELU, a, u[j]);
+        break;
+    case NN_ACT_RELU:
+        for (int j = 0; j < w; j++)
+            h[j] = nn_act_apply(NN_ACT_RELU, a, u[j]);
+        break;
+    default:
+        if (h != u)
+            memcpy(h, u, (size_t)w * sizeof *h);
+    }
+    if (drop) {
+        uint32_t thresh = (uint32_t)(l->dropout * 4294967296.0);
+        float scale = 1.0f / (1.0f - l->dropout);
+        for (int j = 0; j < w; j++)
+            h[j] = nn_drop_hash(seed, base + (uint32_t)j) >= thresh ? h[j] * scale : 0.0f;
+    }
+}
+
+static void forward_layer(nn_train *t, int l, int n, int train)
+{
+    const nn_model *m = t->m;
+    const struct nn_layer_spec *ls = &m->spec.layer[l];
+    const struct nn_layer_view *v = &m->view[l];
+    const float *W = m->params + v->kernel, *b = m->params + v->bias;
+    int w = v->out, drop = train && ls->dropout > 0.0f;
+    float *out = t->act[l + 1], *z = ls->bn ? t->xhat[l] : out;
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, w, v->in, 1.0f, t->act[l], v->in, W, w,
+                0.0f, z, w);
+    if (drop)
+        t->drop_seed[l] = (uint32_t)hn_rng_u64(t->rng);
+    if (!ls->bn) {
+        for (int i = 0; i < n; i++) {
+            float *zi = z + (size_t)i * w;
+            for (int j = 0; j < w; j++)
+                zi[j] += b[j];
+            act_row(ls, zi, zi, w, t->drop_seed[l], (uint32_t)i * (uint32_t)w, drop);
+        }
+        return;
+    }
+    float *mean = t->mean[l], *inv = t->invstd[l];
+    float *rm = m->state + v->mean, *rv = m->state + v->var;
+    const float *g = m->params + v->gamma, *be = m->params + v->beta;
+    if (train) {
+        batch_stats(t, z, n, w, b, mean, inv, ls->bn_eps, rm, rv);
+    } else {
+        for (int j = 0; j < w; j++) {
+            mean[j] = rm[j] - b[j];
+            inv[j] = 1.0f / sqrtf(rv[j] + ls->bn_eps);
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        float *zi = z + (size_t)i * w, *oi = out + (size_t)i * w;
+        for (int j = 0; j < w; j++) {
+            float xh = (zi[j] - mean[j]) * inv[j];
+            zi[j] = xh;
+            oi[j] = g[j] * xh + be[j];
+        }
+        act_row(ls, oi, oi, w, t->drop_seed[l], (uint32_t)i * (uint32_t)w, drop);
+    }
+}
+
+int nn_train_forward(nn_train *t, const float *x, int n, enum nn_mode mode)
+{
+    const struct nn_spec *sp = &t->m->spec;
+    if (n < 1 || n > t->max_batch)
+        return hn_fail(HN_ERR_ARG, "batch of %d rows, the workspace holds 1..%d", n, t->max_batch);
+    int train = mode == NN_MODE_TRAIN;
+    if (train && n < 2)
+        for (int l = 0; l < sp->n_layers; l++)
+            if (sp->layer[l].bn)
+                return hn_fail(HN_ERR_ARG, "batch norm in train mode needs at least 2 rows");
+    memcpy(t->act[0], x, (size_t)n * sp->n_inputs * sizeof *x);
+    for (int l = 0; l < sp->n_layers; l++)
+        forward_layer(t, l, n, train);
+    t->n = n;
+    t->mode = mode;
+    t->have_fwd = 1;
+    return HN_OK;
+}
+
+/* ---- loss -------------------------------------------------------------- */
+
+double nn_train_loss(nn_train *t, const float *target, enum nn_loss kind, float over_weight)
+{
+    size_t k = (size_t)t->n * nn_model_outputs(t->m);
+    const float *y = nn_train_output(t);
+    float wo = kind == NN_LOSS_ASYM_MSE ? over_weight : 1.0f;
+    double sum = 0.0;
+    float scale = 2.0f / (float)k;
+    for (size_t i = 0; i < k; i++) {
+        float d = y[i] - target[i];
+        float wgt = d > 0.0f ? wo : 1.0f;
+        sum += (double)(wgt * d * d);
+        t->dy[i] = scale * wgt * d;
+    }
+    return sum / (double)k;
+}
+
+/* ---- backward ---------------------------------------------------------- */
+
+/* d = dL/d(act output) on entry; on exit dL/d(pre-activation) (for bn: the
+ * input of the affine step), with dropout undone. */
+static void act_back_row(const struct nn_layer_spec *l, float *d, const float *h, int w, uint32_t seed,
+                         uint32_t base, int drop)
+{
+    float a = l->elu_alpha, p = l->dropout;
+    if (drop) {
+        uint32_t thresh = (uint32_t)(p * 4294967296.0);
+        float scale = 1.0f / (1.0f - p), unscale = 1.0f - p;
+        for (int j = 0; j < w; j++) {
+            int keep = nn_drop_hash(seed, base + (uint32_t)j) >= thresh;
+            float hj = h[j] * unscale;
+            d[j] = keep ? d[j] * scale * nn_act_deriv(l->act, a, hj) : 0.0f;
+        }
+        return;
+    }
+    switch (l->act) {
+    case NN_ACT_ELU:
+        for (int j = 0; j < w; j++)
+            d[j] *= nn_act_deriv(NN_ACT_ELU, a, h[j]);
+        break;
+    case NN_ACT_RELU:
+        for (int j = 0; j < w; j++)
+            d[j] *= nn_act_deriv(NN_ACT_RELU, a, h[j]);
+        break;
+    default:
+        break;
+    }
+}
+
+/* Turn dL/d(layer output) in d into dL/dz (z = x @ W + b) and fill the
+ * bias (and gamma/beta) gradients. */
+static void layer_back_elementwise(nn_train *t, int l, float *d)
+{
+    const nn_model *m = t->m;
+    const struct nn_layer_spec *ls = &m->spec.layer[l];
+    const struct nn_layer_view *v = &m->view[l];
+    int n = t->n, w = v->out, drop = ls->dropout > 0.0f;
+    const float *h = t->act[l + 1];
+    float *db = t->grad + v->bias;
+    memset(db, 0, (size_t)w * sizeof *db);
+    if (!ls->bn) {
+        for (int i = 0; i < n; i++) {
+            float *di = d + (size_t)i * w;
+            act_back_row(ls, di, h + (size_t)i * w, w, t->drop_seed[l], (uint32_t)i * (uint32_t)w, drop);
+            for (int j = 0; j < w; j++)
+                db[j] += di[j];
+        }
+        return;
+    }
+    const float *xh = t->xhat[l], *g = m->params + v->gamma, *inv = t->invstd[l];
+    float *dg = t->grad + v->gamma, *dbe = t->grad + v->beta;
+    memset(dg, 0, (size_t)w * sizeof *dg);
+    memset(dbe, 0, (size_t)w * sizeof *dbe);
+    for (int i = 0; i < n; i++) {
+        float *di = d + (size_t)i * w;
+        const float *xi = xh + (size_t)i * w;
+        act_back_row(ls, di, h + (size_t)i * w, w, t->drop_seed[l], (uint32_t)i * (uint32_t)w, drop);
+        for (int j = 0; j < w; j++) {
+            dbe[j] += di[j];
+            dg[j] += di[j] * xi[j];
+        }
+    }
+    /* dz = gamma * invstd * (dy - mean(dy) - xhat * mean(dy * xhat)) */
+    float *ca = t->col_a, *cb = t->col_b;
+    for (int j = 0; j < w; j++) {
+        ca[j] = dbe[j] / n;
+        cb[j] = dg[j] / n;
+    }
+    for (int i = 0; i < n; i++) {
+        float *di = d + (size_t)i * w;
+        const float *xi = xh + (size_t)i * w;
+        for (int j = 0; j < w; j++) {
+            di[j] = g[j] * inv[j] * (di[j] - ca[j] - xi[j] * cb[j]);
+            db[j] += di[j];
+        }
+    }
+}
+
+int nn_train_backward(nn_train *t)
+{
+    if (!t->have_fwd || t->mode != NN_MODE_TRAIN)
+        return hn_fail(HN_ERR_ARG, "backward needs a forward pass in train mode first");
+    const nn_model *m = t->m;
+    int L = m->spec.n_layers, n = t->n, cur = 0;
+    float *d = t->dbuf[cur];
+    memcpy(d, t->dy, (size_t)n * nn_model_outputs(m) * sizeof *d);
+    for (int l = L - 1; l >= 0; l--) {
+        const struct nn_layer_view *v = &m->view[l];
+        layer_back_elementwise(t, l, d);
+        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, v->in, v->out, n, 1.0f, t->act[l], v->in,
+                    d, v->out, 0.0f, t->grad + v->kernel, v->out);
+        if (l == 0)
+            break;
+        float *prev = t->dbuf[cur ^ 1];
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, n, v->in, v->out, 1.0f, d, v->out,
+                    m->params + v->kernel, v->out, 0.0f, prev, v->in);
+        cur ^= 1;
+        d = prev;
+    }
+    return HN_OK;
+}
