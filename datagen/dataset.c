@@ -1,0 +1,283 @@
+/* Dataset writer: appends labelled rows in blocks and commits them (row count
+ * attribute + flush) so a stopped or killed run leaves a valid file that a
+ * rerun can continue. All HDF5 work happens inside append/commit bursts. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "datagen/dataset_priv.h"
+
+struct dg_writer {
+    hid_t file;
+    hid_t ds[4]; /* boards, cost, expanded, source */
+    dg_ds_info info;
+    uint64_t rows; /* rows appended (committed once dg_writer_commit ran) */
+    int default_source;
+    int err;
+    char path[4096];
+};
+
+static const char *const ds_names[4] = {"boards", "cost", "expanded", "source"};
+
+static hid_t ds_type(int k)
+{
+    return k == 0 ? H5T_NATIVE_UINT8 : k == 1 ? H5T_NATIVE_UINT16 : k == 2 ? H5T_NATIVE_UINT64
+                                                                            : H5T_NATIVE_UINT8;
+}
+
+static hid_t ds_file_type(int k)
+{
+    return k == 0 ? H5T_STD_U8LE : k == 1 ? H5T_STD_U16LE : k == 2 ? H5T_STD_U64LE : H5T_STD_U8LE;
+}
+
+static int create_one(dg_writer *w, int k)
+{
+    int rank = k == 0 ? 2 : 1;
+    hsize_t dims[2] = {0, (hsize_t)w->info.cells};
+    hsize_t maxd[2] = {H5S_UNLIMITED, (hsize_t)w->info.cells};
+    hsize_t chunk[2] = {DG_CHUNK_ROWS, (hsize_t)w->info.cells};
+    hid_t sp = H5Screate_simple(rank, dims, maxd);
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    int ok = sp >= 0 && dcpl >= 0 && H5Pset_chunk(dcpl, rank, chunk) >= 0 &&
+             H5Pset_shuffle(dcpl) >= 0 && H5Pset_deflate(dcpl, 4) >= 0 &&
+             /* no timestamps: the same run gives the same bytes */
+             H5Pset_obj_track_times(dcpl, 0) >= 0;
+    if (ok)
+        w->ds[k] = H5Dcreate2(w->file, ds_names[k], ds_file_type(k), sp, H5P_DEFAULT, dcpl,
+                              H5P_DEFAULT);
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (!ok || w->ds[k] < 0)
+        return hn_fail(HN_ERR_HDF5, "%s: cannot create dataset /%s", w->path, ds_names[k]);
+    return HN_OK;
+}
+
+static dg_writer *writer_alloc(const char *path, int *status)
+{
+    dg_writer *w = calloc(1, sizeof *w);
+    if (!w) {
+        if (status)
+            *status = hn_fail(HN_ERR_NOMEM, "%s: out of memory", path);
+        return NULL;
+    }
+    w->file = -1;
+    for (int k = 0; k < 4; k++)
+        w->ds[k] = -1;
+    snprintf(w->path, sizeof w->path, "%s", path);
+    return w;
+}
+
+static void writer_release(dg_writer *w)
+{
+    for (int k = 0; k < 4; k++)
+        if (w->ds[k] >= 0)
+            H5Dclose(w->ds[k]);
+    if (w->file >= 0)
+        H5Fclose(w->file);
+    free(w);
+}
+
+dg_writer *dg_writer_create(const char *path, const dg_ds_info *info, int *status)
+{
+    hn_h5_quiet();
+    dg_writer *w = writer_alloc(path, status);
+    if (!w)
+        return NULL;
+    w->info = *info;
+    w->info.done = w->info.committed = 0;
+    w->info.complete = 0;
+    snprintf(w->info.version, sizeof w->info.version, "%s", hn_version());
+    snprintf(w->info.revision, sizeof w->info.revision, "%s", hn_revision());
+    w->default_source = dg_info_default_source(info);
+    int rc = HN_OK;
+    hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
+    /* no timestamps on the root group either */
+    if (fcpl >= 0)
+        H5Pset_obj_track_times(fcpl, 0);
+    w->file = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, H5P_DEFAULT);
+    if (fcpl >= 0)
+        H5Pclose(fcpl);
+    if (w->file < 0)
+        rc = hn_fail(HN_ERR_IO, "%s: cannot create HDF5 file", path);
+    for (int k = 0; k < 4 && !rc; k++)
+        rc = create_one(w, k);
+    if (!rc && dg_info_write(w->file, &w->info))
+        rc = hn_fail(HN_ERR_HDF5, "%s: %s", path, hn_errmsg());
+    if (!rc && H5Fflush(w->file, H5F_SCOPE_GLOBAL) < 0)
+        rc = hn_fail(HN_ERR_IO, "%s: cannot flush", path);
+    if (rc) {
+        writer_release(w);
+        if (status)
+            *status = rc;
+        return NULL;
+    }
+    if (status)
+        *status = HN_OK;
+    return w;
+}
+
+static int set_rows(dg_writer *w, uint64_t rows)
+{
+    for (int k = 0; k < 4; k++) {
+        hsize_t dims[2] = {rows, (hsize_t)w->info.cells};
+        if (H5Dset_extent(w->ds[k], dims) < 0)
+            return hn_fail(HN_ERR_HDF5, "%s: cannot resize /%s to %llu rows", w->path,
+                           ds_names[k], (unsigned long long)rows);
+    }
+    return HN_OK;
+}
+
+static int resume_open(dg_writer *w, const dg_ds_info *info, dg_ds_info *found)
+{
+    hid_t ro = hn_h5_open_read(w->path);
+    if (ro < 0)
+        return (int)ro;
+    H5Fclose(ro);
+    w->file = H5Fopen(w->path, H5F_ACC_RDWR, H5P_DEFAULT);
+    if (w->file < 0)
+        return hn_fail(HN_ERR_IO, "%s: cannot open for writing", w->path);
+    int rc = dg_info_read_attrs(w->file, w->path, found);
+    if (rc)
+        return rc;
+    char why[700];
+    if (dg_info_diff(found, info, why, sizeof why))
+        return hn_fail(HN_ERR_ARG,
+                       "%s: exists and was made with other settings: %s; "
+                       "remove it or choose another output to start afresh",
+                       w->path, why);
+    if (found->shard_index != info->shard_index || found->first_index != info->first_index ||
+        (info->shard_count > 1 && found->count != info->count))
+        return hn_fail(HN_ERR_ARG, "%s: exists as shard %d/%d with boards %llu.., not this shard",
+                       w->path, found->shard_index, found->shard_count,
+                       (unsigned long long)found->first_index);
+    if (info->count < found->done)
+        return hn_fail(HN_ERR_ARG, "%s: already holds %llu boards, more than --count %llu",
+                       w->path, (unsigned long long)found->done,
+                       (unsigned long long)info->count);
+    if (found->merged || found->is_virtual)
+        return hn_fail(HN_ERR_ARG, "%s: is a merged file and cannot be continued", w->path);
+    uint64_t extent = 0;
+    rc = dg_ds_check_shapes(w->file, w->path, found->cells, &extent);
+    if (!rc && extent < found->committed)
+        rc = hn_fail(HN_ERR_FORMAT, "%s: /boards has %llu rows, fewer than committed=%llu",
+                     w->path, (unsigned long long)extent, (unsigned long long)found->committed);
+    return rc;
+}
+
+dg_writer *dg_writer_resume(const char *path, const dg_ds_info *info, dg_ds_info *found,
+                            int *status)
+{
+    hn_h5_quiet();
+    dg_writer *w = writer_alloc(path, status);
+    if (!w)
+        return NULL;
+    int rc = resume_open(w, info, found);
+    for (int k = 0; k < 4 && !rc; k++)
+        if ((w->ds[k] = H5Dopen2(w->file, ds_names[k], H5P_DEFAULT)) < 0)
+            rc = hn_fail(HN_ERR_HDF5, "%s: cannot open /%s", path, ds_names[k]);
+    if (!rc) {
+        w->info = *found;
+        w->info.count = info->count;
+        w->info.total_count = info->shard_count > 1 ? found->total_count : info->count;
+        w->info.complete = found->done == info->count;
+        snprintf(w->info.version, sizeof w->info.version, "%s", hn_version());
+        snprintf(w->info.revision, sizeof w->info.revision, "%s", hn_revision());
+        w->rows = found->committed;
+        w->default_source = dg_info_default_source(found);
+        /* drop rows a killed run wrote without committing them */
+        rc = set_rows(w, w->rows);
+    }
+    if (!rc)
+        rc = dg_info_write(w->file, &w->info);
+    if (!rc && H5Fflush(w->file, H5F_SCOPE_GLOBAL) < 0)
+        rc = hn_fail(HN_ERR_IO, "%s: cannot flush", path);
+    if (rc) {
+        writer_release(w);
+        if (status)
+            *status = rc;
+        return NULL;
+    }
+    if (status)
+        *status = HN_OK;
+    return w;
+}
+
+static int write_rows(dg_writer *w, int k, const void *buf, size_t n)
+{
+    hsize_t start[2] = {w->rows, 0}, cnt[2] = {n, (hsize_t)w->info.cells};
+    int rank = k == 0 ? 2 : 1;
+    hid_t fs = H5Dget_space(w->ds[k]);
+    hid_t ms = H5Screate_simple(rank, cnt, NULL);
+    int ok = fs >= 0 && ms >= 0 &&
+             H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, cnt, NULL) >= 0 &&
+             H5Dwrite(w->ds[k], ds_type(k), ms, fs, H5P_DEFAULT, buf) >= 0;
+    if (ms >= 0)
+        H5Sclose(ms);
+    if (fs >= 0)
+        H5Sclose(fs);
+    if (!ok)
+        return hn_fail(HN_ERR_HDF5, "%s: cannot write %zu rows to /%s", w->path, n, ds_names[k]);
+    return HN_OK;
+}
+
+int dg_writer_append(dg_writer *w, const uint8_t *boards, const uint16_t *cost,
+                     const uint64_t *expanded, const uint8_t *source, size_t n)
+{
+    if (w->err)
+        return w->err;
+    if (n == 0)
+        return HN_OK;
+    uint64_t *zeros = NULL;
+    uint8_t *src = NULL;
+    if (!expanded)
+        expanded = zeros = calloc(n, sizeof *zeros);
+    if (!source && (src = malloc(n)))
+        memset(src, w->default_source, n), source = src;
+    int rc = (!expanded || !source) ? hn_fail(HN_ERR_NOMEM, "%s: out of memory", w->path)
+                                    : set_rows(w, w->rows + n);
+    const void *bufs[4] = {boards, cost, expanded, source};
+    for (int k = 0; k < 4 && !rc; k++)
+        rc = write_rows(w, k, bufs[k], n);
+    free(zeros);
+    free(src);
+    if (rc)
+        return w->err = rc;
+    w->rows += n;
+    return HN_OK;
+}
+
+int dg_writer_commit(dg_writer *w, uint64_t done)
+{
+    if (w->err)
+        return w->err;
+    w->info.done = done;
+    w->info.committed = w->rows;
+    int rc = dg_info_write_progress(w->file, &w->info);
+    if (!rc && H5Fflush(w->file, H5F_SCOPE_GLOBAL) < 0)
+        rc = hn_fail(HN_ERR_IO, "%s: cannot flush to disk", w->path);
+    return w->err = rc;
+}
+
+uint64_t dg_writer_rows(const dg_writer *w) { return w->info.committed; }
+
+int dg_writer_close(dg_writer *w, int complete)
+{
+    if (!w)
+        return HN_OK;
+    int rc = w->err;
+    if (!rc && complete) {
+        w->info.complete = 1;
+        w->info.committed = w->rows;
+        rc = dg_info_write_progress(w->file, &w->info);
+    }
+    for (int k = 0; k < 4; k++)
+        if (w->ds[k] >= 0 && H5Dclose(w->ds[k]) < 0 && !rc)
+            rc = hn_fail(HN_ERR_HDF5, "%s: cannot close /%s", w->path, ds_names[k]);
+    w->ds[0] = w->ds[1] = w->ds[2] = w->ds[3] = -1;
+    if (w->file >= 0 && H5Fclose(w->file) < 0 && !rc)
+        rc = hn_fail(HN_ERR_IO, "%s: cannot close (disk full?)", w->path);
+    w->file = -1;
+    free(w);
+    return rc;
+}

@@ -1,0 +1,29 @@
+/* Private helpers shared by the dataset writer, reader and merger: the
+ * mapping between dg_ds_info and root attributes, and dataset names. */
+#ifndef DG_DATASET_PRIV_H
+#define DG_DATASET_PRIV_H
+
+#include "datagen/dataset.h"
+
+#define DG_FORMAT "heurnet-dataset"
+#define DG_FORMAT_VERSION 1
+#define DG_GENERATOR "heurnet gen"
+#define DG_CHUNK_ROWS 8192
+
+/* Write every attribute of info to the root group of f. */
+int dg_info_write(hid_t f, const dg_ds_info *info);
+/* Write only the progress attributes (done, committed, complete, count). */
+int dg_info_write_progress(hid_t f, const dg_ds_info *info);
+/* Read every attribute; `path` names the file in messages. */
+int dg_info_read_attrs(hid_t f, const char *path, dg_ds_info *info);
+/* First setting in which a and b differ (a name for messages), or NULL.
+ * Progress fields, count and shard position are not compared. */
+const char *dg_info_diff(const dg_ds_info *a, const dg_ds_info *b, char *buf, size_t cap);
+/* Default per-row source for a file's `source` attribute. */
+int dg_info_default_source(const dg_ds_info *info);
+
+/* Check /boards, /cost, /expanded, /source exist with the right class, size
+ * and rank and agree in rows; *extent gets the rows of /boards. */
+int dg_ds_check_shapes(hid_t f, const char *path, int cells, uint64_t *extent);
+
+#endif

@@ -1,0 +1,217 @@
+/* Dataset reader: validates a file before trusting it (format attribute,
+ * dtypes, shapes, committed rows, boards being permutations) so bad input
+ * gets a message naming the file and dataset instead of garbage rows. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "datagen/dataset_priv.h"
+
+static const struct {
+    const char *name;
+    H5T_class_t cls;
+    size_t size;
+    int rank;
+    const char *what;
+} expect[4] = {
+    {"boards", H5T_INTEGER, 1, 2, "uint8 [rows, cells]"},
+    {"cost", H5T_INTEGER, 2, 1, "uint16 [rows]"},
+    {"expanded", H5T_INTEGER, 8, 1, "uint64 [rows]"},
+    {"source", H5T_INTEGER, 1, 1, "uint8 [rows]"},
+};
+
+static int check_one(hid_t f, const char *path, int k, int cells, hsize_t *rows)
+{
+    if (H5Lexists(f, expect[k].name, H5P_DEFAULT) <= 0)
+        return hn_fail(HN_ERR_FORMAT, "%s: dataset /%s is missing (expected %s)", path,
+                       expect[k].name, expect[k].what);
+    hid_t d = H5Dopen2(f, expect[k].name, H5P_DEFAULT);
+    if (d < 0)
+        return hn_fail(HN_ERR_FORMAT, "%s: /%s cannot be opened", path, expect[k].name);
+    hid_t t = H5Dget_type(d), s = H5Dget_space(d);
+    hsize_t dims[3] = {0, 0, 0};
+    int rank = s >= 0 ? H5Sget_simple_extent_ndims(s) : -1;
+    if (rank >= 1 && rank <= 3)
+        H5Sget_simple_extent_dims(s, dims, NULL);
+    int rc = HN_OK;
+    if (t < 0 || H5Tget_class(t) != expect[k].cls || H5Tget_size(t) != expect[k].size ||
+        H5Tget_sign(t) != H5T_SGN_NONE)
+        rc = hn_fail(HN_ERR_FORMAT, "%s: /%s has the wrong type (expected %s)", path,
+                     expect[k].name, expect[k].what);
+    else if (rank != expect[k].rank || (k == 0 && dims[1] != (hsize_t)cells))
+        rc = hn_fail(HN_ERR_FORMAT, "%s: /%s has the wrong shape (expected %s, cells=%d)", path,
+                     expect[k].name, expect[k].what, cells);
+    else
+        *rows = dims[0];
+    if (t >= 0)
+        H5Tclose(t);
+    if (s >= 0)
+        H5Sclose(s);
+    H5Dclose(d);
+    return rc;
+}
+
+int dg_ds_check_shapes(hid_t f, const char *path, int cells, uint64_t *extent)
+{
+    hsize_t rows[4] = {0, 0, 0, 0};
+    for (int k = 0; k < 4; k++) {
+        int rc = check_one(f, path, k, cells, &rows[k]);
+        if (rc)
+            return rc;
+        if (rows[k] != rows[0])
+            return hn_fail(HN_ERR_SHAPE, "%s: /%s has %llu rows but /boards has %llu", path,
+                           expect[k].name, (unsigned long long)rows[k],
+                           (unsigned long long)rows[0]);
+    }
+    *extent = rows[0];
+    return HN_OK;
+}
+
+static int info_from_open(hid_t f, const char *path, dg_ds_info *info)
+{
+    int rc = dg_info_read_attrs(f, path, info);
+    uint64_t extent = 0;
+    if (!rc)
+        rc = dg_ds_check_shapes(f, path, info->cells, &extent);
+    if (!rc && extent < info->committed)
+        rc = hn_fail(HN_ERR_FORMAT, "%s: /boards has %llu rows, fewer than committed=%llu", path,
+                     (unsigned long long)extent, (unsigned long long)info->committed);
+    return rc;
+}
+
+int dg_ds_info_read(const char *path, dg_ds_info *info)
+{
+    hid_t f = hn_h5_open_read(path);
+    if (f < 0)
+        return (int)f;
+    int rc = info_from_open(f, path, info);
+    H5Fclose(f);
+    return rc;
+}
+
+/* Read rows [start, start+n) of dataset k into buf. */
+static int read_rows(hid_t f, const char *path, int k, int cells, uint64_t start, uint64_t n,
+                     void *buf)
+{
+    hid_t mt = k == 0 ? H5T_NATIVE_UINT8 : k == 1 ? H5T_NATIVE_UINT16
+                                                  : k == 2 ? H5T_NATIVE_UINT64 : H5T_NATIVE_UINT8;
+    hid_t d = H5Dopen2(f, expect[k].name, H5P_DEFAULT);
+    hsize_t off[2] = {start, 0}, cnt[2] = {n, (hsize_t)cells};
+    int rank = k == 0 ? 2 : 1;
+    hid_t fs = d >= 0 ? H5Dget_space(d) : -1;
+    hid_t ms = H5Screate_simple(rank, cnt, NULL);
+    int ok = fs >= 0 && ms >= 0 &&
+             H5Sselect_hyperslab(fs, H5S_SELECT_SET, off, NULL, cnt, NULL) >= 0 &&
+             H5Dread(d, mt, ms, fs, H5P_DEFAULT, buf) >= 0;
+    if (ms >= 0)
+        H5Sclose(ms);
+    if (fs >= 0)
+        H5Sclose(fs);
+    if (d >= 0)
+        H5Dclose(d);
+    if (!ok)
+        return hn_fail(HN_ERR_HDF5, "%s: cannot read rows %llu..%llu of /%s", path,
+                       (unsigned long long)start, (unsigned long long)(start + n),
+                       expect[k].name);
+    return HN_OK;
+}
+
+/* A row is a board when it holds every tile 0..cells-1 exactly once. */
+static int check_boards(const char *path, const uint8_t *b, uint64_t rows, int cells)
+{
+    for (uint64_t r = 0; r < rows; r++) {
+        uint64_t seen = 0;
+        for (int c = 0; c < cells; c++) {
+            unsigned t = b[r * (uint64_t)cells + (uint64_t)c];
+            if (t >= (unsigned)cells || (seen >> t & 1))
+                return hn_fail(HN_ERR_FORMAT, "%s: /boards row %llu is not a board (tile %u)",
+                               path, (unsigned long long)r, t);
+            seen |= 1ULL << t;
+        }
+    }
+    return HN_OK;
+}
+
+dg_dataset *dg_dataset_load(const char *path, int *status)
+{
+    int rc;
+    dg_dataset *d = calloc(1, sizeof *d);
+    hid_t f = hn_h5_open_read(path);
+    if (!d)
+        rc = hn_fail(HN_ERR_NOMEM, "%s: out of memory", path);
+    else if (f < 0)
+        rc = (int)f;
+    else
+        rc = info_from_open(f, path, &d->info);
+    if (!rc) {
+        uint64_t n = d->rows = d->info.committed, cells = (uint64_t)d->info.cells;
+        d->boards = malloc(n * cells + 1);
+        d->cost = malloc(n * sizeof *d->cost + 1);
+        d->expanded = malloc(n * sizeof *d->expanded + 1);
+        d->source = malloc(n + 1);
+        void *bufs[4] = {d->boards, d->cost, d->expanded, d->source};
+        if (!d->boards || !d->cost || !d->expanded || !d->source)
+            rc = hn_fail(HN_ERR_NOMEM, "%s: out of memory for %llu rows", path,
+                         (unsigned long long)n);
+        for (int k = 0; k < 4 && !rc && n; k++)
+            rc = read_rows(f, path, k, d->info.cells, 0, n, bufs[k]);
+        if (!rc)
+            rc = check_boards(path, d->boards, n, d->info.cells);
+    }
+    if (f >= 0)
+        H5Fclose(f);
+    if (status)
+        *status = rc;
+    if (rc) {
+        dg_dataset_free(d);
+        return NULL;
+    }
+    return d;
+}
+
+void dg_dataset_free(dg_dataset *d)
+{
+    if (!d)
+        return;
+    free(d->boards);
+    free(d->cost);
+    free(d->expanded);
+    free(d->source);
+    free(d);
+}
+
+int dg_ds_histogram(const char *path, uint64_t *hist, size_t cap, uint64_t *by_source,
+                    unsigned *max_cost)
+{
+    dg_ds_info info;
+    hid_t f = hn_h5_open_read(path);
+    if (f < 0)
+        return (int)f;
+    int rc = info_from_open(f, path, &info);
+    enum { BLOCK = 1 << 16 };
+    uint16_t *cost = malloc(BLOCK * sizeof *cost);
+    uint8_t *src = malloc(BLOCK);
+    if (!rc && (!cost || !src))
+        rc = hn_fail(HN_ERR_NOMEM, "%s: out of memory", path);
+    memset(hist, 0, cap * sizeof *hist);
+    if (by_source)
+        memset(by_source, 0, 5 * sizeof *by_source);
+    unsigned mx = 0;
+    for (uint64_t at = 0; !rc && at < info.committed; at += BLOCK) {
+        uint64_t n = info.committed - at < BLOCK ? info.committed - at : BLOCK;
+        rc = read_rows(f, path, 1, info.cells, at, n, cost);
+        if (!rc)
+            rc = read_rows(f, path, 3, info.cells, at, n, src);
+        for (uint64_t i = 0; !rc && i < n; i++) {
+            hist[cost[i] < cap ? cost[i] : cap - 1]++;
+            mx = cost[i] > mx ? cost[i] : mx;
+            if (by_source && src[i] < 5)
+                by_source[src[i]]++;
+        }
+    }
+    if (max_cost)
+        *max_cost = mx;
+    free(cost);
+    free(src);
+    H5Fclose(f);
+    return rc;
+}
