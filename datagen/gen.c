@@ -152,11 +152,11 @@ static int collect(struct gen *g, struct dg_rowbuf *rb)
     return rc;
 }
 
-static void report(const struct gen *g, uint64_t done_before)
+/* Progress counts this run's boards only, so rates stay true after a resume. */
+static void report(const struct gen *g)
 {
     if (g->o->progress)
-        g->o->progress(g->written - g->first + done_before, g->end - g->first + done_before, NULL,
-                       g->o->user);
+        g->o->progress(g->written - g->first, g->end - g->first, NULL, g->o->user);
 }
 
 /* The writer loop: wait for results, write them in order, commit regularly. */
@@ -179,14 +179,14 @@ static int drive(struct gen *g, dg_writer *w, uint64_t done_before)
                 ts.tv_sec++, ts.tv_nsec -= 1000000000L;
             pthread_cond_timedwait(&g->ready, &g->mu, &ts);
             pthread_mutex_unlock(&g->mu);
-            report(g, done_before);
+            report(g);
             pthread_mutex_lock(&g->mu);
             continue;
         }
         uint64_t done = g->written - g->first;
         pthread_mutex_unlock(&g->mu);
         werr = dg_rowbuf_flush(&rb, w, done + done_before);
-        report(g, done_before);
+        report(g);
         last_commit = hn_now();
         pthread_mutex_lock(&g->mu);
         if (werr || finished)
@@ -258,6 +258,9 @@ int dg_gen_run(const char *path, const dg_gen_opts *o, dg_gen_stats *st)
     if (o->stop_after && g.end - g.first > o->stop_after)
         g.end = g.first + o->stop_after;
     st->resumed_from = found.done;
+    if (found.done)
+        hn_log(HN_LOG_INFO, "%s: continuing after %llu of %llu boards", path,
+               (unsigned long long)found.done, (unsigned long long)info.count);
     double t0 = hn_now();
     rc = g.first < g.end ? run_threads(&g, w, found.done) : HN_OK;
     st->seconds = hn_now() - t0;

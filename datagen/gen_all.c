@@ -66,7 +66,7 @@ static int write_states(dg_writer *w, const dg_gen_opts *o, const uint8_t *dist,
         if (!rc && (rb.rows == 65536 || k == end)) {
             rc = dg_rowbuf_flush(&rb, w, k - first);
             if (o->progress)
-                o->progress(k - first, end - first, NULL, o->user);
+                o->progress(k - from, end - from, NULL, o->user);
             if (!rc && hn_stop_requested() && k < end)
                 rc = hn_fail(HN_ERR_INTERRUPTED, "stopped after %llu states",
                              (unsigned long long)k);
