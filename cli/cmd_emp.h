@@ -1,0 +1,24 @@
+/* Private to the emp subcommands: shared instance options. */
+#ifndef HN_CMD_EMP_H
+#define HN_CMD_EMP_H
+
+#include "search/emp/emp.h"
+
+#define EMP_MAX_CLUE_ARGS 64
+
+typedef struct {
+    int format;
+    int nclues;
+    int clues[EMP_MAX_CLUE_ARGS][4];
+} emp_inst_opts;
+
+int emp_parse_format(const char *s, int *format);
+int emp_add_clue_arg(emp_inst_opts *io, const char *s);
+/* Read the instance and add the clues; prints the reason and returns NULL on error. */
+srch_em_inst *emp_load(const char *path, const emp_inst_opts *io);
+
+int cmd_emp_solve(int argc, char **argv);
+int cmd_emp_milp(int argc, char **argv);
+int cmd_emp_clique(int argc, char **argv);
+
+#endif

@@ -1,0 +1,213 @@
+/* heurnet emp solve: the multi-neighbourhood local search with a time limit;
+ * progress on stderr, one key=value record on stdout, the best solution
+ * written to -o (also when stopped with Ctrl-C). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cmd_emp.h"
+#include "common/hn.h"
+
+static void solve_help(FILE *f)
+{
+    srch_em_opts d = SRCH_EM_OPTS_DEFAULT;
+    fprintf(f, "usage: heurnet emp solve [options] INSTANCE -o SOLUTION\n\n"
+               "Local search after Salassa et al.: cycles of TA -> BO -> BW -> TSR -> RO until\n"
+               "no neighbourhood improves, then a perturbation, until the time limit.\n\n"
+               "  --time S              time limit in seconds [%g]\n"
+               "  --seed S              random seed [%llu]\n"
+               "  --start M             random|greedy|backtrack [random]\n"
+               "  --ta-k K              TA: cells per assignment [%d]\n"
+               "  --ta-n N              TA: iterations per cycle [%d]\n"
+               "  --region WxH          RO: region size [%dx%d]\n"
+               "  --ro-n N              RO: regions per cycle [%d]\n"
+               "  --nodes N             node limit of each RO/BO/greedy branch and bound [%ld]\n"
+               "  --perturb P           moves per perturbation, 0 = 2 + cells/64 [%d]\n"
+               "  --backtrack-time S    seconds for --start backtrack, 0 = time/10 [0]\n"
+               "  --format meta|e2pieces  instance format [meta]\n"
+               "  --clue P,R,C,ROT      fixed piece, repeatable (Eternity II: 138,8,7,2)\n"
+               "  -o, --output FILE     solution file (required)\n"
+               "  -q, --quiet           no progress\n"
+               "  -h, --help            this help\n",
+            d.time_limit, (unsigned long long)d.seed, d.ta_k, d.ta_n, d.ro_w, d.ro_h, d.ro_n,
+            d.ro_nodes, d.perturb);
+}
+
+typedef struct {
+    hn_progress *prog;
+    double limit;
+} solve_ui;
+
+static void on_progress(int current, int best, long moves, double sec, void *user)
+{
+    solve_ui *ui = user;
+    char extra[160];
+    snprintf(extra, sizeof extra, "current=%d best=%d moves/s=%.0f", current, best,
+             sec > 0 ? moves / sec : 0.0);
+    hn_progress_update(ui->prog, (uint64_t)sec, extra);
+}
+
+static int parse_region(const char *s, int *w, int *h)
+{
+    long a, b;
+    char buf[64];
+    const char *x = strchr(s, 'x');
+    if (!x || (size_t)(x - s) >= sizeof buf)
+        return -1;
+    memcpy(buf, s, (size_t)(x - s));
+    buf[x - s] = 0;
+    if (cli_parse_long(buf, 1, 64, &a) < 0 || cli_parse_long(x + 1, 1, 64, &b) < 0)
+        return -1;
+    *w = (int)a;
+    *h = (int)b;
+    return 0;
+}
+
+static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io,
+                       const char **out, int *quiet)
+{
+    static const struct option lo[] = {
+        {"time", required_argument, 0, 't'},   {"seed", required_argument, 0, 's'},
+        {"start", required_argument, 0, 'S'},  {"ta-k", required_argument, 0, 'k'},
+        {"ta-n", required_argument, 0, 'n'},   {"region", required_argument, 0, 'r'},
+        {"ro-n", required_argument, 0, 'R'},   {"nodes", required_argument, 0, 'N'},
+        {"perturb", required_argument, 0, 'p'}, {"backtrack-time", required_argument, 0, 'B'},
+        {"format", required_argument, 0, 'f'}, {"clue", required_argument, 0, 'c'},
+        {"output", required_argument, 0, 'o'}, {"quiet", no_argument, 0, 'q'},
+        {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
+    const char *cmd = "emp solve";
+    long v;
+    int ch;
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, "ho:q", lo, NULL)) != -1) {
+        switch (ch) {
+        case 'h': solve_help(stdout); return -1;
+        case 't':
+            if (cli_parse_double(optarg, &o->time_limit) < 0 || o->time_limit < 0)
+                return cli_usage(cmd, "--time must be seconds >= 0, not '%s'", optarg);
+            break;
+        case 's':
+            if (cli_parse_u64(optarg, &o->seed) < 0)
+                return cli_usage(cmd, "--seed must be a non-negative integer");
+            break;
+        case 'S':
+            if (!strcmp(optarg, "random")) o->start = SRCH_EM_START_RANDOM;
+            else if (!strcmp(optarg, "greedy")) o->start = SRCH_EM_START_GREEDY;
+            else if (!strcmp(optarg, "backtrack")) o->start = SRCH_EM_START_BACKTRACK;
+            else return cli_usage(cmd, "--start must be random, greedy or backtrack");
+            break;
+        case 'k':
+            if (cli_parse_long(optarg, 2, 4096, &v) < 0)
+                return cli_usage(cmd, "--ta-k must be 2..4096, not '%s'", optarg);
+            o->ta_k = (int)v;
+            break;
+        case 'n':
+            if (cli_parse_long(optarg, 0, 100000000, &v) < 0)
+                return cli_usage(cmd, "--ta-n must be 0..1e8, not '%s'", optarg);
+            o->ta_n = (int)v;
+            break;
+        case 'r':
+            if (parse_region(optarg, &o->ro_w, &o->ro_h) < 0)
+                return cli_usage(cmd, "--region must be WxH (1..64), not '%s'", optarg);
+            break;
+        case 'R':
+            if (cli_parse_long(optarg, 0, 1000000, &v) < 0)
+                return cli_usage(cmd, "--ro-n must be 0..1e6, not '%s'", optarg);
+            o->ro_n = (int)v;
+            break;
+        case 'N':
+            if (cli_parse_long(optarg, 1, 1L << 40, &o->ro_nodes) < 0)
+                return cli_usage(cmd, "--nodes must be >= 1, not '%s'", optarg);
+            break;
+        case 'p':
+            if (cli_parse_long(optarg, 0, 100000, &v) < 0)
+                return cli_usage(cmd, "--perturb must be 0..1e5, not '%s'", optarg);
+            o->perturb = (int)v;
+            break;
+        case 'B':
+            if (cli_parse_double(optarg, &o->backtrack_time) < 0 || o->backtrack_time < 0)
+                return cli_usage(cmd, "--backtrack-time must be seconds >= 0");
+            break;
+        case 'f':
+            if (emp_parse_format(optarg, &io->format) < 0)
+                return cli_usage(cmd, "--format must be meta or e2pieces, not '%s'", optarg);
+            break;
+        case 'c':
+            if (emp_add_clue_arg(io, optarg) < 0)
+                return cli_usage(cmd, "--clue wants P,R,C,ROT, got '%s'", optarg);
+            break;
+        case 'o': *out = optarg; break;
+        case 'q': *quiet = 1; break;
+        default: return cli_usage(cmd, "unknown option");
+        }
+    }
+    if (argc - optind != 1)
+        return cli_usage(cmd, "expected one INSTANCE");
+    if (!*out)
+        return cli_usage(cmd, "-o SOLUTION is required");
+    return 0;
+}
+
+int cmd_emp_solve(int argc, char **argv)
+{
+    srch_em_opts o = SRCH_EM_OPTS_DEFAULT;
+    emp_inst_opts io = {0};
+    const char *out = NULL;
+    int quiet = 0;
+    int prc = parse_solve(argc, argv, &o, &io, &out, &quiet);
+    if (prc < 0)
+        return CLI_EXIT_OK;
+    if (prc > 0)
+        return prc;
+    const char *path = argv[optind];
+    srch_em_inst *in = emp_load(path, &io);
+    if (!in)
+        return CLI_EXIT_FAIL;
+    cli_log_init(quiet);
+    hn_stop_install();
+    static const char *starts[] = {"random", "greedy", "backtrack"};
+    if (!quiet)
+        fprintf(stderr, "heurnet emp solve %s (%s): %dx%d, %d joins, clues=%d, time=%gs "
+                "seed=%llu start=%s ta=%dx%d region=%dx%d ro_n=%d nodes=%ld\n", hn_version(),
+                hn_revision(), srch_em_inst_width(in), srch_em_inst_height(in),
+                srch_em_inst_joins(in), srch_em_inst_nclues(in), o.time_limit,
+                (unsigned long long)o.seed, starts[o.start], o.ta_n, o.ta_k, o.ro_w, o.ro_h,
+                o.ro_n, o.ro_nodes);
+    int n = srch_em_inst_width(in) * srch_em_inst_height(in), rc = CLI_EXIT_OK;
+    int *piece = malloc(sizeof(int) * (size_t)n), *rot = malloc(sizeof(int) * (size_t)n);
+    solve_ui ui = {.prog = hn_progress_new("emp solve", (uint64_t)o.time_limit, quiet),
+                   .limit = o.time_limit};
+    srch_em_result res;
+    if (!piece || !rot) {
+        hn_progress_finish(ui.prog);
+        rc = cli_fail("out of memory");
+        goto out;
+    }
+    int st = srch_em_solve(in, &o, piece, rot, &res, on_progress, &ui);
+    hn_progress_finish(ui.prog);
+    if (st != HN_OK && st != HN_ERR_INTERRUPTED) {
+        rc = cli_fail(path);
+        goto out;
+    }
+    int v, check = srch_em_sol_check(in, piece, rot, &v, NULL, 0);
+    if (v || check != res.best) {
+        rc = cli_fail("internal error: the best board does not recount to its score");
+        goto out;
+    }
+    if (srch_em_sol_write(in, out, piece, rot) != HN_OK) {
+        rc = cli_fail(out);
+        goto out;
+    }
+    printf("instance=%s size=%dx%d score=%d joins=%d start_score=%d time_best=%.2f "
+           "seconds=%.2f cycles=%ld moves=%ld seed=%llu start=%s solution=%s%s\n", path,
+           srch_em_inst_width(in), srch_em_inst_height(in), res.best, srch_em_inst_joins(in),
+           res.start_score, res.time_best, res.seconds, res.cycles, res.moves,
+           (unsigned long long)o.seed, starts[o.start], out, res.stopped ? " stopped=1" : "");
+out:
+    free(piece);
+    free(rot);
+    srch_em_inst_free(in);
+    return rc;
+}

@@ -1,0 +1,227 @@
+/* search/emp: edge-matching puzzles (Eternity II style) after Salassa et al.,
+ * "MILP and Max-Clique based heuristics for the Eternity II puzzle": the
+ * instance and its file formats, a board with incremental scoring, the
+ * paper's neighbourhoods (TA, BW, TSR, BO, RO), constructive starts, the
+ * multi-neighbourhood local search, and the MILP and max-clique models. */
+#ifndef SRCH_EMP_H
+#define SRCH_EMP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/hn.h"
+
+/* Sides in the internal order (clockwise from the top). A rotation r turns a
+ * piece r quarter turns clockwise: the colour on side s moves to (s+1)%4. */
+enum srch_em_side { SRCH_EM_N = 0, SRCH_EM_E = 1, SRCH_EM_S = 2, SRCH_EM_W = 3 };
+
+/* Piece (and cell) classes under the frame rule. */
+enum srch_em_class { SRCH_EM_INNER = 0, SRCH_EM_EDGE = 1, SRCH_EM_CORNER = 2 };
+
+enum srch_em_format {
+    SRCH_EM_FORMAT_META = 0, /* "W H" then "bottom left top right", pieces 0-based */
+    SRCH_EM_FORMAT_E2 = 1    /* "top right bottom left", pieces 1-based, see README */
+};
+
+/* ---- instance ---------------------------------------------------------- */
+
+typedef struct srch_em_inst srch_em_inst;
+
+/* Read an instance file. Returns NULL and fills *status (HN_ERR_IO,
+ * HN_ERR_FORMAT, HN_ERR_NOMEM) with a message naming the file and line. */
+srch_em_inst *srch_em_inst_read(const char *path, int format, int *status);
+/* Build an instance from colours in internal order (N E S W per piece,
+ * `n = w*h` pieces). `what` names the source in messages. */
+srch_em_inst *srch_em_inst_from_colours(int w, int h, const int *nesw, const char *what,
+                                        int *status);
+/* A solvable random instance: colours drawn per join (frame joins from
+ * 1..frame_colours, the others from frame_colours+1..frame_colours+inner_colours),
+ * then pieces shuffled and rotated. If `solution` is non-NULL the planted
+ * solution is written there (piece[cell], rot[cell], 2*w*h ints). */
+srch_em_inst *srch_em_inst_gen(int w, int h, int frame_colours, int inner_colours,
+                               uint64_t seed, int *solution, int *status);
+void srch_em_inst_free(srch_em_inst *inst);
+/* Write in META format to `path` (via path.part). */
+int srch_em_inst_write(const srch_em_inst *inst, const char *path);
+
+int srch_em_inst_width(const srch_em_inst *inst);
+int srch_em_inst_height(const srch_em_inst *inst);
+int srch_em_inst_colours(const srch_em_inst *inst); /* largest colour + 1 */
+/* Number of joins, 2WH - W - H: the best possible score. */
+int srch_em_inst_joins(const srch_em_inst *inst);
+int srch_em_piece_class(const srch_em_inst *inst, int piece);
+int srch_em_cell_class(const srch_em_inst *inst, int cell);
+/* Colour on side `side` of `piece` turned `rot` quarter turns clockwise. */
+int srch_em_colour(const srch_em_inst *inst, int piece, int rot, int side);
+/* The only rotation of a frame piece on a frame cell of the same class that
+ * puts its grey sides outside, or -1 (different classes or an inner cell). */
+int srch_em_frame_rot(const srch_em_inst *inst, int piece, int cell);
+
+/* Fix `piece` (0-based) at (row, col) with rotation `rot`. Fails with
+ * HN_ERR_ARG when out of range, already used, or breaking the frame rule. */
+int srch_em_inst_add_clue(srch_em_inst *inst, int piece, int row, int col, int rot);
+int srch_em_inst_nclues(const srch_em_inst *inst);
+/* Clue k: piece, cell, rotation. */
+void srch_em_inst_clue(const srch_em_inst *inst, int k, int *piece, int *cell, int *rot);
+/* Clues given inside an e2pieces file (hint lines) are added on reading. */
+
+/* ---- solutions ---------------------------------------------------------- */
+
+/* Read a solution file (`piece rotation` per line, W*H lines, row-major).
+ * Fills piece[cell], rot[cell]. Format errors name the file and line. */
+int srch_em_sol_read(const srch_em_inst *inst, const char *path, int *piece, int *rot);
+/* Write a solution via path.part. */
+int srch_em_sol_write(const srch_em_inst *inst, const char *path, const int *piece,
+                      const int *rot);
+/* Recount a complete assignment: returns the matched joins; the number of
+ * violations (duplicate pieces, frame rule, clues) goes to *violations and
+ * the first few are described in msg (may be NULL). */
+int srch_em_sol_check(const srch_em_inst *inst, const int *piece, const int *rot,
+                      int *violations, char *msg, size_t cap);
+
+/* ---- board (incremental scoring) --------------------------------------- */
+
+typedef struct srch_em_board srch_em_board;
+
+/* A board owns scratch memory for the neighbourhoods; NULL on failure. */
+srch_em_board *srch_em_board_new(const srch_em_inst *inst, int *status);
+void srch_em_board_free(srch_em_board *b);
+const srch_em_inst *srch_em_board_inst(const srch_em_board *b);
+/* Load an assignment that respects the frame rule and the clues
+ * (HN_ERR_ARG otherwise, with the cell named). */
+int srch_em_board_set(srch_em_board *b, const int *piece, const int *rot);
+void srch_em_board_get(const srch_em_board *b, int *piece, int *rot);
+void srch_em_board_copy(srch_em_board *dst, const srch_em_board *src);
+/* Random assignment under the frame rule, clues in place. */
+void srch_em_board_random(srch_em_board *b, hn_rng *rng);
+int srch_em_board_score(const srch_em_board *b);   /* maintained incrementally */
+int srch_em_board_recount(const srch_em_board *b); /* full recount, for checks */
+int srch_em_board_piece(const srch_em_board *b, int cell);
+int srch_em_board_rot(const srch_em_board *b, int cell);
+int srch_em_board_fixed(const srch_em_board *b, int cell);
+/* Matched joins around one cell (0..4). */
+int srch_em_board_cell_matches(const srch_em_board *b, int cell);
+
+/* A move: swap the pieces of cells a and b and give them rotations ra (new
+ * rotation of the piece arriving at a) and rb; a == b rotates one piece. */
+typedef struct {
+    int a, b;
+    int ra, rb;
+    int delta; /* score change, filled by srch_em_move_delta / enumeration */
+} srch_em_move;
+
+/* Score change of a move without applying it (the board is unchanged). */
+int srch_em_move_delta(srch_em_board *b, const srch_em_move *m);
+void srch_em_move_apply(srch_em_board *b, const srch_em_move *m);
+
+/* Candidate moves for a move scorer: every swap of the non-fixed cell `cell`
+ * with another cell of its class (best rotations) plus its re-rotations, with
+ * their immediate delta. Writes at most `cap` moves, returns how many. This
+ * is the seam the learned move scorer plugs into (see README). */
+int srch_em_moves_enum(srch_em_board *b, int cell, srch_em_move *buf, int cap);
+
+/* ---- neighbourhoods (each returns the score gain, >= 0) ---------------- */
+
+/* Min-cost assignment of an n x n cost matrix (row-major): fills assign[row]
+ * with the column and returns the total cost. work must hold
+ * srch_em_hungarian_work(n) ints. */
+size_t srch_em_hungarian_work(int n);
+long srch_em_hungarian(int n, const int *cost, int *assign, int *work);
+
+/* TA: remove up to k pieces of one class at pairwise non-adjacent cells chosen
+ * with probability rising with their mismatches, reinsert optimally. */
+int srch_em_ta(srch_em_board *b, int k, hn_rng *rng);
+/* BW: checkerboard assignment, black then white, until no gain. */
+int srch_em_bw(srch_em_board *b, hn_rng *rng);
+/* TSR: steepest descent over swap+rotate moves to a local optimum. */
+int srch_em_tsr(srch_em_board *b);
+/* BO: re-place the frame given the inner part (branch and bound with a node
+ * limit; *proven set to 1 when the search completed). */
+int srch_em_bo(srch_em_board *b, long node_limit, int *proven);
+/* RO: re-optimise the region of rh x rw cells at (r0, c0) given the rest,
+ * by branch and bound (node limit; *proven as above). */
+int srch_em_ro(srch_em_board *b, int r0, int c0, int rh, int rw, long node_limit,
+               int *proven);
+
+/* ---- constructive starts ----------------------------------------------- */
+
+enum srch_em_start { SRCH_EM_START_RANDOM = 0, SRCH_EM_START_GREEDY = 1,
+                     SRCH_EM_START_BACKTRACK = 2 };
+/* Greedy: rows solved one after the other by branch and bound given what is
+ * placed (band = rows per region, node limit per region). */
+int srch_em_greedy(srch_em_board *b, int band, long node_limit, hn_rng *rng);
+/* Backtracking: scan-row placement that keeps every join matched, with a
+ * time limit; the deepest partial board found is completed greedily. */
+int srch_em_backtrack(srch_em_board *b, double seconds, long node_limit, hn_rng *rng);
+
+/* ---- the local search -------------------------------------------------- */
+
+typedef struct {
+    double time_limit;  /* seconds */
+    uint64_t seed;
+    int start;          /* enum srch_em_start */
+    int ta_k, ta_n;     /* TA sample size and iterations per cycle (16, 1000) */
+    int ro_w, ro_h, ro_n; /* RO region size and samples per cycle (6, 6, 10) */
+    long ro_nodes;      /* node limit per RO/BO branch and bound */
+    int perturb;        /* swaps per perturbation (0: automatic) */
+    double backtrack_time; /* seconds of the backtracking start (0: time/10) */
+} srch_em_opts;
+
+#define SRCH_EM_OPTS_DEFAULT                                                     \
+    { .time_limit = 30, .seed = 1, .start = SRCH_EM_START_RANDOM, .ta_k = 16,    \
+      .ta_n = 1000, .ro_w = 6, .ro_h = 6, .ro_n = 10, .ro_nodes = 20000,         \
+      .perturb = 0, .backtrack_time = 0 }
+
+typedef struct {
+    int best;            /* best score found */
+    int start_score;     /* score of the constructive start */
+    double time_best;    /* seconds until the best was found */
+    double seconds;      /* total run time */
+    long cycles;         /* neighbourhood cycles */
+    long moves;          /* moves evaluated (all neighbourhoods) */
+    int stopped;         /* 1 when interrupted */
+} srch_em_result;
+
+/* Progress callback: current and best score, moves evaluated, seconds. */
+typedef void (*srch_em_progress_fn)(int current, int best, long moves, double seconds,
+                                    void *user);
+
+/* Run the multi-neighbourhood local search until the time limit or a
+ * perfect score; the best assignment goes to piece/rot. Returns 0 or a status
+ * (HN_ERR_INTERRUPTED keeps the best so far in piece/rot). */
+int srch_em_solve(const srch_em_inst *inst, const srch_em_opts *opts, int *piece, int *rot,
+                  srch_em_result *res, srch_em_progress_fn fn, void *user);
+
+/* ---- MILP (1)-(14) and the max-clique model ---------------------------- */
+
+typedef struct {
+    long variables, constraints;
+} srch_em_milp_stats;
+
+/* Write the MILP in CPLEX LP format (maximisation-free: min unmatched). */
+int srch_em_milp_write(const srch_em_inst *inst, const char *path, srch_em_milp_stats *st);
+/* Solve the MILP with GLPK within `seconds`; the incumbent goes to piece/rot
+ * and its matched joins to *score. HN_ERR_UNSUPPORTED if built without GLPK,
+ * HN_ERR_LIMIT if no integer solution was found in time. *optimal is 1 when
+ * proven optimal. */
+int srch_em_milp_solve(const srch_em_inst *inst, double seconds, int *piece, int *rot,
+                       int *score, int *optimal);
+
+typedef struct srch_em_graph srch_em_graph;
+/* The compatibility graph of Section 2.2: one node per feasible (piece, cell,
+ * rotation) under the frame rule and the clues, one corner piece fixed in the
+ * top-left cell (when there are no clues) to break the symmetry. */
+srch_em_graph *srch_em_graph_new(const srch_em_inst *inst, int *status);
+void srch_em_graph_free(srch_em_graph *g);
+long srch_em_graph_nodes(const srch_em_graph *g);
+long srch_em_graph_edges(const srch_em_graph *g);
+int srch_em_graph_write(const srch_em_graph *g, const char *path); /* DIMACS */
+/* Max-clique local search (Grosso, Locatelli & Pullan style: greedy add,
+ * plateau swaps with tabu, restarts) for `selections` steps. Returns the best
+ * clique size; the clique becomes piece/rot (cells left empty hold -1). */
+long srch_em_clique_search(const srch_em_graph *g, long selections, uint64_t seed,
+                           int *piece, int *rot);
+/* A clique translated into a board is completed by TA on empty cells. */
+int srch_em_clique_complete(const srch_em_inst *inst, int *piece, int *rot, hn_rng *rng);
+
+#endif

@@ -1,0 +1,111 @@
+/* Private layout shared by the edge-matching files: the instance with its
+ * per-piece rotation colour table, and the board with its scratch memory. */
+#ifndef SRCH_EM_INT_H
+#define SRCH_EM_INT_H
+
+#include <stdint.h>
+
+#include "search/emp/emp.h"
+
+#define SRCH_EM_MAX_CLUES 64
+
+struct srch_em_inst {
+    int w, h, n;      /* n = w*h cells = pieces */
+    int ncol;         /* largest colour + 1 */
+    /* col[((p*4 + r)*4 + s)]: colour on side s of piece p at rotation r.
+     * Piece n is the empty piece (all grey) so empty cells need no branch. */
+    uint8_t *col;
+    uint8_t *pclass;  /* piece class */
+    uint8_t *pgrey;   /* first grey side (clockwise) of a frame piece at rot 0 */
+    uint8_t *cclass;  /* cell class */
+    uint8_t *cout;    /* first outward side (clockwise) of a frame cell */
+    /* nb[cell*4 + s]: neighbour cell, or n (a sentinel that holds the empty piece) */
+    int *nb;
+    int nclues;
+    int clue_piece[SRCH_EM_MAX_CLUES], clue_cell[SRCH_EM_MAX_CLUES],
+        clue_rot[SRCH_EM_MAX_CLUES];
+};
+
+struct srch_em_board {
+    const srch_em_inst *inst;
+    int n;
+    int *piece;   /* [n+1]: piece per cell (-> inst->n when empty); cell n is the sentinel */
+    uint8_t *rot; /* [n+1] */
+    int *pos;     /* [n+1]: cell of each piece (-1 when off the board) */
+    uint8_t *fixed; /* [n]: clue cells */
+    int score;
+    /* scratch for the neighbourhoods (no allocation in the hot loops) */
+    int *cells, *pieces, *cost, *assign, *hwork, *rbest, *mark;
+    double *weight;
+    int cap;   /* size of the n-sized scratch arrays */
+    long evals; /* placements evaluated, for the moves-per-second figure */
+    /* branch-and-bound scratch, grown on demand (not in the hot loop) */
+    int *bb_cand, *bb_path, *bb_best, *bb_rem, *bb_deep;
+    uint8_t *bb_g, *bb_used;
+    size_t bb_cap_cand, bb_cap_cells;
+    int bb_cap_pool;
+};
+
+static inline const uint8_t *srch_em_pc(const srch_em_inst *in, int p, int r)
+{
+    return in->col + ((size_t)p * 4 + (size_t)r) * 4;
+}
+
+/* Matches of piece p at rotation r placed on `cell`, against the current
+ * neighbours (empty neighbours and the outside never match). */
+static inline int srch_em_place_score(const srch_em_board *b, int cell, int p, int r)
+{
+    const srch_em_inst *in = b->inst;
+    const uint8_t *c = srch_em_pc(in, p, r);
+    const int *nb = in->nb + (size_t)cell * 4;
+    int s = 0;
+    for (int k = 0; k < 4; k++) {
+        int q = nb[k];
+        uint8_t oc = srch_em_pc(in, b->piece[q], b->rot[q])[(k + 2) & 3];
+        s += (c[k] == oc) & (oc != 0);
+    }
+    return s;
+}
+
+/* Rotation of piece p on cell (forced for frame cells), or -1 if p cannot go there. */
+static inline int srch_em_rot_for(const srch_em_inst *in, int p, int cell)
+{
+    if (in->pclass[p] != in->cclass[cell])
+        return -1;
+    if (in->cclass[cell] == SRCH_EM_INNER)
+        return 0;
+    return (in->cout[cell] - in->pgrey[p] + 4) & 3;
+}
+
+/* Best placement of p on cell over its allowed rotations (frame: one). */
+static inline int srch_em_best_place(const srch_em_board *b, int cell, int p, int *rot)
+{
+    const srch_em_inst *in = b->inst;
+    if (in->cclass[cell] != SRCH_EM_INNER) {
+        int r = srch_em_rot_for(in, p, cell);
+        *rot = r;
+        return srch_em_place_score(b, cell, p, r);
+    }
+    int best = -1;
+    for (int r = 0; r < 4; r++) {
+        int s = srch_em_place_score(b, cell, p, r);
+        if (s > best) {
+            best = s;
+            *rot = r;
+        }
+    }
+    return best;
+}
+
+/* Low-level placement keeping score: lift / drop one cell. */
+void srch_em_lift(srch_em_board *b, int cell);
+void srch_em_drop(srch_em_board *b, int cell, int p, int r);
+
+/* Region branch and bound shared by RO, BO and the greedy start: re-place the
+ * pieces `pieces[0..m)` on cells `cells[0..m)` (visit order) to maximise the
+ * joins touching those cells; the board's assignment on those cells is the
+ * incumbent. Returns the gain; *proven = 1 if the search completed. */
+int srch_em_bnb(srch_em_board *b, const int *cells, int m, const int *pieces, int np,
+                long node_limit, int *proven);
+
+#endif

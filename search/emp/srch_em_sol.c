@@ -1,0 +1,142 @@
+/* Solution files (`piece rotation` per cell, row-major) and the independent
+ * recount that `heurnet emp score` relies on: it trusts nothing the search
+ * maintained, only the instance colours. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "search/emp/srch_em_int.h"
+
+int srch_em_sol_read(const srch_em_inst *in, const char *path, int *piece, int *rot)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return hn_fail(HN_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    char buf[1024];
+    int line = 0, cell = 0, st = HN_OK;
+    while (fgets(buf, sizeof buf, f)) {
+        line++;
+        char *s = buf;
+        while (isspace((unsigned char)*s))
+            s++;
+        if (!*s || *s == '#')
+            continue;
+        long p, r;
+        char extra;
+        int k = sscanf(s, "%ld %ld %c", &p, &r, &extra);
+        if (k != 2 && !(k == 3 && extra == '#')) {
+            st = hn_fail(HN_ERR_FORMAT, "%s: line %d: expected 'piece rotation'", path, line);
+            break;
+        }
+        if (cell >= in->n) {
+            st = hn_fail(HN_ERR_FORMAT, "%s: line %d: more than %d cells for a %dx%d board",
+                         path, line, in->n, in->w, in->h);
+            break;
+        }
+        if (p < 0 || p >= in->n || r < 0 || r > 3) {
+            st = hn_fail(HN_ERR_FORMAT, "%s: line %d: piece %ld (0..%d) or rotation %ld (0..3) "
+                         "out of range", path, line, p, in->n - 1, r);
+            break;
+        }
+        piece[cell] = (int)p;
+        rot[cell] = (int)r;
+        cell++;
+    }
+    if (st == HN_OK && ferror(f))
+        st = hn_fail(HN_ERR_IO, "%s: read error", path);
+    if (st == HN_OK && cell != in->n)
+        st = hn_fail(HN_ERR_FORMAT, "%s: line %d: %d cells, the %dx%d board needs %d", path,
+                     line, cell, in->w, in->h, in->n);
+    fclose(f);
+    return st;
+}
+
+int srch_em_sol_write(const srch_em_inst *in, const char *path, const int *piece,
+                      const int *rot)
+{
+    char part[4096];
+    int st = hn_part_path(path, part, sizeof part);
+    if (st != HN_OK)
+        return st;
+    FILE *f = fopen(part, "w");
+    if (!f)
+        return hn_fail(HN_ERR_IO, "%s: cannot create: %s", part, strerror(errno));
+    for (int c = 0; c < in->n; c++)
+        fprintf(f, "%d %d\n", piece[c], rot[c]);
+    if (fclose(f) != 0) {
+        hn_part_discard(path);
+        return hn_fail(HN_ERR_IO, "%s: write failed", part);
+    }
+    return hn_part_commit(path);
+}
+
+static void note(char *msg, size_t cap, int *count, const char *fmt, ...)
+{
+    (*count)++;
+    if (!msg || *count > 5)
+        return;
+    size_t len = strlen(msg);
+    if (len + 2 >= cap)
+        return;
+    if (len) {
+        msg[len++] = ';';
+        msg[len++] = ' ';
+        msg[len] = 0;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg + len, cap - len, fmt, ap);
+    va_end(ap);
+}
+
+int srch_em_sol_check(const srch_em_inst *in, const int *piece, const int *rot,
+                      int *violations, char *msg, size_t cap)
+{
+    int bad = 0, score = 0;
+    if (msg && cap)
+        msg[0] = 0;
+    char *seen = calloc((size_t)in->n, 1);
+    if (!seen)
+        note(msg, cap, &bad, "out of memory: duplicate pieces not checked");
+    for (int c = 0; c < in->n; c++) {
+        int p = piece[c], r = rot[c] & 3, row = c / in->w, col = c % in->w;
+        if (p < 0 || p >= in->n) {
+            note(msg, cap, &bad, "cell (%d,%d): piece %d out of range", row, col, p);
+            continue;
+        }
+        if (seen && seen[p]++)
+            note(msg, cap, &bad, "piece %d used twice (again at cell (%d,%d))", p, row, col);
+        for (int s = 0; s < 4; s++) {
+            int outside = in->nb[c * 4 + s] == in->n;
+            int grey = srch_em_pc(in, p, r)[s] == 0;
+            if (outside != grey) {
+                note(msg, cap, &bad, "cell (%d,%d): piece %d rotation %d has %s side %s",
+                     row, col, p, r, grey ? "a grey" : "a coloured",
+                     outside ? "on the outside" : "inside the board");
+                break;
+            }
+        }
+        /* count each join once: east and south neighbours */
+        for (int s = SRCH_EM_E; s <= SRCH_EM_S; s++) {
+            int q = in->nb[c * 4 + s];
+            if (q == in->n || piece[q] < 0 || piece[q] >= in->n)
+                continue;
+            int a = srch_em_pc(in, p, r)[s];
+            int o = srch_em_pc(in, piece[q], rot[q] & 3)[(s + 2) & 3];
+            score += a == o && a != 0;
+        }
+    }
+    for (int k = 0; k < in->nclues; k++) {
+        int c = in->clue_cell[k];
+        if (piece[c] != in->clue_piece[k] || (rot[c] & 3) != in->clue_rot[k])
+            note(msg, cap, &bad, "clue %d: cell (%d,%d) must hold piece %d rotation %d",
+                 k + 1, c / in->w, c % in->w, in->clue_piece[k], in->clue_rot[k]);
+    }
+    free(seen);
+    if (violations)
+        *violations = bad;
+    return score;
+}

@@ -1,0 +1,171 @@
+/* The multi-neighbourhood local search of the seed paper: cycles of
+ * TA -> BO -> BW -> TSR -> RO until no neighbourhood improves, then a
+ * perturbation, until the time limit; the best board is kept. */
+#include <stdlib.h>
+
+#include "search/emp/srch_em_int.h"
+
+typedef struct {
+    const srch_em_opts *o;
+    const srch_em_inst *in;
+    srch_em_board *cur, *best;
+    hn_rng *rng;
+    srch_em_result *res;
+    double t0, deadline, last_report;
+    srch_em_progress_fn fn;
+    void *user;
+    srch_em_move *cand;
+    int cand_cap;
+} em_run;
+
+static int out_of_time(em_run *r)
+{
+    return hn_now() >= r->deadline || hn_stop_requested() ||
+           r->best->score == srch_em_inst_joins(r->in);
+}
+
+static void note_best(em_run *r)
+{
+    double now = hn_now();
+    if (r->cur->score > r->best->score) {
+        srch_em_board_copy(r->best, r->cur);
+        r->res->time_best = now - r->t0;
+    }
+    if (r->fn && now - r->last_report >= 1.0) {
+        r->last_report = now;
+        r->fn(r->cur->score, r->best->score, r->cur->evals, now - r->t0, r->user);
+    }
+}
+
+/* The single place where a perturbation (plateau) move is chosen. A learned
+ * move scorer replaces the random pick below: it receives the candidates of
+ * srch_em_moves_enum (each with its immediate delta) in this board context. */
+static void choose_perturbation_move(em_run *r)
+{
+    srch_em_board *b = r->cur;
+    int cell;
+    do
+        cell = (int)hn_rng_below(r->rng, (uint32_t)b->n);
+    while (b->fixed[cell]);
+    int nc = srch_em_moves_enum(b, cell, r->cand, r->cand_cap);
+    if (nc == 0)
+        return;
+    /* prefer moves that lose at most one join: a kick, not a restart */
+    int k = (int)hn_rng_below(r->rng, (uint32_t)nc);
+    for (int tries = 0; tries < 8 && r->cand[k].delta < -1; tries++)
+        k = (int)hn_rng_below(r->rng, (uint32_t)nc);
+    srch_em_move_apply(b, &r->cand[k]);
+}
+
+static void region_samples(em_run *r)
+{
+    const srch_em_opts *o = r->o;
+    int rh = o->ro_h < r->in->h ? o->ro_h : r->in->h;
+    int rw = o->ro_w < r->in->w ? o->ro_w : r->in->w;
+    for (int i = 0; i < o->ro_n && !out_of_time(r); i++) {
+        int r0 = (int)hn_rng_below(r->rng, (uint32_t)(r->in->h - rh + 1));
+        int c0 = (int)hn_rng_below(r->rng, (uint32_t)(r->in->w - rw + 1));
+        srch_em_ro(r->cur, r0, c0, rh, rw, o->ro_nodes, NULL);
+        note_best(r);
+    }
+}
+
+/* One pass of all neighbourhoods; returns the score gain. */
+static int cycle(em_run *r)
+{
+    const srch_em_opts *o = r->o;
+    int start = r->cur->score;
+    for (int i = 0; i < o->ta_n && !(i % 64 == 0 && out_of_time(r)); i++) {
+        srch_em_ta(r->cur, o->ta_k, r->rng);
+        if (i % 64 == 0)
+            note_best(r);
+    }
+    note_best(r);
+    if (out_of_time(r))
+        return r->cur->score - start;
+    srch_em_bo(r->cur, o->ro_nodes, NULL);
+    srch_em_bw(r->cur, r->rng);
+    note_best(r);
+    srch_em_tsr(r->cur);
+    note_best(r);
+    if (o->ro_n > 0)
+        region_samples(r);
+    note_best(r);
+    r->res->cycles++;
+    return r->cur->score - start;
+}
+
+static int start_board(em_run *r)
+{
+    const srch_em_opts *o = r->o;
+    switch (o->start) {
+    case SRCH_EM_START_GREEDY:
+        srch_em_greedy(r->cur, 1, o->ro_nodes, r->rng);
+        break;
+    case SRCH_EM_START_BACKTRACK:
+        srch_em_backtrack(r->cur, o->backtrack_time > 0 ? o->backtrack_time : o->time_limit / 10,
+                          o->ro_nodes, r->rng);
+        break;
+    case SRCH_EM_START_RANDOM:
+        srch_em_board_random(r->cur, r->rng);
+        break;
+    default:
+        return hn_fail(HN_ERR_ARG, "unknown start method %d", o->start);
+    }
+    return HN_OK;
+}
+
+int srch_em_solve(const srch_em_inst *in, const srch_em_opts *opts, int *piece, int *rot,
+                  srch_em_result *res, srch_em_progress_fn fn, void *user)
+{
+    srch_em_opts o = opts ? *opts : (srch_em_opts)SRCH_EM_OPTS_DEFAULT;
+    srch_em_result dummy;
+    if (!res)
+        res = &dummy;
+    *res = (srch_em_result){0};
+    if (o.ta_k < 2 || o.ta_n < 0 || o.ro_w < 1 || o.ro_h < 1 || o.ro_n < 0 || o.ro_nodes < 1 ||
+        !(o.time_limit >= 0))
+        return hn_fail(HN_ERR_ARG, "invalid local search options (ta_k >= 2, region >= 1x1)");
+    int st = HN_OK;
+    em_run r = {.o = &o, .in = in, .res = res, .fn = fn, .user = user};
+    r.cur = srch_em_board_new(in, &st);
+    r.best = r.cur ? srch_em_board_new(in, &st) : NULL;
+    r.rng = hn_rng_new(o.seed);
+    r.cand_cap = in->n + 4;
+    r.cand = malloc(sizeof *r.cand * (size_t)r.cand_cap);
+    if (!r.cur || !r.best || !r.rng || !r.cand) {
+        st = r.cur && r.best ? hn_fail(HN_ERR_NOMEM, "out of memory for the local search") : st;
+        goto out;
+    }
+    r.t0 = r.last_report = hn_now();
+    r.deadline = r.t0 + o.time_limit;
+    if ((st = start_board(&r)) != HN_OK)
+        goto out;
+    srch_em_board_copy(r.best, r.cur);
+    res->start_score = r.cur->score;
+    int strength = o.perturb > 0 ? o.perturb : 2 + in->n / 64;
+    while (!out_of_time(&r)) {
+        if (cycle(&r) > 0)
+            continue;
+        /* local optimum of every neighbourhood: restart from the best when the
+         * walk drifted too far, then kick */
+        if (r.cur->score < r.best->score - 2)
+            srch_em_board_copy(r.cur, r.best);
+        for (int i = 0; i < strength; i++)
+            choose_perturbation_move(&r);
+    }
+    note_best(&r);
+    srch_em_board_get(r.best, piece, rot);
+    res->best = r.best->score;
+    res->moves = r.cur->evals;
+    res->seconds = hn_now() - r.t0;
+    res->stopped = hn_stop_requested() != 0;
+    if (res->stopped)
+        st = hn_fail(HN_ERR_INTERRUPTED, "stopped on request; best so far kept");
+out:
+    srch_em_board_free(r.cur);
+    srch_em_board_free(r.best);
+    hn_rng_free(r.rng);
+    free(r.cand);
+    return st;
+}
