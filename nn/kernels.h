@@ -15,7 +15,7 @@ static inline float nn_expf_neg(float x)
 {
     x = x < -87.0f ? -87.0f : x;
     x = x > 0.0f ? 0.0f : x;
-    float k = __builtin_roundf(x * 1.44269504088896341f);
+    float k = __builtin_rintf(x * 1.44269504088896341f);
     float r = x - k * 0.693359375f;
     r = r - k * -2.12194440e-4f;
     float p = 1.9875691500e-4f;

@@ -263,11 +263,19 @@ static void act_back_row(const struct nn_layer_spec *l, float *d, const float *h
     if (drop) {
         uint32_t thresh = (uint32_t)(p * 4294967296.0);
         float scale = 1.0f / (1.0f - p), unscale = 1.0f - p;
-        for (int j = 0; j < w; j++) {
-            int keep = nn_drop_hash(seed, base + (uint32_t)j) >= thresh;
-            float hj = h[j] * unscale;
-            d[j] = keep ? d[j] * scale * nn_act_deriv(l->act, a, hj) : 0.0f;
+        /* One loop per activation so each one vectorises. */
+#define DROP_BACK(ACT)                                                                  \
+    for (int j = 0; j < w; j++) {                                                       \
+        int keep = nn_drop_hash(seed, base + (uint32_t)j) >= thresh;                    \
+        float dj = d[j] * scale * nn_act_deriv(ACT, a, h[j] * unscale);                 \
+        d[j] = keep ? dj : 0.0f;                                                        \
+    }
+        switch (l->act) {
+        case NN_ACT_ELU: DROP_BACK(NN_ACT_ELU) break;
+        case NN_ACT_RELU: DROP_BACK(NN_ACT_RELU) break;
+        default: DROP_BACK(NN_ACT_LINEAR) break;
         }
+#undef DROP_BACK
         return;
     }
     switch (l->act) {

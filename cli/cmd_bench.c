@@ -1,0 +1,258 @@
+/* heurnet bench: throughput benchmarks. `bench nn` times training steps or
+ * inference calls of a network from a spec, and the same sgemm calls alone,
+ * so the result reads as a fraction of what BLAS allows for these shapes. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cblas.h>
+
+#include "cli/cli.h"
+#include "cli/cmd_nn.h"
+#include "common/hn.h"
+
+struct bench_cfg {
+    struct nn_spec spec;
+    int batch, threads, train, onehot;
+    double seconds;
+};
+
+/* Floating-point operations of one sample: forward, or forward + backward
+ * (two sgemms per layer, no input gradient for the first layer). */
+static double flops_per_sample(const struct nn_spec *sp, int train)
+{
+    double f = 0.0, first = 0.0;
+    int in = sp->n_inputs;
+    for (int l = 0; l < sp->n_layers; l++) {
+        double mm = 2.0 * in * sp->layer[l].width;
+        if (l == 0)
+            first = mm;
+        f += mm;
+        in = sp->layer[l].width;
+    }
+    return train ? 3.0 * f - first : f;
+}
+
+/* Random inputs: Gaussian, or one-hot blocks of 16 like 15-puzzle boards. */
+static void fill_inputs(hn_rng *r, float *x, int n, int d, int onehot)
+{
+    for (int i = 0; i < n; i++) {
+        float *xi = x + (size_t)i * d;
+        if (!onehot) {
+            for (int j = 0; j < d; j++)
+                xi[j] = (float)hn_rng_gauss(r, 1.0);
+            continue;
+        }
+        memset(xi, 0, sizeof(float) * d);
+        for (int b = 0; b + 16 <= d; b += 16)
+            xi[b + hn_rng_below(r, 16)] = 1.0f;
+    }
+}
+
+/* Seconds per repetition of fn, repeated until `seconds` have passed. */
+#define TIME_LOOP(seconds, body, out)                                          \
+    do {                                                                       \
+        body;                                                                  \
+        body;                                                                  \
+        long reps_ = 0;                                                        \
+        double t0_ = hn_now(), el_;                                            \
+        do {                                                                   \
+            body;                                                              \
+            reps_++;                                                           \
+            el_ = hn_now() - t0_;                                              \
+        } while (el_ < (seconds) || reps_ < 3);                                \
+        (out) = el_ / reps_;                                                   \
+    } while (0)
+
+static int widest(const struct nn_spec *sp)
+{
+    int w = sp->n_inputs;
+    for (int l = 0; l < sp->n_layers; l++)
+        w = sp->layer[l].width > w ? sp->layer[l].width : w;
+    return w;
+}
+
+/* The sgemm calls of one step alone, on scratch buffers of the same shapes. */
+static int sgemm_only(const struct bench_cfg *c, double *sec)
+{
+    const struct nn_spec *sp = &c->spec;
+    int w = widest(sp), n = c->batch;
+    size_t big = (size_t)n * w, wsz = (size_t)w * w;
+    float *a = calloc(big, sizeof(float)), *b = calloc(big, sizeof(float)), *k = calloc(wsz, sizeof(float));
+    if (!a || !b || !k) {
+        free(a), free(b), free(k);
+        return hn_fail(HN_ERR_NOMEM, "out of memory");
+    }
+    TIME_LOOP(c->seconds / 2, {
+        int in = sp->n_inputs;
+        for (int l = 0; l < sp->n_layers; l++) {
+            int out = sp->layer[l].width;
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, out, in, 1.0f, a, in, k, out, 0.0f, b, out);
+            if (c->train) {
+                cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, in, out, n, 1.0f, a, in, b, out, 0.0f, k, out);
+                if (l > 0)
+                    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, n, in, out, 1.0f, b, out, k, out, 0.0f, a, in);
+            }
+            in = out;
+        }
+    }, *sec);
+    free(a), free(b), free(k);
+    return HN_OK;
+}
+
+static int time_train(const struct bench_cfg *c, nn_model *m, const float *x, const float *y, double *sec)
+{
+    int rc = 0;
+    size_t np;
+    float *p = nn_model_params(m, &np);
+    nn_train *t = nn_train_new(m, c->batch, 1, &rc);
+    nn_adam *a = t ? nn_adam_new(np, NULL, &rc) : NULL;
+    if (a)
+        TIME_LOOP(c->seconds, {
+            nn_train_forward(t, x, c->batch, NN_MODE_TRAIN);
+            nn_train_loss(t, y, NN_LOSS_MSE, 1.0f);
+            nn_train_backward(t);
+            nn_adam_step(a, p, nn_train_grad(t));
+        }, *sec);
+    nn_adam_free(a);
+    nn_train_free(t);
+    return rc;
+}
+
+static int time_infer(const struct bench_cfg *c, nn_model *m, const float *x, float *y, double *sec)
+{
+    int rc = 0;
+    nn_infer *inf = nn_infer_new(m, c->batch, &rc);
+    if (inf)
+        TIME_LOOP(c->seconds, nn_infer_run(inf, x, c->batch, y), *sec);
+    nn_infer_free(inf);
+    return rc;
+}
+
+static int bench_run(const struct bench_cfg *c, const char *arch)
+{
+    int rc = 0;
+    nn_model *m = nn_model_new(&c->spec, 1, &rc);
+    int din = c->spec.n_inputs, dout = c->spec.layer[c->spec.n_layers - 1].width;
+    float *x = malloc(sizeof(float) * (size_t)c->batch * din), *y = malloc(sizeof(float) * (size_t)c->batch * dout);
+    hn_rng *r = hn_rng_new(2);
+    double sec = 0.0, sg = 0.0;
+    if (!m || !x || !y || !r) {
+        rc = rc ? rc : hn_fail(HN_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    fill_inputs(r, x, c->batch, din, c->onehot);
+    for (int i = 0; i < c->batch * dout; i++)
+        y[i] = (float)hn_rng_gauss(r, 1.0);
+    rc = c->train ? time_train(c, m, x, y, &sec) : time_infer(c, m, x, y, &sec);
+    if (!rc)
+        rc = sgemm_only(c, &sg);
+    if (!rc) {
+        double fl = flops_per_sample(&c->spec, c->train) * c->batch;
+        printf("mode=%s arch=%s batch=%d threads=%d input=%s samples_per_s=%.1f us_per_call=%.2f "
+               "gflops=%.2f sgemm_gflops=%.2f sgemm_bound_samples_per_s=%.1f fraction_of_sgemm=%.3f\n",
+               c->train ? "train" : "infer", arch, c->batch, c->threads, c->onehot ? "onehot" : "gauss",
+               c->batch / sec, sec * 1e6, fl / sec / 1e9, fl / sg / 1e9, c->batch / sg, sg / sec);
+    }
+done:
+    free(x), free(y);
+    hn_rng_free(r);
+    nn_model_free(m);
+    return rc ? cli_fail("bench nn") : CLI_EXIT_OK;
+}
+
+static void bench_nn_help(const struct nn_layer_defaults *d)
+{
+    printf("usage: heurnet bench nn --arch SPEC [options]\n\n"
+           "Time training steps (forward, MSE, backward, Adam) or inference calls (batch norm\n"
+           "folded) on random data, then the same sgemm calls alone. Prints one key=value\n"
+           "record: samples_per_s, us_per_call, gflops, sgemm_gflops, fraction_of_sgemm.\n\n"
+           "  --arch SPEC      network [256-1024-1024-512-128-64-1]\n");
+    cli_arch_help(stdout, d);
+    printf("  --batch B        rows per step or call [1024]\n"
+           "  --threads T      BLAS threads [1]\n"
+           "  --mode M         train or infer [train]\n"
+           "  --input KIND     gauss, or onehot (16-wide one-hot blocks, like boards) [gauss]\n"
+           "  --seconds S      time each measurement for about S seconds [3]\n"
+           "  -h, --help       this help\n");
+}
+
+static int bench_nn(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"arch", required_argument, NULL, 'a'}, CLI_ARCH_LONGOPTS,
+        {"batch", required_argument, NULL, 'b'}, {"threads", required_argument, NULL, 't'},
+        {"mode", required_argument, NULL, 'm'}, {"input", required_argument, NULL, 'i'},
+        {"seconds", required_argument, NULL, 's'}, {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    struct nn_layer_defaults d = cli_arch_defaults();
+    struct bench_cfg c = {.batch = 1024, .threads = 1, .train = 1, .seconds = 3.0};
+    const char *arch = "256-1024-1024-512-128-64-1";
+    long v;
+    int ch, rc;
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        if ((rc = cli_arch_option("bench nn", ch, optarg, &d)) == 1)
+            continue;
+        else if (rc)
+            return rc;
+        switch (ch) {
+        case 'a': arch = optarg; break;
+        case 'b':
+        case 't':
+            if (cli_parse_long(optarg, 1, ch == 'b' ? 1 << 20 : 256, &v))
+                return cli_usage("bench nn", "--%s: expected a positive integer, got '%s'",
+                                 ch == 'b' ? "batch" : "threads", optarg);
+            *(ch == 'b' ? &c.batch : &c.threads) = (int)v;
+            break;
+        case 'm':
+            if (strcmp(optarg, "train") && strcmp(optarg, "infer"))
+                return cli_usage("bench nn", "--mode: expected train or infer, got '%s'", optarg);
+            c.train = !strcmp(optarg, "train");
+            break;
+        case 'i':
+            if (strcmp(optarg, "gauss") && strcmp(optarg, "onehot"))
+                return cli_usage("bench nn", "--input: expected gauss or onehot, got '%s'", optarg);
+            c.onehot = !strcmp(optarg, "onehot");
+            break;
+        case 's':
+            if (cli_parse_double(optarg, &c.seconds) || c.seconds <= 0)
+                return cli_usage("bench nn", "--seconds: expected a positive number, got '%s'", optarg);
+            break;
+        case 'h': bench_nn_help(&d); return CLI_EXIT_OK;
+        default: return cli_usage("bench nn", "unknown option");
+        }
+    }
+    if (optind < argc)
+        return cli_usage("bench nn", "unexpected argument '%s'", argv[optind]);
+    if ((rc = cli_arch_parse("bench nn", arch, &d, &c.spec)))
+        return rc;
+    if (c.train && c.batch < 2)
+        return cli_usage("bench nn", "--mode train needs --batch >= 2 (batch norm)");
+    nn_blas_threads(c.threads);
+    return bench_run(&c, arch);
+}
+
+static const struct {
+    const char *name;
+    cli_cmd_fn fn;
+    const char *help;
+} benches[] = {
+    {"nn", bench_nn, "training / inference throughput of a network vs. sgemm alone"},
+};
+
+int cmd_bench(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        FILE *out = argc < 2 ? stderr : stdout;
+        fprintf(out, "usage: heurnet bench <what> [options]\n\nbenchmarks:\n");
+        for (size_t i = 0; i < sizeof benches / sizeof benches[0]; i++)
+            fprintf(out, "  %-6s %s\n", benches[i].name, benches[i].help);
+        return argc < 2 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof benches / sizeof benches[0]; i++)
+        if (!strcmp(argv[1], benches[i].name))
+            return benches[i].fn(argc - 1, argv + 1);
+    return cli_usage("bench", "unknown benchmark '%s'", argv[1]);
+}
