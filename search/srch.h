@@ -202,11 +202,13 @@ typedef struct srch_np_heur_ops {
     /* Incremental evaluation: `state_size` bytes per search depth level.
      * inc_init fills `state` for board b and returns h(b). inc_move gets the
      * board AFTER tile `tile` moved from cell `from` to cell `to`, the parent's
-     * state, writes the child's, and returns h(child). */
+     * state, writes the child's, and returns h(child). The search only needs
+     * to know whether h(child) > `bound`: once that is certain, inc_move may
+     * return any value > bound early (child_state is then not used). */
     size_t state_size;
     int (*inc_init)(void *self, const srch_np_board *b, void *state);
     int (*inc_move)(void *self, const srch_np_board *after, int tile, int from, int to,
-                    const void *parent_state, void *child_state);
+                    const void *parent_state, void *child_state, int bound);
     /* Release `self` (called by srch_np_heur_free; may be NULL). */
     void (*destroy)(void *self);
 } srch_np_heur_ops;

@@ -1,0 +1,170 @@
+/* The additive PDB heuristic with the reflected lookup. A "view" maps the
+ * board to a blank-first board the tables index: the plain view, and the
+ * board mirrored on the main diagonal (cell (r,c) -> (c,r), tile t -> the
+ * tile whose goal cell is t's goal cell mirrored). For the blank-last goal
+ * both views first apply the 180-degree conversion. Each view reads, per
+ * pattern tile, the cell of some board tile through a cell map, so a move
+ * only re-ranks the one pattern per view that holds the moved tile. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "search/npuzzle/np_internal.h"
+#include "search/npuzzle/pdb_internal.h"
+
+#define NVIEWS 2
+
+typedef struct {
+    uint8_t src[SRCH_NP_MAX_PATTERNS][SRCH_NP_MAX_CELLS]; /* board tile to read */
+    uint8_t cell_map[SRCH_NP_MAX_CELLS];                   /* board cell -> table cell */
+    int8_t pattern_of[SRCH_NP_MAX_CELLS];                  /* board tile -> pattern */
+} view;
+
+typedef struct {
+    srch_np_pdb *pdb;
+    int own, nviews, ncells, npatterns;
+    int size[SRCH_NP_MAX_PATTERNS];
+    const uint8_t *table[SRCH_NP_MAX_PATTERNS];
+    view v[NVIEWS];
+    char name[48];
+} pdb_heur;
+
+/* Incremental state: each view's per-pattern values and their sum. */
+typedef struct {
+    uint8_t val[NVIEWS][SRCH_NP_MAX_PATTERNS];
+    int16_t sum[NVIEWS];
+} pdb_state;
+
+static inline int pattern_value(const pdb_heur *p, const view *v, int i, const srch_np_board *b)
+{
+    uint8_t cells[SRCH_NP_MAX_CELLS];
+    for (int j = 0; j < p->size[i]; j++)
+        cells[j] = v->cell_map[b->pos[v->src[i][j]]];
+    return p->table[i][np_rank(cells, p->size[i], p->ncells)];
+}
+
+static int pdb_init(void *self, const srch_np_board *b, void *state)
+{
+    const pdb_heur *p = self;
+    pdb_state *s = state;
+    int h = 0;
+    for (int k = 0; k < p->nviews; k++) {
+        int sum = 0;
+        for (int i = 0; i < p->npatterns; i++) {
+            s->val[k][i] = (uint8_t)pattern_value(p, &p->v[k], i, b);
+            sum += s->val[k][i];
+        }
+        s->sum[k] = (int16_t)sum;
+        if (sum > h)
+            h = sum;
+    }
+    return h;
+}
+
+static int pdb_eval(void *self, const srch_np_board *b)
+{
+    pdb_state s;
+    return pdb_init(self, b, &s);
+}
+
+static int pdb_move(void *self, const srch_np_board *after, int tile, int from, int to,
+                    const void *parent, void *child, int bound)
+{
+    (void)from;
+    (void)to;
+    const pdb_heur *p = self;
+    const pdb_state *ps = parent;
+    pdb_state *s = child;
+    int h = 0;
+    for (int k = 0; k < p->nviews; k++) {
+        const view *v = &p->v[k];
+        int i = v->pattern_of[tile];
+        int val = pattern_value(p, v, i, after);
+        int sum = ps->sum[k] - ps->val[k][i] + val;
+        for (int j = 0; j < p->npatterns; j++)
+            s->val[k][j] = ps->val[k][j];
+        s->val[k][i] = (uint8_t)val;
+        s->sum[k] = (int16_t)sum;
+        if (sum > h)
+            h = sum;
+        if (h > bound)
+            break; /* pruned anyway: skip the other view's memory access */
+    }
+    return h;
+}
+
+static void pdb_destroy(void *self)
+{
+    pdb_heur *p = self;
+    if (p->own)
+        srch_np_pdb_free(p->pdb);
+    free(p);
+}
+
+/* Fill view v. tile_map: board tile -> blank-first tile; cell_map: board
+ * cell -> table cell (both for the whole transformation of the view). */
+static void view_init(pdb_heur *p, view *v, const uint8_t *tile_map, const uint8_t *cell_map)
+{
+    const srch_np_partition *part = &p->pdb->part;
+    uint8_t inverse[SRCH_NP_MAX_CELLS];
+    for (int t = 0; t < p->ncells; t++)
+        inverse[tile_map[t]] = (uint8_t)t;
+    for (int c = 0; c < p->ncells; c++)
+        v->cell_map[c] = cell_map[c];
+    for (int t = 0; t < p->ncells; t++)
+        v->pattern_of[t] = 0; /* the blank is never moved as a tile */
+    for (int i = 0; i < part->npatterns; i++)
+        for (int j = 0; j < part->size[i]; j++) {
+            int board_tile = inverse[part->tiles[i][j]];
+            v->src[i][j] = (uint8_t)board_tile;
+            v->pattern_of[board_tile] = (int8_t)i;
+        }
+}
+
+static void views_init(pdb_heur *p, int goal)
+{
+    int n = p->ncells, w = p->pdb->part.width;
+    uint8_t tmap[SRCH_NP_MAX_CELLS], cmap[SRCH_NP_MAX_CELLS], mirror[SRCH_NP_MAX_CELLS];
+    for (int c = 0; c < n; c++)
+        mirror[c] = (uint8_t)((c % w) * w + c / w);
+    for (int k = 0; k < p->nviews; k++) {
+        for (int c = 0; c < n; c++) {
+            /* blank-last: rotate by 180 degrees and relabel t -> n - t */
+            int cell = goal == SRCH_NP_GOAL_BLANK_LAST ? n - 1 - c : c;
+            int tile = goal == SRCH_NP_GOAL_BLANK_LAST && c ? n - c : c;
+            /* mirror: blank-first tile t has goal cell t, so relabel it like a cell */
+            cmap[c] = k ? mirror[cell] : (uint8_t)cell;
+            tmap[c] = k ? mirror[tile] : (uint8_t)tile;
+        }
+        view_init(p, &p->v[k], tmap, cmap);
+    }
+}
+
+srch_np_heur *srch_np_heur_pdb_new(srch_np_pdb *pdb, int goal, int reflect, int own, int *status)
+{
+    pdb_heur *p = calloc(1, sizeof *p);
+    if (!p) {
+        if (own)
+            srch_np_pdb_free(pdb);
+        if (status)
+            *status = hn_fail(HN_ERR_NOMEM, "out of memory for a heuristic");
+        return NULL;
+    }
+    p->pdb = pdb;
+    p->own = own;
+    p->nviews = reflect ? 2 : 1;
+    p->ncells = pdb->part.width * pdb->part.width;
+    p->npatterns = pdb->part.npatterns;
+    for (int i = 0; i < p->npatterns; i++) {
+        p->size[i] = pdb->part.size[i];
+        p->table[i] = pdb->table[i];
+    }
+    snprintf(p->name, sizeof p->name, "pdb:%s%s", pdb->part.name, reflect ? "" : ":noreflect");
+    views_init(p, goal);
+    srch_np_heur_ops ops = {.name = p->name,
+                            .eval = pdb_eval,
+                            .state_size = sizeof(pdb_state),
+                            .inc_init = pdb_init,
+                            .inc_move = pdb_move,
+                            .destroy = pdb_destroy};
+    return np_heur_wrap(&ops, p, pdb->part.width, goal, status);
+}

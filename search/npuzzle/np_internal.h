@@ -1,0 +1,89 @@
+/* Private pieces of the n-puzzle code shared by the board, heuristic, PDB
+ * and search files: the neighbour function, the heuristic object's layout,
+ * and the bit tricks for ranking placements. */
+#ifndef SRCH_NP_INTERNAL_H
+#define SRCH_NP_INTERNAL_H
+
+#include "search/srch.h"
+
+#if defined(__BMI2__)
+#include <immintrin.h>
+/* Argument checks shared by the searches: clears *res, returns 0 or the
+ * status it also stores in res->status (width mismatch, unsolvable). */
+int np_search_begin(const srch_np_board *start, const srch_np_heur *h, srch_np_result *res);
+
+#endif
+
+static inline int abs_diff(int a, int b)
+{
+    return a > b ? a - b : b - a;
+}
+
+/* Cell next to `cell` in direction `dir` (where the blank goes), or -1. */
+static inline int np_neighbour(int width, int cell, int dir)
+{
+    int r = cell / width, c = cell % width;
+    switch (dir) {
+    case SRCH_NP_UP: return r > 0 ? cell - width : -1;
+    case SRCH_NP_DOWN: return r < width - 1 ? cell + width : -1;
+    case SRCH_NP_LEFT: return c > 0 ? cell - 1 : -1;
+    default: return c < width - 1 ? cell + 1 : -1;
+    }
+}
+
+/* Cell of `tile` in the goal layout. */
+static inline int np_goal_cell(int ncells, int goal, int tile)
+{
+    if (goal == SRCH_NP_GOAL_BLANK_FIRST)
+        return tile;
+    return tile == 0 ? ncells - 1 : tile - 1;
+}
+
+/* Index of the n-th (0-based) zero bit of `used` (which has > n zeros
+ * among the low 32 bits). */
+static inline int np_select_free(uint32_t used, int n)
+{
+#if defined(__BMI2__)
+    return __builtin_ctz(_pdep_u32(1u << n, ~used));
+#else
+    uint32_t free_bits = ~used;
+    for (int i = 0; i < n; i++)
+        free_bits &= free_bits - 1;
+    return __builtin_ctz(free_bits);
+/* Argument checks shared by the searches: clears *res, returns 0 or the
+ * status it also stores in res->status (width mismatch, unsolvable). */
+int np_search_begin(const srch_np_board *start, const srch_np_heur *h, srch_np_result *res);
+
+#endif
+}
+
+/* k-permutation rank of a placement (see srch_np_pdb_rank). */
+static inline uint64_t np_rank(const uint8_t *cells, int k, int ncells)
+{
+    uint32_t used = 0;
+    uint64_t r = 0;
+    for (int i = 0; i < k; i++) {
+        int c = cells[i];
+        r = r * (uint64_t)(ncells - i) + (uint64_t)(c - __builtin_popcount(used & ((1u << c) - 1)));
+        used |= 1u << c;
+    }
+    return r;
+}
+
+/* The heuristic object: an ops table plus the implementation's data. */
+struct srch_np_heur {
+    srch_np_heur_ops ops;
+    void *self;
+    int width;
+    int goal;
+};
+
+/* Shared constructor for the built-in heuristics. */
+srch_np_heur *np_heur_wrap(const srch_np_heur_ops *ops, void *self, int width, int goal,
+                           int *status);
+
+/* Argument checks shared by the searches: clears *res, returns 0 or the
+ * status it also stores in res->status (width mismatch, unsolvable). */
+int np_search_begin(const srch_np_board *start, const srch_np_heur *h, srch_np_result *res);
+
+#endif

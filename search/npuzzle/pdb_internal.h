@@ -1,0 +1,18 @@
+/* Private layout of the pattern database object (search/npuzzle/pdb*.c). */
+#ifndef SRCH_NP_PDB_INTERNAL_H
+#define SRCH_NP_PDB_INTERNAL_H
+
+#include "search/srch.h"
+
+#define SRCH_NP_PDB_UNREACHED 255
+
+struct srch_np_pdb {
+    srch_np_partition part;
+    uint64_t entries[SRCH_NP_MAX_PATTERNS];
+    uint8_t *table[SRCH_NP_MAX_PATTERNS];
+};
+
+/* 0 when the patterns are disjoint sets of tiles 1..N-1, else HN_ERR_FORMAT. */
+int np_partition_check(const srch_np_partition *part);
+
+#endif
