@@ -83,6 +83,7 @@ int hn_h5_attr_get_str(hid_t obj, const char *name, char *buf, size_t cap)
         char *s = NULL;
         hid_t mt = H5Tcopy(H5T_C_S1);
         H5Tset_size(mt, H5T_VARIABLE);
+        H5Tset_cset(mt, H5Tget_cset(ft)); /* h5py writes UTF-8; HDF5 will not convert */
         if (H5Aread(a, mt, &s) < 0 || !s)
             rc = hn_fail(HN_ERR_HDF5, "attribute '%s' cannot be read", name);
         else
@@ -95,6 +96,7 @@ int hn_h5_attr_get_str(hid_t obj, const char *name, char *buf, size_t cap)
         char tmp[4096];
         hid_t mt = H5Tcopy(H5T_C_S1);
         H5Tset_size(mt, n);
+        H5Tset_cset(mt, H5Tget_cset(ft));
         if (n >= sizeof tmp || H5Aread(a, mt, tmp) < 0)
             rc = hn_fail(HN_ERR_FORMAT, "attribute '%s' cannot be read", name);
         else {
