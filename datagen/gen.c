@@ -3,6 +3,7 @@
  * window of slots, so the file never depends on the thread count and a
  * restart continues exactly where the committed rows end. */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -22,6 +23,7 @@ struct slot {
     uint16_t nmoves;
     uint64_t expanded;
     uint8_t moves[256];
+    char msg[256]; /* the worker's error message (messages are per thread) */
 };
 
 struct gen {
@@ -74,11 +76,17 @@ static void solve_slot(const dg_gen_opts *o, struct slot *s, uint64_t idx)
     if (rc == HN_OK && res.length > 255)
         rc = hn_fail(HN_ERR_LIMIT, "board %llu: solution of %d moves is too long to store",
                      (unsigned long long)idx, res.length);
-    else if (rc != HN_OK && rc != HN_ERR_INTERRUPTED)
-        rc = hn_fail(rc, "board %llu: %s", (unsigned long long)idx, hn_errmsg());
+    else if (rc != HN_OK && rc != HN_ERR_INTERRUPTED) {
+        char why[200], tiles[128];
+        snprintf(why, sizeof why, "%s", hn_errmsg()); /* hn_fail reuses its buffer */
+        srch_np_board_format(&s->board, tiles, sizeof tiles);
+        rc = hn_fail(rc, "board %llu (%s): %s", (unsigned long long)idx, tiles, why);
+    }
     s->status = rc;
-    if (rc)
+    if (rc) {
+        snprintf(s->msg, sizeof s->msg, "%s", hn_errmsg());
         return;
+    }
     s->cost = (uint16_t)res.length;
     s->expanded = res.expanded;
     s->nmoves = (uint16_t)res.nmoves;
@@ -103,7 +111,7 @@ static void *worker(void *arg)
         if (!rc)
             solve_slot(g->o, s, idx);
         else
-            s->status = rc;
+            s->status = rc, snprintf(s->msg, sizeof s->msg, "%s", hn_errmsg());
         pthread_mutex_lock(&g->mu);
         s->state = 2;
         pthread_cond_broadcast(&g->ready);
@@ -139,8 +147,12 @@ static int collect(struct gen *g, struct dg_rowbuf *rb)
         struct slot *s = &g->slots[g->written % g->window];
         if (s->state != 2)
             break;
+        if (s->status == HN_ERR_INTERRUPTED) { /* the solver saw the stop request */
+            g->stop = 1;
+            break;
+        }
         if (s->status) {
-            rc = s->status;
+            rc = hn_fail(s->status, "%s", s->msg);
             break;
         }
         if ((rc = emit_slot(g, rb, s)))
