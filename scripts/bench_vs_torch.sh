@@ -1,0 +1,54 @@
+#!/bin/bash
+# heurnet's nn library against PyTorch (Debian python3-torch, /usr/bin/python3)
+# on the same networks, batches and thread count, printed side by side:
+#   training   256-1024-1024-512-128-64-1, batch 1024 (forward, MSE, backward, Adam)
+#   inference  the same net, batch 256 (eval mode; heurnet folds batch norm)
+#   small net  256-128-64-1, batch 1 (one call, as A* makes it)
+# Usage: scripts/bench_vs_torch.sh [--threads T] [--seconds S] [--heurnet PATH]
+set -eu
+cd "$(dirname "$0")/.."
+THREADS=1
+SECONDS_EACH=3
+HN=build/heurnet
+while [ $# -gt 0 ]; do
+    case $1 in
+    --threads) THREADS=$2; shift 2 ;;
+    --seconds) SECONDS_EACH=$2; shift 2 ;;
+    --heurnet) HN=$2; shift 2 ;;
+    -h | --help)
+        sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
+        echo "  --threads T   BLAS threads for both [1]"
+        echo "  --seconds S   seconds per measurement [3]"
+        echo "  --heurnet P   the heurnet executable [build/heurnet]"
+        exit 0 ;;
+    *) echo "bench_vs_torch.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
+    esac
+done
+[ -x "$HN" ] || { echo "bench_vs_torch.sh: $HN not found; build first (scripts/test.sh)" >&2; exit 1; }
+/usr/bin/python3 -c "import torch" 2>/dev/null ||
+    { echo "bench_vs_torch.sh: /usr/bin/python3 cannot import torch (apt-get install python3-torch)" >&2; exit 1; }
+export OPENBLAS_NUM_THREADS=$THREADS
+
+key() { tr ' ' '\n' | sed -n "s/^$1=//p"; }
+
+echo "# heurnet $("$HN" version | cut -d' ' -f2-) vs PyTorch $(/usr/bin/python3 -c 'import torch; print(torch.__version__)'), threads=$THREADS, OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-unset}, $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+printf "%-34s %14s %14s %8s %12s %10s\n" case heurnet_per_s torch_per_s ratio heurnet_us torch_us
+run() { # label arch batch mode [extra heurnet args]
+    local label=$1 arch=$2 batch=$3 mode=$4
+    shift 4
+    local h t
+    h=$("$HN" bench nn --arch "$arch" --batch "$batch" --threads "$THREADS" --mode "$mode" --seconds "$SECONDS_EACH" "$@")
+    t=$(/usr/bin/python3 scripts/bench_torch.py --arch "$arch" --batch "$batch" --threads "$THREADS" --mode "$mode" --seconds "$SECONDS_EACH")
+    local hs ts hu tu frac
+    hs=$(echo "$h" | key samples_per_s)
+    ts=$(echo "$t" | key samples_per_s)
+    hu=$(echo "$h" | key us_per_call)
+    tu=$(echo "$t" | key us_per_call)
+    frac=$(echo "$h" | key fraction_of_sgemm)
+    printf "%-34s %14s %14s %8s %12s %10s   (heurnet at %s of its sgemm-only bound)\n" "$label" "$hs" "$ts" \
+        "$(awk -v a="$hs" -v b="$ts" 'BEGIN { printf "%.2fx", a / b }')" "$hu" "$tu" "$frac"
+}
+run "train 256-...-1 b=1024" 256-1024-1024-512-128-64-1 1024 train
+run "infer 256-...-1 b=256" 256-1024-1024-512-128-64-1 256 infer
+run "infer 256-128-64-1 b=1 (gauss x)" 256-128-64-1 1 infer
+run "infer 256-128-64-1 b=1 (one-hot x)" 256-128-64-1 1 infer --input onehot
