@@ -29,6 +29,8 @@ void cli_log_init(int quiet);
 int cmd_nn(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_gen(int argc, char **argv);  /* cli/cmd_gen.c */
+int cmd_data(int argc, char **argv); /* cli/cmd_data.c */
 int cmd_pdb(int argc, char **argv);
 int cmd_solve(int argc, char **argv);
 

@@ -20,6 +20,8 @@ static const struct {
     const char *help;
 } commands[] = {
     {"version", cmd_version, "print the version and source revision"},
+    {"gen", cmd_gen, "label boards with optimal distances into an HDF5 dataset"},
+    {"data", cmd_data, "datasets: info (counts, cost histogram), merge shards"},
 };
 
 static void usage(FILE *out)

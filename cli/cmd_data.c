@@ -1,0 +1,138 @@
+/* heurnet data: look at labelled datasets (info: settings, counts, cost
+ * histogram) and join shards (merge: copy or HDF5 virtual dataset). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "common/hn.h"
+#include "datagen/dg.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: heurnet data info FILE.h5\n"
+               "       heurnet data merge -o OUT.h5 [--virtual] SHARD.h5...\n\n"
+               "info    settings, row counts by source and the cost histogram (text)\n"
+               "merge   join the shards of one run (any order) into OUT.h5; they must agree\n"
+               "        on every setting, be complete and cover the run without gap\n"
+               "  -o, --output FILE   merged file (required)\n"
+               "  --virtual           write an HDF5 virtual dataset referring to the shards\n"
+               "                      instead of copying their rows [copy]\n"
+               "  -h, --help          this help\n");
+}
+
+static void print_info(const char *path, const dg_ds_info *i)
+{
+    printf("file=%s\n", path);
+    printf("puzzle=%d width=%d cells=%d goal=%s\n", i->cells - 1, i->width, i->cells, i->goal);
+    printf("heuristic=%s solver=%s source=%s seed=%llu", i->heuristic, i->solver, i->source,
+           (unsigned long long)i->seed);
+    if (i->walk_length)
+        printf(" walk_length=%d", i->walk_length);
+    if (i->from[0])
+        printf(" from=%s from_crc32=%08x", i->from, i->from_crc);
+    printf("\nshard=%d/%d first_index=%llu total_count=%llu merged=%d virtual=%d\n",
+           i->shard_index, i->shard_count, (unsigned long long)i->first_index,
+           (unsigned long long)i->total_count, i->merged, i->is_virtual);
+    printf("rows=%llu boards=%llu count=%llu complete=%d\n", (unsigned long long)i->committed,
+           (unsigned long long)i->done, (unsigned long long)i->count, i->complete);
+    printf("version=%s revision=%s\n", i->version, i->revision);
+}
+
+static int data_info(const char *path)
+{
+    dg_ds_info info;
+    if (dg_ds_info_read(path, &info))
+        return cli_fail("data info");
+    enum { CAP = 1024 };
+    uint64_t *hist = calloc(CAP, sizeof *hist), src[5];
+    unsigned mx = 0;
+    if (!hist || dg_ds_histogram(path, hist, CAP, src, &mx)) {
+        free(hist);
+        return hist ? cli_fail("data info") : CLI_EXIT_FAIL;
+    }
+    print_info(path, &info);
+    printf("rows_random=%llu rows_path=%llu rows_random_walk=%llu rows_file=%llu rows_all=%llu\n",
+           (unsigned long long)src[0], (unsigned long long)src[1], (unsigned long long)src[2],
+           (unsigned long long)src[3], (unsigned long long)src[4]);
+    double sum = 0;
+    uint64_t peak = 0;
+    unsigned lo = CAP;
+    for (unsigned c = 0; c < CAP; c++) {
+        sum += (double)c * (double)hist[c];
+        peak = hist[c] > peak ? hist[c] : peak;
+        if (hist[c] && c < lo)
+            lo = c;
+    }
+    uint64_t n = info.committed;
+    printf("cost_min=%u cost_max=%u cost_mean=%.3f\n", n ? lo : 0, mx, n ? sum / (double)n : 0.0);
+    printf("# cost\trows\tpercent\n");
+    for (unsigned c = n ? lo : 1; c <= mx && n; c++) {
+        int bar = peak ? (int)(40.0 * (double)hist[c] / (double)peak + 0.5) : 0;
+        printf("%u\t%llu\t%.3f\t%.*s\n", c, (unsigned long long)hist[c],
+               100.0 * (double)hist[c] / (double)n, bar,
+               "########################################");
+    }
+    free(hist);
+    return CLI_EXIT_OK;
+}
+
+static int data_merge(int argc, char **argv)
+{
+    static const struct option opts[] = {{"output", required_argument, 0, 'o'},
+                                         {"virtual", no_argument, 0, 'v'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    const char *out = NULL;
+    int virt = 0, c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'o': out = optarg; break;
+        case 'v': virt = 1; break;
+        case 'h': usage(stdout); return CLI_EXIT_OK;
+        default: return cli_usage("data merge", "unknown option");
+        }
+    }
+    if (!out)
+        return cli_usage("data merge", "-o OUT.h5 is required");
+    if (optind >= argc)
+        return cli_usage("data merge", "no shard files given");
+    int n = argc - optind;
+    for (int i = optind; i < argc; i++)
+        if (!strcmp(argv[i], out))
+            return cli_usage("data merge", "the output %s is also an input", out);
+    if (dg_merge(out, (const char *const *)(argv + optind), n, virt))
+        return cli_fail("data merge");
+    dg_ds_info info;
+    if (dg_ds_info_read(out, &info))
+        return cli_fail("data merge");
+    printf("file=%s shards=%d rows=%llu boards=%llu virtual=%d\n", out, n,
+           (unsigned long long)info.committed, (unsigned long long)info.done, virt);
+    return CLI_EXIT_OK;
+}
+
+int cmd_data(int argc, char **argv)
+{
+    if (argc < 2)
+        return cli_usage("data", "expected a subcommand: info or merge");
+    const char *sub = argv[1];
+    if (!strcmp(sub, "-h") || !strcmp(sub, "--help")) {
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    cli_log_init(0);
+    if (!strcmp(sub, "info")) {
+        if (argc == 3 && (!strcmp(argv[2], "-h") || !strcmp(argv[2], "--help"))) {
+            usage(stdout);
+            return CLI_EXIT_OK;
+        }
+        if (argc != 3)
+            return cli_usage("data", "info takes exactly one FILE");
+        return data_info(argv[2]);
+    }
+    if (!strcmp(sub, "merge"))
+        return data_merge(argc - 1, argv + 1);
+    return cli_usage("data", "unknown subcommand '%s' (info, merge)", sub);
+}

@@ -1,0 +1,344 @@
+/* heurnet gen: label boards with their optimal distance into an HDF5 dataset
+ * (random boards, random walks, an instance file, or all 8-puzzle states),
+ * resumable, sharded, and under MPI one shard per rank plus a virtual file. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef HEURNET_MPI
+#include <mpi.h>
+#endif
+
+#include "cli/cli.h"
+#include "common/hn.h"
+#include "datagen/dg.h"
+#include "search/srch.h"
+
+struct gen_args {
+    long puzzle;
+    const char *goal, *label, *from, *out, *shard;
+    uint64_t count, seed, stop_after, max_expanded;
+    long threads, walk;
+    int path_states, all, quiet, force, has_count;
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: heurnet gen [options] -o FILE.h5\n"
+            "Label boards with their optimal distance (IDA*) into an HDF5 dataset.\n"
+            "Rerunning the same command continues an unfinished file.\n\n"
+            "  --puzzle 8|15|24      board size [15]\n"
+            "  --goal LAYOUT         blank-first | blank-last [blank-first]\n"
+            "  --count N             boards over all shards (not with --from/--all)\n"
+            "  --seed S              random seed [1]\n"
+            "  --label H             solver heuristic: pdb:7-8, pdb:6-6-3, pdb:5-5-5,\n"
+            "                        pdb:6-6-6-6, lc, manhattan, max:A,B\n"
+            "                        [8: lc, 15: pdb:7-8, 24: pdb:6-6-6-6]\n"
+            "  --threads T           labelling threads [online CPUs]\n"
+            "  --path-states         also store each board on the optimal path with its\n"
+            "                        remaining distance (/source = 1 marks them) [off]\n"
+            "  --walk L              random walks of L moves instead of uniform boards [off]\n"
+            "  --from FILE           label the boards of an instance file\n"
+            "  --all                 all 181,440 8-puzzle states, exact (BFS) [off]\n"
+            "  --shard i/N           write shard i of N (contiguous blocks of boards) [0/1]\n"
+            "  --max-expanded N      stop with an error when a board needs more [0 = none]\n"
+            "  --force               start afresh even if FILE exists [continue it]\n"
+            "  --stop-after N        (testing) stop as if interrupted after N boards [off]\n"
+            "  --quiet               no progress on stderr\n"
+            "  -o, --output FILE     the dataset to write (required)\n"
+            "  -h, --help            this help\n"
+#ifdef HEURNET_MPI
+            "Under mpirun each rank writes FILE-stem.shardR-of-K.h5 and rank 0 writes FILE\n"
+            "as a virtual dataset joining them.\n"
+#endif
+    );
+}
+
+static int parse_shard(const char *s, int *index, int *count)
+{
+    long i, n;
+    char a[32], b[32];
+    const char *slash = strchr(s, '/');
+    if (!slash || (size_t)(slash - s) >= sizeof a || strlen(slash + 1) >= sizeof b)
+        return -1;
+    memcpy(a, s, (size_t)(slash - s));
+    a[slash - s] = '\0';
+    snprintf(b, sizeof b, "%s", slash + 1);
+    if (cli_parse_long(a, 0, 1000000, &i) || cli_parse_long(b, 1, 1000000, &n) || i >= n)
+        return -1;
+    *index = (int)i;
+    *count = (int)n;
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, struct gen_args *a)
+{
+    enum { O_PUZ = 256, O_GOAL, O_COUNT, O_SEED, O_LABEL, O_THR, O_PATH, O_WALK, O_FROM,
+           O_ALL, O_SHARD, O_MAXEXP, O_FORCE, O_STOP, O_QUIET };
+    static const struct option opts[] = {
+        {"puzzle", required_argument, 0, O_PUZ},  {"goal", required_argument, 0, O_GOAL},
+        {"count", required_argument, 0, O_COUNT}, {"seed", required_argument, 0, O_SEED},
+        {"label", required_argument, 0, O_LABEL}, {"threads", required_argument, 0, O_THR},
+        {"path-states", no_argument, 0, O_PATH},  {"walk", required_argument, 0, O_WALK},
+        {"from", required_argument, 0, O_FROM},   {"all", no_argument, 0, O_ALL},
+        {"shard", required_argument, 0, O_SHARD}, {"max-expanded", required_argument, 0, O_MAXEXP},
+        {"force", no_argument, 0, O_FORCE},       {"stop-after", required_argument, 0, O_STOP},
+        {"quiet", no_argument, 0, O_QUIET},       {"output", required_argument, 0, 'o'},
+        {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    *a = (struct gen_args){.puzzle = 15, .goal = "blank-first", .seed = 1,
+                           .threads = ncpu > 0 ? ncpu : 1};
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+        switch (c) {
+        case O_PUZ:
+            if (cli_parse_long(optarg, 0, 100, &a->puzzle) || !srch_np_puzzle_width(a->puzzle))
+                return cli_usage("gen", "--puzzle must be 8, 15 or 24, not '%s'", optarg);
+            break;
+        case O_GOAL: a->goal = optarg; break;
+        case O_COUNT:
+            if (cli_parse_u64(optarg, &a->count) || a->count == 0)
+                return cli_usage("gen", "--count must be a positive integer, not '%s'", optarg);
+            a->has_count = 1;
+            break;
+        case O_SEED:
+            if (cli_parse_u64(optarg, &a->seed))
+                return cli_usage("gen", "--seed must be a non-negative integer, not '%s'", optarg);
+            break;
+        case O_LABEL: a->label = optarg; break;
+        case O_THR:
+            if (cli_parse_long(optarg, 1, 1024, &a->threads))
+                return cli_usage("gen", "--threads must be 1..1024, not '%s'", optarg);
+            break;
+        case O_PATH: a->path_states = 1; break;
+        case O_WALK:
+            if (cli_parse_long(optarg, 1, SRCH_NP_MAX_PATH, &a->walk))
+                return cli_usage("gen", "--walk must be 1..%d moves, not '%s'", SRCH_NP_MAX_PATH,
+                                 optarg);
+            break;
+        case O_FROM: a->from = optarg; break;
+        case O_ALL: a->all = 1; break;
+        case O_SHARD: a->shard = optarg; break;
+        case O_MAXEXP:
+            if (cli_parse_u64(optarg, &a->max_expanded))
+                return cli_usage("gen", "--max-expanded must be an integer, not '%s'", optarg);
+            break;
+        case O_FORCE: a->force = 1; break;
+        case O_STOP:
+            if (cli_parse_u64(optarg, &a->stop_after) || a->stop_after == 0)
+                return cli_usage("gen", "--stop-after must be a positive integer");
+            break;
+        case O_QUIET: a->quiet = 1; break;
+        case 'o': a->out = optarg; break;
+        case 'h': usage(stdout); return -1;
+        default: return cli_usage("gen", "unknown option");
+        }
+    }
+    if (optind < argc)
+        return cli_usage("gen", "unexpected argument '%s'", argv[optind]);
+    if (!a->out)
+        return cli_usage("gen", "-o FILE is required");
+    if (a->all + !!a->from + (a->walk > 0) > 1)
+        return cli_usage("gen", "--all, --from and --walk exclude each other");
+    if ((a->all || a->from) && a->has_count)
+        return cli_usage("gen", "--count does not go with --%s (the boards are given)",
+                         a->all ? "all" : "from");
+    if (!a->all && !a->from && !a->has_count)
+        return cli_usage("gen", "--count N is required");
+    if (a->all && (a->label || a->path_states))
+        return cli_usage("gen", "--all labels by breadth-first search: drop --label/--path-states");
+    if (a->all && a->puzzle != 8)
+        return cli_usage("gen", "--all is for the 8-puzzle (181,440 states) only");
+    return 0;
+}
+
+static const char *default_label(long puzzle)
+{
+    return puzzle == 8 ? "lc" : puzzle == 15 ? "pdb:7-8" : "pdb:6-6-6-6";
+}
+
+/* The reporter is made on the first report: only the library knows how many
+ * boards remain after a resume. */
+struct progress_ctx {
+    hn_progress *p;
+    int quiet;
+};
+
+static void on_progress(uint64_t done, uint64_t total, const char *extra, void *user)
+{
+    struct progress_ctx *c = user;
+    if (!c->p)
+        c->p = hn_progress_new("gen", total, c->quiet);
+    hn_progress_update(c->p, done, extra);
+}
+
+static void on_parse_error(const char *msg, void *user)
+{
+    (void)user;
+    fprintf(stderr, "heurnet gen: %s\n", msg);
+}
+
+/* Instances of --from; prints every bad line. 0 or an exit code. */
+static int load_from(const struct gen_args *a, dg_gen_opts *o, srch_np_instance **inst)
+{
+    size_t n = 0;
+    int rc = srch_np_parse_file(a->from, o->width, o->goal, on_parse_error, NULL, inst, &n);
+    if (rc)
+        return cli_fail("gen");
+    if (n == 0) {
+        fprintf(stderr, "heurnet gen: %s: no boards in the file\n", a->from);
+        return CLI_EXIT_FAIL;
+    }
+    if (dg_file_crc32(a->from, &o->from_crc))
+        return cli_fail("gen");
+    o->instances = *inst;
+    o->ninstances = n;
+    o->from = a->from;
+    return 0;
+}
+
+static int report(const char *path, int rc, const dg_gen_stats *st)
+{
+    if (rc && rc != HN_ERR_INTERRUPTED)
+        return cli_fail("gen");
+    double rate = st->seconds > 0 ? (double)st->boards / st->seconds : 0.0;
+    printf("file=%s boards=%llu rows=%llu resumed_from=%llu seconds=%.2f boards_per_s=%.1f "
+           "expanded_mean=%.1f complete=%d\n",
+           path, (unsigned long long)st->boards,
+           (unsigned long long)st->rows, (unsigned long long)st->resumed_from, st->seconds, rate,
+           st->boards ? (double)st->expanded / (double)st->boards : 0.0, st->complete);
+    fflush(stdout);
+    if (rc == HN_ERR_INTERRUPTED) {
+        fprintf(stderr,
+                "heurnet gen: %s\nheurnet gen: the file is valid; rerun the same command to "
+                "continue\n",
+                hn_errmsg());
+        return CLI_EXIT_FAIL;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* Fill the library options from the arguments (heuristic excluded). */
+static int setup_opts(const struct gen_args *a, dg_gen_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->width = srch_np_puzzle_width(a->puzzle);
+    if (srch_np_goal_parse(a->goal, &o->goal))
+        return cli_usage("gen", "--goal must be blank-first or blank-last, not '%s'", a->goal);
+    o->count = a->count;
+    o->seed = a->seed;
+    o->threads = (int)a->threads;
+    o->path_states = a->path_states;
+    o->walk_length = (int)a->walk;
+    o->shard_count = 1;
+    if (a->shard && parse_shard(a->shard, &o->shard_index, &o->shard_count))
+        return cli_usage("gen", "--shard must be i/N with 0 <= i < N, not '%s'", a->shard);
+    o->limits.max_expanded = a->max_expanded;
+    o->overwrite = a->force;
+    o->stop_after = a->stop_after;
+    o->heur_name = a->label ? a->label : default_label(a->puzzle);
+    return 0;
+}
+
+static int run(const struct gen_args *a, dg_gen_opts *o, const char *path)
+{
+    srch_np_heur *h = NULL;
+    srch_np_instance *inst = NULL;
+    int rc = 0;
+    if (a->from)
+        rc = load_from(a, o, &inst);
+    if (!rc && !a->all)
+        rc = cli_heur_get(o->heur_name, o->width, o->goal, a->quiet, &h);
+    if (rc) {
+        free(inst);
+        return rc;
+    }
+    o->heur = h;
+    if (!a->quiet)
+        fprintf(stderr,
+                "heurnet gen: %ld-puzzle %s, label %s, %s%s, seed %llu, shard %d/%d, %d threads "
+                "-> %s (heurnet %s, %s)\n",
+                a->puzzle, a->goal, a->all ? "bfs" : o->heur_name,
+                a->all ? "all states" : a->from ? a->from : a->walk ? "random walks" : "random boards",
+                a->path_states ? " + path states" : "", (unsigned long long)a->seed,
+                o->shard_index, o->shard_count, o->threads, path, hn_version(), hn_revision());
+    struct progress_ctx pc = {NULL, a->quiet};
+    o->progress = on_progress;
+    o->user = &pc;
+    dg_gen_stats st;
+    int lib = a->all ? dg_gen_all(path, o, &st) : dg_gen_run(path, o, &st);
+    hn_progress_finish(pc.p);
+    rc = report(path, lib, &st);
+    srch_np_heur_free(h);
+    free(inst);
+    return rc;
+}
+
+#ifdef HEURNET_MPI
+static int under_mpirun(void)
+{
+    return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") || getenv("PMIX_RANK");
+}
+
+/* One shard per rank; rank 0 joins them in a virtual dataset at a->out. */
+static int run_mpi(const struct gen_args *a, dg_gen_opts *o)
+{
+    int rank = 0, size = 1;
+    MPI_Init(NULL, NULL);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    char stem[4000], path[4096];
+    snprintf(stem, sizeof stem, "%s", a->out);
+    size_t len = strlen(stem);
+    if (len > 3 && !strcmp(stem + len - 3, ".h5"))
+        stem[len - 3] = '\0';
+    snprintf(path, sizeof path, "%s.shard%d-of-%d.h5", stem, rank, size);
+    o->shard_index = rank;
+    o->shard_count = size;
+    struct gen_args ar = *a;
+    ar.quiet = a->quiet || rank != 0;
+    int rc = run(&ar, o, path), worst = 0;
+    MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (rank == 0 && worst == 0) {
+        char **names = malloc((size_t)size * sizeof *names);
+        for (int r = 0; names && r < size; r++) {
+            names[r] = malloc(4096);
+            if (names[r])
+                snprintf(names[r], 4096, "%s.shard%d-of-%d.h5", stem, r, size);
+        }
+        if (!names || dg_merge(a->out, (const char *const *)names, size, 1))
+            worst = cli_fail("gen");
+        else
+            printf("file=%s shards=%d virtual=1\n", a->out, size);
+        for (int r = 0; names && r < size; r++)
+            free(names[r]);
+        free(names);
+    }
+    MPI_Finalize();
+    return rank == 0 ? worst : rc;
+}
+#endif
+
+int cmd_gen(int argc, char **argv)
+{
+    struct gen_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc)
+        return rc < 0 ? CLI_EXIT_OK : rc;
+    dg_gen_opts o;
+    if ((rc = setup_opts(&a, &o)))
+        return rc;
+    cli_log_init(a.quiet);
+    hn_stop_install();
+#ifdef HEURNET_MPI
+    if (under_mpirun()) {
+        if (a.shard)
+            return cli_usage("gen", "--shard is set by mpirun (one shard per rank)");
+        return run_mpi(&a, &o);
+    }
+#endif
+    return run(&a, &o, a.out);
+}
