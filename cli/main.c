@@ -22,6 +22,9 @@ static const struct {
     {"version", cmd_version, "print the version and source revision"},
     {"gen", cmd_gen, "label boards with optimal distances into an HDF5 dataset"},
     {"data", cmd_data, "datasets: info (counts, cost histogram), merge shards"},
+    {"nn", cmd_nn, "neural networks: init, info, demo"},
+    {"predict", cmd_predict, "run a model over the rows of an HDF5 dataset"},
+    {"bench", cmd_bench, "throughput benchmarks (bench nn)"},
 };
 
 static void usage(FILE *out)
