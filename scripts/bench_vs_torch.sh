@@ -4,21 +4,26 @@
 #   training   256-1024-1024-512-128-64-1, batch 1024 (forward, MSE, backward, Adam)
 #   inference  the same net, batch 256 (eval mode; heurnet folds batch norm)
 #   small net  256-128-64-1, batch 1 (one call, as A* makes it)
-# Usage: scripts/bench_vs_torch.sh [--threads T] [--seconds S] [--heurnet PATH]
+# Each side runs --repeat times, alternating, and its best run counts (the
+# machine is shared; the best run is the least disturbed one).
+# Usage: scripts/bench_vs_torch.sh [--threads T] [--seconds S] [--repeat N] [--heurnet PATH]
 set -eu
 cd "$(dirname "$0")/.."
 THREADS=1
 SECONDS_EACH=3
+REPEAT=2
 HN=build/heurnet
 while [ $# -gt 0 ]; do
     case $1 in
     --threads) THREADS=$2; shift 2 ;;
     --seconds) SECONDS_EACH=$2; shift 2 ;;
+    --repeat) REPEAT=$2; shift 2 ;;
     --heurnet) HN=$2; shift 2 ;;
     -h | --help)
-        sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
         echo "  --threads T   BLAS threads for both [1]"
         echo "  --seconds S   seconds per measurement [3]"
+        echo "  --repeat N    runs per side, best counts [2]"
         echo "  --heurnet P   the heurnet executable [build/heurnet]"
         exit 0 ;;
     *) echo "bench_vs_torch.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
@@ -30,15 +35,25 @@ done
 export OPENBLAS_NUM_THREADS=$THREADS
 
 key() { tr ' ' '\n' | sed -n "s/^$1=//p"; }
+# The record with more samples_per_s of two (the first may be empty).
+best() {
+    [ -z "$1" ] && { echo "$2"; return; }
+    awk -v a="$(echo "$1" | key samples_per_s)" -v b="$(echo "$2" | key samples_per_s)" 'BEGIN { exit !(a >= b) }' &&
+        echo "$1" || echo "$2"
+}
 
 echo "# heurnet $("$HN" version | cut -d' ' -f2-) vs PyTorch $(/usr/bin/python3 -c 'import torch; print(torch.__version__)'), threads=$THREADS, OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-unset}, $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 printf "%-34s %14s %14s %8s %12s %10s\n" case heurnet_per_s torch_per_s ratio heurnet_us torch_us
 run() { # label arch batch mode [extra heurnet args]
     local label=$1 arch=$2 batch=$3 mode=$4
     shift 4
-    local h t
-    h=$("$HN" bench nn --arch "$arch" --batch "$batch" --threads "$THREADS" --mode "$mode" --seconds "$SECONDS_EACH" "$@")
-    t=$(/usr/bin/python3 scripts/bench_torch.py --arch "$arch" --batch "$batch" --threads "$THREADS" --mode "$mode" --seconds "$SECONDS_EACH")
+    local h="" t="" r x
+    for r in $(seq "$REPEAT"); do
+        x=$("$HN" bench nn --arch "$arch" --batch "$batch" --threads "$THREADS" --mode "$mode" --seconds "$SECONDS_EACH" "$@")
+        h=$(best "$h" "$x")
+        x=$(/usr/bin/python3 scripts/bench_torch.py --arch "$arch" --batch "$batch" --threads "$THREADS" --mode "$mode" --seconds "$SECONDS_EACH")
+        t=$(best "$t" "$x")
+    done
     local hs ts hu tu frac
     hs=$(echo "$h" | key samples_per_s)
     ts=$(echo "$t" | key samples_per_s)
