@@ -31,6 +31,7 @@ int cmd_predict(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_gen(int argc, char **argv);  /* cli/cmd_gen.c */
 int cmd_data(int argc, char **argv); /* cli/cmd_data.c */
+int cmd_emp(int argc, char **argv);
 int cmd_pdb(int argc, char **argv);
 int cmd_solve(int argc, char **argv);
 

@@ -25,6 +25,9 @@ static const struct {
     {"nn", cmd_nn, "neural networks: init, info, demo"},
     {"predict", cmd_predict, "run a model over the rows of an HDF5 dataset"},
     {"bench", cmd_bench, "throughput benchmarks (bench nn)"},
+    {"pdb", cmd_pdb, "pattern databases: build (cached), info"},
+    {"solve", cmd_solve, "optimal n-puzzle solving (IDA*, A*) with Manhattan, LC or PDBs"},
+    {"emp", cmd_emp, "edge-matching puzzles: solve, score, gen, milp, clique"},
 };
 
 static void usage(FILE *out)

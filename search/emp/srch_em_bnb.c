@@ -240,7 +240,7 @@ int srch_em_bo(srch_em_board *b, long node_limit, int *proven)
 
 /* Fill every empty non-fixed cell, band by band, each band solved by branch
  * and bound among all pieces still off the board. */
-static int fill_empty(srch_em_board *b, int band, long node_limit)
+int srch_em_fill_empty(srch_em_board *b, int band, long node_limit)
 {
     const srch_em_inst *in = b->inst;
     int before = b->score, np = 0;
@@ -303,7 +303,7 @@ static void place_leftovers(srch_em_board *b, hn_rng *rng)
 int srch_em_greedy(srch_em_board *b, int band, long node_limit, hn_rng *rng)
 {
     place_clues(b);
-    fill_empty(b, band, node_limit);
+    srch_em_fill_empty(b, band, node_limit);
     place_leftovers(b, rng);
     return b->score;
 }
@@ -332,7 +332,7 @@ int srch_em_backtrack(srch_em_board *b, double seconds, long node_limit, hn_rng 
     free(cells);
     free(pool);
     (void)in;
-    fill_empty(b, 1, node_limit);
+    srch_em_fill_empty(b, 1, node_limit);
     place_leftovers(b, rng);
     return b->score;
 }

@@ -218,10 +218,6 @@ static int adjacent(const srch_em_inst *in, int a, int b)
     return nb[0] == b || nb[1] == b || nb[2] == b || nb[3] == b;
 }
 
-/* Best rotations for swapping the pieces of a and b; fills m->ra, m->rb,
- * m->delta. Cells must be of the same class and not fixed. */
-void srch_em_swap_best(srch_em_board *b, srch_em_move *m);
-
 void srch_em_swap_best(srch_em_board *b, srch_em_move *m)
 {
     const srch_em_inst *in = b->inst;

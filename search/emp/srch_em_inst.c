@@ -243,7 +243,7 @@ static int infer_size(const int *nesw, int n, int *w, int *h)
     /* 2(W-2) + 2(H-2) = edges and W*H = n */
     for (int a = 2; a <= EM_MAX_SIDE; a++) {
         int b = (edges + 8) / 2 - a;
-        if (b >= 2 && a * b == n && a >= b) {
+        if (a * b == n && a >= b && (b >= 3 || (a == 2 && b == 2))) {
             *w = a;
             *h = b;
             return 0;

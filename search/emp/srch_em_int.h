@@ -108,4 +108,11 @@ void srch_em_drop(srch_em_board *b, int cell, int p, int r);
 int srch_em_bnb(srch_em_board *b, const int *cells, int m, const int *pieces, int np,
                 long node_limit, int *proven);
 
+/* Fill every empty non-fixed cell band by band (rows), each band solved by
+ * branch and bound among the pieces off the board. Returns the gain. */
+int srch_em_fill_empty(srch_em_board *b, int band, long node_limit);
+/* Best rotations for swapping the pieces of cells m->a and m->b (same class,
+ * not fixed); fills ra, rb and delta, board unchanged. */
+void srch_em_swap_best(srch_em_board *b, srch_em_move *m);
+
 #endif

@@ -176,8 +176,6 @@ int srch_em_bw(srch_em_board *b, hn_rng *rng)
     return gain;
 }
 
-void srch_em_swap_best(srch_em_board *b, srch_em_move *m);
-
 int srch_em_tsr(srch_em_board *b)
 {
     const srch_em_inst *in = b->inst;

@@ -1,0 +1,199 @@
+/* heurnet emp milp / emp clique: the seed paper's exact formulations for
+ * small instances — export (CPLEX LP, DIMACS) and solving (GLPK, the
+ * max-clique local search), with one key=value record on stdout. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cmd_emp.h"
+#include "common/hn.h"
+
+typedef struct {
+    emp_inst_opts io;
+    const char *write, *out;
+    double seconds;
+    long selections;
+    uint64_t seed;
+    int solve;
+} model_opts;
+
+static void milp_help(FILE *f)
+{
+    fprintf(f, "usage: heurnet emp milp [options] INSTANCE\n\n"
+               "The MILP (1)-(14) of Salassa et al. (min unmatched joins).\n\n"
+               "  --write FILE          write the model in CPLEX LP format\n"
+               "  --solve               solve it with GLPK\n"
+               "  --time S              GLPK time limit in seconds [60]\n"
+               "  -o, --output FILE     write GLPK's solution (with --solve)\n"
+               "  --format meta|e2pieces  instance format [meta]\n"
+               "  --clue P,R,C,ROT      fixed piece, repeatable\n"
+               "  -h, --help            this help\n");
+}
+
+static void clique_help(FILE *f)
+{
+    fprintf(f, "usage: heurnet emp clique [options] INSTANCE\n\n"
+               "The max-clique graph of Salassa et al. (Section 2.2) and a max-clique local\n"
+               "search (greedy additions, plateau swaps with tabu, restarts).\n\n"
+               "  --write FILE          write the graph in DIMACS format\n"
+               "  --solve               run the clique heuristic, complete the board\n"
+               "  --selections Q        heuristic steps [1000000]\n"
+               "  --seed S              random seed [1]\n"
+               "  -o, --output FILE     write the completed board (with --solve)\n"
+               "  --format meta|e2pieces  instance format [meta]\n"
+               "  --clue P,R,C,ROT      fixed piece, repeatable\n"
+               "  -h, --help            this help\n");
+}
+
+static int parse_model(int argc, char **argv, const char *cmd, model_opts *o)
+{
+    static const struct option lo[] = {
+        {"write", required_argument, 0, 'w'}, {"solve", no_argument, 0, 'S'},
+        {"time", required_argument, 0, 't'}, {"selections", required_argument, 0, 'q'},
+        {"seed", required_argument, 0, 's'}, {"output", required_argument, 0, 'o'},
+        {"format", required_argument, 0, 'f'}, {"clue", required_argument, 0, 'c'},
+        {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+    int ch;
+    optind = 1;
+    while ((ch = getopt_long(argc, argv, "ho:", lo, NULL)) != -1) {
+        switch (ch) {
+        case 'h':
+            (strcmp(cmd, "emp milp") ? clique_help : milp_help)(stdout);
+            return -1;
+        case 'w': o->write = optarg; break;
+        case 'S': o->solve = 1; break;
+        case 'o': o->out = optarg; break;
+        case 't':
+            if (cli_parse_double(optarg, &o->seconds) < 0 || o->seconds <= 0)
+                return cli_usage(cmd, "--time must be seconds > 0, not '%s'", optarg);
+            break;
+        case 'q':
+            if (cli_parse_long(optarg, 1, 1L << 40, &o->selections) < 0)
+                return cli_usage(cmd, "--selections must be >= 1, not '%s'", optarg);
+            break;
+        case 's':
+            if (cli_parse_u64(optarg, &o->seed) < 0)
+                return cli_usage(cmd, "--seed must be a non-negative integer");
+            break;
+        case 'f':
+            if (emp_parse_format(optarg, &o->io.format) < 0)
+                return cli_usage(cmd, "--format must be meta or e2pieces, not '%s'", optarg);
+            break;
+        case 'c':
+            if (emp_add_clue_arg(&o->io, optarg) < 0)
+                return cli_usage(cmd, "--clue wants P,R,C,ROT, got '%s'", optarg);
+            break;
+        default: return cli_usage(cmd, "unknown option");
+        }
+    }
+    if (argc - optind != 1)
+        return cli_usage(cmd, "expected one INSTANCE");
+    if (!o->write && !o->solve)
+        return cli_usage(cmd, "nothing to do: give --write FILE and/or --solve");
+    if (o->out && !o->solve)
+        return cli_usage(cmd, "-o needs --solve");
+    return 0;
+}
+
+int cmd_emp_milp(int argc, char **argv)
+{
+    model_opts o = {.seconds = 60, .selections = 1000000, .seed = 1};
+    int prc = parse_model(argc, argv, "emp milp", &o);
+    if (prc)
+        return prc < 0 ? CLI_EXIT_OK : prc;
+    const char *path = argv[optind];
+    srch_em_inst *in = emp_load(path, &o.io);
+    if (!in)
+        return CLI_EXIT_FAIL;
+    int n = srch_em_inst_width(in) * srch_em_inst_height(in), rc = CLI_EXIT_OK;
+    int *piece = malloc(sizeof(int) * (size_t)n), *rot = malloc(sizeof(int) * (size_t)n);
+    srch_em_milp_stats ms;
+    if (!piece || !rot) {
+        rc = cli_fail("out of memory");
+    } else if (srch_em_milp_write(in, o.write, &ms) != HN_OK) {
+        rc = cli_fail(o.write ? o.write : path);
+    } else {
+        printf("instance=%s size=%dx%d variables=%ld constraints=%ld", path,
+               srch_em_inst_width(in), srch_em_inst_height(in), ms.variables, ms.constraints);
+        if (o.write)
+            printf(" model=%s", o.write);
+        if (o.solve) {
+            int score = -1, optimal = 0;
+            double t0 = hn_now();
+            int st = srch_em_milp_solve(in, o.seconds, piece, rot, &score, &optimal);
+            double t = hn_now() - t0;
+            if (st == HN_OK && o.out && srch_em_sol_write(in, o.out, piece, rot) != HN_OK)
+                st = -1;
+            if (st == HN_OK)
+                printf(" score=%d joins=%d optimal=%d seconds=%.2f", score,
+                       srch_em_inst_joins(in), optimal, t);
+            printf("\n");
+            if (st != HN_OK)
+                rc = cli_fail(path);
+        } else {
+            printf("\n");
+        }
+    }
+    free(piece);
+    free(rot);
+    srch_em_inst_free(in);
+    return rc;
+}
+
+int cmd_emp_clique(int argc, char **argv)
+{
+    model_opts o = {.seconds = 60, .selections = 1000000, .seed = 1};
+    int prc = parse_model(argc, argv, "emp clique", &o);
+    if (prc)
+        return prc < 0 ? CLI_EXIT_OK : prc;
+    const char *path = argv[optind];
+    srch_em_inst *in = emp_load(path, &o.io);
+    if (!in)
+        return CLI_EXIT_FAIL;
+    int st, n = srch_em_inst_width(in) * srch_em_inst_height(in), rc = CLI_EXIT_OK;
+    int *piece = malloc(sizeof(int) * (size_t)n), *rot = malloc(sizeof(int) * (size_t)n);
+    srch_em_graph *g = piece && rot ? srch_em_graph_new(in, &st) : NULL;
+    if (!g) {
+        rc = cli_fail(path);
+        goto out;
+    }
+    if (o.write && srch_em_graph_write(g, o.write) != HN_OK) {
+        rc = cli_fail(o.write);
+        goto out;
+    }
+    double nn = (double)srch_em_graph_nodes(g);
+    printf("instance=%s size=%dx%d nodes=%ld edges=%ld density=%.3f", path,
+           srch_em_inst_width(in), srch_em_inst_height(in), srch_em_graph_nodes(g),
+           srch_em_graph_edges(g), nn > 1 ? 2.0 * (double)srch_em_graph_edges(g) / (nn * (nn - 1)) : 0.0);
+    if (o.write)
+        printf(" graph=%s", o.write);
+    if (o.solve) {
+        double t0 = hn_now();
+        long size = srch_em_clique_search(g, o.selections, o.seed, piece, rot);
+        hn_rng *rng = hn_rng_new(o.seed);
+        st = size < 0 || !rng ? hn_fail(HN_ERR_NOMEM, "out of memory in the clique search")
+                              : srch_em_clique_complete(in, piece, rot, rng);
+        hn_rng_free(rng);
+        double t = hn_now() - t0;
+        if (st == HN_OK && o.out && srch_em_sol_write(in, o.out, piece, rot) != HN_OK)
+            st = -1;
+        if (st == HN_OK) {
+            int v, score = srch_em_sol_check(in, piece, rot, &v, NULL, 0);
+            printf(" clique=%ld cells=%d score=%d joins=%d selections=%ld seconds=%.2f", size, n,
+                   score, srch_em_inst_joins(in), o.selections, t);
+        }
+        printf("\n");
+        if (st != HN_OK)
+            rc = cli_fail(path);
+    } else {
+        printf("\n");
+    }
+out:
+    srch_em_graph_free(g);
+    free(piece);
+    free(rot);
+    srch_em_inst_free(in);
+    return rc;
+}

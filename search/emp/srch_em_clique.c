@@ -1,0 +1,287 @@
+/* The max-clique model of Section 2.2: nodes are feasible (piece, cell,
+ * rotation) triples, edges join compatible ones; a complete board is a
+ * clique of W*H nodes. A local search in the spirit of Grosso, Locatelli and
+ * Pullan (greedy additions, plateau swaps with tabu, restarts) looks for big
+ * cliques; a partial clique is completed by the region solver. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "search/emp/srch_em_int.h"
+
+#define EM_MAX_NODES 60000
+
+struct srch_em_graph {
+    const srch_em_inst *in;
+    long n, m;            /* nodes, edges */
+    int *np, *nc, *nr;    /* node -> piece, cell, rotation */
+    uint64_t *adj;        /* n x words bit matrix */
+    long words;
+};
+
+void srch_em_graph_free(srch_em_graph *g)
+{
+    if (!g)
+        return;
+    free(g->np);
+    free(g->nc);
+    free(g->nr);
+    free(g->adj);
+    free(g);
+}
+
+long srch_em_graph_nodes(const srch_em_graph *g) { return g->n; }
+long srch_em_graph_edges(const srch_em_graph *g) { return g->m; }
+
+static int adj_bit(const srch_em_graph *g, long a, long b)
+{
+    return (int)((g->adj[a * g->words + (b >> 6)] >> (b & 63)) & 1);
+}
+
+/* Feasible triple: frame rule, clues, and the symmetry break (the first
+ * corner piece only in the top-left cell) when there are no clues. */
+static int node_ok(const srch_em_inst *in, int p, int c, int r, int anchor)
+{
+    int need = srch_em_rot_for(in, p, c);
+    if (need < 0 || (in->cclass[c] != SRCH_EM_INNER && need != r))
+        return 0;
+    for (int k = 0; k < in->nclues; k++)
+        if ((in->clue_piece[k] == p) != (in->clue_cell[k] == c) ||
+            (in->clue_cell[k] == c && in->clue_rot[k] != r))
+            return 0;
+    if (anchor >= 0 && (p == anchor) != (c == 0))
+        return 0;
+    return 1;
+}
+
+static int compatible(const srch_em_inst *in, int pa, int ca, int ra, int pb, int cb, int rb)
+{
+    if (pa == pb || ca == cb)
+        return 0;
+    for (int s = 0; s < 4; s++)
+        if (in->nb[ca * 4 + s] == cb)
+            return srch_em_pc(in, pa, ra)[s] == srch_em_pc(in, pb, rb)[(s + 2) & 3];
+    return 1;
+}
+
+srch_em_graph *srch_em_graph_new(const srch_em_inst *in, int *status)
+{
+    int anchor = -1;
+    if (in->nclues == 0)
+        for (int p = 0; p < in->n && anchor < 0; p++)
+            if (in->pclass[p] == SRCH_EM_CORNER)
+                anchor = p;
+    long n = 0;
+    for (int p = 0; p < in->n; p++)
+        for (int c = 0; c < in->n; c++)
+            for (int r = 0; r < 4; r++)
+                n += node_ok(in, p, c, r, anchor);
+    if (n > EM_MAX_NODES) {
+        if (status)
+            *status = hn_fail(HN_ERR_LIMIT, "clique graph of %ld nodes is too big (limit %d)",
+                              n, EM_MAX_NODES);
+        return NULL;
+    }
+    srch_em_graph *g = calloc(1, sizeof *g);
+    if (g) {
+        g->in = in;
+        g->n = n;
+        g->words = (n + 63) / 64;
+        g->np = malloc(sizeof(int) * (size_t)(n + 1));
+        g->nc = malloc(sizeof(int) * (size_t)(n + 1));
+        g->nr = malloc(sizeof(int) * (size_t)(n + 1));
+        g->adj = calloc((size_t)(n * g->words + 1), sizeof(uint64_t));
+    }
+    if (!g || !g->np || !g->nc || !g->nr || !g->adj) {
+        srch_em_graph_free(g);
+        if (status)
+            *status = hn_fail(HN_ERR_NOMEM, "out of memory for a clique graph of %ld nodes", n);
+        return NULL;
+    }
+    long k = 0;
+    for (int p = 0; p < in->n; p++)
+        for (int c = 0; c < in->n; c++)
+            for (int r = 0; r < 4; r++)
+                if (node_ok(in, p, c, r, anchor)) {
+                    g->np[k] = p;
+                    g->nc[k] = c;
+                    g->nr[k++] = r;
+                }
+    for (long a = 0; a < n; a++)
+        for (long b = a + 1; b < n; b++)
+            if (compatible(in, g->np[a], g->nc[a], g->nr[a], g->np[b], g->nc[b], g->nr[b])) {
+                g->adj[a * g->words + (b >> 6)] |= 1ULL << (b & 63);
+                g->adj[b * g->words + (a >> 6)] |= 1ULL << (a & 63);
+                g->m++;
+            }
+    if (status)
+        *status = HN_OK;
+    return g;
+}
+
+int srch_em_graph_write(const srch_em_graph *g, const char *path)
+{
+    char part[4096];
+    int st = hn_part_path(path, part, sizeof part);
+    if (st != HN_OK)
+        return st;
+    FILE *f = fopen(part, "w");
+    if (!f)
+        return hn_fail(HN_ERR_IO, "%s: cannot create: %s", part, strerror(errno));
+    const srch_em_inst *in = g->in;
+    fprintf(f, "c edge-matching max-clique graph (Salassa et al. 2.2), %dx%d board\n", in->w,
+            in->h);
+    fprintf(f, "c node i = piece, cell (row-major), rotation; a clique of %d nodes solves it\n",
+            in->n);
+    for (long a = 0; a < g->n; a++)
+        fprintf(f, "c n %ld %d %d %d\n", a + 1, g->np[a], g->nc[a], g->nr[a]);
+    fprintf(f, "p edge %ld %ld\n", g->n, g->m);
+    for (long a = 0; a < g->n; a++)
+        for (long b = a + 1; b < g->n; b++)
+            if (adj_bit(g, a, b))
+                fprintf(f, "e %ld %ld\n", a + 1, b + 1);
+    if (fclose(f) != 0) {
+        hn_part_discard(path);
+        return hn_fail(HN_ERR_IO, "%s: write failed", part);
+    }
+    return hn_part_commit(path);
+}
+
+/* ---- max-clique local search ------------------------------------------ */
+
+typedef struct {
+    const srch_em_graph *g;
+    int *in_clique, *miss, *clique, *best, *cand;
+    long *tabu;
+    int size, best_size;
+} em_clq;
+
+static void clq_add(em_clq *s, int v)
+{
+    const srch_em_graph *g = s->g;
+    const uint64_t *row = g->adj + (long)v * g->words;
+    s->in_clique[v] = 1;
+    s->clique[s->size++] = v;
+    for (long u = 0; u < g->n; u++)
+        s->miss[u] += !((row[u >> 6] >> (u & 63)) & 1);
+}
+
+static void clq_remove(em_clq *s, int v)
+{
+    const srch_em_graph *g = s->g;
+    const uint64_t *row = g->adj + (long)v * g->words;
+    s->in_clique[v] = 0;
+    for (int i = 0; i < s->size; i++)
+        if (s->clique[i] == v) {
+            s->clique[i] = s->clique[--s->size];
+            break;
+        }
+    for (long u = 0; u < g->n; u++)
+        s->miss[u] -= !((row[u >> 6] >> (u & 63)) & 1);
+}
+
+static void clq_clear(em_clq *s)
+{
+    while (s->size > 0)
+        clq_remove(s, s->clique[s->size - 1]);
+}
+
+/* Nodes outside the clique missing exactly `k` members and not tabu. */
+static int clq_collect(em_clq *s, int k, long step)
+{
+    int nc = 0;
+    for (long u = 0; u < s->g->n; u++)
+        if (!s->in_clique[u] && s->miss[u] == k && s->tabu[u] <= step)
+            s->cand[nc++] = (int)u;
+    return nc;
+}
+
+long srch_em_clique_search(const srch_em_graph *g, long selections, uint64_t seed, int *piece,
+                           int *rot)
+{
+    const srch_em_inst *in = g->in;
+    em_clq s = {.g = g};
+    size_t n = (size_t)g->n + 1;
+    s.in_clique = calloc(n, sizeof(int));
+    s.miss = calloc(n, sizeof(int));
+    s.clique = malloc(sizeof(int) * n);
+    s.best = malloc(sizeof(int) * n);
+    s.cand = malloc(sizeof(int) * n);
+    s.tabu = calloc(n, sizeof(long));
+    hn_rng *rng = hn_rng_new(seed);
+    long result = -1;
+    if (!s.in_clique || !s.miss || !s.clique || !s.best || !s.cand || !s.tabu || !rng ||
+        g->n == 0)
+        goto out;
+    /* miss[u] counts clique members u is not joined to; a node is never
+     * joined to itself, so members have miss >= 1 and never look addable */
+    long since = 0, patience = 100 + 2 * g->n / 10;
+    for (long step = 1; step <= selections && s.best_size < in->n; step++) {
+        int nc = clq_collect(&s, 0, step);
+        if (nc > 0) {
+            clq_add(&s, s.cand[hn_rng_below(rng, (uint32_t)nc)]);
+        } else if ((nc = clq_collect(&s, 1, step)) > 0 && since < patience) {
+            int v = s.cand[hn_rng_below(rng, (uint32_t)nc)];
+            for (int i = 0; i < s.size; i++) {
+                int u = s.clique[i];
+                if (!adj_bit(g, u, v)) {
+                    clq_remove(&s, u);
+                    s.tabu[u] = step + 7;
+                    break;
+                }
+            }
+            clq_add(&s, v);
+        } else {
+            /* restart around a random node, keeping nothing */
+            clq_clear(&s);
+            clq_add(&s, (int)hn_rng_below(rng, (uint32_t)g->n));
+            since = 0;
+        }
+        since++;
+        if (s.size > s.best_size) {
+            s.best_size = s.size;
+            memcpy(s.best, s.clique, sizeof(int) * (size_t)s.size);
+            since = 0;
+        }
+    }
+    for (int c = 0; c < in->n; c++)
+        piece[c] = rot[c] = -1;
+    for (int i = 0; i < s.best_size; i++) {
+        piece[g->nc[s.best[i]]] = g->np[s.best[i]];
+        rot[g->nc[s.best[i]]] = g->nr[s.best[i]];
+    }
+    result = s.best_size;
+out:
+    free(s.in_clique);
+    free(s.miss);
+    free(s.clique);
+    free(s.best);
+    free(s.cand);
+    free(s.tabu);
+    hn_rng_free(rng);
+    return result;
+}
+
+int srch_em_clique_complete(const srch_em_inst *in, int *piece, int *rot, hn_rng *rng)
+{
+    int st;
+    srch_em_board *b = srch_em_board_new(in, &st);
+    if (!b)
+        return st;
+    for (int c = 0; c < in->n; c++)
+        if (piece[c] >= 0)
+            srch_em_drop(b, c, piece[c], rot[c]);
+    srch_em_fill_empty(b, 1, 200000);
+    int left = 0;
+    for (int c = 0; c < in->n; c++)
+        left += b->piece[c] == b->n;
+    if (left) { /* cannot happen when class counts match; keep it safe */
+        srch_em_board_free(b);
+        return hn_fail(HN_ERR_LIMIT, "%d cells left empty after completing the clique", left);
+    }
+    (void)rng;
+    srch_em_board_get(b, piece, rot);
+    srch_em_board_free(b);
+    return HN_OK;
+}
