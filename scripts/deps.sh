@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages heurnet needs, skipping what is present.
-# Usage: scripts/deps.sh [--peers]   (--peers adds PyTorch for benchmarks)
+# Usage: scripts/deps.sh [--peers] [--mpi]   (--peers adds PyTorch for benchmarks,
+# --mpi Open MPI for the optional MPI build of heurnet gen)
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config git libopenblas-dev libhdf5-dev hdf5-tools
       libgsl-dev zlib1g-dev libglpk-dev gnuplot-nox python3-numpy python3-h5py python3-onnx)
-[ "${1:-}" = "--peers" ] && pkgs+=(python3-torch)
+for arg in "$@"; do
+    case $arg in
+    --peers) pkgs+=(python3-torch) ;;
+    --mpi) pkgs+=(openmpi-bin libopenmpi-dev) ;; # optional: heurnet gen under mpirun (-DHEURNET_MPI=ON)
+    esac
+done
 missing=()
 for p in "${pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
