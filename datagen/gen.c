@@ -82,6 +82,10 @@ static void solve_slot(const dg_gen_opts *o, struct slot *s, uint64_t idx)
         srch_np_board_format(&s->board, tiles, sizeof tiles);
         rc = hn_fail(rc, "board %llu (%s): %s", (unsigned long long)idx, tiles, why);
     }
+    int known = o->instances ? o->instances[idx].optimal : -1;
+    if (rc == HN_OK && known >= 0 && res.length != known) /* an inadmissible heuristic? */
+        rc = hn_fail(HN_ERR_FORMAT, "%s:%d: solved in %d moves but the file says %d is optimal",
+                     o->from ? o->from : "instances", o->instances[idx].line, res.length, known);
     s->status = rc;
     if (rc) {
         snprintf(s->msg, sizeof s->msg, "%s", hn_errmsg());

@@ -1,7 +1,7 @@
 /* datagen generator: every 8-puzzle state by BFS (known depth counts), labels
  * equal to an independent computation, same content for any thread count,
  * resume after an interruption equals an uninterrupted run, shards merge to
- * the unsharded file, path states. */
+ * the unsharded file, path states, Korf instances with known optima. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -238,6 +238,46 @@ static void test_15_walks(void)
     srch_np_heur_free(lc);
 }
 
+/* --from: Korf instances labelled with the reflected 5-5-5 PDB get their
+ * published optimal lengths; a wrong "optimal" in the file is reported. */
+static void test_korf(void)
+{
+    srch_np_partition part;
+    srch_np_pdb *pdb = NULL;
+    CHECK(srch_np_partition_get("5-5-5", 4, &part) == HN_OK);
+    CHECK(dg_pdb_build(&part, 2, NULL, NULL, &pdb) == HN_OK);
+    srch_np_heur *h = pdb ? srch_np_heur_pdb_new(pdb, SRCH_NP_GOAL_BLANK_FIRST, 1, 1, NULL) : NULL;
+    srch_np_instance *all = NULL;
+    size_t n = 0;
+    CHECK(srch_np_parse_file(HN_TEST_DATA "/npuzzle/korf100.txt", 4, SRCH_NP_GOAL_BLANK_FIRST,
+                             NULL, NULL, &all, &n) == HN_OK && n == 100);
+    if (!h || !all) {
+        srch_np_heur_free(h);
+        free(all);
+        return;
+    }
+    /* quick ones for 5-5-5: Korf #2, #5, #7 (0-based 1, 4, 6) */
+    srch_np_instance some[3] = {all[1], all[4], all[6]};
+    dg_gen_opts o = {.width = 4, .goal = SRCH_NP_GOAL_BLANK_FIRST, .heur = h,
+                     .heur_name = "pdb:5-5-5", .threads = 2, .instances = some, .ninstances = 3,
+                     .from = "korf100.txt", .shard_count = 1, .overwrite = 1};
+    CHECK_MSG(dg_gen_run("t_gen_korf.h5", &o, NULL) == HN_OK, "%s", hn_errmsg());
+    dg_dataset *d = load("t_gen_korf.h5");
+    for (int i = 0; d && i < 3; i++) {
+        CHECK(d->cost[i] == some[i].optimal);
+        CHECK(!memcmp(d->boards + 16 * i, some[i].board.tile, 16) && d->source[i] == DG_SOURCE_FILE);
+    }
+    CHECK(d && d->rows == 3 && !strcmp(d->info.source, "file") && d->info.seed == 0);
+    dg_dataset_free(d);
+    some[2].optimal += 2;
+    CHECK(dg_gen_run("t_gen_korf2.h5", &o, NULL) == HN_ERR_FORMAT);
+    CHECK(strstr(hn_errmsg(), "korf100.txt:") && strstr(hn_errmsg(), "optimal"));
+    dg_ds_info info;
+    CHECK(dg_ds_info_read("t_gen_korf2.h5", &info) == HN_OK && info.done == 2 && !info.complete);
+    srch_np_heur_free(h);
+    free(all);
+}
+
 int main(void)
 {
     hn_h5_quiet();
@@ -252,6 +292,7 @@ int main(void)
     }
     srch_np_heur_free(h);
     test_15_walks();
+    test_korf();
     dg_dataset_free(all_states);
     return CHECK_DONE();
 }
