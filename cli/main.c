@@ -20,6 +20,8 @@ static const struct {
     const char *help;
 } commands[] = {
     {"version", cmd_version, "print the version and source revision"},
+    {"pdb", cmd_pdb, "pattern databases: build (cached), info"},
+    {"solve", cmd_solve, "optimal n-puzzle solving (IDA*, A*) with Manhattan, LC or PDBs"},
     {"gen", cmd_gen, "label boards with optimal distances into an HDF5 dataset"},
     {"data", cmd_data, "datasets: info (counts, cost histogram), merge shards"},
     {"nn", cmd_nn, "neural networks: init, info, demo"},

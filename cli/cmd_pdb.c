@@ -1,0 +1,164 @@
+/* heurnet pdb: build a pattern database into a file or the cache, and
+ * describe an existing one. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/pdbcache.h"
+#include "common/hn.h"
+#include "search/srch.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: heurnet pdb build [options]\n"
+            "       heurnet pdb info FILE\n\n"
+            "build: blank-aware additive pattern database for the blank-first goal\n"
+            "(blank-last boards are looked up through the 180-degree conversion).\n"
+            "  --puzzle N        8, 15 or 24 [15]\n"
+            "  --partition P     15: 7-8, 6-6-3, 5-5-5; 24: 6-6-6-6; 8: 8 (exact) [7-8 / 6-6-6-6 / 8]\n"
+            "  -o, --output FILE output file [the cache: $HEURNET_DATA, else ~/.cache/heurnet]\n"
+            "  --threads T       threads for the layer scan [number of CPUs, at most 8]\n"
+            "  -q, --quiet       no progress\n"
+            "  -h, --help        this help\n\n"
+            "info: puzzle, partition, entries and value statistics per pattern.\n");
+}
+
+static const char *default_partition(int width)
+{
+    return width == 3 ? "8" : width == 4 ? "7-8" : "6-6-6-6";
+}
+
+static void print_stats(const char *path, srch_np_pdb *p)
+{
+    const srch_np_partition *part = srch_np_pdb_partition(p);
+    printf("file=%s puzzle=%d partition=%s goal=blank-first patterns=%d\n", path,
+           part->width * part->width - 1, part->name, part->npatterns);
+    for (int i = 0; i < part->npatterns; i++) {
+        uint64_t n, reached = 0, sum = 0;
+        const uint8_t *t = srch_np_pdb_table(p, i, &n);
+        int maxv = 0;
+        for (uint64_t j = 0; j < n; j++)
+            if (t[j] != 255) {
+                reached++;
+                sum += t[j];
+                if (t[j] > maxv)
+                    maxv = t[j];
+            }
+        printf("pattern=%d tiles=", i + 1);
+        for (int j = 0; j < part->size[i]; j++)
+            printf("%s%d", j ? "," : "", part->tiles[i][j]);
+        printf(" entries=%llu reached=%llu max=%d mean=%.3f\n", (unsigned long long)n,
+               (unsigned long long)reached, maxv, reached ? (double)sum / (double)reached : 0.0);
+    }
+}
+
+static int pdb_build(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"puzzle", required_argument, 0, 'p'}, {"partition", required_argument, 0, 'P'},
+        {"output", required_argument, 0, 'o'}, {"threads", required_argument, 0, 't'},
+        {"quiet", no_argument, 0, 'q'},        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    long puzzle = 15, threads = sysconf(_SC_NPROCESSORS_ONLN);
+    const char *partition = NULL, *out = NULL;
+    int quiet = 0, c;
+    if (threads < 1 || threads > 8)
+        threads = threads < 1 ? 1 : 8;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'p':
+            if (cli_parse_long(optarg, 8, 24, &puzzle) || !srch_np_puzzle_width(puzzle))
+                return cli_usage("pdb build", "--puzzle must be 8, 15 or 24, not '%s'", optarg);
+            break;
+        case 'P': partition = optarg; break;
+        case 'o': out = optarg; break;
+        case 't':
+            if (cli_parse_long(optarg, 1, 64, &threads))
+                return cli_usage("pdb build", "--threads must be 1..64, not '%s'", optarg);
+            break;
+        case 'q': quiet = 1; break;
+        case 'h': usage(stdout); return CLI_EXIT_OK;
+        default: return cli_usage("pdb build", "bad option");
+        }
+    }
+    if (optind < argc)
+        return cli_usage("pdb build", "unexpected argument '%s'", argv[optind]);
+    int width = srch_np_puzzle_width(puzzle);
+    if (!partition)
+        partition = default_partition(width);
+    srch_np_partition part;
+    if (srch_np_partition_get(partition, width, &part))
+        return cli_usage("pdb build", "%s", hn_errmsg());
+    char path[4300];
+    if (out) {
+        snprintf(path, sizeof path, "%s", out);
+    } else {
+        char dir[4096], name[128];
+        if (cli_pdb_dir(dir, sizeof dir))
+            return CLI_EXIT_FAIL;
+        srch_np_pdb_file_name(&part, name, sizeof name);
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+    }
+    cli_log_init(quiet);
+    hn_stop_install();
+    if (!quiet)
+        fprintf(stderr, "heurnet %s: pdb build --puzzle %ld --partition %s --threads %ld -> %s\n",
+                hn_version(), puzzle, partition, threads, path);
+    double t0 = hn_now();
+    srch_np_pdb *p;
+    if (cli_pdb_build(&part, (int)threads, quiet, &p))
+        return CLI_EXIT_FAIL;
+    double build_s = hn_now() - t0;
+    if (srch_np_pdb_save(p, path)) {
+        srch_np_pdb_free(p);
+        return cli_fail("pdb build");
+    }
+    double total_s = hn_now() - t0;
+    print_stats(path, p);
+    printf("# build_seconds=%.1f save_seconds=%.1f threads=%ld peak_rss_mb=%.0f\n", build_s,
+           total_s - build_s, threads, (double)hn_peak_rss_kb() / 1024.0);
+    srch_np_pdb_free(p);
+    return CLI_EXIT_OK;
+}
+
+static int pdb_info(int argc, char **argv)
+{
+    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    if (argc != 2)
+        return cli_usage("pdb info", "expected one PDB file");
+    int st;
+    double t0 = hn_now();
+    srch_np_pdb *p = srch_np_pdb_load(argv[1], NULL, &st);
+    if (!p)
+        return cli_fail(NULL);
+    double load_s = hn_now() - t0;
+    print_stats(argv[1], p);
+    printf("# load_seconds=%.2f\n", load_s);
+    srch_np_pdb_free(p);
+    return CLI_EXIT_OK;
+}
+
+int cmd_pdb(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    if (!strcmp(argv[1], "build"))
+        return pdb_build(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "info"))
+        return pdb_info(argc - 1, argv + 1);
+    return cli_usage("pdb", "unknown subcommand '%s' (build, info)", argv[1]);
+}

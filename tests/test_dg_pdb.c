@@ -1,0 +1,267 @@
+/* Pattern database construction and use: the exact 8-puzzle table equals a
+ * BFS, partitions are admissible and additive, the reflected and the
+ * incremental lookups agree with plain ones, searches with 5-5-5 / 6-6-3
+ * reach Korf's known optimal lengths, and PDB files round-trip while
+ * corrupted or truncated ones are rejected. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "datagen/dg.h"
+#include "search/npuzzle/np_internal.h"
+
+#define N8 362880
+
+static uint8_t *bfs8(void)
+{
+    uint8_t *dist = malloc(N8);
+    uint32_t *queue = malloc(N8 * sizeof *queue);
+    if (!dist || !queue) {
+        free(dist);
+        free(queue);
+        return NULL;
+    }
+    memset(dist, 255, N8);
+    srch_np_board b;
+    srch_np_board_goal(&b, 3, SRCH_NP_GOAL_BLANK_FIRST);
+    size_t head = 0, tail = 0;
+    queue[tail++] = (uint32_t)srch_np_board_rank(&b);
+    dist[queue[0]] = 0;
+    while (head < tail) {
+        uint32_t r = queue[head++];
+        srch_np_board_unrank(&b, 3, r);
+        for (int d = 0; d < 4; d++) {
+            srch_np_board c = b;
+            if (srch_np_board_move(&c, d) < 0)
+                continue;
+            uint32_t rc = (uint32_t)srch_np_board_rank(&c);
+            if (dist[rc] == 255) {
+                dist[rc] = (uint8_t)(dist[r] + 1);
+                queue[tail++] = rc;
+            }
+        }
+    }
+    free(queue);
+    return dist;
+}
+
+static srch_np_pdb *build(const char *name, int width, int threads)
+{
+    srch_np_partition part;
+    CHECK(srch_np_partition_get(name, width, &part) == 0);
+    srch_np_pdb *p = NULL;
+    int st = dg_pdb_build(&part, threads, NULL, NULL, &p);
+    CHECK_MSG(st == 0 && p, "build %s: %s", name, hn_errmsg());
+    return p;
+}
+
+/* Exact table and a 4-4 partition against BFS on every 8-puzzle state. */
+static void test_8puzzle(void)
+{
+    uint8_t *dist = bfs8();
+    CHECK(dist != NULL);
+    srch_np_pdb *exact = build("8", 3, 2);
+    if (!dist || !exact)
+        return;
+    srch_np_partition p44 = {.name = "4-4", .width = 3, .npatterns = 2, .size = {4, 4},
+                             .tiles = {{1, 2, 3, 4}, {5, 6, 7, 8}}};
+    srch_np_pdb *half = NULL;
+    CHECK(dg_pdb_build(&p44, 1, NULL, NULL, &half) == 0);
+    srch_np_heur *hx = srch_np_heur_pdb_new(half, 0, 1, 0, NULL);
+    int wrong = 0, over = 0, nonadd = 0, tight = 0;
+    srch_np_board b;
+    for (int r = 0; r < N8; r++) {
+        if (dist[r] == 255)
+            continue;
+        srch_np_board_unrank(&b, 3, (uint64_t)r);
+        wrong += srch_np_pdb_lookup(exact, &b) != dist[r];
+        int plain = srch_np_pdb_lookup(half, &b), refl = srch_np_heur_eval(hx, &b);
+        over += refl > dist[r];
+        nonadd += plain > dist[r] || refl < plain;
+        tight += refl > plain;
+    }
+    CHECK(wrong == 0);
+    CHECK(over == 0 && nonadd == 0);
+    CHECK(tight > 0); /* the reflected lookup adds information */
+    /* IDA* and A* with the exact table: optimal, and IDA* expands only the path */
+    srch_np_heur *h = srch_np_heur_pdb_new(exact, 0, 0, 0, NULL);
+    hn_rng *rng = hn_rng_new(1);
+    int bad = 0;
+    for (int i = 0; i < 300; i++) {
+        srch_np_board_random(&b, 3, 0, rng);
+        int want = dist[srch_np_board_rank(&b)];
+        srch_np_result res;
+        bad += srch_np_idastar(&b, h, NULL, &res) != 0 || res.length != want ||
+               res.expanded != (uint64_t)want;
+        bad += srch_np_astar(&b, h, NULL, &res) != 0 || res.length != want;
+        bad += srch_np_idastar(&b, hx, NULL, &res) != 0 || res.length != want;
+    }
+    CHECK(bad == 0);
+    hn_rng_free(rng);
+    srch_np_heur_free(h);
+    srch_np_heur_free(hx);
+    srch_np_pdb_free(exact);
+    srch_np_pdb_free(half);
+    free(dist);
+}
+
+/* Across every move of a random walk, the incremental update IDA* uses
+ * (ops.inc_move from the parent's state) equals a fresh lookup. The value
+ * may change by more than one per move: each table stores the minimum over
+ * blank positions, which keeps it admissible but not always consistent. */
+static void check_walk(const srch_np_heur *h, int width, int goal, hn_rng *rng)
+{
+    srch_np_board b;
+    srch_np_board_random(&b, width, goal, rng);
+    char state[2][256];
+    CHECK(h->ops.state_size <= sizeof state[0]);
+    h->ops.inc_init(h->self, &b, state[0]);
+    int bad = 0, moves = 0;
+    for (int i = 0; i < 3000; i++) {
+        int from = b.blank, tile = srch_np_board_move(&b, (int)hn_rng_below(rng, 4));
+        if (tile < 0)
+            continue;
+        int v = h->ops.inc_move(h->self, &b, tile, b.blank, from, state[moves & 1],
+                                state[(moves + 1) & 1], 1 << 20);
+        moves++;
+        bad += v != srch_np_heur_eval(h, &b);
+    }
+    CHECK(bad == 0 && moves > 1000);
+}
+
+static void test_15puzzle(void)
+{
+    srch_np_instance *inst;
+    size_t n;
+    CHECK(srch_np_parse_file(HN_TEST_DATA "/npuzzle/korf100.txt", 4, 0, NULL, NULL, &inst, &n) == 0);
+    if (n != 100)
+        return;
+    const char *names[2] = {"5-5-5", "6-6-3"};
+    hn_rng *rng = hn_rng_new(2);
+    for (int k = 0; k < 2; k++) {
+        srch_np_pdb *p = build(names[k], 4, 2);
+        if (!p)
+            continue;
+        srch_np_heur *h = srch_np_heur_pdb_new(p, 0, 1, 0, NULL);
+        srch_np_heur *hl = srch_np_heur_pdb_new(p, SRCH_NP_GOAL_BLANK_LAST, 1, 0, NULL);
+        /* admissible on all 100 instances; reflection never lowers it */
+        int over = 0, lower = 0;
+        for (size_t i = 0; i < n; i++) {
+            int plain = srch_np_pdb_lookup(p, &inst[i].board), v = srch_np_heur_eval(h, &inst[i].board);
+            over += v > inst[i].optimal;
+            lower += v < plain;
+            srch_np_board c;
+            srch_np_board_convert(&inst[i].board, &c);
+            lower += srch_np_heur_eval(hl, &c) != v; /* the blank-last view is the same */
+        }
+        CHECK(over == 0 && lower == 0);
+        /* random walks: h never above the walk length */
+        for (int i = 0; i < 500; i++) {
+            srch_np_board b;
+            int len = (int)hn_rng_below(rng, 60);
+            srch_np_board_random_walk(&b, 4, 0, len, rng);
+            over += srch_np_heur_eval(h, &b) > len;
+        }
+        CHECK(over == 0);
+        check_walk(h, 4, 0, rng);
+        check_walk(hl, 4, 1, rng);
+        /* the easiest Korf instances solve to their known optimal lengths */
+        const int easy[] = {55, 16, 42, 79};
+        for (int j = 0; j < 4; j++) {
+            const srch_np_instance *x = &inst[easy[j] - 1];
+            srch_np_result res;
+            CHECK(srch_np_idastar(&x->board, h, NULL, &res) == 0 && res.length == x->optimal);
+            srch_np_board e = x->board;
+            for (int m = 0; m < res.nmoves; m++)
+                srch_np_board_move(&e, res.moves[m]);
+            CHECK(srch_np_board_is_goal(&e, 0));
+            if (k == 1 && j < 2) {
+                CHECK(srch_np_astar(&x->board, h, NULL, &res) == 0 && res.length == x->optimal);
+                srch_np_board c;
+                srch_np_board_convert(&x->board, &c);
+                CHECK(srch_np_idastar(&c, hl, NULL, &res) == 0 && res.length == x->optimal);
+            }
+        }
+        srch_np_heur_free(h);
+        srch_np_heur_free(hl);
+        srch_np_pdb_free(p);
+    }
+    hn_rng_free(rng);
+    free(inst);
+}
+
+static long file_size(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fclose(f);
+    return n;
+}
+
+static void test_file(void)
+{
+    srch_np_pdb *p = build("5-5-5", 4, 1);
+    if (!p)
+        return;
+    char path[] = "test_dg_pdb_file.pdb";
+    CHECK(srch_np_pdb_save(p, path) == 0);
+    int st;
+    srch_np_pdb *q = srch_np_pdb_load(path, srch_np_pdb_partition(p), &st);
+    CHECK(q != NULL && st == 0);
+    if (q) {
+        uint64_t e1, e2;
+        int same = 1;
+        for (int i = 0; i < 3; i++)
+            same &= !memcmp(srch_np_pdb_table(p, i, &e1), srch_np_pdb_table(q, i, &e2), e1) && e1 == e2;
+        CHECK(same);
+        srch_np_pdb_free(q);
+    }
+    srch_np_partition other;
+    srch_np_partition_get("6-6-3", 4, &other);
+    CHECK(srch_np_pdb_load(path, &other, &st) == NULL && st == HN_ERR_FORMAT);
+    CHECK(strstr(hn_errmsg(), "expected '6-6-3'") != NULL);
+    /* flip one byte of the compressed data */
+    long size = file_size(path);
+    FILE *f = fopen(path, "r+b");
+    CHECK(f != NULL && size > 1000);
+    if (f) {
+        fseek(f, size / 2, SEEK_SET);
+        int c = fgetc(f);
+        fseek(f, size / 2, SEEK_SET);
+        fputc(c ^ 0x5a, f);
+        fclose(f);
+    }
+    CHECK(srch_np_pdb_load(path, NULL, &st) == NULL && st == HN_ERR_FORMAT);
+    CHECK_MSG(strstr(hn_errmsg(), "corrupted") || strstr(hn_errmsg(), "checksum"), "%s", hn_errmsg());
+    /* truncated file */
+    CHECK(srch_np_pdb_save(p, path) == 0);
+    CHECK(truncate(path, size / 3) == 0);
+    CHECK(srch_np_pdb_load(path, NULL, &st) == NULL && st == HN_ERR_FORMAT);
+    CHECK_MSG(strstr(hn_errmsg(), "truncated") != NULL, "%s", hn_errmsg());
+    CHECK(truncate(path, 20) == 0);
+    CHECK(srch_np_pdb_load(path, NULL, &st) == NULL && strstr(hn_errmsg(), "header"));
+    /* not a PDB at all */
+    f = fopen(path, "wb");
+    if (f) {
+        for (int i = 0; i < 1000; i++)
+            fputc('x', f);
+        fclose(f);
+    }
+    CHECK(srch_np_pdb_load(path, NULL, &st) == NULL && strstr(hn_errmsg(), "magic"));
+    remove(path);
+    CHECK(srch_np_pdb_load(path, NULL, &st) == NULL && st == HN_ERR_IO);
+    srch_np_pdb_free(p);
+}
+
+int main(void)
+{
+    test_8puzzle();
+    test_15puzzle();
+    test_file();
+    return CHECK_DONE();
+}
