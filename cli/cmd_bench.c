@@ -234,25 +234,11 @@ static int bench_nn(int argc, char **argv)
     return bench_run(&c, arch);
 }
 
-static const struct {
-    const char *name;
-    cli_cmd_fn fn;
-    const char *help;
-} benches[] = {
+static const struct cli_subcmd benches[] = {
     {"nn", bench_nn, "training / inference throughput of a network vs. sgemm alone"},
 };
 
 int cmd_bench(int argc, char **argv)
 {
-    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-        FILE *out = argc < 2 ? stderr : stdout;
-        fprintf(out, "usage: heurnet bench <what> [options]\n\nbenchmarks:\n");
-        for (size_t i = 0; i < sizeof benches / sizeof benches[0]; i++)
-            fprintf(out, "  %-6s %s\n", benches[i].name, benches[i].help);
-        return argc < 2 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
-    }
-    for (size_t i = 0; i < sizeof benches / sizeof benches[0]; i++)
-        if (!strcmp(argv[1], benches[i].name))
-            return benches[i].fn(argc - 1, argv + 1);
-    return cli_usage("bench", "unknown benchmark '%s'", argv[1]);
+    return cli_subcmd_run("bench", benches, sizeof benches / sizeof benches[0], argc, argv);
 }

@@ -327,11 +327,22 @@ static int nn_demo(int argc, char **argv)
 
 /* ---- dispatch ---------------------------------------------------------- */
 
-static const struct {
-    const char *name;
-    cli_cmd_fn fn;
-    const char *help;
-} nn_cmds[] = {
+int cli_subcmd_run(const char *cmd, const struct cli_subcmd *table, size_t n, int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        FILE *out = argc < 2 ? stderr : stdout;
+        fprintf(out, "usage: heurnet %s <command> [options]\n\ncommands:\n", cmd);
+        for (size_t i = 0; i < n; i++)
+            fprintf(out, "  %-6s %s\n", table[i].name, table[i].help);
+        return argc < 2 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(argv[1], table[i].name))
+            return table[i].fn(argc - 1, argv + 1);
+    return cli_usage(cmd, "unknown %s command '%s'", cmd, argv[1]);
+}
+
+static const struct cli_subcmd nn_cmds[] = {
     {"init", nn_init, "write a freshly initialised model from a spec"},
     {"info", nn_info, "print a model file's spec, encoder, parameters and attributes"},
     {"demo", nn_demo, "train a small net on a synthetic task, printing the loss"},
@@ -339,15 +350,5 @@ static const struct {
 
 int cmd_nn(int argc, char **argv)
 {
-    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-        FILE *out = argc < 2 ? stderr : stdout;
-        fprintf(out, "usage: heurnet nn <command> [options]\n\ncommands:\n");
-        for (size_t i = 0; i < sizeof nn_cmds / sizeof nn_cmds[0]; i++)
-            fprintf(out, "  %-6s %s\n", nn_cmds[i].name, nn_cmds[i].help);
-        return argc < 2 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
-    }
-    for (size_t i = 0; i < sizeof nn_cmds / sizeof nn_cmds[0]; i++)
-        if (!strcmp(argv[1], nn_cmds[i].name))
-            return nn_cmds[i].fn(argc - 1, argv + 1);
-    return cli_usage("nn", "unknown nn command '%s'", argv[1]);
+    return cli_subcmd_run("nn", nn_cmds, sizeof nn_cmds / sizeof nn_cmds[0], argc, argv);
 }

@@ -27,6 +27,15 @@ int cli_arch_option(const char *cmd, int opt, const char *arg, struct nn_layer_d
  * 0 or CLI_EXIT_USAGE. */
 int cli_arch_parse(const char *cmd, const char *arch, const struct nn_layer_defaults *d,
                    struct nn_spec *out);
+/* A command with sub-commands ("nn init", "bench nn"): table and dispatch.
+ * Prints the table for --help (exit 0) or no argument (exit 2). */
+struct cli_subcmd {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *help;
+};
+int cli_subcmd_run(const char *cmd, const struct cli_subcmd *table, size_t n, int argc, char **argv);
+
 /* The defaults the command line starts from: DESIGN.md's elu, bn,
  * dropout 0.1, He. */
 struct nn_layer_defaults cli_arch_defaults(void);
