@@ -57,11 +57,11 @@ check "resume" "$H" "${G8[@]}" --count 3000 --path-states -o r.h5
 check "resumed equals uninterrupted" same_data t1.h5 r.h5
 
 # a real Ctrl-C (SIGINT) in the middle of a slower run, then continue
-W=(gen --puzzle 15 --walk 46 --label manhattan --seed 2 --count 600 --threads 2 --quiet)
+W=(gen --puzzle 15 --walk 36 --label lc --seed 2 --count 1500 --threads 2 --quiet --path-states)
 check "walks uninterrupted" "$H" "${W[@]}" -o wfull.h5
 "$H" "${W[@]}" -o wint.h5 >/dev/null 2>&1 &
 pid=$!
-sleep 1
+sleep 0.5
 kill -INT $pid 2>/dev/null
 wait $pid
 rc=$?
