@@ -28,6 +28,7 @@ void cli_log_init(int quiet);
 /* Subcommands (one file each in cli/). */
 int cmd_nn(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
+int cmd_export(int argc, char **argv); /* cli/cmd_export.c */
 int cmd_bench(int argc, char **argv);
 int cmd_gen(int argc, char **argv);  /* cli/cmd_gen.c */
 int cmd_data(int argc, char **argv); /* cli/cmd_data.c */

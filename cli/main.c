@@ -26,6 +26,7 @@ static const struct {
     {"data", cmd_data, "datasets: info (counts, cost histogram), merge shards"},
     {"nn", cmd_nn, "neural networks: init, info, demo"},
     {"predict", cmd_predict, "run a model over the rows of an HDF5 dataset"},
+    {"export", cmd_export, "write a model as ONNX, Keras weights, C source or npy arrays"},
     {"bench", cmd_bench, "throughput benchmarks (bench nn)"},
     {"pdb", cmd_pdb, "pattern databases: build (cached), info"},
     {"solve", cmd_solve, "optimal n-puzzle solving (IDA*, A*) with Manhattan, LC or PDBs"},
