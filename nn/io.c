@@ -204,7 +204,7 @@ static int check_shapes(const char *path, hid_t layers, const struct nn_spec *sp
                            "kernel shapes do not chain",
                            path, i, (unsigned long long)d[0], (unsigned long long)d[1], i - 1,
                            (unsigned long long)prev_out);
-        int want_in = i == 0 ? sp->n_inputs : sp->layer[i - 1].width;
+        int want_in = i == 0 ? sp->n_inputs : i <= sp->n_layers ? sp->layer[i - 1].width : 0;
         if (i < sp->n_layers && (d[0] != (hsize_t)want_in || d[1] != (hsize_t)sp->layer[i].width))
             return hn_fail(HN_ERR_SHAPE, "%s: /layers/%03d/kernel is [%llu, %llu] but the spec says [%d, %d]",
                            path, i, (unsigned long long)d[0], (unsigned long long)d[1], want_in,

@@ -184,7 +184,8 @@ const float *nn_train_output(const nn_train *t);
 /* Loss of the last forward against target ([n, outputs], in raw units) and
  * the output gradient stored for nn_train_backward. MSE is the mean of
  * (y - t)^2 over all n * outputs values; ASYM_MSE multiplies terms where
- * y > t (an over-estimate) by `over_weight`. Returns the loss. */
+ * y > t (an over-estimate) by `over_weight`. Returns the loss (0 before
+ * any forward pass). */
 double nn_train_loss(nn_train *t, const float *target, enum nn_loss kind, float over_weight);
 /* The output gradient dLoss/dy of the last forward, [n, outputs]; writable
  * so callers can supply their own loss. */

@@ -239,6 +239,8 @@ int nn_train_forward(nn_train *t, const float *x, int n, enum nn_mode mode)
 double nn_train_loss(nn_train *t, const float *target, enum nn_loss kind, float over_weight)
 {
     size_t k = (size_t)t->n * nn_model_outputs(t->m);
+    if (!t->have_fwd || k == 0)
+        return 0.0; /* nothing to compare yet */
     const float *y = nn_train_output(t);
     float wo = kind == NN_LOSS_ASYM_MSE ? over_weight : 1.0f;
     double sum = 0.0;
