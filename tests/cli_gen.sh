@@ -78,6 +78,11 @@ check "merge" "$H" data merge -o m.h5 s2.h5 s0.h5 s1.h5 >/dev/null
 check "merged equals unsharded" same_data t1.h5 m.h5
 check "merge --virtual" "$H" data merge --virtual -o v.h5 s0.h5 s1.h5 s2.h5 >/dev/null
 check "virtual equals unsharded" same_data t1.h5 v.h5
+mv s1.h5 s1.moved
+expect_exit 1 "refers to shard s1.h5, which is missing" "$H" data info v.h5
+mv s1.moved s1.h5
+mkdir -p sub && cp v.h5 s0.h5 s1.h5 s2.h5 sub/
+check "virtual file and shards move together" same_data t1.h5 sub/v.h5
 expect_exit 1 "a shard is missing" "$H" data merge -o bad.h5 s0.h5 s2.h5
 expect_exit 1 "different runs" "$H" data merge -o bad.h5 s0.h5 s1.h5 t1.h5
 check "no output left by a failed merge" test ! -e bad.h5 -a ! -e bad.h5.part
