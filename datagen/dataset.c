@@ -78,6 +78,20 @@ static void writer_release(dg_writer *w)
     free(w);
 }
 
+/* Flush a freshly set-up writer; on any error free it and return NULL. */
+static dg_writer *writer_ready(dg_writer *w, int rc, int *status)
+{
+    if (!rc && H5Fflush(w->file, H5F_SCOPE_GLOBAL) < 0)
+        rc = hn_fail(HN_ERR_IO, "%s: cannot flush", w->path);
+    if (status)
+        *status = rc;
+    if (rc) {
+        writer_release(w);
+        return NULL;
+    }
+    return w;
+}
+
 dg_writer *dg_writer_create(const char *path, const dg_ds_info *info, int *status)
 {
     hn_h5_quiet();
@@ -104,17 +118,7 @@ dg_writer *dg_writer_create(const char *path, const dg_ds_info *info, int *statu
         rc = create_one(w, k);
     if (!rc && dg_info_write(w->file, &w->info))
         rc = hn_fail(HN_ERR_HDF5, "%s: %s", path, hn_errmsg());
-    if (!rc && H5Fflush(w->file, H5F_SCOPE_GLOBAL) < 0)
-        rc = hn_fail(HN_ERR_IO, "%s: cannot flush", path);
-    if (rc) {
-        writer_release(w);
-        if (status)
-            *status = rc;
-        return NULL;
-    }
-    if (status)
-        *status = HN_OK;
-    return w;
+    return writer_ready(w, rc, status);
 }
 
 static int set_rows(dg_writer *w, uint64_t rows)
@@ -190,17 +194,7 @@ dg_writer *dg_writer_resume(const char *path, const dg_ds_info *info, dg_ds_info
     }
     if (!rc)
         rc = dg_info_write(w->file, &w->info);
-    if (!rc && H5Fflush(w->file, H5F_SCOPE_GLOBAL) < 0)
-        rc = hn_fail(HN_ERR_IO, "%s: cannot flush", path);
-    if (rc) {
-        writer_release(w);
-        if (status)
-            *status = rc;
-        return NULL;
-    }
-    if (status)
-        *status = HN_OK;
-    return w;
+    return writer_ready(w, rc, status);
 }
 
 static int write_rows(dg_writer *w, int k, const void *buf, size_t n)
