@@ -176,10 +176,11 @@ static void expand(builder *b, uint64_t p, defer_list *d)
             continue; /* another thread got there first */
         atomic_fetch_or_explicit(&b->next[x->p >> 6], 1ull << (x->p & 63), memory_order_relaxed);
         _Atomic uint8_t *t = (_Atomic uint8_t *)&b->table[x->p];
-        if (atomic_load_explicit(t, memory_order_relaxed) == UNREACHED) {
-            atomic_store_explicit(t, (uint8_t)(b->layer + 1), memory_order_relaxed);
+        uint8_t expect = UNREACHED;
+        if (atomic_load_explicit(t, memory_order_relaxed) == UNREACHED &&
+            atomic_compare_exchange_strong_explicit(t, &expect, (uint8_t)(b->layer + 1),
+                                                    memory_order_relaxed, memory_order_relaxed))
             atomic_fetch_add_explicit(&b->reached_in_layer, 1, memory_order_relaxed);
-        }
     }
 }
 

@@ -208,6 +208,18 @@ static void test_file(void)
     srch_np_pdb *p = build("5-5-5", 4, 1);
     if (!p)
         return;
+    /* the layer scan gives the same tables on any number of threads */
+    srch_np_pdb *p3 = build("5-5-5", 4, 3);
+    if (p3) {
+        int same = 1;
+        for (int i = 0; i < 3; i++) {
+            uint64_t e;
+            const uint8_t *a = srch_np_pdb_table(p, i, &e);
+            same &= !memcmp(a, srch_np_pdb_table(p3, i, NULL), e);
+        }
+        CHECK(same);
+        srch_np_pdb_free(p3);
+    }
     char path[] = "test_dg_pdb_file.pdb";
     CHECK(srch_np_pdb_save(p, path) == 0);
     int st;
