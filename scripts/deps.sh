@@ -15,6 +15,8 @@ missing=()
 for p in "${pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# npm installs onnxruntime-node for tests/cli_export.sh (any npm will do).
+command -v npm >/dev/null || missing+=(npm)
 if [ ${#missing[@]} -gt 0 ]; then
     echo "heurnet: installing ${missing[*]}" >&2
     sudo_cmd=""
