@@ -32,9 +32,9 @@ static void print_info(const char *path, const dg_ds_info *i)
         printf(" walk_length=%d", i->walk_length);
     if (i->from[0])
         printf(" from=%s from_crc32=%08x", i->from, i->from_crc);
-    printf("\nshard=%d/%d first_index=%llu total_count=%llu merged=%d virtual=%d\n",
-           i->shard_index, i->shard_count, (unsigned long long)i->first_index,
-           (unsigned long long)i->total_count, i->merged, i->is_virtual);
+    printf("\nshard=%d/%d first_index=%llu total_count=%llu merged=%d virtual=%d\n", i->shard_index,
+           i->shard_count, (unsigned long long)i->first_index, (unsigned long long)i->total_count,
+           i->merged, i->is_virtual);
     printf("rows=%llu boards=%llu count=%llu complete=%d\n", (unsigned long long)i->committed,
            (unsigned long long)i->done, (unsigned long long)i->count, i->complete);
     printf("version=%s revision=%s\n", i->version, i->revision);
@@ -89,10 +89,17 @@ static int data_merge(int argc, char **argv)
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
         switch (c) {
-        case 'o': out = optarg; break;
-        case 'v': virt = 1; break;
-        case 'h': usage(stdout); return CLI_EXIT_OK;
-        default: return cli_usage("data merge", "unknown option");
+        case 'o':
+            out = optarg;
+            break;
+        case 'v':
+            virt = 1;
+            break;
+        case 'h':
+            usage(stdout);
+            return CLI_EXIT_OK;
+        default:
+            return cli_usage("data merge", "unknown option");
         }
     }
     if (!out)

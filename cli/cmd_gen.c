@@ -25,33 +25,32 @@ struct gen_args {
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: heurnet gen [options] -o FILE.h5\n"
-            "Label boards with their optimal distance (IDA*) into an HDF5 dataset.\n"
-            "Rerunning the same command continues an unfinished file.\n\n"
-            "  --puzzle 8|15|24      board size [15]\n"
-            "  --goal LAYOUT         blank-first | blank-last [blank-first]\n"
-            "  --count N             boards over all shards (not with --from/--all)\n"
-            "  --seed S              random seed [1]\n"
-            "  --label H             solver heuristic: pdb:7-8, pdb:6-6-3, pdb:5-5-5,\n"
-            "                        pdb:6-6-6-6, lc, manhattan, max:A,B\n"
-            "                        [8: lc, 15: pdb:7-8, 24: pdb:6-6-6-6]\n"
-            "  --threads T           labelling threads [online CPUs]\n"
-            "  --path-states         also store each board on the optimal path with its\n"
-            "                        remaining distance (/source = 1 marks them) [off]\n"
-            "  --walk L              random walks of L moves instead of uniform boards [off]\n"
-            "  --from FILE           label the boards of an instance file\n"
-            "  --all                 all 181,440 8-puzzle states, exact (BFS) [off]\n"
-            "  --shard i/N           write shard i of N (contiguous blocks of boards) [0/1]\n"
-            "  --max-expanded N      stop with an error when a board needs more [0 = none]\n"
-            "  --force               start afresh even if FILE exists [continue it]\n"
-            "  --stop-after N        (testing) stop as if interrupted after N boards [off]\n"
-            "  --quiet               no progress on stderr\n"
-            "  -o, --output FILE     the dataset to write (required)\n"
-            "  -h, --help            this help\n"
+    fprintf(f, "usage: heurnet gen [options] -o FILE.h5\n"
+               "Label boards with their optimal distance (IDA*) into an HDF5 dataset.\n"
+               "Rerunning the same command continues an unfinished file.\n\n"
+               "  --puzzle 8|15|24      board size [15]\n"
+               "  --goal LAYOUT         blank-first | blank-last [blank-first]\n"
+               "  --count N             boards over all shards (not with --from/--all)\n"
+               "  --seed S              random seed [1]\n"
+               "  --label H             solver heuristic: pdb:7-8, pdb:6-6-3, pdb:5-5-5,\n"
+               "                        pdb:6-6-6-6, lc, manhattan, max:A,B\n"
+               "                        [8: lc, 15: pdb:7-8, 24: pdb:6-6-6-6]\n"
+               "  --threads T           labelling threads [online CPUs]\n"
+               "  --path-states         also store each board on the optimal path with its\n"
+               "                        remaining distance (/source = 1 marks them) [off]\n"
+               "  --walk L              random walks of L moves instead of uniform boards [off]\n"
+               "  --from FILE           label the boards of an instance file\n"
+               "  --all                 all 181,440 8-puzzle states, exact (BFS) [off]\n"
+               "  --shard i/N           write shard i of N (contiguous blocks of boards) [0/1]\n"
+               "  --max-expanded N      stop with an error when a board needs more [0 = none]\n"
+               "  --force               start afresh even if FILE exists [continue it]\n"
+               "  --stop-after N        (testing) stop as if interrupted after N boards [off]\n"
+               "  --quiet               no progress on stderr\n"
+               "  -o, --output FILE     the dataset to write (required)\n"
+               "  -h, --help            this help\n"
 #ifdef HEURNET_MPI
-            "Under mpirun each rank writes FILE-stem.shardR-of-K.h5 and rank 0 writes FILE\n"
-            "as a virtual dataset joining them.\n"
+               "Under mpirun each rank writes FILE-stem.shardR-of-K.h5 and rank 0 writes FILE\n"
+               "as a virtual dataset joining them.\n"
 #endif
     );
 }
@@ -75,21 +74,44 @@ static int parse_shard(const char *s, int *index, int *count)
 
 static int parse_args(int argc, char **argv, struct gen_args *a)
 {
-    enum { O_PUZ = 256, O_GOAL, O_COUNT, O_SEED, O_LABEL, O_THR, O_PATH, O_WALK, O_FROM,
-           O_ALL, O_SHARD, O_MAXEXP, O_FORCE, O_STOP, O_QUIET };
-    static const struct option opts[] = {
-        {"puzzle", required_argument, 0, O_PUZ},  {"goal", required_argument, 0, O_GOAL},
-        {"count", required_argument, 0, O_COUNT}, {"seed", required_argument, 0, O_SEED},
-        {"label", required_argument, 0, O_LABEL}, {"threads", required_argument, 0, O_THR},
-        {"path-states", no_argument, 0, O_PATH},  {"walk", required_argument, 0, O_WALK},
-        {"from", required_argument, 0, O_FROM},   {"all", no_argument, 0, O_ALL},
-        {"shard", required_argument, 0, O_SHARD}, {"max-expanded", required_argument, 0, O_MAXEXP},
-        {"force", no_argument, 0, O_FORCE},       {"stop-after", required_argument, 0, O_STOP},
-        {"quiet", no_argument, 0, O_QUIET},       {"output", required_argument, 0, 'o'},
-        {"help", no_argument, 0, 'h'},            {0, 0, 0, 0}};
+    enum {
+        O_PUZ = 256,
+        O_GOAL,
+        O_COUNT,
+        O_SEED,
+        O_LABEL,
+        O_THR,
+        O_PATH,
+        O_WALK,
+        O_FROM,
+        O_ALL,
+        O_SHARD,
+        O_MAXEXP,
+        O_FORCE,
+        O_STOP,
+        O_QUIET
+    };
+    static const struct option opts[] = {{"puzzle", required_argument, 0, O_PUZ},
+                                         {"goal", required_argument, 0, O_GOAL},
+                                         {"count", required_argument, 0, O_COUNT},
+                                         {"seed", required_argument, 0, O_SEED},
+                                         {"label", required_argument, 0, O_LABEL},
+                                         {"threads", required_argument, 0, O_THR},
+                                         {"path-states", no_argument, 0, O_PATH},
+                                         {"walk", required_argument, 0, O_WALK},
+                                         {"from", required_argument, 0, O_FROM},
+                                         {"all", no_argument, 0, O_ALL},
+                                         {"shard", required_argument, 0, O_SHARD},
+                                         {"max-expanded", required_argument, 0, O_MAXEXP},
+                                         {"force", no_argument, 0, O_FORCE},
+                                         {"stop-after", required_argument, 0, O_STOP},
+                                         {"quiet", no_argument, 0, O_QUIET},
+                                         {"output", required_argument, 0, 'o'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    *a = (struct gen_args){.puzzle = 15, .goal = "blank-first", .seed = 1,
-                           .threads = ncpu > 0 ? ncpu : 1};
+    *a = (struct gen_args){
+        .puzzle = 15, .goal = "blank-first", .seed = 1, .threads = ncpu > 0 ? ncpu : 1};
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
@@ -98,7 +120,9 @@ static int parse_args(int argc, char **argv, struct gen_args *a)
             if (cli_parse_long(optarg, 0, 100, &a->puzzle) || !srch_np_puzzle_width(a->puzzle))
                 return cli_usage("gen", "--puzzle must be 8, 15 or 24, not '%s'", optarg);
             break;
-        case O_GOAL: a->goal = optarg; break;
+        case O_GOAL:
+            a->goal = optarg;
+            break;
         case O_COUNT:
             if (cli_parse_u64(optarg, &a->count) || a->count == 0)
                 return cli_usage("gen", "--count must be a positive integer, not '%s'", optarg);
@@ -108,33 +132,52 @@ static int parse_args(int argc, char **argv, struct gen_args *a)
             if (cli_parse_u64(optarg, &a->seed))
                 return cli_usage("gen", "--seed must be a non-negative integer, not '%s'", optarg);
             break;
-        case O_LABEL: a->label = optarg; break;
+        case O_LABEL:
+            a->label = optarg;
+            break;
         case O_THR:
             if (cli_parse_long(optarg, 1, 1024, &a->threads))
                 return cli_usage("gen", "--threads must be 1..1024, not '%s'", optarg);
             break;
-        case O_PATH: a->path_states = 1; break;
+        case O_PATH:
+            a->path_states = 1;
+            break;
         case O_WALK:
             if (cli_parse_long(optarg, 1, SRCH_NP_MAX_PATH, &a->walk))
                 return cli_usage("gen", "--walk must be 1..%d moves, not '%s'", SRCH_NP_MAX_PATH,
                                  optarg);
             break;
-        case O_FROM: a->from = optarg; break;
-        case O_ALL: a->all = 1; break;
-        case O_SHARD: a->shard = optarg; break;
+        case O_FROM:
+            a->from = optarg;
+            break;
+        case O_ALL:
+            a->all = 1;
+            break;
+        case O_SHARD:
+            a->shard = optarg;
+            break;
         case O_MAXEXP:
             if (cli_parse_u64(optarg, &a->max_expanded))
                 return cli_usage("gen", "--max-expanded must be an integer, not '%s'", optarg);
             break;
-        case O_FORCE: a->force = 1; break;
+        case O_FORCE:
+            a->force = 1;
+            break;
         case O_STOP:
             if (cli_parse_u64(optarg, &a->stop_after) || a->stop_after == 0)
                 return cli_usage("gen", "--stop-after must be a positive integer");
             break;
-        case O_QUIET: a->quiet = 1; break;
-        case 'o': a->out = optarg; break;
-        case 'h': usage(stdout); return -1;
-        default: return cli_usage("gen", "unknown option");
+        case O_QUIET:
+            a->quiet = 1;
+            break;
+        case 'o':
+            a->out = optarg;
+            break;
+        case 'h':
+            usage(stdout);
+            return -1;
+        default:
+            return cli_usage("gen", "unknown option");
         }
     }
     if (optind < argc)
@@ -207,8 +250,8 @@ static int report(const char *path, int rc, const dg_gen_stats *st)
     double rate = st->seconds > 0 ? (double)st->boards / st->seconds : 0.0;
     printf("file=%s boards=%llu rows=%llu resumed_from=%llu seconds=%.2f boards_per_s=%.1f "
            "expanded_mean=%.1f complete=%d\n",
-           path, (unsigned long long)st->boards,
-           (unsigned long long)st->rows, (unsigned long long)st->resumed_from, st->seconds, rate,
+           path, (unsigned long long)st->boards, (unsigned long long)st->rows,
+           (unsigned long long)st->resumed_from, st->seconds, rate,
            st->boards ? (double)st->expanded / (double)st->boards : 0.0, st->complete);
     fflush(stdout);
     if (rc == HN_ERR_INTERRUPTED) {
@@ -262,9 +305,12 @@ static int run(const struct gen_args *a, dg_gen_opts *o, const char *path)
                 "heurnet gen: %ld-puzzle %s, label %s, %s%s, seed %llu, shard %d/%d, %d threads "
                 "-> %s (heurnet %s, %s)\n",
                 a->puzzle, a->goal, a->all ? "bfs" : o->heur_name,
-                a->all ? "all states" : a->from ? a->from : a->walk ? "random walks" : "random boards",
-                a->path_states ? " + path states" : "", (unsigned long long)a->seed,
-                o->shard_index, o->shard_count, o->threads, path, hn_version(), hn_revision());
+                a->all    ? "all states"
+                : a->from ? a->from
+                : a->walk ? "random walks"
+                          : "random boards",
+                a->path_states ? " + path states" : "", (unsigned long long)a->seed, o->shard_index,
+                o->shard_count, o->threads, path, hn_version(), hn_revision());
     struct progress_ctx pc = {NULL, a->quiet};
     o->progress = on_progress;
     o->user = &pc;

@@ -20,8 +20,10 @@ static const char *const ds_names[4] = {"boards", "cost", "expanded", "source"};
 
 static hid_t ds_type(int k)
 {
-    return k == 0 ? H5T_NATIVE_UINT8 : k == 1 ? H5T_NATIVE_UINT16 : k == 2 ? H5T_NATIVE_UINT64
-                                                                            : H5T_NATIVE_UINT8;
+    return k == 0   ? H5T_NATIVE_UINT8
+           : k == 1 ? H5T_NATIVE_UINT16
+           : k == 2 ? H5T_NATIVE_UINT64
+                    : H5T_NATIVE_UINT8;
 }
 
 static hid_t ds_file_type(int k)
@@ -42,8 +44,8 @@ static int create_one(dg_writer *w, int k)
              /* no timestamps: the same run gives the same bytes */
              H5Pset_obj_track_times(dcpl, 0) >= 0;
     if (ok)
-        w->ds[k] = H5Dcreate2(w->file, ds_names[k], ds_file_type(k), sp, H5P_DEFAULT, dcpl,
-                              H5P_DEFAULT);
+        w->ds[k] =
+            H5Dcreate2(w->file, ds_names[k], ds_file_type(k), sp, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     if (dcpl >= 0)
         H5Pclose(dcpl);
     if (sp >= 0)
@@ -126,8 +128,8 @@ static int set_rows(dg_writer *w, uint64_t rows)
     for (int k = 0; k < 4; k++) {
         hsize_t dims[2] = {rows, (hsize_t)w->info.cells};
         if (H5Dset_extent(w->ds[k], dims) < 0)
-            return hn_fail(HN_ERR_HDF5, "%s: cannot resize /%s to %llu rows", w->path,
-                           ds_names[k], (unsigned long long)rows);
+            return hn_fail(HN_ERR_HDF5, "%s: cannot resize /%s to %llu rows", w->path, ds_names[k],
+                           (unsigned long long)rows);
     }
     return HN_OK;
 }
@@ -156,16 +158,15 @@ static int resume_open(dg_writer *w, const dg_ds_info *info, dg_ds_info *found)
                        w->path, found->shard_index, found->shard_count,
                        (unsigned long long)found->first_index);
     if (info->count < found->done)
-        return hn_fail(HN_ERR_ARG, "%s: already holds %llu boards, more than --count %llu",
-                       w->path, (unsigned long long)found->done,
-                       (unsigned long long)info->count);
+        return hn_fail(HN_ERR_ARG, "%s: already holds %llu boards, more than --count %llu", w->path,
+                       (unsigned long long)found->done, (unsigned long long)info->count);
     if (found->merged || found->is_virtual)
         return hn_fail(HN_ERR_ARG, "%s: is a merged file and cannot be continued", w->path);
     uint64_t extent = 0;
     rc = dg_ds_check_shapes(w->file, w->path, found->cells, &extent);
     if (!rc && extent < found->committed)
-        rc = hn_fail(HN_ERR_FORMAT, "%s: /boards has %llu rows, fewer than committed=%llu",
-                     w->path, (unsigned long long)extent, (unsigned long long)found->committed);
+        rc = hn_fail(HN_ERR_FORMAT, "%s: /boards has %llu rows, fewer than committed=%llu", w->path,
+                     (unsigned long long)extent, (unsigned long long)found->committed);
     return rc;
 }
 
@@ -253,7 +254,10 @@ int dg_writer_commit(dg_writer *w, uint64_t done)
     return w->err = rc;
 }
 
-uint64_t dg_writer_rows(const dg_writer *w) { return w->info.committed; }
+uint64_t dg_writer_rows(const dg_writer *w)
+{
+    return w->info.committed;
+}
 
 int dg_writer_close(dg_writer *w, int complete)
 {

@@ -40,26 +40,26 @@ const char *dg_source_name(int source);
  * resume it, and to check that shards belong together. Strings are
  * NUL-terminated and truncated to their arrays. */
 typedef struct dg_ds_info {
-    int width, cells;      /* 4, 16 for the 15-puzzle */
-    char goal[16];         /* "blank-first" or "blank-last" */
-    char heuristic[64];    /* solver heuristic ("pdb:7-8"), "bfs" for --all */
-    char solver[16];       /* "idastar", "bfs" */
-    char source[32];       /* "random", "random+path", "random-walk", "file", "all" */
-    char from[512];        /* instance file (source "file") */
-    uint32_t from_crc;     /* CRC-32 of that file's bytes */
-    int walk_length;       /* source random-walk: moves per walk */
-    int path_states;       /* 1: rows on optimal paths are included */
+    int width, cells;   /* 4, 16 for the 15-puzzle */
+    char goal[16];      /* "blank-first" or "blank-last" */
+    char heuristic[64]; /* solver heuristic ("pdb:7-8"), "bfs" for --all */
+    char solver[16];    /* "idastar", "bfs" */
+    char source[32];    /* "random", "random+path", "random-walk", "file", "all" */
+    char from[512];     /* instance file (source "file") */
+    uint32_t from_crc;  /* CRC-32 of that file's bytes */
+    int walk_length;    /* source random-walk: moves per walk */
+    int path_states;    /* 1: rows on optimal paths are included */
     uint64_t seed;
     int shard_index, shard_count; /* this file is shard index of count (0/1 unsharded) */
-    uint64_t first_index;  /* global index of this file's first board */
-    uint64_t count;        /* boards this file holds when complete */
-    uint64_t total_count;  /* boards over all shards */
+    uint64_t first_index;         /* global index of this file's first board */
+    uint64_t count;               /* boards this file holds when complete */
+    uint64_t total_count;         /* boards over all shards */
     /* Progress, maintained by the writer. */
-    uint64_t done;         /* boards finished and committed (generator cursor) */
-    uint64_t committed;    /* rows committed: readers use this many rows */
-    int complete;          /* 1 once done == count */
-    int merged;            /* number of shards joined by dg_merge (0: none) */
-    int is_virtual;        /* 1 when /boards etc. are HDF5 virtual datasets */
+    uint64_t done;                  /* boards finished and committed (generator cursor) */
+    uint64_t committed;             /* rows committed: readers use this many rows */
+    int complete;                   /* 1 once done == count */
+    int merged;                     /* number of shards joined by dg_merge (0: none) */
+    int is_virtual;                 /* 1 when /boards etc. are HDF5 virtual datasets */
     char version[32], revision[64]; /* of the tool that wrote the file */
 } dg_ds_info;
 

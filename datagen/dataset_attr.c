@@ -9,12 +9,18 @@
 const char *dg_source_name(int source)
 {
     switch (source) {
-    case DG_SOURCE_RANDOM: return "random";
-    case DG_SOURCE_PATH: return "path";
-    case DG_SOURCE_WALK: return "random-walk";
-    case DG_SOURCE_FILE: return "file";
-    case DG_SOURCE_ALL: return "all";
-    default: return "?";
+    case DG_SOURCE_RANDOM:
+        return "random";
+    case DG_SOURCE_PATH:
+        return "path";
+    case DG_SOURCE_WALK:
+        return "random-walk";
+    case DG_SOURCE_FILE:
+        return "file";
+    case DG_SOURCE_ALL:
+        return "all";
+    default:
+        return "?";
     }
 }
 
@@ -27,9 +33,18 @@ static const struct field {
     size_t off, size;
     int compare;
 } fields[] = {
-#define S(n, f, c) {n, F_STR, offsetof(dg_ds_info, f), sizeof(((dg_ds_info *)0)->f), c}
-#define I(n, f, c) {n, F_INT, offsetof(dg_ds_info, f), sizeof(int), c}
-#define U(n, f, c) {n, F_U64, offsetof(dg_ds_info, f), sizeof(uint64_t), c}
+#define S(n, f, c)                                                                                 \
+    {                                                                                              \
+        n, F_STR, offsetof(dg_ds_info, f), sizeof(((dg_ds_info *)0)->f), c                         \
+    }
+#define I(n, f, c)                                                                                 \
+    {                                                                                              \
+        n, F_INT, offsetof(dg_ds_info, f), sizeof(int), c                                          \
+    }
+#define U(n, f, c)                                                                                 \
+    {                                                                                              \
+        n, F_U64, offsetof(dg_ds_info, f), sizeof(uint64_t), c                                     \
+    }
     I("width", width, 1),
     I("cells", cells, 1),
     S("goal", goal, 1),
@@ -93,10 +108,14 @@ static int field_write(hid_t f, const struct field *fd, const dg_ds_info *info)
 {
     const char *p = (const char *)info + fd->off;
     switch (fd->kind) {
-    case F_STR: return hn_h5_attr_set_str(f, fd->name, p);
-    case F_INT: return hn_h5_attr_set_int(f, fd->name, *(const int *)p);
-    case F_U32: return hn_h5_attr_set_int(f, fd->name, *(const uint32_t *)p);
-    case F_U64: return attr_set_u64(f, fd->name, *(const uint64_t *)p);
+    case F_STR:
+        return hn_h5_attr_set_str(f, fd->name, p);
+    case F_INT:
+        return hn_h5_attr_set_int(f, fd->name, *(const int *)p);
+    case F_U32:
+        return hn_h5_attr_set_int(f, fd->name, *(const uint32_t *)p);
+    case F_U64:
+        return attr_set_u64(f, fd->name, *(const uint64_t *)p);
     }
     return HN_ERR_ARG;
 }
@@ -159,8 +178,8 @@ int dg_info_read_attrs(hid_t f, const char *path, dg_ds_info *info)
                        DG_FORMAT);
     long long ver = 0;
     if (hn_h5_attr_get_int(f, "format_version", &ver) || ver != DG_FORMAT_VERSION)
-        return hn_fail(HN_ERR_FORMAT, "%s: dataset format_version %lld, this build reads %d",
-                       path, ver, DG_FORMAT_VERSION);
+        return hn_fail(HN_ERR_FORMAT, "%s: dataset format_version %lld, this build reads %d", path,
+                       ver, DG_FORMAT_VERSION);
     for (size_t i = 0; i < NFIELDS; i++) {
         int rc = field_read(f, path, &fields[i], info);
         if (rc)
@@ -171,8 +190,8 @@ int dg_info_read_attrs(hid_t f, const char *path, dg_ds_info *info)
                        path, info->width, info->cells);
     if (info->committed > info->count * 256 + info->count || info->done > info->count)
         return hn_fail(HN_ERR_FORMAT, "%s: attributes done=%llu committed=%llu exceed count=%llu",
-                       path, (unsigned long long)info->done,
-                       (unsigned long long)info->committed, (unsigned long long)info->count);
+                       path, (unsigned long long)info->done, (unsigned long long)info->committed,
+                       (unsigned long long)info->count);
     return HN_OK;
 }
 
@@ -191,7 +210,8 @@ const char *dg_info_diff(const dg_ds_info *a, const dg_ds_info *b, char *buf, si
         } else if (memcmp(pa, pb, fd->size)) {
             unsigned long long va = 0, vb = 0;
             if (fd->kind == F_INT)
-                va = (unsigned long long)*(const int *)pa, vb = (unsigned long long)*(const int *)pb;
+                va = (unsigned long long)*(const int *)pa,
+                vb = (unsigned long long)*(const int *)pb;
             else if (fd->kind == F_U32)
                 va = *(const uint32_t *)pa, vb = *(const uint32_t *)pb;
             else

@@ -126,8 +126,10 @@ int dg_ds_info_read(const char *path, dg_ds_info *info)
 static int read_rows(hid_t f, const char *path, int k, int cells, uint64_t start, uint64_t n,
                      void *buf)
 {
-    hid_t mt = k == 0 ? H5T_NATIVE_UINT8 : k == 1 ? H5T_NATIVE_UINT16
-                                                  : k == 2 ? H5T_NATIVE_UINT64 : H5T_NATIVE_UINT8;
+    hid_t mt = k == 0   ? H5T_NATIVE_UINT8
+               : k == 1 ? H5T_NATIVE_UINT16
+               : k == 2 ? H5T_NATIVE_UINT64
+                        : H5T_NATIVE_UINT8;
     hid_t d = H5Dopen2(f, expect[k].name, H5P_DEFAULT);
     hsize_t off[2] = {start, 0}, cnt[2] = {n, (hsize_t)cells};
     int rank = k == 0 ? 2 : 1;
@@ -144,8 +146,7 @@ static int read_rows(hid_t f, const char *path, int k, int cells, uint64_t start
         H5Dclose(d);
     if (!ok)
         return hn_fail(HN_ERR_HDF5, "%s: cannot read rows %llu..%llu of /%s", path,
-                       (unsigned long long)start, (unsigned long long)(start + n),
-                       expect[k].name);
+                       (unsigned long long)start, (unsigned long long)(start + n), expect[k].name);
     return HN_OK;
 }
 
@@ -157,8 +158,8 @@ static int check_boards(const char *path, const uint8_t *b, uint64_t rows, int c
         for (int c = 0; c < cells; c++) {
             unsigned t = b[r * (uint64_t)cells + (uint64_t)c];
             if (t >= (unsigned)cells || (seen >> t & 1))
-                return hn_fail(HN_ERR_FORMAT, "%s: /boards row %llu is not a board (tile %u)",
-                               path, (unsigned long long)r, t);
+                return hn_fail(HN_ERR_FORMAT, "%s: /boards row %llu is not a board (tile %u)", path,
+                               (unsigned long long)r, t);
             seen |= 1ULL << t;
         }
     }

@@ -28,7 +28,7 @@ struct slot {
 
 struct gen {
     const dg_gen_opts *o;
-    int source; /* enum dg_source of the sampled boards */
+    int source;          /* enum dg_source of the sampled boards */
     uint64_t first, end; /* global indices of this run: [first, end) */
     uint64_t next;       /* next global index to hand out */
     uint64_t written;    /* global index of the next board to write */
@@ -286,8 +286,7 @@ int dg_gen_run(const char *path, const dg_gen_opts *o, dg_gen_stats *st)
     st->complete = found.done + st->boards == info.count;
     if (!rc && !st->complete)
         rc = hn_fail(HN_ERR_INTERRUPTED, "%s: stopped after %llu of %llu boards", path,
-                     (unsigned long long)(found.done + st->boards),
-                     (unsigned long long)info.count);
+                     (unsigned long long)(found.done + st->boards), (unsigned long long)info.count);
     int crc = dg_writer_close(w, st->complete);
     hn_rng_free(g.rng);
     free(g.slots);

@@ -68,8 +68,8 @@ static int write_states(dg_writer *w, const dg_gen_opts *o, const uint8_t *dist,
             if (o->progress)
                 o->progress(k - from, end - from, NULL, o->user);
             if (!rc && hn_stop_requested() && k < end)
-                rc = hn_fail(HN_ERR_INTERRUPTED, "stopped after %llu states",
-                             (unsigned long long)k);
+                rc =
+                    hn_fail(HN_ERR_INTERRUPTED, "stopped after %llu states", (unsigned long long)k);
         }
     }
     dg_rowbuf_free(&rb);

@@ -36,8 +36,8 @@ static int grow(struct dg_rowbuf *rb)
     return HN_OK;
 }
 
-int dg_rowbuf_push(struct dg_rowbuf *rb, const srch_np_board *b, uint16_t cost,
-                   uint64_t expanded, uint8_t source)
+int dg_rowbuf_push(struct dg_rowbuf *rb, const srch_np_board *b, uint16_t cost, uint64_t expanded,
+                   uint8_t source)
 {
     if (rb->rows == rb->cap) {
         int rc = grow(rb);
@@ -96,9 +96,9 @@ int dg_gen_info(const dg_gen_opts *o, dg_ds_info *info)
     info->shard_count = o->shard_count;
     uint64_t total = o->instances ? (uint64_t)o->ninstances : o->count;
     /* contiguous blocks, so shards concatenate to the unsharded file */
-    uint64_t lo = total / (uint64_t)o->shard_count * (uint64_t)o->shard_index +
-                  total % (uint64_t)o->shard_count * (uint64_t)o->shard_index /
-                      (uint64_t)o->shard_count;
+    uint64_t lo =
+        total / (uint64_t)o->shard_count * (uint64_t)o->shard_index +
+        total % (uint64_t)o->shard_count * (uint64_t)o->shard_index / (uint64_t)o->shard_count;
     uint64_t hi = total / (uint64_t)o->shard_count * (uint64_t)(o->shard_index + 1) +
                   total % (uint64_t)o->shard_count * (uint64_t)(o->shard_index + 1) /
                       (uint64_t)o->shard_count;

@@ -16,8 +16,8 @@ struct dg_rowbuf {
 };
 
 int dg_rowbuf_init(struct dg_rowbuf *rb, int cells);
-int dg_rowbuf_push(struct dg_rowbuf *rb, const srch_np_board *b, uint16_t cost,
-                   uint64_t expanded, uint8_t source);
+int dg_rowbuf_push(struct dg_rowbuf *rb, const srch_np_board *b, uint16_t cost, uint64_t expanded,
+                   uint8_t source);
 /* Append the rows to w, commit them with `done` boards finished, empty rb. */
 int dg_rowbuf_flush(struct dg_rowbuf *rb, dg_writer *w, uint64_t done);
 void dg_rowbuf_free(struct dg_rowbuf *rb);

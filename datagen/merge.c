@@ -17,7 +17,8 @@ struct shard {
 static int by_first(const void *a, const void *b)
 {
     const struct shard *x = a, *y = b;
-    return x->info.first_index < y->info.first_index ? -1 : x->info.first_index > y->info.first_index;
+    return x->info.first_index < y->info.first_index ? -1
+                                                     : x->info.first_index > y->info.first_index;
 }
 
 /* Read and order the shards; fail unless they form one complete run. */
@@ -43,8 +44,10 @@ static int check_shards(struct shard *s, int n)
     uint64_t at = 0;
     for (int i = 0; i < n; i++) {
         if (s[i].info.first_index != at)
-            return hn_fail(HN_ERR_ARG, "%s: starts at board %llu but the shards before end at "
-                           "%llu (%s)", s[i].path, (unsigned long long)s[i].info.first_index,
+            return hn_fail(HN_ERR_ARG,
+                           "%s: starts at board %llu but the shards before end at "
+                           "%llu (%s)",
+                           s[i].path, (unsigned long long)s[i].info.first_index,
                            (unsigned long long)at,
                            s[i].info.first_index < at ? "overlap" : "a shard is missing");
         at += s[i].info.count;
@@ -86,11 +89,13 @@ static void source_name(const char *out, const char *shard, char *buf, size_t ca
 
 static const char *const names[4] = {"boards", "cost", "expanded", "source"};
 
-static int virtual_one(hid_t f, const char *out, int k, const struct shard *s, int n,
-                       uint64_t rows, int cells)
+static int virtual_one(hid_t f, const char *out, int k, const struct shard *s, int n, uint64_t rows,
+                       int cells)
 {
-    hid_t type = k == 0 ? H5T_STD_U8LE : k == 1 ? H5T_STD_U16LE : k == 2 ? H5T_STD_U64LE
-                                                                          : H5T_STD_U8LE;
+    hid_t type = k == 0   ? H5T_STD_U8LE
+                 : k == 1 ? H5T_STD_U16LE
+                 : k == 2 ? H5T_STD_U64LE
+                          : H5T_STD_U8LE;
     int rank = k == 0 ? 2 : 1;
     hsize_t dims[2] = {rows, (hsize_t)cells};
     hid_t vs = H5Screate_simple(rank, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE);
@@ -102,9 +107,9 @@ static int virtual_one(hid_t f, const char *out, int k, const struct shard *s, i
         char src[PATH_MAX + 64], dsname[16];
         source_name(out, s[i].path, src, sizeof src);
         snprintf(dsname, sizeof dsname, "/%s", names[k]);
-        ok = ss >= 0 && (cnt[0] == 0 ||
-                         (H5Sselect_hyperslab(vs, H5S_SELECT_SET, off, NULL, cnt, NULL) >= 0 &&
-                          H5Pset_virtual(dcpl, vs, src, dsname, ss) >= 0));
+        ok = ss >= 0 &&
+             (cnt[0] == 0 || (H5Sselect_hyperslab(vs, H5S_SELECT_SET, off, NULL, cnt, NULL) >= 0 &&
+                              H5Pset_virtual(dcpl, vs, src, dsname, ss) >= 0));
         if (ss >= 0)
             H5Sclose(ss);
         at += s[i].info.committed;

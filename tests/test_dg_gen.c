@@ -12,10 +12,10 @@
 
 /* Number of 8-puzzle states at each distance from a goal with the blank in
  * a corner (both layouts here): 181,440 in all, 2 at depth 31. */
-static const uint64_t depth_counts[32] = {
-    1,     2,     4,     8,     16,    20,    39,    62,    116,   152,  286,
-    396,   748,   1024,  1893,  2512,  4485,  5638,  9529,  10878, 16993, 17110,
-    23952, 20224, 24047, 15578, 14560, 6274,  3910,  760,   221,   2};
+static const uint64_t depth_counts[32] = {1,     2,     4,     8,     16,    20,    39,    62,
+                                          116,   152,   286,   396,   748,   1024,  1893,  2512,
+                                          4485,  5638,  9529,  10878, 16993, 17110, 23952, 20224,
+                                          24047, 15578, 14560, 6274,  3910,  760,   221,   2};
 
 static dg_dataset *all_states; /* --all for blank-first: the reference */
 
@@ -41,8 +41,11 @@ static int same_content(const dg_dataset *a, const dg_dataset *b)
 
 static void test_all(void)
 {
-    dg_gen_opts o = {.width = 3, .goal = SRCH_NP_GOAL_BLANK_FIRST, .threads = 1,
-                     .shard_count = 1, .overwrite = 1};
+    dg_gen_opts o = {.width = 3,
+                     .goal = SRCH_NP_GOAL_BLANK_FIRST,
+                     .threads = 1,
+                     .shard_count = 1,
+                     .overwrite = 1};
     dg_gen_stats st;
     CHECK_MSG(dg_gen_all("t_gen_all.h5", &o, &st) == HN_OK, "%s", hn_errmsg());
     all_states = load("t_gen_all.h5");
@@ -98,9 +101,16 @@ static int bfs_distance(const uint8_t *tiles)
 
 static dg_gen_opts opts8(const srch_np_heur *h, int threads)
 {
-    return (dg_gen_opts){.width = 3, .goal = SRCH_NP_GOAL_BLANK_FIRST, .heur = h,
-                         .heur_name = "manhattan", .count = 3000, .seed = 77, .threads = threads,
-                         .path_states = 1, .shard_count = 1, .overwrite = 1};
+    return (dg_gen_opts){.width = 3,
+                         .goal = SRCH_NP_GOAL_BLANK_FIRST,
+                         .heur = h,
+                         .heur_name = "manhattan",
+                         .count = 3000,
+                         .seed = 77,
+                         .threads = threads,
+                         .path_states = 1,
+                         .shard_count = 1,
+                         .overwrite = 1};
 }
 
 static void test_threads_and_labels(const srch_np_heur *h)
@@ -218,9 +228,16 @@ static void test_15_walks(void)
     CHECK(md && lc);
     if (!md || !lc)
         return;
-    dg_gen_opts o = {.width = 4, .goal = SRCH_NP_GOAL_BLANK_LAST, .heur = md,
-                     .heur_name = "manhattan", .count = 40, .seed = 3, .threads = 2,
-                     .walk_length = 40, .shard_count = 1, .overwrite = 1};
+    dg_gen_opts o = {.width = 4,
+                     .goal = SRCH_NP_GOAL_BLANK_LAST,
+                     .heur = md,
+                     .heur_name = "manhattan",
+                     .count = 40,
+                     .seed = 3,
+                     .threads = 2,
+                     .walk_length = 40,
+                     .shard_count = 1,
+                     .overwrite = 1};
     CHECK(dg_gen_run("t_gen_w15.h5", &o, NULL) == HN_OK);
     dg_dataset *d = load("t_gen_w15.h5");
     for (size_t r = 0; d && r < d->rows; r++) {
@@ -249,8 +266,9 @@ static void test_korf(void)
     srch_np_heur *h = pdb ? srch_np_heur_pdb_new(pdb, SRCH_NP_GOAL_BLANK_FIRST, 1, 1, NULL) : NULL;
     srch_np_instance *all = NULL;
     size_t n = 0;
-    CHECK(srch_np_parse_file(HN_TEST_DATA "/npuzzle/korf100.txt", 4, SRCH_NP_GOAL_BLANK_FIRST,
-                             NULL, NULL, &all, &n) == HN_OK && n == 100);
+    CHECK(srch_np_parse_file(HN_TEST_DATA "/npuzzle/korf100.txt", 4, SRCH_NP_GOAL_BLANK_FIRST, NULL,
+                             NULL, &all, &n) == HN_OK &&
+          n == 100);
     if (!h || !all) {
         srch_np_heur_free(h);
         free(all);
@@ -258,14 +276,22 @@ static void test_korf(void)
     }
     /* quick ones for 5-5-5: Korf #2, #5, #7 (0-based 1, 4, 6) */
     srch_np_instance some[3] = {all[1], all[4], all[6]};
-    dg_gen_opts o = {.width = 4, .goal = SRCH_NP_GOAL_BLANK_FIRST, .heur = h,
-                     .heur_name = "pdb:5-5-5", .threads = 2, .instances = some, .ninstances = 3,
-                     .from = "korf100.txt", .shard_count = 1, .overwrite = 1};
+    dg_gen_opts o = {.width = 4,
+                     .goal = SRCH_NP_GOAL_BLANK_FIRST,
+                     .heur = h,
+                     .heur_name = "pdb:5-5-5",
+                     .threads = 2,
+                     .instances = some,
+                     .ninstances = 3,
+                     .from = "korf100.txt",
+                     .shard_count = 1,
+                     .overwrite = 1};
     CHECK_MSG(dg_gen_run("t_gen_korf.h5", &o, NULL) == HN_OK, "%s", hn_errmsg());
     dg_dataset *d = load("t_gen_korf.h5");
     for (int i = 0; d && i < 3; i++) {
         CHECK(d->cost[i] == some[i].optimal);
-        CHECK(!memcmp(d->boards + 16 * i, some[i].board.tile, 16) && d->source[i] == DG_SOURCE_FILE);
+        CHECK(!memcmp(d->boards + 16 * i, some[i].board.tile, 16) &&
+              d->source[i] == DG_SOURCE_FILE);
     }
     CHECK(d && d->rows == 3 && !strcmp(d->info.source, "file") && d->info.seed == 0);
     dg_dataset_free(d);
