@@ -257,23 +257,48 @@ static void test_15_walks(void)
 
 /* --from: Korf instances labelled with the reflected 5-5-5 PDB get their
  * published optimal lengths; a wrong "optimal" in the file is reported. */
-static void test_korf(void)
+/* Random 15-puzzle boards labelled by IDA* with the reflected 5-5-5 PDB
+ * agree with A* using the plain (unreflected) lookup, on the easier half. */
+static void check_random15(const srch_np_heur *h, const srch_np_heur *plain)
 {
-    srch_np_partition part;
-    srch_np_pdb *pdb = NULL;
-    CHECK(srch_np_partition_get("5-5-5", 4, &part) == HN_OK);
-    CHECK(dg_pdb_build(&part, 2, NULL, NULL, &pdb) == HN_OK);
-    srch_np_heur *h = pdb ? srch_np_heur_pdb_new(pdb, SRCH_NP_GOAL_BLANK_FIRST, 1, 1, NULL) : NULL;
+    dg_gen_opts o = {.width = 4,
+                     .goal = SRCH_NP_GOAL_BLANK_FIRST,
+                     .heur = h,
+                     .heur_name = "pdb:5-5-5",
+                     .count = 8,
+                     .seed = 4,
+                     .threads = 2,
+                     .shard_count = 1,
+                     .overwrite = 1};
+    CHECK(dg_gen_run("t_gen_r15.h5", &o, NULL) == HN_OK);
+    dg_dataset *d = load("t_gen_r15.h5");
+    int checked = 0;
+    for (size_t r = 0; d && r < d->rows; r++) {
+        if (d->expanded[r] > 300000)
+            continue;
+        srch_np_board b;
+        srch_np_board_set(&b, 4, d->boards + r * 16);
+        CHECK(srch_np_board_solvable(&b, SRCH_NP_GOAL_BLANK_FIRST));
+        srch_np_result res;
+        srch_limits lim = {0};
+        CHECK(srch_np_astar(&b, plain, &lim, &res) == HN_OK && res.length == d->cost[r]);
+        checked++;
+    }
+    CHECK(checked >= 3);
+    dg_dataset_free(d);
+}
+
+/* --from: Korf instances labelled with the reflected 5-5-5 PDB get their
+ * published optimal lengths; a wrong "optimal" in the file is reported. */
+static void check_korf(const srch_np_heur *h)
+{
     srch_np_instance *all = NULL;
     size_t n = 0;
     CHECK(srch_np_parse_file(HN_TEST_DATA "/npuzzle/korf100.txt", 4, SRCH_NP_GOAL_BLANK_FIRST, NULL,
                              NULL, &all, &n) == HN_OK &&
           n == 100);
-    if (!h || !all) {
-        srch_np_heur_free(h);
-        free(all);
+    if (!all)
         return;
-    }
     /* quick ones for 5-5-5: Korf #2, #5, #7 (0-based 1, 4, 6) */
     srch_np_instance some[3] = {all[1], all[4], all[6]};
     dg_gen_opts o = {.width = 4,
@@ -300,8 +325,27 @@ static void test_korf(void)
     CHECK(strstr(hn_errmsg(), "korf100.txt:") && strstr(hn_errmsg(), "optimal"));
     dg_ds_info info;
     CHECK(dg_ds_info_read("t_gen_korf2.h5", &info) == HN_OK && info.done == 2 && !info.complete);
-    srch_np_heur_free(h);
     free(all);
+}
+
+static void test_15_pdb(void)
+{
+    srch_np_partition part;
+    srch_np_pdb *pdb = NULL;
+    CHECK(srch_np_partition_get("5-5-5", 4, &part) == HN_OK);
+    CHECK(dg_pdb_build(&part, 2, NULL, NULL, &pdb) == HN_OK);
+    if (!pdb)
+        return;
+    srch_np_heur *h = srch_np_heur_pdb_new(pdb, SRCH_NP_GOAL_BLANK_FIRST, 1, 0, NULL);
+    srch_np_heur *plain = srch_np_heur_pdb_new(pdb, SRCH_NP_GOAL_BLANK_FIRST, 0, 0, NULL);
+    CHECK(h && plain);
+    if (h && plain) {
+        check_random15(h, plain);
+        check_korf(h);
+    }
+    srch_np_heur_free(h);
+    srch_np_heur_free(plain);
+    srch_np_pdb_free(pdb);
 }
 
 int main(void)
@@ -318,7 +362,7 @@ int main(void)
     }
     srch_np_heur_free(h);
     test_15_walks();
-    test_korf();
+    test_15_pdb();
     dg_dataset_free(all_states);
     return CHECK_DONE();
 }
