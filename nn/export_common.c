@@ -252,11 +252,15 @@ int nn_ex_write_file(const char *path, const void *data, size_t n)
 
 void nn_ex_float_str(float v, char *buf, size_t cap)
 {
+    char tmp[32];
     for (int digits = 6; digits <= 9; digits++) {
-        snprintf(buf, cap, "%.*g", digits, (double)v);
-        if ((float)strtod(buf, NULL) == v)
-            return;
+        snprintf(tmp, sizeof tmp, "%.*g", digits, (double)v);
+        if ((float)strtod(tmp, NULL) == v)
+            break;
     }
+    size_t n = strlen(tmp) < cap ? strlen(tmp) : cap - 1;
+    memcpy(buf, tmp, n);
+    buf[n] = 0;
 }
 
 void nn_ex_put_quoted(FILE *f, const char *s)
