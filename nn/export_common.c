@@ -210,6 +210,15 @@ void nn_ex_buf_put(struct nn_ex_buf *b, const void *src, size_t n)
     b->n += n;
 }
 
+void nn_ex_buf_put_f32le(struct nn_ex_buf *b, float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    unsigned char le[4] = {(unsigned char)u, (unsigned char)(u >> 8), (unsigned char)(u >> 16),
+                           (unsigned char)(u >> 24)};
+    nn_ex_buf_put(b, le, 4);
+}
+
 void nn_ex_buf_free(struct nn_ex_buf *b)
 {
     free(b->p);

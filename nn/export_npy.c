@@ -39,13 +39,8 @@ static int npy_write(struct npy_dir *d, const char *name, const float *data, int
     head[total - 1] = '\n';
     struct nn_ex_buf b = {0};
     nn_ex_buf_put(&b, head, total);
-    for (long i = 0; i < d0 * (rank == 2 ? d1 : 1); i++) {
-        uint32_t u;
-        memcpy(&u, &data[i], 4);
-        unsigned char le[4] = {(unsigned char)u, (unsigned char)(u >> 8), (unsigned char)(u >> 16),
-                               (unsigned char)(u >> 24)};
-        nn_ex_buf_put(&b, le, 4);
-    }
+    for (long i = 0; i < d0 * (rank == 2 ? d1 : 1); i++)
+        nn_ex_buf_put_f32le(&b, data[i]);
     FILE *f = b.failed ? NULL : fopen(full, "wb");
     int ok = f && fwrite(b.p, 1, b.n, f) == b.n;
     if (f && fclose(f) != 0)

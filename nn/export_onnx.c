@@ -58,20 +58,10 @@ static void pb_msg(struct nn_ex_buf *b, int field, struct nn_ex_buf *sub)
     nn_ex_buf_free(sub);
 }
 
-/* Floats as little-endian bytes whatever the host order. */
-static void put_f32le(struct nn_ex_buf *b, float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    unsigned char le[4] = {(unsigned char)u, (unsigned char)(u >> 8), (unsigned char)(u >> 16),
-                           (unsigned char)(u >> 24)};
-    nn_ex_buf_put(b, le, 4);
-}
-
 static void pb_float(struct nn_ex_buf *b, int field, float f)
 {
     pb_tag(b, field, PB_FIXED32);
-    put_f32le(b, f);
+    nn_ex_buf_put_f32le(b, f);
 }
 
 /* ---- ONNX messages ----------------------------------------------------- */
@@ -86,7 +76,7 @@ static void onnx_tensor(struct nn_ex_buf *graph, const char *name, const int64_t
     pb_uint(&t, 2, ONNX_FLOAT);
     pb_str(&t, 8, name);
     for (size_t i = 0; i < count; i++)
-        put_f32le(&raw, data[i]);
+        nn_ex_buf_put_f32le(&raw, data[i]);
     pb_msg(&t, 9, &raw);
     pb_msg(graph, 5, &t); /* GraphProto.initializer */
 }

@@ -54,6 +54,8 @@ struct nn_ex_buf {
     int failed;
 };
 void nn_ex_buf_put(struct nn_ex_buf *b, const void *src, size_t n);
+/* A float as 4 little-endian bytes, whatever the host's byte order. */
+void nn_ex_buf_put_f32le(struct nn_ex_buf *b, float f);
 void nn_ex_buf_free(struct nn_ex_buf *b);
 
 /* Text and binary files written to `path.part`, renamed when closed with
