@@ -35,6 +35,8 @@ int cmd_data(int argc, char **argv); /* cli/cmd_data.c */
 int cmd_emp(int argc, char **argv);
 int cmd_pdb(int argc, char **argv);
 int cmd_solve(int argc, char **argv);
+int cmd_train(int argc, char **argv);  /* cli/cmd_train.c */
+int cmd_ablate(int argc, char **argv); /* cli/cmd_ablate.c */
 
 /* ---- pattern databases and heuristics (cli/pdbcache.c) ---------------- */
 struct srch_np_pdb;

@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "common/hn.h"
 #include "nn/nn.h"
+#include "cli/predict_instances.h"
 
 /* A source of input rows of `width` floats. next() fills up to `cap` rows
  * and sets *rows (0 at the end); returns 0 or a status with hn_fail's message. */
@@ -112,6 +113,9 @@ static void help(void)
            "  --model F     model file [required]\n"
            "  --data F      HDF5 file with the input rows [required]\n"
            "  --x NAME      dataset of [rows, inputs] numbers [/x]\n"
+           "  --instances F instead of --data: puzzle instance file; prints id<TAB>prediction\n"
+           "  --goal G      goal layout of --instances boards: blank-first | blank-last\n"
+           "                (converted when the model's differs) [the model's]\n"
            "  --batch B     rows per network call [1024]\n"
            "  --threads T   BLAS threads [1]\n"
            "  -h, --help    this help\n");
@@ -148,8 +152,9 @@ int cmd_predict(int argc, char **argv)
         {"model", required_argument, NULL, 'm'}, {"data", required_argument, NULL, 'd'},
         {"x", required_argument, NULL, 'x'},     {"batch", required_argument, NULL, 'b'},
         {"threads", required_argument, NULL, 't'}, {"help", no_argument, NULL, 'h'},
+        {"instances", required_argument, NULL, 'i'}, {"goal", required_argument, NULL, 'g'},
         {NULL, 0, NULL, 0}};
-    const char *model = NULL, *data = NULL, *xname = "/x";
+    const char *model = NULL, *data = NULL, *xname = "/x", *instances = NULL, *goal = NULL;
     long batch = 1024, threads = 1;
     int c;
     optind = 1;
@@ -158,6 +163,8 @@ int cmd_predict(int argc, char **argv)
         case 'm': model = optarg; break;
         case 'd': data = optarg; break;
         case 'x': xname = optarg; break;
+        case 'i': instances = optarg; break;
+        case 'g': goal = optarg; break;
         case 'b':
             if (cli_parse_long(optarg, 1, 1 << 20, &batch))
                 return cli_usage("predict", "--batch: expected 1..%d, got '%s'", 1 << 20, optarg);
@@ -174,9 +181,11 @@ int cmd_predict(int argc, char **argv)
         return cli_usage("predict", "unexpected argument '%s'", argv[optind]);
     if (!model)
         return cli_usage("predict", "--model is required");
+    nn_blas_threads((int)threads);
+    if (instances)
+        return cli_predict_instances(model, instances, goal, (int)batch);
     if (!data)
         return cli_usage("predict", "--data is required");
-    nn_blas_threads((int)threads);
     int rc;
     nn_model *m = nn_model_load(model, &rc);
     if (!m)

@@ -1,0 +1,194 @@
+/* heurnet train: train a model on labelled datasets. One CSV line per epoch
+ * on stdout (and --log), a progress bar on stderr, checkpoints on request
+ * and on Ctrl-C/SIGTERM, the best weights saved to -o (written as .part and
+ * renamed, so a failure leaves no model file). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/cli.h"
+#include "cli/cmd_nn.h"
+#include "cli/train_common.h"
+#include "common/hn.h"
+
+struct ui {
+    hn_progress *bar;
+    int quiet, epochs;
+    int next_epoch;
+    FILE *log;
+};
+
+static void on_progress(uint64_t done, uint64_t total, const char *extra, void *user)
+{
+    struct ui *u = user;
+    if (!u->bar) {
+        char label[64];
+        snprintf(label, sizeof label, "epoch %d/%d", u->next_epoch, u->epochs);
+        u->bar = hn_progress_new(label, total, u->quiet);
+    }
+    hn_progress_update(u->bar, done, extra);
+}
+
+static void on_epoch(const struct trn_epoch *e, void *user)
+{
+    struct ui *u = user;
+    hn_progress_finish(u->bar);
+    u->bar = NULL;
+    u->next_epoch = e->epoch + 1;
+    cli_train_csv_line(stdout, e);
+    fflush(stdout);
+    if (u->log) {
+        cli_train_csv_line(u->log, e);
+        fflush(u->log);
+    }
+}
+
+static void help(const struct cli_train_cfg *c)
+{
+    printf("usage: heurnet train --data FILE.h5 [--data MORE.h5 ...] --arch SPEC -o MODEL.h5 [options]\n\n"
+           "Train a network on labelled rows; the best validation epoch's weights are saved.\n"
+           "Prints one CSV line per epoch on stdout:\n"
+           "  epoch,train_loss,val_loss,val_mae,val_exact,val_over,samples_per_s,seconds\n"
+           "(losses in target units squared, val_exact / val_over = share of validation rows\n"
+           "whose rounded prediction equals / exceeds the target).\n\n"
+           "  --arch SPEC        network, input width first, e.g. 256-512-256-1 [required]\n"
+           "  -o, --output F     model file to write [required]\n"
+           "  --log FILE.csv     also write the epoch lines there (appended on --resume)\n"
+           "  --checkpoint F     write a checkpoint after each epoch and on Ctrl-C/SIGTERM\n"
+           "  --resume F         continue from a checkpoint (same data and settings;\n"
+           "                     --epochs may be raised)\n");
+    cli_train_help(stdout, c);
+    printf("  -h, --help         this help\n");
+}
+
+enum { OPT_ARCH = 1200, OPT_LOG, OPT_CKPT, OPT_RESUME };
+
+/* Fail early when the output cannot be created, not after hours of training. */
+static int probe_output(const char *path)
+{
+    char part[4096];
+    if (hn_part_path(path, part, sizeof part))
+        return hn_fail(HN_ERR_ARG, "%s: path too long", path);
+    FILE *f = fopen(part, "wb");
+    if (!f)
+        return hn_fail(HN_ERR_IO, "%s: cannot create the output file", part);
+    fclose(f);
+    remove(part);
+    return HN_OK;
+}
+
+static FILE *open_log(const char *path, int resume)
+{
+    struct stat st;
+    int fresh = !resume || stat(path, &st) != 0 || st.st_size == 0;
+    FILE *f = fopen(path, fresh ? "w" : "a");
+    if (f && fresh)
+        cli_train_csv_header(f);
+    return f;
+}
+
+static int parse(int argc, char **argv, struct cli_train_cfg *c, const char **out, const char **log)
+{
+    static const struct option opts[] = {
+        CLI_TRAIN_LONGOPTS, CLI_ARCH_LONGOPTS,
+        {"arch", required_argument, NULL, OPT_ARCH}, {"output", required_argument, NULL, 'o'},
+        {"log", required_argument, NULL, OPT_LOG}, {"checkpoint", required_argument, NULL, OPT_CKPT},
+        {"resume", required_argument, NULL, OPT_RESUME}, {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    int opt;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+        int r = cli_train_option("train", c, opt, optarg);
+        if (r == 1)
+            continue;
+        if (r)
+            return r;
+        switch (opt) {
+        case OPT_ARCH: c->o.arch = optarg; break;
+        case 'o': *out = optarg; break;
+        case OPT_LOG: *log = optarg; break;
+        case OPT_CKPT: c->o.checkpoint = optarg; break;
+        case OPT_RESUME: c->o.resume = optarg; break;
+        case 'h': help(c); return -1;
+        default: return cli_usage("train", "unknown option");
+        }
+    }
+    if (optind < argc)
+        return cli_usage("train", "unexpected argument '%s'", argv[optind]);
+    if (!c->ndata)
+        return cli_usage("train", "--data FILE.h5 is required");
+    if (!c->o.arch)
+        return cli_usage("train", "--arch SPEC is required (e.g. 256-1024-1024-512-128-64-1)");
+    struct nn_spec sp;
+    if (cli_arch_parse("train", c->o.arch, &c->o.defaults, &sp))
+        return CLI_EXIT_USAGE;
+    if (!*out)
+        return cli_usage("train", "-o MODEL.h5 is required");
+    return 0;
+}
+
+static void summary(const char *out, const nn_model *m, const struct trn_result *r)
+{
+    fprintf(stderr,
+            "heurnet train: saved %s: %zu parameters, %d epochs%s, best epoch %d: val_loss %.4g "
+            "val_mae %.4g val_exact %.4f val_over %.4f; %.0f samples/s, %.1f s\n",
+            out, nn_model_param_count(m), r->epochs_run, r->stopped_early ? " (early stop)" : "",
+            r->best.epoch, r->best.val_loss, r->best.val_mae, r->best.val_exact, r->best.val_over,
+            r->samples_per_s, r->seconds);
+}
+
+int cmd_train(int argc, char **argv)
+{
+    struct cli_train_cfg c;
+    const char *out = NULL, *logp = NULL;
+    cli_train_cfg_init(&c);
+    int rc = parse(argc, argv, &c, &out, &logp);
+    if (rc)
+        return rc < 0 ? CLI_EXIT_OK : rc;
+    cli_log_init(c.quiet);
+    nn_blas_threads(c.o.threads);
+    hn_stop_install();
+    if (probe_output(out))
+        return cli_fail("train");
+    trn_data *d = trn_data_open(c.data, c.ndata, c.val_fraction, &rc);
+    if (!d)
+        return cli_fail("train");
+    struct ui u = {.quiet = c.quiet, .epochs = c.o.epochs, .next_epoch = 1};
+    if (logp && !(u.log = open_log(logp, c.o.resume != NULL))) {
+        trn_data_free(d);
+        hn_fail(HN_ERR_IO, "%s: cannot open the log file", logp);
+        return cli_fail("train");
+    }
+    c.o.on_epoch = on_epoch;
+    c.o.epoch_user = &u;
+    c.o.progress = on_progress;
+    c.o.progress_user = &u;
+    if (!c.quiet)
+        fprintf(stderr, "heurnet train: %llu training rows, %llu validation rows, encoder \"%s\"\n",
+                (unsigned long long)trn_data_rows(d, TRN_TRAIN), (unsigned long long)trn_data_rows(d, TRN_VAL),
+                trn_data_encoder(d));
+    cli_train_csv_header(stdout);
+    nn_model *m = NULL;
+    struct trn_result res;
+    rc = trn_run(d, &c.o, &m, &res);
+    hn_progress_finish(u.bar);
+    if (!rc)
+        rc = nn_model_save(m, out);
+    if (!rc && !c.quiet)
+        summary(out, m, &res);
+    if (u.log)
+        fclose(u.log);
+    nn_model_free(m);
+    trn_data_free(d);
+    if (rc == HN_ERR_INTERRUPTED) {
+        if (c.o.checkpoint)
+            fprintf(stderr, "heurnet train: interrupted; checkpoint %s written (continue with --resume %s)\n",
+                    c.o.checkpoint, c.o.checkpoint);
+        else
+            fprintf(stderr, "heurnet train: interrupted; no model written (use --checkpoint to keep progress)\n");
+        return CLI_EXIT_FAIL;
+    }
+    return rc ? cli_fail("train") : CLI_EXIT_OK;
+}

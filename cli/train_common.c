@@ -1,0 +1,117 @@
+/* Options and CSV lines shared by heurnet train and heurnet ablate. */
+#include "cli/train_common.h"
+
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cmd_nn.h"
+
+void cli_train_cfg_init(struct cli_train_cfg *c)
+{
+    memset(c, 0, sizeof *c);
+    trn_opts_default(&c->o);
+    c->o.defaults = cli_arch_defaults();
+    c->val_fraction = 0.05;
+}
+
+void cli_train_help(FILE *out, const struct cli_train_cfg *c)
+{
+    const struct trn_opts *o = &c->o;
+    fprintf(out,
+            "  --data FILE.h5     dataset: /boards + /cost (n-puzzle, encoded npuzzle-onehot)\n"
+            "                     or /x + /y float rows; repeat for more files [required]\n"
+            "  --loss L           mse, or amse:F (over-estimates weigh F times) [mse]\n"
+            "  --batch B          rows per step [%d]\n"
+            "  --epochs E         passes over the training rows [%d]\n"
+            "  --lr R             Adam learning rate [%g]\n"
+            "  --lr-schedule S    constant | step | cosine [%s]\n"
+            "  --lr-step N        step: epochs between decays [%d]\n"
+            "  --lr-gamma G       step: factor per decay [%g]\n"
+            "  --lr-min F         cosine: final rate as a share of --lr [%g]\n"
+            "  --weight-decay W   decoupled weight decay (AdamW) [%g]\n"
+            "  --val-fraction F   share of rows (by hash of the row) held out [%g]\n"
+            "  --seed S           seed for weights, order and dropout [%llu]\n"
+            "  --threads T        BLAS threads (bit-identical results need the same T) [%d]\n"
+            "  --patience P       stop after P epochs without a better validation loss;\n"
+            "                     0 = off (the best epoch's weights are kept anyway) [%d]\n"
+            "  --quiet            no progress on stderr\n",
+            o->batch, o->epochs, o->lr, trn_schedule_name(o->schedule), o->lr_step, o->lr_gamma,
+            o->lr_min, o->weight_decay, c->val_fraction, (unsigned long long)o->seed, o->threads,
+            o->patience);
+    cli_arch_help(out, &o->defaults);
+}
+
+static int parse_int(const char *cmd, const char *name, const char *arg, long lo, long hi, int *out)
+{
+    long v;
+    if (cli_parse_long(arg, lo, hi, &v))
+        return cli_usage(cmd, "--%s: expected %ld..%ld, got '%s'", name, lo, hi, arg);
+    *out = (int)v;
+    return 1;
+}
+
+static int parse_pos(const char *cmd, const char *name, const char *arg, double lo, double hi, double *out)
+{
+    double v;
+    if (cli_parse_double(arg, &v) || v < lo || v > hi)
+        return cli_usage(cmd, "--%s: expected a number in [%g, %g], got '%s'", name, lo, hi, arg);
+    *out = v;
+    return 1;
+}
+
+int cli_train_option(const char *cmd, struct cli_train_cfg *c, int opt, const char *arg)
+{
+    struct trn_opts *o = &c->o;
+    double v;
+    int r;
+    switch (opt) {
+    case CLI_TRN_DATA:
+        if (c->ndata >= CLI_TRAIN_MAX_DATA)
+            return cli_usage(cmd, "at most %d --data files", CLI_TRAIN_MAX_DATA);
+        c->data[c->ndata++] = arg;
+        return 1;
+    case CLI_TRN_LOSS:
+        if (trn_loss_parse(arg, &o->loss, &o->over_weight))
+            return cli_usage(cmd, "--loss: %s", hn_errmsg());
+        return 1;
+    case CLI_TRN_BATCH: return parse_int(cmd, "batch", arg, 2, 1 << 16, &o->batch);
+    case CLI_TRN_EPOCHS: return parse_int(cmd, "epochs", arg, 1, 1000000, &o->epochs);
+    case CLI_TRN_LR: return parse_pos(cmd, "lr", arg, 1e-9, 10, &o->lr);
+    case CLI_TRN_SCHED:
+        if (trn_schedule_parse(arg, &o->schedule))
+            return cli_usage(cmd, "--lr-schedule: %s", hn_errmsg());
+        return 1;
+    case CLI_TRN_LRSTEP: return parse_int(cmd, "lr-step", arg, 1, 1000000, &o->lr_step);
+    case CLI_TRN_LRGAMMA: return parse_pos(cmd, "lr-gamma", arg, 1e-6, 1, &o->lr_gamma);
+    case CLI_TRN_LRMIN: return parse_pos(cmd, "lr-min", arg, 0, 1, &o->lr_min);
+    case CLI_TRN_WD: return parse_pos(cmd, "weight-decay", arg, 0, 1, &o->weight_decay);
+    case CLI_TRN_VAL:
+        if (cli_parse_double(arg, &v) || v < 0 || v >= 1)
+            return cli_usage(cmd, "--val-fraction: expected a number in [0, 1), got '%s'", arg);
+        c->val_fraction = v;
+        return 1;
+    case CLI_TRN_SEED:
+        if (cli_parse_u64(arg, &o->seed))
+            return cli_usage(cmd, "--seed: expected an unsigned integer, got '%s'", arg);
+        return 1;
+    case CLI_TRN_THREADS: return parse_int(cmd, "threads", arg, 1, 256, &o->threads);
+    case CLI_TRN_PATIENCE: return parse_int(cmd, "patience", arg, 0, 1000000, &o->patience);
+    case CLI_TRN_QUIET:
+        c->quiet = 1;
+        return 1;
+    default:
+        r = cli_arch_option(cmd, opt, arg, &o->defaults);
+        return r;
+    }
+}
+
+void cli_train_csv_header(FILE *f)
+{
+    fprintf(f, "epoch,train_loss,val_loss,val_mae,val_exact,val_over,samples_per_s,seconds\n");
+}
+
+void cli_train_csv_line(FILE *f, const struct trn_epoch *e)
+{
+    fprintf(f, "%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.1f,%.2f\n", e->epoch, e->train_loss, e->val_loss,
+            e->val_mae, e->val_exact, e->val_over, e->samples_per_s, e->seconds);
+}

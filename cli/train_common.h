@@ -1,0 +1,53 @@
+/* Options shared by `heurnet train` and `heurnet ablate`: data files, loss,
+ * optimiser, schedule, split, seed, threads; and the per-epoch CSV output. */
+#ifndef HN_CLI_TRAIN_COMMON_H
+#define HN_CLI_TRAIN_COMMON_H
+
+#include <getopt.h>
+#include <stdio.h>
+
+#include "train/trn.h"
+
+#define CLI_TRAIN_MAX_DATA 256
+
+enum {
+    CLI_TRN_DATA = 1100, CLI_TRN_LOSS, CLI_TRN_BATCH, CLI_TRN_EPOCHS, CLI_TRN_LR, CLI_TRN_SCHED,
+    CLI_TRN_LRSTEP, CLI_TRN_LRGAMMA, CLI_TRN_LRMIN, CLI_TRN_WD, CLI_TRN_VAL, CLI_TRN_SEED,
+    CLI_TRN_THREADS, CLI_TRN_PATIENCE, CLI_TRN_QUIET
+};
+
+#define CLI_TRAIN_LONGOPTS                                                           \
+    {"data", required_argument, NULL, CLI_TRN_DATA},                                 \
+        {"loss", required_argument, NULL, CLI_TRN_LOSS},                             \
+        {"batch", required_argument, NULL, CLI_TRN_BATCH},                           \
+        {"epochs", required_argument, NULL, CLI_TRN_EPOCHS},                         \
+        {"lr", required_argument, NULL, CLI_TRN_LR},                                 \
+        {"lr-schedule", required_argument, NULL, CLI_TRN_SCHED},                     \
+        {"lr-step", required_argument, NULL, CLI_TRN_LRSTEP},                        \
+        {"lr-gamma", required_argument, NULL, CLI_TRN_LRGAMMA},                      \
+        {"lr-min", required_argument, NULL, CLI_TRN_LRMIN},                          \
+        {"weight-decay", required_argument, NULL, CLI_TRN_WD},                       \
+        {"val-fraction", required_argument, NULL, CLI_TRN_VAL},                      \
+        {"seed", required_argument, NULL, CLI_TRN_SEED},                             \
+        {"threads", required_argument, NULL, CLI_TRN_THREADS},                       \
+        {"patience", required_argument, NULL, CLI_TRN_PATIENCE},                     \
+        {"quiet", no_argument, NULL, CLI_TRN_QUIET}
+
+struct cli_train_cfg {
+    struct trn_opts o;
+    const char *data[CLI_TRAIN_MAX_DATA];
+    int ndata;
+    double val_fraction;
+    int quiet;
+};
+
+void cli_train_cfg_init(struct cli_train_cfg *c);
+void cli_train_help(FILE *out, const struct cli_train_cfg *c);
+/* Apply one option: 1 handled, 0 not one of ours, CLI_EXIT_USAGE printed. */
+int cli_train_option(const char *cmd, struct cli_train_cfg *c, int opt, const char *arg);
+
+/* The CSV header and one epoch line (no newline handling beyond '\n'). */
+void cli_train_csv_header(FILE *f);
+void cli_train_csv_line(FILE *f, const struct trn_epoch *e);
+
+#endif

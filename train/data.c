@@ -1,0 +1,435 @@
+/* Dataset reader: n-puzzle /boards + /cost or generic /x + /y, read in
+ * blocks of rows into compact arrays, split by hash, encoded per batch. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "search/npuzzle/encode.h"
+#include "train/trn_private.h"
+
+#define BLOCK_ROWS 65536
+
+/* ---- one HDF5 dataset -------------------------------------------------- */
+
+/* Open `name` in f and check its class and rank; *rows and *cols (rank 2)
+ * get its extent. want_class H5T_INTEGER also accepts float for targets when
+ * allow_float is set. */
+static int open_ds(hid_t f, const char *path, const char *name, int rank, int allow_int,
+                   int allow_float, hid_t *ds, hsize_t *rows, hsize_t *cols)
+{
+    if (H5Lexists(f, name, H5P_DEFAULT) <= 0)
+        return hn_fail(HN_ERR_FORMAT, "%s: dataset %s is missing", path, name);
+    *ds = H5Dopen2(f, name, H5P_DEFAULT);
+    if (*ds < 0)
+        return hn_fail(HN_ERR_FORMAT, "%s: dataset %s cannot be opened", path, name);
+    hid_t t = H5Dget_type(*ds), sp = H5Dget_space(*ds);
+    H5T_class_t c = t >= 0 ? H5Tget_class(t) : H5T_NO_CLASS;
+    int r = sp >= 0 ? H5Sget_simple_extent_ndims(sp) : -1;
+    hsize_t dims[2] = {0, 0};
+    if (r >= 1 && r <= 2)
+        H5Sget_simple_extent_dims(sp, dims, NULL);
+    if (t >= 0)
+        H5Tclose(t);
+    if (sp >= 0)
+        H5Sclose(sp);
+    const char *kinds = allow_int && allow_float ? "integer or float" : allow_int ? "integer" : "float";
+    if (!((c == H5T_INTEGER && allow_int) || (c == H5T_FLOAT && allow_float)))
+        return hn_fail(HN_ERR_FORMAT, "%s: dataset %s has the wrong dtype (expected %s numbers)", path,
+                       name, kinds);
+    if (r != rank)
+        return hn_fail(HN_ERR_SHAPE, "%s: dataset %s has rank %d, expected %d (%s)", path, name, r,
+                       rank, rank == 2 ? "[rows, columns]" : "[rows]");
+    *rows = dims[0];
+    if (cols)
+        *cols = dims[1];
+    return HN_OK;
+}
+
+/* Read rows [start, start+k) of a rank-1 or rank-2 dataset as `mem` type. */
+static int read_rows(hid_t ds, hid_t mem, hsize_t start, hsize_t k, hsize_t cols, void *buf)
+{
+    int rank = cols ? 2 : 1;
+    hsize_t off[2] = {start, 0}, cnt[2] = {k, cols};
+    hid_t fs = H5Dget_space(ds), ms = H5Screate_simple(rank, cnt, NULL);
+    int ok = fs >= 0 && ms >= 0 &&
+             H5Sselect_hyperslab(fs, H5S_SELECT_SET, off, NULL, cnt, NULL) >= 0 &&
+             H5Dread(ds, mem, ms, fs, H5P_DEFAULT, buf) >= 0;
+    if (ms >= 0)
+        H5Sclose(ms);
+    if (fs >= 0)
+        H5Sclose(fs);
+    return ok ? HN_OK : HN_ERR_HDF5;
+}
+
+/* ---- root attributes for the training record --------------------------- */
+
+static herr_t attr_cb(hid_t loc, const char *name, const H5A_info_t *ainfo, void *op)
+{
+    (void)ainfo;
+    struct trn_file *f = op;
+    hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
+    if (a < 0)
+        return 0;
+    hid_t t = H5Aget_type(a), sp = H5Aget_space(a);
+    H5T_class_t c = H5Tget_class(t);
+    int scalar = H5Sget_simple_extent_npoints(sp) == 1;
+    struct trn_attr at = {0};
+    snprintf(at.name, sizeof at.name, "%s", name);
+    int keep = 0;
+    if (scalar && c == H5T_INTEGER) {
+        int is_unsigned = H5Tget_sign(t) == H5T_SGN_NONE;
+        unsigned long long u = 0;
+        long long v = 0;
+        keep = is_unsigned ? H5Aread(a, H5T_NATIVE_ULLONG, &u) >= 0 : H5Aread(a, H5T_NATIVE_LLONG, &v) >= 0;
+        if (is_unsigned && u > (1ull << 53)) {
+            snprintf(at.str, sizeof at.str, "%llu", u); /* a double would round it */
+        } else {
+            at.is_num = 1;
+            at.num = is_unsigned ? (double)u : (double)v;
+        }
+    } else if (scalar && c == H5T_FLOAT) {
+        keep = H5Aread(a, H5T_NATIVE_DOUBLE, &at.num) >= 0;
+        at.is_num = 1;
+    } else if (scalar && c == H5T_STRING) {
+        keep = hn_h5_attr_get_str(loc, name, at.str, sizeof at.str) == HN_OK;
+    }
+    H5Tclose(t);
+    H5Sclose(sp);
+    H5Aclose(a);
+    if (!keep)
+        return 0;
+    struct trn_attr *na = realloc(f->attr, sizeof *na * (size_t)(f->nattr + 1));
+    if (!na)
+        return -1;
+    f->attr = na;
+    f->attr[f->nattr++] = at;
+    return 0;
+}
+
+static const struct trn_attr *find_attr(const struct trn_file *f, const char *name)
+{
+    for (int i = 0; i < f->nattr; i++)
+        if (!strcmp(f->attr[i].name, name))
+            return &f->attr[i];
+    return NULL;
+}
+
+/* ---- appending one file's rows ----------------------------------------- */
+
+static int grow(trn_data *d, uint64_t add)
+{
+    uint64_t n = d->n + add;
+    if (n > UINT32_MAX)
+        return hn_fail(HN_ERR_LIMIT, "more than %u rows in all", UINT32_MAX);
+    float *y = realloc(d->y, sizeof(float) * (n ? n : 1));
+    if (!y)
+        return hn_fail(HN_ERR_NOMEM, "out of memory for %llu rows", (unsigned long long)n);
+    d->y = y;
+    if (d->boards) {
+        uint8_t *b = realloc(d->b, (size_t)n * d->cells + 1);
+        if (!b)
+            return hn_fail(HN_ERR_NOMEM, "out of memory for %llu boards", (unsigned long long)n);
+        d->b = b;
+    } else {
+        float *x = realloc(d->x, sizeof(float) * ((size_t)n * d->d + 1));
+        if (!x)
+            return hn_fail(HN_ERR_NOMEM, "out of memory for %llu rows", (unsigned long long)n);
+        d->x = x;
+    }
+    return HN_OK;
+}
+
+static int check_board(const uint8_t *b, int cells, const char *path, uint64_t row)
+{
+    uint32_t seen = 0;
+    for (int i = 0; i < cells; i++) {
+        if (b[i] >= cells || (seen >> b[i] & 1u))
+            return hn_fail(HN_ERR_FORMAT, "%s: /boards row %llu is not a permutation of 0..%d", path,
+                           (unsigned long long)row, cells - 1);
+        seen |= 1u << b[i];
+    }
+    return HN_OK;
+}
+
+static int check_target(double v, const char *path, const char *name, uint64_t row)
+{
+    if (!isfinite(v))
+        return hn_fail(HN_ERR_NAN, "%s: %s row %llu is NaN or infinite", path, name, (unsigned long long)row);
+    if (v < 0)
+        return hn_fail(HN_ERR_FORMAT, "%s: %s row %llu is negative (%g)", path, name,
+                       (unsigned long long)row, v);
+    return HN_OK;
+}
+
+/* Read `rows` rows of the input dataset xs and target dataset ys in blocks. */
+static int read_file_rows(trn_data *d, const char *path, hid_t xs, hid_t ys, const char *xname,
+                          const char *yname, uint64_t rows)
+{
+    int rc = grow(d, rows);
+    double *tb = rc ? NULL : malloc(sizeof(double) * BLOCK_ROWS);
+    if (!rc && !tb)
+        rc = hn_fail(HN_ERR_NOMEM, "out of memory");
+    for (uint64_t s = 0; !rc && s < rows; s += BLOCK_ROWS) {
+        uint64_t k = rows - s < BLOCK_ROWS ? rows - s : BLOCK_ROWS, r0 = d->n + s;
+        int e = d->boards ? read_rows(xs, H5T_NATIVE_UINT8, s, k, d->cells, d->b + r0 * d->cells)
+                          : read_rows(xs, H5T_NATIVE_FLOAT, s, k, d->d, d->x + r0 * d->d);
+        if (e) {
+            rc = hn_fail(HN_ERR_FORMAT, "%s: %s rows %llu..%llu cannot be read (damaged file?)", path,
+                         xname, (unsigned long long)s, (unsigned long long)(s + k - 1));
+            break;
+        }
+        if (read_rows(ys, H5T_NATIVE_DOUBLE, s, k, 0, tb)) {
+            rc = hn_fail(HN_ERR_FORMAT, "%s: %s rows %llu..%llu cannot be read (damaged file?)", path,
+                         yname, (unsigned long long)s, (unsigned long long)(s + k - 1));
+            break;
+        }
+        for (uint64_t i = 0; !rc && i < k; i++) {
+            rc = check_target(tb[i], path, yname, s + i);
+            d->y[r0 + i] = (float)tb[i];
+            if (!rc && d->boards)
+                rc = check_board(d->b + (r0 + i) * d->cells, d->cells, path, s + i);
+            if (!rc && !d->boards)
+                for (int j = 0; j < d->d && !rc; j++)
+                    if (!isfinite(d->x[(r0 + i) * d->d + j]))
+                        rc = hn_fail(HN_ERR_NAN, "%s: %s row %llu holds NaN or infinity", path, xname,
+                                     (unsigned long long)(s + i));
+        }
+    }
+    free(tb);
+    if (!rc)
+        d->n += rows;
+    return rc;
+}
+
+/* Set or check the kind and shape of the data from one file. */
+static int agree(trn_data *d, int first, int boards, int cells, int goal, int dim, const char *enc,
+                 const char *path)
+{
+    if (first) {
+        d->boards = boards, d->cells = cells, d->goal = goal, d->d = dim;
+        snprintf(d->encoder, sizeof d->encoder, "%s", enc);
+        return HN_OK;
+    }
+    if (boards != d->boards)
+        return hn_fail(HN_ERR_FORMAT, "%s: holds %s but the first data file holds %s", path,
+                       boards ? "/boards" : "/x", d->boards ? "/boards" : "/x");
+    if (dim != d->d || cells != d->cells)
+        return hn_fail(HN_ERR_SHAPE, "%s: rows of %d %s but the first data file has %d", path,
+                       boards ? cells : dim, boards ? "cells" : "features", boards ? d->cells : d->d);
+    if (goal != d->goal || strcmp(enc, d->encoder))
+        return hn_fail(HN_ERR_FORMAT, "%s: encoder \"%s\" differs from the first data file's \"%s\"",
+                       path, enc, d->encoder);
+    return HN_OK;
+}
+
+static int board_width(int cells)
+{
+    for (int w = SRCH_NP_MIN_WIDTH; w <= SRCH_NP_MAX_WIDTH; w++)
+        if (w * w == cells)
+            return w;
+    return 0;
+}
+
+/* The kind, shape and rows of one open file, then its rows. */
+static int read_file(trn_data *d, int first, hid_t f, struct trn_file *tf)
+{
+    const char *path = tf->path;
+    hid_t xs = -1, ys = -1;
+    hsize_t xr = 0, xc = 0, yr = 0;
+    int boards = H5Lexists(f, "boards", H5P_DEFAULT) > 0;
+    int rc;
+    if (!boards && H5Lexists(f, "x", H5P_DEFAULT) <= 0)
+        return hn_fail(HN_ERR_FORMAT, "%s: neither /boards (+ /cost) nor /x (+ /y) is present", path);
+    const char *xname = boards ? "/boards" : "/x", *yname = boards ? "/cost" : "/y";
+    rc = open_ds(f, path, xname, 2, 1, !boards, &xs, &xr, &xc);
+    if (!rc)
+        rc = open_ds(f, path, yname, 1, 1, 1, &ys, &yr, NULL);
+    if (!rc && H5Aiterate2(f, H5_INDEX_NAME, H5_ITER_NATIVE, NULL, attr_cb, tf) < 0)
+        rc = hn_fail(HN_ERR_NOMEM, "%s: cannot read the root attributes", path);
+    uint64_t rows = xr;
+    const struct trn_attr *cm = rc ? NULL : find_attr(tf, "committed");
+    if (cm && cm->is_num && cm->num < (double)rows)
+        rows = (uint64_t)cm->num;
+    if (!rc && yr < rows)
+        rc = hn_fail(HN_ERR_SHAPE, "%s: %s has %llu rows but %s has %llu", path, yname,
+                     (unsigned long long)yr, xname, (unsigned long long)xr);
+    if (!rc && rows == 0)
+        rc = hn_fail(HN_ERR_FORMAT, "%s: dataset %s holds no (committed) rows", path, xname);
+    int width = boards ? board_width((int)xc) : 0, goal = SRCH_NP_GOAL_BLANK_FIRST;
+    if (!rc && boards && !width)
+        rc = hn_fail(HN_ERR_SHAPE, "%s: /boards rows have %llu cells, not 9, 16 or 25", path,
+                     (unsigned long long)xc);
+    if (!rc && !boards && (xc < 1 || xc > (1u << 20)))
+        rc = hn_fail(HN_ERR_SHAPE, "%s: /x has %llu columns", path, (unsigned long long)xc);
+    char enc[256] = "";
+    const struct trn_attr *ga = rc ? NULL : find_attr(tf, boards ? "goal" : "encoder");
+    if (!rc && boards && ga && srch_np_goal_parse(ga->str, &goal))
+        rc = hn_fail(HN_ERR_FORMAT, "%s: attribute goal=\"%s\" is not blank-first or blank-last", path,
+                     ga->str);
+    if (!rc && boards)
+        srch_np_encode_name(width, goal, enc, sizeof enc);
+    else if (!rc && ga && !ga->is_num)
+        snprintf(enc, sizeof enc, "%s", ga->str);
+    if (!rc)
+        rc = agree(d, first, boards, boards ? (int)xc : 0, goal,
+                   boards ? srch_np_encode_width((int)xc) : (int)xc, enc, path);
+    if (!rc) {
+        d->width = width;
+        rc = read_file_rows(d, path, xs, ys, xname, yname, rows);
+    }
+    tf->rows = rows;
+    if (xs >= 0)
+        H5Dclose(xs);
+    if (ys >= 0)
+        H5Dclose(ys);
+    return rc;
+}
+
+/* ---- split ------------------------------------------------------------- */
+
+static uint64_t hash_bytes(const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 0x100000001b3ull;
+    h ^= h >> 31;
+    h *= 0x7fb5d329728ea185ull;
+    h ^= h >> 27;
+    h *= 0x81dadef4bc2dd44dull;
+    return h ^ (h >> 33);
+}
+
+static int make_split(trn_data *d, double frac)
+{
+    for (int s = 0; s < 2; s++) {
+        d->idx[s] = malloc(sizeof(uint32_t) * (d->n ? d->n : 1));
+        if (!d->idx[s])
+            return hn_fail(HN_ERR_NOMEM, "out of memory");
+        d->nsplit[s] = 0;
+    }
+    for (uint64_t r = 0; r < d->n; r++) {
+        uint64_t h = d->boards ? hash_bytes(d->b + r * d->cells, (size_t)d->cells)
+                               : hash_bytes(d->x + r * d->d, sizeof(float) * (size_t)d->d);
+        int s = (double)(h >> 11) * 0x1.0p-53 < frac;
+        d->idx[s][d->nsplit[s]++] = (uint32_t)r;
+    }
+    if (d->nsplit[TRN_TRAIN] == 0)
+        return hn_fail(HN_ERR_ARG, "no training rows left after the validation split (%llu rows, "
+                                   "fraction %g)", (unsigned long long)d->n, frac);
+    return HN_OK;
+}
+
+/* ---- public ------------------------------------------------------------ */
+
+trn_data *trn_data_open(const char *const *paths, int n, double val_fraction, int *status)
+{
+    int rc = HN_OK;
+    trn_data *d = calloc(1, sizeof *d);
+    if (!d || n < 1 || !(val_fraction >= 0 && val_fraction < 1)) {
+        rc = d ? hn_fail(HN_ERR_ARG, "need at least one data file and a validation fraction in [0, 1)")
+               : hn_fail(HN_ERR_NOMEM, "out of memory");
+        goto fail;
+    }
+    d->files = calloc((size_t)n, sizeof *d->files);
+    if (!d->files) {
+        rc = hn_fail(HN_ERR_NOMEM, "out of memory");
+        goto fail;
+    }
+    d->nfiles = n;
+    for (int i = 0; i < n && !rc; i++) {
+        d->files[i].path = strdup(paths[i]);
+        if (!d->files[i].path) {
+            rc = hn_fail(HN_ERR_NOMEM, "out of memory");
+            break;
+        }
+        hid_t f = hn_h5_open_read(paths[i]);
+        if (f < 0) {
+            rc = (int)f;
+            break;
+        }
+        rc = read_file(d, i == 0, f, &d->files[i]);
+        H5Fclose(f);
+    }
+    if (!rc)
+        rc = make_split(d, val_fraction);
+    if (!rc)
+        return d;
+fail:
+    trn_data_free(d);
+    if (status)
+        *status = rc;
+    return NULL;
+}
+
+void trn_data_free(trn_data *d)
+{
+    if (!d)
+        return;
+    for (int i = 0; i < d->nfiles; i++) {
+        free(d->files[i].path);
+        free(d->files[i].attr);
+    }
+    free(d->files);
+    free(d->b);
+    free(d->x);
+    free(d->y);
+    free(d->idx[0]);
+    free(d->idx[1]);
+    free(d);
+}
+
+int trn_data_inputs(const trn_data *d) { return d->d; }
+const char *trn_data_encoder(const trn_data *d) { return d->encoder; }
+int trn_data_width(const trn_data *d) { return d->boards ? d->width : 0; }
+uint64_t trn_data_rows(const trn_data *d, enum trn_split s) { return d->nsplit[s]; }
+
+void trn_data_target_stats(const trn_data *d, enum trn_split s, double *mean, double *std)
+{
+    double sum = 0.0, sq = 0.0;
+    uint64_t n = d->nsplit[s];
+    for (uint64_t i = 0; i < n; i++)
+        sum += d->y[d->idx[s][i]];
+    double mu = n ? sum / (double)n : 0.0;
+    for (uint64_t i = 0; i < n; i++) {
+        double e = d->y[d->idx[s][i]] - mu;
+        sq += e * e;
+    }
+    *mean = mu;
+    *std = n > 1 ? sqrt(sq / (double)(n - 1)) : 0.0;
+}
+
+void trn_data_batch(const trn_data *d, enum trn_split s, const uint32_t *idx, int n, float *x, float *y)
+{
+    const uint32_t *map = d->idx[s];
+    size_t w = (size_t)d->d;
+    for (int i = 0; i < n; i++) {
+        uint32_t r = map[idx[i]];
+        if (d->boards)
+            srch_np_encode_onehot_tiles(d->b + (size_t)r * d->cells, d->cells, x + i * w);
+        else
+            memcpy(x + i * w, d->x + (size_t)r * w, sizeof(float) * w);
+        y[i] = d->y[r];
+    }
+}
+
+int trn_data_record(const trn_data *d, nn_model *m)
+{
+    char key[128];
+    int rc = nn_model_set_meta_double(m, "data_files", d->nfiles);
+    for (int i = 0; i < d->nfiles && !rc; i++) {
+        const struct trn_file *f = &d->files[i];
+        snprintf(key, sizeof key, "data%d.path", i);
+        rc = nn_model_set_meta_str(m, key, f->path);
+        snprintf(key, sizeof key, "data%d.rows_used", i);
+        if (!rc)
+            rc = nn_model_set_meta_double(m, key, (double)f->rows);
+        for (int j = 0; j < f->nattr && !rc; j++) {
+            const struct trn_attr *a = &f->attr[j];
+            snprintf(key, sizeof key, "data%d.%s", i, a->name);
+            rc = a->is_num ? nn_model_set_meta_double(m, key, a->num) : nn_model_set_meta_str(m, key, a->str);
+        }
+    }
+    return rc;
+}

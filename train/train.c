@@ -1,0 +1,425 @@
+/* The training loop: seeded epoch permutations over the training split,
+ * one Adam step per batch, validation after each epoch, best weights kept,
+ * checkpoints written between batches on request. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "train/trn_private.h"
+
+void trn_opts_default(struct trn_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->defaults = NN_LAYER_DEFAULTS;
+    o->loss = NN_LOSS_MSE;
+    o->over_weight = 1.0f;
+    o->batch = 512;
+    o->epochs = 10;
+    o->lr = 1e-3;
+    o->schedule = TRN_LR_CONSTANT;
+    o->lr_step = 10;
+    o->lr_gamma = 0.5;
+    o->lr_min = 0.01;
+    o->seed = 1;
+    o->threads = 1;
+}
+
+const char *trn_schedule_name(enum trn_schedule s)
+{
+    return s == TRN_LR_STEP ? "step" : s == TRN_LR_COSINE ? "cosine" : "constant";
+}
+
+int trn_schedule_parse(const char *s, enum trn_schedule *out)
+{
+    static const char *const names[] = {"constant", "step", "cosine"};
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(s, names[i])) {
+            *out = (enum trn_schedule)i;
+            return HN_OK;
+        }
+    return hn_fail(HN_ERR_ARG, "learning-rate schedule '%s' is not constant, step or cosine", s);
+}
+
+int trn_loss_parse(const char *s, enum nn_loss *loss, float *over_weight)
+{
+    char *end;
+    if (!strcmp(s, "mse")) {
+        *loss = NN_LOSS_MSE;
+        *over_weight = 1.0f;
+        return HN_OK;
+    }
+    if (!strcmp(s, "amse")) {
+        *loss = NN_LOSS_ASYM_MSE;
+        *over_weight = 2.0f;
+        return HN_OK;
+    }
+    if (!strncmp(s, "amse:", 5)) {
+        double f = strtod(s + 5, &end);
+        if (end != s + 5 && *end == '\0' && f > 0 && f <= 1e6) {
+            *loss = NN_LOSS_ASYM_MSE;
+            *over_weight = (float)f;
+            return HN_OK;
+        }
+    }
+    return hn_fail(HN_ERR_ARG, "loss '%s' is not mse, amse or amse:FACTOR (FACTOR > 0)", s);
+}
+
+/* Learning rate for batch b of nb in epoch e (0-based). */
+static double lr_at(const struct trn_opts *o, int e, uint64_t b, uint64_t nb)
+{
+    if (o->schedule == TRN_LR_STEP)
+        return o->lr * pow(o->lr_gamma, (double)(e / (o->lr_step > 0 ? o->lr_step : 1)));
+    if (o->schedule == TRN_LR_COSINE) {
+        double t = ((double)e * (double)nb + (double)b) / ((double)o->epochs * (double)nb);
+        return o->lr * (o->lr_min + (1.0 - o->lr_min) * 0.5 * (1.0 + cos(3.14159265358979323846 * t)));
+    }
+    return o->lr;
+}
+
+/* The order of the training rows in epoch e: a function of (seed, e) only,
+ * so a resumed run sees the same order. */
+static int make_perm(uint32_t *perm, uint64_t n, uint64_t seed, int e)
+{
+    hn_rng *r = hn_rng_new(hn_seed_mix(seed, 0x7e0000ull + (uint64_t)e));
+    if (!r)
+        return hn_fail(HN_ERR_NOMEM, "out of memory");
+    for (uint64_t i = 0; i < n; i++)
+        perm[i] = (uint32_t)i;
+    for (uint64_t i = n - 1; i > 0; i--) {
+        uint32_t j = hn_rng_below(r, (uint32_t)(i + 1)), t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+    hn_rng_free(r);
+    return HN_OK;
+}
+
+/* ---- evaluation -------------------------------------------------------- */
+
+static int eval_with(nn_train *t, const trn_data *d, enum trn_split s, const nn_model *m, int batch,
+                     enum nn_loss loss, float over, struct trn_epoch *e)
+{
+    uint64_t n = trn_data_rows(d, s);
+    int din = trn_data_inputs(d);
+    float *x = malloc(sizeof(float) * (size_t)batch * din), *y = malloc(sizeof(float) * (size_t)batch);
+    uint32_t *idx = malloc(sizeof(uint32_t) * (size_t)batch);
+    double mean, std, sl = 0, sa = 0;
+    uint64_t exact = 0, overs = 0;
+    int rc = x && y && idx ? HN_OK : hn_fail(HN_ERR_NOMEM, "out of memory");
+    nn_model_target(m, &mean, &std);
+    for (uint64_t r = 0; !rc && r < n; r += (uint64_t)batch) {
+        int k = n - r < (uint64_t)batch ? (int)(n - r) : batch;
+        for (int i = 0; i < k; i++)
+            idx[i] = (uint32_t)(r + (uint64_t)i);
+        trn_data_batch(d, s, idx, k, x, y);
+        if ((rc = nn_train_forward(t, x, k, NN_MODE_EVAL)))
+            break;
+        const float *out = nn_train_output(t);
+        for (int i = 0; i < k; i++) {
+            double p = out[i] * std + mean, err = p - y[i];
+            sl += err * err * (loss == NN_LOSS_ASYM_MSE && err > 0 ? over : 1.0);
+            sa += fabs(err);
+            exact += lround(p) == lround(y[i]);
+            overs += lround(p) > lround(y[i]);
+        }
+    }
+    free(x);
+    free(y);
+    free(idx);
+    double dn = n ? (double)n : 1.0;
+    e->val_loss = sl / dn;
+    e->val_mae = sa / dn;
+    e->val_exact = (double)exact / dn;
+    e->val_over = (double)overs / dn;
+    return rc;
+}
+
+int trn_evaluate(const trn_data *d, enum trn_split s, nn_model *m, int batch, enum nn_loss loss,
+                 float over_weight, struct trn_epoch *e)
+{
+    int rc = 0;
+    nn_train *t = nn_train_new(m, batch, 1, &rc);
+    if (!t)
+        return rc;
+    rc = eval_with(t, d, s, m, batch, loss, over_weight, e);
+    nn_train_free(t);
+    return rc;
+}
+
+/* ---- setting up a run -------------------------------------------------- */
+
+static int check_spec(const trn_data *d, const struct trn_opts *o, struct nn_spec *spec)
+{
+    int rc = nn_spec_parse(o->arch, &o->defaults, spec);
+    if (rc)
+        return hn_fail(rc, "--arch %s: %s", o->arch, hn_errmsg());
+    const struct trn_file *f = &d->files[0];
+    if (spec->n_inputs != d->d) {
+        if (d->boards)
+            return hn_fail(HN_ERR_SHAPE,
+                           "%s: /boards rows have %d cells (%d-puzzle, %d one-hot inputs) but the "
+                           "spec %s reads %d inputs",
+                           f->path, d->cells, d->cells - 1, d->d, o->arch, spec->n_inputs);
+        return hn_fail(HN_ERR_SHAPE, "%s: /x rows have %d features but the spec %s reads %d inputs",
+                       f->path, d->d, o->arch, spec->n_inputs);
+    }
+    if (spec->layer[spec->n_layers - 1].width != 1)
+        return hn_fail(HN_ERR_SHAPE, "--arch %s: the output layer must have width 1 (one target)", o->arch);
+    return HN_OK;
+}
+
+static int fresh_state(const trn_data *d, const struct trn_opts *o, const struct nn_spec *spec,
+                       struct trn_state *s)
+{
+    int rc = 0;
+    double mean, std;
+    s->m = nn_model_new(spec, hn_seed_mix(o->seed, 1), &rc);
+    if (!s->m)
+        return rc;
+    trn_data_target_stats(d, TRN_TRAIN, &mean, &std);
+    rc = nn_model_set_target(s->m, mean, std > 1e-6 ? std : 1.0);
+    if (!rc)
+        rc = nn_model_set_encoder(s->m, trn_data_encoder(d));
+    if (rc)
+        return rc;
+    s->best = nn_model_clone(s->m, &rc);
+    if (!s->best)
+        return rc;
+    size_t np;
+    nn_model_params(s->m, &np);
+    struct nn_adam_opts ao = NN_ADAM_DEFAULTS;
+    ao.lr = (float)o->lr;
+    ao.weight_decay = (float)o->weight_decay;
+    s->a = nn_adam_new(np, &ao, &rc);
+    return s->a ? HN_OK : rc;
+}
+
+static void copy_weights(nn_model *dst, nn_model *src)
+{
+    size_t n, k;
+    float *p = nn_model_params(src, &n), *q = nn_model_params(dst, &k);
+    memcpy(q, p, sizeof(float) * n);
+    p = nn_model_state(src, &n);
+    q = nn_model_state(dst, &k);
+    memcpy(q, p, sizeof(float) * n);
+}
+
+/* ---- the loop ---------------------------------------------------------- */
+
+struct loop {
+    const trn_data *d;
+    const struct trn_opts *o;
+    struct trn_state *s;
+    int bs;
+    uint64_t nb;
+    float *x, *y;
+    uint32_t *perm;
+    double mean, std;
+    double step_seconds;
+    uint64_t samples;
+};
+
+/* Batches s->cursor.. of the current epoch; HN_ERR_INTERRUPTED on a stop. */
+static int train_batches(struct loop *L)
+{
+    struct trn_state *s = L->s;
+    size_t np;
+    float *params = nn_model_params(s->m, &np);
+    for (; s->cursor < L->nb; s->cursor++) {
+        if (hn_stop_requested())
+            return HN_ERR_INTERRUPTED;
+        double t0 = hn_now();
+        nn_adam_set_lr(s->a, (float)lr_at(L->o, s->epoch, s->cursor, L->nb));
+        trn_data_batch(L->d, TRN_TRAIN, L->perm + s->cursor * (uint64_t)L->bs, L->bs, L->x, L->y);
+        for (int i = 0; i < L->bs; i++)
+            L->y[i] = (float)((L->y[i] - L->mean) / L->std);
+        int rc = nn_train_forward(s->t, L->x, L->bs, NN_MODE_TRAIN);
+        if (rc)
+            return rc;
+        s->loss_sum += nn_train_loss(s->t, L->y, L->o->loss, L->o->over_weight);
+        if ((rc = nn_train_backward(s->t)))
+            return rc;
+        nn_adam_step(s->a, params, nn_train_grad(s->t));
+        L->step_seconds += hn_now() - t0;
+        L->samples += (uint64_t)L->bs;
+        if (L->o->progress && (s->cursor % 16 == 15 || s->cursor + 1 == L->nb))
+            L->o->progress((s->cursor + 1) * (uint64_t)L->bs, L->nb * (uint64_t)L->bs, NULL,
+                           L->o->progress_user);
+    }
+    return HN_OK;
+}
+
+/* Close an epoch: validation, best weights, callback. */
+static int finish_epoch(struct loop *L, double t_epoch, uint64_t first_batch, double step0, int *stop)
+{
+    struct trn_state *s = L->s;
+    struct trn_epoch e = {0};
+    e.epoch = s->epoch + 1;
+    e.train_loss = s->loss_sum / (double)L->nb * L->std * L->std;
+    e.lr = lr_at(L->o, s->epoch, L->nb - 1, L->nb);
+    double steps = L->step_seconds - step0;
+    e.samples_per_s = steps > 0 ? (double)((L->nb - first_batch) * (uint64_t)L->bs) / steps : 0.0;
+    /* Without a validation split the figures are those of the training rows
+     * (e.g. all 8-puzzle states) and the last weights are kept. */
+    enum trn_split vs = trn_data_rows(L->d, TRN_VAL) > 0 ? TRN_VAL : TRN_TRAIN;
+    int rc = eval_with(s->t, L->d, vs, s->m, L->bs, L->o->loss, L->o->over_weight, &e);
+    if (rc)
+        return rc;
+    e.seconds = hn_now() - t_epoch;
+    s->epoch++;
+    s->cursor = 0;
+    s->loss_sum = 0.0;
+    if (!s->have_best || e.val_loss < s->best_e.val_loss || trn_data_rows(L->d, TRN_VAL) == 0) {
+        copy_weights(s->best, s->m);
+        s->best_e = e;
+        s->have_best = 1;
+        s->bad_epochs = 0;
+        e.best = 1;
+    } else {
+        s->bad_epochs++;
+    }
+    s->train_seconds += e.seconds;
+    if (L->o->on_epoch)
+        L->o->on_epoch(&e, L->o->epoch_user);
+    *stop = L->o->patience > 0 && s->bad_epochs >= L->o->patience;
+    return HN_OK;
+}
+
+static int run_epochs(struct loop *L, int *stopped_early)
+{
+    struct trn_state *s = L->s;
+    int rc = HN_OK;
+    *stopped_early = 0;
+    while (!rc && s->epoch < L->o->epochs && !*stopped_early) {
+        uint64_t ntrain = trn_data_rows(L->d, TRN_TRAIN);
+        if ((rc = make_perm(L->perm, ntrain, L->o->seed, s->epoch)))
+            break;
+        double t0 = hn_now(), step0 = L->step_seconds;
+        uint64_t first = s->cursor;
+        rc = train_batches(L);
+        if (!rc)
+            rc = finish_epoch(L, t0, first, step0, stopped_early);
+        else if (rc == HN_ERR_INTERRUPTED)
+            s->train_seconds += hn_now() - t0;
+        if ((!rc || rc == HN_ERR_INTERRUPTED) && L->o->checkpoint) {
+            int c = trn_ckpt_save(L->o->checkpoint, s, L->o, L->d);
+            rc = c ? c : rc;
+        }
+        if (!rc && hn_stop_requested())
+            rc = HN_ERR_INTERRUPTED;
+    }
+    return rc;
+}
+
+/* ---- the training record ----------------------------------------------- */
+
+static int record(nn_model *m, const trn_data *d, const struct trn_opts *o, const struct trn_state *s,
+                  const struct trn_result *res)
+{
+    char buf[NN_SPEC_MAX], loss[32];
+    int rc = nn_spec_format(nn_model_spec(m), NULL, buf, sizeof buf);
+    if (o->loss == NN_LOSS_ASYM_MSE)
+        snprintf(loss, sizeof loss, "amse:%g", (double)o->over_weight);
+    else
+        snprintf(loss, sizeof loss, "mse");
+    char seed[32];
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->seed);
+    struct { const char *k; double v; } nums[] = {
+        {"train_epochs", s->epoch},          {"train_epochs_max", o->epochs},
+        {"train_batch", o->batch},           {"train_lr", o->lr},
+        {"train_threads", o->threads},       {"train_patience", o->patience},
+        {"train_stopped_early", res->stopped_early},
+        {"train_rows", (double)trn_data_rows(d, TRN_TRAIN)},
+        {"val_rows", (double)trn_data_rows(d, TRN_VAL)},
+        {"train_seconds", s->train_seconds}, {"best_epoch", s->best_e.epoch},
+        {"best_train_loss", s->best_e.train_loss}, {"best_val_loss", s->best_e.val_loss},
+        {"best_val_mae", s->best_e.val_mae}, {"best_val_exact", s->best_e.val_exact},
+        {"best_val_over", s->best_e.val_over}, {"train_weight_decay", o->weight_decay}};
+    struct { const char *k, *v; } strs[] = {
+        {"train_spec", buf}, {"train_loss", loss}, {"train_lr_schedule", trn_schedule_name(o->schedule)},
+        {"train_seed", seed}, {"train_revision", hn_revision()}, {"train_version", hn_version()}};
+    for (size_t i = 0; !rc && i < sizeof nums / sizeof nums[0]; i++)
+        rc = nn_model_set_meta_double(m, nums[i].k, nums[i].v);
+    for (size_t i = 0; !rc && i < sizeof strs / sizeof strs[0]; i++)
+        rc = nn_model_set_meta_str(m, strs[i].k, strs[i].v);
+    if (!rc)
+        rc = trn_data_record(d, m);
+    return rc;
+}
+
+/* ---- public ------------------------------------------------------------ */
+
+static void state_free(struct trn_state *s)
+{
+    nn_train_free(s->t);
+    nn_adam_free(s->a);
+    nn_model_free(s->m);
+    nn_model_free(s->best);
+}
+
+static int loop_setup(struct loop *L, const trn_data *d, const struct trn_opts *o, struct trn_state *s)
+{
+    uint64_t ntrain = trn_data_rows(d, TRN_TRAIN);
+    if (ntrain < 2)
+        return hn_fail(HN_ERR_ARG, "%s: only %llu training row(s); at least 2 are needed",
+                       d->files[0].path, (unsigned long long)ntrain);
+    *L = (struct loop){.d = d, .o = o, .s = s};
+    L->bs = ntrain < (uint64_t)o->batch ? (int)ntrain : o->batch;
+    L->nb = ntrain / (uint64_t)L->bs; /* the last partial batch is left out (different each epoch) */
+    L->x = malloc(sizeof(float) * (size_t)L->bs * d->d);
+    L->y = malloc(sizeof(float) * (size_t)L->bs);
+    L->perm = malloc(sizeof(uint32_t) * ntrain);
+    nn_model_target(s->m, &L->mean, &L->std);
+    return L->x && L->y && L->perm ? HN_OK : hn_fail(HN_ERR_NOMEM, "out of memory");
+}
+
+int trn_run(const trn_data *d, const struct trn_opts *o, nn_model **out, struct trn_result *res)
+{
+    struct nn_spec spec;
+    struct trn_state s = {0};
+    struct loop L = {0};
+    struct trn_result r = {0};
+    uint8_t *rng = NULL;
+    size_t rng_len = 0;
+    *out = NULL;
+    if (o->batch < 2 || o->epochs < 1 || !(o->lr > 0))
+        return hn_fail(HN_ERR_ARG, "batch >= 2, epochs >= 1 and lr > 0 are required");
+    int rc = check_spec(d, o, &spec);
+    if (!rc)
+        rc = o->resume ? trn_ckpt_load(o->resume, &s, o, d, &rng, &rng_len) : fresh_state(d, o, &spec, &s);
+    if (!rc)
+        rc = loop_setup(&L, d, o, &s);
+    if (!rc && !(s.t = nn_train_new(s.m, L.bs, hn_seed_mix(o->seed, 2), &rc)))
+        rc = rc ? rc : HN_ERR_NOMEM;
+    if (!rc && rng) {
+        hn_rng *dr = nn_train_rng(s.t);
+        if (rng_len != hn_rng_state_size(dr))
+            rc = hn_fail(HN_ERR_FORMAT, "%s: /checkpoint/rng has %zu bytes, expected %zu", o->resume,
+                         rng_len, hn_rng_state_size(dr));
+        else
+            hn_rng_state_set(dr, rng);
+    }
+    double t0 = hn_now();
+    if (!rc)
+        rc = run_epochs(&L, &r.stopped_early);
+    r.seconds = hn_now() - t0;
+    r.samples_per_s = L.step_seconds > 0 ? (double)L.samples / L.step_seconds : 0.0;
+    r.epochs_run = s.epoch;
+    r.best = s.best_e;
+    r.params = s.m ? nn_model_param_count(s.m) : 0;
+    if (!rc)
+        rc = record(s.best, d, o, &s, &r);
+    if (!rc) {
+        *out = s.best;
+        s.best = NULL;
+    }
+    if (res)
+        *res = r;
+    free(rng);
+    free(L.x);
+    free(L.y);
+    free(L.perm);
+    state_free(&s);
+    return rc;
+}

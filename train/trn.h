@@ -1,0 +1,125 @@
+/* train: turns labelled datasets into trained models with the nn library —
+ * dataset reader (n-puzzle /boards + /cost encoded on the fly with
+ * npuzzle-onehot, or generic /x + /y float rows), a fixed validation split by
+ * hash of the row, seeded shuffling, the training loop (Adam, learning-rate
+ * schedules, early stopping keeping the best weights), per-epoch metrics and
+ * checkpoints that resume bit for bit. Nothing prints; progress and epoch
+ * lines go through callbacks. Errors: status codes of common/hn.h with
+ * hn_errmsg() naming the file and dataset. */
+#ifndef TRN_H
+#define TRN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/hn.h"
+#include "nn/nn.h"
+
+/* ---- datasets ---------------------------------------------------------- */
+
+enum trn_split { TRN_TRAIN = 0, TRN_VAL = 1 };
+
+typedef struct trn_data trn_data;
+
+/* Open and read `n` dataset files (all of one kind and shape). Rows are kept
+ * in their stored form (one byte per cell for boards) and encoded per batch.
+ * Only the committed rows (attribute `committed`, when present) are read;
+ * virtual datasets are read through HDF5. A row goes to the validation split
+ * when a hash of its content (board bytes or feature floats) falls below
+ * `val_fraction`, so equal boards share a split and the split does not depend
+ * on the seed or on the files' order. Fails with a message naming the file
+ * and dataset for: missing or unreadable files and datasets, wrong dtype or
+ * rank, rows that disagree between datasets, no rows, NaN/Inf or negative
+ * targets, boards that are not permutations, files that disagree. */
+trn_data *trn_data_open(const char *const *paths, int n, double val_fraction, int *status);
+void trn_data_free(trn_data *d);
+
+/* Network inputs per row (cells^2 for boards, d for /x rows). */
+int trn_data_inputs(const trn_data *d);
+/* Encoder the rows go through ("npuzzle-onehot n=4 goal=blank-first", or the
+ * /x file's `encoder` attribute, or "" when it has none). */
+const char *trn_data_encoder(const trn_data *d);
+/* Board width (3..5) for board datasets, 0 for /x rows. */
+int trn_data_width(const trn_data *d);
+uint64_t trn_data_rows(const trn_data *d, enum trn_split s);
+/* Mean and standard deviation of the targets of a split. */
+void trn_data_target_stats(const trn_data *d, enum trn_split s, double *mean, double *std);
+/* Encode rows idx[0..n) of split s into x [n, inputs] and y [n] (targets in
+ * their own units). */
+void trn_data_batch(const trn_data *d, enum trn_split s, const uint32_t *idx, int n, float *x,
+                    float *y);
+/* Record the data files (paths, rows, every root attribute) as model
+ * metadata "data<i>.<attribute>". */
+int trn_data_record(const trn_data *d, nn_model *m);
+
+/* ---- training ---------------------------------------------------------- */
+
+enum trn_schedule { TRN_LR_CONSTANT = 0, TRN_LR_STEP = 1, TRN_LR_COSINE = 2 };
+
+/* What one epoch measured. Losses are in target units squared (moves^2),
+ * with the training loss (mse or asymmetric mse); val_mae in target units;
+ * val_exact / val_over are shares of validation rows whose rounded
+ * prediction equals / exceeds the target. */
+struct trn_epoch {
+    int epoch; /* 1-based */
+    double train_loss, val_loss, val_mae, val_exact, val_over;
+    double samples_per_s, seconds, lr;
+    int best; /* 1 if this epoch improved the validation loss */
+};
+
+typedef void (*trn_epoch_fn)(const struct trn_epoch *e, void *user);
+
+struct trn_opts {
+    const char *arch;                   /* spec string, input width first */
+    struct nn_layer_defaults defaults;  /* hidden-layer defaults */
+    enum nn_loss loss;
+    float over_weight;                  /* amse factor (> 1 penalises over-estimates) */
+    int batch, epochs;
+    double lr;
+    enum trn_schedule schedule;
+    int lr_step;                        /* step: epochs between decays [10] */
+    double lr_gamma;                    /* step: factor per decay [0.5] */
+    double lr_min;                      /* cosine: final learning rate as a share of lr [0.01] */
+    double weight_decay;
+    uint64_t seed;
+    int threads;                        /* recorded; the caller sets BLAS threads */
+    int patience;                       /* epochs without improvement before stopping; 0: off */
+    const char *checkpoint;             /* written each epoch and on a stop request; may be NULL */
+    const char *resume;                 /* checkpoint to continue from; may be NULL */
+    trn_epoch_fn on_epoch;
+    void *epoch_user;
+    hn_progress_fn progress;            /* samples done in the current epoch */
+    void *progress_user;
+};
+
+/* Defaults: elu + bn + no dropout, mse, batch 512, 10 epochs, lr 1e-3,
+ * constant, seed 1, 1 thread, no patience. */
+void trn_opts_default(struct trn_opts *o);
+
+struct trn_result {
+    int epochs_run;        /* epochs completed in total (including resumed ones) */
+    int stopped_early;     /* patience ran out */
+    struct trn_epoch best; /* the epoch whose weights the model holds */
+    double seconds;        /* training time of this run (not of resumed parts) */
+    double samples_per_s;  /* training samples per second of this run */
+    size_t params;
+};
+
+/* Train a model on d (or continue the checkpoint o->resume) and return the
+ * model with the best validation weights (the last weights without a
+ * validation split), target scaling and the training record set. On a stop
+ * request (hn_stop_requested) the checkpoint is written when one is
+ * configured and HN_ERR_INTERRUPTED is returned (no model). */
+int trn_run(const trn_data *d, const struct trn_opts *o, nn_model **out, struct trn_result *res);
+
+/* Evaluate a model on a split: the loss (o->loss, in target units squared),
+ * MAE, exact and over shares, as in struct trn_epoch. */
+int trn_evaluate(const trn_data *d, enum trn_split s, nn_model *m, int batch, enum nn_loss loss,
+                 float over_weight, struct trn_epoch *e);
+
+const char *trn_schedule_name(enum trn_schedule s);
+int trn_schedule_parse(const char *s, enum trn_schedule *out);
+/* "mse" or "amse:F". Returns 0 or HN_ERR_ARG. */
+int trn_loss_parse(const char *s, enum nn_loss *loss, float *over_weight);
+
+#endif

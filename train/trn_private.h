@@ -1,0 +1,56 @@
+/* train module internals shared between its files. */
+#ifndef TRN_PRIVATE_H
+#define TRN_PRIVATE_H
+
+#include "train/trn.h"
+
+/* One root attribute of a data file, kept for the model's training record. */
+struct trn_attr {
+    char name[64];
+    int is_num;
+    double num;
+    char str[256];
+};
+
+struct trn_file {
+    char *path;
+    uint64_t rows;
+    int nattr;
+    struct trn_attr *attr;
+};
+
+struct trn_data {
+    int boards;          /* 1: /boards + /cost, 0: /x + /y */
+    int cells, width, goal;
+    int d;               /* inputs per row */
+    char encoder[256];
+    uint64_t n;          /* rows over all files */
+    uint8_t *b;          /* boards: n * cells */
+    float *x;            /* features: n * d */
+    float *y;            /* targets: n */
+    uint32_t *idx[2];    /* rows of the train / validation split */
+    uint64_t nsplit[2];
+    int nfiles;
+    struct trn_file *files;
+};
+
+/* Checkpoint I/O (train/ckpt.c). The state that a resumed run needs. */
+struct trn_state {
+    nn_model *m, *best;
+    nn_train *t;
+    nn_adam *a;
+    int epoch;           /* epochs completed */
+    uint64_t cursor;     /* batches done in the current epoch */
+    double loss_sum;     /* training loss summed over those batches */
+    double train_seconds;
+    int bad_epochs;      /* epochs since the best one */
+    int have_best;
+    struct trn_epoch best_e;
+};
+int trn_ckpt_save(const char *path, const struct trn_state *s, const struct trn_opts *o,
+                  const trn_data *d);
+/* Load into s (m, best, a allocated here; t created by the caller after). */
+int trn_ckpt_load(const char *path, struct trn_state *s, const struct trn_opts *o, const trn_data *d,
+                  uint8_t **rng_state, size_t *rng_len);
+
+#endif
