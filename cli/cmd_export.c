@@ -265,6 +265,12 @@ int cmd_export(int argc, char **argv)
         return rc;
     if (o.name && fmt != NN_EXPORT_C)
         return cli_usage("export", "--name applies to --format c only");
+    char out[PATH_CAP];
+    if ((size_t)snprintf(out, sizeof out, "%s", o.out) >= sizeof out)
+        return cli_usage("export", "-o: path too long");
+    for (size_t n = strlen(out); fmt == NN_EXPORT_NPY && n > 1 && out[n - 1] == '/'; n--)
+        out[n - 1] = 0; /* "dir/" names the folder dir */
+    o.out = out;
     nn_model *m = nn_model_load(o.model, &rc);
     if (!m)
         return cli_fail("export");

@@ -131,6 +131,8 @@ expect 1 "hmodel.h exists (use --force" "$HN" export --model "$T/a.h5" --format 
 expect 1 "a.npy.d exists (use --force" "$HN" export --model "$T/a.h5" --format npy -o "$T/a.npy.d"
 "$HN" export --model "$T/b.h5" --format npy -o "$T/a.npy.d" --force >/dev/null || fail "--force npy"
 grep -q '"outputs": 3' "$T/a.npy.d/model.json" && [ ! -e "$T/a.npy.d.old" ] || fail "--force npy did not replace"
+"$HN" export --model "$T/a.h5" --format npy -o "$T/a.npy.d/" --force >/dev/null || fail "npy -o dir/"
+grep -q '"outputs": 1' "$T/a.npy.d/model.json" || fail "npy -o dir/ did not replace dir"
 mkdir -p "$T/userdir" && touch "$T/userdir/keep"
 expect 1 "userdir exists and is not an npy export" "$HN" export --model "$T/a.h5" --format npy -o "$T/userdir" --force
 [ -e "$T/userdir/keep" ] || fail "export touched a foreign folder"
