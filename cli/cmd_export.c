@@ -25,19 +25,20 @@ struct export_opts {
 
 static void help(void)
 {
-    printf("usage: heurnet export --model M.h5 --format onnx|keras|c|npy -o OUT [options]\n\n"
-           "Write the model for another solver; outputs are written under a temporary name\n"
-           "and renamed when complete.\n"
-           "  onnx   OUT.onnx: opset 13, input x [N, inputs], output h [N, outputs] (in moves)\n"
-           "  keras  OUT.h5: Keras weights file; the Python that builds the model goes to stdout\n"
-           "  c      OUT.h + OUT.c: float NAME_eval(const float *x), no dependencies\n"
-           "  npy    folder OUT/ of .npy arrays + model.json\n\n"
-           "  --model F       heurnet model file [required]\n"
-           "  --format NAME   onnx, keras, c, npy [from OUT's extension: .onnx, .h5, .c/.h]\n"
-           "  -o, --output P  output file, folder (npy) or base path (c) [required]\n"
-           "  --name NAME     C identifier prefixing the generated functions (c) [OUT's file name]\n"
-           "  --force         replace existing outputs [off]\n"
-           "  -h, --help      this help\n");
+    printf(
+        "usage: heurnet export --model M.h5 --format onnx|keras|c|npy -o OUT [options]\n\n"
+        "Write the model for another solver; outputs are written under a temporary name\n"
+        "and renamed when complete.\n"
+        "  onnx   OUT.onnx: opset 13, input x [N, inputs], output h [N, outputs] (in moves)\n"
+        "  keras  OUT.h5: Keras weights file; the Python that builds the model goes to stdout\n"
+        "  c      OUT.h + OUT.c: float NAME_eval(const float *x), no dependencies\n"
+        "  npy    folder OUT/ of .npy arrays + model.json\n\n"
+        "  --model F       heurnet model file [required]\n"
+        "  --format NAME   onnx, keras, c, npy [from OUT's extension: .onnx, .h5, .c/.h]\n"
+        "  -o, --output P  output file, folder (npy) or base path (c) [required]\n"
+        "  --name NAME     C identifier prefixing the generated functions (c) [OUT's file name]\n"
+        "  --force         replace existing outputs [off]\n"
+        "  -h, --help      this help\n");
 }
 
 static int ends_with(const char *s, const char *suffix)
@@ -76,11 +77,13 @@ static int c_paths(const struct export_opts *o, char *h, char *c, char *name, si
     const char *file = strrchr(base, '/') ? strrchr(base, '/') + 1 : base;
     if (!*file)
         return cli_usage("export", "-o: '%s' names no file", o->out);
-    if ((size_t)snprintf(h, cap, "%s.h", base) >= cap || (size_t)snprintf(c, cap, "%s.c", base) >= cap)
+    if ((size_t)snprintf(h, cap, "%s.h", base) >= cap ||
+        (size_t)snprintf(c, cap, "%s.c", base) >= cap)
         return cli_usage("export", "-o: path too long");
     if (o->name) {
         if (!nn_export_c_name_ok(o->name))
-            return cli_usage("export", "--name: '%s' is not a C identifier (letters, digits, _; at most 64)",
+            return cli_usage("export",
+                             "--name: '%s' is not a C identifier (letters, digits, _; at most 64)",
                              o->name);
         snprintf(name, 65, "%s", o->name);
         return 0;
@@ -90,7 +93,9 @@ static int c_paths(const struct export_opts *o, char *h, char *c, char *name, si
         name[k++] = '_';
     for (; *file && k < 64; file++)
         name[k++] = (char)((*file >= 'a' && *file <= 'z') || (*file >= 'A' && *file <= 'Z') ||
-                                   (*file >= '0' && *file <= '9') ? *file : '_');
+                                   (*file >= '0' && *file <= '9')
+                               ? *file
+                               : '_');
     name[k] = 0;
     return 0;
 }
@@ -100,7 +105,8 @@ static int c_paths(const struct export_opts *o, char *h, char *c, char *name, si
 static int same_file(const char *a, const char *b)
 {
     struct stat sa, sb;
-    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
 }
 
 /* A file output may replace an existing regular file only with --force. */
@@ -164,7 +170,9 @@ static int export_npy(const struct export_opts *o, const nn_model *m)
     int aside = 0;
     if (stat(o->out, &st) == 0) {
         if (!S_ISDIR(st.st_mode) || !is_npy_export(o->out)) {
-            fprintf(stderr, "heurnet: export: %s exists and is not an npy export; not replacing it\n", o->out);
+            fprintf(stderr,
+                    "heurnet: export: %s exists and is not an npy export; not replacing it\n",
+                    o->out);
             return CLI_EXIT_FAIL;
         }
         if (!o->force) {
@@ -173,7 +181,8 @@ static int export_npy(const struct export_opts *o, const nn_model *m)
         }
         snprintf(old, sizeof old, "%s.old", o->out);
         if (rename(o->out, old) != 0) {
-            fprintf(stderr, "heurnet: export: cannot move %s aside to %s: %s\n", o->out, old, strerror(errno));
+            fprintf(stderr, "heurnet: export: cannot move %s aside to %s: %s\n", o->out, old,
+                    strerror(errno));
             return CLI_EXIT_FAIL;
         }
         aside = 1;
@@ -227,22 +236,37 @@ static int run(const struct export_opts *o, enum nn_export_format fmt, const nn_
 
 static int parse(int argc, char **argv, struct export_opts *o)
 {
-    static const struct option opts[] = {
-        {"model", required_argument, NULL, 'm'}, {"format", required_argument, NULL, 'f'},
-        {"output", required_argument, NULL, 'o'}, {"name", required_argument, NULL, 'n'},
-        {"force", no_argument, NULL, 'F'},        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {{"model", required_argument, NULL, 'm'},
+                                         {"format", required_argument, NULL, 'f'},
+                                         {"output", required_argument, NULL, 'o'},
+                                         {"name", required_argument, NULL, 'n'},
+                                         {"force", no_argument, NULL, 'F'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
         switch (c) {
-        case 'm': o->model = optarg; break;
-        case 'f': o->format = optarg; break;
-        case 'o': o->out = optarg; break;
-        case 'n': o->name = optarg; break;
-        case 'F': o->force = 1; break;
-        case 'h': help(); return -1;
-        default: return cli_usage("export", "unknown option");
+        case 'm':
+            o->model = optarg;
+            break;
+        case 'f':
+            o->format = optarg;
+            break;
+        case 'o':
+            o->out = optarg;
+            break;
+        case 'n':
+            o->name = optarg;
+            break;
+        case 'F':
+            o->force = 1;
+            break;
+        case 'h':
+            help();
+            return -1;
+        default:
+            return cli_usage("export", "unknown option");
         }
     }
     if (optind < argc)

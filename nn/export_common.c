@@ -65,7 +65,8 @@ int nn_export_check(const nn_model *m, enum nn_export_format fmt)
                            l, L.out, NN_EX_C_MAX_WIDTH);
     }
     if (fmt == NN_EXPORT_C && nn_model_inputs(m) > NN_EX_C_MAX_WIDTH)
-        return hn_fail(HN_ERR_UNSUPPORTED, "the model reads %d inputs; the C export allows at most %d",
+        return hn_fail(HN_ERR_UNSUPPORTED,
+                       "the model reads %d inputs; the C export allows at most %d",
                        nn_model_inputs(m), NN_EX_C_MAX_WIDTH);
     return HN_OK;
 }
@@ -74,7 +75,8 @@ int nn_export_check(const nn_model *m, enum nn_export_format fmt)
 
 /* W' = W * s per output column, b' = (b - mean) * s + beta with
  * s = gamma / sqrt(var + eps); then, for the last layer, the target scaling. */
-static void fold_layer(const struct nn_layer_info *L, double scale, double offset, float *w, float *b)
+static void fold_layer(const struct nn_layer_info *L, double scale, double offset, float *w,
+                       float *b)
 {
     for (int j = 0; j < L->out; j++) {
         double s = 1.0, c = L->bias[j];
@@ -103,7 +105,8 @@ int nn_ex_fold(const nn_model *m, struct nn_ex_net *net)
         d->w = malloc(sizeof(float) * (size_t)L.in * L.out);
         d->b = malloc(sizeof(float) * (size_t)L.out);
         if (!d->w || !d->b)
-            return hn_fail(HN_ERR_NOMEM, "out of memory folding layer %d (%d x %d)", l, L.in, L.out);
+            return hn_fail(HN_ERR_NOMEM, "out of memory folding layer %d (%d x %d)", l, L.in,
+                           L.out);
         int last_linear = l == net->n_layers - 1 && L.act == NN_ACT_LINEAR;
         fold_layer(&L, last_linear ? std : 1.0, last_linear ? mean : 0.0, d->w, d->b);
     }

@@ -20,8 +20,8 @@ struct kl {
 /* Keras' automatic names: dense, dense_1, dense_2, ... per layer class. */
 static void kl_add(struct kl *list, int *n, enum kl_kind kind, int layer)
 {
-    static const char *const base[] = {"dense", "batch_normalization", "activation", "elu", "dropout",
-                                       "rescaling"};
+    static const char *const base[] = {
+        "dense", "batch_normalization", "activation", "elu", "dropout", "rescaling"};
     int same = 0;
     for (int i = 0; i < *n; i++)
         same += list[i].kind == kind;
@@ -75,7 +75,8 @@ static int attr_strings(hid_t obj, const char *attr, const char *const *s, int n
         memcpy(buf + (size_t)i * len, s[i], strlen(s[i]));
     hsize_t dims[1] = {(hsize_t)n};
     hid_t type = H5Tcopy(H5T_C_S1), space = H5Screate_simple(1, dims, NULL), a = -1;
-    herr_t err = type < 0 || space < 0 || H5Tset_size(type, len) < 0 || H5Tset_strpad(type, H5T_STR_NULLPAD) < 0;
+    herr_t err = type < 0 || space < 0 || H5Tset_size(type, len) < 0 ||
+                 H5Tset_strpad(type, H5T_STR_NULLPAD) < 0;
     if (!err)
         a = H5Acreate2(obj, attr, type, space, H5P_DEFAULT, H5P_DEFAULT);
     err = err || a < 0 || H5Awrite(a, type, buf) < 0;
@@ -89,12 +90,14 @@ static int attr_strings(hid_t obj, const char *attr, const char *const *s, int n
     return err ? hn_fail(HN_ERR_HDF5, "cannot write attribute %s", attr) : HN_OK;
 }
 
-static int write_array(hid_t g, const char *name, const float *data, int rank, hsize_t d0, hsize_t d1)
+static int write_array(hid_t g, const char *name, const float *data, int rank, hsize_t d0,
+                       hsize_t d1)
 {
     hsize_t dims[2] = {d0, d1};
     hid_t space = H5Screate_simple(rank, dims, NULL);
     hid_t ds = space < 0 ? -1
-                         : H5Dcreate2(g, name, H5T_IEEE_F32LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+                         : H5Dcreate2(g, name, H5T_IEEE_F32LE, space, H5P_DEFAULT, H5P_DEFAULT,
+                                      H5P_DEFAULT);
     herr_t err = ds < 0 || H5Dwrite(ds, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0;
     if (ds >= 0)
         H5Dclose(ds);
@@ -118,7 +121,8 @@ static int write_layer(hid_t file, const struct kl *k, const nn_model *m)
         wn[0] = "kernel:0", wn[1] = "bias:0", data[0] = L.kernel, data[1] = L.bias, nw = 2;
     } else if (k->kind == KL_BN) {
         wn[0] = "gamma:0", wn[1] = "beta:0", wn[2] = "moving_mean:0", wn[3] = "moving_variance:0";
-        data[0] = L.gamma, data[1] = L.beta, data[2] = L.moving_mean, data[3] = L.moving_var, nw = 4;
+        data[0] = L.gamma, data[1] = L.beta, data[2] = L.moving_mean, data[3] = L.moving_var,
+        nw = 4;
     }
     hid_t g = H5Gcreate2(file, k->name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), sub = -1;
     if (g < 0)
@@ -200,12 +204,16 @@ static void snippet_layer(FILE *out, const nn_model *m, const struct kl *k)
         nn_model_layer(m, k->layer, &L);
     nn_model_target(m, &mean, &std);
     switch (k->kind) {
-    case KL_DENSE: fprintf(out, "    layers.Dense(%d", L.out); break;
+    case KL_DENSE:
+        fprintf(out, "    layers.Dense(%d", L.out);
+        break;
     case KL_BN:
         nn_ex_float_str(L.bn_eps, v, sizeof v);
         fprintf(out, "    layers.BatchNormalization(epsilon=%s, momentum=0.99", v);
         break;
-    case KL_ACT: fprintf(out, "    layers.Activation(\"%s\"", nn_act_name(L.act)); break;
+    case KL_ACT:
+        fprintf(out, "    layers.Activation(\"%s\"", nn_act_name(L.act));
+        break;
     case KL_ELU:
         nn_ex_float_str(L.elu_alpha, v, sizeof v);
         fprintf(out, "    layers.ELU(alpha=%s", v);
@@ -214,7 +222,9 @@ static void snippet_layer(FILE *out, const nn_model *m, const struct kl *k)
         nn_ex_float_str(L.dropout, v, sizeof v);
         fprintf(out, "    layers.Dropout(%s", v);
         break;
-    case KL_RESCALE: fprintf(out, "    layers.Rescaling(scale=%.17g, offset=%.17g", std, mean); break;
+    case KL_RESCALE:
+        fprintf(out, "    layers.Rescaling(scale=%.17g, offset=%.17g", std, mean);
+        break;
     }
     fprintf(out, ", name=\"%s\"),\n", k->name);
 }
@@ -227,10 +237,11 @@ int nn_export_keras_snippet(const nn_model *m, const char *weights_path, FILE *o
     struct nn_ex_encoder e;
     nn_ex_encoder_parse(nn_model_encoder(m), &e);
     nn_ex_encoding_text(&e, nn_model_inputs(m), text, sizeof text);
-    fprintf(out, "# tf.keras model matching the weights file (written by heurnet export).\n"
-                 "# Input x: %s.\n# Output: the prediction in target units (moves), scaling included.\n"
-                 "from tensorflow import keras\nfrom tensorflow.keras import layers\n\n"
-                 "model = keras.Sequential([\n    keras.Input(shape=(%d,)),\n",
+    fprintf(out,
+            "# tf.keras model matching the weights file (written by heurnet export).\n"
+            "# Input x: %s.\n# Output: the prediction in target units (moves), scaling included.\n"
+            "from tensorflow import keras\nfrom tensorflow.keras import layers\n\n"
+            "model = keras.Sequential([\n    keras.Input(shape=(%d,)),\n",
             text, nn_model_inputs(m));
     for (int i = 0; i < n; i++)
         snippet_layer(out, m, &list[i]);

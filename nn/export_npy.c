@@ -22,14 +22,17 @@ struct npy_dir {
 
 /* .npy version 1.0: magic, version, header length, a Python dict literal
  * padded with spaces to a multiple of 64 bytes, then little-endian data. */
-static int npy_write(struct npy_dir *d, const char *name, const float *data, int rank, long d0, long d1)
+static int npy_write(struct npy_dir *d, const char *name, const float *data, int rank, long d0,
+                     long d1)
 {
     char full[4200], dict[160], head[256];
     snprintf(full, sizeof full, "%s/%s", d->path, name);
     if (rank == 2)
-        snprintf(dict, sizeof dict, "{'descr': '<f4', 'fortran_order': False, 'shape': (%ld, %ld), }", d0, d1);
+        snprintf(dict, sizeof dict,
+                 "{'descr': '<f4', 'fortran_order': False, 'shape': (%ld, %ld), }", d0, d1);
     else
-        snprintf(dict, sizeof dict, "{'descr': '<f4', 'fortran_order': False, 'shape': (%ld,), }", d0);
+        snprintf(dict, sizeof dict, "{'descr': '<f4', 'fortran_order': False, 'shape': (%ld,), }",
+                 d0);
     size_t hlen = strlen(dict) + 1, total = (10 + hlen + 63) / 64 * 64;
     memcpy(head, "\x93NUMPY\x01\x00", 8);
     head[8] = (char)((total - 10) & 0xff);
@@ -84,15 +87,17 @@ static void json_layer(FILE *f, int l, const struct nn_layer_info *L)
     nn_ex_float_str(L->elu_alpha, alpha, sizeof alpha);
     nn_ex_float_str(L->dropout, drop, sizeof drop);
     nn_ex_float_str(L->bn_eps, eps, sizeof eps);
-    fprintf(f, "    {\"index\": %d, \"in\": %d, \"out\": %d, \"kernel\": \"layer%03d_kernel.npy\", "
-               "\"bias\": \"layer%03d_bias.npy\",\n     \"activation\": \"%s\", \"elu_alpha\": %s, "
-               "\"dropout\": %s,\n     \"batch_norm\": ",
+    fprintf(f,
+            "    {\"index\": %d, \"in\": %d, \"out\": %d, \"kernel\": \"layer%03d_kernel.npy\", "
+            "\"bias\": \"layer%03d_bias.npy\",\n     \"activation\": \"%s\", \"elu_alpha\": %s, "
+            "\"dropout\": %s,\n     \"batch_norm\": ",
             l, L->in, L->out, l, l, nn_act_name(L->act), alpha, drop);
     if (L->has_bn)
-        fprintf(f, "{\"gamma\": \"layer%03d_gamma.npy\", \"beta\": \"layer%03d_beta.npy\", "
-                   "\"moving_mean\": \"layer%03d_moving_mean.npy\",\n"
-                   "                    \"moving_variance\": \"layer%03d_moving_variance.npy\", "
-                   "\"epsilon\": %s}}",
+        fprintf(f,
+                "{\"gamma\": \"layer%03d_gamma.npy\", \"beta\": \"layer%03d_beta.npy\", "
+                "\"moving_mean\": \"layer%03d_moving_mean.npy\",\n"
+                "                    \"moving_variance\": \"layer%03d_moving_variance.npy\", "
+                "\"epsilon\": %s}}",
                 l, l, l, l, eps);
     else
         fputs("null}", f);
@@ -109,7 +114,8 @@ static void json_encoder(FILE *f, const nn_model *m)
     fputs(", \"name\": ", f);
     nn_ex_put_quoted(f, e.name);
     if (e.npuzzle) {
-        fprintf(f, ", \"width\": %d, \"goal\": \"%s\",\n              \"goal_layout\": [", e.width, e.goal);
+        fprintf(f, ", \"width\": %d, \"goal\": \"%s\",\n              \"goal_layout\": [", e.width,
+                e.goal);
         for (int c = 0; c < e.width * e.width; c++)
             fprintf(f, c ? ", %d" : "%d", e.goal_tile[c]);
         fputs("]", f);
@@ -146,12 +152,14 @@ static void json_model(FILE *f, const nn_model *m)
     nn_model_target(m, &mean, &std);
     fputs("{\n  \"format\": \"heurnet-npy\",\n  \"format_version\": 1,\n  \"spec\": ", f);
     nn_ex_put_quoted(f, spec);
-    fprintf(f, ",\n  \"inputs\": %d,\n  \"outputs\": %d,\n", nn_model_inputs(m), nn_model_outputs(m));
-    fputs("  \"forward\": \"a = x; for each layer: z = a @ kernel + bias; with batch_norm: z = (z - "
-          "moving_mean) / sqrt(moving_variance + epsilon) * gamma + beta; a = activation(z) with "
-          "relu(z) = max(z, 0), elu(z) = z if z > 0 else elu_alpha * (exp(z) - 1), linear(z) = z; "
-          "dropout acts in training only. Output y = a * target.std + target.mean.\",\n",
-          f);
+    fprintf(f, ",\n  \"inputs\": %d,\n  \"outputs\": %d,\n", nn_model_inputs(m),
+            nn_model_outputs(m));
+    fputs(
+        "  \"forward\": \"a = x; for each layer: z = a @ kernel + bias; with batch_norm: z = (z - "
+        "moving_mean) / sqrt(moving_variance + epsilon) * gamma + beta; a = activation(z) with "
+        "relu(z) = max(z, 0), elu(z) = z if z > 0 else elu_alpha * (exp(z) - 1), linear(z) = z; "
+        "dropout acts in training only. Output y = a * target.std + target.mean.\",\n",
+        f);
     fputs("  \"target\": {\"mean\": ", f);
     json_number(f, mean);
     fputs(", \"std\": ", f);
@@ -207,7 +215,8 @@ int nn_export_npy(const nn_model *m, const char *dir)
         goto done;
     if (mkdir(d->path, 0777) != 0) {
         rc = hn_fail(HN_ERR_IO, "%s: cannot create the temporary folder %s: %s%s", dir, d->path,
-                     strerror(errno), errno == EEXIST ? " (left by an interrupted export? remove it)" : "");
+                     strerror(errno),
+                     errno == EEXIST ? " (left by an interrupted export? remove it)" : "");
         goto done;
     }
     for (int l = 0; l < nn_model_layers(m) && !rc; l++) {
@@ -218,7 +227,8 @@ int nn_export_npy(const nn_model *m, const char *dir)
     if (!rc)
         rc = write_json(d, m);
     if (!rc && rename(d->path, dir) != 0)
-        rc = hn_fail(HN_ERR_IO, "%s: cannot rename %s into place: %s", dir, d->path, strerror(errno));
+        rc = hn_fail(HN_ERR_IO, "%s: cannot rename %s into place: %s", dir, d->path,
+                     strerror(errno));
     if (rc)
         npy_dir_remove(d);
 done:

@@ -99,8 +99,8 @@ static void onnx_value_info(struct nn_ex_buf *graph, int field, const char *name
 
 /* NodeProto: input=1, output=2, name=3, op_type=4, attribute=5. `alpha`
  * adds a float attribute named "alpha" when non-negative. */
-static void onnx_node(struct nn_ex_buf *graph, const char *op, const char *name, const char *const *in,
-                      int n_in, const char *out, float alpha)
+static void onnx_node(struct nn_ex_buf *graph, const char *op, const char *name,
+                      const char *const *in, int n_in, const char *out, float alpha)
 {
     struct nn_ex_buf node = {0};
     for (int i = 0; i < n_in; i++)

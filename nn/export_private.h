@@ -34,10 +34,10 @@ void nn_ex_net_free(struct nn_ex_net *net);
 /* An encoder string such as "npuzzle-onehot n=4 goal=blank-first". */
 #define NN_EX_MAX_CELLS 25
 struct nn_ex_encoder {
-    char name[64];  /* first word, "" when the model records none */
-    int npuzzle;    /* 1: npuzzle-onehot with a known width and goal */
-    int width;      /* board width N */
-    char goal[16];  /* "blank-first" / "blank-last" */
+    char name[64];                  /* first word, "" when the model records none */
+    int npuzzle;                    /* 1: npuzzle-onehot with a known width and goal */
+    int width;                      /* board width N */
+    char goal[16];                  /* "blank-first" / "blank-last" */
     int goal_tile[NN_EX_MAX_CELLS]; /* tile at each row-major cell of the goal */
 };
 void nn_ex_encoder_parse(const char *enc, struct nn_ex_encoder *e);

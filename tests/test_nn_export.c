@@ -77,10 +77,12 @@ static void check_npy_bytes(const char *dir)
     FILE *in = fopen(f, "rb");
     unsigned char head[128];
     float w[30];
-    CHECK(in && fread(head, 1, 128, in) == 128 && fread(w, sizeof(float), 30, in) == 30 && fgetc(in) == EOF);
+    CHECK(in && fread(head, 1, 128, in) == 128 && fread(w, sizeof(float), 30, in) == 30 &&
+          fgetc(in) == EOF);
     if (in)
         fclose(in);
-    CHECK(!memcmp(head, "\x93NUMPY\x01\x00", 8) && head[8] + 256 * head[9] == 118 && head[127] == '\n');
+    CHECK(!memcmp(head, "\x93NUMPY\x01\x00", 8) && head[8] + 256 * head[9] == 118 &&
+          head[127] == '\n');
     CHECK(strstr((char *)head + 10, "'shape': (6, 5)") != NULL);
     struct nn_layer_info L;
     nn_model_layer(m, 0, &L);
