@@ -89,18 +89,6 @@ static inline uint64_t div_radix(const builder *b, uint64_t x, int i)
     return (uint64_t)(((unsigned __int128)x * b->radix_inv[i]) >> 64);
 }
 
-static inline uint64_t rank_cells(const uint8_t *cells, int k, int ncells)
-{
-    uint32_t used = 0;
-    uint64_t r = 0;
-    for (int i = 0; i < k; i++) {
-        int c = cells[i];
-        r = r * (uint64_t)(ncells - i) + (uint64_t)(c - __builtin_popcount(used & ((1u << c) - 1)));
-        used |= 1u << c;
-    }
-    return r;
-}
-
 static inline uint32_t unrank_cells(const builder *b, uint64_t p, uint8_t *cells)
 {
     int digit[SRCH_NP_MAX_CELLS];
@@ -155,7 +143,7 @@ static void expand(builder *b, uint64_t p, defer_list *d)
         for (uint32_t m = b->nbmask[c] & blank_cells; m; m &= m - 1) {
             int n = __builtin_ctz(m);
             cells[i] = (uint8_t)n;
-            uint64_t q = rank_cells(cells, b->k, b->ncells);
+            uint64_t q = srch_np_pdb_rank(cells, b->k, b->ncells);
             cells[i] = (uint8_t)c;
             cand[nc++] = (candidate){q, occ ^ (1u << c) ^ (1u << n), c};
             vis_prefetch(b, q);
@@ -289,7 +277,7 @@ typedef struct {
 /* The layered scan for one pattern. */
 static int build_pattern(builder *b, int threads, progress *pr)
 {
-    uint64_t goal = rank_cells(b->goal_cells, b->k, b->ncells);
+    uint64_t goal = srch_np_pdb_rank(b->goal_cells, b->k, b->ncells);
     uint32_t occ = 0;
     for (int i = 0; i < b->k; i++)
         occ |= 1u << b->goal_cells[i];

@@ -9,43 +9,9 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "np_bfs.h"
 #include "datagen/dg.h"
 #include "search/npuzzle/np_internal.h"
-
-#define N8 362880
-
-static uint8_t *bfs8(void)
-{
-    uint8_t *dist = malloc(N8);
-    uint32_t *queue = malloc(N8 * sizeof *queue);
-    if (!dist || !queue) {
-        free(dist);
-        free(queue);
-        return NULL;
-    }
-    memset(dist, 255, N8);
-    srch_np_board b;
-    srch_np_board_goal(&b, 3, SRCH_NP_GOAL_BLANK_FIRST);
-    size_t head = 0, tail = 0;
-    queue[tail++] = (uint32_t)srch_np_board_rank(&b);
-    dist[queue[0]] = 0;
-    while (head < tail) {
-        uint32_t r = queue[head++];
-        srch_np_board_unrank(&b, 3, r);
-        for (int d = 0; d < 4; d++) {
-            srch_np_board c = b;
-            if (srch_np_board_move(&c, d) < 0)
-                continue;
-            uint32_t rc = (uint32_t)srch_np_board_rank(&c);
-            if (dist[rc] == 255) {
-                dist[rc] = (uint8_t)(dist[r] + 1);
-                queue[tail++] = rc;
-            }
-        }
-    }
-    free(queue);
-    return dist;
-}
 
 static srch_np_pdb *build(const char *name, int width, int threads)
 {
@@ -60,7 +26,7 @@ static srch_np_pdb *build(const char *name, int width, int threads)
 /* Exact table and a 4-4 partition against BFS on every 8-puzzle state. */
 static void test_8puzzle(void)
 {
-    uint8_t *dist = bfs8();
+    uint8_t *dist = bfs8(SRCH_NP_GOAL_BLANK_FIRST);
     CHECK(dist != NULL);
     srch_np_pdb *exact = build("8", 3, 2);
     if (!dist || !exact)
