@@ -163,7 +163,7 @@ static int is_npy_export(const char *dir)
 
 /* npy into a folder: an existing export is moved aside, replaced, and
  * removed only after the new folder is in place. */
-static int export_npy(const struct export_opts *o, const nn_model *m)
+static int export_npy(const struct export_opts *o, const nn_model *m, const char *what)
 {
     struct stat st;
     char old[PATH_CAP + 8];
@@ -191,7 +191,7 @@ static int export_npy(const struct export_opts *o, const nn_model *m)
     if (rc) {
         if (aside)
             rename(old, o->out);
-        return cli_fail("export");
+        return cli_fail(what);
     }
     if (aside && npy_remove_old(old) != 0)
         fprintf(stderr, "heurnet: export: warning: could not remove the previous export %s\n", old);
@@ -200,7 +200,8 @@ static int export_npy(const struct export_opts *o, const nn_model *m)
 
 /* ---- the command ------------------------------------------------------- */
 
-static int run(const struct export_opts *o, enum nn_export_format fmt, const nn_model *m)
+static int run(const struct export_opts *o, enum nn_export_format fmt, const nn_model *m,
+               const char *what)
 {
     char h[PATH_CAP], c[PATH_CAP], name[65];
     int rc;
@@ -210,10 +211,10 @@ static int run(const struct export_opts *o, enum nn_export_format fmt, const nn_
         if ((rc = check_file_target(o, o->out)))
             return rc;
         if (fmt == NN_EXPORT_ONNX ? nn_export_onnx(m, o->out) : nn_export_keras(m, o->out))
-            return cli_fail("export");
+            return cli_fail(what);
         if (fmt == NN_EXPORT_KERAS) {
             printf("# format=keras output=%s\n", o->out);
-            return nn_export_keras_snippet(m, o->out, stdout) ? cli_fail("export") : 0;
+            return nn_export_keras_snippet(m, o->out, stdout) ? cli_fail(what) : 0;
         }
         printf("format=onnx output=%s\n", o->out);
         return 0;
@@ -222,11 +223,11 @@ static int run(const struct export_opts *o, enum nn_export_format fmt, const nn_
             (rc = check_file_target(o, c)))
             return rc;
         if (nn_export_c(m, name, h, c))
-            return cli_fail("export");
+            return cli_fail(what);
         printf("format=c header=%s source=%s function=%s_eval\n", h, c, name);
         return 0;
     case NN_EXPORT_NPY:
-        if ((rc = export_npy(o, m)))
+        if ((rc = export_npy(o, m, what)))
             return rc;
         printf("format=npy output=%s\n", o->out);
         return 0;
@@ -303,7 +304,7 @@ int cmd_export(int argc, char **argv)
     if (nn_export_check(m, fmt))
         rc = cli_fail(what);
     else
-        rc = run(&o, fmt, m);
+        rc = run(&o, fmt, m, what);
     nn_model_free(m);
     if (!rc && fflush(stdout) != 0) {
         fprintf(stderr, "heurnet: export: cannot write to standard output\n");

@@ -91,6 +91,14 @@ static void fold_layer(const struct nn_layer_info *L, double scale, double offse
     }
 }
 
+static int all_finite(const float *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(v[i]))
+            return 0;
+    return 1;
+}
+
 int nn_ex_fold(const nn_model *m, struct nn_ex_net *net)
 {
     double mean, std;
@@ -109,6 +117,11 @@ int nn_ex_fold(const nn_model *m, struct nn_ex_net *net)
                            L.out);
         int last_linear = l == net->n_layers - 1 && L.act == NN_ACT_LINEAR;
         fold_layer(&L, last_linear ? std : 1.0, last_linear ? mean : 0.0, d->w, d->b);
+        if (!all_finite(d->w, (size_t)L.in * L.out) || !all_finite(d->b, (size_t)L.out))
+            return hn_fail(HN_ERR_NAN,
+                           "layer %d: folding batch norm and target scaling overflows float "
+                           "(a tiny moving variance or huge gamma?)",
+                           l);
     }
     const struct nn_ex_dense *last = &net->layer[net->n_layers - 1];
     if (last->act != NN_ACT_LINEAR && (mean != 0.0 || std != 1.0)) {

@@ -152,6 +152,16 @@ expect 1 "export $T/wide.h5 as c: layer 0 is 16400 wide; the C export keeps acti
     "$HN" export --model "$T/wide.h5" --format c -o "$T/wide"
 [ ! -e "$T/wide.c" ] && [ ! -e "$T/wide.h" ] || fail "a refused C export wrote files"
 "$HN" export --model "$T/wide.h5" --format onnx -o "$T/wide.onnx" >/dev/null || fail "wide model as onnx"
+# Folding batch norm must stay finite in float: ONNX and C (folded) refuse,
+# Keras and npy (raw arrays) can still carry the model.
+cp "$T/a.h5" "$T/ovf.h5"
+$PY -c "import h5py, sys; f = h5py.File(sys.argv[1], 'r+'); f['layers/000/gamma'][0] = 3e38; \
+f['layers/000/moving_variance'][0] = 0; f['layers/000/kernel'][:, 0] = 3e38" "$T/ovf.h5" || fail "ovf.h5"
+expect 1 "as onnx: layer 0: folding batch norm and target scaling overflows float" \
+    "$HN" export --model "$T/ovf.h5" --format onnx -o "$T/ovf.onnx"
+expect 1 "as c: layer 0: folding batch norm" "$HN" export --model "$T/ovf.h5" --format c -o "$T/ovf"
+[ ! -e "$T/ovf.onnx" ] && [ ! -e "$T/ovf.c" ] || fail "a refused export wrote files"
+"$HN" export --model "$T/ovf.h5" --format keras -o "$T/ovf_k.h5" >/dev/null || fail "ovf.h5 as keras"
 "$HN" export --help >"$T/out" && grep -q '\[required\]' "$T/out" || fail "export --help"
 no_part_files "the export commands"
 
