@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cblas.h>
 
@@ -50,19 +51,32 @@ static void fill_inputs(hn_rng *r, float *x, int n, int d, int onehot)
     }
 }
 
-/* Seconds per repetition of fn, repeated until `seconds` have passed. */
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Wall and process-CPU seconds per repetition of body, repeated until
+ * `seconds` have passed. On a shared machine CPU time is the steadier
+ * measure of a single-threaded run (waiting for a core is not counted). */
+struct timing {
+    double wall, cpu;
+};
 #define TIME_LOOP(seconds, body, out)                                          \
     do {                                                                       \
         body;                                                                  \
         body;                                                                  \
         long reps_ = 0;                                                        \
-        double t0_ = hn_now(), el_;                                            \
+        double t0_ = hn_now(), c0_ = cpu_now(), el_;                           \
         do {                                                                   \
             body;                                                              \
             reps_++;                                                           \
             el_ = hn_now() - t0_;                                              \
         } while (el_ < (seconds) || reps_ < 3);                                \
-        (out) = el_ / reps_;                                                   \
+        (out).wall = el_ / reps_;                                              \
+        (out).cpu = (cpu_now() - c0_) / reps_;                                 \
     } while (0)
 
 static int widest(const struct nn_spec *sp)
@@ -74,7 +88,7 @@ static int widest(const struct nn_spec *sp)
 }
 
 /* The sgemm calls of one step alone, on scratch buffers of the same shapes. */
-static int sgemm_only(const struct bench_cfg *c, double *sec)
+static int sgemm_only(const struct bench_cfg *c, struct timing *sec)
 {
     const struct nn_spec *sp = &c->spec;
     int w = widest(sp), n = c->batch;
@@ -101,7 +115,7 @@ static int sgemm_only(const struct bench_cfg *c, double *sec)
     return HN_OK;
 }
 
-static int time_train(const struct bench_cfg *c, nn_model *m, const float *x, const float *y, double *sec)
+static int time_train(const struct bench_cfg *c, nn_model *m, const float *x, const float *y, struct timing *sec)
 {
     int rc = 0;
     size_t np;
@@ -120,7 +134,7 @@ static int time_train(const struct bench_cfg *c, nn_model *m, const float *x, co
     return rc;
 }
 
-static int time_infer(const struct bench_cfg *c, nn_model *m, const float *x, float *y, double *sec)
+static int time_infer(const struct bench_cfg *c, nn_model *m, const float *x, float *y, struct timing *sec)
 {
     int rc = 0;
     nn_infer *inf = nn_infer_new(m, c->batch, &rc);
@@ -137,7 +151,7 @@ static int bench_run(const struct bench_cfg *c, const char *arch)
     int din = c->spec.n_inputs, dout = c->spec.layer[c->spec.n_layers - 1].width;
     float *x = malloc(sizeof(float) * (size_t)c->batch * din), *y = malloc(sizeof(float) * (size_t)c->batch * dout);
     hn_rng *r = hn_rng_new(2);
-    double sec = 0.0, sg = 0.0;
+    struct timing sec = {0, 0}, sg = {0, 0};
     if (!m || !x || !y || !r) {
         rc = rc ? rc : hn_fail(HN_ERR_NOMEM, "out of memory");
         goto done;
@@ -151,9 +165,12 @@ static int bench_run(const struct bench_cfg *c, const char *arch)
     if (!rc) {
         double fl = flops_per_sample(&c->spec, c->train) * c->batch;
         printf("mode=%s arch=%s batch=%d threads=%d input=%s samples_per_s=%.1f us_per_call=%.2f "
-               "gflops=%.2f sgemm_gflops=%.2f sgemm_bound_samples_per_s=%.1f fraction_of_sgemm=%.3f\n",
+               "cpu_samples_per_s=%.1f cpu_us_per_call=%.2f gflops=%.2f sgemm_gflops=%.2f "
+               "sgemm_bound_samples_per_s=%.1f fraction_of_sgemm=%.3f cpu_fraction_of_sgemm=%.3f\n",
                c->train ? "train" : "infer", arch, c->batch, c->threads, c->onehot ? "onehot" : "gauss",
-               c->batch / sec, sec * 1e6, fl / sec / 1e9, fl / sg / 1e9, c->batch / sg, sg / sec);
+               c->batch / sec.wall, sec.wall * 1e6, c->batch / sec.cpu, sec.cpu * 1e6,
+               fl / sec.wall / 1e9, fl / sg.wall / 1e9, c->batch / sg.wall, sg.wall / sec.wall,
+               sg.cpu / sec.cpu);
     }
 done:
     free(x), free(y);
@@ -167,7 +184,8 @@ static void bench_nn_help(const struct nn_layer_defaults *d)
     printf("usage: heurnet bench nn --arch SPEC [options]\n\n"
            "Time training steps (forward, MSE, backward, Adam) or inference calls (batch norm\n"
            "folded) on random data, then the same sgemm calls alone. Prints one key=value\n"
-           "record: samples_per_s, us_per_call, gflops, sgemm_gflops, fraction_of_sgemm.\n\n"
+           "record: samples_per_s, us_per_call (wall clock), the same from process CPU time\n"
+           "(cpu_*), gflops, sgemm_gflops and fraction_of_sgemm.\n\n"
            "  --arch SPEC      network [256-1024-1024-512-128-64-1]\n");
     cli_arch_help(stdout, d);
     printf("  --batch B        rows per step or call [1024]\n"

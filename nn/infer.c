@@ -1,7 +1,7 @@
 /* Inference: batch norm folded into the dense weights once, shared by
  * reference between per-thread workspaces; one sgemm plus one fused
  * bias+activation pass per layer, and a hand-written matrix-vector path for
- * single rows (it skips zero inputs, which one-hot boards are mostly). */
+ * single rows and mostly-zero inputs (one-hot boards) that skips zeros. */
 #include "nn/kernels.h"
 #include "nn/nn_private.h"
 
@@ -169,18 +169,14 @@ static void bias_act(float *z, const float *b, int n, int w, enum nn_act act, fl
     }
 }
 
-/* y = x @ W for one row, W [in, out] row-major; zero inputs are skipped. */
-static void matvec(const float *restrict x, const float *restrict W, int in, int out, float *restrict y)
+void nn_gemm_rows(const float *x, int n, const float *W, int in, int out, float *y)
 {
-    memset(y, 0, (size_t)out * sizeof *y);
-    for (int i = 0; i < in; i++) {
-        float xi = x[i];
-        if (xi == 0.0f)
-            continue;
-        const float *wi = W + (size_t)i * out;
-        for (int j = 0; j < out; j++)
-            y[j] += xi * wi[j];
+    if (n == 1 || nn_mostly_zero(x, (size_t)n * in)) {
+        for (int r = 0; r < n; r++)
+            nn_matvec(x + (size_t)r * in, W, in, out, y + (size_t)r * out);
+        return;
     }
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, out, in, 1.0f, x, in, W, out, 0.0f, y, out);
 }
 
 int nn_infer_run(nn_infer *c, const float *x, int n, float *y)
@@ -192,8 +188,10 @@ int nn_infer_run(nn_infer *c, const float *x, int n, float *y)
     float *out = c->a;
     for (int l = 0; l < f->n_layers; l++) {
         int k = f->layer[l].in, w = f->layer[l].out;
-        if (n == 1)
-            matvec(in, f->layer[l].w, k, w, out);
+        if (l == 0)
+            nn_gemm_rows(in, n, f->layer[l].w, k, w, out); /* inputs may be one-hot */
+        else if (n == 1)
+            nn_matvec(in, f->layer[l].w, k, w, out);
         else
             cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, w, k, 1.0f, in, k,
                         f->layer[l].w, w, 0.0f, out, w);

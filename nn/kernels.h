@@ -71,4 +71,32 @@ static inline uint32_t nn_drop_hash(uint32_t seed, uint32_t i)
     return h;
 }
 
+/* Nonzero when at most a quarter of x is nonzero (one-hot boards: 1/16):
+ * then row-by-row accumulation of kernel rows beats a dense sgemm. */
+static inline int nn_mostly_zero(const float *x, size_t count)
+{
+    size_t nz = 0;
+    for (size_t i = 0; i < count; i++)
+        nz += x[i] != 0.0f;
+    return nz * 4 <= count;
+}
+
+/* y = x @ W for one row, W [in, out] row-major; zero inputs are skipped. */
+static inline void nn_matvec(const float *restrict x, const float *restrict W, int in, int out,
+                             float *restrict y)
+{
+    memset(y, 0, (size_t)out * sizeof *y);
+    for (int i = 0; i < in; i++) {
+        float xi = x[i];
+        if (xi == 0.0f)
+            continue;
+        const float *wi = W + (size_t)i * out;
+        for (int j = 0; j < out; j++)
+            y[j] += xi * wi[j];
+    }
+}
+
+/* Y = X @ W for n rows: sgemm, or row by row when X is mostly zeros. */
+void nn_gemm_rows(const float *x, int n, const float *W, int in, int out, float *y);
+
 #endif

@@ -13,6 +13,7 @@
 struct nn_train {
     nn_model *m;
     int max_batch, n, mode, have_fwd;
+    int sparse_input; /* the last input was mostly zeros: layer 0 skips them */
     float momentum;
     float *act[NN_MAX_LAYERS + 1]; /* act[0] input copy, act[l+1] output of layer l */
     float *xhat[NN_MAX_LAYERS];    /* normalised pre-activations (bn layers) */
@@ -180,8 +181,11 @@ static void forward_layer(nn_train *t, int l, int n, int train)
     const float *W = m->params + v->kernel, *b = m->params + v->bias;
     int w = v->out, drop = train && ls->dropout > 0.0f;
     float *out = t->act[l + 1], *z = ls->bn ? t->xhat[l] : out;
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, w, v->in, 1.0f, t->act[l], v->in, W, w,
-                0.0f, z, w);
+    if (l == 0 && t->sparse_input)
+        nn_gemm_rows(t->act[0], n, W, v->in, w, z);
+    else
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, w, v->in, 1.0f, t->act[l], v->in, W,
+                    w, 0.0f, z, w);
     if (drop)
         t->drop_seed[l] = (uint32_t)hn_rng_u64(t->rng);
     if (!ls->bn) {
@@ -226,6 +230,7 @@ int nn_train_forward(nn_train *t, const float *x, int n, enum nn_mode mode)
             if (sp->layer[l].bn)
                 return hn_fail(HN_ERR_ARG, "batch norm in train mode needs at least 2 rows");
     memcpy(t->act[0], x, (size_t)n * sp->n_inputs * sizeof *x);
+    t->sparse_input = nn_mostly_zero(x, (size_t)n * sp->n_inputs);
     for (int l = 0; l < sp->n_layers; l++)
         forward_layer(t, l, n, train);
     t->n = n;
@@ -343,6 +348,23 @@ static void layer_back_elementwise(nn_train *t, int l, float *d)
     }
 }
 
+/* dW = X^T dZ for mostly-zero X: each nonzero x[s][i] adds a row of dZ. */
+static void sparse_kernel_grad(const float *x, int n, const float *dz, int in, int out, float *dw)
+{
+    memset(dw, 0, (size_t)in * out * sizeof *dw);
+    for (int s = 0; s < n; s++) {
+        const float *xs = x + (size_t)s * in, *ds = dz + (size_t)s * out;
+        for (int i = 0; i < in; i++) {
+            float xi = xs[i];
+            if (xi == 0.0f)
+                continue;
+            float *wi = dw + (size_t)i * out;
+            for (int j = 0; j < out; j++)
+                wi[j] += xi * ds[j];
+        }
+    }
+}
+
 int nn_train_backward(nn_train *t)
 {
     if (!t->have_fwd || t->mode != NN_MODE_TRAIN)
@@ -354,6 +376,10 @@ int nn_train_backward(nn_train *t)
     for (int l = L - 1; l >= 0; l--) {
         const struct nn_layer_view *v = &m->view[l];
         layer_back_elementwise(t, l, d);
+        if (l == 0 && t->sparse_input) {
+            sparse_kernel_grad(t->act[0], n, d, v->in, v->out, t->grad + v->kernel);
+            break;
+        }
         cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, v->in, v->out, n, 1.0f, t->act[l], v->in,
                     d, v->out, 0.0f, t->grad + v->kernel, v->out);
         if (l == 0)

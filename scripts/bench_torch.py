@@ -54,15 +54,16 @@ def build(n_in, layers):
 
 
 def timed(fn, seconds):
+    """Wall and process-CPU seconds per call (as heurnet bench nn measures)."""
     fn()
     fn()
-    reps, t0 = 0, time.perf_counter()
+    reps, t0, c0 = 0, time.perf_counter(), time.process_time()
     while True:
         fn()
         reps += 1
         el = time.perf_counter() - t0
         if el >= seconds and reps >= 3:
-            return el / reps
+            return el / reps, (time.process_time() - c0) / reps
 
 
 def main():
@@ -100,7 +101,8 @@ def main():
         sec = timed(call, a.seconds)
     print(f"mode={a.mode} arch={a.arch} batch={a.batch} threads={a.threads} torch={torch.__version__} "
           f"blas_threads={os.environ.get('OPENBLAS_NUM_THREADS', '-')} "
-          f"samples_per_s={a.batch / sec:.1f} us_per_call={sec * 1e6:.2f}")
+          f"samples_per_s={a.batch / sec[0]:.1f} us_per_call={sec[0] * 1e6:.2f} "
+          f"cpu_samples_per_s={a.batch / sec[1]:.1f} cpu_us_per_call={sec[1] * 1e6:.2f}")
 
 
 if __name__ == "__main__":

@@ -5,7 +5,9 @@
 #   inference  the same net, batch 256 (eval mode; heurnet folds batch norm)
 #   small net  256-128-64-1, batch 1 (one call, as A* makes it)
 # Each side runs --repeat times, alternating, and its best run counts (the
-# machine is shared; the best run is the least disturbed one).
+# machine is shared; the best run is the least disturbed one). With one
+# thread the rates come from process CPU time (time spent waiting for a core
+# on a busy machine is not counted); the wall-clock ratio is printed too.
 # Usage: scripts/bench_vs_torch.sh [--threads T] [--seconds S] [--repeat N] [--heurnet PATH]
 set -eu
 cd "$(dirname "$0")/.."
@@ -20,7 +22,7 @@ while [ $# -gt 0 ]; do
     --repeat) REPEAT=$2; shift 2 ;;
     --heurnet) HN=$2; shift 2 ;;
     -h | --help)
-        sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
         echo "  --threads T   BLAS threads for both [1]"
         echo "  --seconds S   seconds per measurement [3]"
         echo "  --repeat N    runs per side, best counts [2]"
@@ -33,17 +35,25 @@ done
 /usr/bin/python3 -c "import torch" 2>/dev/null ||
     { echo "bench_vs_torch.sh: /usr/bin/python3 cannot import torch (apt-get install python3-torch)" >&2; exit 1; }
 export OPENBLAS_NUM_THREADS=$THREADS
+# CPU time sums over threads, so it only measures speed for one thread.
+RATE=samples_per_s
+US=us_per_call
+if [ "$THREADS" -eq 1 ]; then
+    RATE=cpu_samples_per_s
+    US=cpu_us_per_call
+fi
 
 key() { tr ' ' '\n' | sed -n "s/^$1=//p"; }
 # The record with more samples_per_s of two (the first may be empty).
 best() {
     [ -z "$1" ] && { echo "$2"; return; }
-    awk -v a="$(echo "$1" | key samples_per_s)" -v b="$(echo "$2" | key samples_per_s)" 'BEGIN { exit !(a >= b) }' &&
+    awk -v a="$(echo "$1" | key $RATE)" -v b="$(echo "$2" | key $RATE)" 'BEGIN { exit !(a >= b) }' &&
         echo "$1" || echo "$2"
 }
 
 echo "# heurnet $("$HN" version | cut -d' ' -f2-) vs PyTorch $(/usr/bin/python3 -c 'import torch; print(torch.__version__)'), threads=$THREADS, OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-unset}, $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
-printf "%-34s %14s %14s %8s %12s %10s\n" case heurnet_per_s torch_per_s ratio heurnet_us torch_us
+echo "# rates: $RATE (samples/s), times: $US (microseconds per call or step)"
+printf "%-34s %14s %14s %7s %11s %10s %10s %s\n" case heurnet_per_s torch_per_s ratio wall_ratio heurnet_us torch_us fraction_of_sgemm
 run() { # label arch batch mode [extra heurnet args]
     local label=$1 arch=$2 batch=$3 mode=$4
     shift 4
@@ -54,14 +64,16 @@ run() { # label arch batch mode [extra heurnet args]
         x=$(/usr/bin/python3 scripts/bench_torch.py --arch "$arch" --batch "$batch" --threads "$THREADS" --mode "$mode" --seconds "$SECONDS_EACH")
         t=$(best "$t" "$x")
     done
-    local hs ts hu tu frac
-    hs=$(echo "$h" | key samples_per_s)
-    ts=$(echo "$t" | key samples_per_s)
-    hu=$(echo "$h" | key us_per_call)
-    tu=$(echo "$t" | key us_per_call)
+    local hs ts hu tu frac wr
+    hs=$(echo "$h" | key $RATE)
+    ts=$(echo "$t" | key $RATE)
+    hu=$(echo "$h" | key $US)
+    tu=$(echo "$t" | key $US)
     frac=$(echo "$h" | key fraction_of_sgemm)
-    printf "%-34s %14s %14s %8s %12s %10s   (heurnet at %s of its sgemm-only bound)\n" "$label" "$hs" "$ts" \
-        "$(awk -v a="$hs" -v b="$ts" 'BEGIN { printf "%.2fx", a / b }')" "$hu" "$tu" "$frac"
+    [ "$THREADS" -eq 1 ] && frac=$(echo "$h" | key cpu_fraction_of_sgemm)
+    wr=$(awk -v a="$(echo "$h" | key samples_per_s)" -v b="$(echo "$t" | key samples_per_s)" 'BEGIN { printf "%.2fx", a / b }')
+    printf "%-34s %14s %14s %7s %11s %10s %10s %s\n" "$label" "$hs" "$ts" \
+        "$(awk -v a="$hs" -v b="$ts" 'BEGIN { printf "%.2fx", a / b }')" "$wr" "$hu" "$tu" "$frac"
 }
 run "train 256-...-1 b=1024" 256-1024-1024-512-128-64-1 1024 train
 run "infer 256-...-1 b=256" 256-1024-1024-512-128-64-1 256 infer

@@ -36,10 +36,12 @@ static nn_model *trained_model(const char *spec, float **xout)
     return m;
 }
 
-static void check_fold_and_batching(void)
+static void check_fold_and_batching(int onehot)
 {
     float *x;
     nn_model *m = trained_model("12-16:elu,bn,do=0.3-8:relu,bn-4:linear,bn-2", &x);
+    for (int i = 0; onehot && i < N * 12; i++)
+        x[i] = i % 4 == (i / 4 * 7) % 4 ? 1.0f : 0.0f; /* one-hot in blocks of 4 */
     struct nn_layer_info L;
     nn_model_layer(m, 0, &L);
     CHECK(L.moving_mean[0] != 0.0f && L.moving_var[0] != 1.0f); /* statistics moved */
@@ -197,7 +199,8 @@ static void check_bad_files(const char *good)
 int main(void)
 {
     const char *path = "test_nn_model.h5";
-    check_fold_and_batching();
+    check_fold_and_batching(0);
+    check_fold_and_batching(1);
     check_save_load(path);
     check_bad_files(path);
     unlink(path);
