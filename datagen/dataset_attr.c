@@ -225,11 +225,13 @@ const char *dg_info_diff(const dg_ds_info *a, const dg_ds_info *b, char *buf, si
 
 int dg_info_default_source(const dg_ds_info *info)
 {
-    if (!strcmp(info->source, "random-walk"))
-        return DG_SOURCE_WALK;
-    if (!strcmp(info->source, "file"))
-        return DG_SOURCE_FILE;
-    if (!strcmp(info->source, "all"))
-        return DG_SOURCE_ALL;
+    /* the attribute may carry "+path": compare the part before it */
+    size_t n = strcspn(info->source, "+");
+    static const int kinds[] = {DG_SOURCE_WALK, DG_SOURCE_FILE, DG_SOURCE_ALL};
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        const char *name = dg_source_name(kinds[i]);
+        if (strlen(name) == n && !strncmp(info->source, name, n))
+            return kinds[i];
+    }
     return DG_SOURCE_RANDOM;
 }

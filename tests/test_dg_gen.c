@@ -251,6 +251,14 @@ static void test_15_walks(void)
     }
     CHECK(d && !strcmp(d->info.source, "random-walk") && d->info.walk_length == 40);
     dg_dataset_free(d);
+    /* with path states the sampled rows still say random walk */
+    o.path_states = 1;
+    o.count = 5;
+    CHECK(dg_gen_run("t_gen_w15p.h5", &o, NULL) == HN_OK);
+    d = load("t_gen_w15p.h5");
+    CHECK(d && d->source[0] == DG_SOURCE_WALK && d->rows > 5 && d->source[1] == DG_SOURCE_PATH);
+    CHECK(d && !strcmp(d->info.source, "random-walk+path"));
+    dg_dataset_free(d);
     srch_np_heur_free(md);
     srch_np_heur_free(lc);
 }
