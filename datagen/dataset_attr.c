@@ -51,7 +51,7 @@ static const struct field {
     S("heuristic", heuristic, 1),
     S("solver", solver, 1),
     S("source", source, 1),
-    S("from", from, 1),
+    S("from", from, 0), /* the path may be spelled differently; the CRC decides */
     {"from_crc32", F_U32, offsetof(dg_ds_info, from_crc), sizeof(uint32_t), 1},
     I("walk_length", walk_length, 1),
     I("path_states", path_states, 1),
