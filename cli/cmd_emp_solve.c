@@ -17,6 +17,7 @@ static void solve_help(FILE *f)
                "Local search after Salassa et al.: cycles of TA -> BO -> BW -> TSR -> RO until\n"
                "no neighbourhood improves, then a perturbation, until the time limit.\n\n"
                "  --time S              time limit in seconds [%g]\n"
+               "  --cpu                 --time counts CPU time of this process, not wall time\n"
                "  --seed S              random seed [%llu]\n"
                "  --start M             random|greedy|backtrack [random]\n"
                "  --ta-k K              TA: cells per assignment [%d]\n"
@@ -25,6 +26,7 @@ static void solve_help(FILE *f)
                "  --ro-n N              RO: regions per cycle [%d]\n"
                "  --nodes N             node limit of each RO/BO/greedy branch and bound [%ld]\n"
                "  --perturb P           moves per perturbation, 0 = 2 + cells/64 [%d]\n"
+               "  --slack J             restart from the best when J joins below it [%d]\n"
                "  --backtrack-time S    seconds for --start backtrack, 0 = time/10 [0]\n"
                "  --format meta|e2pieces  instance format [meta]\n"
                "  --clue P,R,C,ROT      fixed piece, repeatable (Eternity II: 138,8,7,2)\n"
@@ -32,7 +34,7 @@ static void solve_help(FILE *f)
                "  -q, --quiet           no progress\n"
                "  -h, --help            this help\n",
             d.time_limit, (unsigned long long)d.seed, d.ta_k, d.ta_n, d.ro_w, d.ro_h, d.ro_n,
-            d.ro_nodes, d.perturb);
+            d.ro_nodes, d.perturb, d.slack);
 }
 
 typedef struct {
@@ -69,11 +71,11 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
                        const char **out, int *quiet)
 {
     static const struct option lo[] = {
-        {"time", required_argument, 0, 't'},   {"seed", required_argument, 0, 's'},
+        {"time", required_argument, 0, 't'},   {"cpu", no_argument, 0, 'C'},   {"seed", required_argument, 0, 's'},
         {"start", required_argument, 0, 'S'},  {"ta-k", required_argument, 0, 'k'},
         {"ta-n", required_argument, 0, 'n'},   {"region", required_argument, 0, 'r'},
         {"ro-n", required_argument, 0, 'R'},   {"nodes", required_argument, 0, 'N'},
-        {"perturb", required_argument, 0, 'p'}, {"backtrack-time", required_argument, 0, 'B'},
+        {"perturb", required_argument, 0, 'p'}, {"slack", required_argument, 0, 'J'}, {"backtrack-time", required_argument, 0, 'B'},
         {"format", required_argument, 0, 'f'}, {"clue", required_argument, 0, 'c'},
         {"output", required_argument, 0, 'o'}, {"quiet", no_argument, 0, 'q'},
         {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
@@ -126,6 +128,12 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
                 return cli_usage(cmd, "--perturb must be 0..1e5, not '%s'", optarg);
             o->perturb = (int)v;
             break;
+        case 'C': o->cpu_clock = 1; break;
+        case 'J':
+            if (cli_parse_long(optarg, 0, 100000, &v) < 0)
+                return cli_usage(cmd, "--slack must be 0..1e5, not '%s'", optarg);
+            o->slack = (int)v;
+            break;
         case 'B':
             if (cli_parse_double(optarg, &o->backtrack_time) < 0 || o->backtrack_time < 0)
                 return cli_usage(cmd, "--backtrack-time must be seconds >= 0");
@@ -169,10 +177,10 @@ int cmd_emp_solve(int argc, char **argv)
     hn_stop_install();
     static const char *starts[] = {"random", "greedy", "backtrack"};
     if (!quiet)
-        fprintf(stderr, "heurnet emp solve %s (%s): %dx%d, %d joins, clues=%d, time=%gs "
+        fprintf(stderr, "heurnet emp solve %s (%s): %dx%d, %d joins, clues=%d, time=%gs%s "
                 "seed=%llu start=%s ta=%dx%d region=%dx%d ro_n=%d nodes=%ld\n", hn_version(),
                 hn_revision(), srch_em_inst_width(in), srch_em_inst_height(in),
-                srch_em_inst_joins(in), srch_em_inst_nclues(in), o.time_limit,
+                srch_em_inst_joins(in), srch_em_inst_nclues(in), o.time_limit, o.cpu_clock ? " (cpu)" : "",
                 (unsigned long long)o.seed, starts[o.start], o.ta_n, o.ta_k, o.ro_w, o.ro_h,
                 o.ro_n, o.ro_nodes);
     int n = srch_em_inst_width(in) * srch_em_inst_height(in), rc = CLI_EXIT_OK;
@@ -201,9 +209,11 @@ int cmd_emp_solve(int argc, char **argv)
         goto out;
     }
     printf("instance=%s size=%dx%d score=%d joins=%d start_score=%d time_best=%.2f "
-           "seconds=%.2f cycles=%ld moves=%ld seed=%llu start=%s solution=%s%s\n", path,
+           "seconds=%.2f wall_seconds=%.2f cpu_seconds=%.2f cycles=%ld moves=%ld seed=%llu "
+           "start=%s solution=%s%s\n", path,
            srch_em_inst_width(in), srch_em_inst_height(in), res.best, srch_em_inst_joins(in),
-           res.start_score, res.time_best, res.seconds, res.cycles, res.moves,
+           res.start_score, res.time_best, res.seconds, res.wall_seconds, res.cpu_seconds,
+           res.cycles, res.moves,
            (unsigned long long)o.seed, starts[o.start], out, res.stopped ? " stopped=1" : "");
 out:
     free(piece);

@@ -158,25 +158,28 @@ int srch_em_backtrack(srch_em_board *b, double seconds, long node_limit, hn_rng 
 
 typedef struct {
     double time_limit;  /* seconds */
+    int cpu_clock;      /* 1: time_limit counts this process's CPU time, not wall time */
     uint64_t seed;
     int start;          /* enum srch_em_start */
     int ta_k, ta_n;     /* TA sample size and iterations per cycle (16, 1000) */
     int ro_w, ro_h, ro_n; /* RO region size and samples per cycle (6, 6, 10) */
     long ro_nodes;      /* node limit per RO/BO branch and bound */
     int perturb;        /* swaps per perturbation (0: automatic) */
+    int slack;          /* a walk more than `slack` joins below the best restarts from it */
     double backtrack_time; /* seconds of the backtracking start (0: time/10) */
 } srch_em_opts;
 
 #define SRCH_EM_OPTS_DEFAULT                                                     \
-    { .time_limit = 30, .seed = 1, .start = SRCH_EM_START_RANDOM, .ta_k = 16,    \
+    { .time_limit = 30, .cpu_clock = 0, .seed = 1, .start = SRCH_EM_START_RANDOM, .ta_k = 16,    \
       .ta_n = 1000, .ro_w = 6, .ro_h = 6, .ro_n = 10, .ro_nodes = 20000,         \
-      .perturb = 0, .backtrack_time = 0 }
+      .perturb = 0, .slack = 2, .backtrack_time = 0 }
 
 typedef struct {
     int best;            /* best score found */
     int start_score;     /* score of the constructive start */
     double time_best;    /* seconds until the best was found */
-    double seconds;      /* total run time */
+    double seconds;      /* total run time (on the clock chosen by cpu_clock) */
+    double wall_seconds, cpu_seconds;
     long cycles;         /* neighbourhood cycles */
     long moves;          /* moves evaluated (all neighbourhoods) */
     int stopped;         /* 1 when interrupted */
