@@ -158,7 +158,7 @@ static int run_variant(struct ablate *a, const trn_data *d, int i, struct row *r
     snprintf(r->variant, sizeof r->variant, "%s", a->arch[i]);
     for (int k = 0; !rc && k < a->ninst; k++) {
         struct cli_inst_pred p;
-        rc = cli_instances_predict(m, a->inst[k], a->goal[k], 256, &p);
+        rc = cli_instances_predict(m, r->variant, a->inst[k], a->goal[k], 256, &p);
         if (!rc)
             cli_instances_errors(&p, 1.0f, &r->ie[k]);
         cli_inst_pred_free(&p);

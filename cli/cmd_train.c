@@ -53,17 +53,20 @@ static void help(const struct cli_train_cfg *c)
            "  epoch,train_loss,val_loss,val_mae,val_exact,val_over,samples_per_s,seconds\n"
            "(losses in target units squared, val_exact / val_over = share of validation rows\n"
            "whose rounded prediction equals / exceeds the target).\n\n"
-           "  --arch SPEC        network, input width first, e.g. 256-512-256-1 [required]\n"
+           "  --arch SPEC        network, input width first, e.g. 256-512-256-1 [required\n"
+           "                     unless --init-from or --resume give it]\n"
            "  -o, --output F     model file to write [required]\n"
            "  --log FILE.csv     also write the epoch lines there (appended on --resume)\n"
            "  --checkpoint F     write a checkpoint after each epoch and on Ctrl-C/SIGTERM\n"
            "  --resume F         continue from a checkpoint (same data and settings;\n"
-           "                     --epochs may be raised)\n");
+           "                     --epochs may be raised)\n"
+           "  --init-from M.h5   start from this model's weights and target scaling\n"
+           "                     (fine-tuning with new settings; fresh optimizer)\n");
     cli_train_help(stdout, c);
     printf("  -h, --help         this help\n");
 }
 
-enum { OPT_ARCH = 1200, OPT_LOG, OPT_CKPT, OPT_RESUME };
+enum { OPT_ARCH = 1200, OPT_LOG, OPT_CKPT, OPT_RESUME, OPT_INIT };
 
 /* Fail early when the output cannot be created, not after hours of training. */
 static int probe_output(const char *path)
@@ -95,7 +98,8 @@ static int parse(int argc, char **argv, struct cli_train_cfg *c, const char **ou
         CLI_TRAIN_LONGOPTS, CLI_ARCH_LONGOPTS,
         {"arch", required_argument, NULL, OPT_ARCH}, {"output", required_argument, NULL, 'o'},
         {"log", required_argument, NULL, OPT_LOG}, {"checkpoint", required_argument, NULL, OPT_CKPT},
-        {"resume", required_argument, NULL, OPT_RESUME}, {"help", no_argument, NULL, 'h'},
+        {"resume", required_argument, NULL, OPT_RESUME}, {"init-from", required_argument, NULL, OPT_INIT},
+        {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     int opt;
     optind = 1;
@@ -111,6 +115,7 @@ static int parse(int argc, char **argv, struct cli_train_cfg *c, const char **ou
         case OPT_LOG: *log = optarg; break;
         case OPT_CKPT: c->o.checkpoint = optarg; break;
         case OPT_RESUME: c->o.resume = optarg; break;
+        case OPT_INIT: c->o.init = optarg; break;
         case 'h': help(c); return -1;
         default: return cli_usage("train", "unknown option");
         }
@@ -119,10 +124,12 @@ static int parse(int argc, char **argv, struct cli_train_cfg *c, const char **ou
         return cli_usage("train", "unexpected argument '%s'", argv[optind]);
     if (!c->ndata)
         return cli_usage("train", "--data FILE.h5 is required");
-    if (!c->o.arch)
+    if (c->o.init && c->o.resume)
+        return cli_usage("train", "--init-from and --resume exclude each other");
+    if (!c->o.arch && !c->o.init && !c->o.resume)
         return cli_usage("train", "--arch SPEC is required (e.g. 256-1024-1024-512-128-64-1)");
     struct nn_spec sp;
-    if (cli_arch_parse("train", c->o.arch, &c->o.defaults, &sp))
+    if (c->o.arch && cli_arch_parse("train", c->o.arch, &c->o.defaults, &sp))
         return CLI_EXIT_USAGE;
     if (!*out)
         return cli_usage("train", "-o MODEL.h5 is required");

@@ -39,17 +39,17 @@ static int eval_boards(const nn_model *m, struct cli_inst_pred *p, int file_goal
     return rc;
 }
 
-int cli_instances_predict(const nn_model *m, const char *file, int file_goal, int batch,
-                          struct cli_inst_pred *out)
+int cli_instances_predict(const nn_model *m, const char *name, const char *file, int file_goal,
+                          int batch, struct cli_inst_pred *out)
 {
     int width, model_goal;
     memset(out, 0, sizeof *out);
     if (srch_np_encode_parse(nn_model_encoder(m), &width, &model_goal))
-        return hn_fail(HN_ERR_UNSUPPORTED, "the model reads \"%s\", not n-puzzle boards: %s",
-                       nn_model_encoder(m), hn_errmsg());
+        return hn_fail(HN_ERR_UNSUPPORTED, "%s: the model reads \"%s\", not n-puzzle boards "
+                       "(encoder npuzzle-onehot)", name, nn_model_encoder(m));
     if (nn_model_inputs(m) != srch_np_encode_width(width * width) || nn_model_outputs(m) != 1)
-        return hn_fail(HN_ERR_SHAPE, "the model's input width %d does not fit its encoder \"%s\"",
-                       nn_model_inputs(m), nn_model_encoder(m));
+        return hn_fail(HN_ERR_SHAPE, "%s: the model's input width %d does not fit its encoder \"%s\"",
+                       name, nn_model_inputs(m), nn_model_encoder(m));
     if (file_goal < 0)
         file_goal = model_goal;
     int rc = srch_np_parse_file(file, width, file_goal, parse_err, NULL, &out->inst, &out->n);
@@ -97,7 +97,7 @@ int cli_predict_instances(const char *model, const char *file, const char *goal,
     if (!m)
         return cli_fail("predict");
     struct cli_inst_pred p;
-    rc = cli_instances_predict(m, file, file_goal, batch, &p);
+    rc = cli_instances_predict(m, model, file, file_goal, batch, &p);
     for (size_t i = 0; !rc && i < p.n; i++)
         printf("%s\t%.6g\n", p.inst[i].id, p.pred[i]);
     cli_inst_pred_free(&p);

@@ -17,9 +17,10 @@ struct cli_inst_pred {
 
 /* Parse `file` (boards in layout `file_goal`; -1: the model's layout), encode
  * each board in the model's goal layout (npuzzle-onehot encoder required) and
- * evaluate. Returns 0, or a status with hn_errmsg naming the file. */
-int cli_instances_predict(const nn_model *m, const char *file, int file_goal, int batch,
-                          struct cli_inst_pred *out);
+ * evaluate. `name` names the model in messages. Returns 0, or a status with
+ * hn_errmsg naming the file. */
+int cli_instances_predict(const nn_model *m, const char *name, const char *file, int file_goal,
+                          int batch, struct cli_inst_pred *out);
 void cli_inst_pred_free(struct cli_inst_pred *p);
 
 /* Errors against the known optimal lengths (instances without one are

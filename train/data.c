@@ -152,11 +152,12 @@ static int check_board(const uint8_t *b, int cells, const char *path, uint64_t r
     return HN_OK;
 }
 
+/* Costs (/cost) are distances, so negative ones are errors; /y may be any number. */
 static int check_target(double v, const char *path, const char *name, uint64_t row)
 {
     if (!isfinite(v))
         return hn_fail(HN_ERR_NAN, "%s: %s row %llu is NaN or infinite", path, name, (unsigned long long)row);
-    if (v < 0)
+    if (v < 0 && !strcmp(name, "/cost"))
         return hn_fail(HN_ERR_FORMAT, "%s: %s row %llu is negative (%g)", path, name,
                        (unsigned long long)row, v);
     return HN_OK;

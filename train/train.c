@@ -149,36 +149,61 @@ int trn_evaluate(const trn_data *d, enum trn_split s, nn_model *m, int batch, en
 
 /* ---- setting up a run -------------------------------------------------- */
 
-static int check_spec(const trn_data *d, const struct trn_opts *o, struct nn_spec *spec)
+/* The spec from --arch, or from `base` (the --init model or the resumed
+ * checkpoint, named `bname`) when there is no --arch; both must agree. */
+static int get_spec(const struct trn_opts *o, const nn_model *base, const char *bname, struct nn_spec *spec)
 {
+    if (!o->arch) {
+        if (!base)
+            return hn_fail(HN_ERR_ARG, "an architecture spec is required");
+        *spec = *nn_model_spec(base);
+        return HN_OK;
+    }
     int rc = nn_spec_parse(o->arch, &o->defaults, spec);
     if (rc)
         return hn_fail(rc, "--arch %s: %s", o->arch, hn_errmsg());
+    char a[NN_SPEC_MAX], b[NN_SPEC_MAX];
+    if (base && (nn_spec_format(spec, NULL, a, sizeof a) ||
+                 nn_spec_format(nn_model_spec(base), NULL, b, sizeof b) || strcmp(a, b)))
+        return hn_fail(HN_ERR_ARG, "%s: the model's spec %s differs from --arch %s", bname, b, a);
+    return HN_OK;
+}
+
+/* The network must read the data's rows and give one output. */
+static int check_fit(const trn_data *d, const char *arch, const struct nn_spec *spec)
+{
     const struct trn_file *f = &d->files[0];
     if (spec->n_inputs != d->d) {
         if (d->boards)
             return hn_fail(HN_ERR_SHAPE,
                            "%s: /boards rows have %d cells (%d-puzzle, %d one-hot inputs) but the "
                            "spec %s reads %d inputs",
-                           f->path, d->cells, d->cells - 1, d->d, o->arch, spec->n_inputs);
+                           f->path, d->cells, d->cells - 1, d->d, arch, spec->n_inputs);
         return hn_fail(HN_ERR_SHAPE, "%s: /x rows have %d features but the spec %s reads %d inputs",
-                       f->path, d->d, o->arch, spec->n_inputs);
+                       f->path, d->d, arch, spec->n_inputs);
     }
     if (spec->layer[spec->n_layers - 1].width != 1)
-        return hn_fail(HN_ERR_SHAPE, "--arch %s: the output layer must have width 1 (one target)", o->arch);
+        return hn_fail(HN_ERR_SHAPE, "%s: the output layer must have width 1 (one target)", arch);
     return HN_OK;
 }
 
+/* A new model, or the --init model (taken over: *init becomes NULL) with its
+ * own target scaling so its outputs keep their meaning. */
 static int fresh_state(const trn_data *d, const struct trn_opts *o, const struct nn_spec *spec,
-                       struct trn_state *s)
+                       nn_model **init, struct trn_state *s)
 {
     int rc = 0;
     double mean, std;
-    s->m = nn_model_new(spec, hn_seed_mix(o->seed, 1), &rc);
-    if (!s->m)
-        return rc;
-    trn_data_target_stats(d, TRN_TRAIN, &mean, &std);
-    rc = nn_model_set_target(s->m, mean, std > 1e-6 ? std : 1.0);
+    if (*init) {
+        s->m = *init;
+        *init = NULL;
+    } else {
+        s->m = nn_model_new(spec, hn_seed_mix(o->seed, 1), &rc);
+        if (!s->m)
+            return rc;
+        trn_data_target_stats(d, TRN_TRAIN, &mean, &std);
+        rc = nn_model_set_target(s->m, mean, std > 1e-6 ? std : 1.0);
+    }
     if (!rc)
         rc = nn_model_set_encoder(s->m, trn_data_encoder(d));
     if (rc)
@@ -385,9 +410,24 @@ int trn_run(const trn_data *d, const struct trn_opts *o, nn_model **out, struct 
     *out = NULL;
     if (o->batch < 2 || o->epochs < 1 || !(o->lr > 0))
         return hn_fail(HN_ERR_ARG, "batch >= 2, epochs >= 1 and lr > 0 are required");
-    int rc = check_spec(d, o, &spec);
+    nn_model *init = NULL;
+    int rc = HN_OK;
+    if (o->resume)
+        rc = trn_ckpt_load(o->resume, &s, o, d, &rng, &rng_len);
+    else if (o->init && !(init = nn_model_load(o->init, &rc)))
+        rc = rc ? rc : HN_ERR_IO;
+    const nn_model *base = o->resume ? s.m : init;
+    const char *bname = o->resume ? o->resume : o->init;
     if (!rc)
-        rc = o->resume ? trn_ckpt_load(o->resume, &s, o, d, &rng, &rng_len) : fresh_state(d, o, &spec, &s);
+        rc = get_spec(o, base, bname, &spec);
+    if (!rc)
+        rc = check_fit(d, o->arch ? o->arch : bname, &spec);
+    if (!rc && init && strcmp(nn_model_encoder(init), trn_data_encoder(d)))
+        rc = hn_fail(HN_ERR_ARG, "%s: the model reads \"%s\" but the data is \"%s\"", o->init,
+                     nn_model_encoder(init), trn_data_encoder(d));
+    if (!rc && !o->resume)
+        rc = fresh_state(d, o, &spec, &init, &s);
+    nn_model_free(init);
     if (!rc)
         rc = loop_setup(&L, d, o, &s);
     if (!rc && !(s.t = nn_train_new(s.m, L.bs, hn_seed_mix(o->seed, 2), &rc)))

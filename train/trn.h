@@ -70,7 +70,7 @@ struct trn_epoch {
 typedef void (*trn_epoch_fn)(const struct trn_epoch *e, void *user);
 
 struct trn_opts {
-    const char *arch;                   /* spec string, input width first */
+    const char *arch;                   /* spec string, input width first (NULL with init) */
     struct nn_layer_defaults defaults;  /* hidden-layer defaults */
     enum nn_loss loss;
     float over_weight;                  /* amse factor (> 1 penalises over-estimates) */
@@ -86,6 +86,9 @@ struct trn_opts {
     int patience;                       /* epochs without improvement before stopping; 0: off */
     const char *checkpoint;             /* written each epoch and on a stop request; may be NULL */
     const char *resume;                 /* checkpoint to continue from; may be NULL */
+    const char *init;                   /* model whose weights and target scaling a fresh
+                                           run starts from (fine-tuning); may be NULL. Its
+                                           spec is used when arch is NULL, else must equal it */
     trn_epoch_fn on_epoch;
     void *epoch_user;
     hn_progress_fn progress;            /* samples done in the current epoch */
