@@ -74,12 +74,18 @@ def main():
     ap.add_argument("--mode", choices=["train", "infer"], default="train")
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--dropout", type=float, default=0.1)
+    ap.add_argument("--input", choices=["gauss", "onehot"], default="gauss",
+                    help="onehot: 16-wide one-hot blocks, like 15-puzzle boards")
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
     torch.manual_seed(1)
     n_in, layers = parse_spec(a.arch, dropout=a.dropout)
     model = build(n_in, layers)
     x = torch.randn(a.batch, n_in)
+    if a.input == "onehot":
+        x = torch.zeros(a.batch, n_in)
+        for b in range(0, n_in - 15, 16):
+            x[torch.arange(a.batch), b + torch.randint(0, 16, (a.batch,))] = 1.0
     y = torch.randn(a.batch, layers[-1]["width"])
     if a.mode == "train":
         model.train()

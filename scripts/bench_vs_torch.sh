@@ -4,6 +4,8 @@
 #   training   256-1024-1024-512-128-64-1, batch 1024 (forward, MSE, backward, Adam)
 #   inference  the same net, batch 256 (eval mode; heurnet folds batch norm)
 #   small net  256-128-64-1, batch 1 (one call, as A* makes it)
+# each with Gaussian inputs and with one-hot boards (16 blocks of 16, what the
+# paper's net reads; heurnet skips the zeros in the first layer, PyTorch cannot).
 # Each side runs --repeat times, alternating, and its best run counts (the
 # machine is shared; the best run is the least disturbed one). With one
 # thread the rates come from process CPU time (time spent waiting for a core
@@ -22,7 +24,7 @@ while [ $# -gt 0 ]; do
     --repeat) REPEAT=$2; shift 2 ;;
     --heurnet) HN=$2; shift 2 ;;
     -h | --help)
-        sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
         echo "  --threads T   BLAS threads for both [1]"
         echo "  --seconds S   seconds per measurement [3]"
         echo "  --repeat N    runs per side, best counts [2]"
@@ -53,7 +55,7 @@ best() {
 
 echo "# heurnet $("$HN" version | cut -d' ' -f2-) vs PyTorch $(/usr/bin/python3 -c 'import torch; print(torch.__version__)'), threads=$THREADS, OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-unset}, $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 echo "# rates: $RATE (samples/s), times: $US (microseconds per call or step)"
-printf "%-34s %14s %14s %7s %11s %10s %10s %s\n" case heurnet_per_s torch_per_s ratio wall_ratio heurnet_us torch_us fraction_of_sgemm
+printf "%-38s %14s %14s %7s %11s %10s %10s %s\n" case heurnet_per_s torch_per_s ratio wall_ratio heurnet_us torch_us fraction_of_sgemm
 run() { # label arch batch mode [extra heurnet args]
     local label=$1 arch=$2 batch=$3 mode=$4
     shift 4
@@ -61,7 +63,7 @@ run() { # label arch batch mode [extra heurnet args]
     for r in $(seq "$REPEAT"); do
         x=$("$HN" bench nn --arch "$arch" --batch "$batch" --threads "$THREADS" --mode "$mode" --seconds "$SECONDS_EACH" "$@")
         h=$(best "$h" "$x")
-        x=$(/usr/bin/python3 scripts/bench_torch.py --arch "$arch" --batch "$batch" --threads "$THREADS" --mode "$mode" --seconds "$SECONDS_EACH")
+        x=$(/usr/bin/python3 scripts/bench_torch.py --arch "$arch" --batch "$batch" --threads "$THREADS" --mode "$mode" --seconds "$SECONDS_EACH" "$@")
         t=$(best "$t" "$x")
     done
     local hs ts hu tu frac wr
@@ -72,10 +74,12 @@ run() { # label arch batch mode [extra heurnet args]
     frac=$(echo "$h" | key fraction_of_sgemm)
     [ "$THREADS" -eq 1 ] && frac=$(echo "$h" | key cpu_fraction_of_sgemm)
     wr=$(awk -v a="$(echo "$h" | key samples_per_s)" -v b="$(echo "$t" | key samples_per_s)" 'BEGIN { printf "%.2fx", a / b }')
-    printf "%-34s %14s %14s %7s %11s %10s %10s %s\n" "$label" "$hs" "$ts" \
+    printf "%-38s %14s %14s %7s %11s %10s %10s %s\n" "$label" "$hs" "$ts" \
         "$(awk -v a="$hs" -v b="$ts" 'BEGIN { printf "%.2fx", a / b }')" "$wr" "$hu" "$tu" "$frac"
 }
-run "train 256-...-1 b=1024" 256-1024-1024-512-128-64-1 1024 train
-run "infer 256-...-1 b=256" 256-1024-1024-512-128-64-1 256 infer
+run "train 256-...-1 b=1024 (gauss x)" 256-1024-1024-512-128-64-1 1024 train
+run "train 256-...-1 b=1024 (one-hot x)" 256-1024-1024-512-128-64-1 1024 train --input onehot
+run "infer 256-...-1 b=256 (gauss x)" 256-1024-1024-512-128-64-1 256 infer
+run "infer 256-...-1 b=256 (one-hot x)" 256-1024-1024-512-128-64-1 256 infer --input onehot
 run "infer 256-128-64-1 b=1 (gauss x)" 256-128-64-1 1 infer
 run "infer 256-128-64-1 b=1 (one-hot x)" 256-128-64-1 1 infer --input onehot
