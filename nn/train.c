@@ -16,7 +16,8 @@ struct nn_train {
     int sparse_input; /* the last input was mostly zeros: layer 0 skips them */
     float momentum;
     float *act[NN_MAX_LAYERS + 1]; /* act[0] input copy, act[l+1] output of layer l */
-    float *xhat[NN_MAX_LAYERS];    /* normalised pre-activations (bn layers) */
+    float *z[NN_MAX_LAYERS];       /* x @ W of bn layers (bias and normalisation are
+                                      applied on the fly: backward recomputes xhat) */
     float *mean[NN_MAX_LAYERS], *invstd[NN_MAX_LAYERS]; /* batch statistics */
     uint32_t drop_seed[NN_MAX_LAYERS];
     float *dbuf[2], *dy;
@@ -33,7 +34,7 @@ void nn_train_free(nn_train *t)
     for (int l = 0; l <= NN_MAX_LAYERS; l++)
         free(t->act[l]);
     for (int l = 0; l < NN_MAX_LAYERS; l++) {
-        free(t->xhat[l]);
+        free(t->z[l]);
         free(t->mean[l]);
         free(t->invstd[l]);
     }
@@ -58,7 +59,7 @@ static int train_alloc(nn_train *t)
         size_t out = (size_t)sp->layer[l].width;
         ok = (t->act[l + 1] = nn_falloc(b * out)) != NULL;
         if (ok && sp->layer[l].bn)
-            ok = (t->xhat[l] = nn_falloc(b * out)) && (t->mean[l] = nn_falloc(out)) &&
+            ok = (t->z[l] = nn_falloc(b * out)) && (t->mean[l] = nn_falloc(out)) &&
                  (t->invstd[l] = nn_falloc(out));
     }
     ok = ok && (t->dbuf[0] = nn_falloc(b * w)) && (t->dbuf[1] = nn_falloc(b * w)) &&
@@ -180,7 +181,7 @@ static void forward_layer(nn_train *t, int l, int n, int train)
     const struct nn_layer_view *v = &m->view[l];
     const float *W = m->params + v->kernel, *b = m->params + v->bias;
     int w = v->out, drop = train && ls->dropout > 0.0f;
-    float *out = t->act[l + 1], *z = ls->bn ? t->xhat[l] : out;
+    float *out = t->act[l + 1], *z = ls->bn ? t->z[l] : out;
     if (l == 0 && t->sparse_input)
         nn_gemm_rows(t->act[0], n, W, v->in, w, z);
     else
@@ -209,12 +210,10 @@ static void forward_layer(nn_train *t, int l, int n, int train)
         }
     }
     for (int i = 0; i < n; i++) {
-        float *zi = z + (size_t)i * w, *oi = out + (size_t)i * w;
-        for (int j = 0; j < w; j++) {
-            float xh = (zi[j] - mean[j]) * inv[j];
-            zi[j] = xh;
-            oi[j] = g[j] * xh + be[j];
-        }
+        const float *zi = z + (size_t)i * w;
+        float *oi = out + (size_t)i * w;
+        for (int j = 0; j < w; j++)
+            oi[j] = g[j] * ((zi[j] - mean[j]) * inv[j]) + be[j];
         act_row(ls, oi, oi, w, t->drop_seed[l], (uint32_t)i * (uint32_t)w, drop);
     }
 }
@@ -319,17 +318,17 @@ static void layer_back_elementwise(nn_train *t, int l, float *d)
         }
         return;
     }
-    const float *xh = t->xhat[l], *g = m->params + v->gamma, *inv = t->invstd[l];
+    const float *z = t->z[l], *g = m->params + v->gamma, *inv = t->invstd[l], *mu = t->mean[l];
     float *dg = t->grad + v->gamma, *dbe = t->grad + v->beta;
     memset(dg, 0, (size_t)w * sizeof *dg);
     memset(dbe, 0, (size_t)w * sizeof *dbe);
     for (int i = 0; i < n; i++) {
         float *di = d + (size_t)i * w;
-        const float *xi = xh + (size_t)i * w;
+        const float *zi = z + (size_t)i * w;
         act_back_row(ls, di, h + (size_t)i * w, w, t->drop_seed[l], (uint32_t)i * (uint32_t)w, drop);
         for (int j = 0; j < w; j++) {
             dbe[j] += di[j];
-            dg[j] += di[j] * xi[j];
+            dg[j] += di[j] * ((zi[j] - mu[j]) * inv[j]);
         }
     }
     /* dz = gamma * invstd * (dy - mean(dy) - xhat * mean(dy * xhat)) */
@@ -340,9 +339,10 @@ static void layer_back_elementwise(nn_train *t, int l, float *d)
     }
     for (int i = 0; i < n; i++) {
         float *di = d + (size_t)i * w;
-        const float *xi = xh + (size_t)i * w;
+        const float *zi = z + (size_t)i * w;
         for (int j = 0; j < w; j++) {
-            di[j] = g[j] * inv[j] * (di[j] - ca[j] - xi[j] * cb[j]);
+            float xh = (zi[j] - mu[j]) * inv[j];
+            di[j] = g[j] * inv[j] * (di[j] - ca[j] - xh * cb[j]);
             db[j] += di[j];
         }
     }
