@@ -27,19 +27,18 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 field() { sed -n "s/.*\b$1=\([^ ]*\).*/\1/p"; }
 
 table1() {
-    echo "| instance | opt | nodes | edges | density | clique E (T s), q=$q | MILP vars | MILP rows | GLPK E (T s), limit ${milp_t}s |"
+    echo "| instance | opt | nodes | edges | density | clique E (CPU s), q=$q | MILP vars | MILP rows | GLPK E (CPU s), limit ${milp_t}s |"
     echo "|---|---|---|---|---|---|---|---|---|"
-    for n in 03 04 05 06 07 08; do
-        f="$data/owen_set1/b${n}x${n}s1.txt"
+    for f in "$data"/owen_set1/b0[3-8]x0[3-8]s1.txt "$data"/small/pieces_0[5-8]x0[5-8].txt; do
         c=$("$H" emp clique "$f" --solve --selections "$q" --seed 1)
         m=$("$H" emp milp "$f" --solve --time "$milp_t" 2>&1 || true)
         ms=$(echo "$m" | field score); [ -z "$ms" ] && ms="none"
         opt=$(echo "$c" | field joins)
-        echo "| b${n}x${n}s1 | $opt | $(echo "$c" | field nodes) | $(echo "$c" | field edges) |" \
+        echo "| $(basename "$f" .txt) | $opt | $(echo "$c" | field nodes) | $(echo "$c" | field edges) |" \
              "$(echo "$c" | awk '{for(i=1;i<=NF;i++) if($i ~ /^density=/){split($i,a,"="); printf "%.1f%%", 100*a[2]}}') |" \
-             "$(echo "$c" | field score) ($(echo "$c" | field seconds)) |" \
+             "$(echo "$c" | field score) ($(echo "$c" | field cpu_seconds)) |" \
              "$(echo "$m" | field variables) | $(echo "$m" | field constraints) |" \
-             "$ms ($(echo "$m" | field seconds)$( [ "$(echo "$m" | field optimal)" = 1 ] && echo ", optimal")) |"
+             "$ms ($(echo "$m" | field cpu_seconds)$( [ "$(echo "$m" | field optimal)" = 1 ] && echo ", optimal")) |"
     done
 }
 

@@ -150,51 +150,98 @@ int srch_em_graph_write(const srch_em_graph *g, const char *path)
 
 /* ---- max-clique local search ------------------------------------------ */
 
+/* miss[u] counts the clique members u is not joined to (a node is not joined
+ * to itself). Non-members with miss 0 can be added (list c0), with miss 1 can
+ * be swapped in (list c1); both lists are kept up to date by walking only the
+ * non-neighbours of the node that enters or leaves. */
 typedef struct {
     const srch_em_graph *g;
-    int *in_clique, *miss, *clique, *best, *cand;
+    int *in_clique, *miss, *clique, *best;
+    int *list[2], *where[2], len[2];
     long *tabu;
     int size, best_size;
 } em_clq;
 
-static void clq_add(em_clq *s, int v)
+static void list_del(em_clq *s, int k, int u)
+{
+    int i = s->where[k][u], last = s->list[k][--s->len[k]];
+    s->list[k][i] = last;
+    s->where[k][last] = i;
+    s->where[k][u] = -1;
+}
+
+static void list_add(em_clq *s, int k, int u)
+{
+    s->where[k][u] = s->len[k];
+    s->list[k][s->len[k]++] = u;
+}
+
+static void set_miss(em_clq *s, int u, int m)
+{
+    int old = s->miss[u];
+    s->miss[u] = m;
+    if (s->in_clique[u])
+        return;
+    if (old <= 1)
+        list_del(s, old, u);
+    if (m <= 1)
+        list_add(s, m, u);
+}
+
+/* Apply d (+1 / -1) to miss of every non-neighbour of v (v included). */
+static void bump_non_neighbours(em_clq *s, int v, int d)
 {
     const srch_em_graph *g = s->g;
     const uint64_t *row = g->adj + (long)v * g->words;
+    for (long w = 0; w < g->words; w++) {
+        uint64_t x = ~row[w];
+        if (w == g->words - 1 && (g->n & 63))
+            x &= (1ULL << (g->n & 63)) - 1;
+        while (x) {
+            int u = (int)(w * 64 + __builtin_ctzll(x));
+            x &= x - 1;
+            set_miss(s, u, s->miss[u] + d);
+        }
+    }
+}
+
+static void clq_add(em_clq *s, int v)
+{
+    if (s->miss[v] <= 1)
+        list_del(s, s->miss[v], v);
     s->in_clique[v] = 1;
     s->clique[s->size++] = v;
-    for (long u = 0; u < g->n; u++)
-        s->miss[u] += !((row[u >> 6] >> (u & 63)) & 1);
+    bump_non_neighbours(s, v, +1);
 }
 
 static void clq_remove(em_clq *s, int v)
 {
-    const srch_em_graph *g = s->g;
-    const uint64_t *row = g->adj + (long)v * g->words;
-    s->in_clique[v] = 0;
     for (int i = 0; i < s->size; i++)
         if (s->clique[i] == v) {
             s->clique[i] = s->clique[--s->size];
             break;
         }
-    for (long u = 0; u < g->n; u++)
-        s->miss[u] -= !((row[u >> 6] >> (u & 63)) & 1);
+    bump_non_neighbours(s, v, -1);
+    s->in_clique[v] = 0;
+    if (s->miss[v] <= 1)
+        list_add(s, s->miss[v], v);
 }
 
-static void clq_clear(em_clq *s)
+/* A random non-tabu node of c1, or -1. */
+static int pick_swap(em_clq *s, long step, hn_rng *rng)
 {
-    while (s->size > 0)
-        clq_remove(s, s->clique[s->size - 1]);
-}
-
-/* Nodes outside the clique missing exactly `k` members and not tabu. */
-static int clq_collect(em_clq *s, int k, long step)
-{
-    int nc = 0;
-    for (long u = 0; u < s->g->n; u++)
-        if (!s->in_clique[u] && s->miss[u] == k && s->tabu[u] <= step)
-            s->cand[nc++] = (int)u;
-    return nc;
+    int n = s->len[1];
+    if (n == 0)
+        return -1;
+    for (int t = 0; t < 8; t++) {
+        int u = s->list[1][hn_rng_below(rng, (uint32_t)n)];
+        if (s->tabu[u] <= step)
+            return u;
+    }
+    for (int i = 0; i < n; i++)
+        if (s->tabu[s->list[1][i]] <= step)
+            return s->list[1][i];
+    return -1;
 }
 
 long srch_em_clique_search(const srch_em_graph *g, long selections, uint64_t seed, int *piece,
@@ -207,22 +254,26 @@ long srch_em_clique_search(const srch_em_graph *g, long selections, uint64_t see
     s.miss = calloc(n, sizeof(int));
     s.clique = malloc(sizeof(int) * n);
     s.best = malloc(sizeof(int) * n);
-    s.cand = malloc(sizeof(int) * n);
+    for (int k = 0; k < 2; k++) {
+        s.list[k] = malloc(sizeof(int) * n);
+        s.where[k] = malloc(sizeof(int) * n);
+    }
     s.tabu = calloc(n, sizeof(long));
     hn_rng *rng = hn_rng_new(seed);
     long result = -1;
-    if (!s.in_clique || !s.miss || !s.clique || !s.best || !s.cand || !s.tabu || !rng ||
-        g->n == 0)
+    if (!s.in_clique || !s.miss || !s.clique || !s.best || !s.list[0] || !s.list[1] ||
+        !s.where[0] || !s.where[1] || !s.tabu || !rng || g->n == 0)
         goto out;
-    /* miss[u] counts clique members u is not joined to; a node is never
-     * joined to itself, so members have miss >= 1 and never look addable */
+    for (long u = 0; u < g->n; u++) { /* empty clique: every node can be added */
+        s.where[1][u] = -1;
+        list_add(&s, 0, (int)u);
+    }
     long since = 0, patience = 100 + 2 * g->n / 10;
     for (long step = 1; step <= selections && s.best_size < in->n; step++) {
-        int nc = clq_collect(&s, 0, step);
-        if (nc > 0) {
-            clq_add(&s, s.cand[hn_rng_below(rng, (uint32_t)nc)]);
-        } else if ((nc = clq_collect(&s, 1, step)) > 0 && since < patience) {
-            int v = s.cand[hn_rng_below(rng, (uint32_t)nc)];
+        int v;
+        if (s.len[0] > 0) {
+            clq_add(&s, s.list[0][hn_rng_below(rng, (uint32_t)s.len[0])]);
+        } else if (since < patience && (v = pick_swap(&s, step, rng)) >= 0) {
             for (int i = 0; i < s.size; i++) {
                 int u = s.clique[i];
                 if (!adj_bit(g, u, v)) {
@@ -233,8 +284,9 @@ long srch_em_clique_search(const srch_em_graph *g, long selections, uint64_t see
             }
             clq_add(&s, v);
         } else {
-            /* restart around a random node, keeping nothing */
-            clq_clear(&s);
+            /* restart around a random node */
+            while (s.size > 0)
+                clq_remove(&s, s.clique[s.size - 1]);
             clq_add(&s, (int)hn_rng_below(rng, (uint32_t)g->n));
             since = 0;
         }
@@ -257,7 +309,10 @@ out:
     free(s.miss);
     free(s.clique);
     free(s.best);
-    free(s.cand);
+    for (int k = 0; k < 2; k++) {
+        free(s.list[k]);
+        free(s.where[k]);
+    }
     free(s.tabu);
     hn_rng_free(rng);
     return result;
