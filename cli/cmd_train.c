@@ -15,19 +15,15 @@
 
 struct ui {
     hn_progress *bar;
-    int quiet, epochs;
-    int next_epoch;
+    int quiet;
     FILE *log;
 };
 
 static void on_progress(uint64_t done, uint64_t total, const char *extra, void *user)
 {
     struct ui *u = user;
-    if (!u->bar) {
-        char label[64];
-        snprintf(label, sizeof label, "epoch %d/%d", u->next_epoch, u->epochs);
-        u->bar = hn_progress_new(label, total, u->quiet);
-    }
+    if (!u->bar)
+        u->bar = hn_progress_new("train", total, u->quiet);
     hn_progress_update(u->bar, done, extra);
 }
 
@@ -36,7 +32,6 @@ static void on_epoch(const struct trn_epoch *e, void *user)
     struct ui *u = user;
     hn_progress_finish(u->bar);
     u->bar = NULL;
-    u->next_epoch = e->epoch + 1;
     cli_train_csv_line(stdout, e);
     fflush(stdout);
     if (u->log) {
@@ -162,7 +157,7 @@ int cmd_train(int argc, char **argv)
     trn_data *d = trn_data_open(c.data, c.ndata, c.val_fraction, &rc);
     if (!d)
         return cli_fail("train");
-    struct ui u = {.quiet = c.quiet, .epochs = c.o.epochs, .next_epoch = 1};
+    struct ui u = {.quiet = c.quiet};
     if (logp && !(u.log = open_log(logp, c.o.resume != NULL))) {
         trn_data_free(d);
         hn_fail(HN_ERR_IO, "%s: cannot open the log file", logp);

@@ -268,9 +268,13 @@ static int train_batches(struct loop *L)
         nn_adam_step(s->a, params, nn_train_grad(s->t));
         L->step_seconds += hn_now() - t0;
         L->samples += (uint64_t)L->bs;
-        if (L->o->progress && (s->cursor % 16 == 15 || s->cursor + 1 == L->nb))
-            L->o->progress((s->cursor + 1) * (uint64_t)L->bs, L->nb * (uint64_t)L->bs, NULL,
+        if (L->o->progress && (s->cursor % 16 == 15 || s->cursor + 1 == L->nb)) {
+            char extra[96];
+            snprintf(extra, sizeof extra, "epoch %d/%d loss %.4g", s->epoch + 1, L->o->epochs,
+                     s->loss_sum / (double)(s->cursor + 1) * L->std * L->std);
+            L->o->progress((s->cursor + 1) * (uint64_t)L->bs, L->nb * (uint64_t)L->bs, extra,
                            L->o->progress_user);
+        }
     }
     return HN_OK;
 }

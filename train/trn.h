@@ -91,7 +91,8 @@ struct trn_opts {
                                            spec is used when arch is NULL, else must equal it */
     trn_epoch_fn on_epoch;
     void *epoch_user;
-    hn_progress_fn progress;            /* samples done in the current epoch */
+    hn_progress_fn progress;            /* samples done in the current epoch; extra says
+                                           "epoch E/N loss L" */
     void *progress_user;
 };
 
