@@ -35,6 +35,7 @@ int cmd_data(int argc, char **argv); /* cli/cmd_data.c */
 int cmd_emp(int argc, char **argv);
 int cmd_pdb(int argc, char **argv);
 int cmd_solve(int argc, char **argv);
+int cmd_eval(int argc, char **argv); /* cli/cmd_eval.c */
 int cmd_train(int argc, char **argv);  /* cli/cmd_train.c */
 int cmd_ablate(int argc, char **argv); /* cli/cmd_ablate.c */
 

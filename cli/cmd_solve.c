@@ -7,32 +7,46 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/annsearch.h"
 #include "cli/cli.h"
 #include "common/hn.h"
 #include "search/srch.h"
 
 typedef struct {
     long puzzle, threads;
-    int goal, algo_astar, quiet;
-    const char *heuristic, *file;
+    int goal, algo, quiet;
+    const char *heuristic, *admissible, *file;
     srch_limits lim;
+    srch_np_bfs_opts bfs;
+    double bound;
 } solve_args;
 
 static void usage(FILE *out)
 {
     fprintf(out,
             "usage: heurnet solve [options] FILE\n\n"
-            "Solve every board of FILE optimally. FILE has one board per line:\n"
+            "Solve every board of FILE (optimally with an admissible heuristic and idastar,\n"
+            "astar or batch-astar at weight 1). FILE has one board per line:\n"
             "`[id [optimal]] t0 .. tn` (row-major, 0 = blank), '#' starts a comment.\n"
-            "Prints per instance: id= length= expanded= generated= seconds= h0= [optimal=]\n"
-            "moves= (blank moves U D L R), then a '#' summary line.\n\n"
+            "Prints per instance: id= status= length= expanded= generated= seconds= h0=\n"
+            "h_calls= (boards evaluated) batches= (heuristic batch calls) nn_seconds= nn_rows=\n"
+            "(time in and boards through the network) [optimal=] moves= (blank moves U D L R),\n"
+            "then a '#' summary line.\n\n"
             "  --puzzle N          8, 15 or 24 [15]\n"
             "  --goal G            blank-first (0 1 2 ..) or blank-last (1 2 .. 0) [blank-first]\n"
             "  --heuristic H       manhattan, lc, pdb:7-8, pdb:6-6-3, pdb:5-5-5, pdb:6-6-6-6, pdb:8,\n"
             "                      pdb:P:noreflect, max:H1,H2 [pdb:7-8 / pdb:6-6-6-6 / pdb:8]\n"
             "                      PDBs come from the cache ($HEURNET_DATA, else ~/.cache/heurnet)\n"
             "                      and are built there on first use.\n"
-            "  --algo A            idastar or astar [idastar]\n"
+            "                      ann:MODEL.h5[,H][,delta:D][,scale:S][,cache:BITS]: a network,\n"
+            "                      optionally max(ann - D, H) with an admissible H; scale:S keeps\n"
+            "                      1/S-move fixed-point values (A* family only) [rounded]\n"
+            "  --algo A            idastar, astar, wastar, batch-astar, focal [idastar]\n"
+            "  --batch B           batch-astar: nodes expanded per step [64]\n"
+            "  --weight W          wastar, batch-astar: f = g + W*h [wastar 1.5, else 1]\n"
+            "  --bound E           focal: solution <= E * optimal [1.05]\n"
+            "  --admissible H      focal: heuristic proving the bound [the H of an ann: spec,\n"
+            "                      else the default PDB]\n"
             "  --max-expanded N    per-instance node limit, 0 = none [0]\n"
             "  --time-limit S      per-instance seconds, 0 = none [0]\n"
             "  --max-nodes N       A*: stored-node limit, 0 = none [0]\n"
@@ -51,8 +65,11 @@ static int parse_args(int argc, char **argv, solve_args *a)
         {"max-expanded", required_argument, 0, 'e'}, {"time-limit", required_argument, 0, 't'},
         {"max-nodes", required_argument, 0, 'n'}, {"threads", required_argument, 0, 'T'},
         {"quiet", no_argument, 0, 'q'},           {"help", no_argument, 0, 'h'},
+        {"batch", required_argument, 0, 'B'},     {"weight", required_argument, 0, 'W'},
+        {"bound", required_argument, 0, 'E'},     {"admissible", required_argument, 0, 'A'},
         {0, 0, 0, 0}};
-    *a = (solve_args){.puzzle = 15, .threads = 1};
+    *a = (solve_args){.puzzle = 15, .threads = 1, .bfs = {.batch = 64}, .bound = 1.05};
+    long batch;
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
@@ -67,10 +84,24 @@ static int parse_args(int argc, char **argv, solve_args *a)
             break;
         case 'H': a->heuristic = optarg; break;
         case 'a':
-            if (strcmp(optarg, "idastar") && strcmp(optarg, "astar"))
-                return cli_usage("solve", "--algo must be idastar or astar, not '%s'", optarg);
-            a->algo_astar = !strcmp(optarg, "astar");
+            if (cli_algo_parse(optarg, &a->algo))
+                return cli_usage("solve", "--algo must be idastar, astar, wastar, batch-astar or "
+                                          "focal, not '%s'", optarg);
             break;
+        case 'B':
+            if (cli_parse_long(optarg, 1, 65536, &batch))
+                return cli_usage("solve", "--batch must be 1..65536, not '%s'", optarg);
+            a->bfs.batch = (int)batch;
+            break;
+        case 'W':
+            if (cli_parse_double(optarg, &a->bfs.weight) || a->bfs.weight < 1 || a->bfs.weight > 100)
+                return cli_usage("solve", "--weight must be 1..100, not '%s'", optarg);
+            break;
+        case 'E':
+            if (cli_parse_double(optarg, &a->bound) || a->bound < 1 || a->bound > 100)
+                return cli_usage("solve", "--bound must be 1..100, not '%s'", optarg);
+            break;
+        case 'A': a->admissible = optarg; break;
         case 'e':
             if (cli_parse_u64(optarg, &a->lim.max_expanded))
                 return cli_usage("solve", "--max-expanded must be a count, not '%s'", optarg);
@@ -95,10 +126,12 @@ static int parse_args(int argc, char **argv, solve_args *a)
     if (optind != argc - 1)
         return cli_usage("solve", optind < argc ? "expected one instance file" : "missing the instance file");
     a->file = argv[optind];
-    if (!a->heuristic) {
-        int w = srch_np_puzzle_width(a->puzzle);
-        a->heuristic = w == 3 ? "pdb:8" : w == 4 ? "pdb:7-8" : "pdb:6-6-6-6";
-    }
+    if (!a->heuristic)
+        a->heuristic = cli_default_heuristic(srch_np_puzzle_width(a->puzzle));
+    if (a->bfs.weight == 0)
+        a->bfs.weight = a->algo == CLI_ALGO_WASTAR ? 1.5 : 1.0;
+    if (a->algo == CLI_ALGO_WASTAR)
+        a->bfs.batch = 1;
     return 0;
 }
 
@@ -110,9 +143,10 @@ static void print_parse_error(const char *msg, void *user)
 
 typedef struct {
     const solve_args *a;
-    const srch_np_heur *h;
+    const cli_search *s;
     const srch_np_instance *inst;
     srch_np_result *res;
+    srch_np_ann_stats *nn;
     size_t n;
     atomic_size_t next;
 } job;
@@ -124,10 +158,7 @@ static void *solve_worker(void *arg)
         size_t i = atomic_fetch_add(&j->next, 1);
         if (i >= j->n || hn_stop_requested())
             break;
-        if (j->a->algo_astar)
-            srch_np_astar(&j->inst[i].board, j->h, &j->a->lim, &j->res[i]);
-        else
-            srch_np_idastar(&j->inst[i].board, j->h, &j->a->lim, &j->res[i]);
+        cli_search_solve(j->s, &j->inst[i].board, &j->a->lim, &j->res[i], &j->nn[i]);
     }
     return NULL;
 }
@@ -143,11 +174,14 @@ static const char *status_word(int st)
     }
 }
 
-static void print_record(const srch_np_instance *x, const srch_np_result *r)
+static void print_record(const srch_np_instance *x, const srch_np_result *r,
+                         const srch_np_ann_stats *nn)
 {
-    printf("id=%s status=%s length=%d expanded=%llu generated=%llu seconds=%.4f h0=%d", x->id,
-           status_word(r->status), r->length, (unsigned long long)r->expanded,
-           (unsigned long long)r->generated, r->seconds, r->h0);
+    printf("id=%s status=%s length=%d expanded=%llu generated=%llu seconds=%.4f h0=%d h_calls=%llu "
+           "batches=%llu nn_seconds=%.4f nn_rows=%llu", x->id, status_word(r->status), r->length,
+           (unsigned long long)r->expanded, (unsigned long long)r->generated, r->seconds, r->h0,
+           (unsigned long long)r->heur_calls, (unsigned long long)r->batches, nn->seconds,
+           (unsigned long long)nn->rows);
     if (x->optimal >= 0)
         printf(" optimal=%d", x->optimal);
     char moves[SRCH_NP_MAX_PATH + 1];
@@ -156,16 +190,16 @@ static void print_record(const srch_np_instance *x, const srch_np_result *r)
 }
 
 /* Run the instances (several threads when asked); results in res[]. */
-static void run_all(const solve_args *a, const srch_np_heur *h, const srch_np_instance *inst,
-                    srch_np_result *res, size_t n)
+static void run_all(const solve_args *a, const cli_search *s, const srch_np_instance *inst,
+                    srch_np_result *res, srch_np_ann_stats *nn, size_t n)
 {
-    job j = {.a = a, .h = h, .inst = inst, .res = res, .n = n};
+    job j = {.a = a, .s = s, .inst = inst, .res = res, .nn = nn, .n = n};
     for (size_t i = 0; i < n; i++)
         res[i] = (srch_np_result){.status = HN_ERR_INTERRUPTED, .length = -1, .h0 = -1};
     if (a->threads <= 1) {
         for (size_t i = 0; i < n && !hn_stop_requested(); i++) {
-            solve_worker(&(job){.a = a, .h = h, .inst = inst + i, .res = res + i, .n = 1});
-            print_record(&inst[i], &res[i]);
+            solve_worker(&(job){.a = a, .s = s, .inst = inst + i, .res = res + i, .nn = nn + i, .n = 1});
+            print_record(&inst[i], &res[i], &nn[i]);
             fflush(stdout);
         }
         return;
@@ -180,7 +214,7 @@ static void run_all(const solve_args *a, const srch_np_heur *h, const srch_np_in
     for (long t = 0; t < started; t++)
         pthread_join(tid[t], NULL);
     for (size_t i = 0; i < n; i++)
-        print_record(&inst[i], &res[i]);
+        print_record(&inst[i], &res[i], &nn[i]);
 }
 
 static int summarize(const solve_args *a, const srch_np_instance *inst, const srch_np_result *res,
@@ -206,7 +240,7 @@ static int summarize(const solve_args *a, const srch_np_instance *inst, const sr
            "mean_generated=%.1f mean_h0=%.2f total_seconds=%.3f wall_seconds=%.3f threads=%ld "
            "algo=%s heuristic=%s peak_rss_mb=%.0f\n",
            n, solved, known, wrong ? "no" : known == solved ? "yes" : "unchecked", expanded / d,
-           generated / d, h0 / d, seconds, wall, a->threads, a->algo_astar ? "astar" : "idastar",
+           generated / d, h0 / d, seconds, wall, a->threads, cli_algo_name(a->algo),
            a->heuristic, (double)hn_peak_rss_kb() / 1024.0);
     if (wrong)
         fprintf(stderr, "heurnet solve: %zu solution%s differ from the known optimal length\n", wrong,
@@ -230,25 +264,29 @@ int cmd_solve(int argc, char **argv)
     int st = srch_np_parse_file(a.file, width, a.goal, print_parse_error, NULL, &inst, &n);
     if (st)
         return cli_fail(NULL);
-    srch_np_heur *h;
-    rc = cli_heur_get(a.heuristic, width, a.goal, a.quiet, &h);
+    cli_search s = {.algo = a.algo, .bfs = a.bfs, .bound = a.bound};
+    rc = cli_search_setup(&s, a.heuristic, a.admissible, width, a.goal, a.quiet);
     if (rc) {
         free(inst);
         return rc;
     }
     srch_np_result *res = malloc((n ? n : 1) * sizeof *res);
-    if (!res) {
+    srch_np_ann_stats *nn = calloc(n ? n : 1, sizeof *nn);
+    if (!res || !nn) {
+        free(res);
+        free(nn);
         free(inst);
-        srch_np_heur_free(h);
+        cli_search_free(&s);
         fprintf(stderr, "heurnet solve: out of memory\n");
         return CLI_EXIT_FAIL;
     }
     hn_stop_install();
     double t0 = hn_now();
-    run_all(&a, h, inst, res, n);
+    run_all(&a, &s, inst, res, nn, n);
     rc = summarize(&a, inst, res, n, hn_now() - t0);
     free(res);
+    free(nn);
     free(inst);
-    srch_np_heur_free(h);
+    cli_search_free(&s);
     return rc;
 }

@@ -30,6 +30,7 @@ static const struct {
     {"bench", cmd_bench, "throughput benchmarks (bench nn)"},
     {"pdb", cmd_pdb, "pattern databases: build (cached), info"},
     {"solve", cmd_solve, "optimal n-puzzle solving (IDA*, A*) with Manhattan, LC or PDBs"},
+    {"eval", cmd_eval, "A* with a network vs an admissible baseline: report and figures"},
     {"train", cmd_train, "train a model on labelled datasets (checkpoints, early stopping)"},
     {"ablate", cmd_ablate, "train network variants on the same data and compare them"},
     {"emp", cmd_emp, "edge-matching puzzles: solve, score, gen, milp, clique"},

@@ -1,0 +1,417 @@
+/* heurnet eval: the experiment of Cahlik & Surynek (2019) in one command —
+ * solve every board with the network heuristic and with an admissible
+ * baseline (A* with the 7-8 PDB), check every solution, and write a report
+ * folder (instances.tsv, summary.md, figures). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/annsearch.h"
+#include "cli/cli.h"
+#include "cli/eval_report.h"
+#include "nn/nn.h"
+#include "search/npuzzle/encode.h"
+
+typedef struct {
+    const char *model, *instances, *out, *heuristic, *baseline, *admissible;
+    int goal, algo, base_algo, quiet, force; /* base_algo: -1 = none */
+    long limit, blas_threads;
+    srch_np_bfs_opts bfs;
+    double bound;
+    srch_limits lim;
+} eval_args;
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: heurnet eval --model M.h5 --instances FILE -o DIR [options]\n\n"
+            "Solve every board of FILE with the network heuristic and with an admissible\n"
+            "baseline, replay every solution, and write DIR/instances.tsv, DIR/summary.md\n"
+            "(optimal share, excess moves, expansions and time, expansions by difficulty\n"
+            "class) and PNG figures (gnuplot). The puzzle size comes from the model's encoder.\n"
+            "Optimal lengths come from the file when it has them, else from the baseline.\n"
+            "The report is written to DIR.part and renamed when complete.\n\n"
+            "  --model M.h5         the network [required]\n"
+            "  --instances FILE     boards `[id [optimal]] t0 .. tn` [required]\n"
+            "  -o, --output DIR     report folder [required]\n"
+            "  --goal G             goal layout of FILE: blank-first or blank-last (boards are\n"
+            "                       converted for a model of the other layout) [blank-first]\n"
+            "  --heuristic H        network heuristic spec [ann:M.h5]; e.g.\n"
+            "                       ann:M.h5,pdb:7-8,delta:2 or ann:M.h5,scale:100\n"
+            "  --algo A             astar, wastar, batch-astar, focal, idastar [astar]\n"
+            "  --batch B            batch-astar: nodes per step [64]\n"
+            "  --weight W           wastar, batch-astar: f = g + W*h [wastar 1.5, else 1]\n"
+            "  --bound E            focal: suboptimality bound [1.05]\n"
+            "  --admissible H       focal: admissible heuristic [the baseline heuristic]\n"
+            "  --baseline H         admissible baseline heuristic [pdb:8 / pdb:7-8 / pdb:6-6-6-6]\n"
+            "  --baseline-algo A    astar, idastar or none (use the file's optima) [astar]\n"
+            "  --limit N            only the first N boards, 0 = all [0]\n"
+            "  --max-expanded N     per-search node limit, 0 = none [0]\n"
+            "  --time-limit S       per-search seconds, 0 = none [0]\n"
+            "  --blas-threads T     OpenBLAS threads for the network [1]\n"
+            "  --force              replace DIR if it exists\n"
+            "  -q, --quiet          no progress\n"
+            "  -h, --help           this help\n\n"
+            "Prints the headline numbers on stdout. Exit status: 0 report written, 1 a bad\n"
+            "file or model, an invalid solution, or the report could not be written, 2 misuse.\n");
+}
+
+static int parse_num_opt(int c, const char *arg, eval_args *a)
+{
+    long v;
+    switch (c) {
+    case 'B':
+        if (cli_parse_long(arg, 1, 65536, &v))
+            return cli_usage("eval", "--batch must be 1..65536, not '%s'", arg);
+        a->bfs.batch = (int)v;
+        return 0;
+    case 'W':
+        if (cli_parse_double(arg, &a->bfs.weight) || a->bfs.weight < 1 || a->bfs.weight > 100)
+            return cli_usage("eval", "--weight must be 1..100, not '%s'", arg);
+        return 0;
+    case 'E':
+        if (cli_parse_double(arg, &a->bound) || a->bound < 1 || a->bound > 100)
+            return cli_usage("eval", "--bound must be 1..100, not '%s'", arg);
+        return 0;
+    case 'l':
+        return cli_parse_long(arg, 0, 1L << 40, &a->limit)
+                   ? cli_usage("eval", "--limit must be a count, not '%s'", arg)
+                   : 0;
+    case 'e':
+        return cli_parse_u64(arg, &a->lim.max_expanded)
+                   ? cli_usage("eval", "--max-expanded must be a count, not '%s'", arg)
+                   : 0;
+    case 't':
+        if (cli_parse_double(arg, &a->lim.time_limit) || a->lim.time_limit < 0)
+            return cli_usage("eval", "--time-limit must be seconds >= 0, not '%s'", arg);
+        return 0;
+    default:
+        return cli_parse_long(arg, 1, 256, &a->blas_threads)
+                   ? cli_usage("eval", "--blas-threads must be 1..256, not '%s'", arg)
+                   : 0;
+    }
+}
+
+static int parse_args(int argc, char **argv, eval_args *a)
+{
+    static const struct option opts[] = {{"model", required_argument, 0, 'm'},
+                                         {"instances", required_argument, 0, 'i'},
+                                         {"output", required_argument, 0, 'o'},
+                                         {"goal", required_argument, 0, 'g'},
+                                         {"heuristic", required_argument, 0, 'H'},
+                                         {"algo", required_argument, 0, 'a'},
+                                         {"batch", required_argument, 0, 'B'},
+                                         {"weight", required_argument, 0, 'W'},
+                                         {"bound", required_argument, 0, 'E'},
+                                         {"admissible", required_argument, 0, 'A'},
+                                         {"baseline", required_argument, 0, 'b'},
+                                         {"baseline-algo", required_argument, 0, 'L'},
+                                         {"limit", required_argument, 0, 'l'},
+                                         {"max-expanded", required_argument, 0, 'e'},
+                                         {"time-limit", required_argument, 0, 't'},
+                                         {"blas-threads", required_argument, 0, 'T'},
+                                         {"force", no_argument, 0, 'f'},
+                                         {"quiet", no_argument, 0, 'q'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    *a = (eval_args){.algo = CLI_ALGO_ASTAR,
+                     .base_algo = CLI_ALGO_ASTAR,
+                     .bfs = {.batch = 64},
+                     .bound = 1.05,
+                     .blas_threads = 1};
+    int c, rc;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'm':
+            a->model = optarg;
+            break;
+        case 'i':
+            a->instances = optarg;
+            break;
+        case 'o':
+            a->out = optarg;
+            break;
+        case 'H':
+            a->heuristic = optarg;
+            break;
+        case 'A':
+            a->admissible = optarg;
+            break;
+        case 'b':
+            a->baseline = optarg;
+            break;
+        case 'f':
+            a->force = 1;
+            break;
+        case 'q':
+            a->quiet = 1;
+            break;
+        case 'g':
+            if (srch_np_goal_parse(optarg, &a->goal))
+                return cli_usage("eval", "%s", hn_errmsg());
+            break;
+        case 'a':
+            if (cli_algo_parse(optarg, &a->algo))
+                return cli_usage(
+                    "eval", "--algo must be astar, wastar, batch-astar, focal or idastar, not '%s'",
+                    optarg);
+            break;
+        case 'L':
+            a->base_algo = -1;
+            if (strcmp(optarg, "none") &&
+                (cli_algo_parse(optarg, &a->base_algo) || a->base_algo > CLI_ALGO_ASTAR))
+                return cli_usage("eval", "--baseline-algo must be astar, idastar or none, not '%s'",
+                                 optarg);
+            break;
+        case 'h':
+            usage(stdout);
+            return -1;
+        case 'B':
+        case 'W':
+        case 'E':
+        case 'l':
+        case 'e':
+        case 't':
+        case 'T':
+            if ((rc = parse_num_opt(c, optarg, a)))
+                return rc;
+            break;
+        default:
+            return cli_usage("eval", "bad option");
+        }
+    }
+    if (optind != argc)
+        return cli_usage("eval", "unexpected argument '%s'", argv[optind]);
+    if (!a->model || !a->instances || !a->out)
+        return cli_usage("eval", "--model, --instances and -o are required");
+    if (a->bfs.weight == 0)
+        a->bfs.weight = a->algo == CLI_ALGO_WASTAR ? 1.5 : 1.0;
+    if (a->algo == CLI_ALGO_WASTAR)
+        a->bfs.batch = 1;
+    return 0;
+}
+
+/* 1 if the moves of res lead from b to the goal in res->length moves. */
+static int replays(const srch_np_board *b, const srch_np_result *res, int goal)
+{
+    if (res->status || res->nmoves != res->length)
+        return 0;
+    srch_np_board x = *b;
+    for (int i = 0; i < res->nmoves; i++)
+        if (srch_np_board_move(&x, res->moves[i]) < 0)
+            return 0;
+    return srch_np_board_is_goal(&x, goal);
+}
+
+/* Remove a report folder this command wrote (only its own files). */
+static int remove_report(const char *dir)
+{
+    static const char *const files[] = {
+        "instances.tsv", "summary.md",     "plots.gp", "heuristic_error.png",
+        "excess.png",    "expansions.png", "plots.log"};
+    char path[4400];
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
+        unlink(path);
+    }
+    if (rmdir(dir) && errno != ENOENT) {
+        fprintf(stderr,
+                "heurnet eval: cannot replace %s: %s (it holds files eval did not write?)\n", dir,
+                strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static int prepare_dir(const eval_args *a, char *part, size_t cap)
+{
+    struct stat sb;
+    if (hn_part_path(a->out, part, cap))
+        return cli_fail(NULL);
+    if (stat(a->out, &sb) == 0 && !a->force) {
+        fprintf(stderr, "heurnet eval: %s exists (use --force to replace it)\n", a->out);
+        return CLI_EXIT_FAIL;
+    }
+    if (remove_report(part) || mkdir(part, 0755)) {
+        fprintf(stderr, "heurnet eval: cannot create %s: %s\n", part, strerror(errno));
+        return CLI_EXIT_FAIL;
+    }
+    return 0;
+}
+
+typedef struct {
+    const eval_args *a;
+    cli_search s;
+    srch_np_heur *base;
+    int goal;
+} evaluator;
+
+static void eval_board(const evaluator *e, const srch_np_instance *x, eval_row *r)
+{
+    *r = (eval_row){.x = x, .optimal = x->optimal, .opt_src = x->optimal >= 0 ? 'k' : '-'};
+    float est = 0;
+    srch_np_heur_ann_estimate(e->s.h, &x->board, 1, &est);
+    r->ann_h = est;
+    r->base_h = srch_np_heur_eval(e->base, &x->board);
+    if (e->a->base_algo >= 0) {
+        r->has_base = 1;
+        if (e->a->base_algo == CLI_ALGO_ASTAR)
+            srch_np_astar(&x->board, e->base, &e->a->lim, &r->base);
+        else
+            srch_np_idastar(&x->board, e->base, &e->a->lim, &r->base);
+        r->base_valid = replays(&x->board, &r->base, e->goal);
+        if (!r->base.status && r->optimal < 0) {
+            r->optimal = r->base.length;
+            r->opt_src = 'b';
+        } else if (!r->base.status && r->base.length != r->optimal) {
+            fprintf(stderr,
+                    "heurnet eval: warning: board %s: the baseline found %d moves but the "
+                    "file says %d are optimal\n",
+                    x->id, r->base.length, r->optimal);
+        }
+    }
+    cli_search_solve(&e->s, &x->board, &e->a->lim, &r->ann, &r->nn);
+    r->ann_valid = replays(&x->board, &r->ann, e->goal);
+}
+
+/* Solve the boards; returns how many were done (fewer after Ctrl-C). */
+static size_t run_boards(const evaluator *e, const srch_np_instance *inst, size_t n, eval_row *rows)
+{
+    hn_progress *p = hn_progress_new("eval", n, e->a->quiet);
+    size_t i = 0, opt = 0, known = 0;
+    for (; i < n && !hn_stop_requested(); i++) {
+        eval_board(e, &inst[i], &rows[i]);
+        if (rows[i].optimal >= 0 && !rows[i].ann.status) {
+            known++;
+            opt += rows[i].ann.length == rows[i].optimal;
+        }
+        char extra[64];
+        snprintf(extra, sizeof extra, "optimal %zu/%zu", opt, known);
+        hn_progress_update(p, i + 1, extra);
+    }
+    hn_progress_finish(p);
+    return i;
+}
+
+/* The puzzle width from the model's encoder (message printed on failure). */
+static int model_width(const char *path, int *width)
+{
+    int st, goal;
+    nn_model *m = nn_model_load(path, &st);
+    if (!m)
+        return cli_fail(NULL);
+    st = srch_np_encode_parse(nn_model_encoder(m), width, &goal);
+    if (st)
+        fprintf(stderr, "heurnet eval: %s: %s\n", path, hn_errmsg());
+    nn_model_free(m);
+    return st ? CLI_EXIT_FAIL : 0;
+}
+
+static int setup(const eval_args *a, int width, evaluator *e, char *spec, size_t cap)
+{
+    const char *base = a->baseline ? a->baseline : cli_default_heuristic(width);
+    if (!strncmp(base, "ann:", 4))
+        return cli_usage("eval", "--baseline must be an admissible heuristic, not a network");
+    snprintf(spec, cap, "ann:%s", a->model);
+    if (a->heuristic && strncmp(a->heuristic, "ann:", 4))
+        return cli_usage("eval", "--heuristic must be an ann: spec, not '%s'", a->heuristic);
+    int rc = cli_search_setup(&e->s, a->heuristic ? a->heuristic : spec,
+                              a->admissible ? a->admissible : base, width, a->goal, a->quiet);
+    if (!rc && (rc = cli_heur_get(base, width, a->goal, a->quiet, &e->base)))
+        cli_search_free(&e->s);
+    return rc;
+}
+
+static int finish(const eval_args *a, const evaluator *e, const char *spec, const char *part,
+                  const srch_np_instance *inst, size_t total, eval_row *rows, size_t done,
+                  double wall)
+{
+    (void)inst;
+    eval_info info = {.model = a->model,
+                      .instances = a->instances,
+                      .heuristic = a->heuristic ? a->heuristic : spec,
+                      .algo = cli_algo_name(a->algo),
+                      .baseline = a->baseline ? a->baseline
+                                              : cli_default_heuristic(srch_np_heur_width(e->base)),
+                      .baseline_algo = a->base_algo < 0 ? "none" : cli_algo_name(a->base_algo),
+                      .goal = srch_np_goal_name(a->goal),
+                      .puzzle = srch_np_heur_width(e->base) * srch_np_heur_width(e->base) - 1,
+                      .batch = a->bfs.batch,
+                      .weight = a->bfs.weight,
+                      .bound = a->bound,
+                      .total = total,
+                      .interrupted = done < total,
+                      .wall = wall};
+    int plots;
+    if (eval_report_write(part, &info, rows, done, a->quiet, &plots))
+        return CLI_EXIT_FAIL;
+    if ((a->force && remove_report(a->out)) || hn_part_commit(a->out)) {
+        fprintf(stderr, "heurnet eval: %s\n", hn_errmsg());
+        return CLI_EXIT_FAIL;
+    }
+    eval_report_headline(stdout, rows, done);
+    size_t bad = 0;
+    for (size_t i = 0; i < done; i++)
+        bad += !rows[i].ann.status && !rows[i].ann_valid;
+    if (bad)
+        fprintf(stderr, "heurnet eval: %zu solutions do not replay to the goal\n", bad);
+    if (done < total)
+        fprintf(stderr, "heurnet eval: interrupted after %zu of %zu boards (report covers them)\n",
+                done, total);
+    return bad ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+}
+
+static void print_parse_error(const char *msg, void *user)
+{
+    (void)user;
+    fprintf(stderr, "heurnet eval: %s\n", msg);
+}
+
+int cmd_eval(int argc, char **argv)
+{
+    eval_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc)
+        return rc < 0 ? CLI_EXIT_OK : rc;
+    cli_log_init(a.quiet);
+    int width;
+    if ((rc = model_width(a.model, &width)))
+        return rc;
+    srch_np_instance *inst;
+    size_t n;
+    if (srch_np_parse_file(a.instances, width, a.goal, print_parse_error, NULL, &inst, &n))
+        return cli_fail(NULL);
+    if (a.limit && (size_t)a.limit < n)
+        n = (size_t)a.limit;
+    nn_blas_threads((int)a.blas_threads);
+    evaluator e = {.a = &a, .s = {.algo = a.algo, .bfs = a.bfs, .bound = a.bound}, .goal = a.goal};
+    char spec[1200], part[4200];
+    eval_row *rows = NULL;
+    if (!(rc = setup(&a, width, &e, spec, sizeof spec))) {
+        rows = calloc(n ? n : 1, sizeof *rows);
+        rc = !rows ? (fprintf(stderr, "heurnet eval: out of memory\n"), CLI_EXIT_FAIL)
+                   : prepare_dir(&a, part, sizeof part);
+        if (!rc) {
+            if (!a.quiet)
+                fprintf(stderr, "heurnet eval: %zu boards, %s with %s, baseline %s, heurnet %s\n",
+                        n, cli_algo_name(a.algo), a.heuristic ? a.heuristic : spec,
+                        a.base_algo < 0 ? "none" : cli_algo_name(a.base_algo), hn_version());
+            hn_stop_install();
+            double t0 = hn_now();
+            size_t done = run_boards(&e, inst, n, rows);
+            rc = finish(&a, &e, spec, part, inst, n, rows, done, hn_now() - t0);
+            if (rc)
+                remove_report(part);
+        }
+        cli_search_free(&e.s);
+        srch_np_heur_free(e.base);
+    }
+    free(rows);
+    free(inst);
+    return rc;
+}

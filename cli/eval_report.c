@@ -1,0 +1,377 @@
+/* The report of heurnet eval: a TSV row per board, a Markdown summary with
+ * the paper's measures (optimal share, excess moves, expansions by
+ * difficulty class as in Cahlik & Surynek's Table 1) and gnuplot figures
+ * like their Figures 3-6. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "cli/eval_report.h"
+
+static const char *status_name(int st)
+{
+    return st == 0                    ? "solved"
+           : st == HN_ERR_LIMIT       ? "limit"
+           : st == HN_ERR_INTERRUPTED ? "interrupted"
+                                      : "error";
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Mean and median of v[n] (sorted in place); zeros when n == 0. */
+static void mean_median(double *v, size_t n, double *mean, double *median)
+{
+    *mean = *median = 0;
+    if (!n)
+        return;
+    double s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += v[i];
+    qsort(v, n, sizeof *v, cmp_double);
+    *mean = s / (double)n;
+    *median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Headline numbers over the boards both searches solved. */
+typedef struct {
+    size_t n, ann_solved, ann_valid, known, optimal, base_solved, both;
+    double excess_mean, excess_max;
+    double ann_exp_mean, ann_exp_median, base_exp_mean, base_exp_median;
+    double ann_sec_mean, ann_sec_median, base_sec_mean, base_sec_median;
+    double nn_sec_mean, hcalls_mean, batches_mean, rows_mean;
+    double ann_err_mean, ann_abs_err, ann_over, base_err_mean;
+    size_t nerr;
+} stats;
+
+static void collect(const eval_row *r, size_t n, stats *s, double *buf)
+{
+    *s = (stats){.n = n};
+    double excess = 0, nn = 0, hc = 0, bt = 0, rows = 0;
+    for (size_t i = 0; i < n; i++) {
+        const eval_row *x = &r[i];
+        if (x->has_base && x->base.status == 0)
+            s->base_solved++;
+        if (x->optimal >= 0) {
+            double e = (double)x->ann_h - x->optimal;
+            s->nerr++;
+            s->ann_err_mean += e;
+            s->ann_abs_err += fabs(e);
+            s->ann_over += e > 0.5; /* rounds to an over-estimate */
+            s->base_err_mean += x->base_h - x->optimal;
+        }
+        if (x->ann.status)
+            continue;
+        s->ann_solved++;
+        s->ann_valid += x->ann_valid;
+        nn += x->nn.seconds;
+        hc += (double)x->ann.heur_calls;
+        bt += (double)x->ann.batches;
+        rows += (double)x->nn.rows;
+        if (x->optimal >= 0) {
+            int d = x->ann.length - x->optimal;
+            s->known++;
+            s->optimal += d == 0;
+            excess += d;
+            if (d > s->excess_max)
+                s->excess_max = d;
+        }
+    }
+    double ns = s->ann_solved ? (double)s->ann_solved : 1, ne = s->nerr ? (double)s->nerr : 1;
+    s->excess_mean = excess / (s->known ? (double)s->known : 1);
+    s->nn_sec_mean = nn / ns;
+    s->hcalls_mean = hc / ns;
+    s->batches_mean = bt / ns;
+    s->rows_mean = rows / ns;
+    s->ann_err_mean /= ne;
+    s->ann_abs_err /= ne;
+    s->ann_over /= ne;
+    s->base_err_mean /= ne;
+    /* expansions and time: boards solved by the network search (and by the
+     * baseline for its columns) */
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!r[i].ann.status)
+            buf[k++] = (double)r[i].ann.expanded;
+    mean_median(buf, k, &s->ann_exp_mean, &s->ann_exp_median);
+    k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!r[i].ann.status)
+            buf[k++] = r[i].ann.seconds;
+    mean_median(buf, k, &s->ann_sec_mean, &s->ann_sec_median);
+    k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (r[i].has_base && !r[i].base.status)
+            buf[k++] = (double)r[i].base.expanded;
+    mean_median(buf, k, &s->base_exp_mean, &s->base_exp_median);
+    k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (r[i].has_base && !r[i].base.status)
+            buf[k++] = r[i].base.seconds;
+    mean_median(buf, k, &s->base_sec_mean, &s->base_sec_median);
+}
+
+static int write_tsv(const char *path, const eval_row *r, size_t n)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "heurnet eval: cannot write %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    fprintf(
+        f,
+        "id\toptimal\toptimal_source\tann_h\tbase_h\tann_status\tann_length\tann_excess\t"
+        "ann_valid\tann_expanded\tann_generated\tann_seconds\tnn_seconds\th_calls\tbatches\t"
+        "nn_rows\tbase_status\tbase_length\tbase_expanded\tbase_seconds\tann_error\tbase_error\n");
+    for (size_t i = 0; i < n; i++) {
+        const eval_row *x = &r[i];
+        int opt = x->optimal >= 0, solved = x->ann.status == 0, bs = x->has_base && !x->base.status;
+        fprintf(f, "%s\t", x->x->id);
+        opt ? fprintf(f, "%d\t", x->optimal) : fprintf(f, "NA\t");
+        fprintf(f, "%c\t%.3f\t%d\t%s\t", x->opt_src, (double)x->ann_h, x->base_h,
+                status_name(x->ann.status));
+        solved ? fprintf(f, "%d\t", x->ann.length) : fprintf(f, "NA\t");
+        solved &&opt ? fprintf(f, "%d\t", x->ann.length - x->optimal) : fprintf(f, "NA\t");
+        fprintf(f, "%d\t%llu\t%llu\t%.6f\t%.6f\t%llu\t%llu\t%llu\t%s\t", x->ann_valid,
+                (unsigned long long)x->ann.expanded, (unsigned long long)x->ann.generated,
+                x->ann.seconds, x->nn.seconds, (unsigned long long)x->ann.heur_calls,
+                (unsigned long long)x->ann.batches, (unsigned long long)x->nn.rows,
+                x->has_base ? status_name(x->base.status) : "skipped");
+        bs ? fprintf(f, "%d\t%llu\t%.6f\t", x->base.length, (unsigned long long)x->base.expanded,
+                     x->base.seconds)
+           : fprintf(f, "NA\tNA\tNA\t");
+        opt ? fprintf(f, "%.3f\t%d\n", (double)x->ann_h - x->optimal, x->base_h - x->optimal)
+            : fprintf(f, "NA\tNA\n");
+    }
+    if (ferror(f) | fclose(f)) {
+        fprintf(stderr, "heurnet eval: error writing %s\n", path);
+        return -1;
+    }
+    return 0;
+}
+
+void eval_report_headline(FILE *out, const eval_row *rows, size_t n)
+{
+    double *buf = malloc((n ? n : 1) * sizeof *buf);
+    if (!buf)
+        return;
+    stats s;
+    collect(rows, n, &s, buf);
+    free(buf);
+    fprintf(out,
+            "boards=%zu solved=%zu valid=%zu optimal=%zu/%zu (%.1f%%) mean_excess=%.3f "
+            "max_excess=%.0f mean_expanded=%.1f median_expanded=%.1f mean_seconds=%.4f "
+            "base_mean_expanded=%.1f base_mean_seconds=%.4f expansion_ratio=%.2f\n",
+            s.n, s.ann_solved, s.ann_valid, s.optimal, s.known,
+            s.known ? 100.0 * (double)s.optimal / (double)s.known : 0.0, s.excess_mean,
+            s.excess_max, s.ann_exp_mean, s.ann_exp_median, s.ann_sec_mean, s.base_exp_mean,
+            s.base_sec_mean, s.ann_exp_mean > 0 ? s.base_exp_mean / s.ann_exp_mean : 0.0);
+}
+
+/* Table 1 of the paper: boards split into quartiles of the baseline's
+ * expansions; mean expansions of both searches per class. */
+static void write_classes(FILE *f, const eval_row *r, size_t n, double *buf)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (r[i].has_base && !r[i].base.status && !r[i].ann.status)
+            buf[k++] = (double)r[i].base.expanded;
+    if (k < 4) {
+        fprintf(f, "Fewer than 4 boards were solved by both searches: no difficulty classes.\n\n");
+        return;
+    }
+    qsort(buf, k, sizeof *buf, cmp_double);
+    double cut[3] = {buf[k / 4], buf[k / 2], buf[3 * k / 4]};
+    static const char *const name[4] = {"Easy", "Medium", "Hard", "Extreme"};
+    fprintf(f, "| class | baseline expansions | boards | A*(ANN) mean expanded | baseline mean "
+               "expanded | ratio | ANN optimal |\n|---|---|---:|---:|---:|---:|---:|\n");
+    for (int c = 0; c < 4; c++) {
+        double ea = 0, eb = 0;
+        size_t cnt = 0, opt = 0, known = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (!r[i].has_base || r[i].base.status || r[i].ann.status)
+                continue;
+            double e = (double)r[i].base.expanded;
+            int cls = e < cut[0] ? 0 : e < cut[1] ? 1 : e < cut[2] ? 2 : 3;
+            if (cls != c)
+                continue;
+            cnt++;
+            ea += (double)r[i].ann.expanded;
+            eb += e;
+            if (r[i].optimal >= 0) {
+                known++;
+                opt += r[i].ann.length == r[i].optimal;
+            }
+        }
+        double d = cnt ? (double)cnt : 1;
+        fprintf(f, "| %s | %s%.0f | %zu | %.1f | %.1f | %.2f | %zu/%zu |\n", name[c],
+                c == 0 ? "< " : ">= ", c == 0 ? cut[0] : cut[c - 1], cnt, ea / d, eb / d,
+                ea > 0 ? eb / ea : 0.0, opt, known);
+    }
+    fprintf(f, "\n");
+}
+
+static void write_settings(FILE *f, const eval_info *in, size_t n)
+{
+    fprintf(f, "# heurnet eval\n\n");
+    fprintf(f,
+            "- model: `%s`\n- instances: `%s` (%zu boards in the file, %zu evaluated%s), "
+            "goal layout %s, %d-puzzle\n",
+            in->model, in->instances, in->total, n, in->interrupted ? ", INTERRUPTED" : "",
+            in->goal, in->puzzle);
+    fprintf(f, "- network search: `--algo %s --heuristic %s`", in->algo, in->heuristic);
+    if (!strcmp(in->algo, "batch-astar") || !strcmp(in->algo, "wastar"))
+        fprintf(f, " (batch %d, weight %g)", in->batch, in->weight);
+    if (!strcmp(in->algo, "focal"))
+        fprintf(f, " (bound %g)", in->bound);
+    fprintf(f, "\n- baseline: %s with `%s`\n", in->baseline_algo, in->baseline);
+    fprintf(f, "- heurnet %s (%s), wall time %.1f s, one search thread\n\n", hn_version(),
+            hn_revision(), in->wall);
+}
+
+static void write_headline(FILE *f, const stats *s)
+{
+    fprintf(f, "## Results\n\n| measure | network search | baseline |\n|---|---:|---:|\n");
+    fprintf(f, "| boards solved | %zu / %zu | %zu |\n", s->ann_solved, s->n, s->base_solved);
+    fprintf(f, "| solutions that replay to the goal | %zu / %zu | |\n", s->ann_valid,
+            s->ann_solved);
+    fprintf(
+        f, "| optimal (of boards with a known optimum) | %zu / %zu (%.1f%%) | all (admissible) |\n",
+        s->optimal, s->known, s->known ? 100.0 * (double)s->optimal / (double)s->known : 0.0);
+    fprintf(f, "| mean / max excess moves | %.3f / %.0f | 0 / 0 |\n", s->excess_mean,
+            s->excess_max);
+    fprintf(f, "| mean expanded | %.1f | %.1f |\n", s->ann_exp_mean, s->base_exp_mean);
+    fprintf(f, "| median expanded | %.1f | %.1f |\n", s->ann_exp_median, s->base_exp_median);
+    fprintf(f, "| mean seconds per board | %.4f | %.4f |\n", s->ann_sec_mean, s->base_sec_mean);
+    fprintf(f, "| median seconds per board | %.4f | %.4f |\n", s->ann_sec_median,
+            s->base_sec_median);
+    fprintf(f, "| mean seconds in the network | %.4f | |\n", s->nn_sec_mean);
+    fprintf(f, "| mean heuristic calls / batches / network rows | %.0f / %.0f / %.0f | |\n",
+            s->hcalls_mean, s->batches_mean, s->rows_mean);
+    fprintf(f, "| expansion ratio baseline / network (means) | %.2f | |\n\n",
+            s->ann_exp_mean > 0 ? s->base_exp_mean / s->ann_exp_mean : 0.0);
+    fprintf(f,
+            "Heuristic of the start boards against the optimum (%zu boards): network mean error "
+            "%+.3f, mean absolute error %.3f, over-estimates (by more than half a move) %.1f%%; "
+            "baseline heuristic mean error %+.3f.\n\n",
+            s->nerr, s->ann_err_mean, s->ann_abs_err, 100.0 * s->ann_over, s->base_err_mean);
+}
+
+static int write_summary(const char *path, const eval_info *in, const eval_row *r, size_t n,
+                         double *buf)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "heurnet eval: cannot write %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    stats s;
+    collect(r, n, &s, buf);
+    write_settings(f, in, n);
+    write_headline(f, &s);
+    fprintf(f, "## Expanded nodes by difficulty (baseline expansion quartiles, as Table 1 of "
+               "Cahlik & Surynek 2019)\n\n");
+    write_classes(f, r, n, buf);
+    fprintf(f,
+            "## Figures\n\n- `heuristic_error.png`: heuristic minus optimal distance on the "
+            "start boards, network and baseline (paper Figures 3, 4)\n- `excess.png`: solution "
+            "length minus optimum of the network search (Figure 5)\n- `expansions.png`: expanded "
+            "nodes of both searches, log scale (Figure 6)\n- `plots.gp` redraws them from "
+            "`instances.tsv`.\n");
+    if (ferror(f) | fclose(f)) {
+        fprintf(stderr, "heurnet eval: error writing %s\n", path);
+        return -1;
+    }
+    return 0;
+}
+
+static const char PLOTS_GP[] =
+    "# Redraw the figures of heurnet eval: gnuplot plots.gp (in the report folder)\n"
+    "set terminal pngcairo noenhanced size 900,600\n"
+    "set datafile separator \"\\t\"\n"
+    "set datafile missing \"NA\"\n"
+    "set style fill solid 0.5 border -1\n"
+    "set grid ytics\n"
+    "bin(x, w) = w * floor(x / w + 0.5)\n"
+    "set output 'heuristic_error.png'\n"
+    "set multiplot layout 2,1\n"
+    "set title 'network: heuristic - optimal distance on the start boards'\n"
+    "set xlabel 'heuristic prediction error (moves)'\n"
+    "set ylabel 'boards'\n"
+    "set offsets 0.5, 0.5, 0, 0\n"
+    "set boxwidth 0.45 absolute\n"
+    "plot 'instances.tsv' every ::1 using (bin($21, 0.5)):(1) smooth frequency with boxes "
+    "title 'ANN (0.5-move bins)'\n"
+    "set title 'baseline heuristic - optimal distance on the start boards'\n"
+    "set boxwidth 0.9 absolute\n"
+    "plot 'instances.tsv' every ::1 using (bin($22, 1)):(1) smooth frequency with boxes "
+    "lc rgb '#d95f02' title 'baseline'\n"
+    "unset multiplot\n"
+    "set output 'excess.png'\n"
+    "set title 'network search: solution length - optimal length'\n"
+    "set xlabel 'excess moves'\n"
+    "set xtics 1\n"
+    "plot 'instances.tsv' every ::1 using (bin($8, 1)):(1) smooth frequency with boxes "
+    "title 'boards'\n"
+    "set xtics autofreq\n"
+    "set output 'expansions.png'\n"
+    "set title 'expanded nodes per board'\n"
+    "set xlabel 'log10(expanded nodes)'\n"
+    "set offsets 0.25, 0.25, 0, 0\n"
+    "set boxwidth 0.22 absolute\n"
+    "plot 'instances.tsv' every ::1 using (bin(log10($10 + 1), 0.25)):(1) smooth frequency "
+    "with boxes title 'network search', "
+    "'' every ::1 using (bin(log10($19 + 1), 0.25)):(1) smooth frequency with boxes "
+    "fs transparent solid 0.4 lc rgb '#d95f02' title 'baseline'\n";
+
+/* Run gnuplot on plots.gp inside dir; 1 when the figures were drawn. */
+static int draw(const char *dir, int quiet)
+{
+    char cmd[4400];
+    (void)quiet;
+    snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot plots.gp 2>plots.log", dir);
+    if (strchr(dir, '\'')) {
+        fprintf(stderr, "heurnet eval: warning: no figures (the folder name contains a quote)\n");
+        return 0;
+    }
+    int rc = system(cmd);
+    if (rc == -1 || !WIFEXITED(rc) || WEXITSTATUS(rc) != 0) {
+        fprintf(stderr, "heurnet eval: warning: gnuplot failed or is not installed; no figures "
+                        "(see plots.log; plots.gp is in the report)\n");
+        return 0;
+    }
+    return 1;
+}
+
+int eval_report_write(const char *dir, const eval_info *info, const eval_row *rows, size_t n,
+                      int quiet, int *plots)
+{
+    char path[4400];
+    double *buf = malloc((n ? n : 1) * sizeof *buf);
+    if (!buf) {
+        fprintf(stderr, "heurnet eval: out of memory\n");
+        return -1;
+    }
+    int rc = 0;
+    snprintf(path, sizeof path, "%s/instances.tsv", dir);
+    rc = write_tsv(path, rows, n);
+    snprintf(path, sizeof path, "%s/summary.md", dir);
+    if (!rc)
+        rc = write_summary(path, info, rows, n, buf);
+    free(buf);
+    snprintf(path, sizeof path, "%s/plots.gp", dir);
+    FILE *f = rc ? NULL : fopen(path, "w");
+    if (f && (fputs(PLOTS_GP, f) < 0) | fclose(f))
+        f = NULL;
+    if (!rc && !f) {
+        fprintf(stderr, "heurnet eval: cannot write %s\n", path);
+        rc = -1;
+    }
+    *plots = rc ? 0 : draw(dir, quiet);
+    return rc;
+}

@@ -1,0 +1,97 @@
+/* search/ann.h: searching with a learned heuristic — the ANN-distance
+ * heuristic behind the srch_np_heur interface (search/npuzzle/heur_ann.c),
+ * batch / weighted A* (search/batch_astar.c) and focal search with a
+ * provable suboptimality bound (search/focal.c). Kept next to srch.h so the
+ * core n-puzzle header stays small; include this one for networks. */
+#ifndef SRCH_ANN_H
+#define SRCH_ANN_H
+
+#include "search/srch.h"
+
+struct nn_model;
+
+/* ======================================================================
+ * ANN heuristic
+ *
+ * Values are returned in units of 1/scale moves: scale 1 rounds the
+ * network's estimate to the nearest whole move (what srch_np_astar and
+ * srch_np_idastar expect); a larger scale keeps that many fixed-point
+ * steps per move for the searches of this header, which read the scale with
+ * srch_np_heur_scale. With an admissible `floor` heuristic the value is
+ * max(ann - delta, floor). The goal board always gets 0.
+ * ==================================================================== */
+
+typedef struct srch_np_ann_opts {
+    int scale;      /* 1/scale-move units, 1..1000 [1] */
+    double delta;   /* subtracted from the estimate before the max with floor [0] */
+    int max_batch;  /* boards per network call, 1..65536 [1024] */
+    int cache_bits; /* per-thread cache of 2^bits evaluated boards, 0 = off [18] */
+} srch_np_ann_opts;
+
+extern const srch_np_ann_opts SRCH_NP_ANN_DEFAULTS;
+
+/* A heuristic from model `m` (`name` is used in messages, e.g. the file).
+ * The model's encoder must be "npuzzle-onehot n=<width> goal=..."; boards of
+ * the run's `goal` layout are converted to the model's layout when the two
+ * differ (exact: distances are preserved). The network weights are copied
+ * (batch norm folded), so `m` may be freed afterwards. Takes ownership of
+ * `floor` (may be NULL), also on failure. Thread-safe: every calling thread
+ * gets its own inference context and cache on first use. NULL on error
+ * (*status, message names the model and what does not fit: another puzzle
+ * size, not an n-puzzle encoder, wrong input width, bad options). */
+srch_np_heur *srch_np_heur_ann_new(const struct nn_model *m, const char *name, int width, int goal,
+                                   srch_np_heur *floor, const srch_np_ann_opts *opts, int *status);
+/* The same, loading the model from `path` first. */
+srch_np_heur *srch_np_heur_ann_load(const char *path, int width, int goal, srch_np_heur *floor,
+                                    const srch_np_ann_opts *opts, int *status);
+
+/* 1 if h was made by srch_np_heur_ann_new. */
+int srch_np_heur_is_ann(const srch_np_heur *h);
+/* Units per move of h's values: the ANN scale, 1 for every other heuristic. */
+int srch_np_heur_scale(const srch_np_heur *h);
+
+/* Counters of the CALLING thread's context (zero if it never evaluated). */
+typedef struct srch_np_ann_stats {
+    uint64_t rows;  /* boards sent through the network */
+    uint64_t calls; /* network calls */
+    uint64_t hits;  /* boards answered from the cache */
+    double seconds; /* time inside the network */
+} srch_np_ann_stats;
+void srch_np_heur_ann_thread_stats(const srch_np_heur *h, srch_np_ann_stats *out);
+
+/* The network's raw estimates (moves, float; no rounding, delta or floor)
+ * for n boards into out[n]. 0, HN_ERR_ARG (h is not an ANN heuristic),
+ * HN_ERR_NOMEM or HN_ERR_NAN. */
+int srch_np_heur_ann_estimate(const srch_np_heur *h, const srch_np_board *b, size_t n, float *out);
+
+/* ======================================================================
+ * Best-first searches for inadmissible and batched heuristics
+ *
+ * Both keep every node (pool + hash table), re-open a node reached by a
+ * shorter path, evaluate all children of a step with one eval_batch call per
+ * heuristic, and report like srch_np_astar (res->batches = eval_batch calls
+ * of the guiding heuristic). Heuristic values are divided by
+ * srch_np_heur_scale(h).
+ * ==================================================================== */
+
+typedef struct srch_np_bfs_opts {
+    int batch;     /* nodes expanded per step, 1..65536 (1 = A*) [1] */
+    double weight; /* f = g + weight * h, >= 1 [1] */
+} srch_np_bfs_opts;
+
+/* Batch weighted A*: each step takes the `batch` best open nodes and
+ * expands them together. A goal found is kept as the incumbent; the search
+ * stops when no open node has a smaller f. With weight 1 and an admissible h
+ * the result is optimal for every batch size; with weight w it is within w
+ * of optimal. Returns res->status like srch_np_astar. */
+int srch_np_batch_astar(const srch_np_board *start, const srch_np_heur *h,
+                        const srch_np_bfs_opts *opts, const srch_limits *lim, srch_np_result *res);
+
+/* Focal search: the open list is ordered by f = g + adm (admissible, e.g. a
+ * PDB, scale 1); among open nodes with f <= bound * fmin it expands the one
+ * with the smallest g + guide (the network). The solution is at most
+ * bound * optimal when adm is admissible and consistent. bound >= 1. */
+int srch_np_focal(const srch_np_board *start, const srch_np_heur *adm, const srch_np_heur *guide,
+                  double bound, const srch_limits *lim, srch_np_result *res);
+
+#endif

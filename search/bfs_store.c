@@ -1,0 +1,188 @@
+/* The node store, heap and child generation shared by batch A* and focal
+ * search (see bfs_store.h). Nodes are addressed by index so the pool can
+ * grow by realloc; the hash index is open addressing with linear probing. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "search/bfs_store.h"
+
+void bfs_pack(const srch_np_board *b, uint64_t *key)
+{
+    key[0] = key[1] = 0;
+    for (int t = 1; t < b->ncells; t++)
+        key[(t - 1) / 12] |= (uint64_t)b->pos[t] << (5 * ((t - 1) % 12));
+}
+
+void bfs_board_of(const bfs_store *s, size_t idx, srch_np_board *b)
+{
+    const uint64_t *key = s->nodes[idx].key;
+    int n = s->width * s->width;
+    uint8_t tiles[SRCH_NP_MAX_CELLS];
+    uint32_t used = 0;
+    for (int t = 1; t < n; t++) {
+        int c = (int)((key[(t - 1) / 12] >> (5 * ((t - 1) % 12))) & 31);
+        tiles[c] = (uint8_t)t;
+        used |= 1u << c;
+    }
+    tiles[__builtin_ctz(~used)] = 0;
+    srch_np_board_set(b, s->width, tiles);
+}
+
+static size_t slot_of(const bfs_store *s, const uint64_t *key)
+{
+    uint64_t x = (key[0] + 0x632be59bd9b4e019ull) * 0x9e3779b97f4a7c15ull ^ key[1];
+    x = (x ^ (x >> 31)) * 0xbf58476d1ce4e5b9ull;
+    size_t mask = s->nslots - 1, i = (size_t)(x ^ (x >> 29)) & mask;
+    for (;; i = (i + 1) & mask) {
+        uint32_t v = s->slots[i];
+        if (!v || (s->nodes[v - 1].key[0] == key[0] && s->nodes[v - 1].key[1] == key[1]))
+            return i;
+    }
+}
+
+static int rehash(bfs_store *s)
+{
+    size_t nslots = s->nslots ? 2 * s->nslots : (size_t)1 << 15;
+    uint32_t *slots = calloc(nslots, sizeof *slots), *old = s->slots;
+    if (!slots)
+        return hn_fail(HN_ERR_NOMEM, "search: out of memory for the index of %zu nodes", s->n);
+    s->slots = slots;
+    s->nslots = nslots;
+    for (size_t i = 0; i < s->n; i++)
+        s->slots[slot_of(s, s->nodes[i].key)] = (uint32_t)(i + 1);
+    free(old);
+    return 0;
+}
+
+int bfs_store_init(bfs_store *s, int width)
+{
+    *s = (bfs_store){.width = width};
+    return rehash(s);
+}
+
+void bfs_store_free(bfs_store *s)
+{
+    free(s->nodes);
+    free(s->slots);
+    *s = (bfs_store){0};
+}
+
+long bfs_store_find(const bfs_store *s, const uint64_t *key)
+{
+    uint32_t v = s->slots[slot_of(s, key)];
+    return v ? (long)v - 1 : -1;
+}
+
+long bfs_store_add(bfs_store *s, const bfs_child *c, int h0, int h1)
+{
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : (size_t)1 << 14;
+        bfs_node *p = cap < UINT32_MAX ? realloc(s->nodes, cap * sizeof *p) : NULL;
+        if (!p) {
+            hn_fail(HN_ERR_NOMEM, "search: out of memory for %zu nodes", cap);
+            return -1;
+        }
+        s->nodes = p;
+        s->cap = cap;
+    }
+    if (2 * (s->n + 1) > s->nslots && rehash(s))
+        return -1;
+    s->nodes[s->n] = (bfs_node){.key = {c->key[0], c->key[1]},
+                                .parent = c->parent,
+                                .g = c->g,
+                                .h = {(uint16_t)h0, (uint16_t)h1},
+                                .dir = c->dir,
+                                .open = 1};
+    s->slots[slot_of(s, c->key)] = (uint32_t)(s->n + 1);
+    return (long)s->n++;
+}
+
+int bfs_heap_push(bfs_heap *hp, uint64_t pri, uint32_t idx, int g)
+{
+    if (hp->n == hp->cap) {
+        size_t cap = hp->cap ? 2 * hp->cap : (size_t)1 << 14;
+        bfs_item *p = realloc(hp->a, cap * sizeof *p);
+        if (!p)
+            return hn_fail(HN_ERR_NOMEM, "search: out of memory for the open list");
+        hp->a = p;
+        hp->cap = cap;
+    }
+    bfs_item v = {.pri = pri, .idx = idx, .g = (uint16_t)g};
+    size_t i = hp->n++;
+    while (i > 0 && hp->a[(i - 1) / 2].pri > pri) {
+        hp->a[i] = hp->a[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    hp->a[i] = v;
+    return 0;
+}
+
+bfs_item bfs_heap_pop(bfs_heap *hp)
+{
+    bfs_item top = hp->a[0], v = hp->a[--hp->n];
+    size_t i = 0, n = hp->n;
+    for (size_t c; (c = 2 * i + 1) < n; i = c) {
+        if (c + 1 < n && hp->a[c + 1].pri < hp->a[c].pri)
+            c++;
+        if (hp->a[c].pri >= v.pri)
+            break;
+        hp->a[i] = hp->a[c];
+    }
+    if (n)
+        hp->a[i] = v;
+    return top;
+}
+
+void bfs_children(bfs_store *s, uint32_t idx, const srch_np_board *b, bfs_child *kids, int *nkids,
+                  uint32_t *improved, int *nimp, srch_np_result *res)
+{
+    const bfs_node *x = &s->nodes[idx];
+    int g = x->g + 1, back = x->parent == BFS_NO_PARENT ? -1 : srch_np_dir_opposite(x->dir);
+    for (int d = 0; d < 4; d++) {
+        if (d == back || !srch_np_board_can_move(b, d))
+            continue;
+        res->generated++;
+        bfs_child *c = &kids[*nkids];
+        c->b = *b;
+        srch_np_board_move(&c->b, d);
+        bfs_pack(&c->b, c->key);
+        c->parent = idx;
+        c->g = (uint16_t)g;
+        c->dir = (uint8_t)d;
+        long k = bfs_store_find(s, c->key);
+        if (k < 0) {
+            (*nkids)++;
+        } else if (s->nodes[k].g > g) {
+            bfs_node *y = &s->nodes[k];
+            y->g = (uint16_t)g;
+            y->parent = idx;
+            y->dir = (uint8_t)d;
+            y->open = 1;
+            improved[(*nimp)++] = (uint32_t)k;
+        }
+    }
+}
+
+void bfs_take_path(const bfs_store *s, size_t idx, srch_np_result *res)
+{
+    int len = s->nodes[idx].g;
+    res->length = len;
+    res->nmoves = len < SRCH_NP_MAX_PATH ? len : SRCH_NP_MAX_PATH;
+    for (size_t i = idx; s->nodes[i].parent != BFS_NO_PARENT; i = s->nodes[i].parent)
+        if (s->nodes[i].g - 1 < SRCH_NP_MAX_PATH)
+            res->moves[s->nodes[i].g - 1] = s->nodes[i].dir;
+}
+
+int bfs_limits_hit(const char *algo, const srch_np_result *res, const srch_limits *lim,
+                   double deadline, size_t stored)
+{
+    if (lim && lim->max_expanded && res->expanded >= lim->max_expanded)
+        return hn_fail(HN_ERR_LIMIT, "%s: node limit reached", algo);
+    if (lim && lim->max_nodes && stored >= lim->max_nodes)
+        return hn_fail(HN_ERR_LIMIT, "%s: memory (stored nodes) limit reached", algo);
+    if (hn_stop_requested())
+        return hn_fail(HN_ERR_INTERRUPTED, "%s: interrupted", algo);
+    if (deadline > 0 && hn_now() > deadline)
+        return hn_fail(HN_ERR_LIMIT, "%s: time limit reached", algo);
+    return 0;
+}

@@ -1,0 +1,367 @@
+/* The ANN-distance heuristic: a trained network (nn_infer) behind the
+ * srch_np_heur interface. Boards of a batch go through the network in one
+ * call; every thread gets its own inference context and a cache of boards it
+ * has already evaluated, so one heuristic object can serve several solver
+ * threads and IDA* revisits cost no network calls. */
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nn/nn.h"
+#include "search/ann.h"
+#include "search/npuzzle/encode.h"
+#include "search/npuzzle/np_internal.h"
+
+const srch_np_ann_opts SRCH_NP_ANN_DEFAULTS = {
+    .scale = 1, .delta = 0.0, .max_batch = 1024, .cache_bits = 18};
+
+/* One cached network output; key[0] == EMPTY marks a free entry (a packed
+ * board never has its top bits set). */
+#define EMPTY UINT64_MAX
+typedef struct {
+    uint64_t key[2];
+    float y;
+} cache_entry;
+
+/* What one thread owns: inference workspace, input/output rows, the cache
+ * and its counters. Linked so the heuristic can free all of them. */
+typedef struct ann_tls {
+    nn_infer *inf;
+    float *x, *y, *est;
+    size_t *miss;       /* board index of each row sent to the network */
+    cache_entry *cache; /* 2^cache_bits entries, or NULL */
+    srch_np_ann_stats st;
+    struct ann_tls *next;
+} ann_tls;
+
+typedef struct {
+    nn_infer *base;
+    pthread_key_t key;
+    pthread_mutex_t mu;
+    ann_tls *all;
+    srch_np_heur *floor; /* admissible part of max(ann - delta, floor), or NULL */
+    srch_np_ann_opts o;
+    int width, goal, model_goal, inputs;
+} ann_heur;
+
+static void board_key(const srch_np_board *b, uint64_t *key)
+{
+    key[0] = key[1] = 0;
+    for (int t = 1; t < b->ncells; t++)
+        key[(t - 1) / 12] |= (uint64_t)b->pos[t] << (5 * ((t - 1) % 12));
+}
+
+static size_t cache_slot(const uint64_t *key, int bits)
+{
+    uint64_t x = (key[0] ^ (key[1] * 0x9e3779b97f4a7c15ull)) * 0xd6e8feb86659fd93ull;
+    x ^= x >> 32;
+    return (size_t)(x >> (64 - bits)) & (((size_t)1 << bits) - 1);
+}
+
+static void tls_free(ann_tls *t)
+{
+    if (!t)
+        return;
+    nn_infer_free(t->inf);
+    free(t->x);
+    free(t->y);
+    free(t->est);
+    free(t->miss);
+    free(t->cache);
+    free(t);
+}
+
+static ann_tls *tls_new(ann_heur *a)
+{
+    ann_tls *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    size_t mb = (size_t)a->o.max_batch;
+    t->inf = nn_infer_clone(a->base, a->o.max_batch, NULL);
+    t->x = malloc(mb * (size_t)a->inputs * sizeof *t->x);
+    t->y = malloc(mb * sizeof *t->y);
+    t->est = malloc(mb * sizeof *t->est);
+    t->miss = malloc(mb * sizeof *t->miss);
+    if (a->o.cache_bits > 0) {
+        size_t n = (size_t)1 << a->o.cache_bits;
+        t->cache = malloc(n * sizeof *t->cache);
+        if (t->cache)
+            for (size_t i = 0; i < n; i++)
+                t->cache[i].key[0] = EMPTY;
+    }
+    if (!t->inf || !t->x || !t->y || !t->est || !t->miss || (a->o.cache_bits > 0 && !t->cache)) {
+        tls_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+/* The calling thread's context, created on first use; NULL when out of
+ * memory (message set). */
+static ann_tls *tls_get(ann_heur *a)
+{
+    ann_tls *t = pthread_getspecific(a->key);
+    if (t)
+        return t;
+    if (!(t = tls_new(a))) {
+        hn_fail(HN_ERR_NOMEM, "ANN heuristic: out of memory for a thread's inference context");
+        return NULL;
+    }
+    if (pthread_setspecific(a->key, t)) {
+        tls_free(t);
+        hn_fail(HN_ERR_NOMEM, "ANN heuristic: cannot register a thread context");
+        return NULL;
+    }
+    pthread_mutex_lock(&a->mu);
+    t->next = a->all;
+    a->all = t;
+    pthread_mutex_unlock(&a->mu);
+    return t;
+}
+
+/* Send rows 0..nrows-1 of t->x through the network and store the outputs
+ * for the boards they came from. */
+static int run_rows(ann_heur *a, ann_tls *t, const srch_np_board *b, int nrows, float *est)
+{
+    double t0 = hn_now();
+    int st = nn_infer_run(t->inf, t->x, nrows, t->y);
+    t->st.seconds += hn_now() - t0;
+    if (st)
+        return st;
+    t->st.rows += (uint64_t)nrows;
+    t->st.calls++;
+    for (int r = 0; r < nrows; r++) {
+        size_t i = t->miss[r];
+        if (!isfinite(t->y[r]))
+            return hn_fail(HN_ERR_NAN, "ANN heuristic: the network returned %g", (double)t->y[r]);
+        est[i] = t->y[r];
+        if (t->cache) {
+            uint64_t key[2];
+            board_key(&b[i], key);
+            cache_entry *e = &t->cache[cache_slot(key, a->o.cache_bits)];
+            e->key[0] = key[0];
+            e->key[1] = key[1];
+            e->y = t->y[r];
+        }
+    }
+    return 0;
+}
+
+static int estimate(ann_heur *a, const srch_np_board *b, size_t n, float *est)
+{
+    ann_tls *t = tls_get(a);
+    if (!t)
+        return HN_ERR_NOMEM;
+    int nrows = 0;
+    size_t w = (size_t)a->inputs;
+    for (size_t i = 0; i < n; i++) {
+        if (t->cache) {
+            uint64_t key[2];
+            board_key(&b[i], key);
+            const cache_entry *e = &t->cache[cache_slot(key, a->o.cache_bits)];
+            if (e->key[0] == key[0] && e->key[1] == key[1]) {
+                est[i] = e->y;
+                t->st.hits++;
+                continue;
+            }
+        }
+        srch_np_encode_onehot(&b[i], a->goal, a->model_goal, t->x + (size_t)nrows * w);
+        t->miss[nrows++] = i;
+        if (nrows == a->o.max_batch) {
+            int st = run_rows(a, t, b, nrows, est);
+            if (st)
+                return st;
+            nrows = 0;
+        }
+    }
+    return nrows ? run_rows(a, t, b, nrows, est) : 0;
+}
+
+/* The heuristic value in 1/scale moves from the estimate and the floor. */
+static int combine(const ann_heur *a, const srch_np_board *b, float est, int floor_h)
+{
+    if (srch_np_board_is_goal(b, a->goal))
+        return 0;
+    double v = ((double)est - a->o.delta) * a->o.scale;
+    long r = lround(v);
+    if (a->floor && r < (long)floor_h * a->o.scale)
+        r = (long)floor_h * a->o.scale;
+    if (r < 0)
+        r = 0;
+    return r > 0xffff ? 0xffff : (int)r;
+}
+
+static int ann_eval_batch(void *self, const srch_np_board *b, size_t n, int *out)
+{
+    ann_heur *a = self;
+    ann_tls *t = tls_get(a);
+    if (!t)
+        return HN_ERR_NOMEM;
+    float *est = t->est;
+    size_t mb = (size_t)a->o.max_batch;
+    for (size_t done = 0; done < n; done += mb) {
+        size_t k = n - done < mb ? n - done : mb;
+        int st = estimate(a, b + done, k, est);
+        if (!st && a->floor)
+            st = srch_np_heur_eval_batch(a->floor, b + done, k, out + done);
+        if (st)
+            return st;
+        for (size_t i = 0; i < k; i++)
+            out[done + i] = combine(a, &b[done + i], est[i], a->floor ? out[done + i] : 0);
+    }
+    return 0;
+}
+
+/* eval cannot report an error; a failed network call (out of memory) falls
+ * back to the floor (or 0), which keeps a search correct, only slower. */
+static int ann_eval(void *self, const srch_np_board *b)
+{
+    int h;
+    if (ann_eval_batch(self, b, 1, &h)) {
+        ann_heur *a = self;
+        h = a->floor ? srch_np_heur_eval(a->floor, b) * a->o.scale : 0;
+    }
+    return h;
+}
+
+static void ann_destroy(void *self)
+{
+    ann_heur *a = self;
+    if (!a)
+        return;
+    for (ann_tls *t = a->all, *next; t; t = next) {
+        next = t->next;
+        tls_free(t);
+    }
+    pthread_key_delete(a->key);
+    pthread_mutex_destroy(&a->mu);
+    nn_infer_free(a->base);
+    srch_np_heur_free(a->floor);
+    free(a);
+}
+
+/* Check that the model reads boards of this size (any goal layout: boards
+ * are converted exactly) and predicts one value. */
+static int check_model(const nn_model *m, const char *name, int width, int *model_goal)
+{
+    const char *enc = nn_model_encoder(m);
+    int mw;
+    if (srch_np_encode_parse(enc, &mw, model_goal))
+        return hn_fail(HN_ERR_FORMAT,
+                       "%s: encoder \"%s\" is not an n-puzzle encoder (expected \"npuzzle-onehot "
+                       "n=%d goal=...\"); this model was not trained on n-puzzle boards",
+                       name, enc, width);
+    if (mw != width)
+        return hn_fail(HN_ERR_ARG,
+                       "%s: the model is for the %d-puzzle (encoder \"%s\") but the run is the "
+                       "%d-puzzle",
+                       name, mw * mw - 1, enc, width * width - 1);
+    int cells = width * width;
+    if (nn_model_inputs(m) != srch_np_encode_width(cells) || nn_model_outputs(m) != 1)
+        return hn_fail(HN_ERR_SHAPE,
+                       "%s: the network reads %d inputs and gives %d outputs; the "
+                       "%d-puzzle one-hot encoder needs %d inputs and 1 output",
+                       name, nn_model_inputs(m), nn_model_outputs(m), cells - 1,
+                       srch_np_encode_width(cells));
+    return 0;
+}
+
+static int check_opts(const srch_np_ann_opts *o, const srch_np_heur *floor, int width, int goal)
+{
+    if (o->scale < 1 || o->scale > 1000 || o->max_batch < 1 || o->max_batch > 1 << 16 ||
+        o->cache_bits < 0 || o->cache_bits > 28 || !isfinite(o->delta) || o->delta < 0)
+        return hn_fail(HN_ERR_ARG, "ANN heuristic: scale must be 1..1000, max_batch 1..65536, "
+                                   "cache_bits 0..28 and delta >= 0");
+    if (floor && (srch_np_heur_width(floor) != width || srch_np_heur_goal(floor) != goal))
+        return hn_fail(HN_ERR_ARG, "ANN heuristic: the admissible part is for another board "
+                                   "size or goal layout");
+    return 0;
+}
+
+srch_np_heur *srch_np_heur_ann_new(const nn_model *m, const char *name, int width, int goal,
+                                   srch_np_heur *floor, const srch_np_ann_opts *opts, int *status)
+{
+    srch_np_ann_opts o = opts ? *opts : SRCH_NP_ANN_DEFAULTS;
+    int model_goal = 0, st = check_model(m, name ? name : "model", width, &model_goal);
+    if (!st)
+        st = check_opts(&o, floor, width, goal);
+    ann_heur *a = st ? NULL : calloc(1, sizeof *a);
+    if (!st && !a)
+        st = hn_fail(HN_ERR_NOMEM, "out of memory for the ANN heuristic");
+    if (st) {
+        srch_np_heur_free(floor);
+        if (status)
+            *status = st;
+        return NULL;
+    }
+    *a = (ann_heur){.floor = floor,
+                    .o = o,
+                    .width = width,
+                    .goal = goal,
+                    .model_goal = model_goal,
+                    .inputs = nn_model_inputs(m)};
+    a->base = nn_infer_new(m, 1, &st);
+    if (a->base && pthread_key_create(&a->key, NULL))
+        st = hn_fail(HN_ERR_NOMEM, "ANN heuristic: no thread key left");
+    if (!a->base || st) {
+        nn_infer_free(a->base);
+        srch_np_heur_free(floor);
+        free(a);
+        if (status)
+            *status = st;
+        return NULL;
+    }
+    pthread_mutex_init(&a->mu, NULL);
+    srch_np_heur_ops ops = {.name = floor ? "ann+floor" : "ann",
+                            .eval = ann_eval,
+                            .eval_batch = ann_eval_batch,
+                            .destroy = ann_destroy};
+    return np_heur_wrap(&ops, a, width, goal, status);
+}
+
+srch_np_heur *srch_np_heur_ann_load(const char *path, int width, int goal, srch_np_heur *floor,
+                                    const srch_np_ann_opts *opts, int *status)
+{
+    nn_model *m = nn_model_load(path, status);
+    if (!m) {
+        srch_np_heur_free(floor);
+        return NULL;
+    }
+    srch_np_heur *h = srch_np_heur_ann_new(m, path, width, goal, floor, opts, status);
+    nn_model_free(m);
+    return h;
+}
+
+static ann_heur *as_ann(const srch_np_heur *h)
+{
+    return h && h->ops.destroy == ann_destroy ? h->self : NULL;
+}
+
+int srch_np_heur_is_ann(const srch_np_heur *h)
+{
+    return as_ann(h) != NULL;
+}
+
+int srch_np_heur_scale(const srch_np_heur *h)
+{
+    const ann_heur *a = as_ann(h);
+    return a ? a->o.scale : 1;
+}
+
+void srch_np_heur_ann_thread_stats(const srch_np_heur *h, srch_np_ann_stats *out)
+{
+    *out = (srch_np_ann_stats){0};
+    ann_heur *a = as_ann(h);
+    ann_tls *t = a ? pthread_getspecific(a->key) : NULL;
+    if (t)
+        *out = t->st;
+}
+
+int srch_np_heur_ann_estimate(const srch_np_heur *h, const srch_np_board *b, size_t n, float *out)
+{
+    ann_heur *a = as_ann(h);
+    if (!a)
+        return hn_fail(HN_ERR_ARG, "heuristic '%s' is not an ANN heuristic", srch_np_heur_name(h));
+    return estimate(a, b, n, out);
+}
