@@ -87,6 +87,14 @@ expect_exit 1 "a shard is missing" "$H" data merge -o bad.h5 s0.h5 s2.h5
 expect_exit 1 "different runs" "$H" data merge -o bad.h5 s0.h5 s1.h5 t1.h5
 check "no output left by a failed merge" test ! -e bad.h5 -a ! -e bad.h5.part
 
+# MPI build only (cmake -DHEURNET_MPI=ON): one shard per rank + a virtual file
+if "$H" gen --help | grep -q mpirun && command -v mpirun >/dev/null; then
+    check "mpirun gen" mpirun --allow-run-as-root --oversubscribe -np 3 "$H" "${G8[@]}" \
+        --count 3000 --path-states --threads 1 -o mpi.h5 >/dev/null
+    check "mpi equals unsharded" same_data t1.h5 mpi.h5
+    check "mpi shard files" test -e mpi.shard0-of-3.h5 -a -e mpi.shard2-of-3.h5
+fi
+
 # --all: every 8-puzzle state, exact distances
 check "--all" "$H" gen --puzzle 8 --all --quiet -o all.h5 >/dev/null
 "$H" data info all.h5 >info.txt
