@@ -5,19 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli/cli.h"
 #include "cli/cmd_emp.h"
 #include "common/hn.h"
-
-/* CPU seconds of this process: the machine may be shared, timings should not be. */
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 typedef struct {
     emp_inst_opts io;
@@ -34,7 +25,7 @@ static void milp_help(FILE *f)
                "The MILP (1)-(14) of Salassa et al. (min unmatched joins).\n\n"
                "  --write FILE          write the model in CPLEX LP format\n"
                "  --solve               solve it with GLPK\n"
-               "  --time S              GLPK time limit in seconds [60]\n"
+               "  --time S              GLPK limit in CPU seconds [60]\n"
                "  -o, --output FILE     write GLPK's solution (with --solve)\n"
                "  --format meta|e2pieces  instance format [meta]\n"
                "  --clue P,R,C,ROT      fixed piece, repeatable\n"
@@ -130,9 +121,9 @@ int cmd_emp_milp(int argc, char **argv)
             printf(" model=%s", o.write);
         if (o.solve) {
             int score = -1, optimal = 0;
-            double t0 = hn_now(), c0 = cpu_now();
+            double t0 = hn_now(), c0 = srch_em_cpu_seconds();
             int st = srch_em_milp_solve(in, o.seconds, piece, rot, &score, &optimal);
-            double t = hn_now() - t0, ct = cpu_now() - c0;
+            double t = hn_now() - t0, ct = srch_em_cpu_seconds() - c0;
             if (st == HN_OK && o.out && srch_em_sol_write(in, o.out, piece, rot) != HN_OK)
                 st = -1;
             if (st == HN_OK)
@@ -179,13 +170,13 @@ int cmd_emp_clique(int argc, char **argv)
     if (o.write)
         printf(" graph=%s", o.write);
     if (o.solve) {
-        double t0 = hn_now(), c0 = cpu_now();
+        double t0 = hn_now(), c0 = srch_em_cpu_seconds();
         long size = srch_em_clique_search(g, o.selections, o.seed, piece, rot);
         hn_rng *rng = hn_rng_new(o.seed);
         st = size < 0 || !rng ? hn_fail(HN_ERR_NOMEM, "out of memory in the clique search")
                               : srch_em_clique_complete(in, piece, rot, rng);
         hn_rng_free(rng);
-        double t = hn_now() - t0, ct = cpu_now() - c0;
+        double t = hn_now() - t0, ct = srch_em_cpu_seconds() - c0;
         if (st == HN_OK && o.out && srch_em_sol_write(in, o.out, piece, rot) != HN_OK)
             st = -1;
         if (st == HN_OK) {

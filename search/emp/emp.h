@@ -189,6 +189,10 @@ typedef struct {
 typedef void (*srch_em_progress_fn)(int current, int best, long moves, double seconds,
                                     void *user);
 
+/* CPU seconds used by this process (the clock of `cpu_clock` and of the
+ * MILP time limit): on a shared machine it measures what the search got. */
+double srch_em_cpu_seconds(void);
+
 /* Run the multi-neighbourhood local search until the time limit or a
  * perfect score; the best assignment goes to piece/rot. Returns 0 or a status
  * (HN_ERR_INTERRUPTED keeps the best so far in piece/rot). */
@@ -203,7 +207,7 @@ typedef struct {
 
 /* Write the MILP in CPLEX LP format (maximisation-free: min unmatched). */
 int srch_em_milp_write(const srch_em_inst *inst, const char *path, srch_em_milp_stats *st);
-/* Solve the MILP with GLPK within `seconds`; the incumbent goes to piece/rot
+/* Solve the MILP with GLPK within `seconds` of CPU time; the incumbent goes to piece/rot
  * and its matched joins to *score. HN_ERR_UNSUPPORTED if built without GLPK,
  * HN_ERR_LIMIT if no integer solution was found in time. *optimal is 1 when
  * proven optimal. */

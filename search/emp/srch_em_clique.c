@@ -43,16 +43,9 @@ static int adj_bit(const srch_em_graph *g, long a, long b)
  * corner piece only in the top-left cell) when there are no clues. */
 static int node_ok(const srch_em_inst *in, int p, int c, int r, int anchor)
 {
-    int need = srch_em_rot_for(in, p, c);
-    if (need < 0 || (in->cclass[c] != SRCH_EM_INNER && need != r))
+    if (!srch_em_triple_ok(in, p, c, r))
         return 0;
-    for (int k = 0; k < in->nclues; k++)
-        if ((in->clue_piece[k] == p) != (in->clue_cell[k] == c) ||
-            (in->clue_cell[k] == c && in->clue_rot[k] != r))
-            return 0;
-    if (anchor >= 0 && (p == anchor) != (c == 0))
-        return 0;
-    return 1;
+    return anchor < 0 || (p == anchor) == (c == 0);
 }
 
 static int compatible(const srch_em_inst *in, int pa, int ca, int ra, int pb, int cb, int rb)
@@ -120,15 +113,9 @@ srch_em_graph *srch_em_graph_new(const srch_em_inst *in, int *status)
     return g;
 }
 
-int srch_em_graph_write(const srch_em_graph *g, const char *path)
+static void graph_body(FILE *f, const void *ctx)
 {
-    char part[4096];
-    int st = hn_part_path(path, part, sizeof part);
-    if (st != HN_OK)
-        return st;
-    FILE *f = fopen(part, "w");
-    if (!f)
-        return hn_fail(HN_ERR_IO, "%s: cannot create: %s", part, strerror(errno));
+    const srch_em_graph *g = ctx;
     const srch_em_inst *in = g->in;
     fprintf(f, "c edge-matching max-clique graph (Salassa et al. 2.2), %dx%d board\n", in->w,
             in->h);
@@ -141,11 +128,11 @@ int srch_em_graph_write(const srch_em_graph *g, const char *path)
         for (long b = a + 1; b < g->n; b++)
             if (adj_bit(g, a, b))
                 fprintf(f, "e %ld %ld\n", a + 1, b + 1);
-    if (fclose(f) != 0) {
-        hn_part_discard(path);
-        return hn_fail(HN_ERR_IO, "%s: write failed", part);
-    }
-    return hn_part_commit(path);
+}
+
+int srch_em_graph_write(const srch_em_graph *g, const char *path)
+{
+    return srch_em_write_file(path, graph_body, g);
 }
 
 /* ---- max-clique local search ------------------------------------------ */

@@ -499,23 +499,29 @@ out:
     return in;
 }
 
-int srch_em_inst_write(const srch_em_inst *in, const char *path)
+static void inst_body(FILE *f, const void *ctx)
 {
-    char part[4096];
-    int st = hn_part_path(path, part, sizeof part);
-    if (st != HN_OK)
-        return st;
-    FILE *f = fopen(part, "w");
-    if (!f)
-        return hn_fail(HN_ERR_IO, "%s: cannot create: %s", part, strerror(errno));
+    const srch_em_inst *in = ctx;
     fprintf(f, "%d %d\n", in->w, in->h);
     for (int p = 0; p < in->n; p++) {
         const uint8_t *c = srch_em_pc(in, p, 0);
         fprintf(f, "%d %d %d %d\n", c[SRCH_EM_S], c[SRCH_EM_W], c[SRCH_EM_N], c[SRCH_EM_E]);
     }
-    if (fclose(f) != 0) {
-        hn_part_discard(path);
-        return hn_fail(HN_ERR_IO, "%s: write failed", part);
-    }
-    return hn_part_commit(path);
+}
+
+int srch_em_inst_write(const srch_em_inst *in, const char *path)
+{
+    return srch_em_write_file(path, inst_body, in);
+}
+
+int srch_em_triple_ok(const srch_em_inst *in, int p, int c, int r)
+{
+    int need = srch_em_rot_for(in, p, c);
+    if (need < 0 || (in->cclass[c] != SRCH_EM_INNER && need != r))
+        return 0;
+    for (int k = 0; k < in->nclues; k++)
+        if ((in->clue_piece[k] == p) != (in->clue_cell[k] == c) ||
+            (in->clue_cell[k] == c && in->clue_rot[k] != r))
+            return 0;
+    return 1;
 }

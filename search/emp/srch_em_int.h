@@ -4,6 +4,7 @@
 #define SRCH_EM_INT_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "search/emp/emp.h"
 
@@ -108,6 +109,12 @@ void srch_em_drop(srch_em_board *b, int cell, int p, int r);
 int srch_em_bnb(srch_em_board *b, const int *cells, int m, const int *pieces, int np,
                 long node_limit, int *proven);
 
+/* Write `path` through path.part: body(f, ctx) writes the content; the file
+ * is renamed into place only when every write succeeded. */
+int srch_em_write_file(const char *path, void (*body)(FILE *f, const void *ctx),
+                       const void *ctx);
+/* A (piece, cell, rotation) triple allowed by the frame rule and the clues. */
+int srch_em_triple_ok(const srch_em_inst *in, int piece, int cell, int rot);
 /* Fill every empty non-fixed cell band by band (rows), each band solved by
  * branch and bound among the pieces off the board. Returns the gain. */
 int srch_em_fill_empty(srch_em_board *b, int band, long node_limit);

@@ -77,17 +77,6 @@ static int end_row(em_model *m)
     return HN_OK;
 }
 
-static int allowed(const srch_em_inst *in, int p, int c, int r)
-{
-    int need = srch_em_rot_for(in, p, c);
-    if (need < 0 || (in->cclass[c] != SRCH_EM_INNER && need != r))
-        return 0;
-    for (int k = 0; k < in->nclues; k++)
-        if ((in->clue_piece[k] == p) != (in->clue_cell[k] == c) ||
-            (in->clue_cell[k] == c && in->clue_rot[k] != r))
-            return 0;
-    return 1;
-}
 
 /* Columns: x variables 0..nx-1, then h, then v. */
 static int build_vars(const srch_em_inst *in, em_model *m)
@@ -103,7 +92,7 @@ static int build_vars(const srch_em_inst *in, em_model *m)
     for (int p = 0; p < in->n; p++)
         for (int c = 0; c < in->n; c++)
             for (int r = 0; r < 4; r++)
-                if (allowed(in, p, c, r)) {
+                if (srch_em_triple_ok(in, p, c, r)) {
                     m->xp[m->nx] = p;
                     m->xc[m->nx] = c;
                     m->xr[m->nx++] = r;
@@ -190,8 +179,15 @@ static void col_name(const srch_em_inst *in, const em_model *m, int k, char *buf
                  m->vcell[k - m->nx - m->nh] % in->w);
 }
 
-static void write_lp(FILE *f, const srch_em_inst *in, const em_model *m)
+typedef struct {
+    const srch_em_inst *in;
+    const em_model *m;
+} em_lp_ctx;
+
+static void lp_body(FILE *f, const void *ctx)
 {
+    const srch_em_inst *in = ((const em_lp_ctx *)ctx)->in;
+    const em_model *m = ((const em_lp_ctx *)ctx)->m;
     char name[64];
     fprintf(f, "\\ Edge matching MILP (Salassa et al. (1)-(14)), %dx%d board\n", in->w, in->h);
     fprintf(f, "\\ x_piece_row_col_rot: placement; h_r_c / v_r_c: unmatched join right / below\n");
@@ -232,21 +228,8 @@ int srch_em_milp_write(const srch_em_inst *in, const char *path, srch_em_milp_st
         stats->constraints = m.nrows;
     }
     if (st == HN_OK && path) {
-        char part[4096];
-        if ((st = hn_part_path(path, part, sizeof part)) == HN_OK) {
-            FILE *f = fopen(part, "w");
-            if (!f) {
-                st = hn_fail(HN_ERR_IO, "%s: cannot create: %s", part, strerror(errno));
-            } else {
-                write_lp(f, in, &m);
-                if (fclose(f) != 0) {
-                    hn_part_discard(path);
-                    st = hn_fail(HN_ERR_IO, "%s: write failed", part);
-                } else {
-                    st = hn_part_commit(path);
-                }
-            }
-        }
+        em_lp_ctx c = {.in = in, .m = &m};
+        st = srch_em_write_file(path, lp_body, &c);
     }
     model_free(&m);
     return st;
@@ -258,6 +241,13 @@ static int glpk_quiet(void *info, const char *s)
     (void)info;
     (void)s;
     return 1; /* libraries never print */
+}
+
+/* GLPK's own limit is wall time; a shared machine needs a CPU-time limit. */
+static void glpk_callback(glp_tree *tree, void *info)
+{
+    if (srch_em_cpu_seconds() > *(const double *)info || hn_stop_requested())
+        glp_ios_terminate(tree);
 }
 
 static int glpk_run(const srch_em_inst *in, const em_model *m, double seconds, int *piece,
@@ -297,7 +287,9 @@ static int glpk_run(const srch_em_inst *in, const em_model *m, double seconds, i
     glp_init_iocp(&parm);
     parm.presolve = GLP_ON;
     parm.msg_lev = GLP_MSG_OFF;
-    parm.tm_lim = seconds * 1000 > 2e9 ? 2000000000 : (int)(seconds * 1000);
+    double deadline = srch_em_cpu_seconds() + seconds;
+    parm.cb_func = glpk_callback;
+    parm.cb_info = &deadline;
     glp_intopt(lp, &parm);
     int status = glp_mip_status(lp);
     if (status != GLP_OPT && status != GLP_FEAS) {

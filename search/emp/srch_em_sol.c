@@ -54,8 +54,8 @@ int srch_em_sol_read(const srch_em_inst *in, const char *path, int *piece, int *
     return st;
 }
 
-int srch_em_sol_write(const srch_em_inst *in, const char *path, const int *piece,
-                      const int *rot)
+int srch_em_write_file(const char *path, void (*body)(FILE *f, const void *ctx),
+                       const void *ctx)
 {
     char part[4096];
     int st = hn_part_path(path, part, sizeof part);
@@ -64,13 +64,32 @@ int srch_em_sol_write(const srch_em_inst *in, const char *path, const int *piece
     FILE *f = fopen(part, "w");
     if (!f)
         return hn_fail(HN_ERR_IO, "%s: cannot create: %s", part, strerror(errno));
-    for (int c = 0; c < in->n; c++)
-        fprintf(f, "%d %d\n", piece[c], rot[c]);
-    if (fclose(f) != 0) {
+    body(f, ctx);
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) {
         hn_part_discard(path);
         return hn_fail(HN_ERR_IO, "%s: write failed", part);
     }
     return hn_part_commit(path);
+}
+
+typedef struct {
+    const srch_em_inst *in;
+    const int *piece, *rot;
+} em_sol_ctx;
+
+static void sol_body(FILE *f, const void *ctx)
+{
+    const em_sol_ctx *c = ctx;
+    for (int k = 0; k < c->in->n; k++)
+        fprintf(f, "%d %d\n", c->piece[k], c->rot[k]);
+}
+
+int srch_em_sol_write(const srch_em_inst *in, const char *path, const int *piece,
+                      const int *rot)
+{
+    em_sol_ctx c = {.in = in, .piece = piece, .rot = rot};
+    return srch_em_write_file(path, sol_body, &c);
 }
 
 static void note(char *msg, size_t cap, int *count, const char *fmt, ...)

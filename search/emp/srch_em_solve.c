@@ -19,8 +19,7 @@ typedef struct {
     int cand_cap;
 } em_run;
 
-/* Process CPU time: on a shared machine it measures what the search got. */
-static double cpu_now(void)
+double srch_em_cpu_seconds(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
@@ -29,7 +28,7 @@ static double cpu_now(void)
 
 static double run_now(const em_run *r)
 {
-    return r->o->cpu_clock ? cpu_now() : hn_now();
+    return r->o->cpu_clock ? srch_em_cpu_seconds() : hn_now();
 }
 
 static int out_of_time(em_run *r)
@@ -151,7 +150,7 @@ int srch_em_solve(const srch_em_inst *in, const srch_em_opts *opts, int *piece, 
         st = r.cur && r.best ? hn_fail(HN_ERR_NOMEM, "out of memory for the local search") : st;
         goto out;
     }
-    double wall0 = hn_now(), cpu0 = cpu_now();
+    double wall0 = hn_now(), cpu0 = srch_em_cpu_seconds();
     r.t0 = r.last_report = run_now(&r);
     r.deadline = r.t0 + o.time_limit;
     if ((st = start_board(&r)) != HN_OK)
@@ -175,7 +174,7 @@ int srch_em_solve(const srch_em_inst *in, const srch_em_opts *opts, int *piece, 
     res->moves = r.cur->evals;
     res->seconds = run_now(&r) - r.t0;
     res->wall_seconds = hn_now() - wall0;
-    res->cpu_seconds = cpu_now() - cpu0;
+    res->cpu_seconds = srch_em_cpu_seconds() - cpu0;
     res->stopped = hn_stop_requested() != 0;
     if (res->stopped)
         st = hn_fail(HN_ERR_INTERRUPTED, "stopped on request; best so far kept");
