@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# heurnet eval and solve with a network: a model for another puzzle size or
+# not an n-puzzle model is refused with a clear message, the algorithms run
+# and their solutions are optimal or within their bound on 8-puzzle boards
+# with known optima, and eval writes its report folder (and refuses to
+# overwrite it). A tiny model is trained inside the test (a few seconds).
+# Args: path of heurnet, shared data dir, source dir.
+set -u
+HN=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export HEURNET_DATA=$tmp/cache
+fail=0
+check() { # check DESCRIPTION COMMAND...: the command must succeed
+    local what=$1
+    shift
+    if ! "$@"; then
+        echo "FAIL: $what" >&2
+        fail=1
+    fi
+}
+expect_rc() { # expect_rc CODE DESCRIPTION COMMAND...
+    local want=$1 what=$2
+    shift 2
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    local rc=$?
+    if [ $rc -ne "$want" ]; then
+        echo "FAIL: $what: exit $rc, expected $want" >&2
+        cat "$tmp/err" >&2
+        fail=1
+    fi
+}
+
+"$HN" gen --puzzle 8 --all -o "$tmp/all8.h5" --quiet --threads 1 >/dev/null || { echo "FAIL: gen" >&2; exit 1; }
+"$HN" train --data "$tmp/all8.h5" --arch 81-64-1 --epochs 3 --batch 512 --dropout 0 --lr 0.003 \
+    -o "$tmp/m8.h5" --quiet >/dev/null || { echo "FAIL: train" >&2; exit 1; }
+"$HN" nn init --arch 256-8-1 --encoder "npuzzle-onehot n=4 goal=blank-first" -o "$tmp/m15.h5" >/dev/null
+"$HN" nn init --arch 81-8-1 --encoder "npuzzle-onehot n=3 goal=blank-last" -o "$tmp/m8last.h5" >/dev/null
+"$HN" nn init --arch 81-8-1 --encoder "emp-move-v1" -o "$tmp/emp.h5" >/dev/null
+
+# id optimal tiles (blank-first goal; also solvable for blank-last); optima checked below
+cat >"$tmp/b8.txt" <<'B'
+a 23 1 5 6 0 8 4 7 2 3
+b 23 4 0 7 3 8 5 1 2 6
+c 24 3 8 5 7 0 4 6 2 1
+d 22 2 1 0 4 8 3 5 6 7
+e 0 0 1 2 3 4 5 6 7 8
+f 2 1 2 0 3 4 5 6 7 8
+B
+# the same boards for the blank-last goal (rotated 180 degrees, tiles t -> 9 - t)
+cat >"$tmp/b8last.txt" <<'B'
+a 23 6 7 2 5 1 0 3 4 8
+b 23 3 7 8 4 1 6 2 0 5
+c 24 8 7 3 5 0 2 4 1 6
+d 22 2 3 4 6 1 5 0 8 7
+e 0 1 2 3 4 5 6 7 8 0
+f 2 1 2 3 4 5 6 0 7 8
+B
+"$HN" solve --puzzle 8 --heuristic manhattan --algo astar "$tmp/b8.txt" >"$tmp/opt" 2>/dev/null
+check "the optima in the test file are right" grep -q "all_optimal=yes" "$tmp/opt"
+"$HN" solve --puzzle 8 --goal blank-last --heuristic manhattan --algo astar "$tmp/b8last.txt" >"$tmp/opt" 2>/dev/null
+check "the blank-last optima are right" grep -q "all_optimal=yes" "$tmp/opt"
+
+# --- refusals ---
+expect_rc 2 "15-puzzle model on 8-puzzle boards" "$HN" solve --puzzle 8 --heuristic "ann:$tmp/m15.h5" "$tmp/b8.txt"
+check "size mismatch message" grep -q "m15.h5: the model is for the 15-puzzle" "$tmp/err"
+check "size mismatch message names the run" grep -q "the run is the 8-puzzle" "$tmp/err"
+expect_rc 2 "not an n-puzzle model" "$HN" solve --puzzle 8 --heuristic "ann:$tmp/emp.h5" "$tmp/b8.txt"
+check "encoder mismatch message" grep -q "emp.h5: encoder \"emp-move-v1\" is not an n-puzzle encoder" "$tmp/err"
+expect_rc 1 "missing model" "$HN" solve --puzzle 8 --heuristic "ann:$tmp/none.h5" "$tmp/b8.txt"
+check "missing model named" grep -q "none.h5" "$tmp/err"
+expect_rc 1 "eval with a non-n-puzzle model" "$HN" eval --model "$tmp/emp.h5" --instances "$tmp/b8.txt" -o "$tmp/r0"
+check "eval names the model" grep -q "emp.h5" "$tmp/err"
+check "no report after a refusal" test ! -e "$tmp/r0" -a ! -e "$tmp/r0.part"
+expect_rc 2 "bad ann setting" "$HN" solve --puzzle 8 --heuristic "ann:$tmp/m8.h5,delta:-1" "$tmp/b8.txt"
+expect_rc 2 "fixed-point values in IDA*" "$HN" solve --puzzle 8 --algo idastar --heuristic "ann:$tmp/m8.h5,scale:10" "$tmp/b8.txt"
+expect_rc 2 "unknown algorithm" "$HN" solve --puzzle 8 --algo bogus "$tmp/b8.txt"
+expect_rc 2 "bad bound" "$HN" solve --puzzle 8 --algo focal --bound 0.9 "$tmp/b8.txt"
+expect_rc 2 "eval without -o" "$HN" eval --model "$tmp/m8.h5" --instances "$tmp/b8.txt"
+expect_rc 0 "eval --help" "$HN" eval --help
+check "eval --help lists defaults" grep -q "\[astar\]" "$tmp/out"
+
+# --- algorithms: valid, optimal (admissible, weight 1) or within the bound ---
+run() { "$HN" solve --puzzle 8 -q "$@" "$tmp/b8.txt"; }
+expect_rc 0 "A* with the network" run --algo astar --heuristic "ann:$tmp/m8.h5"
+check "records carry h_calls, batches, nn_seconds" grep -q "h_calls=[0-9]* batches=[0-9]* nn_seconds=" "$tmp/out"
+expect_rc 0 "batch A* with max(ann - 100, manhattan) is optimal" run --algo batch-astar --batch 16 \
+    --heuristic "ann:$tmp/m8.h5,manhattan,delta:100"
+check "batch A* optimal" grep -q "all_optimal=yes" "$tmp/out"
+expect_rc 0 "blank-last run with a blank-last model" "$HN" solve --puzzle 8 --goal blank-last -q \
+    --algo astar --heuristic "ann:$tmp/m8last.h5,manhattan,delta:100" "$tmp/b8last.txt"
+expect_rc 0 "blank-last run with the blank-first model (boards converted)" "$HN" solve --puzzle 8 \
+    --goal blank-last -q --algo astar --heuristic "ann:$tmp/m8.h5,manhattan,delta:100" "$tmp/b8last.txt"
+check "converted run optimal" grep -q "all_optimal=yes" "$tmp/out"
+for algo in "focal --bound 1.1" "wastar --weight 1.5" "batch-astar --batch 64" "astar" "idastar"; do
+    # shellcheck disable=SC2086
+    "$HN" solve --puzzle 8 -q --algo $algo --heuristic "ann:$tmp/m8.h5" --admissible manhattan \
+        "$tmp/b8.txt" >"$tmp/out" 2>/dev/null
+    check "$algo: every board solved" test "$(grep -c "status=solved" "$tmp/out")" -eq 6
+    # replay every solution (awk: the board after the moves is the goal)
+    awk -v f="$tmp/b8.txt" 'BEGIN { while ((getline l < f) > 0) { split(l, a, " "); b[a[1]] = l } }
+        /^id=/ { for (i = 1; i <= NF; i++) { split($i, kv, "="); r[kv[1]] = kv[2] }
+            split(b[r["id"]], t, " "); for (c = 0; c < 9; c++) { cell[c] = t[c + 3]; if (t[c + 3] == 0) z = c }
+            m = r["moves"]; if (m == "-") m = ""
+            for (k = 1; k <= length(m); k++) { d = substr(m, k, 1)
+                n = d == "U" ? z - 3 : d == "D" ? z + 3 : d == "L" ? z - 1 : z + 1
+                if (n < 0 || n > 8 || ((d == "L" || d == "R") && int(n / 3) != int(z / 3))) bad = 1
+                cell[z] = cell[n]; cell[n] = 0; z = n }
+            for (c = 0; c < 9; c++) if (cell[c] != c) bad = 1
+            if (length(m) != r["length"]) bad = 1 }
+        END { exit bad }' "$tmp/out"
+    check "$algo: solutions replay to the goal" test $? -eq 0
+done
+"$HN" solve --puzzle 8 -q --algo focal --bound 1.1 --heuristic "ann:$tmp/m8.h5" --admissible manhattan \
+    "$tmp/b8.txt" >"$tmp/out" 2>/dev/null
+check "focal within its bound" awk '/^id=/ { split($3, l, "="); split($0, x, "optimal="); split(x[2], o, " ")
+    if (l[2] > 1.1 * o[1] + 1e-9) bad = 1 } END { exit bad }' "$tmp/out"
+
+# --- eval: the report folder ---
+expect_rc 0 "eval" "$HN" eval --model "$tmp/m8.h5" --instances "$tmp/b8.txt" --baseline manhattan -q -o "$tmp/rep"
+for f in instances.tsv summary.md plots.gp; do
+    check "report has $f" test -s "$tmp/rep/$f"
+done
+check "no .part left" test ! -e "$tmp/rep.part"
+check "one TSV row per board" test "$(wc -l <"$tmp/rep/instances.tsv")" -eq 7
+check "summary has the optimal share" grep -q "optimal (of boards with a known optimum) | [0-9]* / 6" "$tmp/rep/summary.md"
+check "summary has Table 1 classes" grep -q "| Extreme |" "$tmp/rep/summary.md"
+check "headline on stdout" grep -q "^boards=6 solved=6 valid=6" "$tmp/out"
+if command -v gnuplot >/dev/null; then
+    for f in heuristic_error excess expansions; do
+        check "figure $f.png" test -s "$tmp/rep/$f.png"
+    done
+fi
+expect_rc 1 "eval refuses to overwrite" "$HN" eval --model "$tmp/m8.h5" --instances "$tmp/b8.txt" -q -o "$tmp/rep"
+check "overwrite message" grep -q "exists (use --force" "$tmp/err"
+expect_rc 0 "eval --force, focal, no baseline search" "$HN" eval --model "$tmp/m8.h5" --instances "$tmp/b8.txt" \
+    --baseline manhattan --baseline-algo none --algo focal --bound 1.2 -q --force -o "$tmp/rep"
+check "baseline skipped in TSV" grep -q "skipped" "$tmp/rep/instances.tsv"
+exit $fail
