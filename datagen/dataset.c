@@ -16,24 +16,9 @@ struct dg_writer {
     char path[4096];
 };
 
-static const char *const ds_names[4] = {"boards", "cost", "expanded", "source"};
-
-static hid_t ds_type(int k)
-{
-    return k == 0   ? H5T_NATIVE_UINT8
-           : k == 1 ? H5T_NATIVE_UINT16
-           : k == 2 ? H5T_NATIVE_UINT64
-                    : H5T_NATIVE_UINT8;
-}
-
-static hid_t ds_file_type(int k)
-{
-    return k == 0 ? H5T_STD_U8LE : k == 1 ? H5T_STD_U16LE : k == 2 ? H5T_STD_U64LE : H5T_STD_U8LE;
-}
-
 static int create_one(dg_writer *w, int k)
 {
-    int rank = k == 0 ? 2 : 1;
+    int rank = dg_ds_rank(k);
     hsize_t dims[2] = {0, (hsize_t)w->info.cells};
     hsize_t maxd[2] = {H5S_UNLIMITED, (hsize_t)w->info.cells};
     hsize_t chunk[2] = {DG_CHUNK_ROWS, (hsize_t)w->info.cells};
@@ -44,14 +29,14 @@ static int create_one(dg_writer *w, int k)
              /* no timestamps: the same run gives the same bytes */
              H5Pset_obj_track_times(dcpl, 0) >= 0;
     if (ok)
-        w->ds[k] =
-            H5Dcreate2(w->file, ds_names[k], ds_file_type(k), sp, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+        w->ds[k] = H5Dcreate2(w->file, dg_ds_names[k], dg_ds_file_type(k), sp, H5P_DEFAULT, dcpl,
+                              H5P_DEFAULT);
     if (dcpl >= 0)
         H5Pclose(dcpl);
     if (sp >= 0)
         H5Sclose(sp);
     if (!ok || w->ds[k] < 0)
-        return hn_fail(HN_ERR_HDF5, "%s: cannot create dataset /%s", w->path, ds_names[k]);
+        return hn_fail(HN_ERR_HDF5, "%s: cannot create dataset /%s", w->path, dg_ds_names[k]);
     return HN_OK;
 }
 
@@ -128,8 +113,8 @@ static int set_rows(dg_writer *w, uint64_t rows)
     for (int k = 0; k < 4; k++) {
         hsize_t dims[2] = {rows, (hsize_t)w->info.cells};
         if (H5Dset_extent(w->ds[k], dims) < 0)
-            return hn_fail(HN_ERR_HDF5, "%s: cannot resize /%s to %llu rows", w->path, ds_names[k],
-                           (unsigned long long)rows);
+            return hn_fail(HN_ERR_HDF5, "%s: cannot resize /%s to %llu rows", w->path,
+                           dg_ds_names[k], (unsigned long long)rows);
     }
     return HN_OK;
 }
@@ -179,8 +164,8 @@ dg_writer *dg_writer_resume(const char *path, const dg_ds_info *info, dg_ds_info
         return NULL;
     int rc = resume_open(w, info, found);
     for (int k = 0; k < 4 && !rc; k++)
-        if ((w->ds[k] = H5Dopen2(w->file, ds_names[k], H5P_DEFAULT)) < 0)
-            rc = hn_fail(HN_ERR_HDF5, "%s: cannot open /%s", path, ds_names[k]);
+        if ((w->ds[k] = H5Dopen2(w->file, dg_ds_names[k], H5P_DEFAULT)) < 0)
+            rc = hn_fail(HN_ERR_HDF5, "%s: cannot open /%s", path, dg_ds_names[k]);
     if (!rc) {
         w->info = *found;
         w->info.count = info->count;
@@ -200,19 +185,8 @@ dg_writer *dg_writer_resume(const char *path, const dg_ds_info *info, dg_ds_info
 
 static int write_rows(dg_writer *w, int k, const void *buf, size_t n)
 {
-    hsize_t start[2] = {w->rows, 0}, cnt[2] = {n, (hsize_t)w->info.cells};
-    int rank = k == 0 ? 2 : 1;
-    hid_t fs = H5Dget_space(w->ds[k]);
-    hid_t ms = H5Screate_simple(rank, cnt, NULL);
-    int ok = fs >= 0 && ms >= 0 &&
-             H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, cnt, NULL) >= 0 &&
-             H5Dwrite(w->ds[k], ds_type(k), ms, fs, H5P_DEFAULT, buf) >= 0;
-    if (ms >= 0)
-        H5Sclose(ms);
-    if (fs >= 0)
-        H5Sclose(fs);
-    if (!ok)
-        return hn_fail(HN_ERR_HDF5, "%s: cannot write %zu rows to /%s", w->path, n, ds_names[k]);
+    if (dg_ds_rows_io(w->ds[k], k, w->info.cells, w->rows, n, (void *)buf, 1))
+        return hn_fail(HN_ERR_HDF5, "%s: cannot write %zu rows to /%s", w->path, n, dg_ds_names[k]);
     return HN_OK;
 }
 
@@ -271,7 +245,7 @@ int dg_writer_close(dg_writer *w, int complete)
     }
     for (int k = 0; k < 4; k++)
         if (w->ds[k] >= 0 && H5Dclose(w->ds[k]) < 0 && !rc)
-            rc = hn_fail(HN_ERR_HDF5, "%s: cannot close /%s", w->path, ds_names[k]);
+            rc = hn_fail(HN_ERR_HDF5, "%s: cannot close /%s", w->path, dg_ds_names[k]);
     w->ds[0] = w->ds[1] = w->ds[2] = w->ds[3] = -1;
     if (w->file >= 0 && H5Fclose(w->file) < 0 && !rc)
         rc = hn_fail(HN_ERR_IO, "%s: cannot close (disk full?)", w->path);

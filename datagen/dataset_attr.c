@@ -1,5 +1,6 @@
-/* The root attributes of a dataset file: one table maps dg_ds_info fields to
- * attribute names so writing, reading and comparing cannot drift apart. */
+/* What describes a dataset file: one table maps dg_ds_info fields to root
+ * attributes so writing, reading and comparing cannot drift apart, and one
+ * place says the names, types and shapes of the per-row datasets. */
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,6 +23,41 @@ const char *dg_source_name(int source)
     default:
         return "?";
     }
+}
+
+const char *const dg_ds_names[DG_DS_COUNT] = {"boards", "cost", "expanded", "source"};
+
+hid_t dg_ds_mem_type(int k)
+{
+    return k == DG_DS_COST       ? H5T_NATIVE_UINT16
+           : k == DG_DS_EXPANDED ? H5T_NATIVE_UINT64
+                                 : H5T_NATIVE_UINT8;
+}
+
+hid_t dg_ds_file_type(int k)
+{
+    return k == DG_DS_COST ? H5T_STD_U16LE : k == DG_DS_EXPANDED ? H5T_STD_U64LE : H5T_STD_U8LE;
+}
+
+int dg_ds_rank(int k)
+{
+    return k == DG_DS_BOARDS ? 2 : 1;
+}
+
+int dg_ds_rows_io(hid_t d, int k, int cells, uint64_t start, uint64_t n, void *buf, int write)
+{
+    hsize_t off[2] = {start, 0}, cnt[2] = {n, (hsize_t)cells};
+    hid_t fs = d >= 0 ? H5Dget_space(d) : -1;
+    hid_t ms = H5Screate_simple(dg_ds_rank(k), cnt, NULL);
+    int ok = fs >= 0 && ms >= 0 &&
+             H5Sselect_hyperslab(fs, H5S_SELECT_SET, off, NULL, cnt, NULL) >= 0 &&
+             (write ? H5Dwrite(d, dg_ds_mem_type(k), ms, fs, H5P_DEFAULT, buf)
+                    : H5Dread(d, dg_ds_mem_type(k), ms, fs, H5P_DEFAULT, buf)) >= 0;
+    if (ms >= 0)
+        H5Sclose(ms);
+    if (fs >= 0)
+        H5Sclose(fs);
+    return ok ? 0 : -1;
 }
 
 enum field_kind { F_STR, F_INT, F_U64, F_U32 };

@@ -22,6 +22,16 @@ const char *dg_info_diff(const dg_ds_info *a, const dg_ds_info *b, char *buf, si
 /* Default per-row source for a file's `source` attribute. */
 int dg_info_default_source(const dg_ds_info *info);
 
+/* The four per-row datasets, in this order everywhere. */
+enum { DG_DS_BOARDS, DG_DS_COST, DG_DS_EXPANDED, DG_DS_SOURCE, DG_DS_COUNT };
+extern const char *const dg_ds_names[DG_DS_COUNT];
+hid_t dg_ds_mem_type(int k);  /* native type of dataset k */
+hid_t dg_ds_file_type(int k); /* little-endian file type of dataset k */
+int dg_ds_rank(int k);        /* 2 for /boards [rows, cells], else 1 */
+/* Read (write = 0) or write rows [start, start+n) of dataset d (kind k).
+ * Returns 0 or -1; the caller words the message. */
+int dg_ds_rows_io(hid_t d, int k, int cells, uint64_t start, uint64_t n, void *buf, int write);
+
 /* Check /boards, /cost, /expanded, /source exist with the right class, size
  * and rank and agree in rows; *extent gets the rows of /boards. */
 int dg_ds_check_shapes(hid_t f, const char *path, int cells, uint64_t *extent);

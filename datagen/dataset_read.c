@@ -126,27 +126,13 @@ int dg_ds_info_read(const char *path, dg_ds_info *info)
 static int read_rows(hid_t f, const char *path, int k, int cells, uint64_t start, uint64_t n,
                      void *buf)
 {
-    hid_t mt = k == 0   ? H5T_NATIVE_UINT8
-               : k == 1 ? H5T_NATIVE_UINT16
-               : k == 2 ? H5T_NATIVE_UINT64
-                        : H5T_NATIVE_UINT8;
-    hid_t d = H5Dopen2(f, expect[k].name, H5P_DEFAULT);
-    hsize_t off[2] = {start, 0}, cnt[2] = {n, (hsize_t)cells};
-    int rank = k == 0 ? 2 : 1;
-    hid_t fs = d >= 0 ? H5Dget_space(d) : -1;
-    hid_t ms = H5Screate_simple(rank, cnt, NULL);
-    int ok = fs >= 0 && ms >= 0 &&
-             H5Sselect_hyperslab(fs, H5S_SELECT_SET, off, NULL, cnt, NULL) >= 0 &&
-             H5Dread(d, mt, ms, fs, H5P_DEFAULT, buf) >= 0;
-    if (ms >= 0)
-        H5Sclose(ms);
-    if (fs >= 0)
-        H5Sclose(fs);
+    hid_t d = H5Dopen2(f, dg_ds_names[k], H5P_DEFAULT);
+    int bad = dg_ds_rows_io(d, k, cells, start, n, buf, 0);
     if (d >= 0)
         H5Dclose(d);
-    if (!ok)
+    if (bad)
         return hn_fail(HN_ERR_HDF5, "%s: cannot read rows %llu..%llu of /%s", path,
-                       (unsigned long long)start, (unsigned long long)(start + n), expect[k].name);
+                       (unsigned long long)start, (unsigned long long)(start + n), dg_ds_names[k]);
     return HN_OK;
 }
 

@@ -87,16 +87,11 @@ static void source_name(const char *out, const char *shard, char *buf, size_t ca
         snprintf(buf, cap, "%s", shard);
 }
 
-static const char *const names[4] = {"boards", "cost", "expanded", "source"};
-
 static int virtual_one(hid_t f, const char *out, int k, const struct shard *s, int n, uint64_t rows,
                        int cells)
 {
-    hid_t type = k == 0   ? H5T_STD_U8LE
-                 : k == 1 ? H5T_STD_U16LE
-                 : k == 2 ? H5T_STD_U64LE
-                          : H5T_STD_U8LE;
-    int rank = k == 0 ? 2 : 1;
+    hid_t type = dg_ds_file_type(k);
+    int rank = dg_ds_rank(k);
     hsize_t dims[2] = {rows, (hsize_t)cells};
     hid_t vs = H5Screate_simple(rank, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE);
     int ok = vs >= 0 && dcpl >= 0;
@@ -106,7 +101,7 @@ static int virtual_one(hid_t f, const char *out, int k, const struct shard *s, i
         hid_t ss = H5Screate_simple(rank, cnt, NULL);
         char src[PATH_MAX + 64], dsname[16];
         source_name(out, s[i].path, src, sizeof src);
-        snprintf(dsname, sizeof dsname, "/%s", names[k]);
+        snprintf(dsname, sizeof dsname, "/%s", dg_ds_names[k]);
         ok = ss >= 0 &&
              (cnt[0] == 0 || (H5Sselect_hyperslab(vs, H5S_SELECT_SET, off, NULL, cnt, NULL) >= 0 &&
                               H5Pset_virtual(dcpl, vs, src, dsname, ss) >= 0));
@@ -117,7 +112,7 @@ static int virtual_one(hid_t f, const char *out, int k, const struct shard *s, i
     hid_t d = -1;
     if (ok) {
         H5Sselect_all(vs);
-        d = H5Dcreate2(f, names[k], type, vs, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+        d = H5Dcreate2(f, dg_ds_names[k], type, vs, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     }
     if (d >= 0)
         H5Dclose(d);
@@ -126,7 +121,7 @@ static int virtual_one(hid_t f, const char *out, int k, const struct shard *s, i
     if (vs >= 0)
         H5Sclose(vs);
     if (!ok || d < 0)
-        return hn_fail(HN_ERR_HDF5, "%s: cannot create virtual dataset /%s", out, names[k]);
+        return hn_fail(HN_ERR_HDF5, "%s: cannot create virtual dataset /%s", out, dg_ds_names[k]);
     return HN_OK;
 }
 

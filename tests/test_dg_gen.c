@@ -263,8 +263,6 @@ static void test_15_walks(void)
     srch_np_heur_free(lc);
 }
 
-/* --from: Korf instances labelled with the reflected 5-5-5 PDB get their
- * published optimal lengths; a wrong "optimal" in the file is reported. */
 /* Random 15-puzzle boards labelled by IDA* with the reflected 5-5-5 PDB
  * agree with A* using the plain (unreflected) lookup, on the easier half. */
 static void check_random15(const srch_np_heur *h, const srch_np_heur *plain)
