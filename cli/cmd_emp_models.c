@@ -172,10 +172,8 @@ int cmd_emp_clique(int argc, char **argv)
     if (o.solve) {
         double t0 = hn_now(), c0 = srch_em_cpu_seconds();
         long size = srch_em_clique_search(g, o.selections, o.seed, piece, rot);
-        hn_rng *rng = hn_rng_new(o.seed);
-        st = size < 0 || !rng ? hn_fail(HN_ERR_NOMEM, "out of memory in the clique search")
-                              : srch_em_clique_complete(in, piece, rot, rng);
-        hn_rng_free(rng);
+        st = size < 0 ? hn_fail(HN_ERR_NOMEM, "out of memory in the clique search")
+                      : srch_em_clique_complete(in, piece, rot);
         double t = hn_now() - t0, ct = srch_em_cpu_seconds() - c0;
         if (st == HN_OK && o.out && srch_em_sol_write(in, o.out, piece, rot) != HN_OK)
             st = -1;

@@ -350,7 +350,7 @@ static void test_starts_and_models(void)
         if (g) {
             long k = srch_em_clique_search(g, 200000, 1, piece, rot);
             CHECK(k == size * size);
-            CHECK(srch_em_clique_complete(in, piece, rot, rng) == HN_OK);
+            CHECK(srch_em_clique_complete(in, piece, rot) == HN_OK);
             CHECK(srch_em_sol_check(in, piece, rot, &v, NULL, 0) == joins && v == 0);
         }
         srch_em_graph_free(g);

@@ -205,7 +205,8 @@ typedef struct {
     long variables, constraints;
 } srch_em_milp_stats;
 
-/* Write the MILP in CPLEX LP format (maximisation-free: min unmatched). */
+/* Write the MILP in CPLEX LP format (minimise unmatched joins) to `path`
+ * (NULL: only count); the sizes go to *st. */
 int srch_em_milp_write(const srch_em_inst *inst, const char *path, srch_em_milp_stats *st);
 /* Solve the MILP with GLPK within `seconds` of CPU time; the incumbent goes to piece/rot
  * and its matched joins to *score. HN_ERR_UNSUPPORTED if built without GLPK,
@@ -228,7 +229,8 @@ int srch_em_graph_write(const srch_em_graph *g, const char *path); /* DIMACS */
  * clique size; the clique becomes piece/rot (cells left empty hold -1). */
 long srch_em_clique_search(const srch_em_graph *g, long selections, uint64_t seed,
                            int *piece, int *rot);
-/* A clique translated into a board is completed by TA on empty cells. */
-int srch_em_clique_complete(const srch_em_inst *inst, int *piece, int *rot, hn_rng *rng);
+/* Complete a partial board (empty cells hold -1), e.g. a clique, by the row
+ * branch and bound; 0 or a status. */
+int srch_em_clique_complete(const srch_em_inst *inst, int *piece, int *rot);
 
 #endif

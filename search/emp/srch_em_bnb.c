@@ -186,12 +186,6 @@ static int run_bnb(srch_em_board *b, const int *cells, int m, const int *pool, i
     return b->score - before;
 }
 
-int srch_em_bnb(srch_em_board *b, const int *cells, int m, const int *pieces, int np,
-                long node_limit, int *proven)
-{
-    return run_bnb(b, cells, m, pieces, np, node_limit, 1e300, 0, proven);
-}
-
 int srch_em_ro(srch_em_board *b, int r0, int c0, int rh, int rw, long node_limit,
                int *proven)
 {
@@ -310,7 +304,6 @@ int srch_em_greedy(srch_em_board *b, int band, long node_limit, hn_rng *rng)
 
 int srch_em_backtrack(srch_em_board *b, double seconds, long node_limit, hn_rng *rng)
 {
-    const srch_em_inst *in = b->inst;
     place_clues(b);
     int m = 0, np = 0;
     int *cells = malloc(sizeof(int) * (size_t)b->n), *pool = malloc(sizeof(int) * (size_t)b->n);
@@ -331,7 +324,6 @@ int srch_em_backtrack(srch_em_board *b, double seconds, long node_limit, hn_rng 
     }
     free(cells);
     free(pool);
-    (void)in;
     srch_em_fill_empty(b, 1, node_limit);
     place_leftovers(b, rng);
     return b->score;

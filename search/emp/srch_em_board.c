@@ -271,10 +271,9 @@ int srch_em_moves_enum(srch_em_board *b, int cell, srch_em_move *buf, int cap)
     if (cell < 0 || cell >= b->n || b->fixed[cell])
         return 0;
     if (in->cclass[cell] == SRCH_EM_INNER) {
-        int p = b->piece[cell], r0 = b->rot[cell];
+        int r0 = b->rot[cell];
         for (int r = 1; r < 4 && k < cap; r++) {
             srch_em_move m = {.a = cell, .b = cell, .ra = (r0 + r) & 3, .rb = (r0 + r) & 3};
-            (void)p;
             m.delta = srch_em_move_delta(b, &m);
             buf[k++] = m;
         }

@@ -305,7 +305,7 @@ out:
     return result;
 }
 
-int srch_em_clique_complete(const srch_em_inst *in, int *piece, int *rot, hn_rng *rng)
+int srch_em_clique_complete(const srch_em_inst *in, int *piece, int *rot)
 {
     int st;
     srch_em_board *b = srch_em_board_new(in, &st);
@@ -322,7 +322,6 @@ int srch_em_clique_complete(const srch_em_inst *in, int *piece, int *rot, hn_rng
         srch_em_board_free(b);
         return hn_fail(HN_ERR_LIMIT, "%d cells left empty after completing the clique", left);
     }
-    (void)rng;
     srch_em_board_get(b, piece, rot);
     srch_em_board_free(b);
     return HN_OK;

@@ -252,104 +252,110 @@ static int infer_size(const int *nesw, int n, int *w, int *h)
     return -1;
 }
 
-static srch_em_inst *read_file(em_reader *rd, int format, int *status)
+/* What a file has given so far. */
+typedef struct {
+    int format, w, h, n, cap, nhint;
+    int *nesw, *lines;
+    int hints[SRCH_EM_MAX_CLUES][5]; /* piece row col rot (1-based), line */
+} em_read;
+
+/* The hint-count line of an e2pieces file and its `piece row col rot` lines. */
+static int read_hints(em_reader *rd, em_read *r, long count)
 {
     long v[8];
-    int k, got, st, w = 0, h = 0, n = 0, cap = 0, nhint = -1;
-    int *nesw = NULL, *lines = NULL;
-    int hints[SRCH_EM_MAX_CLUES][5];
-    srch_em_inst *in = NULL;
-    if ((got = next_line(rd, v, 8, &k)) <= 0) {
-        st = got < 0 ? got : hn_fail(HN_ERR_FORMAT, "%s: empty file", rd->path);
-        goto out;
+    int k, got;
+    if (count < 0 || count > SRCH_EM_MAX_CLUES)
+        return hn_fail(HN_ERR_FORMAT, "%s: line %d: hint count %ld out of range 0..%d",
+                       rd->path, rd->line, count, SRCH_EM_MAX_CLUES);
+    r->nhint = (int)count;
+    for (int i = 0; i < r->nhint; i++) {
+        if ((got = next_line(rd, v, 8, &k)) <= 0 || k != 4)
+            return got < 0 ? got : hn_fail(HN_ERR_FORMAT,
+                "%s: line %d: expected hint %d of %d as 'piece row col rotation'", rd->path,
+                rd->line, i + 1, r->nhint);
+        for (int j = 0; j < 4; j++)
+            r->hints[i][j] = (int)v[j];
+        r->hints[i][4] = rd->line;
     }
-    if (format == SRCH_EM_FORMAT_META || k == 2) {
-        if (k != 2 || v[0] < 2 || v[1] < 2 || v[0] > EM_MAX_SIDE || v[1] > EM_MAX_SIDE) {
-            st = hn_fail(HN_ERR_FORMAT, "%s: line %d: expected the header 'W H' (2..%d), got %d numbers",
-                         rd->path, rd->line, EM_MAX_SIDE, k);
-            goto out;
-        }
-        w = (int)v[0];
-        h = (int)v[1];
+    return HN_OK;
+}
+
+static int read_piece(em_reader *rd, em_read *r, const long *v, int k)
+{
+    if (k != 4 || r->nhint >= 0)
+        return hn_fail(HN_ERR_FORMAT, "%s: line %d: expected 4 colours (%s), got %d numbers",
+                       rd->path, rd->line, r->format == SRCH_EM_FORMAT_META ?
+                       "bottom left top right" : "top right bottom left", k);
+    if (r->n >= r->cap)
+        return hn_fail(HN_ERR_FORMAT, "%s: line %d: more than %d pieces (header says %dx%d)",
+                       rd->path, rd->line, r->cap, r->w, r->h);
+    for (int s = 0; s < 4; s++) {
+        if (v[s] < 0 || v[s] > EM_MAX_COLOUR)
+            return hn_fail(HN_ERR_FORMAT, "%s: line %d: colour %ld out of range 0..%d",
+                           rd->path, rd->line, v[s], EM_MAX_COLOUR);
+        /* META: bottom left top right -> N E S W; e2pieces: already N E S W */
+        int side = r->format == SRCH_EM_FORMAT_META ? (s + 2) & 3 : s;
+        r->nesw[r->n * 4 + side] = (int)v[s];
+    }
+    r->lines[r->n++] = rd->line;
+    return HN_OK;
+}
+
+/* Header (META always, e2pieces optionally) and every piece line. */
+static int read_lines(em_reader *rd, em_read *r)
+{
+    long v[8];
+    int k, got = next_line(rd, v, 8, &k), st = HN_OK;
+    if (got <= 0)
+        return got < 0 ? got : hn_fail(HN_ERR_FORMAT, "%s: empty file", rd->path);
+    if (r->format == SRCH_EM_FORMAT_META || k == 2) {
+        if (k != 2 || v[0] < 2 || v[1] < 2 || v[0] > EM_MAX_SIDE || v[1] > EM_MAX_SIDE)
+            return hn_fail(HN_ERR_FORMAT,
+                           "%s: line %d: expected the header 'W H' (2..%d), got %d numbers",
+                           rd->path, rd->line, EM_MAX_SIDE, k);
+        r->w = (int)v[0];
+        r->h = (int)v[1];
         got = next_line(rd, v, 8, &k);
     }
-    cap = w ? w * h : EM_MAX_SIDE * EM_MAX_SIDE;
-    nesw = malloc(sizeof(int) * 4 * (size_t)cap);
-    lines = malloc(sizeof(int) * (size_t)cap);
-    if (!nesw || !lines) {
-        st = hn_fail(HN_ERR_NOMEM, "out of memory reading %s", rd->path);
-        goto out;
+    r->cap = r->w ? r->w * r->h : EM_MAX_SIDE * EM_MAX_SIDE;
+    r->nesw = malloc(sizeof(int) * 4 * (size_t)r->cap);
+    r->lines = malloc(sizeof(int) * (size_t)r->cap);
+    if (!r->nesw || !r->lines)
+        return hn_fail(HN_ERR_NOMEM, "out of memory reading %s", rd->path);
+    for (; got > 0 && st == HN_OK; got = st == HN_OK ? next_line(rd, v, 8, &k) : 0) {
+        if (r->format == SRCH_EM_FORMAT_E2 && k == 1 && r->nhint < 0)
+            st = read_hints(rd, r, v[0]);
+        else
+            st = read_piece(rd, r, v, k);
     }
-    for (; got > 0; got = next_line(rd, v, 8, &k)) {
-        if (format == SRCH_EM_FORMAT_E2 && k == 1 && nhint < 0) {
-            nhint = (int)v[0];
-            if (nhint < 0 || nhint > SRCH_EM_MAX_CLUES) {
-                st = hn_fail(HN_ERR_FORMAT, "%s: line %d: hint count %ld out of range 0..%d",
-                             rd->path, rd->line, v[0], SRCH_EM_MAX_CLUES);
-                goto out;
-            }
-            for (int i = 0; i < nhint; i++) {
-                if ((got = next_line(rd, v, 8, &k)) <= 0 || k != 4) {
-                    st = got < 0 ? got : hn_fail(HN_ERR_FORMAT,
-                        "%s: line %d: expected hint %d of %d as 'piece row col rotation'",
-                        rd->path, rd->line, i + 1, nhint);
-                    goto out;
-                }
-                for (int j = 0; j < 4; j++)
-                    hints[i][j] = (int)v[j];
-                hints[i][4] = rd->line;
-            }
-            continue;
-        }
-        if (k != 4 || nhint >= 0) {
-            st = hn_fail(HN_ERR_FORMAT, "%s: line %d: expected 4 colours (%s), got %d numbers",
-                         rd->path, rd->line, format == SRCH_EM_FORMAT_META ?
-                         "bottom left top right" : "top right bottom left", k);
-            goto out;
-        }
-        if (n >= cap) {
-            st = hn_fail(HN_ERR_FORMAT, "%s: line %d: more than %d pieces (header says %dx%d)",
-                         rd->path, rd->line, cap, w, h);
-            goto out;
-        }
-        for (int s = 0; s < 4; s++) {
-            if (v[s] < 0 || v[s] > EM_MAX_COLOUR) {
-                st = hn_fail(HN_ERR_FORMAT, "%s: line %d: colour %ld out of range 0..%d",
-                             rd->path, rd->line, v[s], EM_MAX_COLOUR);
-                goto out;
-            }
-            /* META: bottom left top right -> N E S W; e2: already N E S W */
-            int side = format == SRCH_EM_FORMAT_META ? (s + 2) & 3 : s;
-            nesw[n * 4 + side] = (int)v[s];
-        }
-        lines[n++] = rd->line;
-    }
-    if (got < 0) {
-        st = got;
-        goto out;
-    }
-    if (!w && infer_size(nesw, n, &w, &h) < 0) {
+    return st != HN_OK ? st : got < 0 ? got : HN_OK;
+}
+
+static srch_em_inst *read_file(em_reader *rd, int format, int *status)
+{
+    em_read r = {.format = format, .nhint = -1};
+    srch_em_inst *in = NULL;
+    int st = read_lines(rd, &r);
+    if (st == HN_OK && !r.w && infer_size(r.nesw, r.n, &r.w, &r.h) < 0)
         st = hn_fail(HN_ERR_FORMAT, "%s: %d pieces: no W x H board fits their grey sides",
-                     rd->path, n);
-        goto out;
-    }
-    if (n != w * h) {
+                     rd->path, r.n);
+    if (st == HN_OK && r.n != r.w * r.h)
         st = hn_fail(HN_ERR_FORMAT, "%s: line %d: %d pieces, but the board %dx%d needs %d",
-                     rd->path, rd->line, n, w, h, w * h);
-        goto out;
-    }
-    in = srch_em_inst_from_colours_lines(w, h, nesw, rd->path, lines, &st);
-    for (int i = 0; in && i < nhint; i++)
-        if (srch_em_inst_add_clue(in, hints[i][0] - 1, hints[i][1] - 1, hints[i][2] - 1,
-                                  hints[i][3]) != HN_OK) {
-            st = hn_fail(HN_ERR_FORMAT, "%s: line %d: bad hint: %s", rd->path, hints[i][4],
-                         hn_errmsg());
+                     rd->path, rd->line, r.n, r.w, r.h, r.w * r.h);
+    if (st == HN_OK)
+        in = srch_em_inst_from_colours_lines(r.w, r.h, r.nesw, rd->path, r.lines, &st);
+    for (int i = 0; in && i < r.nhint; i++)
+        if (srch_em_inst_add_clue(in, r.hints[i][0] - 1, r.hints[i][1] - 1, r.hints[i][2] - 1,
+                                  r.hints[i][3]) != HN_OK) {
+            char why[256]; /* hn_fail must not read the buffer it writes */
+            snprintf(why, sizeof why, "%s", hn_errmsg());
+            st = hn_fail(HN_ERR_FORMAT, "%s: line %d: bad hint: %s", rd->path, r.hints[i][4],
+                         why);
             srch_em_inst_free(in);
             in = NULL;
         }
-out:
-    free(nesw);
-    free(lines);
+    free(r.nesw);
+    free(r.lines);
     if (status)
         *status = in ? HN_OK : st;
     return in;

@@ -102,13 +102,6 @@ static inline int srch_em_best_place(const srch_em_board *b, int cell, int p, in
 void srch_em_lift(srch_em_board *b, int cell);
 void srch_em_drop(srch_em_board *b, int cell, int p, int r);
 
-/* Region branch and bound shared by RO, BO and the greedy start: re-place the
- * pieces `pieces[0..m)` on cells `cells[0..m)` (visit order) to maximise the
- * joins touching those cells; the board's assignment on those cells is the
- * incumbent. Returns the gain; *proven = 1 if the search completed. */
-int srch_em_bnb(srch_em_board *b, const int *cells, int m, const int *pieces, int np,
-                long node_limit, int *proven);
-
 /* Write `path` through path.part: body(f, ctx) writes the content; the file
  * is renamed into place only when every write succeeded. */
 int srch_em_write_file(const char *path, void (*body)(FILE *f, const void *ctx),
