@@ -66,7 +66,7 @@ grep -E '^(55|16|42|79) ' "$DATA/npuzzle/korf100.txt" >"$tmp/easy.txt"
 check "5-5-5 solve exits 0" test $? -eq 0
 check "4 records" test "$(grep -c '^id=' "$tmp/out")" -eq 4
 check "all optimal" grep -q "all_optimal=yes" "$tmp/out"
-check "record keys" grep -q "^id=55 status=solved length=41 expanded=[0-9]* generated=[0-9]* seconds=[0-9.]* h0=[0-9]* optimal=41 moves=[UDLR]\{41\}$" "$tmp/out"
+check "record keys" grep -q "^id=55 status=solved length=41 expanded=[0-9]* generated=[0-9]* seconds=[0-9.]* h0=[0-9]* .*optimal=41 moves=[UDLR]\{41\}$" "$tmp/out"
 check "PDB cached" test -f "$tmp/cache/npuzzle15-5-5-5.pdb"
 # A* and the blank-last layout give the same lengths (lc: no PDB needed)
 head -2 "$tmp/easy.txt" >"$tmp/two.txt"
