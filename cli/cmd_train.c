@@ -135,10 +135,10 @@ static void summary(const char *out, const nn_model *m, const struct trn_result 
 {
     fprintf(stderr,
             "heurnet train: saved %s: %zu parameters, %d epochs%s, best epoch %d: val_loss %.4g "
-            "val_mae %.4g val_exact %.4f val_over %.4f; %.0f samples/s, %.1f s\n",
+            "val_mae %.4g val_exact %.4f val_over %.4f; %.0f samples/s (%.0f per CPU second), %.1f s\n",
             out, nn_model_param_count(m), r->epochs_run, r->stopped_early ? " (early stop)" : "",
             r->best.epoch, r->best.val_loss, r->best.val_mae, r->best.val_exact, r->best.val_over,
-            r->samples_per_s, r->seconds);
+            r->samples_per_s, r->cpu_samples_per_s, r->seconds);
 }
 
 int cmd_train(int argc, char **argv)

@@ -105,7 +105,8 @@ struct trn_result {
     int stopped_early;     /* patience ran out */
     struct trn_epoch best; /* the epoch whose weights the model holds */
     double seconds;        /* training time of this run (not of resumed parts) */
-    double samples_per_s;  /* training samples per second of this run */
+    double samples_per_s;  /* training samples per second of this run (wall clock) */
+    double cpu_samples_per_s; /* the same per second of process CPU time */
     size_t params;
 };
 
