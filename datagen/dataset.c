@@ -121,13 +121,18 @@ static int set_rows(dg_writer *w, uint64_t rows)
 
 static int resume_open(dg_writer *w, const dg_ds_info *info, dg_ds_info *found)
 {
-    hid_t ro = hn_h5_open_read(w->path);
-    if (ro < 0)
-        return (int)ro;
-    H5Fclose(ro);
+    if (H5Fis_hdf5(w->path) <= 0) { /* missing, unreadable or not HDF5: say which */
+        hid_t ro = hn_h5_open_read(w->path);
+        if (ro < 0)
+            return (int)ro;
+        H5Fclose(ro);
+    }
     w->file = H5Fopen(w->path, H5F_ACC_RDWR, H5P_DEFAULT);
     if (w->file < 0)
-        return hn_fail(HN_ERR_IO, "%s: cannot open for writing", w->path);
+        return hn_fail(HN_ERR_IO,
+                       "%s: cannot open for writing: another heurnet gen is writing it, "
+                       "or it is damaged",
+                       w->path);
     int rc = dg_info_read_attrs(w->file, w->path, found);
     if (rc)
         return rc;

@@ -112,9 +112,28 @@ static int info_from_open(hid_t f, const char *path, dg_ds_info *info)
     return rc;
 }
 
-int dg_ds_info_read(const char *path, dg_ds_info *info)
+/* Open for reading. A file that `heurnet gen` is writing is locked by HDF5;
+ * its committed rows are consistent on disk between commits, so look at it
+ * without taking the lock (progress checks, `heurnet data info`). */
+static hid_t open_read(const char *path)
 {
     hid_t f = hn_h5_open_read(path);
+    if (f >= 0 || H5Fis_hdf5(path) <= 0)
+        return f;
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    if (fapl >= 0 && H5Pset_file_locking(fapl, 0, 1) >= 0)
+        f = H5Fopen(path, H5F_ACC_RDONLY, fapl);
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    if (f < 0)
+        return hn_fail(HN_ERR_FORMAT, "%s: HDF5 file cannot be opened (damaged or truncated)",
+                       path);
+    return f;
+}
+
+int dg_ds_info_read(const char *path, dg_ds_info *info)
+{
+    hid_t f = open_read(path);
     if (f < 0)
         return (int)f;
     int rc = info_from_open(f, path, info);
@@ -156,7 +175,7 @@ dg_dataset *dg_dataset_load(const char *path, int *status)
 {
     int rc;
     dg_dataset *d = calloc(1, sizeof *d);
-    hid_t f = hn_h5_open_read(path);
+    hid_t f = open_read(path);
     if (!d)
         rc = hn_fail(HN_ERR_NOMEM, "%s: out of memory", path);
     else if (f < 0)
@@ -204,7 +223,7 @@ int dg_ds_histogram(const char *path, uint64_t *hist, size_t cap, uint64_t *by_s
                     unsigned *max_cost)
 {
     dg_ds_info info;
-    hid_t f = hn_h5_open_read(path);
+    hid_t f = open_read(path);
     if (f < 0)
         return (int)f;
     int rc = info_from_open(f, path, &info);
