@@ -70,6 +70,21 @@ check "interrupted file is valid" "$H" data info wint.h5 >/dev/null
 check "continue after SIGINT" "$H" "${W[@]}" -o wint.h5
 check "continued equals uninterrupted" same_data wfull.h5 wint.h5
 
+# while a gen writes a file: data info reads it, a second gen refuses it
+"$H" "${W[@]}" --force -o live.h5 >/dev/null 2>&1 &
+pid=$!
+sleep 0.5
+if kill -0 $pid 2>/dev/null; then
+    check "data info on a file being written" "$H" data info live.h5 >/dev/null
+    "$H" "${W[@]}" -o live.h5 >/dev/null 2>err.txt
+    rc=$?
+    if kill -0 $pid 2>/dev/null; then # only meaningful if the first is still running
+        check "second writer refused" test $rc -eq 1
+        check "second writer message" grep -q "another heurnet gen is writing it" err.txt
+    fi
+fi
+wait $pid
+
 # shards: disjoint, merge (copy and virtual) to the unsharded content
 for i in 0 1 2; do
     check "shard $i" "$H" "${G8[@]}" --count 3000 --path-states --shard $i/3 -o s$i.h5
