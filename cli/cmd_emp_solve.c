@@ -26,6 +26,7 @@ static void solve_help(FILE *f)
                "  --ro-n N              RO: regions per cycle [%d]\n"
                "  --nodes N             node limit of each RO/BO/greedy branch and bound [%ld]\n"
                "  --perturb P           moves per perturbation, 0 = 2 + cells/64 [%d]\n"
+               "  --walk N              plateau-walk tries per cycle (sideways swaps) [%ld]\n"
                "  --slack J             restart from the best when J joins below it [%d]\n"
                "  --backtrack-time S    seconds for --start backtrack, 0 = time/10 [0]\n"
                "  --format meta|e2pieces  instance format [meta]\n"
@@ -34,7 +35,7 @@ static void solve_help(FILE *f)
                "  -q, --quiet           no progress\n"
                "  -h, --help            this help\n",
             d.time_limit, (unsigned long long)d.seed, d.ta_k, d.ta_n, d.ro_w, d.ro_h, d.ro_n,
-            d.ro_nodes, d.perturb, d.slack);
+            d.ro_nodes, d.perturb, d.walk, d.slack);
 }
 
 typedef struct {
@@ -75,7 +76,8 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
         {"start", required_argument, 0, 'S'},  {"ta-k", required_argument, 0, 'k'},
         {"ta-n", required_argument, 0, 'n'},   {"region", required_argument, 0, 'r'},
         {"ro-n", required_argument, 0, 'R'},   {"nodes", required_argument, 0, 'N'},
-        {"perturb", required_argument, 0, 'p'}, {"slack", required_argument, 0, 'J'}, {"backtrack-time", required_argument, 0, 'B'},
+        {"perturb", required_argument, 0, 'p'}, {"slack", required_argument, 0, 'J'},
+        {"walk", required_argument, 0, 'w'}, {"backtrack-time", required_argument, 0, 'B'},
         {"format", required_argument, 0, 'f'}, {"clue", required_argument, 0, 'c'},
         {"output", required_argument, 0, 'o'}, {"quiet", no_argument, 0, 'q'},
         {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
@@ -129,6 +131,10 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
             o->perturb = (int)v;
             break;
         case 'C': o->cpu_clock = 1; break;
+        case 'w':
+            if (cli_parse_long(optarg, 0, 1L << 40, &o->walk) < 0)
+                return cli_usage(cmd, "--walk must be >= 0, not '%s'", optarg);
+            break;
         case 'J':
             if (cli_parse_long(optarg, 0, 100000, &v) < 0)
                 return cli_usage(cmd, "--slack must be 0..1e5, not '%s'", optarg);

@@ -70,6 +70,32 @@ static void choose_perturbation_move(em_run *r)
     srch_em_move_apply(b, &r->cand[k]);
 }
 
+/* Plateau walk: random swap+rotate moves of one class, kept when they do not
+ * lose a join, so the board drifts across equal-score plateaus cheaply. */
+static void plateau_walk(em_run *r, long tries)
+{
+    srch_em_board *b = r->cur;
+    const srch_em_inst *in = r->in;
+    for (long t = 0; t < tries; t++) {
+        int a = (int)hn_rng_below(r->rng, (uint32_t)b->n);
+        int c = (int)hn_rng_below(r->rng, (uint32_t)b->n);
+        if (b->fixed[a] || b->fixed[c] || in->cclass[a] != in->cclass[c] ||
+            (a == c && in->cclass[a] != SRCH_EM_INNER))
+            continue;
+        srch_em_move m = {.a = a, .b = c};
+        srch_em_swap_best(b, &m);
+        if (m.delta >= 0)
+            srch_em_move_apply(b, &m);
+        if ((t & 4095) == 0) {
+            note_best(r);
+            if (out_of_time(r))
+                return;
+        }
+    }
+    b->evals += tries;
+    note_best(r);
+}
+
 static void region_samples(em_run *r)
 {
     const srch_em_opts *o = r->o;
@@ -101,6 +127,8 @@ static int cycle(em_run *r)
     note_best(r);
     srch_em_tsr(r->cur);
     note_best(r);
+    if (o->walk > 0)
+        plateau_walk(r, o->walk);
     if (o->ro_n > 0)
         region_samples(r);
     note_best(r);
