@@ -43,7 +43,7 @@ static void usage(FILE *out)
             "  --heuristic H        network heuristic spec [ann:M.h5]; e.g.\n"
             "                       ann:M.h5,pdb:7-8,delta:2 or ann:M.h5,scale:100\n"
             "  --algo A             astar, wastar, batch-astar, focal, idastar [astar]\n"
-            "  --batch B            batch-astar: nodes per step [64]\n"
+            "  --batch B            batch-astar: nodes per step [16]\n"
             "  --weight W           wastar, batch-astar: f = g + W*h [wastar 1.5, else 1]\n"
             "  --bound E            focal: suboptimality bound [1.05]\n"
             "  --admissible H       focal: admissible heuristic [the baseline heuristic]\n"
@@ -120,7 +120,7 @@ static int parse_args(int argc, char **argv, eval_args *a)
                                          {0, 0, 0, 0}};
     *a = (eval_args){.algo = CLI_ALGO_ASTAR,
                      .base_algo = CLI_ALGO_ASTAR,
-                     .bfs = {.batch = 64},
+                     .bfs = {.batch = 16},
                      .bound = 1.05,
                      .blas_threads = 1};
     int c, rc;

@@ -42,7 +42,7 @@ static void usage(FILE *out)
             "                      optionally max(ann - D, H) with an admissible H; scale:S keeps\n"
             "                      1/S-move fixed-point values (A* family only) [rounded]\n"
             "  --algo A            idastar, astar, wastar, batch-astar, focal [idastar]\n"
-            "  --batch B           batch-astar: nodes expanded per step [64]\n"
+            "  --batch B           batch-astar: nodes expanded per step [16]\n"
             "  --weight W          wastar, batch-astar: f = g + W*h [wastar 1.5, else 1]\n"
             "  --bound E           focal: solution <= E * optimal [1.05]\n"
             "  --admissible H      focal: heuristic proving the bound [the H of an ann: spec,\n"
@@ -68,7 +68,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
         {"batch", required_argument, 0, 'B'},     {"weight", required_argument, 0, 'W'},
         {"bound", required_argument, 0, 'E'},     {"admissible", required_argument, 0, 'A'},
         {0, 0, 0, 0}};
-    *a = (solve_args){.puzzle = 15, .threads = 1, .bfs = {.batch = 64}, .bound = 1.05};
+    *a = (solve_args){.puzzle = 15, .threads = 1, .bfs = {.batch = 16}, .bound = 1.05};
     long batch;
     int c;
     optind = 1;

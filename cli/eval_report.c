@@ -262,6 +262,24 @@ static void write_headline(FILE *f, const stats *s)
             s->nerr, s->ann_err_mean, s->ann_abs_err, 100.0 * s->ann_over, s->base_err_mean);
 }
 
+/* Focal and weighted searches prove a bound; check it on the boards with
+ * a known optimum. */
+static void write_bound(FILE *f, const eval_info *in, const eval_row *r, size_t n)
+{
+    double bound = !strcmp(in->algo, "focal") ? in->bound : in->weight;
+    if (bound <= 1.0 && strcmp(in->algo, "focal"))
+        return;
+    size_t known = 0, within = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!r[i].ann.status && r[i].optimal >= 0) {
+            known++;
+            within += r[i].ann.length <= bound * r[i].optimal + 1e-9;
+        }
+    fprintf(f, "Solutions within the bound %g x optimal: %zu / %zu%s.\n\n", bound, within, known,
+            !strcmp(in->algo, "focal") ? " (proven for focal with a consistent admissible heuristic)"
+                                       : " (proven for weighted A* only with an admissible h)");
+}
+
 static int write_summary(const char *path, const eval_info *in, const eval_row *r, size_t n,
                          double *buf)
 {
@@ -274,6 +292,7 @@ static int write_summary(const char *path, const eval_info *in, const eval_row *
     collect(r, n, &s, buf);
     write_settings(f, in, n);
     write_headline(f, &s);
+    write_bound(f, in, r, n);
     fprintf(f, "## Expanded nodes by difficulty (baseline expansion quartiles, as Table 1 of "
                "Cahlik & Surynek 2019)\n\n");
     write_classes(f, r, n, buf);

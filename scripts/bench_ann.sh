@@ -13,7 +13,7 @@
 #   --goal       goal layout of the boards [blank-last]
 #   --limit      first N boards [500]
 #   --out        folder for the reports [bench-ann]
-#   --quick      only A* (with the baseline), batch A* B=64 and focal 1.05
+#   --quick      only A* (with the baseline), batch A* B=16 (ann, max) and focal 1.05
 # The baseline (A* with pdb:7-8) runs once, in the first eval; the other
 # settings use the file's optimal lengths (--baseline-algo none).
 set -euo pipefail
@@ -52,20 +52,23 @@ run() {
     line=$("$HN" eval --model "$model" --instances "$inst" --goal "$goal" --limit "$limit" \
         --force -q -o "$dir" "$@")
     echo "$name: $line" >&2
-    rows+=("| $setting | $(field optimal "$line" | sed 's/(//;s/)//') | $(field mean_excess "$line") | $(field max_excess "$line") | $(field mean_expanded "$line") | $(field median_expanded "$line") | $(field mean_seconds "$line") |")
+    rows+=("| $setting | $(field optimal "$line") $(sed -n 's/.* optimal=[^ ]* (\([0-9.]*%\)).*/(\1)/p' <<<"$line") | $(field mean_excess "$line") | $(field max_excess "$line") | $(field mean_expanded "$line") | $(field median_expanded "$line") | $(field mean_seconds "$line") |")
     if [ "$name" = astar ]; then
         rows+=("| A* pdb:7-8 (baseline) | 100% (admissible) | 0 | 0 | $(field base_mean_expanded "$line") | $(sed -n 's/^| median expanded | [^|]* | \([^|]*\) |/\1/p' "$dir/summary.md" | tr -d ' ') | $(field base_mean_seconds "$line") |")
     fi
 }
 
 none=(--baseline-algo none)
+mx="ann:$model,pdb:7-8,delta:1,scale:10" # max(ann - 1, pdb:7-8), 1/10-move values
 run astar "A* ann (rounded h)" --algo astar
-run batch64 "batch A* ann B=64" --algo batch-astar --batch 64 "${none[@]}"
+run batch16 "batch A* ann B=16" --algo batch-astar --batch 16 "${none[@]}"
+run batch16_max "batch A* max(ann - 1, pdb) B=16" --algo batch-astar --batch 16 --heuristic "$mx" "${none[@]}"
 run focal105 "focal 1.05 (open: pdb:7-8, focal: ann)" --algo focal --bound 1.05 "${none[@]}"
 if [ $quick = 0 ]; then
     run astar_fixed "A* ann (fixed point, 1/100 move)" --algo astar --heuristic "ann:$model,scale:100" "${none[@]}"
-    run astar_max "A* max(ann - 2, pdb:7-8)" --algo astar --heuristic "ann:$model,pdb:7-8,delta:2" "${none[@]}"
-    run batch16 "batch A* ann B=16" --algo batch-astar --batch 16 "${none[@]}"
+    run astar_max "A* max(ann - 1, pdb:7-8)" --algo astar --heuristic "$mx" "${none[@]}"
+    run batch4 "batch A* ann B=4" --algo batch-astar --batch 4 "${none[@]}"
+    run batch64 "batch A* ann B=64" --algo batch-astar --batch 64 "${none[@]}"
     run batch256 "batch A* ann B=256" --algo batch-astar --batch 256 "${none[@]}"
     run focal102 "focal 1.02 (open: pdb:7-8, focal: ann)" --algo focal --bound 1.02 "${none[@]}"
     run wastar12 "weighted A* ann W=1.2" --algo wastar --weight 1.2 "${none[@]}"
