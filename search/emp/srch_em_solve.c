@@ -56,10 +56,12 @@ static void note_best(em_run *r)
 static void choose_perturbation_move(em_run *r)
 {
     srch_em_board *b = r->cur;
-    int cell;
+    int cell, picks = 0;
     do
         cell = (int)hn_rng_below(r->rng, (uint32_t)b->n);
-    while (b->fixed[cell]);
+    while (b->fixed[cell] && ++picks < 64);
+    if (b->fixed[cell])
+        return; /* (almost) every cell is a clue */
     int nc = srch_em_moves_enum(b, cell, r->cand, r->cand_cap);
     if (nc == 0)
         return;
