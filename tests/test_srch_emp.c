@@ -316,6 +316,42 @@ out:
     hn_rng_free(rng);
 }
 
+/* BW ends when no black or white set of a class can be reassigned better:
+ * check each such set against brute force over its permutations. */
+static void test_bw_exact(void)
+{
+    int st, bad = 0;
+    srch_em_inst *in = srch_em_inst_gen(5, 5, 2, 2, 33, NULL, &st);
+    srch_em_board *b = in ? srch_em_board_new(in, &st) : NULL;
+    hn_rng *rng = hn_rng_new(4);
+    if (!b || !rng) {
+        CHECK(0);
+        goto out;
+    }
+    for (int t = 0; t < 3; t++) {
+        srch_em_board_random(b, rng);
+        srch_em_bw(b, rng);
+        for (int parity = 0; parity < 2; parity++)
+            for (int cls = 0; cls < 3; cls++) {
+                int cells[13], pieces[13], used[13] = {0}, m = 0, piece0[25], rot0[25];
+                for (int c = 0; c < 25; c++)
+                    if (srch_em_cell_class(in, c) == cls && ((c / 5 + c % 5) & 1) == parity) {
+                        cells[m] = c;
+                        pieces[m++] = srch_em_board_piece(b, c);
+                    }
+                int now = srch_em_board_score(b);
+                srch_em_board_get(b, piece0, rot0);
+                bad += brute_region(b, cells, m, 0, used, pieces) != now;
+                srch_em_board_set(b, piece0, rot0);
+            }
+    }
+    CHECK_MSG(bad == 0, "%d BW sets not optimal", bad);
+out:
+    srch_em_board_free(b);
+    srch_em_inst_free(in);
+    hn_rng_free(rng);
+}
+
 static void test_starts_and_models(void)
 {
     int st;
@@ -381,6 +417,7 @@ int main(void)
     test_hungarian();
     test_neighbourhoods();
     test_bo_exact();
+    test_bw_exact();
     test_starts_and_models();
     return CHECK_DONE();
 }
