@@ -56,8 +56,10 @@ static void usage(FILE *out)
             "  --force              replace DIR if it exists\n"
             "  -q, --quiet          no progress\n"
             "  -h, --help           this help\n\n"
-            "Prints the headline numbers on stdout. Exit status: 0 report written, 1 a bad\n"
-            "file or model, an invalid solution, or the report could not be written, 2 misuse.\n");
+            "Prints the headline numbers on stdout. Ctrl-C stops after the current board and\n"
+            "writes the report of the boards finished. Exit status: 0 report written, 1 a bad\n"
+            "file or model, an invalid solution, interrupted, or the report could not be\n"
+            "written, 2 misuse.\n");
 }
 
 static int parse_num_opt(int c, const char *arg, eval_args *a)
@@ -286,6 +288,8 @@ static size_t run_boards(const evaluator *e, const srch_np_instance *inst, size_
     size_t i = 0, opt = 0, known = 0;
     for (; i < n && !hn_stop_requested(); i++) {
         eval_board(e, &inst[i], &rows[i]);
+        if (hn_stop_requested())
+            break; /* the board's searches were cut short: leave it out */
         if (rows[i].optimal >= 0 && !rows[i].ann.status) {
             known++;
             opt += rows[i].ann.length == rows[i].optimal;
@@ -363,7 +367,7 @@ static int finish(const eval_args *a, const evaluator *e, const char *spec, cons
     if (done < total)
         fprintf(stderr, "heurnet eval: interrupted after %zu of %zu boards (report covers them)\n",
                 done, total);
-    return bad ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+    return bad || done < total ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 
 static void print_parse_error(const char *msg, void *user)
