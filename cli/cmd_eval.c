@@ -332,10 +332,9 @@ static int setup(const eval_args *a, int width, evaluator *e, char *spec, size_t
 }
 
 static int finish(const eval_args *a, const evaluator *e, const char *spec, const char *part,
-                  const srch_np_instance *inst, size_t total, eval_row *rows, size_t done,
+                  size_t in_file, size_t total, eval_row *rows, size_t done,
                   double wall)
 {
-    (void)inst;
     eval_info info = {.model = a->model,
                       .instances = a->instances,
                       .heuristic = a->heuristic ? a->heuristic : spec,
@@ -348,6 +347,7 @@ static int finish(const eval_args *a, const evaluator *e, const char *spec, cons
                       .batch = a->bfs.batch,
                       .weight = a->bfs.weight,
                       .bound = a->bound,
+                      .in_file = in_file,
                       .total = total,
                       .interrupted = done < total,
                       .wall = wall};
@@ -390,6 +390,7 @@ int cmd_eval(int argc, char **argv)
     size_t n;
     if (srch_np_parse_file(a.instances, width, a.goal, print_parse_error, NULL, &inst, &n))
         return cli_fail(NULL);
+    size_t in_file = n;
     if (a.limit && (size_t)a.limit < n)
         n = (size_t)a.limit;
     nn_blas_threads((int)a.blas_threads);
@@ -408,7 +409,7 @@ int cmd_eval(int argc, char **argv)
             hn_stop_install();
             double t0 = hn_now();
             size_t done = run_boards(&e, inst, n, rows);
-            rc = finish(&a, &e, spec, part, inst, n, rows, done, hn_now() - t0);
+            rc = finish(&a, &e, spec, part, in_file, n, rows, done, hn_now() - t0);
             if (rc)
                 remove_report(part);
         }

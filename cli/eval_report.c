@@ -220,9 +220,9 @@ static void write_settings(FILE *f, const eval_info *in, size_t n)
 {
     fprintf(f, "# heurnet eval\n\n");
     fprintf(f,
-            "- model: `%s`\n- instances: `%s` (%zu boards in the file, %zu evaluated%s), "
-            "goal layout %s, %d-puzzle\n",
-            in->model, in->instances, in->total, n, in->interrupted ? ", INTERRUPTED" : "",
+            "- model: `%s`\n- instances: `%s` (%zu boards in the file, the first %zu "
+            "evaluated%s), goal layout %s, %d-puzzle\n",
+            in->model, in->instances, in->in_file, n, in->interrupted ? ", INTERRUPTED" : "",
             in->goal, in->puzzle);
     fprintf(f, "- network search: `--algo %s --heuristic %s`", in->algo, in->heuristic);
     if (!strcmp(in->algo, "batch-astar") || !strcmp(in->algo, "wastar"))

@@ -26,7 +26,8 @@ typedef struct eval_info {
     const char *model, *instances, *heuristic, *algo, *baseline, *baseline_algo, *goal;
     int puzzle, batch;
     double weight, bound;
-    size_t total; /* boards in the file (rows may be fewer: interrupted / --limit) */
+    size_t in_file; /* boards in the file */
+    size_t total;   /* boards to evaluate (--limit); rows may be fewer if interrupted */
     int interrupted;
     double wall;
 } eval_info;
