@@ -6,6 +6,7 @@
 
 #include "cli/annsearch.h"
 #include "cli/cli.h"
+#include "nn/nn.h"
 
 static const char *const ALGO_NAMES[] = {"idastar", "astar", "wastar", "batch-astar", "focal"};
 
@@ -104,6 +105,9 @@ static int ann_build(const char *spec, int width, int goal, int quiet, srch_np_h
     if (a.floor[0] && (rc = cli_heur_get(a.floor, width, goal, quiet, &floor)))
         return rc;
     int st;
+    /* one BLAS thread per search thread: the calls are small and searches
+     * parallelise over boards (--threads) */
+    nn_blas_threads(1);
     *out = srch_np_heur_ann_load(a.path, width, goal, floor, &a.o, &st);
     if (!*out) {
         fprintf(stderr, "heurnet: %s\n", hn_errmsg());
