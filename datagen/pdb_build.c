@@ -17,6 +17,10 @@
 
 #include "datagen/dg.h"
 
+#if defined(__BMI2__)
+#include <immintrin.h>
+#endif
+
 #define CHUNK_WORDS 1024 /* 64K placements per work unit */
 #define MAX_THREADS 64
 #define UNREACHED 255
@@ -43,6 +47,7 @@ typedef struct {
     uint32_t nbmask[SRCH_NP_MAX_CELLS];
     uint32_t full, from_left, from_right; /* cells a shift may land on */
     uint64_t radix_inv[SRCH_NP_MAX_CELLS]; /* 2^64 / radix + 1 */
+    uint64_t place[SRCH_NP_MAX_CELLS];     /* place value of digit i in the rank */
     int layer;
     atomic_uint_fast64_t next_chunk;
     atomic_uint_fast64_t reached_in_layer;
@@ -54,19 +59,26 @@ static inline uint32_t vis_get(const builder *b, uint64_t p)
                    : atomic_load_explicit((_Atomic uint16_t *)&b->vis16[p], memory_order_relaxed);
 }
 
-static inline uint32_t vis_or(builder *b, uint64_t p, uint32_t m)
+/* No old value is returned on purpose: that would need a compare-exchange
+ * loop, while a plain `lock or` suffices. Two threads reaching the same new
+ * state both mark it, which is harmless (same layer, same bits). */
+static inline void vis_or(builder *b, uint64_t p, uint32_t m)
 {
-    return b->wide ? atomic_fetch_or_explicit((_Atomic uint32_t *)&b->vis32[p], m, memory_order_relaxed)
-                   : atomic_fetch_or_explicit((_Atomic uint16_t *)&b->vis16[p], (uint16_t)m,
-                                              memory_order_relaxed);
+    if (b->wide)
+        atomic_fetch_or_explicit((_Atomic uint32_t *)&b->vis32[p], m, memory_order_relaxed);
+    else
+        atomic_fetch_or_explicit((_Atomic uint16_t *)&b->vis16[p], (uint16_t)m, memory_order_relaxed);
 }
 
+/* Start loading what checking placement p needs: its mask (with write
+ * intent, as a new state ORs into it) and its word of the layer bitmap. */
 static inline void vis_prefetch(const builder *b, uint64_t p)
 {
     if (b->wide)
-        __builtin_prefetch(&b->vis32[p]);
+        __builtin_prefetch(&b->vis32[p], 1);
     else
-        __builtin_prefetch(&b->vis16[p]);
+        __builtin_prefetch(&b->vis16[p], 1);
+    __builtin_prefetch((const void *)&b->cur[p >> 6]);
 }
 
 /* The cells connected to `cell` through `empty` (4-neighbourhood). */
@@ -89,9 +101,10 @@ static inline uint64_t div_radix(const builder *b, uint64_t x, int i)
     return (uint64_t)(((unsigned __int128)x * b->radix_inv[i]) >> 64);
 }
 
-static inline uint32_t unrank_cells(const builder *b, uint64_t p, uint8_t *cells)
+/* Cells and digits of placement p; returns the occupied-cell mask. The
+ * n-th free cell is found with pdep where the CPU has it. */
+static inline uint32_t unrank_cells(const builder *b, uint64_t p, uint8_t *cells, int *digit)
 {
-    int digit[SRCH_NP_MAX_CELLS];
     for (int i = b->k - 1; i >= 0; i--) {
         uint64_t q = div_radix(b, p, i);
         digit[i] = (int)(p - q * (uint64_t)(b->ncells - i));
@@ -99,13 +112,36 @@ static inline uint32_t unrank_cells(const builder *b, uint64_t p, uint8_t *cells
     }
     uint32_t used = 0;
     for (int i = 0; i < b->k; i++) {
+#if defined(__BMI2__)
+        cells[i] = (uint8_t)__builtin_ctz(_pdep_u32(1u << digit[i], ~used));
+#else
         uint32_t free_bits = ~used;
         for (int j = 0; j < digit[i]; j++)
             free_bits &= free_bits - 1;
         cells[i] = (uint8_t)__builtin_ctz(free_bits);
+#endif
         used |= 1u << cells[i];
     }
     return used;
+}
+
+/* Rank after tile i moves from cell c to cell n, from the rank p before:
+ * digit i is recounted, and each later tile on a cell strictly between c
+ * and n gains or loses one smaller occupied cell. */
+static inline uint64_t rank_after_move(const builder *b, uint64_t p, const uint8_t *cells,
+                                       const int *digit, int i, int c, int n)
+{
+    uint32_t before = 0;
+    for (int j = 0; j < i; j++)
+        before |= 1u << cells[j];
+    int64_t delta = (int64_t)(n - __builtin_popcount(before & ((1u << n) - 1)) - digit[i]) *
+                    (int64_t)b->place[i];
+    int lo = c < n ? c : n, hi = c < n ? n : c, sign = n < c ? -1 : 1;
+    if (hi - lo > 1)
+        for (int j = i + 1; j < b->k; j++)
+            if (cells[j] > lo && cells[j] < hi)
+                delta += sign * (int64_t)b->place[j];
+    return (uint64_t)((int64_t)p + delta);
 }
 
 static void defer_push(defer_list *d, uint64_t p, uint32_t region)
@@ -134,7 +170,8 @@ typedef struct {
 static void expand(builder *b, uint64_t p, defer_list *d)
 {
     uint8_t cells[SRCH_NP_MAX_CELLS];
-    uint32_t occ = unrank_cells(b, p, cells);
+    int digit[SRCH_NP_MAX_CELLS];
+    uint32_t occ = unrank_cells(b, p, cells, digit);
     uint32_t blank_cells = vis_get(b, p);
     candidate cand[4 * SRCH_NP_MAX_CELLS];
     int nc = 0;
@@ -142,9 +179,7 @@ static void expand(builder *b, uint64_t p, defer_list *d)
         int c = cells[i];
         for (uint32_t m = b->nbmask[c] & blank_cells; m; m &= m - 1) {
             int n = __builtin_ctz(m);
-            cells[i] = (uint8_t)n;
-            uint64_t q = srch_np_pdb_rank(cells, b->k, b->ncells);
-            cells[i] = (uint8_t)c;
+            uint64_t q = rank_after_move(b, p, cells, digit, i, c, n);
             cand[nc++] = (candidate){q, occ ^ (1u << c) ^ (1u << n), c};
             vis_prefetch(b, q);
         }
@@ -160,8 +195,7 @@ static void expand(builder *b, uint64_t p, defer_list *d)
             defer_push(d, x->p, region);
             continue;
         }
-        if (vis_or(b, x->p, region) >> x->cell & 1)
-            continue; /* another thread got there first */
+        vis_or(b, x->p, region);
         atomic_fetch_or_explicit(&b->next[x->p >> 6], 1ull << (x->p & 63), memory_order_relaxed);
         _Atomic uint8_t *t = (_Atomic uint8_t *)&b->table[x->p];
         uint8_t expect = UNREACHED;
@@ -247,6 +281,9 @@ static int builder_init(builder *b, const srch_np_partition *part, int pattern, 
     }
     for (int i = 0; i < b->k; i++)
         b->radix_inv[i] = UINT64_MAX / (uint64_t)(b->ncells - i) + 1;
+    b->place[b->k - 1] = 1;
+    for (int i = b->k - 2; i >= 0; i--)
+        b->place[i] = b->place[i + 1] * (uint64_t)(b->ncells - i - 1);
     size_t vsize = b->wide ? 4 : 2;
     if (b->wide)
         b->vis32 = calloc(entries, vsize);
