@@ -168,6 +168,11 @@ typedef struct {
     long walk;          /* plateau-walk tries per cycle (sideways swaps kept) */
     int slack;          /* a walk more than `slack` joins below the best restarts from it */
     double backtrack_time; /* seconds of the backtracking start (0: time/10) */
+    /* Optional perturbation-move chooser (learned move scorer, see
+     * srch_em_scorer_choose): index into the n candidates, or < 0 to fall
+     * back to the random pick. NULL: the search is unchanged. */
+    int (*choose)(void *user, srch_em_board *b, const srch_em_move *cand, int n, hn_rng *rng);
+    void *choose_user;
 } srch_em_opts;
 
 #define SRCH_EM_OPTS_DEFAULT                                                     \
@@ -209,7 +214,8 @@ typedef struct {
 /* Write the MILP in CPLEX LP format (minimise unmatched joins) to `path`
  * (NULL: only count); the sizes go to *st. */
 int srch_em_milp_write(const srch_em_inst *inst, const char *path, srch_em_milp_stats *st);
-/* Solve the MILP with GLPK within `seconds` of CPU time; the incumbent goes to piece/rot
+/* Solve the MILP with GLPK within `seconds` of CPU time (and 10x that in wall
+ * time, as the root relaxation cannot be interrupted); the incumbent goes to piece/rot
  * and its matched joins to *score. HN_ERR_UNSUPPORTED if built without GLPK,
  * HN_ERR_LIMIT if no integer solution was found in time. *optimal is 1 when
  * proven optimal. */

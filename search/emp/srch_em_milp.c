@@ -288,6 +288,10 @@ static int glpk_run(const srch_em_inst *in, const em_model *m, double seconds, i
     parm.presolve = GLP_ON;
     parm.msg_lev = GLP_MSG_OFF;
     double deadline = srch_em_cpu_seconds() + seconds;
+    /* the callback is not reached while GLPK solves the root relaxation: a
+     * wall-clock limit of ten times the CPU limit is the safety net */
+    double wall = 10 * seconds * 1000;
+    parm.tm_lim = wall > 2e9 ? 2000000000 : (int)wall;
     parm.cb_func = glpk_callback;
     parm.cb_info = &deadline;
     glp_intopt(lp, &parm);

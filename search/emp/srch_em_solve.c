@@ -65,8 +65,13 @@ static void choose_perturbation_move(em_run *r)
     int nc = srch_em_moves_enum(b, cell, r->cand, r->cand_cap);
     if (nc == 0)
         return;
+    int k = r->o->choose ? r->o->choose(r->o->choose_user, b, r->cand, nc, r->rng) : -1;
+    if (k >= 0 && k < nc) {
+        srch_em_move_apply(b, &r->cand[k]);
+        return;
+    }
     /* prefer moves that lose at most one join: a kick, not a restart */
-    int k = (int)hn_rng_below(r->rng, (uint32_t)nc);
+    k = (int)hn_rng_below(r->rng, (uint32_t)nc);
     for (int tries = 0; tries < 8 && r->cand[k].delta < -1; tries++)
         k = (int)hn_rng_below(r->rng, (uint32_t)nc);
     srch_em_move_apply(b, &r->cand[k]);
