@@ -218,7 +218,7 @@ int cmd_ablate(int argc, char **argv)
     cli_log_init(a.c.quiet);
     nn_blas_threads(a.c.o.threads);
     hn_stop_install();
-    trn_data *d = trn_data_open(a.c.data, a.c.ndata, a.c.val_fraction, &rc);
+    trn_data *d = trn_data_open(a.c.data, a.c.ndata, a.c.val_fraction, a.c.sources, &rc);
     if (!d)
         return cli_fail("ablate");
     struct row *rows = calloc((size_t)a.nvar, sizeof *rows);

@@ -154,7 +154,7 @@ int cmd_train(int argc, char **argv)
     hn_stop_install();
     if (probe_output(out))
         return cli_fail("train");
-    trn_data *d = trn_data_open(c.data, c.ndata, c.val_fraction, &rc);
+    trn_data *d = trn_data_open(c.data, c.ndata, c.val_fraction, c.sources, &rc);
     if (!d)
         return cli_fail("train");
     struct ui u = {.quiet = c.quiet};

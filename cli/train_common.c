@@ -1,6 +1,7 @@
 /* Options and CSV lines shared by heurnet train and heurnet ablate. */
 #include "cli/train_common.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -34,6 +35,8 @@ void cli_train_help(FILE *out, const struct cli_train_cfg *c)
             "  --threads T        BLAS threads (bit-identical results need the same T) [%d]\n"
             "  --patience P       stop after P epochs without a better validation loss;\n"
             "                     0 = off (the best epoch's weights are kept anyway) [%d]\n"
+            "  --sources LIST     keep only rows of these /source kinds, comma-separated:\n"
+            "                     random, path, random-walk, file, all [every row]\n"
             "  --quiet            no progress on stderr\n",
             o->batch, o->epochs, o->lr, trn_schedule_name(o->schedule), o->lr_step, o->lr_gamma,
             o->lr_min, o->weight_decay, c->val_fraction, (unsigned long long)o->seed, o->threads,
@@ -56,6 +59,27 @@ static int parse_pos(const char *cmd, const char *name, const char *arg, double 
     if (cli_parse_double(arg, &v) || v < lo || v > hi)
         return cli_usage(cmd, "--%s: expected a number in [%g, %g], got '%s'", name, lo, hi, arg);
     *out = v;
+    return 1;
+}
+
+/* "random,path" -> bits 0 and 1 (the /source values of heurnet gen). */
+static int parse_sources(const char *cmd, const char *arg, unsigned *mask)
+{
+    static const char *const names[] = {"random", "path", "random-walk", "file", "all"};
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", arg);
+    *mask = 0;
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        int k = -1;
+        for (int i = 0; i < 5; i++)
+            if (!strcmp(t, names[i]))
+                k = i;
+        if (k < 0)
+            return cli_usage(cmd, "--sources: '%s' is not random, path, random-walk, file or all", t);
+        *mask |= 1u << k;
+    }
+    if (!*mask)
+        return cli_usage(cmd, "--sources: empty list");
     return 1;
 }
 
@@ -99,6 +123,7 @@ int cli_train_option(const char *cmd, struct cli_train_cfg *c, int opt, const ch
     case CLI_TRN_QUIET:
         c->quiet = 1;
         return 1;
+    case CLI_TRN_SOURCES: return parse_sources(cmd, arg, &c->sources);
     default:
         r = cli_arch_option(cmd, opt, arg, &o->defaults);
         return r;

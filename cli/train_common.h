@@ -13,7 +13,7 @@
 enum {
     CLI_TRN_DATA = 1100, CLI_TRN_LOSS, CLI_TRN_BATCH, CLI_TRN_EPOCHS, CLI_TRN_LR, CLI_TRN_SCHED,
     CLI_TRN_LRSTEP, CLI_TRN_LRGAMMA, CLI_TRN_LRMIN, CLI_TRN_WD, CLI_TRN_VAL, CLI_TRN_SEED,
-    CLI_TRN_THREADS, CLI_TRN_PATIENCE, CLI_TRN_QUIET
+    CLI_TRN_THREADS, CLI_TRN_PATIENCE, CLI_TRN_QUIET, CLI_TRN_SOURCES
 };
 
 #define CLI_TRAIN_LONGOPTS                                                           \
@@ -31,13 +31,15 @@ enum {
         {"seed", required_argument, NULL, CLI_TRN_SEED},                             \
         {"threads", required_argument, NULL, CLI_TRN_THREADS},                       \
         {"patience", required_argument, NULL, CLI_TRN_PATIENCE},                     \
-        {"quiet", no_argument, NULL, CLI_TRN_QUIET}
+        {"quiet", no_argument, NULL, CLI_TRN_QUIET},                                 \
+        {"sources", required_argument, NULL, CLI_TRN_SOURCES}
 
 struct cli_train_cfg {
     struct trn_opts o;
     const char *data[CLI_TRAIN_MAX_DATA];
     int ndata;
     double val_fraction;
+    unsigned sources; /* mask of /source values, 0: all rows */
     int quiet;
 };
 

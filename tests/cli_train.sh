@@ -55,6 +55,10 @@ c = np.array([manhattan(r) for r in b], dtype=np.uint16)
 write("good", b, c, committed=np.uint64(2900))
 big = perms(60000, 9)
 write("big", big, rng.integers(0, 30, 60000).astype(np.uint16))
+with h5py.File(f"{t}/src.h5", "w") as f:
+    f["boards"] = b
+    f["cost"] = c
+    f["source"] = (np.arange(len(b)) % 3 == 0).astype(np.uint8)  # 1000 rows of source 1
 write("nocost", b, None)
 write("floatboards", b.astype(np.float32), c)
 write("cost2d", b, np.stack([c, c], axis=1))
@@ -113,6 +117,14 @@ $PY -c "import sys; sys.exit(0 if float('$mae') < 1.5 else 1)" || fail "val_mae 
 ft=$(tail -1 "$T/out2" | cut -d, -f4)
 $PY -c "import sys; sys.exit(0 if float('$ft') < float('$mae') + 0.1 else 1)" || fail "--init-from val_mae $ft vs $mae"
 expect 1 "differs from --arch" "$HN" train --data "$T/good.h5" --init-from "$T/m.h5" --arch 81-16-1 -o "$T/ft2.h5"
+
+# rows selected by /source
+"$HN" train --data "$T/src.h5" --sources random --arch 81-8-1 --epochs 1 --threads 1 --quiet \
+    -o "$T/src_m.h5" >/dev/null 2>"$T/err" || fail "--sources failed: $(cat "$T/err")"
+$PY -c "import h5py,sys; a=h5py.File('$T/src_m.h5','r').attrs; sys.exit(0 if a['data0.rows_used'] == 2000 and a['data_sources_mask'] == 1 else 1)" ||
+    fail "--sources random did not keep the 2000 random rows"
+expect 1 "/source is missing" "$HN" train --data "$T/good.h5" --sources path --arch 81-8-1 -o "$T/bad.h5"
+expect 2 "--sources" "$HN" train --data "$T/src.h5" --sources bogus --arch 81-8-1 -o "$T/bad.h5"
 
 # generic /x + /y rows, early stopping
 "$HN" train --data "$T/xy.h5" --arch 5-16-1 --no-bn --dropout 0 --epochs 4 --batch 32 --patience 1 \

@@ -203,13 +203,13 @@ static void test_bad_files(void)
     H5Fclose(f);
     int rc = 0;
     const char *paths[1] = {p};
-    CHECK(trn_data_open(paths, 1, 0.1, &rc) == NULL);
+    CHECK(trn_data_open(paths, 1, 0.1, 0, &rc) == NULL);
     CHECK(rc == HN_ERR_FORMAT && strstr(hn_errmsg(), p) && strstr(hn_errmsg(), "/cost is missing"));
     f = H5Fopen(p, H5F_ACC_RDWR, H5P_DEFAULT);
     float c[2] = {0.0f, -1.0f};
     write_ds(f, "cost", H5T_NATIVE_FLOAT, 1, dims, c);
     H5Fclose(f);
-    CHECK(trn_data_open(paths, 1, 0.1, &rc) == NULL);
+    CHECK(trn_data_open(paths, 1, 0.1, 0, &rc) == NULL);
     CHECK(rc == HN_ERR_FORMAT && strstr(hn_errmsg(), "/cost row 1 is negative"));
     remove(p);
 }
@@ -228,7 +228,7 @@ int main(void)
     free(dist);
     int rc = 0;
     const char *paths[1] = {path};
-    trn_data *d = trn_data_open(paths, 1, 0.1, &rc);
+    trn_data *d = trn_data_open(paths, 1, 0.1, 0, &rc);
     CHECK_MSG(d != NULL, "%s", hn_errmsg());
     if (d) {
         CHECK(trn_data_rows(d, TRN_TRAIN) + trn_data_rows(d, TRN_VAL) == rows);

@@ -163,43 +163,67 @@ static int check_target(double v, const char *path, const char *name, uint64_t r
     return HN_OK;
 }
 
-/* Read `rows` rows of the input dataset xs and target dataset ys in blocks. */
-static int read_file_rows(trn_data *d, const char *path, hid_t xs, hid_t ys, const char *xname,
-                          const char *yname, uint64_t rows)
+/* Check row i of a block (file row `row`) read at index r of d. */
+static int check_row(trn_data *d, uint64_t r, double target, const char *path, const char *xname,
+                     const char *yname, uint64_t row)
+{
+    int rc = check_target(target, path, yname, row);
+    if (!rc && d->boards)
+        rc = check_board(d->b + r * d->cells, d->cells, path, row);
+    for (int j = 0; !rc && !d->boards && j < d->d; j++)
+        if (!isfinite(d->x[r * d->d + j]))
+            rc = hn_fail(HN_ERR_NAN, "%s: %s row %llu holds NaN or infinity", path, xname, (unsigned long long)row);
+    return rc;
+}
+
+/* Move row `from` of d to `to` (to <= from), dropping what was at `to`. */
+static void move_row(trn_data *d, uint64_t to, uint64_t from)
+{
+    if (to == from)
+        return;
+    if (d->boards)
+        memmove(d->b + to * d->cells, d->b + from * d->cells, (size_t)d->cells);
+    else
+        memmove(d->x + to * d->d, d->x + from * d->d, sizeof(float) * (size_t)d->d);
+    d->y[to] = d->y[from];
+}
+
+/* Read `rows` rows of the input dataset xs and target dataset ys in blocks;
+ * with a source mask only rows whose /source value (ss) is in the mask are
+ * kept. *kept gets how many. */
+static int read_file_rows(trn_data *d, const char *path, hid_t xs, hid_t ys, hid_t ss, unsigned mask,
+                          const char *xname, const char *yname, uint64_t rows, uint64_t *kept)
 {
     int rc = grow(d, rows);
     double *tb = rc ? NULL : malloc(sizeof(double) * BLOCK_ROWS);
-    if (!rc && !tb)
+    uint8_t *sb = rc ? NULL : malloc(BLOCK_ROWS);
+    uint64_t w = d->n; /* next row to fill */
+    if (!rc && (!tb || !sb))
         rc = hn_fail(HN_ERR_NOMEM, "out of memory");
     for (uint64_t s = 0; !rc && s < rows; s += BLOCK_ROWS) {
-        uint64_t k = rows - s < BLOCK_ROWS ? rows - s : BLOCK_ROWS, r0 = d->n + s;
-        int e = d->boards ? read_rows(xs, H5T_NATIVE_UINT8, s, k, d->cells, d->b + r0 * d->cells)
-                          : read_rows(xs, H5T_NATIVE_FLOAT, s, k, d->d, d->x + r0 * d->d);
-        if (e) {
-            rc = hn_fail(HN_ERR_FORMAT, "%s: %s rows %llu..%llu cannot be read (damaged file?)", path,
-                         xname, (unsigned long long)s, (unsigned long long)(s + k - 1));
+        uint64_t k = rows - s < BLOCK_ROWS ? rows - s : BLOCK_ROWS;
+        int e = d->boards ? read_rows(xs, H5T_NATIVE_UINT8, s, k, d->cells, d->b + w * d->cells)
+                          : read_rows(xs, H5T_NATIVE_FLOAT, s, k, d->d, d->x + w * d->d);
+        const char *bad = e ? xname : read_rows(ys, H5T_NATIVE_DOUBLE, s, k, 0, tb) ? yname
+                              : mask && read_rows(ss, H5T_NATIVE_UINT8, s, k, 0, sb) ? "/source" : NULL;
+        if (bad) {
+            rc = hn_fail(HN_ERR_FORMAT, "%s: %s rows %llu..%llu cannot be read (damaged file?)", path, bad,
+                         (unsigned long long)s, (unsigned long long)(s + k - 1));
             break;
         }
-        if (read_rows(ys, H5T_NATIVE_DOUBLE, s, k, 0, tb)) {
-            rc = hn_fail(HN_ERR_FORMAT, "%s: %s rows %llu..%llu cannot be read (damaged file?)", path,
-                         yname, (unsigned long long)s, (unsigned long long)(s + k - 1));
-            break;
-        }
+        uint64_t base = w;
         for (uint64_t i = 0; !rc && i < k; i++) {
-            rc = check_target(tb[i], path, yname, s + i);
-            d->y[r0 + i] = (float)tb[i];
-            if (!rc && d->boards)
-                rc = check_board(d->b + (r0 + i) * d->cells, d->cells, path, s + i);
-            if (!rc && !d->boards)
-                for (int j = 0; j < d->d && !rc; j++)
-                    if (!isfinite(d->x[(r0 + i) * d->d + j]))
-                        rc = hn_fail(HN_ERR_NAN, "%s: %s row %llu holds NaN or infinity", path, xname,
-                                     (unsigned long long)(s + i));
+            d->y[base + i] = (float)tb[i];
+            rc = check_row(d, base + i, tb[i], path, xname, yname, s + i);
+            if (!rc && (!mask || (sb[i] < 32 && (mask >> sb[i] & 1u))))
+                move_row(d, w++, base + i);
         }
     }
     free(tb);
+    free(sb);
+    *kept = w - d->n;
     if (!rc)
-        d->n += rows;
+        d->n = w;
     return rc;
 }
 
@@ -275,11 +299,27 @@ static int read_file(trn_data *d, int first, hid_t f, struct trn_file *tf)
     if (!rc)
         rc = agree(d, first, boards, boards ? (int)xc : 0, goal,
                    boards ? srch_np_encode_width((int)xc) : (int)xc, enc, path);
+    hid_t ss = -1;
+    hsize_t sr = 0;
+    if (!rc && d->sources) {
+        if (H5Lexists(f, "source", H5P_DEFAULT) <= 0)
+            rc = hn_fail(HN_ERR_FORMAT, "%s: dataset /source is missing (needed to select rows by source)", path);
+        else
+            rc = open_ds(f, path, "/source", 1, 1, 0, &ss, &sr, NULL);
+        if (!rc && sr < rows)
+            rc = hn_fail(HN_ERR_SHAPE, "%s: /source has %llu rows but %s has %llu", path,
+                         (unsigned long long)sr, xname, (unsigned long long)rows);
+    }
+    uint64_t kept = 0;
     if (!rc) {
         d->width = width;
-        rc = read_file_rows(d, path, xs, ys, xname, yname, rows);
+        rc = read_file_rows(d, path, xs, ys, ss, d->sources, xname, yname, rows, &kept);
     }
-    tf->rows = rows;
+    if (!rc && kept == 0)
+        rc = hn_fail(HN_ERR_FORMAT, "%s: no rows of the selected sources", path);
+    tf->rows = kept;
+    if (ss >= 0)
+        H5Dclose(ss);
     if (xs >= 0)
         H5Dclose(xs);
     if (ys >= 0)
@@ -324,10 +364,13 @@ static int make_split(trn_data *d, double frac)
 
 /* ---- public ------------------------------------------------------------ */
 
-trn_data *trn_data_open(const char *const *paths, int n, double val_fraction, int *status)
+trn_data *trn_data_open(const char *const *paths, int n, double val_fraction, unsigned sources,
+                        int *status)
 {
     int rc = HN_OK;
     trn_data *d = calloc(1, sizeof *d);
+    if (d)
+        d->sources = sources;
     if (!d || n < 1 || !(val_fraction >= 0 && val_fraction < 1)) {
         rc = d ? hn_fail(HN_ERR_ARG, "need at least one data file and a validation fraction in [0, 1)")
                : hn_fail(HN_ERR_NOMEM, "out of memory");
@@ -419,6 +462,8 @@ int trn_data_record(const trn_data *d, nn_model *m)
 {
     char key[128];
     int rc = nn_model_set_meta_double(m, "data_files", d->nfiles);
+    if (!rc && d->sources) /* bit v set: rows with /source == v were used */
+        rc = nn_model_set_meta_double(m, "data_sources_mask", d->sources);
     for (int i = 0; i < d->nfiles && !rc; i++) {
         const struct trn_file *f = &d->files[i];
         snprintf(key, sizeof key, "data%d.path", i);

@@ -30,8 +30,11 @@ typedef struct trn_data trn_data;
  * on the seed or on the files' order. Fails with a message naming the file
  * and dataset for: missing or unreadable files and datasets, wrong dtype or
  * rank, rows that disagree between datasets, no rows, NaN/Inf or negative
- * targets, boards that are not permutations, files that disagree. */
-trn_data *trn_data_open(const char *const *paths, int n, double val_fraction, int *status);
+ * targets, boards that are not permutations, files that disagree.
+ * `sources` (0: all rows) keeps only rows whose /source value v has bit v set
+ * (e.g. 1u << 0: the random boards of a file made with --path-states). */
+trn_data *trn_data_open(const char *const *paths, int n, double val_fraction, unsigned sources,
+                        int *status);
 void trn_data_free(trn_data *d);
 
 /* Network inputs per row (cells^2 for boards, d for /x rows). */

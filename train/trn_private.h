@@ -21,6 +21,7 @@ struct trn_file {
 
 struct trn_data {
     int boards;          /* 1: /boards + /cost, 0: /x + /y */
+    unsigned sources;    /* bit mask of /source values to keep; 0: all rows */
     int cells, width, goal;
     int d;               /* inputs per row */
     char encoder[256];
