@@ -20,5 +20,12 @@ srch_em_inst *emp_load(const char *path, const emp_inst_opts *io);
 int cmd_emp_solve(int argc, char **argv);
 int cmd_emp_milp(int argc, char **argv);
 int cmd_emp_clique(int argc, char **argv);
+/* cmd_emp_learn.c: `emp gen-data` and the --scorer glue of `emp solve`. */
+struct srch_em_scorer;
+int cmd_emp_gendata(int argc, char **argv);
+/* Load the scorer and set o->choose; CLI exit code (reason printed). */
+int emp_scorer_attach(const char *path, const char *pick, const srch_em_inst *in,
+                      srch_em_opts *o, struct srch_em_scorer **out);
+void emp_scorer_report(const struct srch_em_scorer *s);
 
 #endif

@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "cli/cmd_emp.h"
 #include "common/hn.h"
+#include "search/emp/srch_em_learn.h"
 
 static void solve_help(FILE *f)
 {
@@ -31,6 +32,8 @@ static void solve_help(FILE *f)
                "  --backtrack-time S    seconds for --start backtrack, 0 = time/10 [0]\n"
                "  --format meta|e2pieces  instance format [meta]\n"
                "  --clue P,R,C,ROT      fixed piece, repeatable (Eternity II: 138,8,7,2)\n"
+               "  --scorer MODEL.h5     learned move scorer (emp-move-v1) picks the perturbation moves\n"
+               "  --scorer-pick P       best | softmax:T (sample by score / T) [best]\n"
                "  -o, --output FILE     solution file (required)\n"
                "  -q, --quiet           no progress\n"
                "  -h, --help            this help\n",
@@ -68,6 +71,8 @@ static int parse_region(const char *s, int *w, int *h)
     return 0;
 }
 
+static const char *scorer_path, *scorer_pick; /* --scorer, --scorer-pick */
+
 static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io,
                        const char **out, int *quiet)
 {
@@ -80,6 +85,7 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
         {"walk", required_argument, 0, 'w'}, {"backtrack-time", required_argument, 0, 'B'},
         {"format", required_argument, 0, 'f'}, {"clue", required_argument, 0, 'c'},
         {"output", required_argument, 0, 'o'}, {"quiet", no_argument, 0, 'q'},
+        {"scorer", required_argument, 0, 'L'}, {"scorer-pick", required_argument, 0, 'P'},
         {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
     const char *cmd = "emp solve";
     long v;
@@ -154,6 +160,8 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
             break;
         case 'o': *out = optarg; break;
         case 'q': *quiet = 1; break;
+        case 'L': scorer_path = optarg; break;
+        case 'P': scorer_pick = optarg; break;
         default: return cli_usage(cmd, "unknown option");
         }
     }
@@ -179,6 +187,12 @@ int cmd_emp_solve(int argc, char **argv)
     srch_em_inst *in = emp_load(path, &io);
     if (!in)
         return CLI_EXIT_FAIL;
+    srch_em_scorer *scorer = NULL;
+    int arc = scorer_path ? emp_scorer_attach(scorer_path, scorer_pick, in, &o, &scorer) : 0;
+    if (arc != CLI_EXIT_OK) {
+        srch_em_inst_free(in);
+        return arc;
+    }
     cli_log_init(quiet);
     hn_stop_install();
     static const char *starts[] = {"random", "greedy", "backtrack"};
@@ -221,7 +235,10 @@ int cmd_emp_solve(int argc, char **argv)
            res.start_score, res.time_best, res.seconds, res.wall_seconds, res.cpu_seconds,
            res.cycles, res.moves,
            (unsigned long long)o.seed, starts[o.start], out, res.stopped ? " stopped=1" : "");
+    if (scorer)
+        emp_scorer_report(scorer);
 out:
+    srch_em_scorer_free(scorer);
     free(piece);
     free(rot);
     srch_em_inst_free(in);
