@@ -97,101 +97,119 @@ static int parse_model(int argc, char **argv, const char *cmd, model_opts *o)
     return 0;
 }
 
-int cmd_emp_milp(int argc, char **argv)
+/* What both commands hold: options, the instance and a board's worth of output. */
+typedef struct {
+    model_opts o;
+    const char *path;
+    srch_em_inst *in;
+    int *piece, *rot;
+} model_run;
+
+static void model_end(model_run *r)
 {
-    model_opts o = {.seconds = 60, .selections = 1000000, .seed = 1};
-    int prc = parse_model(argc, argv, "emp milp", &o);
+    free(r->piece);
+    free(r->rot);
+    srch_em_inst_free(r->in);
+}
+
+/* Parse, load and allocate; returns -1 to go on, otherwise the exit code. */
+static int model_begin(int argc, char **argv, const char *cmd, model_run *r)
+{
+    *r = (model_run){.o = {.seconds = 60, .selections = 1000000, .seed = 1}};
+    int prc = parse_model(argc, argv, cmd, &r->o);
     if (prc)
         return prc < 0 ? CLI_EXIT_OK : prc;
-    const char *path = argv[optind];
-    srch_em_inst *in = emp_load(path, &o.io);
-    if (!in)
+    r->path = argv[optind];
+    r->in = emp_load(r->path, &r->o.io);
+    if (!r->in)
         return CLI_EXIT_FAIL;
-    int n = srch_em_inst_width(in) * srch_em_inst_height(in), rc = CLI_EXIT_OK;
-    int *piece = malloc(sizeof(int) * (size_t)n), *rot = malloc(sizeof(int) * (size_t)n);
+    size_t n = (size_t)srch_em_inst_width(r->in) * (size_t)srch_em_inst_height(r->in);
+    r->piece = malloc(sizeof(int) * n);
+    r->rot = malloc(sizeof(int) * n);
+    if (!r->piece || !r->rot) {
+        model_end(r);
+        return cli_fail("out of memory");
+    }
+    return -1;
+}
+
+/* After a solve: write -o, print the tail of the record, map the status. */
+static int model_finish(model_run *r, int st, const char *what, double t0, double c0)
+{
+    double t = hn_now() - t0, ct = srch_em_cpu_seconds() - c0;
+    if (st == HN_OK && r->o.out && srch_em_sol_write(r->in, r->o.out, r->piece, r->rot) != HN_OK)
+        st = -1;
+    if (st == HN_OK) {
+        int v, score = srch_em_sol_check(r->in, r->piece, r->rot, &v, NULL, 0);
+        printf(" %s score=%d joins=%d seconds=%.2f cpu_seconds=%.2f", what, score,
+               srch_em_inst_joins(r->in), t, ct);
+    }
+    printf("\n");
+    return st == HN_OK ? CLI_EXIT_OK : cli_fail(r->path);
+}
+
+int cmd_emp_milp(int argc, char **argv)
+{
+    model_run r;
+    int rc = model_begin(argc, argv, "emp milp", &r);
+    if (rc >= 0)
+        return rc;
+    rc = CLI_EXIT_OK;
     srch_em_milp_stats ms;
-    if (!piece || !rot) {
-        rc = cli_fail("out of memory");
-    } else if (srch_em_milp_write(in, o.write, &ms) != HN_OK) {
-        rc = cli_fail(o.write ? o.write : path);
+    if (srch_em_milp_write(r.in, r.o.write, &ms) != HN_OK) {
+        rc = cli_fail(r.o.write ? r.o.write : r.path);
     } else {
-        printf("instance=%s size=%dx%d variables=%ld constraints=%ld", path,
-               srch_em_inst_width(in), srch_em_inst_height(in), ms.variables, ms.constraints);
-        if (o.write)
-            printf(" model=%s", o.write);
-        if (o.solve) {
+        printf("instance=%s size=%dx%d variables=%ld constraints=%ld", r.path,
+               srch_em_inst_width(r.in), srch_em_inst_height(r.in), ms.variables,
+               ms.constraints);
+        if (r.o.write)
+            printf(" model=%s", r.o.write);
+        if (r.o.solve) {
             int score = -1, optimal = 0;
             double t0 = hn_now(), c0 = srch_em_cpu_seconds();
-            int st = srch_em_milp_solve(in, o.seconds, piece, rot, &score, &optimal);
-            double t = hn_now() - t0, ct = srch_em_cpu_seconds() - c0;
-            if (st == HN_OK && o.out && srch_em_sol_write(in, o.out, piece, rot) != HN_OK)
-                st = -1;
-            if (st == HN_OK)
-                printf(" score=%d joins=%d optimal=%d seconds=%.2f cpu_seconds=%.2f", score,
-                       srch_em_inst_joins(in), optimal, t, ct);
-            printf("\n");
-            if (st != HN_OK)
-                rc = cli_fail(path);
+            int st = srch_em_milp_solve(r.in, r.o.seconds, r.piece, r.rot, &score, &optimal);
+            rc = model_finish(&r, st, optimal ? "optimal=1" : "optimal=0", t0, c0);
         } else {
             printf("\n");
         }
     }
-    free(piece);
-    free(rot);
-    srch_em_inst_free(in);
+    model_end(&r);
     return rc;
 }
 
 int cmd_emp_clique(int argc, char **argv)
 {
-    model_opts o = {.seconds = 60, .selections = 1000000, .seed = 1};
-    int prc = parse_model(argc, argv, "emp clique", &o);
-    if (prc)
-        return prc < 0 ? CLI_EXIT_OK : prc;
-    const char *path = argv[optind];
-    srch_em_inst *in = emp_load(path, &o.io);
-    if (!in)
-        return CLI_EXIT_FAIL;
-    int st, n = srch_em_inst_width(in) * srch_em_inst_height(in), rc = CLI_EXIT_OK;
-    int *piece = malloc(sizeof(int) * (size_t)n), *rot = malloc(sizeof(int) * (size_t)n);
-    srch_em_graph *g = piece && rot ? srch_em_graph_new(in, &st) : NULL;
+    model_run r;
+    int st, rc = model_begin(argc, argv, "emp clique", &r);
+    if (rc >= 0)
+        return rc;
+    rc = CLI_EXIT_OK;
+    srch_em_graph *g = srch_em_graph_new(r.in, &st);
     if (!g) {
-        rc = cli_fail(path);
-        goto out;
-    }
-    if (o.write && srch_em_graph_write(g, o.write) != HN_OK) {
-        rc = cli_fail(o.write);
-        goto out;
-    }
-    double nn = (double)srch_em_graph_nodes(g);
-    printf("instance=%s size=%dx%d nodes=%ld edges=%ld density=%.3f", path,
-           srch_em_inst_width(in), srch_em_inst_height(in), srch_em_graph_nodes(g),
-           srch_em_graph_edges(g), nn > 1 ? 2.0 * (double)srch_em_graph_edges(g) / (nn * (nn - 1)) : 0.0);
-    if (o.write)
-        printf(" graph=%s", o.write);
-    if (o.solve) {
-        double t0 = hn_now(), c0 = srch_em_cpu_seconds();
-        long size = srch_em_clique_search(g, o.selections, o.seed, piece, rot);
-        st = size < 0 ? hn_fail(HN_ERR_NOMEM, "out of memory in the clique search")
-                      : srch_em_clique_complete(in, piece, rot);
-        double t = hn_now() - t0, ct = srch_em_cpu_seconds() - c0;
-        if (st == HN_OK && o.out && srch_em_sol_write(in, o.out, piece, rot) != HN_OK)
-            st = -1;
-        if (st == HN_OK) {
-            int v, score = srch_em_sol_check(in, piece, rot, &v, NULL, 0);
-            printf(" clique=%ld cells=%d score=%d joins=%d selections=%ld seconds=%.2f "
-                   "cpu_seconds=%.2f", size, n, score, srch_em_inst_joins(in), o.selections, t, ct);
-        }
-        printf("\n");
-        if (st != HN_OK)
-            rc = cli_fail(path);
+        rc = cli_fail(r.path);
+    } else if (r.o.write && srch_em_graph_write(g, r.o.write) != HN_OK) {
+        rc = cli_fail(r.o.write);
     } else {
-        printf("\n");
+        double nn = (double)srch_em_graph_nodes(g), ne = (double)srch_em_graph_edges(g);
+        printf("instance=%s size=%dx%d nodes=%ld edges=%ld density=%.3f", r.path,
+               srch_em_inst_width(r.in), srch_em_inst_height(r.in), srch_em_graph_nodes(g),
+               srch_em_graph_edges(g), nn > 1 ? 2.0 * ne / (nn * (nn - 1)) : 0.0);
+        if (r.o.write)
+            printf(" graph=%s", r.o.write);
+        if (r.o.solve) {
+            char what[96];
+            double t0 = hn_now(), c0 = srch_em_cpu_seconds();
+            long size = srch_em_clique_search(g, r.o.selections, r.o.seed, r.piece, r.rot);
+            st = size < 0 ? hn_fail(HN_ERR_NOMEM, "out of memory in the clique search")
+                          : srch_em_clique_complete(r.in, r.piece, r.rot);
+            snprintf(what, sizeof what, "clique=%ld cells=%d selections=%ld", size,
+                     srch_em_inst_width(r.in) * srch_em_inst_height(r.in), r.o.selections);
+            rc = model_finish(&r, st, what, t0, c0);
+        } else {
+            printf("\n");
+        }
     }
-out:
     srch_em_graph_free(g);
-    free(piece);
-    free(rot);
-    srch_em_inst_free(in);
+    model_end(&r);
     return rc;
 }
