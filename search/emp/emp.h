@@ -90,6 +90,7 @@ const srch_em_inst *srch_em_board_inst(const srch_em_board *b);
 /* Load an assignment that respects the frame rule and the clues
  * (HN_ERR_ARG otherwise, with the cell named). */
 int srch_em_board_set(srch_em_board *b, const int *piece, const int *rot);
+/* Copy the assignment out (empty cells read piece -1). */
 void srch_em_board_get(const srch_em_board *b, int *piece, int *rot);
 void srch_em_board_copy(srch_em_board *dst, const srch_em_board *src);
 /* Random assignment under the frame rule, clues in place. */
