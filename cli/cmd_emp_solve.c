@@ -25,7 +25,8 @@ static void solve_help(FILE *f)
                "  --ta-n N              TA: iterations per cycle [%d]\n"
                "  --region WxH          RO: region size [%dx%d]\n"
                "  --ro-n N              RO: regions per cycle [%d]\n"
-               "  --nodes N             node limit of each RO/BO/greedy branch and bound [%ld]\n"
+               "  --nodes N             node limit of each RO/BO branch and bound [%ld]\n"
+               "  --start-nodes N       node limit per row of the greedy/backtrack start [%ld]\n"
                "  --perturb P           moves per perturbation, 0 = 2 + cells/64 [%d]\n"
                "  --walk N              plateau-walk tries per cycle (sideways swaps) [%ld]\n"
                "  --slack J             restart from the best when J joins below it [%d]\n"
@@ -38,7 +39,7 @@ static void solve_help(FILE *f)
                "  -q, --quiet           no progress\n"
                "  -h, --help            this help\n",
             d.time_limit, (unsigned long long)d.seed, d.ta_k, d.ta_n, d.ro_w, d.ro_h, d.ro_n,
-            d.ro_nodes, d.perturb, d.walk, d.slack);
+            d.ro_nodes, d.start_nodes, d.perturb, d.walk, d.slack);
 }
 
 typedef struct {
@@ -82,7 +83,7 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
         {"ta-n", required_argument, 0, 'n'},   {"region", required_argument, 0, 'r'},
         {"ro-n", required_argument, 0, 'R'},   {"nodes", required_argument, 0, 'N'},
         {"perturb", required_argument, 0, 'p'}, {"slack", required_argument, 0, 'J'},
-        {"walk", required_argument, 0, 'w'}, {"backtrack-time", required_argument, 0, 'B'},
+        {"walk", required_argument, 0, 'w'}, {"start-nodes", required_argument, 0, 'G'}, {"backtrack-time", required_argument, 0, 'B'},
         {"format", required_argument, 0, 'f'}, {"clue", required_argument, 0, 'c'},
         {"output", required_argument, 0, 'o'}, {"quiet", no_argument, 0, 'q'},
         {"scorer", required_argument, 0, 'L'}, {"scorer-pick", required_argument, 0, 'P'},
@@ -137,6 +138,10 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
             o->perturb = (int)v;
             break;
         case 'C': o->cpu_clock = 1; break;
+        case 'G':
+            if (cli_parse_long(optarg, 1, 1L << 40, &o->start_nodes) < 0)
+                return cli_usage(cmd, "--start-nodes must be >= 1, not '%s'", optarg);
+            break;
         case 'w':
             if (cli_parse_long(optarg, 0, 1L << 40, &o->walk) < 0)
                 return cli_usage(cmd, "--walk must be >= 0, not '%s'", optarg);

@@ -165,6 +165,7 @@ typedef struct {
     int ta_k, ta_n;     /* TA sample size and iterations per cycle (16, 1000) */
     int ro_w, ro_h, ro_n; /* RO region size and samples per cycle (6, 6, 10) */
     long ro_nodes;      /* node limit per RO/BO branch and bound */
+    long start_nodes;   /* node limit per row of the greedy / backtracking start */
     int perturb;        /* swaps per perturbation (0: automatic) */
     long walk;          /* plateau-walk tries per cycle (sideways swaps kept) */
     int slack;          /* a walk more than `slack` joins below the best restarts from it */
@@ -179,6 +180,7 @@ typedef struct {
 #define SRCH_EM_OPTS_DEFAULT                                                     \
     { .time_limit = 30, .cpu_clock = 0, .seed = 1, .start = SRCH_EM_START_RANDOM, .ta_k = 16,    \
       .ta_n = 1000, .ro_w = 6, .ro_h = 6, .ro_n = 10, .ro_nodes = 20000,         \
+      .start_nodes = 1000000,                                                   \
       .perturb = 0, .walk = 0, .slack = 2, .backtrack_time = 0 }
 
 typedef struct {

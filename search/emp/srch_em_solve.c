@@ -148,11 +148,11 @@ static int start_board(em_run *r)
     const srch_em_opts *o = r->o;
     switch (o->start) {
     case SRCH_EM_START_GREEDY:
-        srch_em_greedy(r->cur, 1, o->ro_nodes, r->rng);
+        srch_em_greedy(r->cur, 1, o->start_nodes, r->rng);
         break;
     case SRCH_EM_START_BACKTRACK:
         srch_em_backtrack(r->cur, o->backtrack_time > 0 ? o->backtrack_time : o->time_limit / 10,
-                          o->ro_nodes, r->rng);
+                          o->start_nodes, r->rng);
         break;
     case SRCH_EM_START_RANDOM:
         srch_em_board_random(r->cur, r->rng);
@@ -171,7 +171,7 @@ int srch_em_solve(const srch_em_inst *in, const srch_em_opts *opts, int *piece, 
     if (!res)
         res = &dummy;
     *res = (srch_em_result){0};
-    if (o.ta_k < 2 || o.ta_n < 0 || o.ro_w < 1 || o.ro_h < 1 || o.ro_n < 0 || o.ro_nodes < 1 || o.slack < 0 ||
+    if (o.ta_k < 2 || o.ta_n < 0 || o.ro_w < 1 || o.ro_h < 1 || o.ro_n < 0 || o.ro_nodes < 1 || o.start_nodes < 1 || o.slack < 0 ||
         !(o.time_limit >= 0))
         return hn_fail(HN_ERR_ARG, "invalid local search options (ta_k >= 2, region >= 1x1)");
     int st = HN_OK;
