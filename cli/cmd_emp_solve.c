@@ -20,7 +20,7 @@ static void solve_help(FILE *f)
                "  --time S              time limit in seconds [%g]\n"
                "  --cpu                 --time counts CPU time of this process, not wall time\n"
                "  --seed S              random seed [%llu]\n"
-               "  --start M             random|greedy|backtrack [random]\n"
+               "  --start M             random|greedy|backtrack [greedy]\n"
                "  --ta-k K              TA: cells per assignment [%d]\n"
                "  --ta-n N              TA: iterations per cycle [%d]\n"
                "  --region WxH          RO: region size [%dx%d]\n"

@@ -178,7 +178,7 @@ typedef struct {
 } srch_em_opts;
 
 #define SRCH_EM_OPTS_DEFAULT                                                     \
-    { .time_limit = 30, .cpu_clock = 0, .seed = 1, .start = SRCH_EM_START_RANDOM, .ta_k = 16,    \
+    { .time_limit = 30, .cpu_clock = 0, .seed = 1, .start = SRCH_EM_START_GREEDY, .ta_k = 16,    \
       .ta_n = 1000, .ro_w = 6, .ro_h = 6, .ro_n = 10, .ro_nodes = 20000,         \
       .start_nodes = 1000000,                                                   \
       .perturb = 0, .walk = 0, .slack = 2, .backtrack_time = 0 }
