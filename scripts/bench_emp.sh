@@ -6,10 +6,11 @@
 # lengthens the wall time but not the search.
 # Usage: scripts/bench_emp.sh [table1|ls|all] [--heurnet PATH] [--time S]
 #        [--milp-time S] [--selections Q] [--seeds "1 2 3"] [--e2-time S]
+#        [--only REGEX]   (local-search rows whose name matches)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 H="$root/build/heurnet"; data="$root/../shared/data/emp"
-what=all; t=30; milp_t=60; q=1000000; seeds="1 2 3"; e2_t=300
+what=all; t=30; milp_t=60; q=1000000; seeds="1 2 3"; e2_t=300; only=.
 while [ $# -gt 0 ]; do
     case "$1" in
         table1|ls|all) what="$1" ;;
@@ -19,7 +20,8 @@ while [ $# -gt 0 ]; do
         --selections) q="$2"; shift ;;
         --seeds) seeds="$2"; shift ;;
         --e2-time) e2_t="$2"; shift ;;
-        *) echo "usage: $0 [table1|ls|all] [--heurnet PATH] [--time S] [--milp-time S] [--selections Q] [--seeds LIST] [--e2-time S]" >&2; exit 2 ;;
+        --only) only="$2"; shift ;;
+        *) echo "usage: $0 [table1|ls|all] [--heurnet PATH] [--time S] [--milp-time S] [--selections Q] [--seeds LIST] [--e2-time S] [--only REGEX]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -44,6 +46,7 @@ table1() {
 
 ls_row() { # name file time extra-args...
     local name="$1" f="$2" tl="$3"; shift 3
+    echo "$name" | grep -Eq -- "$only" || return 0
     local scores="" best=0 sum=0 k=0
     for s in $seeds; do
         r=$("$H" emp solve -q --cpu --time "$tl" --seed "$s" "$@" "$f" -o "$tmp/s.sol")
@@ -56,8 +59,10 @@ ls_row() { # name file time extra-args...
 
 lsbench() {
     "$H" emp gen --size 16 --frame-colours 5 --inner-colours 17 --seed 1 -o "$tmp/g16.txt" >/dev/null
-    echo "| instance | time | joins | best | mean | per seed ($seeds) |"
-    echo "|---|---|---|---|---|---|"
+    if [ "$only" = . ]; then
+        echo "| instance | time | joins | best | mean | per seed ($seeds) |"
+        echo "|---|---|---|---|---|---|"
+    fi
     ls_row "META 10x10" "$data/meta_10x10.txt" "$t"
     ls_row "META 12x12" "$data/meta_12x12.txt" "$t"
     ls_row "META 14x14" "$data/meta_14x14.txt" "$t"
