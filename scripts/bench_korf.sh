@@ -24,8 +24,7 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
-KORF=../shared/data/npuzzle/korf100.txt
-[ -f "$KORF" ] || KORF=/work/shared/data/npuzzle/korf100.txt
+KORF=instances/npuzzle/korf100.txt
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" "$2" | tail -1; }
