@@ -382,6 +382,10 @@ static int record(nn_model *m, const trn_data *d, const struct trn_opts *o, cons
         rc = nn_model_set_meta_double(m, nums[i].k, nums[i].v);
     for (size_t i = 0; !rc && i < sizeof strs / sizeof strs[0]; i++)
         rc = nn_model_set_meta_str(m, strs[i].k, strs[i].v);
+    /* After --init-from the starting model's record stays where this run does
+     * not overwrite it (e.g. data3.* of an earlier run with more files). */
+    if (!rc && o->init)
+        rc = nn_model_set_meta_str(m, "train_init_from", o->init);
     if (!rc)
         rc = trn_data_record(d, m);
     return rc;
