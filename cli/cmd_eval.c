@@ -332,8 +332,7 @@ static int setup(const eval_args *a, int width, evaluator *e, char *spec, size_t
 }
 
 static int finish(const eval_args *a, const evaluator *e, const char *spec, const char *part,
-                  size_t in_file, size_t total, eval_row *rows, size_t done,
-                  double wall)
+                  size_t in_file, size_t total, eval_row *rows, size_t done, double wall)
 {
     eval_info info = {.model = a->model,
                       .instances = a->instances,

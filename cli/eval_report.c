@@ -276,8 +276,9 @@ static void write_bound(FILE *f, const eval_info *in, const eval_row *r, size_t 
             within += r[i].ann.length <= bound * r[i].optimal + 1e-9;
         }
     fprintf(f, "Solutions within the bound %g x optimal: %zu / %zu%s.\n\n", bound, within, known,
-            !strcmp(in->algo, "focal") ? " (proven for focal with a consistent admissible heuristic)"
-                                       : " (proven for weighted A* only with an admissible h)");
+            !strcmp(in->algo, "focal")
+                ? " (proven for focal with a consistent admissible heuristic)"
+                : " (proven for weighted A* only with an admissible h)");
 }
 
 static int write_summary(const char *path, const eval_info *in, const eval_row *r, size_t n,
