@@ -51,7 +51,7 @@ void srch_em_scorer_free(srch_em_scorer *s);
  * call and return the best (or a softmax sample); -1 on error. */
 int srch_em_scorer_choose(void *scorer, srch_em_board *b, const srch_em_move *cand, int n,
                           hn_rng *rng);
-/* Calls and candidates scored so far, and seconds spent in them. */
+/* Calls and candidates scored so far, and CPU seconds spent in them. */
 void srch_em_scorer_stats(const srch_em_scorer *s, long *calls, long *scored, double *seconds);
 
 #endif

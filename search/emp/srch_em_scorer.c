@@ -111,7 +111,7 @@ int srch_em_scorer_choose(void *user, srch_em_board *b, const srch_em_move *cand
     srch_em_scorer *s = user;
     if (n <= 0 || n > s->cap)
         return -1;
-    double t0 = hn_now();
+    double t0 = srch_em_cpu_seconds(); /* CPU clock: the load of a shared machine does not count */
     srch_em_feat_sync(s->feat, b);
     for (int i = 0; i < n; i++)
         srch_em_feat_move(s->feat, b, &cand[i], s->x + (size_t)i * SRCH_EM_FEAT_DIM);
@@ -127,7 +127,7 @@ int srch_em_scorer_choose(void *user, srch_em_board *b, const srch_em_move *cand
     }
     s->calls++;
     s->scored += n;
-    s->seconds += hn_now() - t0;
+    s->seconds += srch_em_cpu_seconds() - t0;
     return k;
 }
 
