@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -138,11 +139,24 @@ static int parse_gendata(int argc, char **argv, dg_emp_moves_opts *o, int *forma
     return 0;
 }
 
-/* Benchmarks (the shared data folder) stay out of training. */
+/* Benchmarks stay out of training. The benchmark folders (the workplace's
+ * shared data and its copy in instances/) are marked by a SOURCES.md at their
+ * top, one or two levels above each instance file. */
 static int is_shared(const char *path)
 {
     char *real = realpath(path, NULL);
-    int shared = real && strstr(real, "/shared/data/") != NULL;
+    if (!real)
+        return 0;
+    int shared = 0;
+    for (int up = 0; up < 3 && !shared; up++) {
+        char *slash = strrchr(real, '/');
+        if (!slash || slash == real)
+            break;
+        *slash = '\0';
+        char marker[4096];
+        snprintf(marker, sizeof marker, "%s/SOURCES.md", real);
+        shared = access(marker, F_OK) == 0;
+    }
     free(real);
     return shared;
 }
