@@ -19,21 +19,20 @@ static const struct {
     cli_cmd_fn fn;
     const char *help;
 } commands[] = {
-    {"version", cmd_version, "print the version and source revision"},
+    /* in pipeline order: data, training, search, other domains, export */
     {"pdb", cmd_pdb, "pattern databases: build (cached), info"},
-    {"solve", cmd_solve, "optimal n-puzzle solving (IDA*, A*) with Manhattan, LC or PDBs"},
     {"gen", cmd_gen, "label boards with optimal distances into an HDF5 dataset"},
     {"data", cmd_data, "datasets: info (counts, cost histogram), merge shards"},
-    {"nn", cmd_nn, "neural networks: init, info, demo"},
-    {"predict", cmd_predict, "run a model over the rows of an HDF5 dataset"},
-    {"export", cmd_export, "write a model as ONNX, Keras weights, C source or npy arrays"},
-    {"bench", cmd_bench, "throughput benchmarks (bench nn)"},
-    {"pdb", cmd_pdb, "pattern databases: build (cached), info"},
-    {"solve", cmd_solve, "optimal n-puzzle solving (IDA*, A*) with Manhattan, LC or PDBs"},
-    {"eval", cmd_eval, "A* with a network vs an admissible baseline: report and figures"},
     {"train", cmd_train, "train a model on labelled datasets (checkpoints, early stopping)"},
     {"ablate", cmd_ablate, "train network variants on the same data and compare them"},
-    {"emp", cmd_emp, "edge-matching puzzles: solve, score, gen, milp, clique"},
+    {"nn", cmd_nn, "neural networks: init, info, demo"},
+    {"predict", cmd_predict, "run a model over an HDF5 dataset or an instance file"},
+    {"solve", cmd_solve, "n-puzzle search: IDA*, A*, batch A*, focal; PDB, LC or network heuristics"},
+    {"eval", cmd_eval, "A* with a network vs an admissible baseline: report and figures"},
+    {"emp", cmd_emp, "edge-matching puzzles: solve, score, gen, gen-data, milp, clique"},
+    {"export", cmd_export, "write a model as ONNX, Keras weights, C source or npy arrays"},
+    {"bench", cmd_bench, "throughput benchmarks (bench nn)"},
+    {"version", cmd_version, "print the version and source revision"},
 };
 
 static void usage(FILE *out)
