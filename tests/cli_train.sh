@@ -150,7 +150,8 @@ expect 1 "xy_m.h5" "$HN" predict --model "$T/xy_m.h5" --instances "$T/inst.txt"
 
 # --- SIGTERM mid-epoch, then resume -------------------------------------------
 A=(--data "$T/big.h5" --arch 81-256-256-1 --dropout 0.1 --batch 16 --seed 2 --threads 1)
-"$HN" train "${A[@]}" --epochs 1 --checkpoint "$T/ck.h5" -o "$T/s.h5" >"$T/out" 2>"$T/err" &
+# several epochs, so a fast machine is still training when the signal comes
+"$HN" train "${A[@]}" --epochs 4 --checkpoint "$T/ck.h5" -o "$T/s.h5" >"$T/out" 2>"$T/err" &
 pid=$!
 # wait until the data is read and training runs, then a little more
 for i in $(seq 1 100); do
@@ -166,9 +167,9 @@ grep -q "checkpoint $T/ck.h5 written" "$T/err" || fail "no checkpoint message: $
 [ -e "$T/ck.h5" ] && [ ! -e "$T/s.h5" ] && [ ! -e "$T/s.h5.part" ] || fail "after SIGTERM: checkpoint missing or model written"
 cursor=$($PY -c "import h5py; print(int(h5py.File('$T/ck.h5')['checkpoint'].attrs['cursor']))")
 [ "$cursor" -gt 0 ] || fail "checkpoint cursor $cursor: not mid-epoch"
-"$HN" train "${A[@]}" --quiet --epochs 1 --resume "$T/ck.h5" -o "$T/s.h5" >"$T/out" 2>"$T/err" || fail "resume failed: $(cat "$T/err")"
-grep -q '^1,' "$T/out" && [ -e "$T/s.h5" ] || fail "resume did not finish epoch 1: $(cat "$T/out")"
-expect 1 "batch" "$HN" train "${A[@]/16/32}" --epochs 1 --resume "$T/ck.h5" -o "$T/s2.h5"
+"$HN" train "${A[@]}" --quiet --epochs 4 --resume "$T/ck.h5" -o "$T/s.h5" >"$T/out" 2>"$T/err" || fail "resume failed: $(cat "$T/err")"
+grep -q '^4,' "$T/out" && [ -e "$T/s.h5" ] || fail "resume did not finish epoch 4: $(cat "$T/out")"
+expect 1 "batch" "$HN" train "${A[@]/16/32}" --epochs 4 --resume "$T/ck.h5" -o "$T/s2.h5"
 expect 1 "not a checkpoint" "$HN" train --data "$T/good.h5" --arch 81-32-1 --resume "$T/m.h5" -o "$T/s3.h5"
 
 # --- bad data ----------------------------------------------------------------
