@@ -165,8 +165,11 @@ rc=$?
 [ $rc -ne 0 ] || fail "train after SIGTERM exited 0 (finished before the signal?)"
 grep -q "checkpoint $T/ck.h5 written" "$T/err" || fail "no checkpoint message: $(cat "$T/err")"
 [ -e "$T/ck.h5" ] && [ ! -e "$T/s.h5" ] && [ ! -e "$T/s.h5.part" ] || fail "after SIGTERM: checkpoint missing or model written"
-cursor=$($PY -c "import h5py; print(int(h5py.File('$T/ck.h5')['checkpoint'].attrs['cursor']))")
-[ "$cursor" -gt 0 ] || fail "checkpoint cursor $cursor: not mid-epoch"
+# The signal lands mid-epoch or, less often, during an epoch's validation (then
+# the checkpoint sits at the next epoch's start); either way it holds progress.
+# (test_trn_train checks a stop at an exact mid-epoch batch bit for bit.)
+pos=$($PY -c "import h5py; a=h5py.File('$T/ck.h5')['checkpoint'].attrs; print(int(a['epoch']) * 1000000 + int(a['cursor']))")
+[ "$pos" -gt 0 ] || fail "checkpoint at epoch 0 batch 0: no progress saved"
 "$HN" train "${A[@]}" --quiet --epochs 4 --resume "$T/ck.h5" -o "$T/s.h5" >"$T/out" 2>"$T/err" || fail "resume failed: $(cat "$T/err")"
 grep -q '^4,' "$T/out" && [ -e "$T/s.h5" ] || fail "resume did not finish epoch 4: $(cat "$T/out")"
 expect 1 "batch" "$HN" train "${A[@]/16/32}" --epochs 4 --resume "$T/ck.h5" -o "$T/s2.h5"
