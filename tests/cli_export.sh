@@ -14,22 +14,8 @@ HN=$1
 SRC=$3
 PY=/usr/bin/python3
 EX=$SRC/tests/export
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
+. "$(dirname "$0")/lib_cli.sh"
 skipped=0
-
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
-
-# expect CODE PATTERN cmd...: exit code CODE and stderr containing PATTERN.
-expect() {
-    local code=$1 pat=$2
-    shift 2
-    "$@" >"$T/out" 2>"$T/err"
-    local rc=$?
-    [ $rc -eq "$code" ] || fail "$* exited $rc, want $code: $(head -c 300 "$T/err")"
-    grep -qF -- "$pat" "$T/err" || fail "$*: stderr lacks '$pat': $(head -c 300 "$T/err")"
-}
 
 no_part_files() {
     [ -z "$(find "$T" -name '*.part')" ] || fail "$1 left a .part behind: $(find "$T" -name '*.part')"

@@ -7,22 +7,8 @@
 set -u
 HN=$1
 PY=/usr/bin/python3
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
-
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
-
-# expect CODE PATTERN cmd...: exit code CODE and stderr containing PATTERN.
-expect() {
-    local code=$1 pat=$2
-    shift 2
-    "$@" >"$T/out" 2>"$T/err"
-    local rc=$?
-    [ $rc -eq "$code" ] || fail "$* exited $rc, want $code: $(head -c 300 "$T/err")"
-    grep -qF -- "$pat" "$T/err" || fail "$*: stderr lacks '$pat': $(head -c 300 "$T/err")"
-    [ $(wc -l <"$T/err") -le 3 ] || fail "$*: more than a short message on stderr"
-}
+. "$(dirname "$0")/lib_cli.sh"
+EXPECT_MAX_LINES=3
 
 # --- normal use -------------------------------------------------------------
 "$HN" nn init --arch 20-16:relu,do=0.2-8-3 --seed 5 --encoder test-enc -o "$T/m.h5" >"$T/out" ||

@@ -9,21 +9,7 @@ set -u
 HN=$1
 DATA=$2
 PY=/usr/bin/python3
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fails=0
-
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
-
-# expect CODE PATTERN cmd...: exit code CODE and stderr containing PATTERN.
-expect() {
-    local code=$1 pat=$2
-    shift 2
-    "$@" >"$T/out" 2>"$T/err"
-    local rc=$?
-    [ $rc -eq "$code" ] || fail "$* exited $rc, want $code: $(head -c 300 "$T/err")"
-    grep -qF -- "$pat" "$T/err" || fail "$*: stderr lacks '$pat': $(head -c 300 "$T/err")"
-}
+. "$(dirname "$0")/lib_cli.sh"
 
 if ! $PY -c "import h5py, numpy" 2>/dev/null; then
     echo "SKIP: python3 with h5py and numpy is needed to write the test files"

@@ -1,0 +1,23 @@
+# Shared by the shell tests (tests/cli_*.sh), sourced after they read their
+# arguments: a scratch folder $T removed on exit, a failure counter, and
+# `expect CODE PATTERN cmd...` for exit codes and messages of bad input.
+# (Named lib_*.sh so the test glob does not run it as a test.)
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fails=0
+
+fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+
+# expect CODE PATTERN cmd...: exit code CODE and stderr containing PATTERN;
+# with EXPECT_MAX_LINES set, stderr must also stay that short.
+expect() {
+    local code=$1 pat=$2
+    shift 2
+    "$@" >"$T/out" 2>"$T/err"
+    local rc=$?
+    [ $rc -eq "$code" ] || fail "$* exited $rc, want $code: $(head -c 300 "$T/err")"
+    grep -qF -- "$pat" "$T/err" || fail "$*: stderr lacks '$pat': $(head -c 300 "$T/err")"
+    if [ -n "${EXPECT_MAX_LINES:-}" ] && [ "$(wc -l <"$T/err")" -gt "$EXPECT_MAX_LINES" ]; then
+        fail "$*: more than a short message on stderr"
+    fi
+}
