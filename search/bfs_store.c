@@ -1,4 +1,4 @@
-/* The node store, heap and child generation shared by batch A* and focal
+/* The node store, heap and child generation shared by A*, batch A* and focal
  * search (see bfs_store.h). Nodes are addressed by index so the pool can
  * grow by realloc; the hash index is open addressing with linear probing. */
 #include <stdlib.h>

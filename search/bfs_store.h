@@ -1,5 +1,5 @@
-/* Private to search/bfs_store.c, batch_astar.c and focal.c: the node store
- * of the best-first searches in search/ann.h (a growing pool of nodes with a
+/* Private to search/: the node store shared by astar.c, batch_astar.c and focal.c
+ * (the best-first searches; a growing pool of nodes with a
  * hash index), a binary heap of (priority, node) pairs with lazy deletion,
  * and the child generation they share. */
 #ifndef SRCH_BFS_STORE_H
