@@ -21,3 +21,15 @@ expect() {
         fail "$*: more than a short message on stderr"
     fi
 }
+
+# expect_re CODE REGEX cmd...: exit code CODE and a line of stderr or stdout
+# matching the extended regular expression REGEX.
+expect_re() {
+    local code=$1 pat=$2
+    shift 2
+    "$@" >"$T/out" 2>"$T/err"
+    local rc=$?
+    if [ "$rc" != "$code" ] || ! grep -Eq -- "$pat" "$T/err" "$T/out"; then
+        fail "$* -> exit $rc (want $code), output: $(cat "$T/err" "$T/out" | head -5)"
+    fi
+}
