@@ -71,10 +71,11 @@ int dg_emp_rollout(const srch_em_board *b, const srch_em_move *m, int horizon, u
 
 typedef struct {
     float *x, *y;
+    int32_t *state; /* which perturbation step the row's move belongs to */
     size_t n, cap;
 } rows_buf;
 
-static int rows_push(rows_buf *r, const float *x, float y)
+static int rows_push(rows_buf *r, const float *x, float y, uint64_t state)
 {
     if (r->n == r->cap) {
         size_t cap = r->cap ? 2 * r->cap : 4096;
@@ -82,12 +83,16 @@ static int rows_push(rows_buf *r, const float *x, float y)
         if (nx)
             r->x = nx;
         float *ny = nx ? realloc(r->y, sizeof *ny * cap) : NULL;
-        if (!ny)
+        if (ny)
+            r->y = ny;
+        int32_t *ns = ny ? realloc(r->state, sizeof *ns * cap) : NULL;
+        if (!ns)
             return hn_fail(HN_ERR_NOMEM, "out of memory for %zu dataset rows", cap);
-        r->y = ny;
+        r->state = ns;
         r->cap = cap;
     }
     memcpy(r->x + r->n * SRCH_EM_FEAT_DIM, x, sizeof *x * SRCH_EM_FEAT_DIM);
+    r->state[r->n] = (int32_t)state;
     r->y[r->n++] = y;
     return HN_OK;
 }
@@ -147,7 +152,7 @@ static int label_state(drive *d, int nc)
         if (st != HN_OK)
             return st;
         srch_em_feat_move(d->feat, d->cur, mv, x);
-        if ((st = rows_push(d->rows, x, (float)gain)) != HN_OK)
+        if ((st = rows_push(d->rows, x, (float)gain, d->states)) != HN_OK)
             return st;
     }
     return HN_OK;
@@ -231,12 +236,14 @@ static int drive_init(drive *d, const srch_em_inst *in, int index)
     return HN_OK;
 }
 
-static int write_ds(hid_t f, const char *name, int rank, const hsize_t *dims, const float *v)
+static int write_ds(hid_t f, const char *name, int rank, const hsize_t *dims, const void *v,
+                    int is_int)
 {
     hid_t sp = H5Screate_simple(rank, dims, NULL);
-    hid_t ds = sp < 0 ? -1 : H5Dcreate2(f, name, H5T_IEEE_F32LE, sp, H5P_DEFAULT, H5P_DEFAULT,
-                                        H5P_DEFAULT);
-    herr_t e = ds < 0 ? -1 : H5Dwrite(ds, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
+    hid_t ds = sp < 0 ? -1 : H5Dcreate2(f, name, is_int ? H5T_STD_I32LE : H5T_IEEE_F32LE, sp,
+                                        H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    herr_t e = ds < 0 ? -1 : H5Dwrite(ds, is_int ? H5T_NATIVE_INT32 : H5T_NATIVE_FLOAT, H5S_ALL,
+                                      H5S_ALL, H5P_DEFAULT, v);
     if (ds >= 0)
         H5Dclose(ds);
     if (sp >= 0)
@@ -261,7 +268,8 @@ static int write_file(const char *out, const rows_buf *r, const dg_emp_moves_opt
     if (f < 0)
         return hn_fail(HN_ERR_IO, "%s: cannot create the file", part);
     hsize_t dx[2] = {r->n, SRCH_EM_FEAT_DIM}, dy[1] = {r->n};
-    int bad = write_ds(f, "x", 2, dx, r->x) || write_ds(f, "y", 1, dy, r->y) ||
+    int bad = write_ds(f, "x", 2, dx, r->x, 0) || write_ds(f, "y", 1, dy, r->y, 0) ||
+              write_ds(f, "state", 1, dy, r->state, 1) ||
               hn_h5_attr_set_str(f, "format", DG_EMP_MOVES_FORMAT) ||
               hn_h5_attr_set_int(f, "format_version", DG_EMP_MOVES_VERSION) ||
               hn_h5_attr_set_str(f, "encoder", SRCH_EM_FEAT_ENCODER) ||
@@ -307,6 +315,7 @@ int dg_emp_moves_gen(const srch_em_inst *const *inst, const char *const *names, 
         st = write_file(out, &rows, o, names, ninst);
     free(rows.x);
     free(rows.y);
+    free(rows.state);
     return st;
 }
 

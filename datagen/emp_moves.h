@@ -2,7 +2,8 @@
  * `heurnet emp gen-data`). Rows are emp-move-v1 features (/x, float32
  * [n, SRCH_EM_FEAT_DIM]) of candidate perturbation moves met in local-search
  * runs, labelled (/y, float32 [n]) with the gain after a short greedy
- * continuation. */
+ * continuation; /state (int32 [n]) numbers the perturbation step each row's
+ * move was a candidate of, so rankings within a state can be evaluated. */
 #ifndef DG_EMP_MOVES_H
 #define DG_EMP_MOVES_H
 
@@ -40,7 +41,7 @@ int dg_emp_rollout(const srch_em_board *b, const srch_em_move *m, int horizon, u
 
 /* Drive the local search on each instance (deterministic by seed: no time
  * limit, a state budget), label moves and write `out` (via out.part) with
- * /x, /y and root attributes format, format_version, encoder, features,
+ * /x, /y, /state and root attributes format, format_version, encoder, features,
  * moves_per_state, horizon, seed, states, instances. 0 or a status with a
  * message; HN_ERR_INTERRUPTED leaves no file. */
 int dg_emp_moves_gen(const srch_em_inst *const *inst, const char *const *names, int ninst,

@@ -26,6 +26,31 @@ static int gen(uint64_t seed, const char *out)
     return dg_emp_moves_gen((const srch_em_inst *const *)inst, names, 2, &o, out);
 }
 
+/* /state numbers the perturbation steps 0, 1, ... in order, at most m rows each. */
+static void check_state_ids(const char *path, size_t rows, int states, int m)
+{
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t ds = f < 0 ? -1 : H5Dopen2(f, "state", H5P_DEFAULT);
+    CHECK(ds >= 0);
+    int32_t *s = malloc(sizeof *s * rows);
+    if (ds >= 0 && s && H5Dread(ds, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, s) >= 0) {
+        int ok = s[0] == 0 && s[rows - 1] == states - 1, run = 1;
+        for (size_t r = 1; r < rows; r++) {
+            ok &= s[r] == s[r - 1] || s[r] == s[r - 1] + 1;
+            run = s[r] == s[r - 1] ? run + 1 : 1;
+            ok &= run <= m;
+        }
+        CHECK(ok);
+    } else {
+        CHECK(!"reading /state");
+    }
+    free(s);
+    if (ds >= 0)
+        H5Dclose(ds);
+    if (f >= 0)
+        H5Fclose(f);
+}
+
 static void test_reproducible(void)
 {
     float *x1, *y1, *x2, *y2, *x3, *y3;
@@ -50,6 +75,7 @@ static void test_reproducible(void)
     for (size_t r = 0; r < i1.rows; r++)
         below += y1[r] < x1[r * SRCH_EM_FEAT_DIM];
     CHECK(below == 0);
+    check_state_ids("t_dgem_a.h5", i1.rows, 2 * 20, 5);
     free(x1), free(y1), free(x2), free(y2), free(x3), free(y3);
 }
 
