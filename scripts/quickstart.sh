@@ -24,9 +24,9 @@ echo "== 1. A* with the network alone vs A* with the 7-8 PDB ($boards boards, go
 $H eval --model "$model" --instances "$inst" --goal blank-last --limit "$boards" \
     -o "$out/plain" --force
 echo
-echo "== 2. A* with max(network - 2, 7-8 PDB): the setting that keeps solutions near-optimal"
+echo "== 2. A* with max(network - 3, 7-8 PDB): the setting that keeps solutions near-optimal"
 $H eval --model "$model" --instances "$inst" --goal blank-last --limit "$boards" \
-    --heuristic "ann:$model,pdb:7-8,delta:2,scale:10" -o "$out/combined" --force
+    --heuristic "ann:$model,pdb:7-8,delta:3" -o "$out/combined" --force
 echo
 echo "== report of run 2 (summary.md)"
 sed -n '1,40p' "$out/combined/summary.md"
