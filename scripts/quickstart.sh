@@ -13,6 +13,7 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$(nproc)" >/dev/null
 H=build/heurnet
 model=models/15puzzle-annd.h5
+search_model=models/15puzzle-annd-amse.h5
 inst=instances/npuzzle/deepcubea_test_15puzzle.txt
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -27,6 +28,10 @@ echo
 echo "== 2. A* with max(network - 3, 7-8 PDB): the setting that keeps solutions near-optimal"
 $H eval --model "$model" --instances "$inst" --goal blank-last --limit "$boards" \
     --heuristic "ann:$model,pdb:7-8,delta:3" -o "$out/combined" --force
+echo
+echo "== 3. A* with the search variant alone (trained to under-estimate: amse:40)"
+$H eval --model "$search_model" --instances "$inst" --goal blank-last --limit "$boards" \
+    --baseline-algo none -o "$out/variant" --force
 echo
 echo "== report of run 2 (summary.md)"
 sed -n '1,40p' "$out/combined/summary.md"
