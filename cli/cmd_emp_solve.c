@@ -30,6 +30,8 @@ static void solve_help(FILE *f)
                "  --perturb P           moves per perturbation, 0 = 2 + cells/64 [%d]\n"
                "  --walk N              plateau-walk tries per cycle (sideways swaps) [%ld]\n"
                "  --slack J             restart from the best when J joins below it [%d]\n"
+               "  --escalate C          every C kicks without a new best double the kick\n"
+               "                        (up to cells/4) and widen the slack; 0 = off [%d]\n"
                "  --backtrack-time S    seconds for --start backtrack, 0 = time/10 [0]\n"
                "  --format meta|e2pieces  instance format [meta]\n"
                "  --clue P,R,C,ROT      fixed piece, repeatable (Eternity II: 138,8,7,2)\n"
@@ -39,7 +41,7 @@ static void solve_help(FILE *f)
                "  -q, --quiet           no progress\n"
                "  -h, --help            this help\n",
             d.time_limit, (unsigned long long)d.seed, d.ta_k, d.ta_n, d.ro_w, d.ro_h, d.ro_n,
-            d.ro_nodes, d.start_nodes, d.perturb, d.walk, d.slack);
+            d.ro_nodes, d.start_nodes, d.perturb, d.walk, d.slack, d.escalate);
 }
 
 typedef struct {
@@ -83,6 +85,7 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
         {"ta-n", required_argument, 0, 'n'},   {"region", required_argument, 0, 'r'},
         {"ro-n", required_argument, 0, 'R'},   {"nodes", required_argument, 0, 'N'},
         {"perturb", required_argument, 0, 'p'}, {"slack", required_argument, 0, 'J'},
+        {"escalate", required_argument, 0, 'E'},
         {"walk", required_argument, 0, 'w'}, {"start-nodes", required_argument, 0, 'G'}, {"backtrack-time", required_argument, 0, 'B'},
         {"format", required_argument, 0, 'f'}, {"clue", required_argument, 0, 'c'},
         {"output", required_argument, 0, 'o'}, {"quiet", no_argument, 0, 'q'},
@@ -150,6 +153,11 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
             if (cli_parse_long(optarg, 0, 100000, &v) < 0)
                 return cli_usage(cmd, "--slack must be 0..1e5, not '%s'", optarg);
             o->slack = (int)v;
+            break;
+        case 'E':
+            if (cli_parse_long(optarg, 0, 1000000, &v) < 0)
+                return cli_usage(cmd, "--escalate must be 0..1e6, not '%s'", optarg);
+            o->escalate = (int)v;
             break;
         case 'B':
             if (cli_parse_double(optarg, &o->backtrack_time) < 0 || o->backtrack_time < 0)

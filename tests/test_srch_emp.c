@@ -409,6 +409,33 @@ static void test_starts_and_models(void)
     hn_rng_free(rng);
 }
 
+/* Escalating kicks (up to cells/4 moves, slack widened as much) still keep the
+ * frame rule and a best board whose recount equals its score, and the best
+ * never falls below the start. */
+static void test_escalation(void)
+{
+    int st, piece[64], rot[64], v;
+    srch_em_inst *in = srch_em_inst_gen(8, 8, 3, 6, 77, NULL, &st);
+    CHECK(in != NULL);
+    if (!in)
+        return;
+    srch_em_opts o = SRCH_EM_OPTS_DEFAULT;
+    o.time_limit = 1;
+    o.cpu_clock = 1;
+    o.start = SRCH_EM_START_RANDOM;
+    o.escalate = 1; /* double at every kick: the whole ladder many times over */
+    o.ta_n = 20;
+    o.ro_n = 1;
+    srch_em_result res;
+    CHECK(srch_em_solve(in, &o, piece, rot, &res, NULL, NULL) == HN_OK);
+    CHECK(res.cycles > 10);
+    CHECK(srch_em_sol_check(in, piece, rot, &v, NULL, 0) == res.best && v == 0);
+    CHECK(res.best >= res.start_score);
+    o.escalate = -1;
+    CHECK(srch_em_solve(in, &o, piece, rot, &res, NULL, NULL) == HN_ERR_ARG);
+    srch_em_inst_free(in);
+}
+
 int main(void)
 {
     test_read_shared();
@@ -419,5 +446,6 @@ int main(void)
     test_bo_exact();
     test_bw_exact();
     test_starts_and_models();
+    test_escalation();
     return CHECK_DONE();
 }

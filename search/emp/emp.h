@@ -169,6 +169,9 @@ typedef struct {
     int perturb;        /* swaps per perturbation (0: automatic) */
     long walk;          /* plateau-walk tries per cycle (sideways swaps kept) */
     int slack;          /* a walk more than `slack` joins below the best restarts from it */
+    int escalate;       /* 0: off; else every `escalate` kicks without a new best double
+                         * the kick (up to cells/4, then back to the start) and widen the
+                         * slack by as much, so the walk can leave the best board's basin */
     double backtrack_time; /* seconds of the backtracking start (0: time/10) */
     /* Optional perturbation-move chooser (learned move scorer, see
      * srch_em_scorer_choose): index into the n candidates, or < 0 to fall
@@ -181,7 +184,7 @@ typedef struct {
     { .time_limit = 30, .cpu_clock = 0, .seed = 1, .start = SRCH_EM_START_GREEDY, .ta_k = 16,    \
       .ta_n = 1000, .ro_w = 6, .ro_h = 6, .ro_n = 10, .ro_nodes = 20000,         \
       .start_nodes = 1000000,                                                   \
-      .perturb = 0, .walk = 0, .slack = 2, .backtrack_time = 0 }
+      .perturb = 0, .walk = 0, .slack = 2, .escalate = 0, .backtrack_time = 0 }
 
 typedef struct {
     int best;            /* best score found */

@@ -143,6 +143,27 @@ static int cycle(em_run *r)
     return r->cur->score - start;
 }
 
+/* Kick size and slack of the perturbation. Without escalation they stay at
+ * their base; with it a long stall grows the kick geometrically (a VNS-like
+ * shake) and widens the slack with it, and a new best resets both. */
+typedef struct {
+    int base, strength, slack, stall, best_seen;
+} em_kick;
+
+static void kick_update(em_kick *k, const srch_em_opts *o, int best, int cells)
+{
+    if (best > k->best_seen) {
+        *k = (em_kick){.base = k->base, .strength = k->base, .slack = o->slack, .best_seen = best};
+        return;
+    }
+    if (o->escalate <= 0 || ++k->stall % o->escalate)
+        return;
+    k->strength *= 2;
+    if (k->strength > cells / 4)
+        k->strength = k->base; /* the largest kick failed too: start the ladder again */
+    k->slack = o->slack + k->strength - k->base;
+}
+
 static int start_board(em_run *r)
 {
     const srch_em_opts *o = r->o;
@@ -172,7 +193,7 @@ int srch_em_solve(const srch_em_inst *in, const srch_em_opts *opts, int *piece, 
         res = &dummy;
     *res = (srch_em_result){0};
     if (o.ta_k < 2 || o.ta_n < 0 || o.ro_w < 1 || o.ro_h < 1 || o.ro_n < 0 || o.ro_nodes < 1 || o.start_nodes < 1 || o.slack < 0 ||
-        !(o.time_limit >= 0))
+        o.escalate < 0 || !(o.time_limit >= 0))
         return hn_fail(HN_ERR_ARG, "invalid local search options (ta_k >= 2, region >= 1x1)");
     int st = HN_OK;
     em_run r = {.o = &o, .in = in, .res = res, .fn = fn, .user = user};
@@ -192,15 +213,17 @@ int srch_em_solve(const srch_em_inst *in, const srch_em_opts *opts, int *piece, 
         goto out;
     srch_em_board_copy(r.best, r.cur);
     res->start_score = r.cur->score;
-    int strength = o.perturb > 0 ? o.perturb : 2 + in->n / 64;
+    int base = o.perturb > 0 ? o.perturb : 2 + in->n / 64;
+    em_kick kick = {.base = base, .strength = base, .slack = o.slack, .best_seen = r.best->score};
     while (!out_of_time(&r)) {
         if (cycle(&r) > 0)
             continue;
         /* local optimum of every neighbourhood: restart from the best when the
          * walk drifted too far, then kick */
-        if (r.cur->score < r.best->score - o.slack)
+        kick_update(&kick, &o, r.best->score, in->n);
+        if (r.cur->score < r.best->score - kick.slack)
             srch_em_board_copy(r.cur, r.best);
-        for (int i = 0; i < strength; i++)
+        for (int i = 0; i < kick.strength; i++)
             choose_perturbation_move(&r);
     }
     note_best(&r);
