@@ -409,6 +409,19 @@ static void test_starts_and_models(void)
     hn_rng_free(rng);
 }
 
+/* The kick ladder: constant without escalation; with it base, 2 base, ... up
+ * to cells/4, then base again; a base already above cells/4 never grows. */
+static void test_kick_ladder(void)
+{
+    const int want[] = {3, 3, 6, 6, 12, 12, 3, 3, 6}; /* base 3, 64 cells, every 2 kicks */
+    for (long s = 0; s < (long)(sizeof want / sizeof *want); s++)
+        CHECK_MSG(srch_em_kick_strength(3, 64, 2, s) == want[s], "stall %ld: %d", s,
+                  srch_em_kick_strength(3, 64, 2, s));
+    CHECK(srch_em_kick_strength(3, 64, 0, 1000) == 3);
+    CHECK(srch_em_kick_strength(6, 256, 1, 3) == 48 && srch_em_kick_strength(6, 256, 1, 4) == 6);
+    CHECK(srch_em_kick_strength(20, 64, 1, 1) == 20 && srch_em_kick_strength(20, 64, 1, 7) == 20);
+}
+
 /* Escalating kicks (up to cells/4 moves, slack widened as much) still keep the
  * frame rule and a best board whose recount equals its score, and the best
  * never falls below the start. */
@@ -446,6 +459,7 @@ int main(void)
     test_bo_exact();
     test_bw_exact();
     test_starts_and_models();
+    test_kick_ladder();
     test_escalation();
     return CHECK_DONE();
 }

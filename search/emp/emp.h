@@ -186,6 +186,11 @@ typedef struct {
       .start_nodes = 1000000,                                                   \
       .perturb = 0, .walk = 0, .slack = 2, .escalate = 0, .backtrack_time = 0 }
 
+/* Kick size (perturbation moves) after `stall` kicks without a new best:
+ * `base` while escalate == 0; otherwise base doubles every `escalate` kicks
+ * and, past cells/4, starts again at base (base, 2 base, 4 base, ..., base). */
+int srch_em_kick_strength(int base, int cells, int escalate, long stall);
+
 typedef struct {
     int best;            /* best score found */
     int start_score;     /* score of the constructive start */

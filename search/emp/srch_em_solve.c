@@ -143,25 +143,14 @@ static int cycle(em_run *r)
     return r->cur->score - start;
 }
 
-/* Kick size and slack of the perturbation. Without escalation they stay at
- * their base; with it a long stall grows the kick geometrically (a VNS-like
- * shake) and widens the slack with it, and a new best resets both. */
-typedef struct {
-    int base, strength, slack, stall, best_seen;
-} em_kick;
-
-static void kick_update(em_kick *k, const srch_em_opts *o, int best, int cells)
+int srch_em_kick_strength(int base, int cells, int escalate, long stall)
 {
-    if (best > k->best_seen) {
-        *k = (em_kick){.base = k->base, .strength = k->base, .slack = o->slack, .best_seen = best};
-        return;
-    }
-    if (o->escalate <= 0 || ++k->stall % o->escalate)
-        return;
-    k->strength *= 2;
-    if (k->strength > cells / 4)
-        k->strength = k->base; /* the largest kick failed too: start the ladder again */
-    k->slack = o->slack + k->strength - k->base;
+    if (escalate <= 0)
+        return base;
+    int rungs = 1; /* base, 2 base, ... while within cells/4 */
+    while (rungs < 30 && ((long)base << rungs) <= cells / 4)
+        rungs++;
+    return base << (stall / escalate % rungs);
 }
 
 static int start_board(em_run *r)
@@ -213,17 +202,20 @@ int srch_em_solve(const srch_em_inst *in, const srch_em_opts *opts, int *piece, 
         goto out;
     srch_em_board_copy(r.best, r.cur);
     res->start_score = r.cur->score;
-    int base = o.perturb > 0 ? o.perturb : 2 + in->n / 64;
-    em_kick kick = {.base = base, .strength = base, .slack = o.slack, .best_seen = r.best->score};
+    int base = o.perturb > 0 ? o.perturb : 2 + in->n / 64, best_seen = r.best->score;
+    long stall = 0; /* kicks since the best last improved */
     while (!out_of_time(&r)) {
         if (cycle(&r) > 0)
             continue;
         /* local optimum of every neighbourhood: restart from the best when the
-         * walk drifted too far, then kick */
-        kick_update(&kick, &o, r.best->score, in->n);
-        if (r.cur->score < r.best->score - kick.slack)
+         * walk drifted too far, then kick; a larger kick widens the slack by
+         * as much, or the restart would undo it */
+        stall = r.best->score > best_seen ? 0 : stall + 1;
+        best_seen = r.best->score;
+        int strength = srch_em_kick_strength(base, in->n, o.escalate, stall);
+        if (r.cur->score < r.best->score - (o.slack + strength - base))
             srch_em_board_copy(r.cur, r.best);
-        for (int i = 0; i < kick.strength; i++)
+        for (int i = 0; i < strength; i++)
             choose_perturbation_move(&r);
     }
     note_best(&r);
