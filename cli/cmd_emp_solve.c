@@ -29,6 +29,7 @@ static void solve_help(FILE *f)
                "  --start-nodes N       node limit per row of the greedy/backtrack start [%ld]\n"
                "  --perturb P           moves per perturbation, 0 = 2 + cells/64 [%d]\n"
                "  --walk N              plateau-walk tries per cycle (sideways swaps) [%ld]\n"
+               "  --walk-temp T         the walk keeps a move losing d joins with prob. exp(-d/T) [0]\n"
                "  --slack J             restart from the best when J joins below it [%d]\n"
                "  --escalate C          every C kicks without a new best double the kick\n"
                "                        (up to cells/4) and widen the slack; 0 = off [%d]\n"
@@ -85,7 +86,7 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
         {"ta-n", required_argument, 0, 'n'},   {"region", required_argument, 0, 'r'},
         {"ro-n", required_argument, 0, 'R'},   {"nodes", required_argument, 0, 'N'},
         {"perturb", required_argument, 0, 'p'}, {"slack", required_argument, 0, 'J'},
-        {"escalate", required_argument, 0, 'E'},
+        {"escalate", required_argument, 0, 'E'}, {"walk-temp", required_argument, 0, 'T'},
         {"walk", required_argument, 0, 'w'}, {"start-nodes", required_argument, 0, 'G'}, {"backtrack-time", required_argument, 0, 'B'},
         {"format", required_argument, 0, 'f'}, {"clue", required_argument, 0, 'c'},
         {"output", required_argument, 0, 'o'}, {"quiet", no_argument, 0, 'q'},
@@ -148,6 +149,10 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
         case 'w':
             if (cli_parse_long(optarg, 0, 1L << 40, &o->walk) < 0)
                 return cli_usage(cmd, "--walk must be >= 0, not '%s'", optarg);
+            break;
+        case 'T':
+            if (cli_parse_double(optarg, &o->walk_temp) < 0 || !(o->walk_temp >= 0 && o->walk_temp <= 1e3))
+                return cli_usage(cmd, "--walk-temp must be 0..1000, not '%s'", optarg);
             break;
         case 'J':
             if (cli_parse_long(optarg, 0, 100000, &v) < 0)

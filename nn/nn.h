@@ -156,7 +156,7 @@ int nn_model_meta_at(const nn_model *m, int i, const char **key, int *is_num, co
 /* ---- training ---------------------------------------------------------- */
 
 enum nn_mode { NN_MODE_TRAIN = 0, NN_MODE_EVAL = 1 };
-enum nn_loss { NN_LOSS_MSE = 0, NN_LOSS_ASYM_MSE = 1 };
+enum nn_loss { NN_LOSS_MSE = 0, NN_LOSS_ASYM_MSE = 1, NN_LOSS_QUANTILE = 2 };
 
 typedef struct nn_train nn_train;
 
@@ -184,8 +184,11 @@ const float *nn_train_output(const nn_train *t);
 /* Loss of the last forward against target ([n, outputs], in raw units) and
  * the output gradient stored for nn_train_backward. MSE is the mean of
  * (y - t)^2 over all n * outputs values; ASYM_MSE multiplies terms where
- * y > t (an over-estimate) by `over_weight`. Returns the loss (0 before
- * any forward pass). */
+ * y > t (an over-estimate) by `over_weight`. QUANTILE is the pinball loss
+ * of quantile tau = `over_weight` (0 < tau < 1): (1 - tau)(y - t) for an
+ * over-estimate, tau (t - y) otherwise, so the minimiser is the tau-quantile
+ * of the target given the input and over-estimates are rare for a small
+ * tau. Returns the loss (0 before any forward pass). */
 double nn_train_loss(nn_train *t, const float *target, enum nn_loss kind, float over_weight);
 /* The output gradient dLoss/dy of the last forward, [n, outputs]; writable
  * so callers can supply their own loss. */

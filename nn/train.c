@@ -246,8 +246,17 @@ double nn_train_loss(nn_train *t, const float *target, enum nn_loss kind, float 
     if (!t->have_fwd || k == 0)
         return 0.0; /* nothing to compare yet */
     const float *y = nn_train_output(t);
-    float wo = kind == NN_LOSS_ASYM_MSE ? over_weight : 1.0f;
     double sum = 0.0;
+    if (kind == NN_LOSS_QUANTILE) {
+        float over = (1.0f - over_weight) / (float)k, under = -over_weight / (float)k;
+        for (size_t i = 0; i < k; i++) {
+            float d = y[i] - target[i];
+            t->dy[i] = d > 0.0f ? over : under;
+            sum += (double)(t->dy[i] * (float)k * d);
+        }
+        return sum / (double)k;
+    }
+    float wo = kind == NN_LOSS_ASYM_MSE ? over_weight : 1.0f;
     float scale = 2.0f / (float)k;
     for (size_t i = 0; i < k; i++) {
         float d = y[i] - target[i];

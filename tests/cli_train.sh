@@ -74,6 +74,7 @@ done
 expect 2 "--data" "$HN" train --arch 81-8-1 -o "$T/m.h5"
 expect 2 "--arch" "$HN" train --data "$T/good.h5" -o "$T/m.h5"
 expect 2 "--loss" "$HN" train --data "$T/good.h5" --arch 81-8-1 --loss huber -o "$T/m.h5"
+expect 2 "quantile" "$HN" train --data "$T/good.h5" --arch 81-8-1 --loss quantile:1 -o "$T/m.h5"
 
 "$HN" train --data "$T/good.h5" --arch 81-32-1 --dropout 0 --epochs 3 --batch 64 --lr 3e-3 \
     --lr-schedule cosine --seed 3 --threads 1 --log "$T/log.csv" -o "$T/m.h5" >"$T/out" 2>"$T/err" ||

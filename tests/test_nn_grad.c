@@ -147,6 +147,10 @@ static void check_loss_values(void)
     CHECK_CLOSE(nn_train_loss(t, y, NN_LOSS_ASYM_MSE, 3.0f), (1 + 0 + 12 + 1) / 4.0, 1e-6);
     CHECK_CLOSE(nn_train_output_grad(t)[2], 3.0 * 2 * 2 / 4, 1e-6);
     CHECK_CLOSE(nn_train_output_grad(t)[0], 2.0 * -1 / 4, 1e-6);
+    /* pinball at tau 0.1: the over-estimate costs 0.9 per move, the others 0.1 */
+    CHECK_CLOSE(nn_train_loss(t, y, NN_LOSS_QUANTILE, 0.1f), (0.1 + 0 + 0.9 * 2 + 0.1) / 4.0, 1e-6);
+    CHECK_CLOSE(nn_train_output_grad(t)[2], 0.9 / 4, 1e-6);
+    CHECK_CLOSE(nn_train_output_grad(t)[0], -0.1 / 4, 1e-6);
     nn_train_free(t);
     nn_model_free(m);
 }
@@ -193,6 +197,7 @@ int main(void)
         {"4-8:elu,nobn,do=0.3-1", 5, NN_LOSS_MSE, 1, 0},          /* dropout, fixed mask */
         {"4-6:elu,nobn-2", 5, NN_LOSS_ASYM_MSE, 3.0f, 0},         /* asymmetric MSE */
         {"5-8:elu,bn,do=0.2-6:relu,bn-4:elu,nobn-2", 7, NN_LOSS_ASYM_MSE, 2.5f, 0}, /* whole net */
+        {"4-6:elu,nobn-2", 5, NN_LOSS_QUANTILE, 0.2f, 0},         /* pinball */
         {"16-8:elu,bn,do=0.2-4:relu,nobn-1", 6, NN_LOSS_MSE, 1, 1},          /* one-hot input */
     };
     for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++)

@@ -449,6 +449,36 @@ static void test_escalation(void)
     srch_em_inst_free(in);
 }
 
+/* The annealed walk keeps boards that lose joins; the best it reports is
+ * still a legal board whose recount is its score, never below the start, and
+ * a walk-only search (no other neighbourhood) still climbs from a random
+ * start. A negative temperature is refused. */
+static void test_annealed_walk(void)
+{
+    int st, piece[64], rot[64], v;
+    srch_em_inst *in = srch_em_inst_gen(8, 8, 3, 6, 78, NULL, &st);
+    CHECK(in != NULL);
+    if (!in)
+        return;
+    srch_em_opts o = SRCH_EM_OPTS_DEFAULT;
+    o.time_limit = 0.5;
+    o.cpu_clock = 1;
+    o.start = SRCH_EM_START_RANDOM;
+    o.ta_n = 0;
+    o.ro_n = 0;
+    o.walk = 200000;
+    o.walk_temp = 0.3;
+    o.slack = 20;
+    srch_em_result res;
+    CHECK(srch_em_solve(in, &o, piece, rot, &res, NULL, NULL) == HN_OK);
+    CHECK(srch_em_sol_check(in, piece, rot, &v, NULL, 0) == res.best && v == 0);
+    CHECK_MSG(res.best > res.start_score + 20, "walk-only search: %d from %d", res.best,
+              res.start_score);
+    o.walk_temp = -0.1;
+    CHECK(srch_em_solve(in, &o, piece, rot, &res, NULL, NULL) == HN_ERR_ARG);
+    srch_em_inst_free(in);
+}
+
 int main(void)
 {
     test_read_shared();
@@ -460,6 +490,7 @@ int main(void)
     test_bw_exact();
     test_starts_and_models();
     test_kick_ladder();
+    test_annealed_walk();
     test_escalation();
     return CHECK_DONE();
 }

@@ -63,7 +63,18 @@ int trn_loss_parse(const char *s, enum nn_loss *loss, float *over_weight)
             return HN_OK;
         }
     }
-    return hn_fail(HN_ERR_ARG, "loss '%s' is not mse, amse or amse:FACTOR (FACTOR > 0)", s);
+    if (!strncmp(s, "quantile:", 9)) {
+        double tau = strtod(s + 9, &end);
+        if (end != s + 9 && *end == '\0' && tau > 0 && tau < 1) {
+            *loss = NN_LOSS_QUANTILE;
+            *over_weight = (float)tau;
+            return HN_OK;
+        }
+    }
+    return hn_fail(HN_ERR_ARG,
+                   "loss '%s' is not mse, amse, amse:FACTOR (FACTOR > 0) or quantile:TAU "
+                   "(0 < TAU < 1)",
+                   s);
 }
 
 /* Learning rate for batch b of nb in epoch e (0-based). */
@@ -127,7 +138,10 @@ static int eval_with(nn_train *t, const trn_data *d, enum trn_split s, const nn_
         const float *out = nn_train_output(t);
         for (int i = 0; i < k; i++) {
             double p = out[i] * std + mean, err = p - y[i];
-            sl += err * err * (loss == NN_LOSS_ASYM_MSE && err > 0 ? over : 1.0);
+            if (loss == NN_LOSS_QUANTILE)
+                sl += err > 0 ? (1.0 - over) * err : -over * err;
+            else
+                sl += err * err * (loss == NN_LOSS_ASYM_MSE && err > 0 ? over : 1.0);
             sa += fabs(err);
             exact += lround(p) == lround(y[i]);
             overs += lround(p) > lround(y[i]);
@@ -360,6 +374,8 @@ static int record(nn_model *m, const trn_data *d, const struct trn_opts *o, cons
     int rc = nn_spec_format(nn_model_spec(m), NULL, buf, sizeof buf);
     if (o->loss == NN_LOSS_ASYM_MSE)
         snprintf(loss, sizeof loss, "amse:%g", (double)o->over_weight);
+    else if (o->loss == NN_LOSS_QUANTILE)
+        snprintf(loss, sizeof loss, "quantile:%g", (double)o->over_weight);
     else
         snprintf(loss, sizeof loss, "mse");
     char seed[32];

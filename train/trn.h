@@ -76,7 +76,7 @@ struct trn_opts {
     const char *arch;                   /* spec string, input width first (NULL with init) */
     struct nn_layer_defaults defaults;  /* hidden-layer defaults */
     enum nn_loss loss;
-    float over_weight;                  /* amse factor (> 1 penalises over-estimates) */
+    float over_weight;                  /* amse factor (> 1 penalises over-estimates); quantile: tau */
     int batch, epochs;
     double lr;
     enum trn_schedule schedule;

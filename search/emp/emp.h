@@ -168,6 +168,8 @@ typedef struct {
     long start_nodes;   /* node limit per row of the greedy / backtracking start */
     int perturb;        /* swaps per perturbation (0: automatic) */
     long walk;          /* plateau-walk tries per cycle (sideways swaps kept) */
+    double walk_temp;   /* > 0: the walk also keeps a move losing d joins with
+                         * probability exp(-d / walk_temp) (Metropolis) */
     int slack;          /* a walk more than `slack` joins below the best restarts from it */
     int escalate;       /* 0: off; else every `escalate` kicks without a new best double
                          * the kick (up to cells/4, then back to the start) and widen the
@@ -184,7 +186,7 @@ typedef struct {
     { .time_limit = 30, .cpu_clock = 0, .seed = 1, .start = SRCH_EM_START_GREEDY, .ta_k = 16,    \
       .ta_n = 1000, .ro_w = 6, .ro_h = 6, .ro_n = 10, .ro_nodes = 20000,         \
       .start_nodes = 1000000,                                                   \
-      .perturb = 0, .walk = 0, .slack = 2, .escalate = 0, .backtrack_time = 0 }
+      .perturb = 0, .walk = 0, .walk_temp = 0, .slack = 2, .escalate = 0, .backtrack_time = 0 }
 
 /* Kick size (perturbation moves) after `stall` kicks without a new best:
  * `base` while escalate == 0; otherwise base doubles every `escalate` kicks

@@ -1,6 +1,7 @@
 /* The multi-neighbourhood local search of the seed paper: cycles of
  * TA -> BO -> BW -> TSR -> RO until no neighbourhood improves, then a
  * perturbation, until the time limit; the best board is kept. */
+#include <math.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -78,11 +79,16 @@ static void choose_perturbation_move(em_run *r)
 }
 
 /* Plateau walk: random swap+rotate moves of one class, kept when they do not
- * lose a join, so the board drifts across equal-score plateaus cheaply. */
+ * lose a join, so the board drifts across equal-score plateaus cheaply. With
+ * a temperature a move losing d joins is kept with probability
+ * exp(-d / temp) (threshold table for d = 1..7 in 2^32 units). */
 static void plateau_walk(em_run *r, long tries)
 {
     srch_em_board *b = r->cur;
     const srch_em_inst *in = r->in;
+    uint32_t keep[8] = {0};
+    for (int d = 1; d < 8 && r->o->walk_temp > 0; d++)
+        keep[d] = (uint32_t)(4294967295.0 * exp(-d / r->o->walk_temp));
     for (long t = 0; t < tries; t++) {
         int a = (int)hn_rng_below(r->rng, (uint32_t)b->n);
         int c = (int)hn_rng_below(r->rng, (uint32_t)b->n);
@@ -91,7 +97,7 @@ static void plateau_walk(em_run *r, long tries)
             continue;
         srch_em_move m = {.a = a, .b = c};
         srch_em_swap_best(b, &m);
-        if (m.delta >= 0)
+        if (m.delta >= 0 || (m.delta > -8 && (uint32_t)hn_rng_u64(r->rng) < keep[-m.delta]))
             srch_em_move_apply(b, &m);
         if ((t & 4095) == 0) {
             note_best(r);
@@ -182,7 +188,7 @@ int srch_em_solve(const srch_em_inst *in, const srch_em_opts *opts, int *piece, 
         res = &dummy;
     *res = (srch_em_result){0};
     if (o.ta_k < 2 || o.ta_n < 0 || o.ro_w < 1 || o.ro_h < 1 || o.ro_n < 0 || o.ro_nodes < 1 || o.start_nodes < 1 || o.slack < 0 ||
-        o.escalate < 0 || !(o.time_limit >= 0))
+        o.escalate < 0 || !(o.time_limit >= 0) || !(o.walk_temp >= 0 && o.walk_temp <= 1e3))
         return hn_fail(HN_ERR_ARG, "invalid local search options (ta_k >= 2, region >= 1x1)");
     int st = HN_OK;
     em_run r = {.o = &o, .in = in, .res = res, .fn = fn, .user = user};
