@@ -47,6 +47,8 @@ static int ann_option(const char *spec, const char *part, ann_spec *a)
         if (cli_parse_long(part + 6, 1, 1000, &v))
             goto bad;
         a->o.scale = (int)v;
+    } else if (!strcmp(part, "mirror")) {
+        a->o.mirror = 1;
     } else if (!strncmp(part, "cache:", 6)) {
         if (cli_parse_long(part + 6, 0, 28, &v))
             goto bad;
@@ -64,7 +66,7 @@ static int ann_option(const char *spec, const char *part, ann_spec *a)
 bad:
     fprintf(stderr,
             "heurnet: heuristic '%s': bad setting '%s' (delta:D >= 0, scale:1..1000, "
-            "cache:0..28)\n",
+            "cache:0..28, mirror)\n",
             spec, part);
     return CLI_EXIT_USAGE;
 }

@@ -5,10 +5,11 @@
 # (goal blank-last; a blank-first model gets converted boards). Prints a
 # Markdown table for the README; every eval report stays in the output folder.
 #
-# usage: scripts/bench_ann.sh [--heurnet PATH] [--model M.h5] [--instances FILE]
-#                             [--goal G] [--limit N] [--out DIR] [--quick]
+# usage: scripts/bench_ann.sh [--heurnet PATH] [--model M.h5] [--search-model M.h5]
+#                             [--instances FILE] [--goal G] [--limit N] [--out DIR] [--quick]
 #   --heurnet    executable [build/heurnet]
 #   --model      network [models/15puzzle-annd.h5]
+#   --search-model  the search variant (a low quantile) [models/15puzzle-annd-q35.h5]
 #   --instances  boards with known optima [../shared/data/npuzzle/deepcubea_test_15puzzle.txt]
 #   --goal       goal layout of the boards [blank-last]
 #   --limit      first N boards [500]
@@ -21,6 +22,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 HN=build/heurnet
 model=models/15puzzle-annd.h5
+search=models/15puzzle-annd-q35.h5
 inst=../shared/data/npuzzle/deepcubea_test_15puzzle.txt
 [ -f "$inst" ] || inst=/work/shared/data/npuzzle/deepcubea_test_15puzzle.txt
 goal=blank-last
@@ -31,12 +33,13 @@ while [ $# -gt 0 ]; do
     case $1 in
     --heurnet) HN=$2; shift ;;
     --model) model=$2; shift ;;
+    --search-model) search=$2; shift ;;
     --instances) inst=$2; shift ;;
     --goal) goal=$2; shift ;;
     --limit) limit=$2; shift ;;
     --out) out=$2; shift ;;
     --quick) quick=1 ;;
-    *) sed -n '8,17p' "$0" >&2; exit 2 ;;
+    *) sed -n '8,18p' "$0" >&2; exit 2 ;;
     esac
     shift
 done
@@ -45,12 +48,13 @@ field() { sed -n "s/.*\b$1=\([^ ]*\).*/\1/p" <<<"$2"; }
 echo "# $("$HN" version), $(nproc) cores, model $model, $limit boards of $inst, $(date -u +%Y-%m-%dT%H:%MZ)" >&2
 
 rows=()
-# run NAME SETTING [eval options...]: one eval, one table row
+# run NAME SETTING [eval options...]: one eval, one table row (network: $M,
+# else --model)
 run() {
     local name=$1 setting=$2
     shift 2
     local dir="$out/$name" line
-    line=$("$HN" eval --model "$model" --instances "$inst" --goal "$goal" --limit "$limit" \
+    line=$("$HN" eval --model "${M:-$model}" --instances "$inst" --goal "$goal" --limit "$limit" \
         --force -q -o "$dir" "$@")
     echo "$name: $line" >&2
     [ "$name" = paper ] || rows+=("| $setting | $(field optimal "$line") $(sed -n 's/.* optimal=[^ ]* (\([0-9.]*%\)).*/(\1)/p' <<<"$line") | $(field mean_excess "$line") | $(field max_excess "$line") | $(field mean_expanded "$line") | $(field median_expanded "$line") | $(field mean_seconds "$line") |")
@@ -71,6 +75,11 @@ run batch16 "batch A* ann B=16" --algo batch-astar --batch 16 "${none[@]}"
 run astar_max2 "A* max(ann - 2, pdb:7-8)" --algo astar --heuristic "$(mx 2)" "${none[@]}"
 run batch16_max2 "batch A* max(ann - 2, pdb) B=16" --algo batch-astar --batch 16 --heuristic "$(mx 2)" "${none[@]}"
 run focal105 "focal 1.05 (open: pdb:7-8, focal: ann)" --algo focal --bound 1.05 "${none[@]}"
+# the search variant: plain A* with one network, 1/10-move values, each board
+# evaluated with its diagonal mirror (mean of the two outputs)
+q="ann:$search,scale:10,mirror"
+M=$search run q_mirror "A* search variant (\`$(basename "$search")\`), \`scale:10,mirror\`" --algo astar --heuristic "$q" "${none[@]}"
+M=$search run q_batch16 "batch A* search variant B=16, \`scale:10,mirror\`" --algo batch-astar --batch 16 --heuristic "$q" "${none[@]}"
 if [ $quick = 0 ]; then
     run astar_fixed "A* ann (fixed point, 1/100 move)" --algo astar --heuristic "ann:$model,scale:100" "${none[@]}"
     run astar_max0 "A* max(ann, pdb:7-8)" --algo astar --heuristic "$(mx 0)" "${none[@]}"
@@ -82,6 +91,9 @@ if [ $quick = 0 ]; then
     run focal102 "focal 1.02 (open: pdb:7-8, focal: ann)" --algo focal --bound 1.02 "${none[@]}"
     run wastar12 "weighted A* ann W=1.2" --algo wastar --weight 1.2 "${none[@]}"
     run wastar15 "weighted A* ann W=1.5" --algo wastar --weight 1.5 "${none[@]}"
+    M=$search run q_round "A* search variant, rounded" --algo astar "${none[@]}"
+    M=$search run q_scale "A* search variant, \`scale:10\`" --algo astar --heuristic "ann:$search,scale:10" "${none[@]}"
+    M=$search run q_max "A* max(search variant, pdb:7-8), \`scale:10,mirror\`" --algo astar --heuristic "$q,pdb:7-8" "${none[@]}"
 fi
 
 echo "| search | optimal | mean excess | max excess | mean expanded | median expanded | mean s/board |"

@@ -19,11 +19,18 @@ struct nn_model;
  * steps per move for the searches of this header, which read the scale with
  * srch_np_heur_scale. With an admissible `floor` heuristic the value is
  * max(ann - delta, floor). The goal board always gets 0.
+ *
+ * `mirror` evaluates every board twice, as itself and as its mirror image
+ * across the main diagonal (srch_np_board_transpose: the same distance),
+ * and uses the mean of the two outputs: test-time augmentation by a
+ * symmetry of the puzzle, twice the network work for a lower-variance
+ * estimate.
  * ==================================================================== */
 
 typedef struct srch_np_ann_opts {
     int scale;      /* 1/scale-move units, 1..1000 [1] */
     double delta;   /* subtracted from the estimate before the max with floor [0] */
+    int mirror;     /* 1: mean of the board's and its mirror's outputs [0] */
     int max_batch;  /* boards per network call, 1..65536 [1024] */
     int cache_bits; /* per-thread cache of 2^bits evaluated boards, 0 = off [18] */
 } srch_np_ann_opts;

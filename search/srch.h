@@ -57,6 +57,9 @@ int srch_np_board_is_goal(const srch_np_board *b, int goal);
  * solvable for one is unsolvable for the other; 8 and 24 share the class. */
 int srch_np_board_solvable(const srch_np_board *b, int goal);
 int srch_np_board_equal(const srch_np_board *a, const srch_np_board *b);
+/* The mirror image across the main diagonal, tiles renamed so that it has
+ * exactly the distance of *b to the `goal` layout (a symmetry of the puzzle). */
+void srch_np_board_transpose(const srch_np_board *b, int goal, srch_np_board *out);
 
 /* 1 if the blank can move in direction `dir`. */
 int srch_np_board_can_move(const srch_np_board *b, int dir);

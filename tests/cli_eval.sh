@@ -92,6 +92,9 @@ expect_rc 0 "blank-last run with a blank-last model" "$HN" solve --puzzle 8 --go
 expect_rc 0 "blank-last run with the blank-first model (boards converted)" "$HN" solve --puzzle 8 \
     --goal blank-last -q --algo astar --heuristic "ann:$tmp/m8.h5,manhattan,delta:100" "$tmp/b8last.txt"
 check "converted run optimal" grep -q "all_optimal=yes" "$tmp/out"
+expect_rc 0 "A* with mirrored, fixed-point values (blank-last boards)" "$HN" solve --puzzle 8 \
+    --goal blank-last -q --algo astar --heuristic "ann:$tmp/m8.h5,scale:10,mirror" "$tmp/b8last.txt"
+check "mirrored run: h_calls counted" grep -q "status=solved.*h_calls=[1-9]" "$tmp/out"
 for algo in "focal --bound 1.1" "wastar --weight 1.5" "batch-astar --batch 64" "astar" "idastar"; do
     # shellcheck disable=SC2086
     "$HN" solve --puzzle 8 -q --algo $algo --heuristic "ann:$tmp/m8.h5" --admissible manhattan \

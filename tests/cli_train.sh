@@ -94,6 +94,18 @@ assert not missing, missing
 assert a["data0.rows_used"] == 2900, a["data0.rows_used"]
 assert a["encoder"] in ("npuzzle-onehot n=3 goal=blank-first", b"npuzzle-onehot n=3 goal=blank-first")
 PYEOF
+# the pinball loss: recorded as such, and train and validation losses in the same (raw) unit
+"$HN" train --data "$T/good.h5" --arch 81-32-1 --dropout 0 --epochs 2 --batch 64 --lr 3e-3 \
+    --loss quantile:0.1 --seed 3 --threads 1 -o "$T/q.h5" >"$T/qout" 2>"$T/err" ||
+    fail "quantile train failed: $(cat "$T/err")"
+$PY - "$T/q.h5" "$T/qout" <<'PYEOF' || fail "quantile run: loss record or units wrong"
+import sys, h5py
+loss = h5py.File(sys.argv[1], "r").attrs["train_loss"]
+assert loss in ("quantile:0.1", b"quantile:0.1"), loss
+row = open(sys.argv[2]).read().strip().splitlines()[-1].split(",")
+tl, vl = float(row[1]), float(row[2])
+assert 0.5 < tl / vl < 2, (tl, vl)
+PYEOF
 # the last epoch's validation MAE on a Manhattan target: well below the spread (~2.3)
 mae=$(tail -1 "$T/out" | cut -d, -f4)
 $PY -c "import sys; sys.exit(0 if float('$mae') < 1.5 else 1)" || fail "val_mae $mae not < 1.5"

@@ -112,6 +112,54 @@ static void test_values(const nn_model *m, const srch_np_board *boards, int goal
     srch_np_heur_free(c);
 }
 
+/* With `mirror` every value is the mean of the network's outputs for the board
+ * and its diagonal mirror — batched, in small batches (a pair never split
+ * across calls), one at a time and from the cache alike. max_batch 1 cannot
+ * hold a pair and is refused. */
+static void test_mirror(const nn_model *m, const srch_np_board *boards, int goal)
+{
+    srch_np_ann_opts mir = SRCH_NP_ANN_DEFAULTS, odd = SRCH_NP_ANN_DEFAULTS;
+    mir.mirror = odd.mirror = 1;
+    mir.scale = odd.scale = 1000;
+    odd.max_batch = 3;
+    odd.cache_bits = 0;
+    int st;
+    srch_np_heur *plain = srch_np_heur_ann_new(m, "t", 3, goal, NULL, NULL, &st);
+    srch_np_heur *a = srch_np_heur_ann_new(m, "t", 3, goal, NULL, &mir, &st);
+    srch_np_heur *c = srch_np_heur_ann_new(m, "t", 3, goal, NULL, &odd, &st);
+    CHECK(plain && a && c);
+    if (!plain || !a || !c)
+        return;
+    srch_np_board mirrored[NBOARDS];
+    float y[NBOARDS], ym[NBOARDS], est[NBOARDS];
+    for (int i = 0; i < NBOARDS; i++)
+        srch_np_board_transpose(&boards[i], goal, &mirrored[i]);
+    CHECK(srch_np_heur_ann_estimate(plain, boards, NBOARDS, y) == 0);
+    CHECK(srch_np_heur_ann_estimate(plain, mirrored, NBOARDS, ym) == 0);
+    int ha[NBOARDS], hc[NBOARDS], same = 1, differ = 0;
+    CHECK(srch_np_heur_eval_batch(a, boards, NBOARDS, ha) == 0);
+    CHECK(srch_np_heur_eval_batch(c, boards, NBOARDS, hc) == 0);
+    CHECK(srch_np_heur_ann_estimate(a, boards, NBOARDS, est) == 0); /* cached means */
+    for (int i = 0; i < NBOARDS; i++) {
+        float mean = 0.5f * y[i] + 0.5f * ym[i];
+        long want = srch_np_board_is_goal(&boards[i], goal) ? 0 : lround(mean * 1000.0);
+        want = want < 0 ? 0 : want;
+        same &= labs(ha[i] - want) <= 1 && ha[i] == hc[i] && ha[i] == srch_np_heur_eval(c, &boards[i]) &&
+                fabsf(est[i] - mean) < 1e-5f;
+        differ += fabsf(y[i] - ym[i]) > 1e-3f;
+    }
+    CHECK_MSG(same, "mirror values are not the mean of board and mirror");
+    CHECK(differ > NBOARDS / 2); /* the network is not symmetric: the test has teeth */
+    srch_np_ann_stats sa;
+    srch_np_heur_ann_thread_stats(a, &sa);
+    CHECK(sa.rows == 2 * NBOARDS);
+    odd.max_batch = 1;
+    CHECK(!srch_np_heur_ann_new(m, "t", 3, goal, NULL, &odd, &st) && st == HN_ERR_ARG);
+    srch_np_heur_free(plain);
+    srch_np_heur_free(a);
+    srch_np_heur_free(c);
+}
+
 static void test_refusals(void)
 {
     int st;
@@ -266,6 +314,7 @@ int main(void)
     for (int i = 0; i < NBOARDS; i++)
         random_board(&boards[i], SRCH_NP_GOAL_BLANK_FIRST, i, rng);
     test_values(m, boards, SRCH_NP_GOAL_BLANK_FIRST);
+    test_mirror(m, boards, SRCH_NP_GOAL_BLANK_FIRST);
     test_refusals();
     test_searches(boards, SRCH_NP_GOAL_BLANK_FIRST);
     /* a blank-last run with the blank-first model: boards are converted */
@@ -274,6 +323,7 @@ int main(void)
     for (int i = 0; i < NBOARDS; i++)
         random_board(&boards[i], SRCH_NP_GOAL_BLANK_LAST, i, rng);
     test_values(m, boards, SRCH_NP_GOAL_BLANK_LAST);
+    test_mirror(m, boards, SRCH_NP_GOAL_BLANK_LAST);
     test_searches(boards, SRCH_NP_GOAL_BLANK_LAST);
     free(dist);
     hn_rng_free(rng);

@@ -224,6 +224,30 @@ static void test_blank_last(void)
             bad += first[r] != last[srch_np_board_rank(&c)];
         }
         CHECK(bad == 0);
+        /* the diagonal mirror keeps every distance, fixes the goal and is an
+         * involution, for both layouts (all reachable 8-puzzle states) */
+        int mirror_bad = 0, mirror_moved = 0;
+        for (int r = 0; r < N8; r++) {
+            srch_np_board_unrank(&b, 3, (uint64_t)r);
+            for (int g = 0; g < 2; g++) {
+                const uint8_t *dist = g ? last : first;
+                if (dist[r] == 255)
+                    continue;
+                srch_np_board m, back;
+                srch_np_board_transpose(&b, g, &m);
+                srch_np_board_transpose(&m, g, &back);
+                mirror_bad += dist[srch_np_board_rank(&m)] != dist[r] || !srch_np_board_equal(&back, &b);
+                mirror_moved += !srch_np_board_equal(&m, &b);
+            }
+        }
+        CHECK_MSG(mirror_bad == 0, "%d mirrored boards differ", mirror_bad);
+        CHECK(mirror_moved > N8 / 2);
+        for (int g = 0; g < 2; g++) {
+            srch_np_board goal, m;
+            srch_np_board_goal(&goal, 4, g);
+            srch_np_board_transpose(&goal, g, &m);
+            CHECK(srch_np_board_equal(&m, &goal));
+        }
         srch_np_heur *lc = srch_np_heur_lc_new(3, SRCH_NP_GOAL_BLANK_LAST, NULL);
         hn_rng *rng = hn_rng_new(5);
         for (int i = 0; i < 100; i++) {

@@ -268,6 +268,13 @@ struct loop {
     uint64_t samples;
 };
 
+/* Factor from the loss on standardised targets to raw moves: the pinball
+ * loss is linear in the error, the squared losses quadratic. */
+static double raw_loss_unit(const struct loop *L)
+{
+    return L->o->loss == NN_LOSS_QUANTILE ? L->std : L->std * L->std;
+}
+
 /* Batches s->cursor.. of the current epoch; HN_ERR_INTERRUPTED on a stop. */
 static int train_batches(struct loop *L)
 {
@@ -295,7 +302,7 @@ static int train_batches(struct loop *L)
         if (L->o->progress && (s->cursor % 16 == 15 || s->cursor + 1 == L->nb)) {
             char extra[96];
             snprintf(extra, sizeof extra, "epoch %d/%d loss %.4g", s->epoch + 1, L->o->epochs,
-                     s->loss_sum / (double)(s->cursor + 1) * L->std * L->std);
+                     s->loss_sum / (double)(s->cursor + 1) * raw_loss_unit(L));
             L->o->progress((s->cursor + 1) * (uint64_t)L->bs, L->nb * (uint64_t)L->bs, extra,
                            L->o->progress_user);
         }
@@ -309,7 +316,7 @@ static int finish_epoch(struct loop *L, double t_epoch, uint64_t first_batch, do
     struct trn_state *s = L->s;
     struct trn_epoch e = {0};
     e.epoch = s->epoch + 1;
-    e.train_loss = s->loss_sum / (double)L->nb * L->std * L->std;
+    e.train_loss = s->loss_sum / (double)L->nb * raw_loss_unit(L);
     e.lr = lr_at(L->o, s->epoch, L->nb - 1, L->nb);
     double steps = L->step_seconds - step0;
     e.samples_per_s = steps > 0 ? (double)((L->nb - first_batch) * (uint64_t)L->bs) / steps : 0.0;

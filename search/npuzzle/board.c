@@ -112,6 +112,23 @@ int srch_np_board_solvable(const srch_np_board *b, int goal)
     return (transpositions & 1) == (dist & 1);
 }
 
+void srch_np_board_transpose(const srch_np_board *b, int goal, srch_np_board *out)
+{
+    /* Mirror cells across the main diagonal and rename each tile after the
+     * mirror of its goal cell: the goal maps to itself (both layouts keep the
+     * blank on the diagonal) and every move to its mirror, so distances are
+     * equal. */
+    int n = b->ncells, w = b->width;
+    uint8_t tiles[SRCH_NP_MAX_CELLS];
+    for (int p = 0; p < n; p++) {
+        int g = np_goal_cell(n, goal, b->tile[p]);
+        int mg = (g % w) * w + g / w;
+        int t = goal == SRCH_NP_GOAL_BLANK_FIRST ? mg : (mg == n - 1 ? 0 : mg + 1);
+        tiles[(p % w) * w + p / w] = (uint8_t)t;
+    }
+    (void)srch_np_board_set(out, w, tiles); /* a permutation of a valid board */
+}
+
 int srch_np_board_can_move(const srch_np_board *b, int dir)
 {
     return dir >= 0 && dir < 4 && np_neighbour(b->width, b->blank, dir) >= 0;

@@ -14,7 +14,7 @@
 #include "search/npuzzle/np_internal.h"
 
 const srch_np_ann_opts SRCH_NP_ANN_DEFAULTS = {
-    .scale = 1, .delta = 0.0, .max_batch = 1024, .cache_bits = 18};
+    .scale = 1, .delta = 0.0, .mirror = 0, .max_batch = 1024, .cache_bits = 18};
 
 /* One cached network output; key[0] == EMPTY marks a free entry (a packed
  * board never has its top bits set). */
@@ -120,8 +120,14 @@ static ann_tls *tls_get(ann_heur *a)
     return t;
 }
 
-/* Send rows 0..nrows-1 of t->x through the network and store the outputs
- * for the boards they came from. */
+/* Network rows per board: the board, and its diagonal mirror with `mirror`. */
+static int rows_per_board(const ann_heur *a)
+{
+    return a->o.mirror ? 2 : 1;
+}
+
+/* Send rows 0..nrows-1 of t->x through the network and store for each board
+ * the mean of the outputs of its rows (consecutive in t->miss). */
 static int run_rows(ann_heur *a, ann_tls *t, const srch_np_board *b, int nrows, float *est)
 {
     double t0 = hn_now();
@@ -131,18 +137,20 @@ static int run_rows(ann_heur *a, ann_tls *t, const srch_np_board *b, int nrows, 
         return st;
     t->st.rows += (uint64_t)nrows;
     t->st.calls++;
+    float w = 1.0f / (float)rows_per_board(a);
     for (int r = 0; r < nrows; r++) {
         size_t i = t->miss[r];
         if (!isfinite(t->y[r]))
             return hn_fail(HN_ERR_NAN, "ANN heuristic: the network returned %g", (double)t->y[r]);
-        est[i] = t->y[r];
-        if (t->cache) {
+        int first = r == 0 || t->miss[r - 1] != i, last = r + 1 == nrows || t->miss[r + 1] != i;
+        est[i] = (first ? 0.0f : est[i]) + w * t->y[r];
+        if (last && t->cache) {
             uint64_t key[2];
             board_key(&b[i], key);
             cache_entry *e = &t->cache[cache_slot(key, a->o.cache_bits)];
             e->key[0] = key[0];
             e->key[1] = key[1];
-            e->y = t->y[r];
+            e->y = est[i];
         }
     }
     return 0;
@@ -153,7 +161,7 @@ static int estimate(ann_heur *a, const srch_np_board *b, size_t n, float *est)
     ann_tls *t = tls_get(a);
     if (!t)
         return HN_ERR_NOMEM;
-    int nrows = 0;
+    int nrows = 0, per = rows_per_board(a);
     size_t w = (size_t)a->inputs;
     for (size_t i = 0; i < n; i++) {
         if (t->cache) {
@@ -168,7 +176,13 @@ static int estimate(ann_heur *a, const srch_np_board *b, size_t n, float *est)
         }
         srch_np_encode_onehot(&b[i], a->goal, a->model_goal, t->x + (size_t)nrows * w);
         t->miss[nrows++] = i;
-        if (nrows == a->o.max_batch) {
+        if (per == 2) {
+            srch_np_board m;
+            srch_np_board_transpose(&b[i], a->goal, &m);
+            srch_np_encode_onehot(&m, a->goal, a->model_goal, t->x + (size_t)nrows * w);
+            t->miss[nrows++] = i;
+        }
+        if (nrows + per > a->o.max_batch) {
             int st = run_rows(a, t, b, nrows, est);
             if (st)
                 return st;
@@ -270,9 +284,11 @@ static int check_model(const nn_model *m, const char *name, int width, int *mode
 static int check_opts(const srch_np_ann_opts *o, const srch_np_heur *floor, int width, int goal)
 {
     if (o->scale < 1 || o->scale > 1000 || o->max_batch < 1 || o->max_batch > 1 << 16 ||
-        o->cache_bits < 0 || o->cache_bits > 28 || !isfinite(o->delta) || o->delta < 0)
-        return hn_fail(HN_ERR_ARG, "ANN heuristic: scale must be 1..1000, max_batch 1..65536, "
-                                   "cache_bits 0..28 and delta >= 0");
+        o->cache_bits < 0 || o->cache_bits > 28 || !isfinite(o->delta) || o->delta < 0 ||
+        (o->mirror != 0 && o->mirror != 1) || (o->mirror && o->max_batch < 2))
+        return hn_fail(HN_ERR_ARG, "ANN heuristic: scale must be 1..1000, max_batch 1..65536 "
+                                   "(2.. with mirror), cache_bits 0..28, delta >= 0 and "
+                                   "mirror 0 or 1");
     if (floor && (srch_np_heur_width(floor) != width || srch_np_heur_goal(floor) != goal))
         return hn_fail(HN_ERR_ARG, "ANN heuristic: the admissible part is for another board "
                                    "size or goal layout");
