@@ -41,7 +41,7 @@ static void usage(FILE *out)
             "  --goal G             goal layout of FILE: blank-first or blank-last (boards are\n"
             "                       converted for a model of the other layout) [blank-first]\n"
             "  --heuristic H        network heuristic spec [ann:M.h5]; e.g.\n"
-            "                       ann:M.h5,pdb:7-8,delta:2 or ann:M.h5,scale:100\n"
+            "                       ann:M.h5,pdb:7-8,delta:2 or ann:M.h5,scale:10,mirror\n"
             "  --algo A             astar, wastar, batch-astar, focal, idastar [astar]\n"
             "  --batch B            batch-astar: nodes per step [16]\n"
             "  --weight W           wastar, batch-astar: f = g + W*h [wastar 1.5, else 1]\n"
