@@ -66,8 +66,9 @@ typedef struct srch_np_ann_stats {
 } srch_np_ann_stats;
 void srch_np_heur_ann_thread_stats(const srch_np_heur *h, srch_np_ann_stats *out);
 
-/* The network's raw estimates (moves, float; no rounding, delta or floor)
- * for n boards into out[n]. 0, HN_ERR_ARG (h is not an ANN heuristic),
+/* The network's raw estimates (moves, float; no rounding, delta or floor;
+ * with `mirror` the mean over the board and its mirror) for n boards into
+ * out[n]. 0, HN_ERR_ARG (h is not an ANN heuristic),
  * HN_ERR_NOMEM or HN_ERR_NAN. */
 int srch_np_heur_ann_estimate(const srch_np_heur *h, const srch_np_board *b, size_t n, float *out);
 
