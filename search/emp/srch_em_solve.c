@@ -189,7 +189,8 @@ int srch_em_solve(const srch_em_inst *in, const srch_em_opts *opts, int *piece, 
     *res = (srch_em_result){0};
     if (o.ta_k < 2 || o.ta_n < 0 || o.ro_w < 1 || o.ro_h < 1 || o.ro_n < 0 || o.ro_nodes < 1 || o.start_nodes < 1 || o.slack < 0 ||
         o.escalate < 0 || !(o.time_limit >= 0) || !(o.walk_temp >= 0 && o.walk_temp <= 1e3))
-        return hn_fail(HN_ERR_ARG, "invalid local search options (ta_k >= 2, region >= 1x1)");
+        return hn_fail(HN_ERR_ARG, "invalid local search options (ta_k >= 2, region >= 1x1, "
+                                   "walk_temp 0..1000, no negative counts)");
     int st = HN_OK;
     em_run r = {.o = &o, .in = in, .res = res, .fn = fn, .user = user};
     r.cur = srch_em_board_new(in, &st);
