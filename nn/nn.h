@@ -190,6 +190,9 @@ const float *nn_train_output(const nn_train *t);
  * of the target given the input and over-estimates are rare for a small
  * tau. Returns the loss (0 before any forward pass). */
 double nn_train_loss(nn_train *t, const float *target, enum nn_loss kind, float over_weight);
+/* One term of that loss for the error d = y - t (the same definitions), for
+ * callers that evaluate predictions outside a training context. */
+double nn_loss_term(enum nn_loss kind, float over_weight, double d);
 /* The output gradient dLoss/dy of the last forward, [n, outputs]; writable
  * so callers can supply their own loss. */
 float *nn_train_output_grad(nn_train *t);

@@ -240,6 +240,21 @@ int nn_train_forward(nn_train *t, const float *x, int n, enum nn_mode mode)
 
 /* ---- loss -------------------------------------------------------------- */
 
+double nn_loss_term(enum nn_loss kind, float over_weight, double d)
+{
+    if (kind == NN_LOSS_QUANTILE)
+        return d > 0 ? (1.0 - over_weight) * d : -over_weight * d;
+    return d * d * (kind == NN_LOSS_ASYM_MSE && d > 0 ? over_weight : 1.0);
+}
+
+/* dTerm/dd of nn_loss_term. */
+static float loss_slope(enum nn_loss kind, float over_weight, float d)
+{
+    if (kind == NN_LOSS_QUANTILE)
+        return d > 0.0f ? 1.0f - over_weight : -over_weight;
+    return 2.0f * d * (kind == NN_LOSS_ASYM_MSE && d > 0.0f ? over_weight : 1.0f);
+}
+
 double nn_train_loss(nn_train *t, const float *target, enum nn_loss kind, float over_weight)
 {
     size_t k = (size_t)t->n * nn_model_outputs(t->m);
@@ -247,22 +262,10 @@ double nn_train_loss(nn_train *t, const float *target, enum nn_loss kind, float 
         return 0.0; /* nothing to compare yet */
     const float *y = nn_train_output(t);
     double sum = 0.0;
-    if (kind == NN_LOSS_QUANTILE) {
-        float over = (1.0f - over_weight) / (float)k, under = -over_weight / (float)k;
-        for (size_t i = 0; i < k; i++) {
-            float d = y[i] - target[i];
-            t->dy[i] = d > 0.0f ? over : under;
-            sum += (double)(t->dy[i] * (float)k * d);
-        }
-        return sum / (double)k;
-    }
-    float wo = kind == NN_LOSS_ASYM_MSE ? over_weight : 1.0f;
-    float scale = 2.0f / (float)k;
     for (size_t i = 0; i < k; i++) {
         float d = y[i] - target[i];
-        float wgt = d > 0.0f ? wo : 1.0f;
-        sum += (double)(wgt * d * d);
-        t->dy[i] = scale * wgt * d;
+        sum += nn_loss_term(kind, over_weight, d);
+        t->dy[i] = loss_slope(kind, over_weight, d) / (float)k;
     }
     return sum / (double)k;
 }

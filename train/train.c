@@ -138,10 +138,7 @@ static int eval_with(nn_train *t, const trn_data *d, enum trn_split s, const nn_
         const float *out = nn_train_output(t);
         for (int i = 0; i < k; i++) {
             double p = out[i] * std + mean, err = p - y[i];
-            if (loss == NN_LOSS_QUANTILE)
-                sl += err > 0 ? (1.0 - over) * err : -over * err;
-            else
-                sl += err * err * (loss == NN_LOSS_ASYM_MSE && err > 0 ? over : 1.0);
+            sl += nn_loss_term(loss, over, err);
             sa += fabs(err);
             exact += lround(p) == lround(y[i]);
             overs += lround(p) > lround(y[i]);

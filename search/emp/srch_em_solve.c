@@ -97,7 +97,8 @@ static void plateau_walk(em_run *r, long tries)
             continue;
         srch_em_move m = {.a = a, .b = c};
         srch_em_swap_best(b, &m);
-        if (m.delta >= 0 || (m.delta > -8 && (uint32_t)hn_rng_u64(r->rng) < keep[-m.delta]))
+        if (m.delta >= 0 ||
+            (m.delta > -8 && keep[-m.delta] && (uint32_t)hn_rng_u64(r->rng) < keep[-m.delta]))
             srch_em_move_apply(b, &m);
         if ((t & 4095) == 0) {
             note_best(r);

@@ -119,12 +119,12 @@ void srch_np_board_transpose(const srch_np_board *b, int goal, srch_np_board *ou
      * blank on the diagonal) and every move to its mirror, so distances are
      * equal. */
     int n = b->ncells, w = b->width;
+    srch_np_board g;
+    srch_np_board_goal(&g, w, goal);
     uint8_t tiles[SRCH_NP_MAX_CELLS];
     for (int p = 0; p < n; p++) {
-        int g = np_goal_cell(n, goal, b->tile[p]);
-        int mg = (g % w) * w + g / w;
-        int t = goal == SRCH_NP_GOAL_BLANK_FIRST ? mg : (mg == n - 1 ? 0 : mg + 1);
-        tiles[(p % w) * w + p / w] = (uint8_t)t;
+        int gc = g.pos[b->tile[p]];
+        tiles[(p % w) * w + p / w] = g.tile[(gc % w) * w + gc / w];
     }
     (void)srch_np_board_set(out, w, tiles); /* a permutation of a valid board */
 }
