@@ -188,6 +188,27 @@ typedef struct {
       .start_nodes = 1000000,                                                   \
       .perturb = 0, .walk = 0, .walk_temp = 0, .slack = 2, .escalate = 0, .backtrack_time = 0 }
 
+/* Metropolis acceptance of the annealed walk: keep[d] is the chance, in
+ * units of 2^-32, that a move losing d = 1..7 joins is kept at the walk's
+ * temperature (exp(-d / temp)); a move losing 8 or more is never kept, and at
+ * temperature 0 (`on` 0) no losing move is. */
+typedef struct {
+    uint32_t keep[8];
+    int on;
+} srch_em_metropolis;
+
+void srch_em_metropolis_init(srch_em_metropolis *m, double temp);
+
+/* 1 if a move with score change `delta` is kept: always when it loses
+ * nothing; otherwise by one random draw (none at temperature 0, so a plain
+ * plateau walk's random stream does not depend on this rule). */
+static inline int srch_em_metropolis_keep(const srch_em_metropolis *m, int delta, hn_rng *rng)
+{
+    if (delta >= 0)
+        return 1;
+    return m->on && delta > -8 && (uint32_t)hn_rng_u64(rng) < m->keep[-delta];
+}
+
 /* Kick size (perturbation moves) after `stall` kicks without a new best:
  * `base` while escalate == 0; otherwise base doubles every `escalate` kicks
  * and, past cells/4, starts again at base (base, 2 base, 4 base, ..., base). */

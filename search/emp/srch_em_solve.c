@@ -78,17 +78,23 @@ static void choose_perturbation_move(em_run *r)
     srch_em_move_apply(b, &r->cand[k]);
 }
 
+void srch_em_metropolis_init(srch_em_metropolis *m, double temp)
+{
+    m->keep[0] = 0;
+    m->on = temp > 0;
+    for (int d = 1; d < 8; d++)
+        m->keep[d] = temp > 0 ? (uint32_t)(4294967295.0 * exp(-d / temp)) : 0;
+}
+
 /* Plateau walk: random swap+rotate moves of one class, kept when they do not
  * lose a join, so the board drifts across equal-score plateaus cheaply. With
- * a temperature a move losing d joins is kept with probability
- * exp(-d / temp) (threshold table for d = 1..7 in 2^32 units). */
+ * a temperature, moves that lose joins are kept by the Metropolis rule. */
 static void plateau_walk(em_run *r, long tries)
 {
     srch_em_board *b = r->cur;
     const srch_em_inst *in = r->in;
-    uint32_t keep[8] = {0};
-    for (int d = 1; d < 8 && r->o->walk_temp > 0; d++)
-        keep[d] = (uint32_t)(4294967295.0 * exp(-d / r->o->walk_temp));
+    srch_em_metropolis acc;
+    srch_em_metropolis_init(&acc, r->o->walk_temp);
     for (long t = 0; t < tries; t++) {
         int a = (int)hn_rng_below(r->rng, (uint32_t)b->n);
         int c = (int)hn_rng_below(r->rng, (uint32_t)b->n);
@@ -97,8 +103,7 @@ static void plateau_walk(em_run *r, long tries)
             continue;
         srch_em_move m = {.a = a, .b = c};
         srch_em_swap_best(b, &m);
-        if (m.delta >= 0 ||
-            (m.delta > -8 && keep[-m.delta] && (uint32_t)hn_rng_u64(r->rng) < keep[-m.delta]))
+        if (srch_em_metropolis_keep(&acc, m.delta, r->rng))
             srch_em_move_apply(b, &m);
         if ((t & 4095) == 0) {
             note_best(r);
