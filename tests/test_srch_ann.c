@@ -69,15 +69,21 @@ static int replays(const srch_np_board *b, const srch_np_result *r, int goal)
     return r->nmoves == r->length && srch_np_board_is_goal(&x, goal);
 }
 
+/* An 8-puzzle network heuristic without a floor (NULL on error). */
+static srch_np_heur *ann8(const nn_model *m, int goal, const srch_np_ann_opts *o)
+{
+    int st;
+    return srch_np_heur_ann_new(m, "t", 3, goal, NULL, o, &st);
+}
+
 static void test_values(const nn_model *m, const srch_np_board *boards, int goal)
 {
     srch_np_ann_opts nocache = SRCH_NP_ANN_DEFAULTS, small = SRCH_NP_ANN_DEFAULTS;
     nocache.cache_bits = 0;
     small.max_batch = 3; /* forces several network calls per batch */
-    int st;
-    srch_np_heur *a = srch_np_heur_ann_new(m, "t", 3, goal, NULL, NULL, &st);
-    srch_np_heur *b = srch_np_heur_ann_new(m, "t", 3, goal, NULL, &nocache, &st);
-    srch_np_heur *c = srch_np_heur_ann_new(m, "t", 3, goal, NULL, &small, &st);
+    srch_np_heur *a = ann8(m, goal, NULL);
+    srch_np_heur *b = ann8(m, goal, &nocache);
+    srch_np_heur *c = ann8(m, goal, &small);
     CHECK(a && b && c);
     if (!a || !b || !c)
         return;
@@ -124,9 +130,9 @@ static void test_mirror(const nn_model *m, const srch_np_board *boards, int goal
     odd.max_batch = 3;
     odd.cache_bits = 0;
     int st;
-    srch_np_heur *plain = srch_np_heur_ann_new(m, "t", 3, goal, NULL, NULL, &st);
-    srch_np_heur *a = srch_np_heur_ann_new(m, "t", 3, goal, NULL, &mir, &st);
-    srch_np_heur *c = srch_np_heur_ann_new(m, "t", 3, goal, NULL, &odd, &st);
+    srch_np_heur *plain = ann8(m, goal, NULL);
+    srch_np_heur *a = ann8(m, goal, &mir);
+    srch_np_heur *c = ann8(m, goal, &odd);
     CHECK(plain && a && c);
     if (!plain || !a || !c)
         return;
