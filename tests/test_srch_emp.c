@@ -2,8 +2,8 @@
  * recounts, the Hungarian solver against brute force, each neighbourhood
  * never worsening and exact on tiny boards, constructive starts, and the
  * MILP and clique models finding perfect boards on generated instances. */
-#include <stdio.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

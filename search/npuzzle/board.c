@@ -119,12 +119,10 @@ void srch_np_board_transpose(const srch_np_board *b, int goal, srch_np_board *ou
      * blank on the diagonal) and every move to its mirror, so distances are
      * equal. */
     int n = b->ncells, w = b->width;
-    srch_np_board g;
-    srch_np_board_goal(&g, w, goal);
     uint8_t tiles[SRCH_NP_MAX_CELLS];
     for (int p = 0; p < n; p++) {
-        int gc = g.pos[b->tile[p]];
-        tiles[(p % w) * w + p / w] = g.tile[(gc % w) * w + gc / w];
+        int gc = np_goal_cell(n, goal, b->tile[p]);
+        tiles[(p % w) * w + p / w] = (uint8_t)np_goal_tile(n, goal, (gc % w) * w + gc / w);
     }
     (void)srch_np_board_set(out, w, tiles); /* a permutation of a valid board */
 }

@@ -39,6 +39,14 @@ static inline int np_goal_cell(int ncells, int goal, int tile)
     return tile == 0 ? ncells - 1 : tile - 1;
 }
 
+/* Tile on `cell` in the goal layout: the inverse of np_goal_cell. */
+static inline int np_goal_tile(int ncells, int goal, int cell)
+{
+    if (goal == SRCH_NP_GOAL_BLANK_FIRST)
+        return cell;
+    return cell == ncells - 1 ? 0 : cell + 1;
+}
+
 /* Index of the n-th (0-based) zero bit of `used` (which has > n zeros
  * among the low 32 bits). */
 static inline int np_select_free(uint32_t used, int n)
