@@ -29,7 +29,33 @@ void srch_em_board_free(srch_em_board *b)
     free(b->bb_deep);
     free(b->bb_g);
     free(b->bb_used);
+    free(b->face);
+    free(b->need);
+    free(b->cls_cells);
     free(b);
+}
+
+/* The walk's cell lists per class (clues left out) and the thresholds that
+ * draw a class with probability proportional to its squared size. */
+static void class_lists(srch_em_board *b)
+{
+    const srch_em_inst *in = b->inst;
+    int k = 0;
+    double pairs[3], total = 0;
+    for (int cls = 0; cls < 3; cls++) {
+        b->cls_off[cls] = k;
+        for (int c = 0; c < b->n; c++)
+            if (in->cclass[c] == cls && !b->fixed[c])
+                b->cls_cells[k++] = c;
+        b->cls_len[cls] = k - b->cls_off[cls];
+        pairs[cls] = (double)b->cls_len[cls] * b->cls_len[cls];
+        total += pairs[cls];
+    }
+    double cut = 0;
+    for (int cls = 0; cls < 2; cls++) {
+        cut += total > 0 ? pairs[cls] / total : 0;
+        b->walk_cut[cls] = cut >= 1.0 ? UINT64_MAX : (uint64_t)(cut * 18446744073709551616.0);
+    }
 }
 
 srch_em_board *srch_em_board_new(const srch_em_inst *in, int *status)
@@ -52,9 +78,13 @@ srch_em_board *srch_em_board_new(const srch_em_inst *in, int *status)
         b->rbest = malloc(sizeof(int) * (size_t)half * (size_t)half);
         b->mark = calloc((size_t)n + 1, sizeof(int));
         b->weight = malloc(sizeof(double) * (size_t)(n + 1));
+        b->face = calloc((size_t)n + 1, sizeof(uint32_t));
+        b->need = calloc((size_t)n + 1, sizeof(uint32_t));
+        b->cls_cells = malloc(sizeof(int) * (size_t)(n + 1));
     }
     if (!b || !b->piece || !b->rot || !b->pos || !b->fixed || !b->cells || !b->pieces ||
-        !b->cost || !b->assign || !b->hwork || !b->rbest || !b->mark || !b->weight) {
+        !b->cost || !b->assign || !b->hwork || !b->rbest || !b->mark || !b->weight ||
+        !b->face || !b->need || !b->cls_cells) {
         srch_em_board_free(b);
         if (status)
             *status = hn_fail(HN_ERR_NOMEM, "out of memory for a %dx%d board", in->w, in->h);
@@ -66,6 +96,7 @@ srch_em_board *srch_em_board_new(const srch_em_inst *in, int *status)
     }
     for (int k = 0; k < in->nclues; k++)
         b->fixed[in->clue_cell[k]] = 1;
+    class_lists(b);
     if (status)
         *status = HN_OK;
     return b;

@@ -45,6 +45,12 @@ struct srch_em_board {
     uint8_t *bb_g, *bb_used;
     size_t bb_cap_cand, bb_cap_cells;
     int bb_cap_pool;
+    /* the fast walk (srch_em_walk.c): packed colours of each placed piece and
+     * of what each cell's neighbours show it, valid during one walk; the
+     * non-fixed cells of each class and the class draw thresholds */
+    uint32_t *face, *need;
+    int *cls_cells, cls_off[3], cls_len[3];
+    uint64_t walk_cut[2];
 };
 
 static inline const uint8_t *srch_em_pc(const srch_em_inst *in, int p, int r)
@@ -114,5 +120,18 @@ int srch_em_fill_empty(srch_em_board *b, int band, long node_limit);
 /* Best rotations for swapping the pieces of cells m->a and m->b (same class,
  * not fixed); fills ra, rb and delta, board unchanged. */
 void srch_em_swap_best(srch_em_board *b, srch_em_move *m);
+
+/* The annealed walk's own generator (xoshiro256**), seeded per walk from the
+ * run's generator: the walk draws several numbers per move. */
+typedef struct {
+    uint64_t s[4];
+} srch_em_walk_rng;
+void srch_em_walk_seed(srch_em_walk_rng *w, uint64_t seed);
+/* Up to `tries` random swap+rotate moves (pairs of cells of one class drawn
+ * uniformly, each piece at its best rotation), kept by `acc`. Stops early
+ * once the score exceeds `stop_above`, so the caller can keep that board.
+ * Returns the tries made. */
+long srch_em_walk(srch_em_board *b, long tries, const srch_em_metropolis *acc,
+                  srch_em_walk_rng *rng, int stop_above);
 
 #endif

@@ -88,31 +88,22 @@ void srch_em_metropolis_init(srch_em_metropolis *m, double temp)
 
 /* Plateau walk: random swap+rotate moves of one class, kept when they do not
  * lose a join, so the board drifts across equal-score plateaus cheaply. With
- * a temperature, moves that lose joins are kept by the Metropolis rule. */
+ * a temperature, moves that lose joins are kept by the Metropolis rule. The
+ * kernel returns as soon as the board beats the best, which is then kept. */
 static void plateau_walk(em_run *r, long tries)
 {
-    srch_em_board *b = r->cur;
-    const srch_em_inst *in = r->in;
     srch_em_metropolis acc;
     srch_em_metropolis_init(&acc, r->o->walk_temp);
-    for (long t = 0; t < tries; t++) {
-        int a = (int)hn_rng_below(r->rng, (uint32_t)b->n);
-        int c = (int)hn_rng_below(r->rng, (uint32_t)b->n);
-        if (b->fixed[a] || b->fixed[c] || in->cclass[a] != in->cclass[c] ||
-            (a == c && in->cclass[a] != SRCH_EM_INNER))
-            continue;
-        srch_em_move m = {.a = a, .b = c};
-        srch_em_swap_best(b, &m);
-        if (srch_em_metropolis_keep(&acc, m.delta, r->rng))
-            srch_em_move_apply(b, &m);
-        if ((t & 4095) == 0) {
-            note_best(r);
-            if (out_of_time(r))
-                return;
-        }
+    srch_em_walk_rng wr;
+    srch_em_walk_seed(&wr, hn_rng_u64(r->rng));
+    const long chunk = 1L << 16;
+    while (tries > 0) {
+        long n = tries < chunk ? tries : chunk;
+        tries -= srch_em_walk(r->cur, n, &acc, &wr, r->best->score);
+        note_best(r);
+        if (out_of_time(r))
+            return;
     }
-    b->evals += tries;
-    note_best(r);
 }
 
 static void region_samples(em_run *r)
