@@ -2,12 +2,14 @@
  * recounts, the Hungarian solver against brute force, each neighbourhood
  * never worsening and exact on tiny boards, constructive starts, and the
  * MILP and clique models finding perfect boards on generated instances. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "search/emp/emp.h"
+#include "search/emp/srch_em_int.h"
 #include "tests/check.h"
 
 static srch_em_inst *load(const char *rel)
@@ -517,6 +519,71 @@ static void test_annealed_walk(void)
     srch_em_inst_free(in);
 }
 
+/* The fast walk scores a move exactly as srch_em_swap_best does (delta and
+ * rotations, adjacent cells and turns included), keeps the score equal to a
+ * recount and the board legal, and returns as soon as it beats stop_above. */
+static void test_fast_walk(void)
+{
+    static const int shape[][4] = {{7, 5, 2, 3}, {6, 6, 1, 2}, {3, 3, 2, 1}, {16, 16, 5, 17}};
+    hn_rng *rng = hn_rng_new(5);
+    int bad = 0, moved = 0;
+    for (int s = 0; s < 4 && rng; s++) {
+        int st, w = shape[s][0], h = shape[s][1], n = w * h, v = 0, sol[2 * 256];
+        srch_em_inst *in = srch_em_inst_gen(w, h, shape[s][2], shape[s][3], 40 + (uint64_t)s,
+                                            sol, &st);
+        if (in && s % 2 == 1) /* a clue inside: the walk must leave it alone */
+            CHECK(srch_em_inst_add_clue(in, sol[2 * w + 2], 2, 2, sol[n + 2 * w + 2]) == HN_OK);
+        srch_em_board *b = in ? srch_em_board_new(in, &st) : NULL;
+        int *piece = malloc(sizeof(int) * (size_t)n), *rot = malloc(sizeof(int) * (size_t)n);
+        CHECK(b && piece && rot);
+        if (!b || !piece || !rot)
+            goto next;
+        srch_em_walk_rng wr;
+        srch_em_walk_seed(&wr, (uint64_t)s);
+        srch_em_metropolis hot;
+        srch_em_metropolis_init(&hot, 0.7);
+        for (int round = 0; round < 20; round++) {
+            srch_em_board_random(b, rng);
+            srch_em_walk(b, 500, &hot, &wr, INT_MAX); /* also a walked, non-random board */
+            srch_em_walk_sync(b);
+            for (int i = 0; i < 300; i++) {
+                int a = (int)hn_rng_below(rng, (uint32_t)n);
+                int c = i % 3 == 0 ? (a + 1 < n ? a + 1 : a - w) : (int)hn_rng_below(rng, (uint32_t)n);
+                if (c < 0 || b->fixed[a] || b->fixed[c] || in->cclass[a] != in->cclass[c])
+                    continue;
+                srch_em_move fast = {.a = a, .b = c}, slow = fast;
+                srch_em_walk_score(b, &fast);
+                srch_em_swap_best(b, &slow);
+                bad += fast.delta != slow.delta || fast.ra != slow.ra ||
+                       (a != c && fast.rb != slow.rb);
+            }
+            srch_em_walk(b, 2000, &hot, &wr, INT_MAX);
+            srch_em_board_get(b, piece, rot);
+            bad += srch_em_board_score(b) != srch_em_board_recount(b);
+            bad += srch_em_sol_check(in, piece, rot, &v, NULL, 0) != srch_em_board_score(b) || v;
+            for (int c = 0; c < n; c++)
+                bad += b->pos[b->piece[c]] != c;
+            /* at temperature 0 from a random board: stops on the first gain */
+            srch_em_metropolis cold;
+            srch_em_metropolis_init(&cold, 0);
+            srch_em_board_random(b, rng);
+            int start = srch_em_board_score(b);
+            if (start == srch_em_inst_joins(in))
+                continue; /* nothing to gain (one colour per class) */
+            long t = srch_em_walk(b, 100000, &cold, &wr, start);
+            bad += srch_em_board_score(b) <= start || t >= 100000;
+            moved++;
+        }
+    next:
+        free(piece);
+        free(rot);
+        srch_em_board_free(b);
+        srch_em_inst_free(in);
+    }
+    CHECK_MSG(bad == 0 && moved > 0, "%d mismatches", bad);
+    hn_rng_free(rng);
+}
+
 int main(void)
 {
     test_read_shared();
@@ -530,6 +597,7 @@ int main(void)
     test_kick_ladder();
     test_metropolis();
     test_annealed_walk();
+    test_fast_walk();
     test_escalation();
     return CHECK_DONE();
 }

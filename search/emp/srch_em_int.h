@@ -133,5 +133,12 @@ void srch_em_walk_seed(srch_em_walk_rng *w, uint64_t seed);
  * Returns the tries made. */
 long srch_em_walk(srch_em_board *b, long tries, const srch_em_metropolis *acc,
                   srch_em_walk_rng *rng, int stop_above);
+/* The walk's view of a complete board: fill face/need from it (srch_em_walk
+ * does this itself; for tests). */
+void srch_em_walk_sync(srch_em_board *b);
+/* Score m->a <-> m->b (same class, not fixed; a == b turns an inner piece)
+ * with best rotations from the synced packed colours: fills ra, rb and delta
+ * exactly as srch_em_swap_best does; the board is unchanged. */
+void srch_em_walk_score(srch_em_board *b, srch_em_move *m);
 
 #endif

@@ -65,8 +65,7 @@ static inline uint32_t gather_need(const srch_em_board *b, int cell)
            ((f[nb[2]] & 0xffu) << 16) | (((f[nb[3]] >> 8) & 0xffu) << 24);
 }
 
-/* face[] and need[] from the board as it is (other neighbourhoods moved it). */
-static void walk_sync(srch_em_board *b)
+void srch_em_walk_sync(srch_em_board *b)
 {
     const srch_em_inst *in = b->inst;
     for (int c = 0; c < b->n; c++)
@@ -88,41 +87,84 @@ static inline int best_rot(const srch_em_inst *in, int cls, int cell, int p, uin
     }
     uint32_t pc[4];
     memcpy(pc, srch_em_pc(in, p, 0), sizeof pc);
-    int best = zero_bytes(pc[0] ^ need), br = 0;
-    for (int r = 1; r < 4; r++) {
-        int s = zero_bytes(pc[r] ^ need);
-        if (s > best) {
-            best = s;
-            br = r;
-        }
+    /* key = matches * 4 + (3 - r): the largest key is the first best rotation */
+    int best = 0;
+    for (int r = 0; r < 4; r++) {
+        int key = zero_bytes(pc[r] ^ need) * 4 + 3 - r;
+        best = key > best ? key : best;
     }
-    *rot = br;
-    return best;
+    *rot = 3 - (best & 3);
+    return best >> 2;
 }
 
-static inline int adjacent(const srch_em_inst *in, int a, int c)
+/* Side of a that faces c, or -1 when the cells do not touch. */
+static inline int facing_side(const srch_em_inst *in, int a, int c)
 {
     const int *nb = in->nb + (size_t)a * 4;
-    return nb[0] == c || nb[1] == c || nb[2] == c || nb[3] == c;
+    return nb[0] == c ? 0 : nb[1] == c ? 1 : nb[2] == c ? 2 : nb[3] == c ? 3 : -1;
+}
+
+/* Rotations allowed for piece p on cell (a frame cell forces one). */
+static inline int rot_range(const srch_em_inst *in, int cls, int cell, int p, int *r0)
+{
+    *r0 = cls == SRCH_EM_INNER ? 0 : srch_em_rot_for(in, p, cell);
+    return cls == SRCH_EM_INNER ? 4 : 1;
+}
+
+/* Swap of touching cells a and c (a's side k faces c): the joins away from
+ * the shared side per piece, plus the shared join, over all rotation pairs;
+ * the first best pair in (ra, rc) order, as srch_em_swap_best picks it. */
+static void score_touching(const srch_em_board *b, int cls, int k, srch_em_move *m)
+{
+    const srch_em_inst *in = b->inst;
+    int a = m->a, c = m->b, pa = b->piece[a], pc = b->piece[c], k2 = (k + 2) & 3;
+    uint32_t na = b->need[a] | (0xffu << (8 * k)), nc = b->need[c] | (0xffu << (8 * k2));
+    int a0, c0, na_rot = rot_range(in, cls, a, pc, &a0), nc_rot = rot_range(in, cls, c, pa, &c0);
+    uint32_t sa = (b->face[a] >> (8 * k)) & 0xffu;
+    int shared_now = sa == ((b->face[c] >> (8 * k2)) & 0xffu) && sa != 0;
+    int now = zero_bytes(b->face[a] ^ na) + zero_bytes(b->face[c] ^ nc) + shared_now;
+    int best = -1;
+    for (int i = 0; i < na_rot; i++) {
+        int r1 = a0 + i;
+        uint32_t fa = packed(in, pc, r1);
+        uint32_t ca = (fa >> (8 * k)) & 0xffu;
+        int s1 = zero_bytes(fa ^ na);
+        for (int j = 0; j < nc_rot; j++) {
+            int r2 = c0 + j;
+            uint32_t fc = packed(in, pa, r2);
+            int sc = s1 + zero_bytes(fc ^ nc) + (ca == ((fc >> (8 * k2)) & 0xffu) && ca != 0);
+            if (sc > best) {
+                best = sc;
+                m->ra = r1;
+                m->rb = r2;
+            }
+        }
+    }
+    m->delta = best - now;
 }
 
 /* Score the move {a, c} with best rotations into *m; the board is unchanged. */
-static void walk_score(srch_em_board *b, int cls, srch_em_move *m)
+static inline void walk_score(const srch_em_board *b, int cls, srch_em_move *m)
 {
     const srch_em_inst *in = b->inst;
-    int a = m->a, c = m->b, pa = b->piece[a], pc = b->piece[c];
+    int a = m->a, c = m->b, pa = b->piece[a], pc = b->piece[c], k;
     if (a == c) {
         uint32_t na = b->need[a];
         m->delta = best_rot(in, cls, a, pa, na, &m->ra) - zero_bytes(b->face[a] ^ na);
         m->rb = m->ra;
-    } else if (adjacent(in, a, c)) {
-        srch_em_swap_best(b, m); /* the shared join needs the board (rare) */
+    } else if ((k = facing_side(in, a, c)) >= 0) {
+        score_touching(b, cls, k, m);
     } else {
         uint32_t na = b->need[a], nc = b->need[c];
         int now = zero_bytes(b->face[a] ^ na) + zero_bytes(b->face[c] ^ nc);
         m->delta = best_rot(in, cls, a, pc, na, &m->ra) + best_rot(in, cls, c, pa, nc, &m->rb) -
                    now;
     }
+}
+
+void srch_em_walk_score(srch_em_board *b, srch_em_move *m)
+{
+    walk_score(b, b->inst->cclass[m->a], m);
 }
 
 static void refresh_around(srch_em_board *b, int cell)
@@ -163,8 +205,8 @@ static int walk_class(const srch_em_board *b, uint64_t x)
 long srch_em_walk(srch_em_board *b, long tries, const srch_em_metropolis *acc,
                   srch_em_walk_rng *rng, int stop_above)
 {
-    walk_sync(b);
-    uint64_t *s = rng->s;
+    srch_em_walk_sync(b);
+    uint64_t s[4] = {rng->s[0], rng->s[1], rng->s[2], rng->s[3]}; /* kept in registers */
     long t = 0;
     while (t < tries && b->score <= stop_above) {
         t++;
@@ -183,6 +225,8 @@ long srch_em_walk(srch_em_board *b, long tries, const srch_em_metropolis *acc,
             (acc->on && mv.delta > -8 && (uint32_t)walk_next(s) < acc->keep[-mv.delta]))
             walk_apply(b, &mv);
     }
+    for (int i = 0; i < 4; i++)
+        rng->s[i] = s[i];
     b->evals += t;
     return t;
 }
