@@ -4,6 +4,9 @@
  * from packed colours (four bytes per placed piece and per cell's
  * neighbourhood) instead of lifting and dropping pieces on the board. */
 #include <string.h>
+#ifdef __AVX2__
+#include <immintrin.h>
+#endif
 
 #include "search/emp/srch_em_int.h"
 
@@ -97,6 +100,38 @@ static inline int best_rot(const srch_em_inst *in, int cls, int cell, int p, uin
     return best >> 2;
 }
 
+/* Inner swap of cells that do not touch: piece pc goes to a (against na),
+ * pa to c (against nc), each at its first best rotation; returns the joins
+ * they make there. With AVX2 the eight rotations are scored at once. */
+static inline int best_pair(const srch_em_inst *in, int a, int c, int pa, int pc, uint32_t na,
+                            uint32_t nc, int *ra, int *rc)
+{
+#ifdef __AVX2__
+    __m128i to_a = _mm_loadu_si128((const __m128i *)(const void *)srch_em_pc(in, pc, 0));
+    __m128i to_c = _mm_loadu_si128((const __m128i *)(const void *)srch_em_pc(in, pa, 0));
+    __m256i cols = _mm256_set_m128i(to_c, to_a);
+    __m256i need = _mm256_set_m128i(_mm_set1_epi32((int)nc), _mm_set1_epi32((int)na));
+    __m256i eq = _mm256_cmpeq_epi8(_mm256_xor_si256(cols, need), _mm256_setzero_si256());
+    /* bytes 0/1, summed per 32-bit lane (one lane per rotation) */
+    __m256i one = _mm256_and_si256(eq, _mm256_set1_epi8(1));
+    one = _mm256_add_epi32(one, _mm256_srli_epi32(one, 16));
+    one = _mm256_add_epi32(one, _mm256_srli_epi32(one, 8));
+    /* key = matches * 4 + (3 - r): the largest key is the first best rotation */
+    __m256i key = _mm256_add_epi32(_mm256_slli_epi32(_mm256_and_si256(one, _mm256_set1_epi32(0xff)), 2),
+                                   _mm256_set_epi32(0, 1, 2, 3, 0, 1, 2, 3));
+    key = _mm256_max_epi32(key, _mm256_shuffle_epi32(key, 0x4e));
+    key = _mm256_max_epi32(key, _mm256_shuffle_epi32(key, 0xb1));
+    int ka = _mm256_cvtsi256_si32(key), kc = _mm256_extract_epi32(key, 4);
+    (void)a;
+    (void)c;
+    *ra = 3 - (ka & 3);
+    *rc = 3 - (kc & 3);
+    return (ka >> 2) + (kc >> 2);
+#else
+    return best_rot(in, SRCH_EM_INNER, a, pc, na, ra) + best_rot(in, SRCH_EM_INNER, c, pa, nc, rc);
+#endif
+}
+
 /* Side of a that faces c, or -1 when the cells do not touch. */
 static inline int facing_side(const srch_em_inst *in, int a, int c)
 {
@@ -157,8 +192,11 @@ static inline void walk_score(const srch_em_board *b, int cls, srch_em_move *m)
     } else {
         uint32_t na = b->need[a], nc = b->need[c];
         int now = zero_bytes(b->face[a] ^ na) + zero_bytes(b->face[c] ^ nc);
-        m->delta = best_rot(in, cls, a, pc, na, &m->ra) + best_rot(in, cls, c, pa, nc, &m->rb) -
-                   now;
+        if (cls == SRCH_EM_INNER)
+            m->delta = best_pair(in, a, c, pa, pc, na, nc, &m->ra, &m->rb) - now;
+        else
+            m->delta = best_rot(in, cls, a, pc, na, &m->ra) +
+                       best_rot(in, cls, c, pa, nc, &m->rb) - now;
     }
 }
 
