@@ -33,6 +33,8 @@ static void solve_help(FILE *f)
                "  --slack J             restart from the best when J joins below it [%d]\n"
                "  --escalate C          every C kicks without a new best double the kick\n"
                "                        (up to cells/4) and widen the slack; 0 = off [%d]\n"
+               "  --restart S           back to the start board after S seconds without a\n"
+               "                        new best (the best is kept); 0 = never [0]\n"
                "  --backtrack-time S    seconds for --start backtrack, 0 = time/10 [0]\n"
                "  --format meta|e2pieces  instance format [meta]\n"
                "  --clue P,R,C,ROT      fixed piece, repeatable (Eternity II: 138,8,7,2)\n"
@@ -88,6 +90,7 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
         {"perturb", required_argument, 0, 'p'}, {"slack", required_argument, 0, 'J'},
         {"escalate", required_argument, 0, 'E'}, {"walk-temp", required_argument, 0, 'T'},
         {"walk", required_argument, 0, 'w'}, {"start-nodes", required_argument, 0, 'G'}, {"backtrack-time", required_argument, 0, 'B'},
+        {"restart", required_argument, 0, 'X'},
         {"format", required_argument, 0, 'f'}, {"clue", required_argument, 0, 'c'},
         {"output", required_argument, 0, 'o'}, {"quiet", no_argument, 0, 'q'},
         {"scorer", required_argument, 0, 'L'}, {"scorer-pick", required_argument, 0, 'P'},
@@ -163,6 +166,10 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
             if (cli_parse_long(optarg, 0, 1000000, &v) < 0)
                 return cli_usage(cmd, "--escalate must be 0..1e6, not '%s'", optarg);
             o->escalate = (int)v;
+            break;
+        case 'X':
+            if (cli_parse_double(optarg, &o->restart) < 0 || !(o->restart >= 0))
+                return cli_usage(cmd, "--restart must be seconds >= 0, not '%s'", optarg);
             break;
         case 'B':
             if (cli_parse_double(optarg, &o->backtrack_time) < 0 || o->backtrack_time < 0)
@@ -247,11 +254,11 @@ int cmd_emp_solve(int argc, char **argv)
         goto out;
     }
     printf("instance=%s size=%dx%d score=%d joins=%d start_score=%d time_best=%.2f "
-           "seconds=%.2f wall_seconds=%.2f cpu_seconds=%.2f cycles=%ld moves=%ld seed=%llu "
-           "start=%s solution=%s%s\n", path,
+           "seconds=%.2f wall_seconds=%.2f cpu_seconds=%.2f cycles=%ld moves=%ld restarts=%ld "
+           "seed=%llu start=%s solution=%s%s\n", path,
            srch_em_inst_width(in), srch_em_inst_height(in), res.best, srch_em_inst_joins(in),
            res.start_score, res.time_best, res.seconds, res.wall_seconds, res.cpu_seconds,
-           res.cycles, res.moves,
+           res.cycles, res.moves, res.restarts,
            (unsigned long long)o.seed, starts[o.start], out, res.stopped ? " stopped=1" : "");
     if (scorer)
         emp_scorer_report(scorer);

@@ -175,6 +175,9 @@ typedef struct {
                          * the kick (up to cells/4, then back to the start) and widen the
                          * slack by as much, so the walk can leave the best board's basin */
     double backtrack_time; /* seconds of the backtracking start (0: time/10) */
+    double restart;     /* > 0: after this many seconds (on the run's clock) without a
+                         * new best, go back to the start board (built once) and search
+                         * on with the random stream where it is; 0: never */
     /* Optional perturbation-move chooser (learned move scorer, see
      * srch_em_scorer_choose): index into the n candidates, or < 0 to fall
      * back to the random pick. NULL: the search is unchanged. */
@@ -186,7 +189,7 @@ typedef struct {
     { .time_limit = 30, .cpu_clock = 0, .seed = 1, .start = SRCH_EM_START_GREEDY, .ta_k = 16,    \
       .ta_n = 1000, .ro_w = 6, .ro_h = 6, .ro_n = 10, .ro_nodes = 20000,         \
       .start_nodes = 1000000,                                                   \
-      .perturb = 0, .walk = 0, .walk_temp = 0, .slack = 2, .escalate = 0, .backtrack_time = 0 }
+      .perturb = 0, .walk = 0, .walk_temp = 0, .slack = 2, .escalate = 0, .backtrack_time = 0, .restart = 0 }
 
 /* Metropolis acceptance of the annealed walk: keep[d] is the chance, in
  * units of 2^-32, that a move losing d = 1..7 joins is kept at the walk's
@@ -222,6 +225,7 @@ typedef struct {
     double wall_seconds, cpu_seconds;
     long cycles;         /* neighbourhood cycles */
     long moves;          /* moves evaluated (all neighbourhoods) */
+    long restarts;       /* returns to the start board (opts.restart) */
     int stopped;         /* 1 when interrupted */
 } srch_em_result;
 

@@ -10,7 +10,7 @@
 typedef struct {
     const srch_em_opts *o;
     const srch_em_inst *in;
-    srch_em_board *cur, *best;
+    srch_em_board *cur, *best, *start; /* start: kept for opts.restart */
     hn_rng *rng;
     srch_em_result *res;
     double t0, deadline, last_report;
@@ -185,18 +185,21 @@ int srch_em_solve(const srch_em_inst *in, const srch_em_opts *opts, int *piece, 
         res = &dummy;
     *res = (srch_em_result){0};
     if (o.ta_k < 2 || o.ta_n < 0 || o.ro_w < 1 || o.ro_h < 1 || o.ro_n < 0 || o.ro_nodes < 1 || o.start_nodes < 1 || o.slack < 0 ||
-        o.escalate < 0 || !(o.time_limit >= 0) || !(o.walk_temp >= 0 && o.walk_temp <= 1e3))
+        o.escalate < 0 || !(o.restart >= 0) || !(o.time_limit >= 0) || !(o.walk_temp >= 0 && o.walk_temp <= 1e3))
         return hn_fail(HN_ERR_ARG, "invalid local search options (ta_k >= 2, region >= 1x1, "
                                    "walk_temp 0..1000, no negative counts)");
     int st = HN_OK;
     em_run r = {.o = &o, .in = in, .res = res, .fn = fn, .user = user};
     r.cur = srch_em_board_new(in, &st);
     r.best = r.cur ? srch_em_board_new(in, &st) : NULL;
+    r.start = r.best && o.restart > 0 ? srch_em_board_new(in, &st) : NULL;
     r.rng = hn_rng_new(o.seed);
     r.cand_cap = in->n + 4;
     r.cand = malloc(sizeof *r.cand * (size_t)r.cand_cap);
-    if (!r.cur || !r.best || !r.rng || !r.cand) {
-        st = r.cur && r.best ? hn_fail(HN_ERR_NOMEM, "out of memory for the local search") : st;
+    if (!r.cur || !r.best || (o.restart > 0 && !r.start) || !r.rng || !r.cand) {
+        st = r.cur && r.best && (r.start || o.restart <= 0)
+                 ? hn_fail(HN_ERR_NOMEM, "out of memory for the local search")
+                 : st;
         goto out;
     }
     double wall0 = hn_now(), cpu0 = srch_em_cpu_seconds();
@@ -205,10 +208,21 @@ int srch_em_solve(const srch_em_inst *in, const srch_em_opts *opts, int *piece, 
     if ((st = start_board(&r)) != HN_OK)
         goto out;
     srch_em_board_copy(r.best, r.cur);
+    if (r.start)
+        srch_em_board_copy(r.start, r.cur);
     res->start_score = r.cur->score;
     int base = o.perturb > 0 ? o.perturb : 2 + in->n / 64, best_seen = r.best->score;
     long stall = 0; /* kicks since the best last improved */
+    double since = r.t0; /* the last new best or restart, for opts.restart */
     while (!out_of_time(&r)) {
+        if (r.start && run_now(&r) - (r.t0 + res->time_best > since ? r.t0 + res->time_best : since) >= o.restart) {
+            /* a long stall: the run has settled in one basin; a fresh descent
+             * from the start board reaches others (the best is kept) */
+            srch_em_board_copy(r.cur, r.start);
+            since = run_now(&r);
+            res->restarts++;
+            stall = 0;
+        }
         if (cycle(&r) > 0)
             continue;
         /* local optimum of every neighbourhood: restart from the best when the
@@ -235,6 +249,7 @@ int srch_em_solve(const srch_em_inst *in, const srch_em_opts *opts, int *piece, 
 out:
     srch_em_board_free(r.cur);
     srch_em_board_free(r.best);
+    srch_em_board_free(r.start);
     hn_rng_free(r.rng);
     free(r.cand);
     return st;
