@@ -466,6 +466,32 @@ static void test_escalation(void)
     srch_em_inst_free(in);
 }
 
+/* --restart: a run that stalls goes back to its start board (counted), keeps
+ * its best legal, and never restarts when the option is off; a negative
+ * interval is refused. */
+static void test_restart(void)
+{
+    int st, piece[64], rot[64];
+    srch_em_inst *in = srch_em_inst_gen(8, 8, 3, 6, 79, NULL, &st);
+    CHECK(in != NULL);
+    if (!in)
+        return;
+    srch_em_opts o = short_run();
+    o.time_limit = 0.5;
+    o.ta_n = 20;
+    o.ro_n = 1;
+    o.restart = 0.02;
+    srch_em_result res;
+    check_run(in, &o, &res);
+    CHECK_MSG(res.restarts > 0, "%ld restarts", res.restarts);
+    o.restart = 0;
+    check_run(in, &o, &res);
+    CHECK(res.restarts == 0);
+    o.restart = -1;
+    CHECK(srch_em_solve(in, &o, piece, rot, &res, NULL, NULL) == HN_ERR_ARG);
+    srch_em_inst_free(in);
+}
+
 /* The Metropolis rule keeps a move losing d joins with probability
  * exp(-d / T) (frequencies over 200,000 draws within 4 standard errors),
  * always keeps a move that loses nothing, never one losing 8 or more, and at
@@ -599,5 +625,6 @@ int main(void)
     test_annealed_walk();
     test_fast_walk();
     test_escalation();
+    test_restart();
     return CHECK_DONE();
 }
