@@ -128,7 +128,8 @@ typedef struct {
 } srch_em_walk_rng;
 void srch_em_walk_seed(srch_em_walk_rng *w, uint64_t seed);
 /* Up to `tries` random swap+rotate moves (pairs of cells of one class drawn
- * uniformly, each piece at its best rotation), kept by `acc`. Stops early
+ * uniformly, each piece at its best rotation) on a complete board, kept by
+ * `acc`. Stops early
  * once the score exceeds `stop_above`, so the caller can keep that board.
  * Returns the tries made. */
 long srch_em_walk(srch_em_board *b, long tries, const srch_em_metropolis *acc,

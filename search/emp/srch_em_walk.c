@@ -10,6 +10,11 @@
 
 #include "search/emp/srch_em_int.h"
 
+/* Byte k of a packed word is side k only on a little-endian machine. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "srch_em_walk.c packs colours little-endian"
+#endif
+
 /* ---- xoshiro256** (Blackman & Vigna): a few cycles per draw, inlined ---- */
 
 static inline uint64_t rotl64(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
