@@ -7,10 +7,12 @@
 # Usage: scripts/bench_emp.sh [table1|ls|all] [--heurnet PATH] [--time S]
 #        [--milp-time S] [--selections Q] [--seeds "1 2 3"] [--e2-time S]
 #        [--only REGEX]   (local-search rows whose name matches)
+#        [--args "..."]   (extra emp solve options for every local-search row,
+#                          e.g. the annealed walk: --args "--walk 10000000 --walk-temp 0.25 --slack 8")
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 H="$root/build/heurnet"; data="$root/../shared/data/emp"
-what=all; t=30; milp_t=60; q=1000000; seeds="1 2 3"; e2_t=300; only=.
+what=all; t=30; milp_t=60; q=1000000; seeds="1 2 3"; e2_t=300; only=.; extra=
 while [ $# -gt 0 ]; do
     case "$1" in
         table1|ls|all) what="$1" ;;
@@ -21,7 +23,8 @@ while [ $# -gt 0 ]; do
         --seeds) seeds="$2"; shift ;;
         --e2-time) e2_t="$2"; shift ;;
         --only) only="$2"; shift ;;
-        *) echo "usage: $0 [table1|ls|all] [--heurnet PATH] [--time S] [--milp-time S] [--selections Q] [--seeds LIST] [--e2-time S] [--only REGEX]" >&2; exit 2 ;;
+        --args) extra="$2"; shift ;;
+        *) echo "usage: $0 [table1|ls|all] [--heurnet PATH] [--time S] [--milp-time S] [--selections Q] [--seeds LIST] [--e2-time S] [--only REGEX] [--args \"...\"]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -49,7 +52,8 @@ ls_row() { # name file time extra-args...
     echo "$name" | grep -Eq -- "$only" || return 0
     local scores="" best=0 sum=0 k=0
     for s in $seeds; do
-        r=$("$H" emp solve -q --cpu --time "$tl" --seed "$s" "$@" "$f" -o "$tmp/s.sol")
+        # shellcheck disable=SC2086 # $extra is a list of options
+        r=$("$H" emp solve -q --cpu --time "$tl" --seed "$s" $extra "$@" "$f" -o "$tmp/s.sol")
         v=$(echo "$r" | field score)
         "$H" emp score "$f" "$tmp/s.sol" "$@" >/dev/null 2>&1 || { echo "re-check failed: $f" >&2; exit 1; }
         scores="$scores $v"; sum=$((sum + v)); k=$((k + 1)); [ "$v" -gt "$best" ] && best=$v
