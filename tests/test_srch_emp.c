@@ -458,6 +458,7 @@ static void test_escalation(void)
     o.escalate = 1; /* double at every kick: the whole ladder many times over */
     o.ta_n = 20;
     o.ro_n = 1;
+    o.ro_nodes = 2000; /* short cycles, also under the sanitizers on a busy machine */
     srch_em_result res;
     check_run(in, &o, &res);
     CHECK(res.cycles > 10);
