@@ -4,7 +4,9 @@
 # the local search on the META / Eternity II instances. One thread per run;
 # the local-search time limits count CPU time (--cpu), so a busy machine
 # lengthens the wall time but not the search.
-# Usage: scripts/bench_emp.sh [table1|ls|all] [--heurnet PATH] [--time S]
+# `walk` times the annealed walk alone (Eternity II, random start, no other
+# neighbourhood) for this build and, with --ref, another heurnet binary.
+# Usage: scripts/bench_emp.sh [table1|ls|walk|all] [--heurnet PATH] [--ref PATH] [--time S]
 #        [--milp-time S] [--selections Q] [--seeds "1 2 3"] [--e2-time S]
 #        [--only REGEX]   (local-search rows whose name matches)
 #        [--args "..."]   (extra emp solve options for every local-search row,
@@ -12,11 +14,12 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 H="$root/build/heurnet"; data="$root/../shared/data/emp"
-what=all; t=30; milp_t=60; q=1000000; seeds="1 2 3"; e2_t=300; only=.; extra=
+ref=""; what=all; t=30; milp_t=60; q=1000000; seeds="1 2 3"; e2_t=300; only=.; extra=
 while [ $# -gt 0 ]; do
     case "$1" in
-        table1|ls|all) what="$1" ;;
+        table1|ls|walk|all) what="$1" ;;
         --heurnet) H="$2"; shift ;;
+        --ref) ref="$2"; shift ;;
         --time) t="$2"; shift ;;
         --milp-time) milp_t="$2"; shift ;;
         --selections) q="$2"; shift ;;
@@ -24,7 +27,7 @@ while [ $# -gt 0 ]; do
         --e2-time) e2_t="$2"; shift ;;
         --only) only="$2"; shift ;;
         --args) extra="$2"; shift ;;
-        *) echo "usage: $0 [table1|ls|all] [--heurnet PATH] [--time S] [--milp-time S] [--selections Q] [--seeds LIST] [--e2-time S] [--only REGEX] [--args \"...\"]" >&2; exit 2 ;;
+        *) echo "usage: $0 [table1|ls|walk|all] [--heurnet PATH] [--ref PATH] [--time S] [--milp-time S] [--selections Q] [--seeds LIST] [--e2-time S] [--only REGEX] [--args \"...\"]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -75,8 +78,30 @@ lsbench() {
     ls_row "Eternity II + centre clue" "$data/eternity2.txt" "$e2_t" --clue 138,8,7,2
 }
 
+walk_row() { # binary: walk tries per CPU second, counted in whole walks of 10^7
+    local r
+    r=$("$1" emp solve -q --cpu --time 20 --start random --ta-n 0 --ro-n 0 --walk 10000000 \
+        --walk-temp 0.25 --slack 1000 --clue 138,8,7,2 "$data/eternity2.txt" -o "$tmp/w.sol")
+    awk -v c="$(echo "$r" | field cycles)" -v s="$(echo "$r" | field cpu_seconds)" \
+        'BEGIN{printf "%.1f", c * 10 / s}'
+}
+
+walkbench() {
+    local new old
+    new=$(walk_row "$H")
+    echo "| walk, Eternity II (M tries per CPU s) | this build | reference | ratio |"
+    echo "|---|---|---|---|"
+    if [ -n "$ref" ]; then
+        old=$(walk_row "$ref")
+        echo "| 10^7-try walks in 20 CPU s | $new | $old | $(awk -v a="$new" -v b="$old" 'BEGIN{printf "%.1fx", a / b}') |"
+    else
+        echo "| 10^7-try walks in 20 CPU s | $new | - | - |"
+    fi
+}
+
 case "$what" in
     table1) table1 ;;
     ls) lsbench ;;
+    walk) walkbench ;;
     all) table1; echo; lsbench ;;
 esac
