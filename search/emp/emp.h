@@ -176,8 +176,9 @@ typedef struct {
                          * slack by as much, so the walk can leave the best board's basin */
     double backtrack_time; /* seconds of the backtracking start (0: time/10) */
     double restart;     /* > 0: after this many seconds (on the run's clock) without a
-                         * new best, go back to the start board (built once) and search
-                         * on with the random stream where it is; 0: never */
+                         * new best in the current descent, go back to the start board
+                         * (built once) for a new descent, whose own best is where
+                         * `slack` sends the walk back to; the run's best is kept; 0: never */
     /* Optional perturbation-move chooser (learned move scorer, see
      * srch_em_scorer_choose): index into the n candidates, or < 0 to fall
      * back to the random pick. NULL: the search is unchanged. */

@@ -10,7 +10,12 @@
 typedef struct {
     const srch_em_opts *o;
     const srch_em_inst *in;
-    srch_em_board *cur, *best, *start; /* start: kept for opts.restart */
+    srch_em_board *cur, *best;
+    /* anchor: the best board of the current descent, where the walk is sent
+     * back when it falls too far. It is the run's best unless opts.restart is
+     * on; then it is a board of its own that each restart resets to `start`. */
+    srch_em_board *anchor, *start;
+    double anchor_time; /* when the anchor last improved (or the descent began) */
     hn_rng *rng;
     srch_em_result *res;
     double t0, deadline, last_report;
@@ -41,6 +46,11 @@ static int out_of_time(em_run *r)
 static void note_best(em_run *r)
 {
     double now = run_now(r);
+    if (r->cur->score > r->anchor->score) {
+        if (r->anchor != r->best)
+            srch_em_board_copy(r->anchor, r->cur);
+        r->anchor_time = now;
+    }
     if (r->cur->score > r->best->score) {
         srch_em_board_copy(r->best, r->cur);
         r->res->time_best = now - r->t0;
@@ -99,7 +109,7 @@ static void plateau_walk(em_run *r, long tries)
     const long chunk = 1L << 16;
     while (tries > 0) {
         long n = tries < chunk ? tries : chunk;
-        tries -= srch_em_walk(r->cur, n, &acc, &wr, r->best->score);
+        tries -= srch_em_walk(r->cur, n, &acc, &wr, r->anchor->score);
         note_best(r);
         if (out_of_time(r))
             return;
@@ -192,14 +202,18 @@ int srch_em_solve(const srch_em_inst *in, const srch_em_opts *opts, int *piece, 
     em_run r = {.o = &o, .in = in, .res = res, .fn = fn, .user = user};
     r.cur = srch_em_board_new(in, &st);
     r.best = r.cur ? srch_em_board_new(in, &st) : NULL;
-    r.start = r.best && o.restart > 0 ? srch_em_board_new(in, &st) : NULL;
+    if (o.restart > 0) {
+        r.start = r.best ? srch_em_board_new(in, &st) : NULL;
+        r.anchor = r.start ? srch_em_board_new(in, &st) : NULL;
+    } else {
+        r.anchor = r.best;
+    }
     r.rng = hn_rng_new(o.seed);
     r.cand_cap = in->n + 4;
     r.cand = malloc(sizeof *r.cand * (size_t)r.cand_cap);
-    if (!r.cur || !r.best || (o.restart > 0 && !r.start) || !r.rng || !r.cand) {
-        st = r.cur && r.best && (r.start || o.restart <= 0)
-                 ? hn_fail(HN_ERR_NOMEM, "out of memory for the local search")
-                 : st;
+    if (!r.cur || !r.best || !r.anchor || !r.rng || !r.cand) {
+        st = r.cur && r.best && r.anchor ? hn_fail(HN_ERR_NOMEM, "out of memory for the local search")
+                                         : st;
         goto out;
     }
     double wall0 = hn_now(), cpu0 = srch_em_cpu_seconds();
@@ -208,31 +222,36 @@ int srch_em_solve(const srch_em_inst *in, const srch_em_opts *opts, int *piece, 
     if ((st = start_board(&r)) != HN_OK)
         goto out;
     srch_em_board_copy(r.best, r.cur);
-    if (r.start)
+    if (r.start) {
         srch_em_board_copy(r.start, r.cur);
+        srch_em_board_copy(r.anchor, r.cur);
+    }
+    r.anchor_time = r.t0;
     res->start_score = r.cur->score;
-    int base = o.perturb > 0 ? o.perturb : 2 + in->n / 64, best_seen = r.best->score;
-    long stall = 0; /* kicks since the best last improved */
-    double since = r.t0; /* the last new best or restart, for opts.restart */
+    int base = o.perturb > 0 ? o.perturb : 2 + in->n / 64, best_seen = r.anchor->score;
+    long stall = 0; /* kicks since the anchor last improved */
     while (!out_of_time(&r)) {
-        if (r.start && run_now(&r) - (r.t0 + res->time_best > since ? r.t0 + res->time_best : since) >= o.restart) {
-            /* a long stall: the run has settled in one basin; a fresh descent
-             * from the start board reaches others (the best is kept) */
+        if (r.start && run_now(&r) - r.anchor_time >= o.restart) {
+            /* the descent has settled in one basin: a fresh one from the start
+             * board reaches others; it is anchored on its own best, or the
+             * first stall would send it back to the run's best */
             srch_em_board_copy(r.cur, r.start);
-            since = run_now(&r);
+            srch_em_board_copy(r.anchor, r.start);
+            r.anchor_time = run_now(&r);
+            best_seen = r.anchor->score;
             res->restarts++;
             stall = 0;
         }
         if (cycle(&r) > 0)
             continue;
-        /* local optimum of every neighbourhood: restart from the best when the
+        /* local optimum of every neighbourhood: back to the anchor when the
          * walk drifted too far, then kick; a larger kick widens the slack by
          * as much, or the restart would undo it */
-        stall = r.best->score > best_seen ? 0 : stall + 1;
-        best_seen = r.best->score;
+        stall = r.anchor->score > best_seen ? 0 : stall + 1;
+        best_seen = r.anchor->score;
         int strength = srch_em_kick_strength(base, in->n, o.escalate, stall);
-        if (r.cur->score < r.best->score - (o.slack + strength - base))
-            srch_em_board_copy(r.cur, r.best);
+        if (r.cur->score < r.anchor->score - (o.slack + strength - base))
+            srch_em_board_copy(r.cur, r.anchor);
         for (int i = 0; i < strength; i++)
             choose_perturbation_move(&r);
     }
@@ -250,6 +269,8 @@ out:
     srch_em_board_free(r.cur);
     srch_em_board_free(r.best);
     srch_em_board_free(r.start);
+    if (r.anchor != r.best)
+        srch_em_board_free(r.anchor);
     hn_rng_free(r.rng);
     free(r.cand);
     return st;
