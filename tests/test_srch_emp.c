@@ -493,10 +493,18 @@ static void test_restart(void)
     srch_em_inst_free(in);
 }
 
+/* A counted draw: the rule must draw only when the draw decides. */
+static uint64_t counted_draw(hn_rng *rng, int *calls)
+{
+    ++*calls;
+    return hn_rng_u64(rng);
+}
+
 /* The Metropolis rule keeps a move losing d joins with probability
  * exp(-d / T) (frequencies over 200,000 draws within 4 standard errors),
  * always keeps a move that loses nothing, never one losing 8 or more, and at
- * temperature 0 never keeps a losing move. */
+ * temperature 0 never keeps a losing move; it draws only for a loss of 1..7
+ * joins above temperature 0. */
 static void test_metropolis(void)
 {
     hn_rng *rng = hn_rng_new(5);
@@ -507,17 +515,26 @@ static void test_metropolis(void)
     for (int d = 1; d <= 3; d++) {
         long kept = 0;
         for (int i = 0; i < N; i++)
-            kept += srch_em_metropolis_keep(&m, -d, rng);
+            kept += SRCH_EM_METROPOLIS_KEEP(&m, -d, hn_rng_u64(rng));
         double p = exp(-d / 0.5), se = sqrt(p * (1 - p) / N);
         CHECK_MSG(fabs((double)kept / N - p) < 4 * se, "d %d: kept %.5f, want %.5f", d,
                   (double)kept / N, p);
     }
     int always = 1, never = 1;
     for (int i = 0; i < 1000; i++) {
-        always &= srch_em_metropolis_keep(&m, 0, rng) && srch_em_metropolis_keep(&cold, 2, rng);
-        never &= !srch_em_metropolis_keep(&m, -8, rng) && !srch_em_metropolis_keep(&cold, -1, rng);
+        always &= SRCH_EM_METROPOLIS_KEEP(&m, 0, hn_rng_u64(rng)) &&
+                  SRCH_EM_METROPOLIS_KEEP(&cold, 2, hn_rng_u64(rng));
+        never &= !SRCH_EM_METROPOLIS_KEEP(&m, -8, hn_rng_u64(rng)) &&
+                 !SRCH_EM_METROPOLIS_KEEP(&cold, -1, hn_rng_u64(rng));
     }
     CHECK(always && never);
+    int calls = 0;
+    (void)SRCH_EM_METROPOLIS_KEEP(&m, 0, counted_draw(rng, &calls));
+    (void)SRCH_EM_METROPOLIS_KEEP(&m, -8, counted_draw(rng, &calls));
+    (void)SRCH_EM_METROPOLIS_KEEP(&cold, -1, counted_draw(rng, &calls));
+    CHECK_MSG(calls == 0, "%d draws where none decides", calls);
+    (void)SRCH_EM_METROPOLIS_KEEP(&m, -7, counted_draw(rng, &calls));
+    CHECK(calls == 1);
     hn_rng_free(rng);
 }
 

@@ -204,14 +204,14 @@ typedef struct {
 void srch_em_metropolis_init(srch_em_metropolis *m, double temp);
 
 /* 1 if a move with score change `delta` is kept: always when it loses
- * nothing; otherwise by one random draw (none at temperature 0, so a plain
- * plateau walk's random stream does not depend on this rule). */
-static inline int srch_em_metropolis_keep(const srch_em_metropolis *m, int delta, hn_rng *rng)
-{
-    if (delta >= 0)
-        return 1;
-    return m->on && delta > -8 && (uint32_t)hn_rng_u64(rng) < m->keep[-delta];
-}
+ * nothing; otherwise by one uniform 32-bit draw, `draw`, which is evaluated
+ * only when it decides (temperature > 0 and a loss of 1..7 joins), so the
+ * caller's random stream does not move otherwise. A macro so that the walk's
+ * inlined generator and a test's hn_rng share one rule; `m` and `delta` are
+ * evaluated more than once. */
+#define SRCH_EM_METROPOLIS_KEEP(m, delta, draw)                                  \
+    ((delta) >= 0 ||                                                            \
+     ((m)->on && (delta) > -8 && (uint32_t)(draw) < (m)->keep[-(delta)]))
 
 /* Kick size (perturbation moves) after `stall` kicks without a new best:
  * `base` while escalate == 0; otherwise base doubles every `escalate` kicks

@@ -264,8 +264,7 @@ long srch_em_walk(srch_em_board *b, long tries, const srch_em_metropolis *acc,
             continue; /* a frame piece has one rotation */
         srch_em_move mv = {.a = a, .b = c};
         walk_score(b, cls, &mv);
-        if (mv.delta >= 0 ||
-            (acc->on && mv.delta > -8 && (uint32_t)walk_next(s) < acc->keep[-mv.delta]))
+        if (SRCH_EM_METROPOLIS_KEEP(acc, mv.delta, walk_next(s)))
             walk_apply(b, &mv);
     }
     for (int i = 0; i < 4; i++)
