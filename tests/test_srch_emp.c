@@ -445,13 +445,29 @@ static void check_run(const srch_em_inst *in, const srch_em_opts *o, srch_em_res
     CHECK(res->best >= res->start_score);
 }
 
+/* An 8x8 instance with few colours per class: hard enough that short runs
+ * keep kicking, walking and restarting. */
+static srch_em_inst *hard8(uint64_t seed)
+{
+    int st;
+    srch_em_inst *in = srch_em_inst_gen(8, 8, 3, 6, seed, NULL, &st);
+    CHECK(in != NULL);
+    return in;
+}
+
+/* Options the search must refuse with HN_ERR_ARG. */
+static void check_refused(const srch_em_inst *in, const srch_em_opts *o)
+{
+    int piece[64], rot[64];
+    srch_em_result res;
+    CHECK(srch_em_solve(in, o, piece, rot, &res, NULL, NULL) == HN_ERR_ARG);
+}
+
 /* Escalating kicks (up to cells/4 moves, slack widened as much) keep the run
  * legal; a negative escalation is refused. */
 static void test_escalation(void)
 {
-    int st, piece[64], rot[64];
-    srch_em_inst *in = srch_em_inst_gen(8, 8, 3, 6, 77, NULL, &st);
-    CHECK(in != NULL);
+    srch_em_inst *in = hard8(77);
     if (!in)
         return;
     srch_em_opts o = short_run();
@@ -463,7 +479,7 @@ static void test_escalation(void)
     check_run(in, &o, &res);
     CHECK(res.cycles > 10);
     o.escalate = -1;
-    CHECK(srch_em_solve(in, &o, piece, rot, &res, NULL, NULL) == HN_ERR_ARG);
+    check_refused(in, &o);
     srch_em_inst_free(in);
 }
 
@@ -472,9 +488,7 @@ static void test_escalation(void)
  * interval is refused. */
 static void test_restart(void)
 {
-    int st, piece[64], rot[64];
-    srch_em_inst *in = srch_em_inst_gen(8, 8, 3, 6, 79, NULL, &st);
-    CHECK(in != NULL);
+    srch_em_inst *in = hard8(79);
     if (!in)
         return;
     srch_em_opts o = short_run();
@@ -489,7 +503,7 @@ static void test_restart(void)
     check_run(in, &o, &res);
     CHECK(res.restarts == 0);
     o.restart = -1;
-    CHECK(srch_em_solve(in, &o, piece, rot, &res, NULL, NULL) == HN_ERR_ARG);
+    check_refused(in, &o);
     srch_em_inst_free(in);
 }
 
@@ -542,9 +556,7 @@ static void test_metropolis(void)
  * RO) still climbs from a random start. A negative temperature is refused. */
 static void test_annealed_walk(void)
 {
-    int st, piece[64], rot[64];
-    srch_em_inst *in = srch_em_inst_gen(8, 8, 3, 6, 78, NULL, &st);
-    CHECK(in != NULL);
+    srch_em_inst *in = hard8(78);
     if (!in)
         return;
     srch_em_opts o = short_run();
@@ -559,7 +571,7 @@ static void test_annealed_walk(void)
     CHECK_MSG(res.best > res.start_score + 20, "walk-only search: %d from %d", res.best,
               res.start_score);
     o.walk_temp = -0.1;
-    CHECK(srch_em_solve(in, &o, piece, rot, &res, NULL, NULL) == HN_ERR_ARG);
+    check_refused(in, &o);
     srch_em_inst_free(in);
 }
 
