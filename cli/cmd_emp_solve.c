@@ -36,6 +36,10 @@ static void solve_help(FILE *f)
                "  --restart S           a new descent from the start board after S seconds\n"
                "                        without a better board in this one (the best is\n"
                "                        kept); 0 = never [0]\n"
+               "  --reheat T            with --restart: a new descent starts from the best\n"
+               "                        board walked --reheat-tries tries at temperature T\n"
+               "                        instead of from the start board; 0 = off [0]\n"
+               "  --reheat-tries N      walk tries of one reheat [%ld]\n"
                "  --backtrack-time S    seconds for --start backtrack, 0 = time/10 [0]\n"
                "  --format meta|e2pieces  instance format [meta]\n"
                "  --clue P,R,C,ROT      fixed piece, repeatable (Eternity II: 138,8,7,2)\n"
@@ -45,7 +49,7 @@ static void solve_help(FILE *f)
                "  -q, --quiet           no progress\n"
                "  -h, --help            this help\n",
             d.time_limit, (unsigned long long)d.seed, d.ta_k, d.ta_n, d.ro_w, d.ro_h, d.ro_n,
-            d.ro_nodes, d.start_nodes, d.perturb, d.walk, d.slack, d.escalate);
+            d.ro_nodes, d.start_nodes, d.perturb, d.walk, d.slack, d.escalate, d.reheat_tries);
 }
 
 typedef struct {
@@ -91,7 +95,8 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
         {"perturb", required_argument, 0, 'p'}, {"slack", required_argument, 0, 'J'},
         {"escalate", required_argument, 0, 'E'}, {"walk-temp", required_argument, 0, 'T'},
         {"walk", required_argument, 0, 'w'}, {"start-nodes", required_argument, 0, 'G'}, {"backtrack-time", required_argument, 0, 'B'},
-        {"restart", required_argument, 0, 'X'},
+        {"restart", required_argument, 0, 'X'}, {"reheat", required_argument, 0, 'H'},
+        {"reheat-tries", required_argument, 0, 'Y'},
         {"format", required_argument, 0, 'f'}, {"clue", required_argument, 0, 'c'},
         {"output", required_argument, 0, 'o'}, {"quiet", no_argument, 0, 'q'},
         {"scorer", required_argument, 0, 'L'}, {"scorer-pick", required_argument, 0, 'P'},
@@ -172,6 +177,15 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
             if (cli_parse_double(optarg, &o->restart) < 0 || !(o->restart >= 0))
                 return cli_usage(cmd, "--restart must be seconds >= 0, not '%s'", optarg);
             break;
+        case 'H':
+            if (cli_parse_double(optarg, &o->reheat_temp) < 0 || !(o->reheat_temp >= 0 && o->reheat_temp <= 1e3))
+                return cli_usage(cmd, "--reheat must be a temperature 0..1000, not '%s'", optarg);
+            break;
+        case 'Y':
+            if (cli_parse_long(optarg, 0, 1000000000000L, &v) < 0)
+                return cli_usage(cmd, "--reheat-tries must be 0..1e12, not '%s'", optarg);
+            o->reheat_tries = v;
+            break;
         case 'B':
             if (cli_parse_double(optarg, &o->backtrack_time) < 0 || o->backtrack_time < 0)
                 return cli_usage(cmd, "--backtrack-time must be seconds >= 0");
@@ -195,6 +209,8 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
         return cli_usage(cmd, "expected one INSTANCE");
     if (!*out)
         return cli_usage(cmd, "-o SOLUTION is required");
+    if (o->reheat_temp > 0 && !(o->restart > 0))
+        return cli_usage(cmd, "--reheat needs --restart S (a reheat starts a new descent)");
     return 0;
 }
 
@@ -255,11 +271,11 @@ int cmd_emp_solve(int argc, char **argv)
         goto out;
     }
     printf("instance=%s size=%dx%d score=%d joins=%d start_score=%d time_best=%.2f "
-           "seconds=%.2f wall_seconds=%.2f cpu_seconds=%.2f cycles=%ld moves=%ld restarts=%ld "
+           "seconds=%.2f wall_seconds=%.2f cpu_seconds=%.2f cycles=%ld moves=%ld restarts=%ld reheat=%g "
            "seed=%llu start=%s solution=%s%s\n", path,
            srch_em_inst_width(in), srch_em_inst_height(in), res.best, srch_em_inst_joins(in),
            res.start_score, res.time_best, res.seconds, res.wall_seconds, res.cpu_seconds,
-           res.cycles, res.moves, res.restarts,
+           res.cycles, res.moves, res.restarts, o.reheat_temp,
            (unsigned long long)o.seed, starts[o.start], out, res.stopped ? " stopped=1" : "");
     if (scorer)
         emp_scorer_report(scorer);

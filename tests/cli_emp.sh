@@ -79,6 +79,8 @@ expect_re 2 "--time must be seconds" "$H" emp solve --time -3 "$T/ok.txt" -o "$T
 expect_re 2 "--start must be random, greedy or backtrack" "$H" emp solve --start foo "$T/ok.txt" -o "$T/x.sol"
 expect_re 2 "--walk-temp must be 0..1000" "$H" emp solve --walk-temp -1 "$T/ok.txt" -o "$T/x.sol"
 expect_re 2 "--restart must be seconds >= 0" "$H" emp solve --restart -2 "$T/ok.txt" -o "$T/x.sol"
+expect_re 2 "--reheat needs --restart" "$H" emp solve --reheat 0.25 "$T/ok.txt" -o "$T/x.sol"
+expect_re 2 "--reheat must be a temperature" "$H" emp solve --restart 5 --reheat -1 "$T/ok.txt" -o "$T/x.sol"
 expect_re 2 "nothing to do" "$H" emp milp "$T/ok.txt"
 expect_re 2 "unknown command 'frobnicate'" "$H" emp frobnicate
 [ -e "$T/x.sol" ] && { echo "FAIL: a failed run left x.sol"; fails=$((fails + 1)); }

@@ -504,6 +504,22 @@ static void test_restart(void)
     CHECK(res.restarts == 0);
     o.restart = -1;
     check_refused(in, &o);
+    /* reheats: new descents from the walked best, which stays legal */
+    o.restart = 0.02;
+    o.walk_temp = 0.3;
+    o.walk = 1000;
+    o.reheat_temp = 0.3;
+    o.reheat_tries = 20000;
+    check_run(in, &o, &res);
+    CHECK_MSG(res.restarts > 0, "%ld reheats", res.restarts);
+    o.reheat_tries = -1;
+    check_refused(in, &o);
+    o.reheat_tries = 20000;
+    o.reheat_temp = 2000;
+    check_refused(in, &o);
+    o.reheat_temp = 0.3;
+    o.restart = 0; /* a reheat without restarts would never happen: refused */
+    check_refused(in, &o);
     srch_em_inst_free(in);
 }
 

@@ -179,6 +179,11 @@ typedef struct {
                          * new best in the current descent, go back to the start board
                          * (built once) for a new descent, whose own best is where
                          * `slack` sends the walk back to; the run's best is kept; 0: never */
+    double reheat_temp; /* > 0 (with restart): a new descent starts instead from the
+                         * run's best board after `reheat_tries` walk tries at this
+                         * temperature, an annealing reheat that keeps part of its
+                         * structure; 0: from the start board */
+    long reheat_tries;  /* walk tries of one reheat (30,000,000) */
     /* Optional perturbation-move chooser (learned move scorer, see
      * srch_em_scorer_choose): index into the n candidates, or < 0 to fall
      * back to the random pick. NULL: the search is unchanged. */
@@ -190,7 +195,8 @@ typedef struct {
     { .time_limit = 30, .cpu_clock = 0, .seed = 1, .start = SRCH_EM_START_GREEDY, .ta_k = 16,    \
       .ta_n = 1000, .ro_w = 6, .ro_h = 6, .ro_n = 10, .ro_nodes = 20000,         \
       .start_nodes = 1000000,                                                   \
-      .perturb = 0, .walk = 0, .walk_temp = 0, .slack = 2, .escalate = 0, .backtrack_time = 0, .restart = 0 }
+      .perturb = 0, .walk = 0, .walk_temp = 0, .slack = 2, .escalate = 0, .backtrack_time = 0, .restart = 0, \
+      .reheat_temp = 0, .reheat_tries = 30000000 }
 
 /* Metropolis acceptance of the annealed walk: keep[d] is the chance, in
  * units of 2^-32, that a move losing d = 1..7 joins is kept at the walk's
@@ -226,7 +232,8 @@ typedef struct {
     double wall_seconds, cpu_seconds;
     long cycles;         /* neighbourhood cycles */
     long moves;          /* moves evaluated (all neighbourhoods) */
-    long restarts;       /* returns to the start board (opts.restart) */
+    long restarts;       /* new descents (opts.restart): from the start board, or
+                          * reheats of the best board (opts.reheat_temp) */
     int stopped;         /* 1 when interrupted */
 } srch_em_result;
 

@@ -116,6 +116,29 @@ static void plateau_walk(em_run *r, long tries)
     }
 }
 
+/* The board a new descent (opts.restart) starts from: the start board, or
+ * with a reheat temperature the run's best after a long walk at that
+ * temperature, far enough from the best to leave its basin but keeping much
+ * of its structure, where the start board keeps none of what was found. */
+static void new_descent(em_run *r)
+{
+    if (r->o->reheat_temp > 0) {
+        srch_em_board_copy(r->cur, r->best);
+        srch_em_metropolis acc;
+        srch_em_metropolis_init(&acc, r->o->reheat_temp);
+        srch_em_walk_rng wr;
+        srch_em_walk_seed(&wr, hn_rng_u64(r->rng));
+        /* a reheat seldom passes the best, but when it does that board is kept */
+        for (long left = r->o->reheat_tries; left > 0;) {
+            left -= srch_em_walk(r->cur, left, &acc, &wr, r->best->score);
+            note_best(r);
+        }
+    } else {
+        srch_em_board_copy(r->cur, r->start);
+    }
+    srch_em_board_copy(r->anchor, r->cur);
+}
+
 static void region_samples(em_run *r)
 {
     const srch_em_opts *o = r->o;
@@ -195,9 +218,12 @@ int srch_em_solve(const srch_em_inst *in, const srch_em_opts *opts, int *piece, 
         res = &dummy;
     *res = (srch_em_result){0};
     if (o.ta_k < 2 || o.ta_n < 0 || o.ro_w < 1 || o.ro_h < 1 || o.ro_n < 0 || o.ro_nodes < 1 || o.start_nodes < 1 || o.slack < 0 ||
-        o.escalate < 0 || !(o.restart >= 0) || !(o.time_limit >= 0) || !(o.walk_temp >= 0 && o.walk_temp <= 1e3))
+        o.escalate < 0 || !(o.restart >= 0) || !(o.time_limit >= 0) || !(o.walk_temp >= 0 && o.walk_temp <= 1e3) ||
+        !(o.reheat_temp >= 0 && o.reheat_temp <= 1e3) || o.reheat_tries < 0 ||
+        (o.reheat_temp > 0 && !(o.restart > 0)))
         return hn_fail(HN_ERR_ARG, "invalid local search options (ta_k >= 2, region >= 1x1, "
-                                   "walk_temp 0..1000, no negative counts)");
+                                   "walk_temp and reheat_temp 0..1000, a reheat only with restart, "
+                                   "no negative counts)");
     int st = HN_OK;
     em_run r = {.o = &o, .in = in, .res = res, .fn = fn, .user = user};
     r.cur = srch_em_board_new(in, &st);
@@ -232,11 +258,10 @@ int srch_em_solve(const srch_em_inst *in, const srch_em_opts *opts, int *piece, 
     long stall = 0; /* kicks since the anchor last improved */
     while (!out_of_time(&r)) {
         if (r.start && run_now(&r) - r.anchor_time >= o.restart) {
-            /* the descent has settled in one basin: a fresh one from the start
-             * board reaches others; it is anchored on its own best, or the
-             * first stall would send it back to the run's best */
-            srch_em_board_copy(r.cur, r.start);
-            srch_em_board_copy(r.anchor, r.start);
+            /* the descent has settled in one basin: a fresh one (from the start
+             * board or a reheated best) reaches others; it is anchored on its
+             * own best, or the first stall would send it back to the run's best */
+            new_descent(&r);
             r.anchor_time = run_now(&r);
             best_seen = r.anchor->score;
             res->restarts++;
