@@ -118,8 +118,10 @@ static void plateau_walk(em_run *r, long tries)
 
 /* The board a new descent (opts.restart) starts from: the start board, or
  * with a reheat temperature the run's best after a long walk at that
- * temperature, far enough from the best to leave its basin but keeping much
- * of its structure, where the start board keeps none of what was found. */
+ * temperature: a perturbation that keeps most of what was found, where the
+ * start board keeps none of it. (On Eternity II the walk has a sharp melting
+ * point: 30 M tries at T 0.25 move a tenth of the pieces of a 456 board, at
+ * T 0.28 nearly all of them.) */
 static void new_descent(em_run *r)
 {
     if (r->o->reheat_temp > 0) {
