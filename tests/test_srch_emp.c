@@ -483,6 +483,46 @@ static void test_escalation(void)
     srch_em_inst_free(in);
 }
 
+/* Kick observer: the lowest score a kick starts from, measured against the
+ * best score seen at any kick so far (a lower bound of the run's best). */
+typedef struct {
+    int max_seen, worst_gap;
+} kick_watch;
+
+static int watch_kick(void *user, srch_em_board *b, const srch_em_move *cand, int n, hn_rng *rng)
+{
+    (void)cand, (void)n, (void)rng;
+    kick_watch *w = user;
+    int s = srch_em_board_score(b);
+    w->max_seen = s > w->max_seen ? s : w->max_seen;
+    w->worst_gap = w->max_seen - s > w->worst_gap ? w->max_seen - s : w->worst_gap;
+    return -1; /* the random pick */
+}
+
+/* A reheat of no tries starts each descent on the run's best, so (one move
+ * per kick, no escalation) every kick starts within `slack` of the best;
+ * restarts from the start board drop far below it, which the watch sees. */
+static void check_reheat_from_best(const srch_em_inst *in, srch_em_opts o)
+{
+    kick_watch w = {0, 0};
+    srch_em_result res;
+    o.perturb = 1;
+    o.escalate = 0;
+    o.choose = watch_kick;
+    o.choose_user = &w;
+    o.reheat_tries = 0;
+    check_run(in, &o, &res);
+    CHECK(res.restarts > 0);
+    CHECK_MSG(w.max_seen > 0 && w.worst_gap <= o.slack, "a kick %d joins below the best (slack %d)",
+              w.worst_gap, o.slack);
+    kick_watch cold = {0, 0};
+    o.choose_user = &cold;
+    o.reheat_temp = 0; /* from the start board: the check above must be able to fail */
+    check_run(in, &o, &res);
+    CHECK_MSG(res.restarts > 0 && cold.worst_gap > o.slack, "start-board restarts: gap %d",
+              cold.worst_gap);
+}
+
 /* --restart: a run that stalls goes back to its start board (counted), keeps
  * its best legal, and never restarts when the option is off; a negative
  * interval is refused. */
@@ -512,6 +552,7 @@ static void test_restart(void)
     o.reheat_tries = 20000;
     check_run(in, &o, &res);
     CHECK_MSG(res.restarts > 0, "%ld reheats", res.restarts);
+    check_reheat_from_best(in, o);
     o.reheat_tries = -1;
     check_refused(in, &o);
     o.reheat_tries = 20000;

@@ -177,7 +177,7 @@ typedef struct {
     double backtrack_time; /* seconds of the backtracking start (0: time/10) */
     double restart;     /* > 0: after this many seconds (on the run's clock) without a
                          * new best in the current descent, go back to the start board
-                         * (built once) for a new descent, whose own best is where
+                         * (built once; or reheat the best, see reheat_temp) for a new descent, whose own best is where
                          * `slack` sends the walk back to; the run's best is kept; 0: never */
     double reheat_temp; /* > 0 (with restart): a new descent starts instead from the
                          * run's best board after `reheat_tries` walk tries at this

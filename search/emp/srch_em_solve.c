@@ -96,14 +96,15 @@ void srch_em_metropolis_init(srch_em_metropolis *m, double temp)
         m->keep[d] = temp > 0 ? (uint32_t)(4294967295.0 * exp(-d / temp)) : 0;
 }
 
-/* Plateau walk: random swap+rotate moves of one class, kept when they do not
- * lose a join, so the board drifts across equal-score plateaus cheaply. With
- * a temperature, moves that lose joins are kept by the Metropolis rule. The
- * kernel returns as soon as the board beats the best, which is then kept. */
-static void plateau_walk(em_run *r, long tries)
+/* Annealed walk: random swap+rotate moves of one class, kept when they do not
+ * lose a join, so the board drifts across equal-score plateaus cheaply; at a
+ * temperature > 0, moves that lose joins are kept by the Metropolis rule. The
+ * kernel hands the board back in chunks, and as soon as it beats the anchor,
+ * so a record is kept the moment it appears and the time limit is checked. */
+static void annealed_walk(em_run *r, long tries, double temp)
 {
     srch_em_metropolis acc;
-    srch_em_metropolis_init(&acc, r->o->walk_temp);
+    srch_em_metropolis_init(&acc, temp);
     srch_em_walk_rng wr;
     srch_em_walk_seed(&wr, hn_rng_u64(r->rng));
     const long chunk = 1L << 16;
@@ -125,16 +126,10 @@ static void plateau_walk(em_run *r, long tries)
 static void new_descent(em_run *r)
 {
     if (r->o->reheat_temp > 0) {
+        /* anchored on the best, so a reheat that passes it keeps that board */
         srch_em_board_copy(r->cur, r->best);
-        srch_em_metropolis acc;
-        srch_em_metropolis_init(&acc, r->o->reheat_temp);
-        srch_em_walk_rng wr;
-        srch_em_walk_seed(&wr, hn_rng_u64(r->rng));
-        /* a reheat seldom passes the best, but when it does that board is kept */
-        for (long left = r->o->reheat_tries; left > 0;) {
-            left -= srch_em_walk(r->cur, left, &acc, &wr, r->best->score);
-            note_best(r);
-        }
+        srch_em_board_copy(r->anchor, r->best);
+        annealed_walk(r, r->o->reheat_tries, r->o->reheat_temp);
     } else {
         srch_em_board_copy(r->cur, r->start);
     }
@@ -173,7 +168,7 @@ static int cycle(em_run *r)
     srch_em_tsr(r->cur);
     note_best(r);
     if (o->walk > 0)
-        plateau_walk(r, o->walk);
+        annealed_walk(r, o->walk, o->walk_temp);
     if (o->ro_n > 0)
         region_samples(r);
     note_best(r);
