@@ -501,16 +501,26 @@ static int watch_kick(void *user, srch_em_board *b, const srch_em_move *cand, in
 
 /* A reheat of no tries starts each descent on the run's best, so (one move
  * per kick, no escalation) every kick starts within `slack` of the best;
- * restarts from the start board drop far below it, which the watch sees. */
+ * restarts from the start board drop far below it, which the watch sees.
+ * The restart interval is a few cycles of this build (a sanitizer build
+ * cycles many times slower): a descent must live long enough to kick. */
 static void check_reheat_from_best(const srch_em_inst *in, srch_em_opts o)
 {
-    kick_watch w = {0, 0};
     srch_em_result res;
     o.perturb = 1;
     o.escalate = 0;
+    o.ro_nodes = 2000;
+    o.reheat_tries = 0;
+    srch_em_opts calib = o;
+    calib.restart = calib.reheat_temp = 0;
+    calib.time_limit = 0.2;
+    check_run(in, &calib, &res);
+    double per_cycle = res.seconds / (res.cycles > 0 ? res.cycles : 1);
+    o.restart = 10 * per_cycle;
+    o.time_limit = 8 * o.restart;
+    kick_watch w = {0, 0};
     o.choose = watch_kick;
     o.choose_user = &w;
-    o.reheat_tries = 0;
     check_run(in, &o, &res);
     CHECK(res.restarts > 0);
     CHECK_MSG(w.max_seen > 0 && w.worst_gap <= o.slack, "a kick %d joins below the best (slack %d)",
@@ -519,8 +529,8 @@ static void check_reheat_from_best(const srch_em_inst *in, srch_em_opts o)
     o.choose_user = &cold;
     o.reheat_temp = 0; /* from the start board: the check above must be able to fail */
     check_run(in, &o, &res);
-    CHECK_MSG(res.restarts > 0 && cold.worst_gap > o.slack, "start-board restarts: gap %d",
-              cold.worst_gap);
+    CHECK_MSG(res.restarts > 0 && cold.worst_gap > o.slack, "start-board restarts: gap %d (%ld restarts)",
+              cold.worst_gap, res.restarts);
 }
 
 /* --restart: a run that stalls goes back to its start board (counted), keeps
