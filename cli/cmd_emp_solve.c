@@ -41,6 +41,10 @@ static void solve_help(FILE *f)
                "                        instead of from the start board; 0 = off [0]\n"
                "  --reheat-tries N      walk tries of one reheat [%ld]\n"
                "  --backtrack-time S    seconds for --start backtrack, 0 = time/10 [0]\n"
+               "  --break-from F        --start backtrack: fraction of the cells placed\n"
+               "                        before a join may be left unmatched [%g]\n"
+               "  --breaks B            --start backtrack: unmatched joins allowed by the\n"
+               "                        last cell until a board is found [%d]\n"
                "  --format meta|e2pieces  instance format [meta]\n"
                "  --clue P,R,C,ROT      fixed piece, repeatable (Eternity II: 138,8,7,2)\n"
                "  --scorer MODEL.h5     learned move scorer (emp-move-v1) picks the perturbation moves\n"
@@ -49,7 +53,8 @@ static void solve_help(FILE *f)
                "  -q, --quiet           no progress\n"
                "  -h, --help            this help\n",
             d.time_limit, (unsigned long long)d.seed, d.ta_k, d.ta_n, d.ro_w, d.ro_h, d.ro_n,
-            d.ro_nodes, d.start_nodes, d.perturb, d.walk, d.slack, d.escalate, d.reheat_tries);
+            d.ro_nodes, d.start_nodes, d.perturb, d.walk, d.slack, d.escalate, d.reheat_tries,
+            d.break_from, d.breaks);
 }
 
 typedef struct {
@@ -82,6 +87,19 @@ static int parse_region(const char *s, int *w, int *h)
     return 0;
 }
 
+/* The backtracking start's figures for the record ("" for other starts). */
+static const char *scan_record(const srch_em_opts *o, const srch_em_result *res)
+{
+    static char buf[200];
+    const srch_em_scan_result *s = &res->scan;
+    if (o->start != SRCH_EM_START_BACKTRACK)
+        return "";
+    snprintf(buf, sizeof buf, " scan_complete=%d scan_breaks=%d scan_boards=%ld scan_nodes=%ld "
+             "scan_restarts=%ld scan_deepest=%d scan_seconds=%.2f", s->complete,
+             s->complete ? s->breaks : -1, s->boards, s->nodes, s->restarts, s->deepest, s->seconds);
+    return buf;
+}
+
 static const char *scorer_path, *scorer_pick; /* --scorer, --scorer-pick */
 
 static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io,
@@ -96,7 +114,8 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
         {"escalate", required_argument, 0, 'E'}, {"walk-temp", required_argument, 0, 'T'},
         {"walk", required_argument, 0, 'w'}, {"start-nodes", required_argument, 0, 'G'}, {"backtrack-time", required_argument, 0, 'B'},
         {"restart", required_argument, 0, 'X'}, {"reheat", required_argument, 0, 'H'},
-        {"reheat-tries", required_argument, 0, 'Y'},
+        {"reheat-tries", required_argument, 0, 'Y'}, {"break-from", required_argument, 0, 'F'},
+        {"breaks", required_argument, 0, 'K'},
         {"format", required_argument, 0, 'f'}, {"clue", required_argument, 0, 'c'},
         {"output", required_argument, 0, 'o'}, {"quiet", no_argument, 0, 'q'},
         {"scorer", required_argument, 0, 'L'}, {"scorer-pick", required_argument, 0, 'P'},
@@ -190,6 +209,15 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
             if (cli_parse_double(optarg, &o->backtrack_time) < 0 || o->backtrack_time < 0)
                 return cli_usage(cmd, "--backtrack-time must be seconds >= 0");
             break;
+        case 'F':
+            if (cli_parse_double(optarg, &o->break_from) < 0 || !(o->break_from >= 0 && o->break_from <= 1))
+                return cli_usage(cmd, "--break-from must be a fraction 0..1, not '%s'", optarg);
+            break;
+        case 'K':
+            if (cli_parse_long(optarg, 0, 100000, &v) < 0)
+                return cli_usage(cmd, "--breaks must be 0..1e5, not '%s'", optarg);
+            o->breaks = (int)v;
+            break;
         case 'f':
             if (emp_parse_format(optarg, &io->format) < 0)
                 return cli_usage(cmd, "--format must be meta or e2pieces, not '%s'", optarg);
@@ -272,11 +300,12 @@ int cmd_emp_solve(int argc, char **argv)
     }
     printf("instance=%s size=%dx%d score=%d joins=%d start_score=%d time_best=%.2f "
            "seconds=%.2f wall_seconds=%.2f cpu_seconds=%.2f cycles=%ld moves=%ld restarts=%ld reheat=%g "
-           "seed=%llu start=%s solution=%s%s\n", path,
+           "seed=%llu start=%s%s solution=%s%s\n", path,
            srch_em_inst_width(in), srch_em_inst_height(in), res.best, srch_em_inst_joins(in),
            res.start_score, res.time_best, res.seconds, res.wall_seconds, res.cpu_seconds,
            res.cycles, res.moves, res.restarts, o.reheat_temp,
-           (unsigned long long)o.seed, starts[o.start], out, res.stopped ? " stopped=1" : "");
+           (unsigned long long)o.seed, starts[o.start], scan_record(&o, &res), out,
+           res.stopped ? " stopped=1" : "");
     if (scorer)
         emp_scorer_report(scorer);
 out:

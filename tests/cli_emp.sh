@@ -81,6 +81,8 @@ expect_re 2 "--walk-temp must be 0..1000" "$H" emp solve --walk-temp -1 "$T/ok.t
 expect_re 2 "--restart must be seconds >= 0" "$H" emp solve --restart -2 "$T/ok.txt" -o "$T/x.sol"
 expect_re 2 "--reheat needs --restart" "$H" emp solve --reheat 0.25 "$T/ok.txt" -o "$T/x.sol"
 expect_re 2 "--reheat must be a temperature" "$H" emp solve --restart 5 --reheat -1 "$T/ok.txt" -o "$T/x.sol"
+expect_re 2 "--break-from must be a fraction 0..1" "$H" emp solve --break-from 2 "$T/ok.txt" -o "$T/x.sol"
+expect_re 2 "--breaks must be 0..1e5" "$H" emp solve --breaks -1 "$T/ok.txt" -o "$T/x.sol"
 expect_re 2 "nothing to do" "$H" emp milp "$T/ok.txt"
 expect_re 2 "unknown command 'frobnicate'" "$H" emp frobnicate
 [ -e "$T/x.sol" ] && { echo "FAIL: a failed run left x.sol"; fails=$((fails + 1)); }
@@ -91,7 +93,7 @@ expect_re 0 "score=40 joins=40 violations=0" "$H" emp score "$T/g.txt" "$T/g.sol
 # CPU time, so a busy machine cannot starve it; it stops at the perfect score
 expect_re 0 "score=40 joins=40" "$H" emp solve -q --cpu --time 30 --start greedy "$T/g.txt" -o "$T/s.sol"
 expect_re 0 "violations=0" "$H" emp score "$T/g.txt" "$T/s.sol"
-expect_re 0 "score=" "$H" emp solve -q --time 0.5 --start backtrack --clue 138,8,7,2 "$DATA/emp/eternity2.txt" -o "$T/e2.sol"
+expect_re 0 "start=backtrack scan_complete=[01] scan_breaks=" "$H" emp solve -q --cpu --time 2 --backtrack-time 1.5 --start backtrack --clue 138,8,7,2 "$DATA/emp/eternity2.txt" -o "$T/e2.sol"
 expect_re 0 "violations=0" "$H" emp score --clue 138,8,7,2 "$DATA/emp/eternity2.txt" "$T/e2.sol"
 expect_re 0 "variables=[0-9]+ constraints=[0-9]+ model=" "$H" emp milp "$DATA/emp/owen_set1/b03x03s1.txt" --write "$T/m.lp"
 grep -q "^Binary" "$T/m.lp" || { echo "FAIL: LP file has no Binary section"; fails=$((fails + 1)); }

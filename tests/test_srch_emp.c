@@ -372,7 +372,9 @@ static void test_starts_and_models(void)
         srch_em_greedy(b, 1, 100000, rng);
         srch_em_board_get(b, piece, rot);
         CHECK(srch_em_sol_check(in, piece, rot, &v, NULL, 0) == srch_em_board_score(b) && v == 0);
-        srch_em_backtrack(b, 5.0, 100000, rng);
+        srch_em_scan_opts so = SRCH_EM_SCAN_OPTS_DEFAULT;
+        so.seconds = 5;
+        CHECK(srch_em_scan(b, &so, rng, NULL) == HN_OK);
         CHECK(srch_em_board_score(b) == joins); /* solvable: backtracking finds it */
 #ifdef HEURNET_GLPK
         CHECK_MSG(srch_em_milp_solve(in, 30, piece, rot, &score, &optimal) == HN_OK, "%s",

@@ -151,9 +151,47 @@ enum srch_em_start { SRCH_EM_START_RANDOM = 0, SRCH_EM_START_GREEDY = 1,
 /* Greedy: rows solved one after the other by branch and bound given what is
  * placed (band = rows per region, node limit per region). */
 int srch_em_greedy(srch_em_board *b, int band, long node_limit, hn_rng *rng);
-/* Backtracking: scan-row placement that keeps every join matched, with a
- * time limit; the deepest partial board found is completed greedily. */
-int srch_em_backtrack(srch_em_board *b, double seconds, long node_limit, hn_rng *rng);
+/* Backtracking with a break budget (after Verhaard's eii solver for Eternity
+ * II): the free cells are filled in scan-row order, each by a piece that
+ * matches its west and north neighbours (and any clue to its east or south)
+ * or, within the budget, leaves one or two of those joins unmatched (a
+ * break). The budget is 0 until `break_from` of the cells are placed, then
+ * rises linearly to `breaks` at the last cell; each complete board found
+ * that beats the best sets it to one break less than that board. The search
+ * restarts with reshuffled candidate orders every `restart_nodes`
+ * placements. */
+typedef struct {
+    int complete;   /* 1: a complete board within the budget was found */
+    int breaks;     /* its unmatched joins */
+    long boards;    /* complete boards found (each within the budget of its time) */
+    long nodes;     /* placements */
+    long restarts;
+    int deepest;    /* most cells placed at once */
+    double seconds; /* on the chosen clock */
+} srch_em_scan_result;
+
+typedef struct {
+    double seconds;      /* time limit */
+    int cpu_clock;       /* 1: seconds of this process's CPU time, not wall time */
+    double break_from;   /* fraction of the free cells placed before the first break */
+    int breaks;          /* budget at the last cell until a board is found */
+    long restart_nodes;  /* placements per restart */
+    long fill_nodes;     /* node limit per row of the greedy completion */
+    /* optional: called with the figures so far at each better complete board */
+    void (*on_board)(const srch_em_scan_result *res, void *user);
+    void *user;
+} srch_em_scan_opts;
+
+#define SRCH_EM_SCAN_OPTS_DEFAULT                                                    \
+    { .seconds = 10, .cpu_clock = 0, .break_from = 0.78, .breaks = 30,                \
+      .restart_nodes = 100000000, .fill_nodes = 1000000 }
+
+/* Runs the search and leaves on `b` the best complete board found, or else
+ * the deepest partial board completed greedily (always a legal board). The
+ * shuffles draw from `rng`. Returns HN_ERR_ARG for invalid options,
+ * HN_ERR_NOMEM; `res` may be NULL. Stops early on hn_stop_requested(). */
+int srch_em_scan(srch_em_board *b, const srch_em_scan_opts *opts, hn_rng *rng,
+                 srch_em_scan_result *res);
 
 /* ---- the local search -------------------------------------------------- */
 
@@ -175,6 +213,8 @@ typedef struct {
                          * the kick (up to cells/4, then back to the start) and widen the
                          * slack by as much, so the walk can leave the best board's basin */
     double backtrack_time; /* seconds of the backtracking start (0: time/10) */
+    double break_from;  /* the backtracking start's budget (srch_em_scan_opts) */
+    int breaks;
     double restart;     /* > 0: after this many seconds (on the run's clock) without a
                          * new best in the current descent, go back to the start board
                          * (built once; or reheat the best, see reheat_temp) for a new descent, whose own best is where
@@ -195,7 +235,7 @@ typedef struct {
     { .time_limit = 30, .cpu_clock = 0, .seed = 1, .start = SRCH_EM_START_GREEDY, .ta_k = 16,    \
       .ta_n = 1000, .ro_w = 6, .ro_h = 6, .ro_n = 10, .ro_nodes = 20000,         \
       .start_nodes = 1000000,                                                   \
-      .perturb = 0, .walk = 0, .walk_temp = 0, .slack = 2, .escalate = 0, .backtrack_time = 0, .restart = 0, \
+      .perturb = 0, .walk = 0, .walk_temp = 0, .slack = 2, .escalate = 0, .backtrack_time = 0, .break_from = 0.78, .breaks = 30, .restart = 0, \
       .reheat_temp = 0, .reheat_tries = 30000000 }
 
 /* Metropolis acceptance of the annealed walk: keep[d] is the chance, in
@@ -235,6 +275,7 @@ typedef struct {
     long restarts;       /* new descents (opts.restart): from the start board, or
                           * reheats of the best board (opts.reheat_temp) */
     int stopped;         /* 1 when interrupted */
+    srch_em_scan_result scan; /* the backtracking start's figures (start backtrack) */
 } srch_em_result;
 
 /* Progress callback: current and best score, moves evaluated, seconds. */

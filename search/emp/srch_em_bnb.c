@@ -1,8 +1,7 @@
 /* Exact region solver by depth-first branch and bound, and what is built on
  * it: RO (a rectangle given the rest), BO (the frame as a one-dimensional
- * problem given the inner part), the greedy start (row bands solved one after
- * the other) and the backtracking start (only perfect placements, deepest
- * partial board completed greedily). Candidates are tried best join count
+ * problem given the inner part) and the greedy start (row bands solved one
+ * after the other), which also completes a partial board. Candidates are tried best join count
  * first; the bound is the number of joins still open. */
 #include <stdlib.h>
 #include <string.h>
@@ -14,9 +13,8 @@ typedef struct {
     const int *cells, *pool;
     int m, np, stride;
     long nodes, node_limit;
-    double deadline;
-    int best_val, found, aborted, want_deep, deepest;
-    int *path, *best, *deep, *rem, *cand;
+    int best_val, found, aborted;
+    int *path, *best, *rem, *cand;
     uint8_t *g, *used;
 } em_bnb;
 
@@ -41,8 +39,8 @@ static int grow(srch_em_board *b, int m, int np)
         if (q) b->bb_best = q;
         int *r = realloc(b->bb_rem, sizeof(int) * (k + 1));
         if (r) b->bb_rem = r;
-        int *d = realloc(b->bb_deep, sizeof(int) * k);
-        if (d) b->bb_deep = d;
+        int *d = realloc(b->bb_orig, sizeof(int) * k);
+        if (d) b->bb_orig = d;
         if (!p || !q || !r || !d)
             return hn_fail(HN_ERR_NOMEM, "out of memory for a %d-cell region", m);
         b->bb_cap_cells = k;
@@ -70,13 +68,9 @@ static void dfs(em_bnb *s, int d, int val)
         return;
     }
     if (++s->nodes > s->node_limit ||
-        ((s->nodes & 1023) == 0 && (hn_now() > s->deadline || hn_stop_requested()))) {
+        ((s->nodes & 1023) == 0 && hn_stop_requested())) {
         s->aborted = 1;
         return;
-    }
-    if (s->want_deep && d > s->deepest) {
-        s->deepest = d;
-        memcpy(s->deep, s->path, sizeof(int) * (size_t)d);
     }
     int cell = s->cells[d], cls = in->cclass[cell], nc = 0;
     int need = s->best_val - val - s->rem[d + 1] + 1;
@@ -138,9 +132,9 @@ static void open_joins(em_bnb *s, const int *inregion)
 }
 
 /* mode: 0 improve the current region (incumbent = current), 1 fill empty
- * cells with the best found, 2 perfect placements only (deepest kept). */
+ * cells with the best found. */
 static int run_bnb(srch_em_board *b, const int *cells, int m, const int *pool, int np,
-                   long node_limit, double deadline, int mode, int *proven)
+                   long node_limit, int mode, int *proven)
 {
     if (proven)
         *proven = 0;
@@ -150,11 +144,11 @@ static int run_bnb(srch_em_board *b, const int *cells, int m, const int *pool, i
         return 0;
     int *inregion = b->mark; /* visit position + 1, reset before returning */
     em_bnb s = {.b = b, .cells = cells, .pool = pool, .m = m, .np = np, .stride = np * 4,
-                .node_limit = node_limit, .deadline = deadline, .want_deep = mode == 2,
-                .path = b->bb_path, .best = b->bb_best, .deep = b->bb_deep, .rem = b->bb_rem,
+                .node_limit = node_limit,
+                .path = b->bb_path, .best = b->bb_best, .rem = b->bb_rem,
                 .cand = b->bb_cand, .g = b->bb_g, .used = b->bb_used};
     int before = b->score;
-    int *orig = b->bb_deep; /* mode 0 tracks no depth: the slot keeps the incumbent */
+    int *orig = b->bb_orig; /* mode 0: the incumbent */
     for (int k = 0; k < m; k++)
         inregion[cells[k]] = k + 1;
     memset(s.used, 0, (size_t)np);
@@ -167,8 +161,8 @@ static int run_bnb(srch_em_board *b, const int *cells, int m, const int *pool, i
     for (int k = 0; k < m; k++)
         inregion[cells[k]] = 0;
     int base = b->score;
-    /* mode 0 needs a strict gain over the incumbent, mode 2 a perfect region */
-    s.best_val = mode == 0 ? before - base : mode == 1 ? -1 : s.rem[0] - 1;
+    /* mode 0 needs a strict gain over the incumbent */
+    s.best_val = mode == 0 ? before - base : -1;
     dfs(&s, 0, 0);
     b->evals += s.nodes;
     if (proven)
@@ -179,9 +173,6 @@ static int run_bnb(srch_em_board *b, const int *cells, int m, const int *pool, i
     } else if (mode == 0) {
         for (int k = 0; k < m; k++)
             srch_em_drop(b, cells[k], orig[k] >> 2, orig[k] & 3);
-    } else if (mode == 2) {
-        for (int k = 0; k < s.deepest; k++)
-            srch_em_drop(b, cells[k], pool[s.deep[k] >> 2], s.deep[k] & 3);
     }
     return b->score - before;
 }
@@ -200,7 +191,7 @@ int srch_em_ro(srch_em_board *b, int r0, int c0, int rh, int rw, long node_limit
             pool[m] = b->piece[cells[m]];
             m++;
         }
-    return run_bnb(b, cells, m, pool, m, node_limit, 1e300, 0, proven);
+    return run_bnb(b, cells, m, pool, m, node_limit, 0, proven);
 }
 
 /* Frame cells clockwise from the top-left corner. */
@@ -229,7 +220,7 @@ int srch_em_bo(srch_em_board *b, long node_limit, int *proven)
         b->pieces[m] = b->piece[c];
         m++;
     }
-    return run_bnb(b, b->cells, m, b->pieces, m, node_limit, 1e300, 0, proven);
+    return run_bnb(b, b->cells, m, b->pieces, m, node_limit, 0, proven);
 }
 
 /* Fill every empty non-fixed cell, band by band, each band solved by branch
@@ -253,7 +244,7 @@ int srch_em_fill_empty(srch_em_board *b, int band, long node_limit)
             }
         if (!m)
             continue;
-        run_bnb(b, b->cells, m, b->pieces, np, node_limit, 1e300, 1, NULL);
+        run_bnb(b, b->cells, m, b->pieces, np, node_limit, 1, NULL);
         int k = 0; /* keep the pool to the pieces still off the board */
         for (int i = 0; i < np; i++)
             if (b->pos[b->pieces[i]] < 0)
@@ -263,7 +254,7 @@ int srch_em_fill_empty(srch_em_board *b, int band, long node_limit)
     return b->score - before;
 }
 
-static void place_clues(srch_em_board *b)
+void srch_em_board_clear(srch_em_board *b)
 {
     const srch_em_inst *in = b->inst;
     for (int c = 0; c <= b->n; c++) {
@@ -278,7 +269,7 @@ static void place_clues(srch_em_board *b)
 
 /* Anything the branch and bound could not place (it always can, as the
  * classes' counts match) goes to the first free cell of its class. */
-static void place_leftovers(srch_em_board *b, hn_rng *rng)
+void srch_em_place_leftovers(srch_em_board *b, hn_rng *rng)
 {
     const srch_em_inst *in = b->inst;
     for (int p = 0; p < b->n; p++) {
@@ -296,35 +287,8 @@ static void place_leftovers(srch_em_board *b, hn_rng *rng)
 
 int srch_em_greedy(srch_em_board *b, int band, long node_limit, hn_rng *rng)
 {
-    place_clues(b);
+    srch_em_board_clear(b);
     srch_em_fill_empty(b, band, node_limit);
-    place_leftovers(b, rng);
-    return b->score;
-}
-
-int srch_em_backtrack(srch_em_board *b, double seconds, long node_limit, hn_rng *rng)
-{
-    place_clues(b);
-    int m = 0, np = 0;
-    int *cells = malloc(sizeof(int) * (size_t)b->n), *pool = malloc(sizeof(int) * (size_t)b->n);
-    if (cells && pool) {
-        for (int c = 0; c < b->n; c++)
-            if (!b->fixed[c])
-                cells[m++] = c;
-        for (int p = 0; p < b->n; p++)
-            if (b->pos[p] < 0)
-                pool[np++] = p;
-        /* shuffle the pool so restarts with other seeds explore other trees */
-        for (int i = np - 1; i > 0; i--) {
-            int j = (int)hn_rng_below(rng, (uint32_t)(i + 1)), t = pool[i];
-            pool[i] = pool[j];
-            pool[j] = t;
-        }
-        run_bnb(b, cells, m, pool, np, 1L << 62, hn_now() + seconds, 2, NULL);
-    }
-    free(cells);
-    free(pool);
-    srch_em_fill_empty(b, 1, node_limit);
-    place_leftovers(b, rng);
+    srch_em_place_leftovers(b, rng);
     return b->score;
 }

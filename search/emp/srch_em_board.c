@@ -26,7 +26,7 @@ void srch_em_board_free(srch_em_board *b)
     free(b->bb_path);
     free(b->bb_best);
     free(b->bb_rem);
-    free(b->bb_deep);
+    free(b->bb_orig);
     free(b->bb_g);
     free(b->bb_used);
     free(b->face);

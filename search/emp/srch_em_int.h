@@ -41,7 +41,7 @@ struct srch_em_board {
     int cap;   /* size of the n-sized scratch arrays */
     long evals; /* placements evaluated, for the moves-per-second figure */
     /* branch-and-bound scratch, grown on demand (not in the hot loop) */
-    int *bb_cand, *bb_path, *bb_best, *bb_rem, *bb_deep;
+    int *bb_cand, *bb_path, *bb_best, *bb_rem, *bb_orig;
     uint8_t *bb_g, *bb_used;
     size_t bb_cap_cand, bb_cap_cells;
     int bb_cap_pool;
@@ -117,6 +117,10 @@ int srch_em_triple_ok(const srch_em_inst *in, int piece, int cell, int rot);
 /* Fill every empty non-fixed cell band by band (rows), each band solved by
  * branch and bound among the pieces off the board. Returns the gain. */
 int srch_em_fill_empty(srch_em_board *b, int band, long node_limit);
+/* Empty every cell but the clues (score 0 plus the clues' joins). */
+void srch_em_board_clear(srch_em_board *b);
+/* Pieces still off the board go to the first free cell of their class. */
+void srch_em_place_leftovers(srch_em_board *b, hn_rng *rng);
 /* Best rotations for swapping the pieces of cells m->a and m->b (same class,
  * not fixed); fills ra, rb and delta, board unchanged. */
 void srch_em_swap_best(srch_em_board *b, srch_em_move *m);

@@ -186,6 +186,16 @@ int srch_em_kick_strength(int base, int cells, int escalate, long stall)
     return base << (stall / escalate % rungs);
 }
 
+/* A better board of the backtracking start, reported as progress. */
+static void scan_board(const srch_em_scan_result *sr, void *user)
+{
+    em_run *r = user;
+    if (r->fn) {
+        int score = srch_em_inst_joins(r->in) - sr->breaks;
+        r->fn(score, score, sr->nodes, run_now(r) - r->t0, r->user);
+    }
+}
+
 static int start_board(em_run *r)
 {
     const srch_em_opts *o = r->o;
@@ -193,10 +203,17 @@ static int start_board(em_run *r)
     case SRCH_EM_START_GREEDY:
         srch_em_greedy(r->cur, 1, o->start_nodes, r->rng);
         break;
-    case SRCH_EM_START_BACKTRACK:
-        srch_em_backtrack(r->cur, o->backtrack_time > 0 ? o->backtrack_time : o->time_limit / 10,
-                          o->start_nodes, r->rng);
-        break;
+    case SRCH_EM_START_BACKTRACK: {
+        srch_em_scan_opts so = SRCH_EM_SCAN_OPTS_DEFAULT;
+        so.seconds = o->backtrack_time > 0 ? o->backtrack_time : o->time_limit / 10;
+        so.cpu_clock = o->cpu_clock;
+        so.break_from = o->break_from;
+        so.breaks = o->breaks;
+        so.fill_nodes = o->start_nodes;
+        so.on_board = scan_board;
+        so.user = r;
+        return srch_em_scan(r->cur, &so, r->rng, &r->res->scan);
+    }
     case SRCH_EM_START_RANDOM:
         srch_em_board_random(r->cur, r->rng);
         break;

@@ -1,0 +1,352 @@
+/* The backtracking start: a scan-row backtracker that may leave joins
+ * unmatched ("breaks") under a budget that grows towards the end of the
+ * board, after the idea of Verhaard's eii solver for Eternity II. A perfect
+ * placement is the strong constraint that keeps the tree narrow; breaks let
+ * it finish the board, where a perfect-only search stalls. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "search/emp/srch_em_int.h"
+
+/* A piece at a rotation, with the colours the scan reads: the west and north
+ * sides select it, the east and south sides constrain the next cells. */
+typedef struct {
+    uint16_t piece;
+    uint8_t rot, e, s, w, n;
+} scan_item;
+
+/* Candidates of one cell kind (frame orientation or inner) in three orders:
+ * by (west, north) colour pair, by west colour alone, by north alone. */
+typedef struct {
+    scan_item *by_wn, *by_w, *by_n, *all;
+    int *off_wn, *off_w, *off_n, nall;
+} scan_kind;
+
+enum { SCAN_KINDS = 9 };
+
+typedef struct {
+    const srch_em_inst *in;
+    const srch_em_scan_opts *o;
+    srch_em_scan_result *res;
+    double t0, deadline;
+    int from; /* depth of the first break */
+    int ncol, nkinds, m; /* m: free cells in scan order */
+    int kind_of[SCAN_KINDS], cls_of[SCAN_KINDS]; /* kind key (class, outward side) */
+    scan_kind kind[SCAN_KINDS];
+    int *order, *cell_kind, *allowed, *brk, *phase, *idx;
+    scan_item *chosen, *deep, *best; /* the current path, the deepest one, the best board */
+    uint8_t *east, *south; /* colours each placed cell shows its east and south neighbours */
+    uint8_t *clue_w, *clue_n; /* colours a clue shows its west and north neighbours */
+    uint8_t *used, *fixed_cell;
+    hn_rng *rng; /* the shuffles of each restart */
+} scan_ctx;
+
+static int kind_key(const srch_em_inst *in, int cell)
+{
+    return in->cclass[cell] == SRCH_EM_INNER ? -1 : in->cclass[cell] * 4 + in->cout[cell];
+}
+
+/* Counting sort of the kind's items into buckets of key(item). */
+static int bucket(const scan_item *all, int n, int nkeys, int (*key)(const scan_item *, int),
+                  int ncol, scan_item **out, int **off)
+{
+    *out = malloc(sizeof **out * (size_t)(n ? n : 1));
+    *off = calloc((size_t)nkeys + 1, sizeof **off);
+    int *fill = calloc((size_t)nkeys, sizeof *fill);
+    if (!*out || !*off || !fill) {
+        free(fill);
+        return HN_ERR_NOMEM;
+    }
+    for (int i = 0; i < n; i++)
+        (*off)[key(&all[i], ncol) + 1]++;
+    for (int k = 0; k < nkeys; k++)
+        (*off)[k + 1] += (*off)[k];
+    for (int i = 0; i < n; i++) {
+        int k = key(&all[i], ncol);
+        (*out)[(*off)[k] + fill[k]++] = all[i];
+    }
+    free(fill);
+    return HN_OK;
+}
+
+static int key_wn(const scan_item *it, int ncol) { return it->w * ncol + it->n; }
+static int key_w(const scan_item *it, int ncol) { (void)ncol; return it->w; }
+static int key_n(const scan_item *it, int ncol) { (void)ncol; return it->n; }
+
+/* The items of one kind: every free piece of the cell's class at each
+ * rotation the frame rule allows on `cell`. */
+static int kind_build(scan_ctx *s, scan_kind *k, int cell)
+{
+    const srch_em_inst *in = s->in;
+    k->all = malloc(sizeof *k->all * (size_t)in->n * 4);
+    if (!k->all)
+        return HN_ERR_NOMEM;
+    k->nall = 0;
+    for (int p = 0; p < in->n; p++) {
+        if (s->used[p] || in->pclass[p] != in->cclass[cell])
+            continue;
+        for (int r = 0; r < 4; r++) {
+            if (in->cclass[cell] != SRCH_EM_INNER && r != srch_em_rot_for(in, p, cell))
+                continue;
+            const uint8_t *c = srch_em_pc(in, p, r);
+            k->all[k->nall++] = (scan_item){(uint16_t)p, (uint8_t)r, c[SRCH_EM_E], c[SRCH_EM_S],
+                                            c[SRCH_EM_W], c[SRCH_EM_N]};
+        }
+    }
+    int st = bucket(k->all, k->nall, s->ncol * s->ncol, key_wn, s->ncol, &k->by_wn, &k->off_wn);
+    if (st == HN_OK)
+        st = bucket(k->all, k->nall, s->ncol, key_w, s->ncol, &k->by_w, &k->off_w);
+    if (st == HN_OK)
+        st = bucket(k->all, k->nall, s->ncol, key_n, s->ncol, &k->by_n, &k->off_n);
+    return st;
+}
+
+static void scan_free(scan_ctx *s)
+{
+    for (int k = 0; k < s->nkinds; k++) {
+        scan_kind *q = &s->kind[k];
+        free(q->all), free(q->by_wn), free(q->by_w), free(q->by_n);
+        free(q->off_wn), free(q->off_w), free(q->off_n);
+    }
+    free(s->order), free(s->cell_kind), free(s->allowed), free(s->brk), free(s->phase);
+    free(s->idx), free(s->deep), free(s->best), free(s->chosen), free(s->east), free(s->south), free(s->used);
+    free(s->fixed_cell), free(s->clue_w), free(s->clue_n);
+}
+
+/* Scan order, clue colours, cell kinds and their candidate tables. */
+static int scan_init(scan_ctx *s, const srch_em_inst *in, hn_rng *rng)
+{
+    int n = in->n;
+    *s = (scan_ctx){.in = in, .ncol = in->ncol, .rng = rng};
+    s->order = malloc(sizeof(int) * (size_t)n);
+    s->cell_kind = malloc(sizeof(int) * (size_t)n);
+    s->allowed = malloc(sizeof(int) * ((size_t)n + 1));
+    s->brk = malloc(sizeof(int) * ((size_t)n + 1));
+    s->phase = malloc(sizeof(int) * ((size_t)n + 1));
+    s->idx = malloc(sizeof(int) * ((size_t)n + 1));
+    s->chosen = malloc(sizeof(scan_item) * ((size_t)n + 1));
+    s->deep = malloc(sizeof(scan_item) * ((size_t)n + 1));
+    s->best = malloc(sizeof(scan_item) * ((size_t)n + 1));
+    s->east = malloc((size_t)n), s->south = malloc((size_t)n);
+    s->clue_w = malloc((size_t)n), s->clue_n = malloc((size_t)n);
+    s->used = calloc((size_t)n, 1), s->fixed_cell = calloc((size_t)n, 1);
+    if (!s->order || !s->cell_kind || !s->allowed || !s->brk || !s->phase || !s->idx ||
+        !s->deep || !s->best || !s->chosen || !s->east || !s->south || !s->clue_w || !s->clue_n || !s->used || !s->fixed_cell)
+        return HN_ERR_NOMEM;
+    for (int k = 0; k < in->nclues; k++) {
+        int c = in->clue_cell[k];
+        const uint8_t *col = srch_em_pc(in, in->clue_piece[k], in->clue_rot[k]);
+        s->fixed_cell[c] = 1;
+        s->east[c] = col[SRCH_EM_E];
+        s->south[c] = col[SRCH_EM_S];
+        s->clue_w[c] = col[SRCH_EM_W];
+        s->clue_n[c] = col[SRCH_EM_N];
+        s->used[in->clue_piece[k]] = 1;
+    }
+    for (int c = 0; c < n; c++) {
+        if (s->fixed_cell[c])
+            continue;
+        s->order[s->m++] = c;
+        int key = kind_key(in, c), k = 0;
+        while (k < s->nkinds && s->kind_of[k] != key)
+            k++;
+        if (k == s->nkinds) {
+            s->kind_of[k] = key;
+            s->nkinds++;
+            if (kind_build(s, &s->kind[k], c) != HN_OK)
+                return HN_ERR_NOMEM;
+        }
+        s->cell_kind[c] = k;
+    }
+    return HN_OK;
+}
+
+static void shuffle_buckets(scan_ctx *s, scan_item *items, const int *off, int nkeys)
+{
+    for (int b = 0; b < nkeys; b++)
+        for (int i = off[b + 1] - 1; i > off[b]; i--) {
+            int j = off[b] + (int)hn_rng_below(s->rng, (uint32_t)(i - off[b] + 1));
+            scan_item t = items[i];
+            items[i] = items[j];
+            items[j] = t;
+        }
+}
+
+/* The budget: none before break_from of the cells, then a linear rise to
+ * `total` at the last cell. */
+static void set_budget(scan_ctx *s, int from, int total)
+{
+    for (int d = 0; d <= s->m; d++)
+        s->allowed[d] = d < from ? 0 : (int)((long)total * (d - from + 1) / (s->m - from));
+}
+
+/* The candidate list of phase ph at a cell whose west and north neighbours
+ * show colours w and nn: 0 matches both, 1 west only, 2 north only, 3 any
+ * (both sides broken, for boards no single break can finish). */
+static const scan_item *phase_list(const scan_kind *k, int ph, int w, int nn, int ncol, int *lo,
+                                   int *hi)
+{
+    switch (ph) {
+    case 0:
+        *lo = k->off_wn[w * ncol + nn], *hi = k->off_wn[w * ncol + nn + 1];
+        return k->by_wn;
+    case 1:
+        *lo = k->off_w[w], *hi = k->off_w[w + 1];
+        return k->by_w;
+    case 2:
+        *lo = k->off_n[nn], *hi = k->off_n[nn + 1];
+        return k->by_n;
+    default:
+        *lo = 0, *hi = k->nall;
+        return k->all;
+    }
+}
+
+
+/* Next candidate for depth d within the budget, from where the depth's
+ * iterator stands; places it and returns 1, or returns 0 when the cell has
+ * no more. */
+static int next_placement(scan_ctx *s, int d)
+{
+    const srch_em_inst *in = s->in;
+    int c = s->order[d], col = c % in->w, row = c / in->w;
+    int w = col ? s->east[c - 1] : 0, nn = row ? s->south[c - in->w] : 0;
+    int e = in->nb[c * 4 + SRCH_EM_E], so = in->nb[c * 4 + SRCH_EM_S];
+    int e_clue = e < in->n && s->fixed_cell[e], s_clue = so < in->n && s->fixed_cell[so];
+    int budget = s->allowed[d] - s->brk[d];
+    const scan_kind *k = &s->kind[s->cell_kind[c]];
+    for (; s->phase[d] < 4; s->phase[d]++, s->idx[d] = -1) {
+        int ph = s->phase[d], base = ph == 0 ? 0 : ph < 3 ? 1 : 2, lo, hi;
+        if (base > budget)
+            return 0; /* the later phases cost at least as much */
+        const scan_item *list = phase_list(k, ph, w, nn, s->ncol, &lo, &hi);
+        for (int i = s->idx[d] < 0 ? lo : s->idx[d] + 1; i < hi; i++) {
+            const scan_item *it = &list[i];
+            if (s->used[it->piece] || (ph & 1 && it->n == nn) || (ph >= 2 && it->w == w))
+                continue; /* taken, or listed by an earlier phase */
+            int cost = base + (e_clue && it->e != s->clue_w[e]) + (s_clue && it->s != s->clue_n[so]);
+            if (cost > budget)
+                continue;
+            s->idx[d] = i;
+            s->used[it->piece] = 1;
+            s->east[c] = it->e;
+            s->south[c] = it->s;
+            s->chosen[d] = *it;
+            s->brk[d + 1] = s->brk[d] + cost;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static double scan_clock(int cpu) { return cpu ? srch_em_cpu_seconds() : hn_now(); }
+
+/* A complete board better than the best: kept, and the budget drops to one
+ * break less, rescaled over the same stretch of cells. */
+static void new_best(scan_ctx *s)
+{
+    srch_em_scan_result *res = s->res;
+    res->breaks = s->brk[s->m];
+    res->complete = 1;
+    res->seconds = scan_clock(s->o->cpu_clock) - s->t0;
+    memcpy(s->best, s->chosen, sizeof *s->best * (size_t)s->m);
+    set_budget(s, s->from, res->breaks - 1);
+    if (s->o->on_board)
+        s->o->on_board(res, s->o->user);
+}
+
+/* One restart: a depth-first search from the first cell with freshly
+ * shuffled candidate orders, until `nodes` placements, the clock or a
+ * request to stop; returns 1 if it exhausted its tree (nothing better
+ * exists under the budget). */
+static int scan_restart(scan_ctx *s)
+{
+    srch_em_scan_result *res = s->res;
+    int cpu = s->o->cpu_clock;
+    for (int k = 0; k < s->nkinds; k++) {
+        scan_kind *q = &s->kind[k];
+        shuffle_buckets(s, q->by_wn, q->off_wn, s->ncol * s->ncol);
+        shuffle_buckets(s, q->by_w, q->off_w, s->ncol);
+        shuffle_buckets(s, q->by_n, q->off_n, s->ncol);
+    }
+    long limit = res->nodes + s->o->restart_nodes, steps = 0;
+    int d = 0;
+    s->phase[0] = 0, s->idx[0] = -1, s->brk[0] = 0;
+    while (d >= 0 && res->nodes < limit) {
+        if ((++steps & 0xffff) == 0 && (scan_clock(cpu) > s->deadline || hn_stop_requested()))
+            break;
+        if (!next_placement(s, d)) {
+            if (--d >= 0)
+                s->used[s->chosen[d].piece] = 0;
+            continue;
+        }
+        res->nodes++;
+        if (d + 1 > res->deepest) {
+            res->deepest = d + 1;
+            memcpy(s->deep, s->chosen, sizeof *s->deep * (size_t)(d + 1));
+        }
+        if (d + 1 < s->m) {
+            d++;
+            s->phase[d] = 0, s->idx[d] = -1;
+            continue;
+        }
+        res->boards++;
+        if (!res->complete || s->brk[s->m] < res->breaks)
+            new_best(s);
+        s->used[s->chosen[d].piece] = 0; /* the next candidate of the last cell */
+    }
+    for (int k = 0; k < d; k++) /* the abandoned path (depth d is never placed here) */
+        s->used[s->chosen[k].piece] = 0;
+    return d < 0;
+}
+
+/* The result onto the board: the best complete board, or else the deepest
+ * partial one completed greedily. */
+static void scan_write(scan_ctx *s, srch_em_board *b, const srch_em_scan_result *res,
+                       long fill_nodes, hn_rng *rng)
+{
+    srch_em_board_clear(b);
+    const scan_item *path = res->complete ? s->best : s->deep;
+    int placed = res->complete ? s->m : res->deepest;
+    for (int d = 0; d < placed; d++)
+        srch_em_drop(b, s->order[d], path[d].piece, path[d].rot);
+    if (!res->complete) {
+        srch_em_fill_empty(b, 1, fill_nodes);
+        srch_em_place_leftovers(b, rng);
+    }
+}
+
+int srch_em_scan(srch_em_board *b, const srch_em_scan_opts *o, hn_rng *rng,
+                 srch_em_scan_result *res)
+{
+    srch_em_scan_result dummy;
+    if (!res)
+        res = &dummy;
+    *res = (srch_em_scan_result){0};
+    if (!(o->seconds >= 0) || !(o->break_from >= 0 && o->break_from <= 1) || o->breaks < 0 ||
+        o->restart_nodes < 1 || o->fill_nodes < 1)
+        return hn_fail(HN_ERR_ARG, "invalid backtracking options (seconds >= 0, break_from "
+                                   "0..1, breaks >= 0, restart and fill nodes >= 1)");
+    scan_ctx s;
+    int st = scan_init(&s, b->inst, rng);
+    if (st != HN_OK) {
+        scan_free(&s);
+        return hn_fail(HN_ERR_NOMEM, "out of memory for the backtracking start");
+    }
+    s.o = o, s.res = res;
+    s.t0 = scan_clock(o->cpu_clock), s.deadline = s.t0 + o->seconds;
+    s.from = (int)(o->break_from * s.m);
+    if (s.from >= s.m)
+        s.from = s.m - 1;
+    if (s.m > 0)
+        set_budget(&s, s.from, o->breaks);
+    while (s.m > 0 && scan_clock(o->cpu_clock) < s.deadline && !hn_stop_requested()) {
+        res->restarts++;
+        if (scan_restart(&s))
+            break; /* exhausted: no board within the budget (or none better) */
+    }
+    res->seconds = scan_clock(o->cpu_clock) - s.t0;
+    scan_write(&s, b, res, o->fill_nodes, rng);
+    scan_free(&s);
+    return HN_OK;
+}
