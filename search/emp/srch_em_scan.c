@@ -24,6 +24,15 @@ typedef struct {
 
 enum { SCAN_KINDS = 9 };
 
+/* What one depth of the scan reads, fixed for the whole search: its cell,
+ * the cells whose east / south colours it must match (the sentinel cell n
+ * shows grey, the outside), and the colours a clue east or south needs
+ * (-1: no clue there). */
+typedef struct {
+    int cell, west, north, e_need, s_need;
+    const scan_kind *kind;
+} scan_step;
+
 typedef struct {
     const srch_em_inst *in;
     const srch_em_scan_opts *o;
@@ -33,10 +42,10 @@ typedef struct {
     int ncol, nkinds, m; /* m: free cells in scan order */
     int kind_of[SCAN_KINDS], cls_of[SCAN_KINDS]; /* kind key (class, outward side) */
     scan_kind kind[SCAN_KINDS];
-    int *order, *cell_kind, *allowed, *brk, *phase, *idx;
+    scan_step *step;
+    int *allowed, *brk, *phase, *idx;
     scan_item *chosen, *deep, *best; /* the current path, the deepest one, the best board */
-    uint8_t *east, *south; /* colours each placed cell shows its east and south neighbours */
-    uint8_t *clue_w, *clue_n; /* colours a clue shows its west and north neighbours */
+    uint8_t *east, *south; /* [n + 1]: colours each placed cell shows east and south */
     uint8_t *used, *fixed_cell;
     hn_rng *rng; /* the shuffles of each restart */
 } scan_ctx;
@@ -108,9 +117,33 @@ static void scan_free(scan_ctx *s)
         free(q->all), free(q->by_wn), free(q->by_w), free(q->by_n);
         free(q->off_wn), free(q->off_w), free(q->off_n);
     }
-    free(s->order), free(s->cell_kind), free(s->allowed), free(s->brk), free(s->phase);
+    free(s->step), free(s->allowed), free(s->brk), free(s->phase);
     free(s->idx), free(s->deep), free(s->best), free(s->chosen), free(s->east), free(s->south), free(s->used);
-    free(s->fixed_cell), free(s->clue_w), free(s->clue_n);
+    free(s->fixed_cell);
+}
+
+/* The kind of `cell` (its candidate table), built on first use. */
+static const scan_kind *cell_kind(scan_ctx *s, int cell)
+{
+    int key = kind_key(s->in, cell), k = 0;
+    while (k < s->nkinds && s->kind_of[k] != key)
+        k++;
+    if (k == s->nkinds) {
+        if (kind_build(s, &s->kind[k], cell) != HN_OK)
+            return NULL;
+        s->kind_of[k] = key;
+        s->nkinds++;
+    }
+    return &s->kind[k];
+}
+
+/* The colour a clue on `cell` shows on `side`, or -1 if no clue is there. */
+static int clue_side(const srch_em_inst *in, int cell, int side)
+{
+    for (int k = 0; k < in->nclues; k++)
+        if (in->clue_cell[k] == cell)
+            return srch_em_pc(in, in->clue_piece[k], in->clue_rot[k])[side];
+    return -1;
 }
 
 /* Scan order, clue colours, cell kinds and their candidate tables. */
@@ -118,8 +151,7 @@ static int scan_init(scan_ctx *s, const srch_em_inst *in, hn_rng *rng)
 {
     int n = in->n;
     *s = (scan_ctx){.in = in, .ncol = in->ncol, .rng = rng};
-    s->order = malloc(sizeof(int) * (size_t)n);
-    s->cell_kind = malloc(sizeof(int) * (size_t)n);
+    s->step = malloc(sizeof *s->step * (size_t)n);
     s->allowed = malloc(sizeof(int) * ((size_t)n + 1));
     s->brk = malloc(sizeof(int) * ((size_t)n + 1));
     s->phase = malloc(sizeof(int) * ((size_t)n + 1));
@@ -127,36 +159,30 @@ static int scan_init(scan_ctx *s, const srch_em_inst *in, hn_rng *rng)
     s->chosen = malloc(sizeof(scan_item) * ((size_t)n + 1));
     s->deep = malloc(sizeof(scan_item) * ((size_t)n + 1));
     s->best = malloc(sizeof(scan_item) * ((size_t)n + 1));
-    s->east = malloc((size_t)n), s->south = malloc((size_t)n);
-    s->clue_w = malloc((size_t)n), s->clue_n = malloc((size_t)n);
+    s->east = calloc((size_t)n + 1, 1), s->south = calloc((size_t)n + 1, 1);
     s->used = calloc((size_t)n, 1), s->fixed_cell = calloc((size_t)n, 1);
-    if (!s->order || !s->cell_kind || !s->allowed || !s->brk || !s->phase || !s->idx ||
-        !s->deep || !s->best || !s->chosen || !s->east || !s->south || !s->clue_w || !s->clue_n || !s->used || !s->fixed_cell)
+    if (!s->step || !s->allowed || !s->brk || !s->phase || !s->idx || !s->deep || !s->best ||
+        !s->chosen || !s->east || !s->south || !s->used || !s->fixed_cell)
         return HN_ERR_NOMEM;
     for (int k = 0; k < in->nclues; k++) {
-        int c = in->clue_cell[k];
         const uint8_t *col = srch_em_pc(in, in->clue_piece[k], in->clue_rot[k]);
+        int c = in->clue_cell[k];
         s->fixed_cell[c] = 1;
         s->east[c] = col[SRCH_EM_E];
         s->south[c] = col[SRCH_EM_S];
-        s->clue_w[c] = col[SRCH_EM_W];
-        s->clue_n[c] = col[SRCH_EM_N];
         s->used[in->clue_piece[k]] = 1;
     }
     for (int c = 0; c < n; c++) {
         if (s->fixed_cell[c])
             continue;
-        s->order[s->m++] = c;
-        int key = kind_key(in, c), k = 0;
-        while (k < s->nkinds && s->kind_of[k] != key)
-            k++;
-        if (k == s->nkinds) {
-            s->kind_of[k] = key;
-            s->nkinds++;
-            if (kind_build(s, &s->kind[k], c) != HN_OK)
-                return HN_ERR_NOMEM;
-        }
-        s->cell_kind[c] = k;
+        const int *nb = in->nb + (size_t)c * 4;
+        scan_step *st = &s->step[s->m++];
+        *st = (scan_step){.cell = c, .west = nb[SRCH_EM_W], .north = nb[SRCH_EM_N],
+                          .e_need = -1, .s_need = -1, .kind = cell_kind(s, c)};
+        if (!st->kind)
+            return HN_ERR_NOMEM;
+        st->e_need = clue_side(in, nb[SRCH_EM_E], SRCH_EM_W);
+        st->s_need = clue_side(in, nb[SRCH_EM_S], SRCH_EM_N);
     }
     return HN_OK;
 }
@@ -208,29 +234,26 @@ static const scan_item *phase_list(const scan_kind *k, int ph, int w, int nn, in
  * no more. */
 static int next_placement(scan_ctx *s, int d)
 {
-    const srch_em_inst *in = s->in;
-    int c = s->order[d], col = c % in->w, row = c / in->w;
-    int w = col ? s->east[c - 1] : 0, nn = row ? s->south[c - in->w] : 0;
-    int e = in->nb[c * 4 + SRCH_EM_E], so = in->nb[c * 4 + SRCH_EM_S];
-    int e_clue = e < in->n && s->fixed_cell[e], s_clue = so < in->n && s->fixed_cell[so];
+    const scan_step *st = &s->step[d];
+    int w = s->east[st->west], nn = s->south[st->north];
     int budget = s->allowed[d] - s->brk[d];
-    const scan_kind *k = &s->kind[s->cell_kind[c]];
     for (; s->phase[d] < 4; s->phase[d]++, s->idx[d] = -1) {
         int ph = s->phase[d], base = ph == 0 ? 0 : ph < 3 ? 1 : 2, lo, hi;
         if (base > budget)
             return 0; /* the later phases cost at least as much */
-        const scan_item *list = phase_list(k, ph, w, nn, s->ncol, &lo, &hi);
+        const scan_item *list = phase_list(st->kind, ph, w, nn, s->ncol, &lo, &hi);
         for (int i = s->idx[d] < 0 ? lo : s->idx[d] + 1; i < hi; i++) {
             const scan_item *it = &list[i];
             if (s->used[it->piece] || (ph & 1 && it->n == nn) || (ph >= 2 && it->w == w))
                 continue; /* taken, or listed by an earlier phase */
-            int cost = base + (e_clue && it->e != s->clue_w[e]) + (s_clue && it->s != s->clue_n[so]);
+            int cost = base + (st->e_need >= 0 && it->e != st->e_need) +
+                       (st->s_need >= 0 && it->s != st->s_need);
             if (cost > budget)
                 continue;
             s->idx[d] = i;
             s->used[it->piece] = 1;
-            s->east[c] = it->e;
-            s->south[c] = it->s;
+            s->east[st->cell] = it->e;
+            s->south[st->cell] = it->s;
             s->chosen[d] = *it;
             s->brk[d + 1] = s->brk[d] + cost;
             return 1;
@@ -309,7 +332,7 @@ static void scan_write(scan_ctx *s, srch_em_board *b, const srch_em_scan_result 
     const scan_item *path = res->complete ? s->best : s->deep;
     int placed = res->complete ? s->m : res->deepest;
     for (int d = 0; d < placed; d++)
-        srch_em_drop(b, s->order[d], path[d].piece, path[d].rot);
+        srch_em_drop(b, s->step[d].cell, path[d].piece, path[d].rot);
     if (!res->complete) {
         srch_em_fill_empty(b, 1, fill_nodes);
         srch_em_place_leftovers(b, rng);
