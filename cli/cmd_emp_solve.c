@@ -90,13 +90,14 @@ static int parse_region(const char *s, int *w, int *h)
 /* The backtracking start's figures for the record ("" for other starts). */
 static const char *scan_record(const srch_em_opts *o, const srch_em_result *res)
 {
-    static char buf[200];
+    static char buf[256];
     const srch_em_scan_result *s = &res->scan;
     if (o->start != SRCH_EM_START_BACKTRACK)
         return "";
     snprintf(buf, sizeof buf, " scan_complete=%d scan_breaks=%d scan_boards=%ld scan_nodes=%ld "
-             "scan_restarts=%ld scan_deepest=%d scan_seconds=%.2f", s->complete,
-             s->complete ? s->breaks : -1, s->boards, s->nodes, s->restarts, s->deepest, s->seconds);
+             "scan_restarts=%ld scan_deepest=%d scan_time_best=%.2f scan_seconds=%.2f", s->complete,
+             s->complete ? s->breaks : -1, s->boards, s->nodes, s->restarts, s->deepest,
+             s->time_best, s->seconds);
     return buf;
 }
 

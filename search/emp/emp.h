@@ -167,7 +167,8 @@ typedef struct {
     long nodes;     /* placements */
     long restarts;
     int deepest;    /* most cells placed at once */
-    double seconds; /* on the chosen clock */
+    double time_best; /* seconds until the best board (on the chosen clock) */
+    double seconds; /* seconds run */
 } srch_em_scan_result;
 
 typedef struct {

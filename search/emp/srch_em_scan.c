@@ -40,7 +40,7 @@ typedef struct {
     double t0, deadline;
     int from; /* depth of the first break */
     int ncol, nkinds, m; /* m: free cells in scan order */
-    int kind_of[SCAN_KINDS], cls_of[SCAN_KINDS]; /* kind key (class, outward side) */
+    int kind_of[SCAN_KINDS]; /* key of each kind: class and outward side, -1 inner */
     scan_kind kind[SCAN_KINDS];
     scan_step *step;
     int *allowed, *brk, *phase, *idx;
@@ -129,10 +129,9 @@ static const scan_kind *cell_kind(scan_ctx *s, int cell)
     while (k < s->nkinds && s->kind_of[k] != key)
         k++;
     if (k == s->nkinds) {
+        s->kind_of[s->nkinds++] = key; /* counted first: scan_free frees a partial build */
         if (kind_build(s, &s->kind[k], cell) != HN_OK)
             return NULL;
-        s->kind_of[k] = key;
-        s->nkinds++;
     }
     return &s->kind[k];
 }
@@ -228,7 +227,6 @@ static const scan_item *phase_list(const scan_kind *k, int ph, int w, int nn, in
     }
 }
 
-
 /* Next candidate for depth d within the budget, from where the depth's
  * iterator stands; places it and returns 1, or returns 0 when the cell has
  * no more. */
@@ -271,7 +269,7 @@ static void new_best(scan_ctx *s)
     srch_em_scan_result *res = s->res;
     res->breaks = s->brk[s->m];
     res->complete = 1;
-    res->seconds = scan_clock(s->o->cpu_clock) - s->t0;
+    res->time_best = scan_clock(s->o->cpu_clock) - s->t0;
     memcpy(s->best, s->chosen, sizeof *s->best * (size_t)s->m);
     set_budget(s, s->from, res->breaks - 1);
     if (s->o->on_board)
