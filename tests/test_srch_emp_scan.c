@@ -211,6 +211,14 @@ static void test_solve_start(void)
     CHECK(res.scan.complete && res.start_score == srch_em_inst_joins(in) - res.scan.breaks);
     CHECK(srch_em_sol_check(in, piece, rot, &v, NULL, 0) == res.best && v == 0);
     CHECK(res.best >= res.start_score);
+    /* with no time left for the local search, the best is the scan's board,
+     * found when the scan found it */
+    o.backtrack_time *= 2;
+    o.time_limit = o.backtrack_time;
+    CHECK(srch_em_solve(in, &o, piece, rot, &res, NULL, NULL) == HN_OK);
+    CHECK_MSG(res.scan.complete && res.best == res.start_score && res.scan.time_best > 0 &&
+                  res.time_best == res.scan.time_best,
+              "best at %.3f s, the scan's board at %.3f s", res.time_best, res.scan.time_best);
     o.breaks = -1;
     CHECK(srch_em_solve(in, &o, piece, rot, &res, NULL, NULL) == HN_ERR_ARG);
     srch_em_inst_free(in);

@@ -183,8 +183,13 @@ typedef struct {
     void *user;
 } srch_em_scan_opts;
 
+/* The default budget, shared with srch_em_opts: breaks from cell 200 of
+ * Eternity II's 255, the best of the settings measured (README). */
+#define SRCH_EM_SCAN_BREAK_FROM 0.78
+#define SRCH_EM_SCAN_BREAKS 30
 #define SRCH_EM_SCAN_OPTS_DEFAULT                                                    \
-    { .seconds = 10, .cpu_clock = 0, .break_from = 0.78, .breaks = 30,                \
+    { .seconds = 10, .cpu_clock = 0, .break_from = SRCH_EM_SCAN_BREAK_FROM,             \
+      .breaks = SRCH_EM_SCAN_BREAKS,                                                  \
       .restart_nodes = 100000000, .fill_nodes = 1000000 }
 
 /* Runs the search and leaves on `b` the best complete board found, or else
@@ -218,8 +223,9 @@ typedef struct {
     int breaks;
     double restart;     /* > 0: after this many seconds (on the run's clock) without a
                          * new best in the current descent, go back to the start board
-                         * (built once; or reheat the best, see reheat_temp) for a new descent, whose own best is where
-                         * `slack` sends the walk back to; the run's best is kept; 0: never */
+                         * (built once; or reheat the best, see reheat_temp) for a new
+                         * descent, whose own best is where `slack` sends the walk back
+                         * to; the run's best is kept; 0: never */
     double reheat_temp; /* > 0 (with restart): a new descent starts instead from the
                          * run's best board after `reheat_tries` walk tries at this
                          * temperature, an annealing reheat that keeps part of its
@@ -236,7 +242,8 @@ typedef struct {
     { .time_limit = 30, .cpu_clock = 0, .seed = 1, .start = SRCH_EM_START_GREEDY, .ta_k = 16,    \
       .ta_n = 1000, .ro_w = 6, .ro_h = 6, .ro_n = 10, .ro_nodes = 20000,         \
       .start_nodes = 1000000,                                                   \
-      .perturb = 0, .walk = 0, .walk_temp = 0, .slack = 2, .escalate = 0, .backtrack_time = 0, .break_from = 0.78, .breaks = 30, .restart = 0, \
+      .perturb = 0, .walk = 0, .walk_temp = 0, .slack = 2, .escalate = 0, .backtrack_time = 0, \
+      .break_from = SRCH_EM_SCAN_BREAK_FROM, .breaks = SRCH_EM_SCAN_BREAKS, .restart = 0, \
       .reheat_temp = 0, .reheat_tries = 30000000 }
 
 /* Metropolis acceptance of the annealed walk: keep[d] is the chance, in

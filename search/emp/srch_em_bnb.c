@@ -1,8 +1,8 @@
 /* Exact region solver by depth-first branch and bound, and what is built on
  * it: RO (a rectangle given the rest), BO (the frame as a one-dimensional
  * problem given the inner part) and the greedy start (row bands solved one
- * after the other), which also completes a partial board. Candidates are tried best join count
- * first; the bound is the number of joins still open. */
+ * after the other), which also completes a partial board. Candidates are
+ * tried best join count first; the bound is the number of joins still open. */
 #include <stdlib.h>
 #include <string.h>
 

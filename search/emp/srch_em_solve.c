@@ -212,7 +212,11 @@ static int start_board(em_run *r)
         so.fill_nodes = o->start_nodes;
         so.on_board = scan_board;
         so.user = r;
-        return srch_em_scan(r->cur, &so, r->rng, &r->res->scan);
+        int st = srch_em_scan(r->cur, &so, r->rng, &r->res->scan);
+        /* the start board is the run's best until the local search beats it:
+         * it was found when the scan found it, not when the scan ended */
+        r->res->time_best = r->res->scan.time_best;
+        return st;
     }
     case SRCH_EM_START_RANDOM:
         srch_em_board_random(r->cur, r->rng);
