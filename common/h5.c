@@ -3,6 +3,9 @@
 #include "common/hn.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -70,58 +73,125 @@ static hid_t attr_open(hid_t obj, const char *name)
     return a;
 }
 
+/* An attribute read as one value must hold exactly one: a 1x64 array read
+ * into a scalar would write past the caller's variable. */
+static int attr_check_one(hid_t a, const char *name)
+{
+    hid_t sp = H5Aget_space(a);
+    hssize_t n = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : -1;
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (n != 1)
+        return hn_fail(HN_ERR_FORMAT, "attribute '%s' holds %lld values, expected one", name, (long long)n);
+    return HN_OK;
+}
+
+/* Fixed-length string of the file's own size and padding, read byte for
+ * byte (reading it as NULLTERM of the same size drops a NULLPAD string's
+ * last character). */
+static int attr_read_fixed_str(hid_t a, hid_t ft, const char *name, char *buf, size_t cap)
+{
+    size_t n = H5Tget_size(ft);
+    if (n == 0 || n > HN_H5_STR_MAX)
+        return hn_fail(HN_ERR_FORMAT, "attribute '%s' has an implausible string size %zu", name, n);
+    char *tmp = malloc(n + 1);
+    if (!tmp)
+        return hn_fail(HN_ERR_NOMEM, "attribute '%s': out of memory", name);
+    hid_t mt = H5Tcopy(ft);
+    int rc = mt >= 0 && H5Tset_order(mt, H5T_ORDER_NONE) >= 0 && H5Aread(a, mt, tmp) >= 0
+                 ? HN_OK
+                 : hn_fail(HN_ERR_FORMAT, "attribute '%s' cannot be read", name);
+    if (mt >= 0)
+        H5Tclose(mt);
+    tmp[n] = '\0';
+    size_t len = strlen(tmp);
+    if (H5Tget_strpad(ft) == H5T_STR_SPACEPAD)
+        while (len > 0 && tmp[len - 1] == ' ')
+            tmp[--len] = '\0';
+    if (!rc && len >= cap)
+        rc = hn_fail(HN_ERR_FORMAT, "attribute '%s' is longer than %zu characters", name, cap - 1);
+    if (!rc)
+        memcpy(buf, tmp, len + 1);
+    free(tmp);
+    return rc;
+}
+
+static int attr_read_var_str(hid_t a, hid_t ft, const char *name, char *buf, size_t cap)
+{
+    char *s = NULL;
+    hid_t mt = H5Tcopy(H5T_C_S1);
+    H5Tset_size(mt, H5T_VARIABLE);
+    H5Tset_cset(mt, H5Tget_cset(ft)); /* h5py writes UTF-8; HDF5 will not convert */
+    int rc = HN_OK;
+    if (H5Aread(a, mt, &s) < 0 || !s)
+        rc = hn_fail(HN_ERR_FORMAT, "attribute '%s' cannot be read", name);
+    else if (strlen(s) >= cap)
+        rc = hn_fail(HN_ERR_FORMAT, "attribute '%s' is longer than %zu characters", name, cap - 1);
+    else
+        memcpy(buf, s, strlen(s) + 1);
+    if (s)
+        H5free_memory(s);
+    H5Tclose(mt);
+    return rc;
+}
+
 int hn_h5_attr_get_str(hid_t obj, const char *name, char *buf, size_t cap)
 {
+    if (cap == 0)
+        return hn_fail(HN_ERR_ARG, "attribute '%s': no room for the value", name);
     hid_t a = attr_open(obj, name);
     if (a < 0)
         return (int)a;
-    int rc = HN_OK;
     hid_t ft = H5Aget_type(a);
-    if (H5Tget_class(ft) != H5T_STRING) {
+    int rc = attr_check_one(a, name);
+    if (!rc && H5Tget_class(ft) != H5T_STRING)
         rc = hn_fail(HN_ERR_FORMAT, "attribute '%s' is not a string", name);
-    } else if (H5Tis_variable_str(ft) > 0) {
-        char *s = NULL;
-        hid_t mt = H5Tcopy(H5T_C_S1);
-        H5Tset_size(mt, H5T_VARIABLE);
-        H5Tset_cset(mt, H5Tget_cset(ft)); /* h5py writes UTF-8; HDF5 will not convert */
-        if (H5Aread(a, mt, &s) < 0 || !s)
-            rc = hn_fail(HN_ERR_HDF5, "attribute '%s' cannot be read", name);
-        else
-            snprintf(buf, cap, "%s", s);
-        if (s)
-            H5free_memory(s);
-        H5Tclose(mt);
-    } else {
-        size_t n = H5Tget_size(ft);
-        char tmp[4096];
-        hid_t mt = H5Tcopy(H5T_C_S1);
-        H5Tset_size(mt, n);
-        H5Tset_cset(mt, H5Tget_cset(ft));
-        if (n >= sizeof tmp || H5Aread(a, mt, tmp) < 0)
-            rc = hn_fail(HN_ERR_FORMAT, "attribute '%s' cannot be read", name);
-        else {
-            tmp[n] = '\0';
-            snprintf(buf, cap, "%s", tmp);
-        }
-        H5Tclose(mt);
-    }
+    else if (!rc && H5Tis_variable_str(ft) > 0)
+        rc = attr_read_var_str(a, ft, name, buf, cap);
+    else if (!rc)
+        rc = attr_read_fixed_str(a, ft, name, buf, cap);
     H5Tclose(ft);
     H5Aclose(a);
     return rc;
 }
 
-static int attr_read_num(hid_t obj, const char *name, hid_t mt, void *out)
+/* Read one number: a float must be finite and, when `ll` is wanted, an
+ * integer in range; an unsigned 64-bit value is read as such so it cannot wrap. */
+static int attr_read_num(hid_t obj, const char *name, double *d, long long *ll)
 {
     hid_t a = attr_open(obj, name);
     if (a < 0)
         return (int)a;
     hid_t ft = H5Aget_type(a);
     H5T_class_t c = H5Tget_class(ft);
-    int rc = HN_OK;
-    if (c != H5T_INTEGER && c != H5T_FLOAT)
+    int rc = attr_check_one(a, name);
+    if (!rc && ((c != H5T_INTEGER && c != H5T_FLOAT) || H5Tget_size(ft) > 16))
         rc = hn_fail(HN_ERR_FORMAT, "attribute '%s' is not a number", name);
-    else if (H5Aread(a, mt, out) < 0)
-        rc = hn_fail(HN_ERR_FORMAT, "attribute '%s' cannot be read", name);
+    if (!rc && c == H5T_FLOAT) {
+        if (H5Aread(a, H5T_NATIVE_DOUBLE, d) < 0)
+            rc = hn_fail(HN_ERR_FORMAT, "attribute '%s' cannot be read", name);
+        else if (!isfinite(*d))
+            rc = hn_fail(HN_ERR_FORMAT, "attribute '%s' is %g, not a finite number", name, *d);
+        else if (ll && !(*d == floor(*d) && fabs(*d) < 9.2e18))
+            rc = hn_fail(HN_ERR_FORMAT, "attribute '%s' is %g, not an integer", name, *d);
+        else if (ll)
+            *ll = (long long)*d;
+    } else if (!rc) {
+        long long v = 0;
+        unsigned long long u = 0;
+        int is_unsigned = H5Tget_sign(ft) == H5T_SGN_NONE;
+        if (H5Aread(a, is_unsigned ? H5T_NATIVE_ULLONG : H5T_NATIVE_LLONG,
+                    is_unsigned ? (void *)&u : (void *)&v) < 0)
+            rc = hn_fail(HN_ERR_FORMAT, "attribute '%s' cannot be read", name);
+        else if (is_unsigned && u > (unsigned long long)LLONG_MAX)
+            rc = hn_fail(HN_ERR_FORMAT, "attribute '%s' is %llu, out of range", name, u);
+        else if (is_unsigned)
+            v = (long long)u;
+        if (!rc && ll)
+            *ll = v;
+        if (!rc)
+            *d = (double)v;
+    }
     H5Tclose(ft);
     H5Aclose(a);
     return rc;
@@ -129,12 +199,13 @@ static int attr_read_num(hid_t obj, const char *name, hid_t mt, void *out)
 
 int hn_h5_attr_get_int(hid_t obj, const char *name, long long *value)
 {
-    return attr_read_num(obj, name, H5T_NATIVE_LLONG, value);
+    double d;
+    return attr_read_num(obj, name, &d, value);
 }
 
 int hn_h5_attr_get_double(hid_t obj, const char *name, double *value)
 {
-    return attr_read_num(obj, name, H5T_NATIVE_DOUBLE, value);
+    return attr_read_num(obj, name, value, NULL);
 }
 
 int hn_part_path(const char *path, char *buf, size_t cap)

