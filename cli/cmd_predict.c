@@ -3,6 +3,7 @@
  * file (--data X.h5 --x /x). Another mode (e.g. puzzle instances through an
  * encoder) plugs in as another source with the same next/close pair. */
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,7 +73,10 @@ static void h5_close(struct row_source *s)
     s->impl = NULL;
 }
 
-static int h5_open(struct row_source *s, const char *path, const char *name)
+/* Open name in path as [rows, want] numbers. The width is checked against
+ * the model here, as a 64-bit count: an int cast of 2^32 + want columns
+ * would pass and let a read overflow the row buffer. */
+static int h5_open(struct row_source *s, const char *path, const char *name, int want)
 {
     struct h5_rows *h = calloc(1, sizeof *h);
     if (!h)
@@ -85,21 +89,27 @@ static int h5_open(struct row_source *s, const char *path, const char *name)
     if (H5Lexists(h->file, name, H5P_DEFAULT) <= 0 || (h->dset = H5Dopen2(h->file, name, H5P_DEFAULT)) < 0)
         return hn_fail(HN_ERR_FORMAT, "%s: dataset %s is missing", path, name);
     hid_t t = H5Dget_type(h->dset), sp = H5Dget_space(h->dset);
-    H5T_class_t c = H5Tget_class(t);
-    int rank = H5Sget_simple_extent_ndims(sp);
+    H5T_class_t c = t >= 0 ? H5Tget_class(t) : H5T_NO_CLASS;
+    size_t size = t >= 0 ? H5Tget_size(t) : 0;
+    int rank = sp >= 0 ? H5Sget_simple_extent_ndims(sp) : -1;
     hsize_t dims[2] = {0, 0};
-    if (rank == 2)
-        H5Sget_simple_extent_dims(sp, dims, NULL);
-    H5Tclose(t);
-    H5Sclose(sp);
-    if (c != H5T_FLOAT && c != H5T_INTEGER)
-        return hn_fail(HN_ERR_FORMAT, "%s: %s is not numeric", path, name);
+    if (rank == 2 && H5Sget_simple_extent_dims(sp, dims, NULL) < 0)
+        rank = -1;
+    if (t >= 0)
+        H5Tclose(t);
+    if (sp >= 0)
+        H5Sclose(sp);
+    if ((c != H5T_FLOAT && c != H5T_INTEGER) || size > 8)
+        return hn_fail(HN_ERR_FORMAT, "%s: %s is not an array of numbers (integer or float)", path, name);
     if (rank != 2)
         return hn_fail(HN_ERR_SHAPE, "%s: %s has rank %d, expected a 2-d [rows, features] array", path, name, rank);
+    if (dims[1] != (hsize_t)want)
+        return hn_fail(HN_ERR_SHAPE, "%s: %s has %llu columns but the model reads %d inputs", path, name,
+                       (unsigned long long)dims[1], want);
     h->n = dims[0];
     h->d = dims[1];
-    s->width = (int)dims[1];
-    s->total = (long long)dims[0];
+    s->width = want;
+    s->total = dims[0] > (hsize_t)LLONG_MAX ? -1 : (long long)dims[0];
     return HN_OK;
 }
 
@@ -125,6 +135,7 @@ static void help(void)
 static int predict_rows(const nn_model *m, struct row_source *src, int batch)
 {
     int din = nn_model_inputs(m), dout = nn_model_outputs(m), rc = 0, rows;
+    uint64_t printed = 0;
     /* The buffers hold what the source is asked for, never more. */
     nn_infer *inf = nn_infer_new(m, batch, &rc);
     float *x = malloc(sizeof(float) * (size_t)batch * din), *y = malloc(sizeof(float) * (size_t)batch * dout);
@@ -135,6 +146,13 @@ static int predict_rows(const nn_model *m, struct row_source *src, int batch)
     while (!(rc = src->next(src, x, batch, &rows)) && rows > 0) {
         if ((rc = nn_infer_run(inf, x, rows, y)))
             break;
+        for (size_t i = 0; i < (size_t)rows * dout; i++)
+            if (!isfinite(y[i])) {
+                rc = hn_fail(HN_ERR_NAN, "the prediction for row %llu is not a finite number",
+                             (unsigned long long)(printed + i / (size_t)dout));
+                goto done;
+            }
+        printed += (uint64_t)rows;
         for (int i = 0; i < rows; i++)
             for (int j = 0; j < dout; j++)
                 printf("%.9g%c", (double)y[(size_t)i * dout + j], j + 1 < dout ? '\t' : '\n');
@@ -191,10 +209,7 @@ int cmd_predict(int argc, char **argv)
     if (!m)
         return cli_fail("predict");
     struct row_source src = {0};
-    rc = h5_open(&src, data, xname);
-    if (!rc && src.width != nn_model_inputs(m))
-        rc = hn_fail(HN_ERR_SHAPE, "%s: %s has %d columns but the model %s reads %d inputs", data, xname,
-                     src.width, model, nn_model_inputs(m));
+    rc = h5_open(&src, data, xname, nn_model_inputs(m));
     if (!rc)
         rc = predict_rows(m, &src, (int)batch);
     if (src.close)

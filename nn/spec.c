@@ -3,6 +3,7 @@
 #include "nn/nn_private.h"
 
 #include <errno.h>
+#include <float.h>
 #include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
@@ -45,13 +46,19 @@ static struct nn_layer_spec layer_default(const struct nn_layer_defaults *d, int
     return l;
 }
 
-/* Parse a float after "key=" at s; sets *end. -1 if not a number. */
+/* Largest ELU alpha and batch-norm epsilon accepted: beyond these a layer's
+ * outputs overflow a float long before training could use them. */
+#define ALPHA_MAX 100.0f
+#define EPS_MAX 1.0f
+
+/* Parse a float after "key=" at s; sets *end. -1 if not a number or if it
+ * does not survive the conversion to float (overflow to inf, underflow). */
 static int parse_float(const char *s, const char **end, float *v)
 {
     char *e;
     errno = 0;
     double x = strtod(s, &e);
-    if (e == s || errno || !isfinite(x))
+    if (e == s || errno || !isfinite(x) || fabs(x) > FLT_MAX || (x != 0.0 && fabs(x) < FLT_MIN))
         return -1;
     *v = (float)x;
     *end = e;
@@ -93,12 +100,12 @@ static int parse_token(const char *s, const char **pp, struct nn_layer_spec *l)
                 return spec_err(s, q, "dropout must be in [0, 1)");
             l->dropout = v;
         } else if (p[0] == 'a') {
-            if (!(v > 0.0f))
-                return spec_err(s, q, "ELU alpha must be > 0");
+            if (!(v > 0.0f && v <= ALPHA_MAX))
+                return spec_err(s, q, "ELU alpha must be in (0, 100]");
             l->elu_alpha = v;
         } else {
-            if (!(v > 0.0f))
-                return spec_err(s, q, "batch-norm epsilon must be > 0");
+            if (!(v > 0.0f && v <= EPS_MAX))
+                return spec_err(s, q, "batch-norm epsilon must be in (0, 1]");
             l->bn_eps = v;
         }
         e = qe;
@@ -269,8 +276,8 @@ int nn_spec_check(const struct nn_spec *spec)
             return hn_fail(HN_ERR_ARG, "spec: layer %d: unknown activation or init", i);
         if (!(l->dropout >= 0.0f && l->dropout < 1.0f))
             return hn_fail(HN_ERR_ARG, "spec: layer %d: dropout %g not in [0, 1)", i, (double)l->dropout);
-        if (!(l->elu_alpha > 0.0f) || !(l->bn_eps > 0.0f))
-            return hn_fail(HN_ERR_ARG, "spec: layer %d: ELU alpha and bn epsilon must be > 0", i);
+        if (!(l->elu_alpha > 0.0f && l->elu_alpha <= ALPHA_MAX) || !(l->bn_eps > 0.0f && l->bn_eps <= EPS_MAX))
+            return hn_fail(HN_ERR_ARG, "spec: layer %d: ELU alpha must be in (0, 100], bn epsilon in (0, 1]", i);
     }
     return HN_OK;
 }
