@@ -12,11 +12,18 @@
 
 void hn_h5_quiet(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
 
-hid_t hn_h5_open_read(const char *path)
+static hid_t open_read(const char *path, int warn)
 {
     hn_h5_quiet();
     if (access(path, R_OK) != 0)
         return hn_fail(HN_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    /* verified before HDF5 parses anything: damaged metadata can crash libhdf5 */
+    int sealed, rc = hn_file_verify(path, &sealed);
+    if (rc)
+        return rc;
+    if (!sealed && warn)
+        hn_log(HN_LOG_WARN, "%s: no checksum (written by an older heurnet or another program); "
+                            "read unverified; 'heurnet nn upgrade %s' adds one", path, path);
     htri_t is = H5Fis_hdf5(path);
     if (is <= 0)
         return hn_fail(HN_ERR_FORMAT, "%s: not an HDF5 file (or truncated)", path);
@@ -25,6 +32,9 @@ hid_t hn_h5_open_read(const char *path)
         return hn_fail(HN_ERR_FORMAT, "%s: HDF5 file cannot be opened (damaged or truncated)", path);
     return f;
 }
+
+hid_t hn_h5_open_read(const char *path) { return open_read(path, 0); }
+hid_t hn_h5_open_verified(const char *path) { return open_read(path, 1); }
 
 static int attr_write(hid_t obj, const char *name, hid_t type, const void *val)
 {
@@ -225,6 +235,15 @@ int hn_part_commit(const char *path)
     if (rename(part, path) != 0)
         return hn_fail(HN_ERR_IO, "%s: cannot rename %s into place: %s", path, part, strerror(errno));
     return HN_OK;
+}
+
+int hn_part_commit_sealed(const char *path)
+{
+    char part[4096];
+    int rc = hn_part_path(path, part, sizeof part);
+    if (!rc)
+        rc = hn_file_seal(part);
+    return rc ? rc : hn_part_commit(path);
 }
 
 void hn_part_discard(const char *path)

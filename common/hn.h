@@ -110,8 +110,13 @@ uint64_t hn_seed_mix(uint64_t seed, uint64_t stream);
 /* Turn off HDF5's automatic error printing (libraries report through status). */
 void hn_h5_quiet(void);
 /* Open an existing file read-only; on failure the message names the file and
- * says whether it is missing or not HDF5. Returns the file id or a negative status. */
+ * says whether it is missing, damaged (checksum mismatch, hn_file_verify) or
+ * not HDF5. Returns the file id or a negative status. */
 hid_t hn_h5_open_read(const char *path);
+/* The same for files heurnet writes itself (models, datasets, checkpoints):
+ * a file without a checksum is also opened, with a warning through hn_log
+ * that names the file and `heurnet nn upgrade`. */
+hid_t hn_h5_open_verified(const char *path);
 int hn_h5_attr_set_str(hid_t obj, const char *name, const char *value);
 int hn_h5_attr_set_int(hid_t obj, const char *name, long long value);
 int hn_h5_attr_set_double(hid_t obj, const char *name, double value);
@@ -128,12 +133,28 @@ int hn_h5_attr_get_int(hid_t obj, const char *name, long long *value);
 int hn_h5_attr_get_double(hid_t obj, const char *name, double *value);
 int hn_h5_attr_exists(hid_t obj, const char *name); /* 1, 0 */
 
+/* ---- file checksums (common/seal.c) ------------------------------------ */
+
+/* A finished model, dataset or checkpoint ends with a 24-byte trailer holding
+ * a CRC-32 of all bytes before it (HDF5 ignores bytes past its end).
+ * hn_file_seal appends it to a closed file (a file sealed already is only
+ * verified). hn_file_verify: 0 with *sealed 1 if the trailer is there and
+ * matches, 0 with *sealed 0 if there is none, HN_ERR_FORMAT (message names
+ * the file) if the trailer or the data is damaged, HN_ERR_IO on read errors.
+ * hn_file_unseal verifies and removes the trailer before a writer reopens the
+ * file for writing. */
+int hn_file_seal(const char *path);
+int hn_file_verify(const char *path, int *sealed);
+int hn_file_unseal(const char *path);
+
 /* ---- safe output files ------------------------------------------------- */
 
 /* Writers create `<path>.part` and rename it over `path` only when complete,
  * so an error or Ctrl-C never leaves a half-written output. */
 int hn_part_path(const char *path, char *buf, size_t cap);
 int hn_part_commit(const char *path); /* rename <path>.part -> path */
+/* Seal <path>.part with a checksum (hn_file_seal), then rename it. */
+int hn_part_commit_sealed(const char *path);
 void hn_part_discard(const char *path);
 
 #endif

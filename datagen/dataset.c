@@ -127,13 +127,16 @@ static int resume_open(dg_writer *w, const dg_ds_info *info, dg_ds_info *found)
             return (int)ro;
         H5Fclose(ro);
     }
+    int rc = hn_file_unseal(w->path); /* a finished file being extended */
+    if (rc)
+        return rc;
     w->file = H5Fopen(w->path, H5F_ACC_RDWR, H5P_DEFAULT);
     if (w->file < 0)
         return hn_fail(HN_ERR_IO,
                        "%s: cannot open for writing: another heurnet gen is writing it, "
                        "or it is damaged",
                        w->path);
-    int rc = dg_info_read_attrs(w->file, w->path, found);
+    rc = dg_info_read_attrs(w->file, w->path, found);
     if (rc)
         return rc;
     char why[700];
@@ -255,6 +258,8 @@ int dg_writer_close(dg_writer *w, int complete)
     if (w->file >= 0 && H5Fclose(w->file) < 0 && !rc)
         rc = hn_fail(HN_ERR_IO, "%s: cannot close (disk full?)", w->path);
     w->file = -1;
+    if (!rc && complete)
+        rc = hn_file_seal(w->path);
     free(w);
     return rc;
 }

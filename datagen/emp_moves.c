@@ -283,7 +283,7 @@ static int write_file(const char *out, const rows_buf *r, const dg_emp_moves_opt
         hn_part_discard(out);
         return hn_fail(HN_ERR_HDF5, "%s: writing the dataset failed", part);
     }
-    if (hn_part_commit(out) != HN_OK) {
+    if (hn_part_commit_sealed(out) != HN_OK) {
         hn_part_discard(out);
         return hn_fail(HN_ERR_IO, "%s: cannot rename %s into place", out, part);
     }

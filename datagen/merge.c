@@ -183,8 +183,8 @@ int dg_merge(const char *out, const char *const *shards, int n, int virtual_ds)
     if (!rc)
         rc = virtual_ds ? write_virtual(out, part, s, n, &info) : write_copy(part, s, n, &info);
     if (!rc)
-        rc = hn_part_commit(out);
-    else
+        rc = hn_part_commit_sealed(out);
+    if (rc)
         hn_part_discard(out);
     free(s);
     return rc;

@@ -114,7 +114,10 @@ int nn_model_save(const nn_model *m, const char *path)
         hn_part_discard(path);
         return hn_fail(rc, "%s: %s", path, msg);
     }
-    return hn_part_commit(path);
+    rc = hn_part_commit_sealed(path);
+    if (rc)
+        hn_part_discard(path);
+    return rc;
 }
 
 /* ---- reading ----------------------------------------------------------- */
@@ -356,7 +359,7 @@ static nn_model *load_open(const char *path, hid_t f, int *rc)
 
 nn_model *nn_model_load(const char *path, int *status)
 {
-    hid_t f = hn_h5_open_read(path);
+    hid_t f = hn_h5_open_verified(path);
     if (f < 0) {
         if (status)
             *status = (int)f;

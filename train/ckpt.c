@@ -134,13 +134,17 @@ int trn_ckpt_save(const char *path, const struct trn_state *s, const struct trn_
     int rc = nn_model_save(s->m, tmp);
     if (rc)
         return rc;
-    hid_t f = H5Fopen(tmp, H5F_ACC_RDWR, H5P_DEFAULT);
+    rc = hn_file_unseal(tmp); /* sealed again once /checkpoint is in */
+    hid_t f = rc ? -1 : H5Fopen(tmp, H5F_ACC_RDWR, H5P_DEFAULT);
     hid_t g = f >= 0 ? H5Gcreate2(f, "checkpoint", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT) : -1;
-    rc = g >= 0 ? save_group(g, s, o, d) : hn_fail(HN_ERR_IO, "%s: cannot add /checkpoint", tmp);
+    if (!rc)
+        rc = g >= 0 ? save_group(g, s, o, d) : hn_fail(HN_ERR_IO, "%s: cannot add /checkpoint", tmp);
     if (g >= 0)
         H5Gclose(g);
     if (f >= 0 && H5Fclose(f) < 0 && !rc)
         rc = hn_fail(HN_ERR_IO, "%s: cannot finish writing", tmp);
+    if (!rc)
+        rc = hn_file_seal(tmp);
     if (!rc && rename(tmp, path) != 0)
         rc = hn_fail(HN_ERR_IO, "%s: cannot rename to %s", tmp, path);
     if (rc)

@@ -388,7 +388,7 @@ trn_data *trn_data_open(const char *const *paths, int n, double val_fraction, un
             rc = hn_fail(HN_ERR_NOMEM, "out of memory");
             break;
         }
-        hid_t f = hn_h5_open_read(paths[i]);
+        hid_t f = hn_h5_open_verified(paths[i]);
         if (f < 0) {
             rc = (int)f;
             break;
