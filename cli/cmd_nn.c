@@ -172,6 +172,7 @@ static int nn_info(int argc, char **argv)
     }
     if (argc != 2)
         return cli_usage("nn info", "expected one model file");
+    cli_log_init(0); /* a model without a checksum is read with a warning */
     int rc;
     nn_model *m = nn_model_load(argv[1], &rc);
     if (!m)
@@ -333,7 +334,7 @@ int cli_subcmd_run(const char *cmd, const struct cli_subcmd *table, size_t n, in
         FILE *out = argc < 2 ? stderr : stdout;
         fprintf(out, "usage: heurnet %s <command> [options]\n\ncommands:\n", cmd);
         for (size_t i = 0; i < n; i++)
-            fprintf(out, "  %-6s %s\n", table[i].name, table[i].help);
+            fprintf(out, "  %-7s %s\n", table[i].name, table[i].help);
         return argc < 2 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
     }
     for (size_t i = 0; i < n; i++)
@@ -346,6 +347,7 @@ static const struct cli_subcmd nn_cmds[] = {
     {"init", nn_init, "write a freshly initialised model from a spec"},
     {"info", nn_info, "print a model file's spec, encoder, parameters and attributes"},
     {"demo", nn_demo, "train a small net on a synthetic task, printing the loss"},
+    {"upgrade", cli_nn_upgrade, "add the checksum to an older model, dataset or checkpoint"},
 };
 
 int cmd_nn(int argc, char **argv)

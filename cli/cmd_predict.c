@@ -200,6 +200,7 @@ int cmd_predict(int argc, char **argv)
     if (!model)
         return cli_usage("predict", "--model is required");
     nn_blas_threads((int)threads);
+    cli_log_init(0); /* a model without a checksum is read with a warning */
     if (instances)
         return cli_predict_instances(model, instances, goal, (int)batch);
     if (!data)
