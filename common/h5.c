@@ -21,15 +21,19 @@ static hid_t open_read(const char *path, int warn)
     int sealed, rc = hn_file_verify(path, &sealed);
     if (rc)
         return rc;
-    if (!sealed && warn)
-        hn_log(HN_LOG_WARN, "%s: no checksum (written by an older heurnet or another program); "
-                            "read unverified; 'heurnet nn upgrade %s' adds one", path, path);
     htri_t is = H5Fis_hdf5(path);
     if (is <= 0)
         return hn_fail(HN_ERR_FORMAT, "%s: not an HDF5 file (or truncated)", path);
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (f < 0)
         return hn_fail(HN_ERR_FORMAT, "%s: HDF5 file cannot be opened (damaged or truncated)", path);
+    char fmt[64];
+    /* arrays made with h5py and the like never had a checksum: no warning */
+    if (!sealed && warn && hn_h5_attr_get_str(f, "format", fmt, sizeof fmt) == HN_OK &&
+        !strncmp(fmt, "heurnet-", 8))
+        hn_log(HN_LOG_WARN, "%s: no checksum (written by an older heurnet); read unverified; "
+                            "'heurnet nn upgrade %s' adds one", path, path);
+    hn_error_clear();
     return f;
 }
 

@@ -101,6 +101,9 @@ double hn_rng_gauss(hn_rng *r, double sigma);
 size_t hn_rng_state_size(const hn_rng *r);
 void hn_rng_state_get(const hn_rng *r, void *buf);
 void hn_rng_state_set(hn_rng *r, const void *buf);
+/* Whether buf (len bytes, e.g. read from a checkpoint) is a state that
+ * hn_rng_state_set may take: 0, or HN_ERR_FORMAT with the reason. */
+int hn_rng_state_check(const void *buf, size_t len);
 /* A seed derived from (seed, stream), so shards and threads get independent
  * reproducible streams (SplitMix64 mixing). */
 uint64_t hn_seed_mix(uint64_t seed, uint64_t stream);

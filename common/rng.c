@@ -59,3 +59,31 @@ double hn_rng_gauss(hn_rng *r, double sigma) { return gsl_ran_gaussian(r->g, sig
 size_t hn_rng_state_size(const hn_rng *r) { return gsl_rng_size(r->g); }
 void hn_rng_state_get(const hn_rng *r, void *buf) { memcpy(buf, gsl_rng_state(r->g), gsl_rng_size(r->g)); }
 void hn_rng_state_set(hn_rng *r, const void *buf) { memcpy(gsl_rng_state(r->g), buf, gsl_rng_size(r->g)); }
+
+/* GSL's mt19937 state (gsl/rng/mt.c): 624 words and the next word's index.
+ * An index outside 0..624 makes gsl_rng_get read outside the array. */
+enum { MT_N = 624 };
+struct mt_state {
+    unsigned long mt[MT_N];
+    int mti;
+};
+
+int hn_rng_state_check(const void *buf, size_t len)
+{
+    if (len != gsl_rng_mt19937->size || len != sizeof(struct mt_state))
+        return hn_fail(HN_ERR_FORMAT, "random-number state has %zu bytes, expected %zu", len,
+                       gsl_rng_mt19937->size);
+    struct mt_state s;
+    memcpy(&s, buf, sizeof s);
+    if (s.mti < 0 || s.mti > MT_N)
+        return hn_fail(HN_ERR_FORMAT, "random-number state: position %d is outside 0..%d", s.mti, MT_N);
+    unsigned long any = 0;
+    for (int i = 0; i < MT_N; i++) {
+        if (s.mt[i] > 0xffffffffUL)
+            return hn_fail(HN_ERR_FORMAT, "random-number state: word %d exceeds 32 bits", i);
+        any |= s.mt[i];
+    }
+    if (!any)
+        return hn_fail(HN_ERR_FORMAT, "random-number state is all zero");
+    return HN_OK;
+}

@@ -50,5 +50,59 @@ for arch in "20-8:alpha=1e39-1" "20-8:eps=1e300-1" "20-8:do=1e400-1" "20-8:alpha
 done
 [ ! -e "$T/bad.h5" ] || fail "nn init wrote a model from an overflowing spec"
 
+# --- defect 7: checkpoint values --------------------------------------------
+# A damaged checkpoint is first stripped of its checksum, changed with h5py
+# and sealed again (nn upgrade), so what is tested is the validation itself.
+$PY - "$T" <<'PYEOF' || fail "writing the training data"
+import sys, h5py, numpy as np
+rng = np.random.default_rng(3)
+with h5py.File(sys.argv[1] + "/xy.h5", "w") as f:
+    x = rng.standard_normal((600, 5)).astype(np.float32)
+    f["x"] = x
+    f["y"] = (x @ np.arange(5, dtype=np.float32)).astype(np.float32)
+    f.attrs["encoder"] = "test-features-v1"
+PYEOF
+TA=(--data "$T/xy.h5" --arch 5-8-1 --dropout 0.1 --batch 32 --seed 4 --threads 1 --quiet)
+"$HN" train "${TA[@]}" --epochs 1 --checkpoint "$T/ck.h5" -o "$T/ckm.h5" >/dev/null 2>"$T/err" ||
+    fail "train with --checkpoint: $(cat "$T/err")"
+# damage KIND: copy of ck.h5 with one field changed, sealed again
+damage() {
+    $PY - "$T/ck.h5" "$T/dmg.h5" "$1" <<'PYEOF' || fail "damaging $1"
+import sys, os, shutil, h5py, numpy as np
+src, dst, kind = sys.argv[1:4]
+shutil.copy(src, dst)
+os.truncate(dst, os.path.getsize(dst) - 24)  # drop heurnet's checksum trailer
+with h5py.File(dst, "r+") as f:
+    g = f["checkpoint"]
+    a = g.attrs
+    if kind == "epoch_huge": a["epoch"] = 1e12
+    elif kind == "epoch_nan": a["epoch"] = float("nan")
+    elif kind == "epoch_neg": a["epoch"] = -1.0
+    elif kind == "cursor_neg": a["cursor"] = -5.0
+    elif kind == "cursor_big": a["cursor"] = 1e9
+    elif kind == "epochs_array": a["epoch"] = np.arange(64, dtype=np.float64).reshape(1, 64)
+    elif kind == "have_best": a["have_best"] = 7.0
+    elif kind in ("adam_m", "best_params"):
+        d = g[kind][...]; d[3] = np.nan; g[kind][...] = d
+    elif kind == "adam_v":
+        d = g[kind][...]; d[0] = -1.0; g[kind][...] = d
+    elif kind == "rng":
+        d = g["rng"][...]; d[-8:-4] = [0, 0, 0, 0x80]; g["rng"][...] = d  # position -2^31
+PYEOF
+    "$HN" nn upgrade "$T/dmg.h5" >/dev/null 2>"$T/err" || fail "re-sealing $1: $(cat "$T/err")"
+}
+for k in epoch_huge:epoch epoch_nan:epoch epoch_neg:epoch cursor_neg:cursor cursor_big:cursor \
+    epochs_array:epoch have_best:have_best adam_m:adam_m adam_v:adam_v best_params:best_params rng:rng; do
+    damage "${k%%:*}"
+    expect 1 "${k#*:}" no_signal timeout 60 "$HN" train "${TA[@]}" --epochs 3 --resume "$T/dmg.h5" -o "$T/res.h5"
+    [ ! -e "$T/res.h5" ] || { fail "${k%%:*}: a model was written from a damaged checkpoint"; rm -f "$T/res.h5"; }
+done
+"$HN" train "${TA[@]}" --epochs 2 --resume "$T/ck.h5" -o "$T/res.h5" >/dev/null 2>"$T/err" ||
+    fail "resume from the undamaged checkpoint: $(cat "$T/err")"
+# a model without batch norm has no state values: its checkpoint resumes too
+"$HN" train "${TA[@]}" --no-bn --epochs 1 --checkpoint "$T/ck0.h5" -o "$T/m0.h5" >/dev/null 2>&1 &&
+    "$HN" train "${TA[@]}" --no-bn --epochs 2 --resume "$T/ck0.h5" -o "$T/m0.h5" >/dev/null 2>"$T/err" ||
+    fail "resume of a model without batch norm: $(cat "$T/err")"
+
 [ $fails -eq 0 ] && echo "cli_files: all checks passed"
 exit $((fails > 0))
