@@ -221,6 +221,10 @@ int cmd_ablate(int argc, char **argv)
     trn_data *d = trn_data_open(a.c.data, a.c.ndata, a.c.val_fraction, a.c.sources, &rc);
     if (!d)
         return cli_fail("ablate");
+    if ((rc = cli_train_check_complete("ablate", &a.c, d))) {
+        trn_data_free(d);
+        return rc;
+    }
     struct row *rows = calloc((size_t)a.nvar, sizeof *rows);
     FILE *csv = NULL;
     if (!rows) {

@@ -157,6 +157,10 @@ int cmd_train(int argc, char **argv)
     trn_data *d = trn_data_open(c.data, c.ndata, c.val_fraction, c.sources, &rc);
     if (!d)
         return cli_fail("train");
+    if ((rc = cli_train_check_complete("train", &c, d))) {
+        trn_data_free(d);
+        return rc;
+    }
     struct ui u = {.quiet = c.quiet};
     if (logp && !(u.log = open_log(logp, c.o.resume != NULL))) {
         trn_data_free(d);

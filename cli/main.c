@@ -57,6 +57,10 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "--version"))
         return cmd_version(argc - 1, argv + 1);
+    /* After an H5Fclose that failed on a full disk, HDF5's exit-time cleanup
+     * closes that file again and crashes (exit 139); every file is closed
+     * explicitly, so the cleanup has nothing else to do. */
+    H5dont_atexit();
     hn_h5_quiet();
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name))

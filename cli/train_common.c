@@ -37,6 +37,8 @@ void cli_train_help(FILE *out, const struct cli_train_cfg *c)
             "                     0 = off (the best epoch's weights are kept anyway) [%d]\n"
             "  --sources LIST     keep only rows of these /source kinds, comma-separated:\n"
             "                     random, path, random-walk, file, all [every row]\n"
+            "  --allow-incomplete train on the committed rows of a dataset whose gen\n"
+            "                     has not finished (attribute complete=0) [refuse]\n"
             "  --quiet            no progress on stderr\n",
             o->batch, o->epochs, o->lr, trn_schedule_name(o->schedule), o->lr_step, o->lr_gamma,
             o->lr_min, o->weight_decay, c->val_fraction, (unsigned long long)o->seed, o->threads,
@@ -124,10 +126,23 @@ int cli_train_option(const char *cmd, struct cli_train_cfg *c, int opt, const ch
         c->quiet = 1;
         return 1;
     case CLI_TRN_SOURCES: return parse_sources(cmd, arg, &c->sources);
+    case CLI_TRN_INCOMPLETE:
+        c->allow_incomplete = 1;
+        return 1;
     default:
         r = cli_arch_option(cmd, opt, arg, &o->defaults);
         return r;
     }
+}
+
+int cli_train_check_complete(const char *cmd, const struct cli_train_cfg *c, const trn_data *d)
+{
+    const char *path = trn_data_incomplete(d);
+    if (!path || c->allow_incomplete)
+        return 0;
+    hn_fail(HN_ERR_ARG, "%s: the gen that writes it has not finished (complete=0); rerun that gen to "
+                        "finish it, or pass --allow-incomplete to train on its committed rows", path);
+    return cli_fail(cmd);
 }
 
 void cli_train_csv_header(FILE *f)

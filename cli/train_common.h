@@ -13,7 +13,7 @@
 enum {
     CLI_TRN_DATA = 1100, CLI_TRN_LOSS, CLI_TRN_BATCH, CLI_TRN_EPOCHS, CLI_TRN_LR, CLI_TRN_SCHED,
     CLI_TRN_LRSTEP, CLI_TRN_LRGAMMA, CLI_TRN_LRMIN, CLI_TRN_WD, CLI_TRN_VAL, CLI_TRN_SEED,
-    CLI_TRN_THREADS, CLI_TRN_PATIENCE, CLI_TRN_QUIET, CLI_TRN_SOURCES
+    CLI_TRN_THREADS, CLI_TRN_PATIENCE, CLI_TRN_QUIET, CLI_TRN_SOURCES, CLI_TRN_INCOMPLETE
 };
 
 #define CLI_TRAIN_LONGOPTS                                                           \
@@ -32,7 +32,8 @@ enum {
         {"threads", required_argument, NULL, CLI_TRN_THREADS},                       \
         {"patience", required_argument, NULL, CLI_TRN_PATIENCE},                     \
         {"quiet", no_argument, NULL, CLI_TRN_QUIET},                                 \
-        {"sources", required_argument, NULL, CLI_TRN_SOURCES}
+        {"sources", required_argument, NULL, CLI_TRN_SOURCES},                       \
+        {"allow-incomplete", no_argument, NULL, CLI_TRN_INCOMPLETE}
 
 struct cli_train_cfg {
     struct trn_opts o;
@@ -41,12 +42,16 @@ struct cli_train_cfg {
     double val_fraction;
     unsigned sources; /* mask of /source values, 0: all rows */
     int quiet;
+    int allow_incomplete; /* train on the committed rows of an unfinished gen */
 };
 
 void cli_train_cfg_init(struct cli_train_cfg *c);
 void cli_train_help(FILE *out, const struct cli_train_cfg *c);
 /* Apply one option: 1 handled, 0 not one of ours, CLI_EXIT_USAGE printed. */
 int cli_train_option(const char *cmd, struct cli_train_cfg *c, int opt, const char *arg);
+/* Refuse data from an unfinished heurnet gen unless --allow-incomplete:
+ * 0, or CLI_EXIT_FAIL with the message printed. */
+int cli_train_check_complete(const char *cmd, const struct cli_train_cfg *c, const trn_data *d);
 
 /* The CSV header and one epoch line (no newline handling beyond '\n'). */
 void cli_train_csv_header(FILE *f);

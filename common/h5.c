@@ -40,10 +40,35 @@ static hid_t open_read(const char *path, int warn)
 hid_t hn_h5_open_read(const char *path) { return open_read(path, 0); }
 hid_t hn_h5_open_verified(const char *path) { return open_read(path, 1); }
 
+/* Overwrite an attribute of the same type in place: deleting and creating it
+ * again could lose it altogether when the disk fills up in between. */
+static int attr_overwrite(hid_t obj, const char *name, hid_t type, const void *val)
+{
+    hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
+    if (a < 0)
+        return -1;
+    hid_t ft = H5Aget_type(a), sp = H5Aget_space(a);
+    int same = ft >= 0 && sp >= 0 && H5Tequal(ft, type) > 0 && H5Sget_simple_extent_type(sp) == H5S_SCALAR;
+    int rc = same ? (H5Awrite(a, type, val) >= 0 ? 1 : -1) : 0;
+    if (ft >= 0)
+        H5Tclose(ft);
+    if (sp >= 0)
+        H5Sclose(sp);
+    H5Aclose(a);
+    return rc;
+}
+
 static int attr_write(hid_t obj, const char *name, hid_t type, const void *val)
 {
-    if (H5Aexists(obj, name) > 0)
-        H5Adelete(obj, name);
+    if (H5Aexists(obj, name) > 0) {
+        int done = attr_overwrite(obj, name, type, val);
+        if (done < 0)
+            return hn_fail(HN_ERR_HDF5, "cannot write attribute '%s'", name);
+        if (done)
+            return HN_OK;
+        if (H5Adelete(obj, name) < 0)
+            return hn_fail(HN_ERR_HDF5, "cannot replace attribute '%s'", name);
+    }
     hid_t sp = H5Screate(H5S_SCALAR);
     hid_t a = H5Acreate2(obj, name, type, sp, H5P_DEFAULT, H5P_DEFAULT);
     int rc = (a >= 0 && H5Awrite(a, type, val) >= 0) ? HN_OK : HN_ERR_HDF5;

@@ -1,10 +1,17 @@
 /* Dataset writer: appends labelled rows in blocks and commits them (row count
  * attribute + flush) so a stopped or killed run leaves a valid file that a
  * rerun can continue. All HDF5 work happens inside append/commit bursts. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "datagen/dataset_priv.h"
+
+/* Room claimed for metadata (B-tree nodes, attributes) around each write. */
+#define DG_META_SLACK (256u * 1024u)
 
 struct dg_writer {
     hid_t file;
@@ -38,6 +45,55 @@ static int create_one(dg_writer *w, int k)
     if (!ok || w->ds[k] < 0)
         return hn_fail(HN_ERR_HDF5, "%s: cannot create dataset /%s", w->path, dg_ds_names[k]);
     return HN_OK;
+}
+
+/* ---- room on disk before HDF5 writes ----------------------------------- */
+
+/* An HDF5 write that fails half-way (disk full, file size limit) can leave
+ * the superblock pointing past the end of the file, and such a file can no
+ * longer be opened, let alone continued. So the space the next writes may
+ * take is claimed first (posix_fallocate up to the end of allocation plus
+ * `bytes`); without it nothing is written and the committed rows stay valid. */
+static int reserve(dg_writer *w, uint64_t bytes)
+{
+    haddr_t eoa = 0;
+    if (H5Fget_eoa(w->file, &eoa) < 0)
+        return hn_fail(HN_ERR_HDF5, "%s: cannot query the file's size", w->path);
+    int fd = open(w->path, O_WRONLY);
+    if (fd < 0)
+        return hn_fail(HN_ERR_IO, "%s: cannot open: %s", w->path, strerror(errno));
+    int e = posix_fallocate(fd, 0, (off_t)(eoa + bytes));
+    close(fd);
+    if (e == 0 || e == EOPNOTSUPP || e == EINVAL) /* no preallocation on this file system */
+        return HN_OK;
+    return hn_fail(HN_ERR_IO,
+                   "%s: no room for %llu more bytes (%s); nothing was written past the %llu "
+                   "committed rows",
+                   w->path, (unsigned long long)bytes, strerror(e),
+                   (unsigned long long)w->info.committed);
+}
+
+/* Give back the claimed space HDF5 did not use (a closed file's end of
+ * allocation is where its data ends), so files stay as small as before. */
+static int trim(const char *path)
+{
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    haddr_t eoa = 0;
+    int ok = f >= 0 && H5Fget_eoa(f, &eoa) >= 0;
+    if (f >= 0 && H5Fclose(f) < 0)
+        ok = 0;
+    struct stat st;
+    if (ok && stat(path, &st) == 0 && (uint64_t)st.st_size > eoa && truncate(path, (off_t)eoa) != 0)
+        ok = 0;
+    return ok ? HN_OK : hn_fail(HN_ERR_IO, "%s: cannot trim the space claimed for writing", path);
+}
+
+/* Bytes that appending n rows may add: every chunk they touch rewritten
+ * uncompressed (deflate can grow data slightly), plus metadata. */
+static uint64_t append_bound(const dg_writer *w, uint64_t n)
+{
+    uint64_t row = (uint64_t)w->info.cells + 2 + 8 + 1;
+    return (n + 2 * DG_CHUNK_ROWS) * row / 100 * 101 + DG_META_SLACK;
 }
 
 static dg_writer *writer_alloc(const char *path, int *status)
@@ -99,13 +155,19 @@ dg_writer *dg_writer_create(const char *path, const dg_ds_info *info, int *statu
     w->file = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, H5P_DEFAULT);
     if (fcpl >= 0)
         H5Pclose(fcpl);
+    int created = w->file >= 0;
     if (w->file < 0)
         rc = hn_fail(HN_ERR_IO, "%s: cannot create HDF5 file", path);
     for (int k = 0; k < 4 && !rc; k++)
         rc = create_one(w, k);
     if (!rc && dg_info_write(w->file, &w->info))
         rc = hn_fail(HN_ERR_HDF5, "%s: %s", path, hn_errmsg());
-    return writer_ready(w, rc, status);
+    if (!rc)
+        rc = reserve(w, DG_META_SLACK);
+    dg_writer *ready = writer_ready(w, rc, status);
+    if (!ready && created)
+        unlink(path); /* holds no rows; a half-written start only blocks a rerun */
+    return ready;
 }
 
 static int set_rows(dg_writer *w, uint64_t rows)
@@ -212,7 +274,9 @@ int dg_writer_append(dg_writer *w, const uint8_t *boards, const uint16_t *cost,
     if (!source && (src = malloc(n)))
         memset(src, w->default_source, n), source = src;
     int rc = (!expanded || !source) ? hn_fail(HN_ERR_NOMEM, "%s: out of memory", w->path)
-                                    : set_rows(w, w->rows + n);
+                                    : reserve(w, append_bound(w, n));
+    if (!rc)
+        rc = set_rows(w, w->rows + n);
     const void *bufs[4] = {boards, cost, expanded, source};
     for (int k = 0; k < 4 && !rc; k++)
         rc = write_rows(w, k, bufs[k], n);
@@ -224,15 +288,26 @@ int dg_writer_append(dg_writer *w, const uint8_t *boards, const uint16_t *cost,
     return HN_OK;
 }
 
+/* Rows first, then the count that claims them: if the disk fills up while
+ * the rows are written, the file still says only what it holds. */
 int dg_writer_commit(dg_writer *w, uint64_t done)
 {
     if (w->err)
         return w->err;
-    w->info.done = done;
-    w->info.committed = w->rows;
-    int rc = dg_info_write_progress(w->file, &w->info);
+    int rc = H5Fflush(w->file, H5F_SCOPE_GLOBAL) < 0
+                 ? hn_fail(HN_ERR_IO, "%s: cannot write the rows to disk (disk full?)", w->path)
+                 : HN_OK;
+    dg_ds_info next = w->info;
+    next.done = done;
+    next.committed = w->rows;
+    if (!rc)
+        rc = reserve(w, DG_META_SLACK);
+    if (!rc)
+        rc = dg_info_write_progress(w->file, &next);
     if (!rc && H5Fflush(w->file, H5F_SCOPE_GLOBAL) < 0)
-        rc = hn_fail(HN_ERR_IO, "%s: cannot flush to disk", w->path);
+        rc = hn_fail(HN_ERR_IO, "%s: cannot write the row count to disk (disk full?)", w->path);
+    if (!rc)
+        w->info = next;
     return w->err = rc;
 }
 
@@ -246,6 +321,10 @@ int dg_writer_close(dg_writer *w, int complete)
     if (!w)
         return HN_OK;
     int rc = w->err;
+    if (!rc)
+        rc = reserve(w, DG_META_SLACK);
+    if (!rc && complete && H5Fflush(w->file, H5F_SCOPE_GLOBAL) < 0) /* rows before the count */
+        rc = hn_fail(HN_ERR_IO, "%s: cannot write the rows to disk (disk full?)", w->path);
     if (!rc && complete) {
         w->info.complete = 1;
         w->info.committed = w->rows;
@@ -258,6 +337,8 @@ int dg_writer_close(dg_writer *w, int complete)
     if (w->file >= 0 && H5Fclose(w->file) < 0 && !rc)
         rc = hn_fail(HN_ERR_IO, "%s: cannot close (disk full?)", w->path);
     w->file = -1;
+    if (!rc)
+        rc = trim(w->path);
     if (!rc && complete)
         rc = hn_file_seal(w->path);
     free(w);

@@ -104,5 +104,50 @@ done
     "$HN" train "${TA[@]}" --no-bn --epochs 2 --resume "$T/ck0.h5" -o "$T/m0.h5" >/dev/null 2>"$T/err" ||
     fail "resume of a model without batch norm: $(cat "$T/err")"
 
+# --- defects 5 and 6: a full disk under gen and merge -------------------------
+# `ulimit -f` (in KiB, SIGXFSZ ignored so writes fail with EFBIG) stands in
+# for a full disk. The file must keep exactly the rows it claims, the same
+# command must finish it, and the result must equal an undisturbed run.
+G=(gen --puzzle 15 --walk 12 --count 400000 --label manhattan --threads 1 --quiet)
+limited() { # limited KIB CMD...: run under a file-size limit
+    local kb=$1
+    shift
+    (trap '' XFSZ; ulimit -f "$kb"; exec "$@")
+}
+"$HN" "${G[@]}" -o "$T/ref.h5" >/dev/null 2>"$T/err" || fail "gen without a limit: $(cat "$T/err")"
+expect 1 "no room" no_signal limited 3000 "$HN" "${G[@]}" -o "$T/full.h5"
+"$HN" data info "$T/full.h5" >"$T/info" 2>"$T/err" || fail "the file gen left on a full disk cannot be read: $(cat "$T/err")"
+grep -q "complete=0" "$T/info" && ! grep -q "^rows=0 " "$T/info" ||
+    fail "after the full disk: want some committed rows and complete=0: $(grep rows= "$T/info")"
+$PY - "$T/full.h5" <<'PYEOF' || fail "the committed rows after a full disk are not all boards"
+import sys, h5py, numpy as np
+with h5py.File(sys.argv[1], "r") as f:
+    n = int(f.attrs["committed"])
+    assert (np.sort(f["boards"][:n], axis=1) == np.arange(16)).all()
+PYEOF
+# an unfinished dataset is refused by train unless asked for
+expect 1 "--allow-incomplete" "$HN" train --data "$T/full.h5" --arch 256-8-1 --epochs 1 -o "$T/inc.h5"
+"$HN" train --data "$T/full.h5" --allow-incomplete --arch 256-8-1 --epochs 1 --batch 1024 --threads 1 --quiet \
+    -o "$T/inc.h5" >/dev/null 2>"$T/err" || fail "train --allow-incomplete: $(cat "$T/err")"
+"$HN" "${G[@]}" -o "$T/full.h5" >/dev/null 2>"$T/err" || fail "continuing after the full disk: $(cat "$T/err")"
+$PY - "$T/ref.h5" "$T/full.h5" <<'PYEOF' || fail "the continued file differs from an undisturbed run"
+import sys, h5py, numpy as np
+a, b = h5py.File(sys.argv[1], "r"), h5py.File(sys.argv[2], "r")
+assert all(np.array_equal(a[k][...], b[k][...]) for k in ("boards", "cost", "expanded", "source"))
+assert int(b.attrs["complete"]) == 1
+PYEOF
+# a gen that cannot even start leaves no file that would block a rerun
+expect 1 "no room" no_signal limited 1 "$HN" "${G[@]}" -o "$T/none.h5"
+[ ! -e "$T/none.h5" ] || fail "gen left a file it could not start"
+# merge: a non-zero exit, no output under its final name or as .part
+for i in 0 1; do
+    "$HN" gen --puzzle 8 --count 3000 --shard $i/2 --label manhattan --threads 1 --quiet -o "$T/sh$i.h5" >/dev/null ||
+        fail "gen shard $i"
+done
+for v in "" --virtual; do
+    expect 1 "merged.h5" no_signal limited 1 "$HN" data merge $v -o "$T/merged.h5" "$T/sh0.h5" "$T/sh1.h5"
+    [ ! -e "$T/merged.h5" ] && [ ! -e "$T/merged.h5.part" ] || fail "merge $v on a full disk left a file"
+done
+
 [ $fails -eq 0 ] && echo "cli_files: all checks passed"
 exit $((fails > 0))

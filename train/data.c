@@ -407,6 +407,16 @@ fail:
     return NULL;
 }
 
+const char *trn_data_incomplete(const trn_data *d)
+{
+    for (int i = 0; i < d->nfiles; i++) {
+        const struct trn_attr *a = find_attr(&d->files[i], "complete");
+        if (a && a->is_num && a->num == 0.0)
+            return d->files[i].path;
+    }
+    return NULL;
+}
+
 void trn_data_free(trn_data *d)
 {
     if (!d)

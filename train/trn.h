@@ -36,6 +36,9 @@ typedef struct trn_data trn_data;
 trn_data *trn_data_open(const char *const *paths, int n, double val_fraction, unsigned sources,
                         int *status);
 void trn_data_free(trn_data *d);
+/* The first file whose `complete` attribute is 0 (a heurnet gen that has not
+ * finished; only its committed rows are read), or NULL. Owned by d. */
+const char *trn_data_incomplete(const trn_data *d);
 
 /* Network inputs per row (cells^2 for boards, d for /x rows). */
 int trn_data_inputs(const trn_data *d);
