@@ -118,7 +118,12 @@ static int info_from_open(hid_t f, const char *path, dg_ds_info *info)
 static hid_t open_read(const char *path)
 {
     hid_t f = hn_h5_open_read(path);
-    if (f >= 0 || H5Fis_hdf5(path) <= 0)
+    if (f >= 0)
+        return f;
+    int sealed, rc = hn_file_verify(path, &sealed);
+    if (rc) /* damaged: no second try without the lock */
+        return rc;
+    if (H5Fis_hdf5(path) <= 0)
         return f;
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
     if (fapl >= 0 && H5Pset_file_locking(fapl, 0, 1) >= 0)

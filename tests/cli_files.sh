@@ -149,5 +149,24 @@ for v in "" --virtual; do
     [ ! -e "$T/merged.h5" ] && [ ! -e "$T/merged.h5.part" ] || fail "merge $v on a full disk left a file"
 done
 
+# --- defect 13 for datasets and checkpoints: a flipped byte is refused ----------
+flip() { # flip SRC DST: DST is SRC with the byte in the middle changed
+    $PY -c "import sys; b = bytearray(open(sys.argv[1], 'rb').read()); b[len(b) // 2] ^= 0x41; open(sys.argv[2], 'wb').write(b)" "$1" "$2"
+}
+flip "$T/ref.h5" "$T/flip.h5"
+expect 1 "checksum mismatch" no_signal "$HN" train --data "$T/flip.h5" --arch 256-8-1 --epochs 1 -o "$T/fm.h5"
+expect 1 "checksum mismatch" no_signal "$HN" data info "$T/flip.h5"
+expect 1 "checksum mismatch" no_signal "$HN" "${G[@]}" -o "$T/flip.h5"
+flip "$T/ck.h5" "$T/flipck.h5"
+expect 1 "checksum mismatch" no_signal "$HN" train "${TA[@]}" --epochs 3 --resume "$T/flipck.h5" -o "$T/res2.h5"
+# a file from before checksums: read with a warning, sealed by nn upgrade
+head -c -24 "$T/ref.h5" >"$T/old.h5"
+"$HN" data info "$T/old.h5" >/dev/null 2>"$T/err" || fail "an unsealed dataset is refused: $(cat "$T/err")"
+"$HN" train --data "$T/old.h5" --arch 256-8-1 --epochs 1 --batch 4096 --threads 1 --quiet -o "$T/om.h5" \
+    >/dev/null 2>"$T/err" || fail "train on an unsealed dataset: $(cat "$T/err")"
+grep -q "no checksum" "$T/err" || fail "no warning for a dataset without checksum: $(cat "$T/err")"
+"$HN" nn upgrade "$T/old.h5" >"$T/out" 2>&1 && grep -q "checksum added" "$T/out" && cmp -s "$T/old.h5" "$T/ref.h5" ||
+    fail "nn upgrade of a dataset: $(cat "$T/out")"
+
 [ $fails -eq 0 ] && echo "cli_files: all checks passed"
 exit $((fails > 0))
