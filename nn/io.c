@@ -319,8 +319,9 @@ static int read_root(const char *path, hid_t f, struct nn_spec *sp, char *enc, s
     *ts = 1.0;
     if ((hn_h5_attr_exists(f, "target_mean") && hn_h5_attr_get_double(f, "target_mean", tm)) ||
         (hn_h5_attr_exists(f, "target_std") && hn_h5_attr_get_double(f, "target_std", ts)) ||
-        !isfinite(*tm) || !isfinite(*ts) || *ts == 0.0)
-        return hn_fail(HN_ERR_FORMAT, "%s: target_mean/target_std missing a finite value (std != 0)", path);
+        !(fabs(*tm) <= 1e30 && *ts > 0.0 && *ts <= 1e30))
+        return hn_fail(HN_ERR_FORMAT, "%s: target_mean/target_std: need |mean| <= 1e30 and 0 < std <= 1e30",
+                       path);
     return HN_OK;
 }
 

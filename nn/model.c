@@ -222,8 +222,10 @@ void nn_model_target(const nn_model *m, double *mean, double *std)
 
 int nn_model_set_target(nn_model *m, double mean, double std)
 {
-    if (!isfinite(mean) || !isfinite(std) || std == 0.0)
-        return hn_fail(HN_ERR_ARG, "target scaling mean %g std %g: need finite values, std != 0", mean, std);
+    /* beyond 1e30 the scaled outputs overflow a float */
+    if (!(fabs(mean) <= 1e30 && std > 0.0 && std <= 1e30))
+        return hn_fail(HN_ERR_ARG, "target scaling mean %g std %g: need |mean| <= 1e30 and 0 < std <= 1e30",
+                       mean, std);
     m->target_mean = mean;
     m->target_std = std;
     return HN_OK;

@@ -26,6 +26,14 @@ static void test_spec_ranges(void)
     sp.layer[0].elu_alpha = 1.0f;
     sp.layer[0].bn_eps = 1e30f;
     CHECK(nn_spec_check(&sp) == HN_ERR_ARG);
+    sp.layer[0].bn_eps = 1e-3f;
+    nn_model *m = nn_model_new(&sp, 1, NULL);
+    CHECK(m != NULL);
+    CHECK(nn_model_set_target(m, 0.0, -1.0) == HN_ERR_ARG);
+    CHECK(nn_model_set_target(m, 1e300, 1.0) == HN_ERR_ARG);
+    CHECK(nn_model_set_target(m, 0.0, 1e300) == HN_ERR_ARG);
+    CHECK(nn_model_set_target(m, -40.0, 3.0) == HN_OK);
+    nn_model_free(m);
 }
 
 static unsigned char *slurp(const char *path, size_t *n)
