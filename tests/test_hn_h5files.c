@@ -121,8 +121,81 @@ static void test_attrs(void)
     unlink(path);
 }
 
+/* Defect 7: a damaged mt19937 position crashed in gsl_rng_get. */
+static void test_rng_state(void)
+{
+    hn_rng *r = hn_rng_new(5);
+    size_t n = hn_rng_state_size(r);
+    unsigned char *st = malloc(n);
+    hn_rng_state_get(r, st);
+    CHECK(hn_rng_state_check(st, n) == HN_OK);
+    CHECK(hn_rng_state_check(st, n - 1) == HN_ERR_FORMAT);
+    int bad = -1000000;
+    memcpy(st + 624 * sizeof(unsigned long), &bad, sizeof bad);
+    CHECK(hn_rng_state_check(st, n) == HN_ERR_FORMAT);
+    memset(st, 0, n);
+    CHECK(hn_rng_state_check(st, n) == HN_ERR_FORMAT);
+    free(st);
+    hn_rng_free(r);
+}
+
+static long file_size(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fclose(f);
+    return n;
+}
+
+static void poke(const char *path, long at, unsigned char x)
+{
+    FILE *f = fopen(path, "r+b");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    fseek(f, at, SEEK_SET);
+    int c = fgetc(f);
+    fseek(f, at, SEEK_SET);
+    fputc(c ^ x, f);
+    fclose(f);
+}
+
+/* The trailer: added once, verified, removed; damage anywhere is found. */
+static void test_seal(void)
+{
+    const char *path = "test_hn_h5files.bin";
+    FILE *f = fopen(path, "wb");
+    for (int i = 0; f && i < 5000; i++)
+        fputc(i * 7 % 251, f);
+    if (f)
+        fclose(f);
+    int sealed = -1;
+    CHECK(hn_file_verify(path, &sealed) == HN_OK && sealed == 0);
+    CHECK(hn_file_seal(path) == HN_OK && file_size(path) == 5024);
+    CHECK(hn_file_seal(path) == HN_OK && file_size(path) == 5024); /* not sealed twice */
+    CHECK(hn_file_verify(path, &sealed) == HN_OK && sealed == 1);
+    long at[] = {0, 2500, 4999, 5008, 5016, 5020, 5023};
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
+        poke(path, at[i], 0x10);
+        CHECK_MSG(hn_file_verify(path, &sealed) == HN_ERR_FORMAT && strstr(hn_errmsg(), path),
+                  "byte %ld changed, not found", at[i]);
+        poke(path, at[i], 0x10);
+    }
+    poke(path, 5001, 0x10); /* the magic: the file reads as one without a trailer */
+    CHECK(hn_file_verify(path, &sealed) == HN_OK && sealed == 0);
+    poke(path, 5001, 0x10);
+    CHECK(hn_file_unseal(path) == HN_OK && file_size(path) == 5000);
+    CHECK(hn_file_verify(path, &sealed) == HN_OK && sealed == 0);
+    unlink(path);
+}
+
 int main(void)
 {
     test_attrs();
+    test_rng_state();
+    test_seal();
     return CHECK_DONE();
 }
