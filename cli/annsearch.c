@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/annsearch.h"
 #include "cli/cli.h"
@@ -66,7 +67,7 @@ static int ann_option(const char *spec, const char *part, ann_spec *a)
 bad:
     fprintf(stderr,
             "heurnet: heuristic '%s': bad setting '%s' (delta:D >= 0, scale:1..1000, "
-            "cache:0..28, mirror)\n",
+            "cache:0..28 (24 * 2^BITS bytes per thread), mirror)\n",
             spec, part);
     return CLI_EXIT_USAGE;
 }
@@ -95,11 +96,37 @@ static int ann_parse(const char *spec, ann_spec *a)
     return 0;
 }
 
-static int ann_build(const char *spec, int width, int goal, int quiet, srch_np_heur **out,
-                     char *floor_spec, size_t cap)
+/* Every search thread fills its own cache: refuse caches that together
+ * would take more than half of physical memory (cache:28 is 6.4 GB a
+ * thread), which swap or get the process killed instead of failing. */
+static int cache_fits(const char *spec, int bits, int threads)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    if (bits <= 0 || pages <= 0 || page <= 0)
+        return 0;
+    double gb = 1e-9, phys = (double)pages * (double)page;
+    double one = (double)srch_np_ann_cache_bytes(bits), all = one * (threads > 1 ? threads : 1);
+    if (all <= phys / 2)
+        return 0;
+    int fit = bits;
+    while (fit > 0 && (double)srch_np_ann_cache_bytes(fit) * (threads > 1 ? threads : 1) > phys / 2)
+        fit--;
+    fprintf(stderr,
+            "heurnet: heuristic '%s': cache:%d takes %.2f GB per search thread (%d thread%s: "
+            "%.2f GB), more than half of the %.2f GB of physical memory; use cache:%d or "
+            "less, or fewer threads\n",
+            spec, bits, one * gb, threads > 1 ? threads : 1, threads > 1 ? "s" : "", all * gb,
+            phys * gb, fit);
+    return CLI_EXIT_USAGE;
+}
+
+static int ann_build(const char *spec, int width, int goal, int quiet, int threads,
+                     srch_np_heur **out, char *floor_spec, size_t cap)
 {
     ann_spec a;
     int rc = ann_parse(spec, &a);
+    if (!rc)
+        rc = cache_fits(spec, a.o.cache_bits, threads);
     if (rc)
         return rc;
     snprintf(floor_spec, cap, "%s", a.floor);
@@ -125,7 +152,7 @@ int cli_search_setup(cli_search *s, const char *spec, const char *adm_spec, int 
     char floor[256] = "";
     int rc = strncmp(spec, "ann:", 4)
                  ? cli_heur_get(spec, width, goal, quiet, &s->h)
-                 : ann_build(spec, width, goal, quiet, &s->h, floor, sizeof floor);
+                 : ann_build(spec, width, goal, quiet, s->threads, &s->h, floor, sizeof floor);
     if (rc)
         return rc;
     if (s->algo == CLI_ALGO_IDASTAR && srch_np_heur_scale(s->h) != 1) {

@@ -21,6 +21,8 @@ typedef struct cli_search {
     double bound;         /* focal */
     srch_np_heur *h;      /* the heuristic that guides the search */
     srch_np_heur *adm;    /* focal: the admissible heuristic that proves the bound */
+    int threads;          /* search threads sharing the heuristic (each has its own
+                             ann: cache); 0 counts as 1 */
 } cli_search;
 
 /* "idastar", "astar", "wastar", "batch-astar", "focal" -> *algo; 0 or -1. */

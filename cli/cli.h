@@ -16,7 +16,9 @@ int cli_fail(const char *what);
 /* Print "heurnet <cmd>: <msg>" and a hint to run --help; returns CLI_EXIT_USAGE. */
 int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Strict number parsing: the whole string must be a number in range.
+/* Strict number parsing for every numeric option: the whole string must be
+ * a plain decimal number in range (no blanks, no "+", "-" only for signed
+ * ranges and reals, no hex, inf or nan, no overflow).
  * Return 0 on success, -1 otherwise (nothing printed). */
 int cli_parse_long(const char *s, long lo, long hi, long *out);
 int cli_parse_u64(const char *s, uint64_t *out);

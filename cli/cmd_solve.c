@@ -41,7 +41,10 @@ static void usage(FILE *out)
             "                      ann:MODEL.h5[,H][,delta:D][,scale:S][,mirror][,cache:BITS]: a\n"
             "                      network, optionally max(ann - D, H) with an admissible H; scale:S\n"
             "                      keeps 1/S-move fixed-point values (A* family only) [rounded];\n"
-            "                      mirror averages each board with its diagonal mirror\n"
+            "                      mirror averages each board with its diagonal mirror;\n"
+            "                      cache:BITS keeps 2^BITS boards per thread, 24 * 2^BITS bytes\n"
+            "                      (18: 6 MB, 24: 0.4 GB, 28: 6.4 GB), 0 = off; refused above\n"
+            "                      half of physical memory over all threads [18]\n"
             "  --algo A            idastar, astar, wastar, batch-astar, focal [idastar]\n"
             "  --batch B           batch-astar: nodes expanded per step [16]\n"
             "  --weight W          wastar, batch-astar: f = g + W*h [wastar 1.5, else 1]\n"
@@ -269,7 +272,7 @@ int cmd_solve(int argc, char **argv)
     int st = srch_np_parse_file(a.file, width, a.goal, print_parse_error, NULL, &inst, &n);
     if (st)
         return cli_fail(NULL);
-    cli_search s = {.algo = a.algo, .bfs = a.bfs, .bound = a.bound};
+    cli_search s = {.algo = a.algo, .bfs = a.bfs, .bound = a.bound, .threads = (int)a.threads};
     rc = cli_search_setup(&s, a.heuristic, a.admissible, width, a.goal, a.quiet);
     if (rc) {
         free(inst);

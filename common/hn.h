@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <hdf5.h>
 
@@ -149,6 +150,15 @@ int hn_h5_attr_exists(hid_t obj, const char *name); /* 1, 0 */
 int hn_file_seal(const char *path);
 int hn_file_verify(const char *path, int *sealed);
 int hn_file_unseal(const char *path);
+
+/* ---- text lines -------------------------------------------------------- */
+
+/* Read one line of `f` without its newline into buf (NUL-terminated; cap
+ * >= 1). Returns 1 with *len, 0 at end of file, HN_ERR_IO on a read error,
+ * or HN_ERR_FORMAT for a line of cap or more characters (consumed up to its
+ * newline, so reading can go on) or a NUL byte in the line. Messages carry
+ * no file or line number: the caller adds them. */
+int hn_line_read(FILE *f, char *buf, size_t cap, size_t *len);
 
 /* ---- safe output files ------------------------------------------------- */
 

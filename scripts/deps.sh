@@ -4,7 +4,8 @@
 # --mpi Open MPI for the optional MPI build of heurnet gen)
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config git libopenblas-dev libhdf5-dev hdf5-tools
-      libgsl-dev zlib1g-dev libglpk-dev gnuplot-nox python3-numpy python3-h5py python3-onnx)
+      libgsl-dev zlib1g-dev libglpk-dev gnuplot-nox python3-numpy python3-h5py python3-onnx
+      clang-14 libclang-rt-14-dev) # clang: the libFuzzer harnesses (scripts/fuzz.sh)
 for arg in "$@"; do
     case $arg in
     --peers) pkgs+=(python3-torch) ;;

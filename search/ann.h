@@ -37,6 +37,10 @@ typedef struct srch_np_ann_opts {
 
 extern const srch_np_ann_opts SRCH_NP_ANN_DEFAULTS;
 
+/* Bytes one thread's cache of 2^bits boards takes (24 * 2^bits: 6 MB at
+ * the default 18, 6.4 GB at 28); 0 for bits outside 0..28. */
+size_t srch_np_ann_cache_bytes(int bits);
+
 /* A heuristic from model `m` (`name` is used in messages, e.g. the file).
  * The model's encoder must be "npuzzle-onehot n=<width> goal=..."; boards of
  * the run's `goal` layout are converted to the model's layout when the two

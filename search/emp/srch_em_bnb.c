@@ -68,7 +68,7 @@ static void dfs(em_bnb *s, int d, int val)
         return;
     }
     if (++s->nodes > s->node_limit ||
-        ((s->nodes & 1023) == 0 && hn_stop_requested())) {
+        ((s->nodes & 1023) == 0 && (hn_stop_requested() || srch_em_past_deadline(s->b)))) {
         s->aborted = 1;
         return;
     }
@@ -244,6 +244,8 @@ int srch_em_fill_empty(srch_em_board *b, int band, long node_limit)
             }
         if (!m)
             continue;
+        if (srch_em_past_deadline(b))
+            break; /* out of time: srch_em_place_leftovers completes the board */
         run_bnb(b, b->cells, m, b->pieces, np, node_limit, 1, NULL);
         int k = 0; /* keep the pool to the pieces still off the board */
         for (int i = 0; i < np; i++)

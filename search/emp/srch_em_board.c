@@ -1,6 +1,7 @@
 /* The board: piece and rotation per cell with the score kept up to date by
  * lifting and dropping single pieces, plus the swap+rotate move and the move
  * enumeration the learned scorer will rank. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,6 +66,7 @@ srch_em_board *srch_em_board_new(const srch_em_inst *in, int *status)
     if (b) {
         b->inst = in;
         b->n = n;
+        b->deadline = HUGE_VAL;
         b->cap = n + 1;
         b->piece = malloc(sizeof(int) * (size_t)(n + 1));
         b->rot = calloc((size_t)n + 1, 1);
@@ -178,6 +180,13 @@ void srch_em_board_get(const srch_em_board *b, int *piece, int *rot)
         piece[c] = b->piece[c] == b->n ? -1 : b->piece[c];
         rot[c] = b->rot[c];
     }
+}
+
+int srch_em_past_deadline(const srch_em_board *b)
+{
+    if (b->deadline == HUGE_VAL)
+        return 0;
+    return (b->cpu_clock ? srch_em_cpu_seconds() : hn_now()) >= b->deadline;
 }
 
 void srch_em_board_copy(srch_em_board *dst, const srch_em_board *src)

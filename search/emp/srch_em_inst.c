@@ -209,10 +209,15 @@ typedef struct {
 /* Next non-blank, non-comment line; 1 if found, 0 at EOF, <0 on error. */
 static int next_line(em_reader *rd, long *v, int cap, int *count)
 {
-    while (fgets(rd->buf, sizeof rd->buf, rd->f)) {
+    size_t n;
+    int got;
+    while ((got = hn_line_read(rd->f, rd->buf, sizeof rd->buf, &n)) != 0) {
         rd->line++;
-        if (!strchr(rd->buf, '\n') && !feof(rd->f))
-            return hn_fail(HN_ERR_FORMAT, "%s: line %d: line too long", rd->path, rd->line);
+        if (got < 0) {
+            char why[128]; /* hn_fail must not read the buffer it writes */
+            snprintf(why, sizeof why, "%s", hn_errmsg());
+            return hn_fail(got, "%s: line %d: %s", rd->path, rd->line, why);
+        }
         char *bad = NULL;
         int k = parse_ints(rd->buf, v, cap, &bad);
         if (k < 0) {
@@ -225,8 +230,6 @@ static int next_line(em_reader *rd, long *v, int cap, int *count)
         *count = k;
         return 1;
     }
-    if (ferror(rd->f))
-        return hn_fail(HN_ERR_IO, "%s: read error", rd->path);
     return 0;
 }
 
@@ -273,8 +276,17 @@ static int read_hints(em_reader *rd, em_read *r, long count)
             return got < 0 ? got : hn_fail(HN_ERR_FORMAT,
                 "%s: line %d: expected hint %d of %d as 'piece row col rotation'", rd->path,
                 rd->line, i + 1, r->nhint);
-        for (int j = 0; j < 4; j++)
+        /* 1-based piece, row and column; rotation 0..3 (checked against the
+         * board later, but first kept inside int without wrapping) */
+        static const long hi[4] = {EM_MAX_SIDE * EM_MAX_SIDE, EM_MAX_SIDE, EM_MAX_SIDE, 3};
+        static const char *const name[4] = {"piece", "row", "column", "rotation"};
+        for (int j = 0; j < 4; j++) {
+            long lo = j == 3 ? 0 : 1;
+            if (v[j] < lo || v[j] > hi[j])
+                return hn_fail(HN_ERR_FORMAT, "%s: line %d: hint %s %ld out of range %ld..%ld",
+                               rd->path, rd->line, name[j], v[j], lo, hi[j]);
             r->hints[i][j] = (int)v[j];
+        }
         r->hints[i][4] = rd->line;
     }
     return HN_OK;

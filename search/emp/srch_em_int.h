@@ -40,6 +40,10 @@ struct srch_em_board {
     double *weight;
     int cap;   /* size of the n-sized scratch arrays */
     long evals; /* placements evaluated, for the moves-per-second figure */
+    /* the run's time limit: the branch and bound (greedy start, BO, RO)
+     * stops at it; HUGE_VAL (set by srch_em_board_new) means none */
+    double deadline;
+    int cpu_clock; /* the deadline is in srch_em_cpu_seconds, else hn_now */
     /* branch-and-bound scratch, grown on demand (not in the hot loop) */
     int *bb_cand, *bb_path, *bb_best, *bb_rem, *bb_orig;
     uint8_t *bb_g, *bb_used;
@@ -52,6 +56,9 @@ struct srch_em_board {
     int *cls_cells, cls_off[3], cls_len[3];
     uint64_t walk_cut[2];
 };
+
+/* 1 once the board's deadline has passed. */
+int srch_em_past_deadline(const srch_em_board *b);
 
 static inline const uint8_t *srch_em_pc(const srch_em_inst *in, int p, int r)
 {

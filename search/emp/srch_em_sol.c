@@ -10,46 +10,66 @@
 
 #include "search/emp/srch_em_int.h"
 
+/* "piece rotation" with an optional trailing '#' comment: 1 with both
+ * numbers, 0 for a blank or comment line, -1 when malformed. */
+static int sol_line(const char *s, long *v)
+{
+    int k = 0;
+    for (;;) {
+        while (isspace((unsigned char)*s))
+            s++;
+        if (!*s || *s == '#')
+            return k == 0 ? 0 : k == 2 ? 1 : -1;
+        char *end;
+        errno = 0;
+        long x = strtol(s, &end, 10);
+        if (end == s || errno || k == 2 || (*end && !isspace((unsigned char)*end) && *end != '#'))
+            return -1;
+        v[k++] = x;
+        s = end;
+    }
+}
+
+static int sol_lines(const srch_em_inst *in, FILE *f, const char *path, int *piece, int *rot)
+{
+    char buf[1024];
+    size_t len;
+    int line = 0, cell = 0, got;
+    long v[2];
+    while ((got = hn_line_read(f, buf, sizeof buf, &len)) != 0) {
+        line++;
+        if (got < 0) {
+            char why[128]; /* hn_fail must not read the buffer it writes */
+            snprintf(why, sizeof why, "%s", hn_errmsg());
+            return hn_fail(got, "%s: line %d: %s", path, line, why);
+        }
+        int k = sol_line(buf, v);
+        if (k == 0)
+            continue;
+        if (k < 0)
+            return hn_fail(HN_ERR_FORMAT, "%s: line %d: expected 'piece rotation'", path, line);
+        if (cell >= in->n)
+            return hn_fail(HN_ERR_FORMAT, "%s: line %d: more than %d cells for a %dx%d board",
+                           path, line, in->n, in->w, in->h);
+        if (v[0] < 0 || v[0] >= in->n || v[1] < 0 || v[1] > 3)
+            return hn_fail(HN_ERR_FORMAT, "%s: line %d: piece %ld (0..%d) or rotation %ld (0..3) "
+                           "out of range", path, line, v[0], in->n - 1, v[1]);
+        piece[cell] = (int)v[0];
+        rot[cell] = (int)v[1];
+        cell++;
+    }
+    if (cell != in->n)
+        return hn_fail(HN_ERR_FORMAT, "%s: line %d: %d cells, the %dx%d board needs %d", path,
+                       line, cell, in->w, in->h, in->n);
+    return HN_OK;
+}
+
 int srch_em_sol_read(const srch_em_inst *in, const char *path, int *piece, int *rot)
 {
     FILE *f = fopen(path, "r");
     if (!f)
         return hn_fail(HN_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    char buf[1024];
-    int line = 0, cell = 0, st = HN_OK;
-    while (fgets(buf, sizeof buf, f)) {
-        line++;
-        char *s = buf;
-        while (isspace((unsigned char)*s))
-            s++;
-        if (!*s || *s == '#')
-            continue;
-        long p, r;
-        char extra;
-        int k = sscanf(s, "%ld %ld %c", &p, &r, &extra);
-        if (k != 2 && !(k == 3 && extra == '#')) {
-            st = hn_fail(HN_ERR_FORMAT, "%s: line %d: expected 'piece rotation'", path, line);
-            break;
-        }
-        if (cell >= in->n) {
-            st = hn_fail(HN_ERR_FORMAT, "%s: line %d: more than %d cells for a %dx%d board",
-                         path, line, in->n, in->w, in->h);
-            break;
-        }
-        if (p < 0 || p >= in->n || r < 0 || r > 3) {
-            st = hn_fail(HN_ERR_FORMAT, "%s: line %d: piece %ld (0..%d) or rotation %ld (0..3) "
-                         "out of range", path, line, p, in->n - 1, r);
-            break;
-        }
-        piece[cell] = (int)p;
-        rot[cell] = (int)r;
-        cell++;
-    }
-    if (st == HN_OK && ferror(f))
-        st = hn_fail(HN_ERR_IO, "%s: read error", path);
-    if (st == HN_OK && cell != in->n)
-        st = hn_fail(HN_ERR_FORMAT, "%s: line %d: %d cells, the %dx%d board needs %d", path,
-                     line, cell, in->w, in->h, in->n);
+    int st = sol_lines(in, f, path, piece, rot);
     fclose(f);
     return st;
 }

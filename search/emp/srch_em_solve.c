@@ -202,10 +202,13 @@ static int start_board(em_run *r)
     switch (o->start) {
     case SRCH_EM_START_GREEDY:
         srch_em_greedy(r->cur, 1, o->start_nodes, r->rng);
+        r->res->time_best = run_now(r) - r->t0; /* the start is the best until beaten */
         break;
     case SRCH_EM_START_BACKTRACK: {
         srch_em_scan_opts so = SRCH_EM_SCAN_OPTS_DEFAULT;
         so.seconds = o->backtrack_time > 0 ? o->backtrack_time : o->time_limit / 10;
+        if (so.seconds > o->time_limit)
+            so.seconds = o->time_limit;
         so.cpu_clock = o->cpu_clock;
         so.break_from = o->break_from;
         so.breaks = o->breaks;
@@ -263,6 +266,8 @@ int srch_em_solve(const srch_em_inst *in, const srch_em_opts *opts, int *piece, 
     double wall0 = hn_now(), cpu0 = srch_em_cpu_seconds();
     r.t0 = r.last_report = run_now(&r);
     r.deadline = r.t0 + o.time_limit;
+    r.cur->deadline = r.deadline; /* every phase, the start included, stops there */
+    r.cur->cpu_clock = o.cpu_clock;
     if ((st = start_board(&r)) != HN_OK)
         goto out;
     srch_em_board_copy(r.best, r.cur);

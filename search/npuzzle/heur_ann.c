@@ -45,6 +45,13 @@ typedef struct {
     int width, goal, model_goal, inputs;
 } ann_heur;
 
+_Static_assert(sizeof(cache_entry) == 24, "heurnet solve --help states 24 bytes per cached board");
+
+size_t srch_np_ann_cache_bytes(int bits)
+{
+    return bits > 0 && bits <= 28 ? ((size_t)1 << bits) * sizeof(cache_entry) : 0;
+}
+
 static void board_key(const srch_np_board *b, uint64_t *key)
 {
     key[0] = key[1] = 0;

@@ -99,24 +99,6 @@ static int list_push(inst_list *l, const srch_np_instance *x)
     return 0;
 }
 
-/* Read one line of any length; returns 0 at EOF. Over-long lines are kept
- * truncated but flagged so the parser reports them. */
-static int read_line(FILE *f, char *buf, size_t cap, int *too_long)
-{
-    if (!fgets(buf, (int)cap, f))
-        return 0;
-    size_t len = strlen(buf);
-    *too_long = 0;
-    if (len == cap - 1 && buf[len - 1] != '\n') {
-        int c;
-        while ((c = fgetc(f)) != EOF && c != '\n')
-            *too_long = 1;
-    }
-    if (len && buf[len - 1] == '\n')
-        buf[len - 1] = '\0';
-    return 1;
-}
-
 int srch_np_parse_file(const char *path, int width, int goal, srch_np_parse_err_fn err,
                        void *user, srch_np_instance **out, size_t *n)
 {
@@ -127,16 +109,19 @@ int srch_np_parse_file(const char *path, int width, int goal, srch_np_parse_err_
         return hn_fail(HN_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     inst_list l = {0};
     char line[1024];
-    int lineno = 0, bad = 0, worst = 0, too_long;
-    while (read_line(f, line, sizeof line, &too_long)) {
+    size_t len;
+    char first[600] = ""; /* the first bad line, for the summary */
+    int lineno = 0, bad = 0, worst = 0, got;
+    while ((got = hn_line_read(f, line, sizeof line, &len)) != 0 && got != HN_ERR_IO) {
         lineno++;
         srch_np_instance x;
-        int st = too_long ? hn_fail(HN_ERR_FORMAT, "line too long") :
-                            srch_np_parse_line(line, width, goal, &x);
+        int st = got < 0 ? got : srch_np_parse_line(line, width, goal, &x);
         if (st < 0) {
             bad++;
             if (!worst || st == HN_ERR_FORMAT)
                 worst = st;
+            if (!first[0])
+                snprintf(first, sizeof first, "line %d: %s", lineno, hn_errmsg());
             if (err) {
                 char msg[1200];
                 snprintf(msg, sizeof msg, "%s:%d: %s", path, lineno, hn_errmsg());
@@ -155,15 +140,15 @@ int srch_np_parse_file(const char *path, int width, int goal, srch_np_parse_err_
             return HN_ERR_NOMEM;
         }
     }
-    int io = ferror(f);
     fclose(f);
-    if (io) {
+    if (got == HN_ERR_IO) {
         free(l.items);
-        return hn_fail(HN_ERR_IO, "%s: read error", path);
+        return hn_fail(HN_ERR_IO, "%s: line %d: read error", path, lineno + 1);
     }
     if (bad) {
         free(l.items);
-        return hn_fail(worst, "%s: %d bad line%s", path, bad, bad == 1 ? "" : "s");
+        return hn_fail(worst, "%s: %d bad line%s (first: %s)", path, bad, bad == 1 ? "" : "s",
+                       first);
     }
     *out = l.items;
     *n = l.n;
