@@ -1,0 +1,331 @@
+/* The sparse, incremental inference path (nn/sparse.h): first-layer
+ * accumulators built from active inputs and updated by moves, and the later
+ * layers in float or int8 from a batch of accumulators. */
+#include <cblas.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nn/infer_private.h"
+#include "nn/kernels.h"
+#include "nn/sparse_private.h"
+
+/* What clones share, read-only after creation. */
+struct nn_sparse_w {
+    atomic_int refs;
+    struct nn_folded *f;
+    enum nn_sparse_kind kind;
+    int stride; /* accumulator floats: first layer width rounded up to 16 */
+    int wide;   /* float scratch row: widest layer rounded up to 16 */
+    float *w0;  /* first-layer kernel rows padded to stride, [inputs, stride] */
+    float *b0;  /* first-layer bias padded, [stride] */
+    struct nn_qlayer q[NN_MAX_LAYERS]; /* Q8: layers 1 .. n_layers - 2 */
+};
+
+struct nn_sparse {
+    struct nn_sparse_w *w;
+    int max_batch;
+    enum nn_simd simd;
+    nn_q8_kernel *kernel;
+    float *fa, *fb;   /* ping-pong activations [max_batch, wide] */
+    uint8_t *u;       /* quantized inputs [max_batch, wide] */
+    int32_t *z;       /* integer sums [max_batch, wide] */
+    float *lo, *step; /* per row: a ~ lo + step * u */
+};
+
+static int round_up(int n, int k)
+{
+    return (n + k - 1) / k * k;
+}
+
+static void qlayer_free(struct nn_qlayer *q)
+{
+    free(q->w);
+    free(q->scale);
+    free(q->colsum);
+}
+
+static void weights_release(struct nn_sparse_w *w)
+{
+    if (!w || atomic_fetch_sub(&w->refs, 1) != 1)
+        return;
+    for (int l = 0; l < NN_MAX_LAYERS; l++)
+        qlayer_free(&w->q[l]);
+    nn_folded_release(w->f);
+    free(w->w0);
+    free(w->b0);
+    free(w);
+}
+
+/* Per output channel: scale = max |w| / 127, q = round(w / scale). */
+static int qlayer_make(struct nn_qlayer *q, const float *W, int in, int out)
+{
+    *q = (struct nn_qlayer){
+        .in = in, .out = out, .in4 = round_up(in, 4), .out16 = round_up(out, 16)};
+    int groups = q->in4 / 4;
+    q->w = calloc((size_t)q->in4 * q->out16, 1);
+    q->scale = calloc((size_t)q->out16, sizeof *q->scale);
+    q->colsum = calloc((size_t)q->out16, sizeof *q->colsum);
+    if (!q->w || !q->scale || !q->colsum)
+        return HN_ERR_NOMEM;
+    for (int j = 0; j < out; j++) {
+        float mx = 0.0f;
+        for (int i = 0; i < in; i++)
+            mx = fmaxf(mx, fabsf(W[(size_t)i * out + j]));
+        float s = mx > 0.0f ? mx / 127.0f : 1.0f;
+        q->scale[j] = s;
+        for (int i = 0; i < in; i++) {
+            long v = lroundf(W[(size_t)i * out + j] / s);
+            v = v > 127 ? 127 : v < -127 ? -127 : v;
+            q->w[((size_t)(j / 16) * groups + i / 4) * 64 + (j % 16) * 4 + i % 4] = (int8_t)v;
+            q->colsum[j] += (int32_t)v;
+        }
+    }
+    return HN_OK;
+}
+
+static struct nn_sparse_w *weights_make(const nn_model *m, enum nn_sparse_kind kind)
+{
+    struct nn_sparse_w *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    atomic_init(&w->refs, 1);
+    w->kind = kind;
+    w->f = nn_fold(m);
+    if (!w->f)
+        goto fail;
+    const struct nn_folded *f = w->f;
+    int out0 = f->layer[0].out;
+    w->stride = round_up(out0, 16);
+    w->wide = round_up(f->widest, 16);
+    w->w0 = nn_falloc((size_t)f->n_inputs * w->stride);
+    w->b0 = nn_falloc((size_t)w->stride);
+    if (!w->w0 || !w->b0)
+        goto fail;
+    for (int i = 0; i < f->n_inputs; i++)
+        memcpy(w->w0 + (size_t)i * w->stride, f->layer[0].w + (size_t)i * out0,
+               sizeof(float) * out0);
+    memcpy(w->b0, f->layer[0].b, sizeof(float) * out0);
+    for (int l = 1; kind == NN_SPARSE_Q8 && l + 1 < f->n_layers; l++)
+        if (qlayer_make(&w->q[l], f->layer[l].w, f->layer[l].in, f->layer[l].out))
+            goto fail;
+    return w;
+fail:
+    weights_release(w);
+    return NULL;
+}
+
+static nn_sparse *sparse_make(struct nn_sparse_w *w, int max_batch, enum nn_simd simd, int *status)
+{
+    int rc;
+    if (max_batch < 1 || max_batch > (1 << 20)) {
+        rc = hn_fail(HN_ERR_ARG, "batch size %d out of range [1, %d]", max_batch, 1 << 20);
+        goto fail;
+    }
+    nn_sparse *s = calloc(1, sizeof *s);
+    if (s) {
+        size_t cells = (size_t)max_batch * w->wide;
+        *s = (nn_sparse){.w = w, .max_batch = max_batch, .simd = simd};
+        s->kernel = nn_q8_kernel_get(simd);
+        s->fa = nn_falloc(cells);
+        s->fb = nn_falloc(cells);
+        s->u = calloc(cells, 1);
+        s->z = calloc(cells, sizeof *s->z);
+        s->lo = nn_falloc((size_t)max_batch);
+        s->step = nn_falloc((size_t)max_batch);
+        if (s->fa && s->fb && s->u && s->z && s->lo && s->step)
+            return s;
+        s->w = NULL;
+        nn_sparse_free(s);
+    }
+    rc = hn_fail(HN_ERR_NOMEM, "out of memory for a sparse inference workspace of batch %d",
+                 max_batch);
+fail:
+    weights_release(w);
+    if (status)
+        *status = rc;
+    return NULL;
+}
+
+nn_sparse *nn_sparse_new(const nn_model *m, enum nn_sparse_kind kind, int max_batch, int *status)
+{
+    struct nn_sparse_w *w = weights_make(m, kind);
+    if (!w) {
+        int rc = hn_fail(HN_ERR_NOMEM, "out of memory for the sparse network's weights");
+        if (status)
+            *status = rc;
+        return NULL;
+    }
+    return sparse_make(w, max_batch, nn_simd_best(), status);
+}
+
+nn_sparse *nn_sparse_clone(const nn_sparse *base, int max_batch, int *status)
+{
+    atomic_fetch_add(&base->w->refs, 1);
+    return sparse_make(base->w, max_batch, base->simd, status);
+}
+
+void nn_sparse_free(nn_sparse *s)
+{
+    if (!s)
+        return;
+    weights_release(s->w);
+    free(s->fa);
+    free(s->fb);
+    free(s->u);
+    free(s->z);
+    free(s->lo);
+    free(s->step);
+    free(s);
+}
+
+enum nn_sparse_kind nn_sparse_kind(const nn_sparse *s)
+{
+    return s->w->kind;
+}
+enum nn_simd nn_sparse_simd(const nn_sparse *s)
+{
+    return s->simd;
+}
+int nn_sparse_inputs(const nn_sparse *s)
+{
+    return s->w->f->n_inputs;
+}
+int nn_sparse_max_batch(const nn_sparse *s)
+{
+    return s->max_batch;
+}
+int nn_sparse_acc_stride(const nn_sparse *s)
+{
+    return s->w->stride;
+}
+
+int nn_sparse_set_simd(nn_sparse *s, enum nn_simd simd)
+{
+    if (!nn_simd_supported(simd))
+        return hn_fail(HN_ERR_ARG, "this CPU cannot run the %s kernel", nn_simd_name(simd));
+    s->simd = simd;
+    s->kernel = nn_q8_kernel_get(simd);
+    return HN_OK;
+}
+
+void nn_sparse_acc_init(const nn_sparse *s, const int *active, int n, float *acc)
+{
+    const struct nn_sparse_w *w = s->w;
+    int k = w->stride;
+    memcpy(acc, w->b0, sizeof(float) * k);
+    for (int a = 0; a < n; a++) {
+        const float *row = w->w0 + (size_t)active[a] * k;
+        for (int j = 0; j < k; j++)
+            acc[j] += row[j];
+    }
+}
+
+void nn_sparse_acc_update(const nn_sparse *s, const float *parent, const int *removed, int nr,
+                          const int *added, int na, float *child)
+{
+    const struct nn_sparse_w *w = s->w;
+    int k = w->stride;
+    if (child != parent)
+        memcpy(child, parent, sizeof(float) * k);
+    for (int a = 0; a < nr; a++) {
+        const float *row = w->w0 + (size_t)removed[a] * k;
+        for (int j = 0; j < k; j++)
+            child[j] -= row[j];
+    }
+    for (int a = 0; a < na; a++) {
+        const float *row = w->w0 + (size_t)added[a] * k;
+        for (int j = 0; j < k; j++)
+            child[j] += row[j];
+    }
+}
+
+/* out = act(in + b) over `width` entries. */
+static void bias_act(const float *in, const float *b, int width, enum nn_act act, float alpha,
+                     float *out)
+{
+    for (int j = 0; j < width; j++)
+        out[j] = nn_act_apply(act, alpha, in[j] + (b ? b[j] : 0.0f));
+}
+
+/* Float layer l on n rows of `wide` floats: h -> out (the reference). */
+static void float_layer(const nn_sparse *s, int l, const float *h, int n, float *out)
+{
+    const struct nn_folded *f = s->w->f;
+    int in = f->layer[l].in, width = f->layer[l].out, wide = s->w->wide;
+    if (n == 1)
+        nn_matvec(h, f->layer[l].w, in, width, out);
+    else
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, width, in, 1.0f, h, wide,
+                    f->layer[l].w, width, 0.0f, out, wide);
+    for (int r = 0; r < n; r++) {
+        float *o = out + (size_t)r * wide;
+        bias_act(o, f->layer[l].b, width, f->layer[l].act, f->layer[l].alpha, o);
+    }
+}
+
+/* Each row's inputs to 0..127 between the row's minimum and maximum. */
+static void quantize_rows(nn_sparse *s, const struct nn_qlayer *q, const float *h, int n)
+{
+    int wide = s->w->wide;
+    for (int r = 0; r < n; r++) {
+        const float *hr = h + (size_t)r * wide;
+        uint8_t *ur = s->u + (size_t)r * q->in4;
+        float lo = hr[0], hi = hr[0];
+        for (int i = 1; i < q->in; i++) {
+            lo = fminf(lo, hr[i]);
+            hi = fmaxf(hi, hr[i]);
+        }
+        float inv = hi > lo ? 127.0f / (hi - lo) : 0.0f;
+        for (int i = 0; i < q->in; i++) {
+            int v = (int)((hr[i] - lo) * inv + 0.5f);
+            ur[i] = (uint8_t)(v > 127 ? 127 : v);
+        }
+        memset(ur + q->in, 0, (size_t)(q->in4 - q->in));
+        s->lo[r] = lo;
+        s->step[r] = hi > lo ? (hi - lo) / 127.0f : 0.0f;
+    }
+}
+
+/* Quantized layer l: sum_i w_ij a_i ~ scale_j (step sum_i q_ij u_i + lo colsum_j). */
+static void q8_layer(nn_sparse *s, int l, const float *h, int n, float *out)
+{
+    const struct nn_folded *f = s->w->f;
+    const struct nn_qlayer *q = &s->w->q[l];
+    quantize_rows(s, q, h, n);
+    s->kernel(q, s->u, n, s->z);
+    int wide = s->w->wide;
+    for (int r = 0; r < n; r++) {
+        const int32_t *zr = s->z + (size_t)r * q->out16;
+        float *o = out + (size_t)r * wide, step = s->step[r], lo = s->lo[r];
+        for (int j = 0; j < q->out; j++)
+            o[j] = q->scale[j] * ((float)zr[j] * step + lo * (float)q->colsum[j]);
+        bias_act(o, f->layer[l].b, q->out, f->layer[l].act, f->layer[l].alpha, o);
+    }
+}
+
+int nn_sparse_run(nn_sparse *s, const float *acc, int n, float *y)
+{
+    const struct nn_sparse_w *w = s->w;
+    const struct nn_folded *f = w->f;
+    if (n < 1 || n > s->max_batch)
+        return hn_fail(HN_ERR_ARG, "batch of %d rows, the workspace holds 1..%d", n, s->max_batch);
+    float *h = s->fa, *out = s->fb;
+    for (int r = 0; r < n; r++)
+        bias_act(acc + (size_t)r * w->stride, NULL, f->layer[0].out, f->layer[0].act,
+                 f->layer[0].alpha, h + (size_t)r * w->wide);
+    for (int l = 1; l < f->n_layers; l++) {
+        if (w->q[l].w)
+            q8_layer(s, l, h, n, out);
+        else
+            float_layer(s, l, h, n, out);
+        float *t = h;
+        h = out;
+        out = t;
+    }
+    int outs = f->layer[f->n_layers - 1].out;
+    for (int r = 0; r < n; r++)
+        for (int j = 0; j < outs; j++)
+            y[(size_t)r * outs + j] = h[(size_t)r * w->wide + j] * f->std + f->mean;
+    return HN_OK;
+}
