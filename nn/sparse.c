@@ -15,10 +15,11 @@ struct nn_sparse_w {
     atomic_int refs;
     struct nn_folded *f;
     enum nn_sparse_kind kind;
-    int stride; /* accumulator floats: first layer width rounded up to 16 */
-    int wide;   /* float scratch row: widest layer rounded up to 16 */
-    float *w0;  /* first-layer kernel rows padded to stride, [inputs, stride] */
-    float *b0;  /* first-layer bias padded, [stride] */
+    int stride;  /* accumulator floats: first layer width rounded up to 16 */
+    int wide;    /* float scratch row: widest layer rounded up to 16 */
+    int32_t *w0; /* first-layer kernel rows in fixed point, padded: [inputs, stride] */
+    int32_t *b0; /* first-layer bias in fixed point, padded: [stride] */
+    float unit;  /* value of one fixed-point step: 2^-bits */
     struct nn_qlayer q[NN_MAX_LAYERS]; /* Q8: layers 1 .. n_layers - 2 */
 };
 
@@ -84,6 +85,31 @@ static int qlayer_make(struct nn_qlayer *q, const float *W, int in, int out)
     return HN_OK;
 }
 
+/* The first layer in fixed point with 2^bits steps per unit, bits as large
+ * as lets |bias| + sum of all |rows| fit in 2^30 for every output: then no
+ * accumulator of any set of active inputs can overflow, and sums are exact,
+ * so an accumulator updated by any chain of moves equals one built afresh. */
+static void first_layer_fixed(struct nn_sparse_w *w, const float *W, const float *b, int in,
+                              int out)
+{
+    double worst = 1e-30;
+    for (int j = 0; j < out; j++) {
+        double t = fabs((double)b[j]);
+        for (int i = 0; i < in; i++)
+            t += fabs((double)W[(size_t)i * out + j]);
+        worst = fmax(worst, t);
+    }
+    int bits = (int)floor(log2((double)(1 << 30) / worst));
+    bits = bits > 40 ? 40 : bits; /* tiny weights: no point in finer steps */
+    double one = ldexp(1.0, bits);
+    w->unit = (float)ldexp(1.0, -bits);
+    for (int j = 0; j < out; j++) {
+        w->b0[j] = (int32_t)llround(b[j] * one);
+        for (int i = 0; i < in; i++)
+            w->w0[(size_t)i * w->stride + j] = (int32_t)llround(W[(size_t)i * out + j] * one);
+    }
+}
+
 static struct nn_sparse_w *weights_make(const nn_model *m, enum nn_sparse_kind kind)
 {
     struct nn_sparse_w *w = calloc(1, sizeof *w);
@@ -98,14 +124,11 @@ static struct nn_sparse_w *weights_make(const nn_model *m, enum nn_sparse_kind k
     int out0 = f->layer[0].out;
     w->stride = round_up(out0, 16);
     w->wide = round_up(f->widest, 16);
-    w->w0 = nn_falloc((size_t)f->n_inputs * w->stride);
-    w->b0 = nn_falloc((size_t)w->stride);
+    w->w0 = calloc((size_t)f->n_inputs * w->stride, sizeof *w->w0);
+    w->b0 = calloc((size_t)w->stride, sizeof *w->b0);
     if (!w->w0 || !w->b0)
         goto fail;
-    for (int i = 0; i < f->n_inputs; i++)
-        memcpy(w->w0 + (size_t)i * w->stride, f->layer[0].w + (size_t)i * out0,
-               sizeof(float) * out0);
-    memcpy(w->b0, f->layer[0].b, sizeof(float) * out0);
+    first_layer_fixed(w, f->layer[0].w, f->layer[0].b, f->n_inputs, out0);
     for (int l = 1; kind == NN_SPARSE_Q8 && l + 1 < f->n_layers; l++)
         if (qlayer_make(&w->q[l], f->layer[l].w, f->layer[l].in, f->layer[l].out))
             goto fail;
@@ -209,32 +232,32 @@ int nn_sparse_set_simd(nn_sparse *s, enum nn_simd simd)
     return HN_OK;
 }
 
-void nn_sparse_acc_init(const nn_sparse *s, const int *active, int n, float *acc)
+void nn_sparse_acc_init(const nn_sparse *s, const int *active, int n, int32_t *acc)
 {
     const struct nn_sparse_w *w = s->w;
     int k = w->stride;
-    memcpy(acc, w->b0, sizeof(float) * k);
+    memcpy(acc, w->b0, sizeof(int32_t) * k);
     for (int a = 0; a < n; a++) {
-        const float *row = w->w0 + (size_t)active[a] * k;
+        const int32_t *row = w->w0 + (size_t)active[a] * k;
         for (int j = 0; j < k; j++)
             acc[j] += row[j];
     }
 }
 
-void nn_sparse_acc_update(const nn_sparse *s, const float *parent, const int *removed, int nr,
-                          const int *added, int na, float *child)
+void nn_sparse_acc_update(const nn_sparse *s, const int32_t *parent, const int *removed, int nr,
+                          const int *added, int na, int32_t *child)
 {
     const struct nn_sparse_w *w = s->w;
     int k = w->stride;
     if (child != parent)
-        memcpy(child, parent, sizeof(float) * k);
+        memcpy(child, parent, sizeof(int32_t) * k);
     for (int a = 0; a < nr; a++) {
-        const float *row = w->w0 + (size_t)removed[a] * k;
+        const int32_t *row = w->w0 + (size_t)removed[a] * k;
         for (int j = 0; j < k; j++)
             child[j] -= row[j];
     }
     for (int a = 0; a < na; a++) {
-        const float *row = w->w0 + (size_t)added[a] * k;
+        const int32_t *row = w->w0 + (size_t)added[a] * k;
         for (int j = 0; j < k; j++)
             child[j] += row[j];
     }
@@ -245,16 +268,17 @@ static void bias_act(const float *in, const float *b, int width, enum nn_act act
                      float *out)
 {
     for (int j = 0; j < width; j++)
-        out[j] = nn_act_apply(act, alpha, in[j] + (b ? b[j] : 0.0f));
+        out[j] = nn_act_apply(act, alpha, in[j] + b[j]);
 }
 
-/* Float layer l on n rows of `wide` floats: h -> out (the reference). */
+/* Float layer l on n rows of `wide` floats: h -> out (nn_infer_run's arithmetic). */
 static void float_layer(const nn_sparse *s, int l, const float *h, int n, float *out)
 {
     const struct nn_folded *f = s->w->f;
     int in = f->layer[l].in, width = f->layer[l].out, wide = s->w->wide;
-    if (n == 1)
-        nn_matvec(h, f->layer[l].w, in, width, out);
+    if (n == 1 || s->w->kind == NN_SPARSE_Q8) /* Q8: each row alone, whatever the batch */
+        for (int r = 0; r < n; r++)
+            nn_matvec(h + (size_t)r * wide, f->layer[l].w, in, width, out + (size_t)r * wide);
     else
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, width, in, 1.0f, h, wide,
                     f->layer[l].w, width, 0.0f, out, wide);
@@ -304,16 +328,19 @@ static void q8_layer(nn_sparse *s, int l, const float *h, int n, float *out)
     }
 }
 
-int nn_sparse_run(nn_sparse *s, const float *acc, int n, float *y)
+int nn_sparse_run(nn_sparse *s, const int32_t *acc, int n, float *y)
 {
     const struct nn_sparse_w *w = s->w;
     const struct nn_folded *f = w->f;
     if (n < 1 || n > s->max_batch)
         return hn_fail(HN_ERR_ARG, "batch of %d rows, the workspace holds 1..%d", n, s->max_batch);
     float *h = s->fa, *out = s->fb;
-    for (int r = 0; r < n; r++)
-        bias_act(acc + (size_t)r * w->stride, NULL, f->layer[0].out, f->layer[0].act,
-                 f->layer[0].alpha, h + (size_t)r * w->wide);
+    for (int r = 0; r < n; r++) {
+        const int32_t *ar = acc + (size_t)r * w->stride;
+        float *hr = h + (size_t)r * w->wide;
+        for (int j = 0; j < f->layer[0].out; j++)
+            hr[j] = nn_act_apply(f->layer[0].act, f->layer[0].alpha, (float)ar[j] * w->unit);
+    }
     for (int l = 1; l < f->n_layers; l++) {
         if (w->q[l].w)
             q8_layer(s, l, h, n, out);

@@ -13,12 +13,14 @@
  * minimum and maximum), so any activation (ELU's negative part included)
  * fits without calibration data. The integer sums sum_i q_ij u_i are exact
  * (no saturation on any kernel), so every kernel computes the same values.
- * The first layer (accumulators) and the output layer stay float.
+ * The accumulators (fixed point, below) and the output layer are not quantized.
  *
  * Objects: nn_sparse is a per-thread workspace over weights shared read-only
  * between clones (like nn_infer). Nothing prints; errors as in nn.h. */
 #ifndef NN_SPARSE_H
 #define NN_SPARSE_H
+
+#include <stdint.h>
 
 #include "nn/nn.h"
 
@@ -68,27 +70,30 @@ int nn_sparse_set_simd(nn_sparse *s, enum nn_simd simd);
 int nn_sparse_inputs(const nn_sparse *s);
 int nn_sparse_max_batch(const nn_sparse *s);
 
-/* Floats per accumulator: the first layer's width rounded up to 16 (the
- * stride of the rows nn_sparse_run reads). Padding entries stay zero. */
+/* Entries per accumulator: the first layer's width rounded up to 16 (the
+ * stride of the rows nn_sparse_run reads). Padding entries stay zero.
+ *
+ * Accumulators are int32 fixed point (the first layer's folded weights and
+ * bias rounded to 2^-k, k per model as large as keeps every possible sum
+ * below 2^30, typically k >= 20): sums are exact, so an accumulator updated
+ * along any chain of moves is bit for bit the one acc_init builds. */
 int nn_sparse_acc_stride(const nn_sparse *s);
 
 /* acc = bias + sum of the first-layer kernel rows of inputs active[0..n)
- * (each in [0, inputs), not checked), written to acc[stride]. */
-void nn_sparse_acc_init(const nn_sparse *s, const int *active, int n, float *acc);
+ * (distinct, each in [0, inputs), not checked), into acc[stride]. */
+void nn_sparse_acc_init(const nn_sparse *s, const int *active, int n, int32_t *acc);
 
 /* child = parent - rows of removed[0..nr) + rows of added[0..na): the
- * accumulator after a move turned inputs `removed` off and `added` on.
- * child may equal parent (in place). Float sums: each update adds a rounding
- * error of about 2^-24 of the largest magnitude involved, so a chain of k
- * updates drifts by O(k) of that from acc_init; recompute now and then. */
-void nn_sparse_acc_update(const nn_sparse *s, const float *parent, const int *removed, int nr,
-                          const int *added, int na, float *child);
+ * accumulator after a move turned inputs `removed` (active in parent) off
+ * and `added` (inactive) on. child may equal parent (in place). */
+void nn_sparse_acc_update(const nn_sparse *s, const int32_t *parent, const int *removed, int nr,
+                          const int *added, int na, int32_t *child);
 
 /* The network's outputs for n accumulators (rows of acc_stride floats) into
  * y[n, outputs], target scaling applied: the first layer's activation and
  * every later layer. Nothing is allocated. 0, or HN_ERR_ARG for n out of
  * 1..max_batch. */
-int nn_sparse_run(nn_sparse *s, const float *acc, int n, float *y);
+int nn_sparse_run(nn_sparse *s, const int32_t *acc, int n, float *y);
 
 #ifdef __cplusplus
 }
