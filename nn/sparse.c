@@ -263,12 +263,37 @@ void nn_sparse_acc_update(const nn_sparse *s, const int32_t *parent, const int *
     }
 }
 
-/* out = act(in + b) over `width` entries. */
-static void bias_act(const float *in, const float *b, int width, enum nn_act act, float alpha,
-                     float *out)
+/* z = act(z + b) in place, b may be NULL. One loop per activation so each
+ * vectorises (no branch on the activation inside). */
+static void bias_act(float *restrict z, const float *restrict b, int width, enum nn_act act,
+                     float alpha)
 {
-    for (int j = 0; j < width; j++)
-        out[j] = nn_act_apply(act, alpha, in[j] + b[j]);
+    if (b)
+        for (int j = 0; j < width; j++)
+            z[j] += b[j];
+    if (act == NN_ACT_ELU)
+        for (int j = 0; j < width; j++)
+            z[j] = nn_act_apply(NN_ACT_ELU, alpha, z[j]);
+    else if (act == NN_ACT_RELU)
+        for (int j = 0; j < width; j++)
+            z[j] = nn_act_apply(NN_ACT_RELU, alpha, z[j]);
+}
+
+/* sum_i x_i y_i over sixteen lanes (vectorises; a one-column matvec is a
+ * chain of dependent additions). */
+static float dot(const float *restrict x, const float *restrict y, int n)
+{
+    float l[16] = {0};
+    int i = 0;
+    for (; i + 16 <= n; i += 16)
+        for (int k = 0; k < 16; k++)
+            l[k] += x[i + k] * y[i + k];
+    for (; i < n; i++)
+        l[0] += x[i] * y[i];
+    float t = 0.0f;
+    for (int k = 0; k < 16; k++)
+        t += l[k];
+    return t;
 }
 
 /* Float layer l on n rows of `wide` floats: h -> out (nn_infer_run's arithmetic). */
@@ -276,16 +301,54 @@ static void float_layer(const nn_sparse *s, int l, const float *h, int n, float 
 {
     const struct nn_folded *f = s->w->f;
     int in = f->layer[l].in, width = f->layer[l].out, wide = s->w->wide;
-    if (n == 1 || s->w->kind == NN_SPARSE_Q8) /* Q8: each row alone, whatever the batch */
+    if (s->w->kind == NN_SPARSE_Q8 && width == 1) /* the output layer of a value network */
+        for (int r = 0; r < n; r++)
+            out[(size_t)r * wide] = dot(h + (size_t)r * wide, f->layer[l].w, in);
+    else if (n == 1 || s->w->kind == NN_SPARSE_Q8) /* Q8: each row alone, whatever the batch */
         for (int r = 0; r < n; r++)
             nn_matvec(h + (size_t)r * wide, f->layer[l].w, in, width, out + (size_t)r * wide);
     else
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, width, in, 1.0f, h, wide,
                     f->layer[l].w, width, 0.0f, out, wide);
-    for (int r = 0; r < n; r++) {
-        float *o = out + (size_t)r * wide;
-        bias_act(o, f->layer[l].b, width, f->layer[l].act, f->layer[l].alpha, o);
+    for (int r = 0; r < n; r++)
+        bias_act(out + (size_t)r * wide, f->layer[l].b, width, f->layer[l].act, f->layer[l].alpha);
+}
+
+/* Minimum and maximum of x[0..n), n >= 1: sixteen independent lanes so the
+ * loop vectorises without -ffast-math. */
+static void min_max(const float *restrict x, int n, float *lo, float *hi)
+{
+    float l[16], h[16];
+    for (int k = 0; k < 16; k++)
+        l[k] = h[k] = x[0];
+    int i = 0;
+    for (; i + 16 <= n; i += 16)
+        for (int k = 0; k < 16; k++) {
+            l[k] = x[i + k] < l[k] ? x[i + k] : l[k];
+            h[k] = x[i + k] > h[k] ? x[i + k] : h[k];
+        }
+    for (; i < n; i++) {
+        l[0] = x[i] < l[0] ? x[i] : l[0];
+        h[0] = x[i] > h[0] ? x[i] : h[0];
     }
+    for (int k = 1; k < 16; k++) {
+        l[0] = l[k] < l[0] ? l[k] : l[0];
+        h[0] = h[k] > h[0] ? h[k] : h[0];
+    }
+    *lo = l[0];
+    *hi = h[0];
+}
+
+/* u = round((x - lo) * inv) in 0..127, padding up to in4 zero. */
+static void quantize_row(const float *restrict x, int in, int in4, float lo, float inv,
+                         uint8_t *restrict u)
+{
+    for (int i = 0; i < in; i++) {
+        int v = (int)((x[i] - lo) * inv + 0.5f);
+        u[i] = (uint8_t)(v > 127 ? 127 : v);
+    }
+    for (int i = in; i < in4; i++)
+        u[i] = 0;
 }
 
 /* Each row's inputs to 0..127 between the row's minimum and maximum. */
@@ -293,25 +356,26 @@ static void quantize_rows(nn_sparse *s, const struct nn_qlayer *q, const float *
 {
     int wide = s->w->wide;
     for (int r = 0; r < n; r++) {
-        const float *hr = h + (size_t)r * wide;
-        uint8_t *ur = s->u + (size_t)r * q->in4;
-        float lo = hr[0], hi = hr[0];
-        for (int i = 1; i < q->in; i++) {
-            lo = fminf(lo, hr[i]);
-            hi = fmaxf(hi, hr[i]);
-        }
+        float lo, hi;
+        min_max(h + (size_t)r * wide, q->in, &lo, &hi);
         float inv = hi > lo ? 127.0f / (hi - lo) : 0.0f;
-        for (int i = 0; i < q->in; i++) {
-            int v = (int)((hr[i] - lo) * inv + 0.5f);
-            ur[i] = (uint8_t)(v > 127 ? 127 : v);
-        }
-        memset(ur + q->in, 0, (size_t)(q->in4 - q->in));
+        quantize_row(h + (size_t)r * wide, q->in, q->in4, lo, inv, s->u + (size_t)r * q->in4);
         s->lo[r] = lo;
         s->step[r] = hi > lo ? (hi - lo) / 127.0f : 0.0f;
     }
 }
 
-/* Quantized layer l: sum_i w_ij a_i ~ scale_j (step sum_i q_ij u_i + lo colsum_j). */
+/* o_j = scale_j (step z_j + lo colsum_j): sum_i w_ij a_i from the integer sums. */
+static void dequantize_row(const struct nn_qlayer *q, const int32_t *restrict z, float step,
+                           float lo, float *restrict o)
+{
+    const float *restrict scale = q->scale;
+    const int32_t *restrict colsum = q->colsum;
+    for (int j = 0; j < q->out; j++)
+        o[j] = scale[j] * ((float)z[j] * step + lo * (float)colsum[j]);
+}
+
+/* Quantized layer l: h -> out. */
 static void q8_layer(nn_sparse *s, int l, const float *h, int n, float *out)
 {
     const struct nn_folded *f = s->w->f;
@@ -320,12 +384,20 @@ static void q8_layer(nn_sparse *s, int l, const float *h, int n, float *out)
     s->kernel(q, s->u, n, s->z);
     int wide = s->w->wide;
     for (int r = 0; r < n; r++) {
-        const int32_t *zr = s->z + (size_t)r * q->out16;
-        float *o = out + (size_t)r * wide, step = s->step[r], lo = s->lo[r];
-        for (int j = 0; j < q->out; j++)
-            o[j] = q->scale[j] * ((float)zr[j] * step + lo * (float)q->colsum[j]);
-        bias_act(o, f->layer[l].b, q->out, f->layer[l].act, f->layer[l].alpha, o);
+        float *o = out + (size_t)r * wide;
+        dequantize_row(q, s->z + (size_t)r * q->out16, s->step[r], s->lo[r], o);
+        bias_act(o, f->layer[l].b, q->out, f->layer[l].act, f->layer[l].alpha);
     }
+}
+
+/* The first layer's outputs from fixed-point accumulators. */
+static void first_act(const struct nn_sparse_w *w, const int32_t *restrict acc, float *restrict h)
+{
+    const struct nn_folded *f = w->f;
+    float unit = w->unit;
+    for (int j = 0; j < f->layer[0].out; j++)
+        h[j] = (float)acc[j] * unit;
+    bias_act(h, NULL, f->layer[0].out, f->layer[0].act, f->layer[0].alpha);
 }
 
 int nn_sparse_run(nn_sparse *s, const int32_t *acc, int n, float *y)
@@ -335,12 +407,8 @@ int nn_sparse_run(nn_sparse *s, const int32_t *acc, int n, float *y)
     if (n < 1 || n > s->max_batch)
         return hn_fail(HN_ERR_ARG, "batch of %d rows, the workspace holds 1..%d", n, s->max_batch);
     float *h = s->fa, *out = s->fb;
-    for (int r = 0; r < n; r++) {
-        const int32_t *ar = acc + (size_t)r * w->stride;
-        float *hr = h + (size_t)r * w->wide;
-        for (int j = 0; j < f->layer[0].out; j++)
-            hr[j] = nn_act_apply(f->layer[0].act, f->layer[0].alpha, (float)ar[j] * w->unit);
-    }
+    for (int r = 0; r < n; r++)
+        first_act(w, acc + (size_t)r * w->stride, h + (size_t)r * w->wide);
     for (int l = 1; l < f->n_layers; l++) {
         if (w->q[l].w)
             q8_layer(s, l, h, n, out);

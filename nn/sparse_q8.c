@@ -67,6 +67,7 @@ static inline int32_t load_u32(const uint8_t *p)
     }
 VNNI_TILE(4, 2)
 VNNI_TILE(4, 1)
+VNNI_TILE(1, 8)
 VNNI_TILE(1, 4)
 VNNI_TILE(1, 1)
 
@@ -86,6 +87,8 @@ static void q8_vnni(const struct nn_qlayer *q, const uint8_t *u, int n, int32_t 
         const uint8_t *ur = u + (size_t)r * q->in4;
         int32_t *zr = z + (size_t)r * q->out16;
         int ob = 0;
+        for (; ob + 8 <= blocks; ob += 8)
+            vnni_1x8(q, ur, zr, ob);
         for (; ob + 4 <= blocks; ob += 4)
             vnni_1x4(q, ur, zr, ob);
         for (; ob < blocks; ob++)
