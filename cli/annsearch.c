@@ -49,6 +49,10 @@ static int ann_option(const char *spec, const char *part, ann_spec *a)
         a->o.scale = (int)v;
     } else if (!strcmp(part, "mirror")) {
         a->o.mirror = 1;
+    } else if (!strcmp(part, "q8") || !strcmp(part, "sparse") || !strcmp(part, "dense")) {
+        a->o.engine = part[0] == 'q'   ? SRCH_NP_ANN_Q8
+                      : part[0] == 's' ? SRCH_NP_ANN_SPARSE
+                                       : SRCH_NP_ANN_DENSE;
     } else if (!strncmp(part, "cache:", 6)) {
         if (cli_parse_long(part + 6, 0, 28, &v))
             goto bad;
@@ -66,7 +70,7 @@ static int ann_option(const char *spec, const char *part, ann_spec *a)
 bad:
     fprintf(stderr,
             "heurnet: heuristic '%s': bad setting '%s' (delta:D >= 0, scale:1..1000, "
-            "cache:0..28, mirror)\n",
+            "cache:0..28, mirror, sparse, q8, dense)\n",
             spec, part);
     return CLI_EXIT_USAGE;
 }
