@@ -193,6 +193,7 @@ int cli_search_solve(const cli_search *s, const srch_np_board *b, const srch_lim
     *nn = (srch_np_ann_stats){.rows = after.rows - before.rows,
                               .calls = after.calls - before.calls,
                               .hits = after.hits - before.hits,
-                              .seconds = after.seconds - before.seconds};
+                              .seconds = after.seconds - before.seconds,
+                              .acc_updates = after.acc_updates - before.acc_updates};
     return res->status;
 }

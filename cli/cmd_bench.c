@@ -325,6 +325,7 @@ static int bench_nn(int argc, char **argv)
 
 static const struct cli_subcmd benches[] = {
     {"nn", bench_nn, "training / inference throughput of a network vs. sgemm alone"},
+    {"search", cli_bench_search, "A* with networks next to A* with a PDB on the same boards"},
 };
 
 int cmd_bench(int argc, char **argv)

@@ -314,29 +314,40 @@ static void float_layer(const nn_sparse *s, int l, const float *h, int n, float 
         bias_act(out + (size_t)r * wide, f->layer[l].b, width, f->layer[l].act, f->layer[l].alpha);
 }
 
-/* Minimum and maximum of x[0..n), n >= 1: sixteen independent lanes so the
- * loop vectorises without -ffast-math. */
+/* Minimum and maximum of x[0..n), n >= 1, sixteen lanes at a time with
+ * GCC vector extensions (a scalar min/max reduction does not vectorise
+ * without -ffinite-math-only). */
+typedef float v16f __attribute__((vector_size(64)));
+typedef int32_t v16i __attribute__((vector_size(64)));
+
+static v16f v16_pick(v16i take_a, v16f a, v16f b)
+{
+    return (v16f)(((v16i)a & take_a) | ((v16i)b & ~take_a));
+}
+
 static void min_max(const float *restrict x, int n, float *lo, float *hi)
 {
-    float l[16], h[16];
+    v16f l, h;
     for (int k = 0; k < 16; k++)
         l[k] = h[k] = x[0];
     int i = 0;
-    for (; i + 16 <= n; i += 16)
-        for (int k = 0; k < 16; k++) {
-            l[k] = x[i + k] < l[k] ? x[i + k] : l[k];
-            h[k] = x[i + k] > h[k] ? x[i + k] : h[k];
-        }
-    for (; i < n; i++) {
-        l[0] = x[i] < l[0] ? x[i] : l[0];
-        h[0] = x[i] > h[0] ? x[i] : h[0];
+    for (; i + 16 <= n; i += 16) {
+        v16f v;
+        memcpy(&v, x + i, sizeof v);
+        l = v16_pick(v < l, v, l);
+        h = v16_pick(v > h, v, h);
     }
+    float a = l[0], b = h[0];
     for (int k = 1; k < 16; k++) {
-        l[0] = l[k] < l[0] ? l[k] : l[0];
-        h[0] = h[k] > h[0] ? h[k] : h[0];
+        a = l[k] < a ? l[k] : a;
+        b = h[k] > b ? h[k] : b;
     }
-    *lo = l[0];
-    *hi = h[0];
+    for (; i < n; i++) {
+        a = x[i] < a ? x[i] : a;
+        b = x[i] > b ? x[i] : b;
+    }
+    *lo = a;
+    *hi = b;
 }
 
 /* u = round((x - lo) * inv) in 0..127, padding up to in4 zero. */
