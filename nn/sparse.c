@@ -10,6 +10,11 @@
 #include "nn/kernels.h"
 #include "nn/sparse_private.h"
 
+/* Sixteen lanes (GCC vector extensions): one AVX-512 register, or several
+ * narrower ones on other targets. */
+typedef float v16f __attribute__((vector_size(64)));
+typedef int32_t v16i __attribute__((vector_size(64)));
+
 /* What clones share, read-only after creation. */
 struct nn_sparse_w {
     atomic_int refs;
@@ -232,35 +237,37 @@ int nn_sparse_set_simd(nn_sparse *s, enum nn_simd simd)
     return HN_OK;
 }
 
+/* dst = base - rows `sub` + rows `add` of the fixed-point kernel, sixteen
+ * entries at a time so each block stays in a register across all rows.
+ * base may equal dst: a block is read before it is written. */
+static void acc_sum(const struct nn_sparse_w *w, const int32_t *base, const int *sub, int ns,
+                    const int *add, int na, int32_t *dst)
+{
+    int k = w->stride;
+    for (int j0 = 0; j0 < k; j0 += 16) {
+        v16i t, r;
+        memcpy(&t, base + j0, sizeof t);
+        for (int a = 0; a < ns; a++) {
+            memcpy(&r, w->w0 + (size_t)sub[a] * k + j0, sizeof r);
+            t -= r;
+        }
+        for (int a = 0; a < na; a++) {
+            memcpy(&r, w->w0 + (size_t)add[a] * k + j0, sizeof r);
+            t += r;
+        }
+        memcpy(dst + j0, &t, sizeof t);
+    }
+}
+
 void nn_sparse_acc_init(const nn_sparse *s, const int *active, int n, int32_t *acc)
 {
-    const struct nn_sparse_w *w = s->w;
-    int k = w->stride;
-    memcpy(acc, w->b0, sizeof(int32_t) * k);
-    for (int a = 0; a < n; a++) {
-        const int32_t *row = w->w0 + (size_t)active[a] * k;
-        for (int j = 0; j < k; j++)
-            acc[j] += row[j];
-    }
+    acc_sum(s->w, s->w->b0, NULL, 0, active, n, acc);
 }
 
 void nn_sparse_acc_update(const nn_sparse *s, const int32_t *parent, const int *removed, int nr,
                           const int *added, int na, int32_t *child)
 {
-    const struct nn_sparse_w *w = s->w;
-    int k = w->stride;
-    if (child != parent)
-        memcpy(child, parent, sizeof(int32_t) * k);
-    for (int a = 0; a < nr; a++) {
-        const int32_t *row = w->w0 + (size_t)removed[a] * k;
-        for (int j = 0; j < k; j++)
-            child[j] -= row[j];
-    }
-    for (int a = 0; a < na; a++) {
-        const int32_t *row = w->w0 + (size_t)added[a] * k;
-        for (int j = 0; j < k; j++)
-            child[j] += row[j];
-    }
+    acc_sum(s->w, parent, removed, nr, added, na, child);
 }
 
 /* z = act(z + b) in place, b may be NULL. One loop per activation so each
@@ -317,8 +324,6 @@ static void float_layer(const nn_sparse *s, int l, const float *h, int n, float 
 /* Minimum and maximum of x[0..n), n >= 1, sixteen lanes at a time with
  * GCC vector extensions (a scalar min/max reduction does not vectorise
  * without -ffinite-math-only). */
-typedef float v16f __attribute__((vector_size(64)));
-typedef int32_t v16i __attribute__((vector_size(64)));
 
 static v16f v16_pick(v16i take_a, v16f a, v16f b)
 {

@@ -77,6 +77,8 @@ dpbusd(__m512i acc, __m512i x, __m512i w)
     }
 VNNI_TILE(4, 2)
 VNNI_TILE(4, 1)
+VNNI_TILE(2, 4)
+VNNI_TILE(2, 1)
 VNNI_TILE(1, 8)
 VNNI_TILE(1, 4)
 VNNI_TILE(1, 1)
@@ -92,6 +94,15 @@ static void q8_vnni(const struct nn_qlayer *q, const uint8_t *u, int n, int32_t 
             vnni_4x2(q, ur, zr, ob);
         for (; ob < blocks; ob++)
             vnni_4x1(q, ur, zr, ob);
+    }
+    for (; r + 2 <= n; r += 2) { /* a board and its mirror */
+        const uint8_t *ur = u + (size_t)r * q->in4;
+        int32_t *zr = z + (size_t)r * q->out16;
+        int ob = 0;
+        for (; ob + 4 <= blocks; ob += 4)
+            vnni_2x4(q, ur, zr, ob);
+        for (; ob < blocks; ob++)
+            vnni_2x1(q, ur, zr, ob);
     }
     for (; r < n; r++) {
         const uint8_t *ur = u + (size_t)r * q->in4;
