@@ -325,10 +325,9 @@ static void float_layer(const nn_sparse *s, int l, const float *h, int n, float 
  * GCC vector extensions (a scalar min/max reduction does not vectorise
  * without -ffinite-math-only). */
 
-static v16f v16_pick(v16i take_a, v16f a, v16f b)
-{
-    return (v16f)(((v16i)a & take_a) | ((v16i)b & ~take_a));
-}
+/* a where take_a, else b (a macro: a function taking 64-byte vectors has
+ * another ABI without AVX-512, which GCC warns about). */
+#define V16_PICK(take_a, a, b) ((v16f)(((v16i)(a) & (take_a)) | ((v16i)(b) & ~(take_a))))
 
 static void min_max(const float *restrict x, int n, float *lo, float *hi)
 {
@@ -339,8 +338,8 @@ static void min_max(const float *restrict x, int n, float *lo, float *hi)
     for (; i + 16 <= n; i += 16) {
         v16f v;
         memcpy(&v, x + i, sizeof v);
-        l = v16_pick(v < l, v, l);
-        h = v16_pick(v > h, v, h);
+        l = V16_PICK(v < l, v, l);
+        h = V16_PICK(v > h, v, h);
     }
     float a = l[0], b = h[0];
     for (int k = 1; k < 16; k++) {
