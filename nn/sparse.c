@@ -10,6 +10,17 @@
 #include "nn/kernels.h"
 #include "nn/sparse_private.h"
 
+/* The element-wise passes are compiled for AVX-512 and AVX2 as well as the
+ * build's baseline, chosen when the program loads (GCC function
+ * multiversioning): a build for any x86-64 still runs them at full width.
+ * Without contraction (ISO C: -ffp-contract=off) every version computes the
+ * same floats. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__gnu_linux__)
+#define NN_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+#else
+#define NN_CLONES
+#endif
+
 /* Sixteen lanes (GCC vector extensions): one AVX-512 register, or several
  * narrower ones on other targets. */
 typedef float v16f __attribute__((vector_size(64)));
@@ -240,8 +251,8 @@ int nn_sparse_set_simd(nn_sparse *s, enum nn_simd simd)
 /* dst = base - rows `sub` + rows `add` of the fixed-point kernel, sixteen
  * entries at a time so each block stays in a register across all rows.
  * base may equal dst: a block is read before it is written. */
-static void acc_sum(const struct nn_sparse_w *w, const int32_t *base, const int *sub, int ns,
-                    const int *add, int na, int32_t *dst)
+NN_CLONES static void acc_sum(const struct nn_sparse_w *w, const int32_t *base, const int *sub,
+                              int ns, const int *add, int na, int32_t *dst)
 {
     int k = w->stride;
     for (int j0 = 0; j0 < k; j0 += 16) {
@@ -272,8 +283,8 @@ void nn_sparse_acc_update(const nn_sparse *s, const int32_t *parent, const int *
 
 /* z = act(z + b) in place, b may be NULL. One loop per activation so each
  * vectorises (no branch on the activation inside). */
-static void bias_act(float *restrict z, const float *restrict b, int width, enum nn_act act,
-                     float alpha)
+NN_CLONES static void bias_act(float *restrict z, const float *restrict b, int width,
+                               enum nn_act act, float alpha)
 {
     if (b)
         for (int j = 0; j < width; j++)
@@ -288,7 +299,7 @@ static void bias_act(float *restrict z, const float *restrict b, int width, enum
 
 /* sum_i x_i y_i over sixteen lanes (vectorises; a one-column matvec is a
  * chain of dependent additions). */
-static float dot(const float *restrict x, const float *restrict y, int n)
+NN_CLONES static float dot(const float *restrict x, const float *restrict y, int n)
 {
     float l[16] = {0};
     int i = 0;
@@ -329,7 +340,7 @@ static void float_layer(const nn_sparse *s, int l, const float *h, int n, float 
  * another ABI without AVX-512, which GCC warns about). */
 #define V16_PICK(take_a, a, b) ((v16f)(((v16i)(a) & (take_a)) | ((v16i)(b) & ~(take_a))))
 
-static void min_max(const float *restrict x, int n, float *lo, float *hi)
+NN_CLONES static void min_max(const float *restrict x, int n, float *lo, float *hi)
 {
     v16f l, h;
     for (int k = 0; k < 16; k++)
@@ -355,8 +366,8 @@ static void min_max(const float *restrict x, int n, float *lo, float *hi)
 }
 
 /* u = round((x - lo) * inv) in 0..127, padding up to in4 zero. */
-static void quantize_row(const float *restrict x, int in, int in4, float lo, float inv,
-                         uint8_t *restrict u)
+NN_CLONES static void quantize_row(const float *restrict x, int in, int in4, float lo, float inv,
+                                   uint8_t *restrict u)
 {
     for (int i = 0; i < in; i++) {
         int v = (int)((x[i] - lo) * inv + 0.5f);
@@ -381,8 +392,8 @@ static void quantize_rows(nn_sparse *s, const struct nn_qlayer *q, const float *
 }
 
 /* o_j = scale_j (step z_j + lo colsum_j): sum_i w_ij a_i from the integer sums. */
-static void dequantize_row(const struct nn_qlayer *q, const int32_t *restrict z, float step,
-                           float lo, float *restrict o)
+NN_CLONES static void dequantize_row(const struct nn_qlayer *q, const int32_t *restrict z,
+                                     float step, float lo, float *restrict o)
 {
     const float *restrict scale = q->scale;
     const int32_t *restrict colsum = q->colsum;
@@ -406,7 +417,8 @@ static void q8_layer(nn_sparse *s, int l, const float *h, int n, float *out)
 }
 
 /* The first layer's outputs from fixed-point accumulators. */
-static void first_act(const struct nn_sparse_w *w, const int32_t *restrict acc, float *restrict h)
+NN_CLONES static void first_act(const struct nn_sparse_w *w, const int32_t *restrict acc,
+                                float *restrict h)
 {
     const struct nn_folded *f = w->f;
     float unit = w->unit;
