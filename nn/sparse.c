@@ -14,8 +14,11 @@
  * build's baseline, chosen when the program loads (GCC function
  * multiversioning): a build for any x86-64 still runs them at full width.
  * Without contraction (ISO C: -ffp-contract=off) every version computes the
- * same floats. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__gnu_linux__)
+ * same floats. Not when the baseline has AVX2 already (-march=native): the
+ * clones could not inline nn_expf_neg, compiled for a target they do not
+ * cover. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__gnu_linux__) &&   \
+    !defined(__AVX2__)
 #define NN_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
 #else
 #define NN_CLONES
