@@ -289,16 +289,8 @@ void nn_sparse_acc_update(const nn_sparse *s, const int32_t *parent, const int *
  * steps are a hundred times coarser. */
 static inline float expf_neg_q8(float x)
 {
-    x = x < -87.0f ? -87.0f : x;
-    x = x > 0.0f ? 0.0f : x;
-    float k = __builtin_rintf(x * 1.44269504088896341f);
-    float r = x - k * 0.693359375f;
-    r = r - k * -2.12194440e-4f;
-    float p = (((1.0f / 24.0f) * r + 1.0f / 6.0f) * r + 0.5f) * r * r + r + 1.0f;
-    int32_t bits = ((int32_t)k + 127) << 23;
-    float scale;
-    memcpy(&scale, &bits, sizeof scale);
-    return p * scale;
+    float r, scale = nn_expf_reduce(x, &r);
+    return ((((1.0f / 24.0f) * r + 1.0f / 6.0f) * r + 0.5f) * r * r + r + 1.0f) * scale;
 }
 
 /* z = act(z + b) in place, b may be NULL; `fast`: ELU with expf_neg_q8. One
