@@ -50,6 +50,10 @@ static int ann_option(const char *spec, const char *part, ann_spec *a)
         a->o.scale = (int)v;
     } else if (!strcmp(part, "mirror")) {
         a->o.mirror = 1;
+    } else if (!strcmp(part, "q8") || !strcmp(part, "sparse") || !strcmp(part, "dense")) {
+        a->o.engine = part[0] == 'q'   ? SRCH_NP_ANN_Q8
+                      : part[0] == 's' ? SRCH_NP_ANN_SPARSE
+                                       : SRCH_NP_ANN_DENSE;
     } else if (!strncmp(part, "cache:", 6)) {
         if (cli_parse_long(part + 6, 0, 28, &v))
             goto bad;
@@ -67,7 +71,8 @@ static int ann_option(const char *spec, const char *part, ann_spec *a)
 bad:
     fprintf(stderr,
             "heurnet: heuristic '%s': bad setting '%s' (delta:D >= 0, scale:1..1000, "
-            "cache:0..28 (24 * 2^BITS bytes per thread), mirror)\n",
+            "cache:0..28 (24 * 2^BITS bytes per thread), mirror, sparse, q8, dense)
+",
             spec, part);
     return CLI_EXIT_USAGE;
 }
@@ -216,6 +221,7 @@ int cli_search_solve(const cli_search *s, const srch_np_board *b, const srch_lim
     *nn = (srch_np_ann_stats){.rows = after.rows - before.rows,
                               .calls = after.calls - before.calls,
                               .hits = after.hits - before.hits,
-                              .seconds = after.seconds - before.seconds};
+                              .seconds = after.seconds - before.seconds,
+                              .acc_updates = after.acc_updates - before.acc_updates};
     return res->status;
 }

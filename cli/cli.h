@@ -32,6 +32,7 @@ int cmd_nn(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
 int cmd_export(int argc, char **argv); /* cli/cmd_export.c */
 int cmd_bench(int argc, char **argv);
+int cli_bench_search(int argc, char **argv); /* cli/bench_search.c: `bench search` */
 int cmd_gen(int argc, char **argv);  /* cli/cmd_gen.c */
 int cmd_data(int argc, char **argv); /* cli/cmd_data.c */
 int cmd_emp(int argc, char **argv);

@@ -12,10 +12,17 @@
 #include "cli/cli.h"
 #include "cli/cmd_nn.h"
 #include "common/hn.h"
+#include "nn/sparse.h"
+
+/* How inference runs: nn_infer_run on dense rows, or nn/sparse.h from
+ * active inputs (accumulators built in each call) in float or int8. */
+enum bench_engine { ENGINE_DENSE, ENGINE_SPARSE, ENGINE_Q8 };
+static const char *const ENGINE_NAMES[] = {"dense", "sparse", "q8"};
 
 struct bench_cfg {
     struct nn_spec spec;
-    int batch, threads, train, onehot;
+    int batch, threads, train, onehot, engine;
+    enum nn_simd simd;
     double seconds;
 };
 
@@ -144,6 +151,43 @@ static int time_infer(const struct bench_cfg *c, nn_model *m, const float *x, fl
     return rc;
 }
 
+/* The active inputs of each one-hot row, then accumulators and the rest of
+ * the network: what a search pays per call without incremental updates. */
+static int sparse_call(nn_sparse *sp, const float *x, int n, int d, int *idx, int32_t *acc,
+                       float *y)
+{
+    int stride = nn_sparse_acc_stride(sp);
+    for (int r = 0; r < n; r++) {
+        int k = 0;
+        for (int j = 0; j < d; j++)
+            if (x[(size_t)r * d + j] != 0.0f)
+                idx[k++] = j;
+        nn_sparse_acc_init(sp, idx, k, acc + (size_t)r * stride);
+    }
+    return nn_sparse_run(sp, acc, n, y);
+}
+
+static int time_sparse(const struct bench_cfg *c, nn_model *m, const float *x, float *y,
+                       struct timing *sec)
+{
+    int rc = 0, d = c->spec.n_inputs;
+    nn_sparse *sp = nn_sparse_new(m, c->engine == ENGINE_Q8 ? NN_SPARSE_Q8 : NN_SPARSE_FLOAT,
+                                  c->batch, &rc);
+    if (sp && (rc = nn_sparse_set_simd(sp, c->simd)))
+        goto done;
+    int *idx = sp ? malloc(sizeof(int) * d) : NULL;
+    int32_t *acc = sp ? malloc(sizeof(int32_t) * nn_sparse_acc_stride(sp) * c->batch) : NULL;
+    if (sp && (!idx || !acc))
+        rc = hn_fail(HN_ERR_NOMEM, "out of memory");
+    else if (sp)
+        TIME_LOOP(c->seconds, sparse_call(sp, x, c->batch, d, idx, acc, y), *sec);
+    free(idx);
+    free(acc);
+done:
+    nn_sparse_free(sp);
+    return rc;
+}
+
 static int bench_run(const struct bench_cfg *c, const char *arch)
 {
     int rc = 0;
@@ -159,11 +203,16 @@ static int bench_run(const struct bench_cfg *c, const char *arch)
     fill_inputs(r, x, c->batch, din, c->onehot);
     for (int i = 0; i < c->batch * dout; i++)
         y[i] = (float)hn_rng_gauss(r, 1.0);
-    rc = c->train ? time_train(c, m, x, y, &sec) : time_infer(c, m, x, y, &sec);
+    rc = c->train                      ? time_train(c, m, x, y, &sec)
+         : c->engine == ENGINE_DENSE ? time_infer(c, m, x, y, &sec)
+                                     : time_sparse(c, m, x, y, &sec);
     if (!rc)
         rc = sgemm_only(c, &sg);
     if (!rc) {
         double fl = flops_per_sample(&c->spec, c->train) * c->batch;
+        if (!c->train)
+            printf("engine=%s simd=%s ", ENGINE_NAMES[c->engine],
+                   c->engine == ENGINE_Q8 ? nn_simd_name(c->simd) : "-");
         printf("mode=%s arch=%s batch=%d threads=%d input=%s samples_per_s=%.1f us_per_call=%.2f "
                "cpu_samples_per_s=%.1f cpu_us_per_call=%.2f gflops=%.2f sgemm_gflops=%.2f "
                "sgemm_bound_samples_per_s=%.1f fraction_of_sgemm=%.3f cpu_fraction_of_sgemm=%.3f\n",
@@ -192,8 +241,13 @@ static void bench_nn_help(const struct nn_layer_defaults *d)
            "  --threads T      BLAS threads [1]\n"
            "  --mode M         train or infer [train]\n"
            "  --input KIND     gauss, or onehot (16-wide one-hot blocks, like boards) [gauss]\n"
+           "  --engine E       infer: dense (nn_infer_run), sparse (accumulators from the\n"
+           "                   active inputs, float) or q8 (the same, int8 layers); sparse\n"
+           "                   and q8 need --input onehot [dense]\n"
+           "  --simd K         q8 kernel: scalar, avx2 or avx512vnni [best this CPU runs: %s]\n"
            "  --seconds S      time each measurement for about S seconds [3]\n"
-           "  -h, --help       this help\n");
+           "  -h, --help       this help\n",
+           nn_simd_name(nn_simd_best()));
 }
 
 static int bench_nn(int argc, char **argv)
@@ -203,9 +257,11 @@ static int bench_nn(int argc, char **argv)
         {"batch", required_argument, NULL, 'b'}, {"threads", required_argument, NULL, 't'},
         {"mode", required_argument, NULL, 'm'}, {"input", required_argument, NULL, 'i'},
         {"seconds", required_argument, NULL, 's'}, {"help", no_argument, NULL, 'h'},
+        {"engine", required_argument, NULL, 'e'}, {"simd", required_argument, NULL, 'k'},
         {NULL, 0, NULL, 0}};
     struct nn_layer_defaults d = cli_arch_defaults();
-    struct bench_cfg c = {.batch = 1024, .threads = 1, .train = 1, .seconds = 3.0};
+    struct bench_cfg c = {.batch = 1024, .threads = 1, .train = 1, .seconds = 3.0,
+                          .simd = nn_simd_best()};
     const char *arch = "256-1024-1024-512-128-64-1";
     long v;
     int ch, rc;
@@ -238,6 +294,18 @@ static int bench_nn(int argc, char **argv)
             if (cli_parse_double(optarg, &c.seconds) || c.seconds <= 0)
                 return cli_usage("bench nn", "--seconds: expected a positive number, got '%s'", optarg);
             break;
+        case 'e':
+            for (c.engine = 2; c.engine >= 0 && strcmp(optarg, ENGINE_NAMES[c.engine]); c.engine--)
+                ;
+            if (c.engine < 0)
+                return cli_usage("bench nn", "--engine: expected dense, sparse or q8, got '%s'",
+                                 optarg);
+            break;
+        case 'k':
+            if (nn_simd_parse(optarg, &c.simd) || !nn_simd_supported(c.simd))
+                return cli_usage("bench nn", "--simd: '%s' is not a kernel this CPU runs (best: %s)",
+                                 optarg, nn_simd_name(nn_simd_best()));
+            break;
         case 'h': bench_nn_help(&d); return CLI_EXIT_OK;
         default: return cli_usage("bench nn", "unknown option");
         }
@@ -246,6 +314,9 @@ static int bench_nn(int argc, char **argv)
         return cli_usage("bench nn", "unexpected argument '%s'", argv[optind]);
     if ((rc = cli_arch_parse("bench nn", arch, &d, &c.spec)))
         return rc;
+    if (c.engine != ENGINE_DENSE && (c.train || !c.onehot))
+        return cli_usage("bench nn", "--engine %s needs --mode infer --input onehot",
+                         ENGINE_NAMES[c.engine]);
     if (c.train && c.batch < 2)
         return cli_usage("bench nn", "--mode train needs --batch >= 2 (batch norm)");
     nn_blas_threads(c.threads);
@@ -254,6 +325,7 @@ static int bench_nn(int argc, char **argv)
 
 static const struct cli_subcmd benches[] = {
     {"nn", bench_nn, "training / inference throughput of a network vs. sgemm alone"},
+    {"search", cli_bench_search, "A* with networks next to A* with a PDB on the same boards"},
 };
 
 int cmd_bench(int argc, char **argv)

@@ -45,6 +45,8 @@ static void usage(FILE *out)
             "                      cache:BITS keeps 2^BITS boards per thread, 24 * 2^BITS bytes\n"
             "                      (18: 6 MB, 24: 0.4 GB, 28: 6.4 GB), 0 = off; refused above\n"
             "                      half of physical memory over all threads [18]\n"
+            "                      q8: int8 layers (docs/inference.md), dense: one-hot rows\n"
+            "                      through the float reference [sparse: incremental float]\n"
             "  --algo A            idastar, astar, wastar, batch-astar, focal [idastar]\n"
             "  --batch B           batch-astar: nodes expanded per step [16]\n"
             "  --weight W          wastar, batch-astar: f = g + W*h [wastar 1.5, else 1]\n"

@@ -2,27 +2,13 @@
  * reference between per-thread workspaces; one sgemm plus one fused
  * bias+activation pass per layer, and a hand-written matrix-vector path for
  * single rows and mostly-zero inputs (one-hot boards) that skips zeros. */
+#include "nn/infer_private.h"
 #include "nn/kernels.h"
-#include "nn/nn_private.h"
 
 #include <cblas.h>
 #include <math.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-
-struct nn_folded {
-    atomic_int refs;
-    int n_inputs, n_layers, widest;
-    struct {
-        int in, out;
-        enum nn_act act;
-        float alpha;
-        float *w, *b;
-    } layer[NN_MAX_LAYERS];
-    float *buf;
-    float mean, std;
-};
 
 struct nn_infer {
     struct nn_folded *f;
@@ -30,7 +16,7 @@ struct nn_infer {
     float *a, *b; /* ping-pong activations [max_batch, widest] */
 };
 
-static void folded_release(struct nn_folded *f)
+void nn_folded_release(struct nn_folded *f)
 {
     if (f && atomic_fetch_sub(&f->refs, 1) == 1) {
         free(f->buf);
@@ -39,7 +25,7 @@ static void folded_release(struct nn_folded *f)
 }
 
 /* W' = W * s per output column, b' = (b - mean) * s + beta, s = gamma / sqrt(var + eps). */
-static struct nn_folded *fold(const nn_model *m)
+struct nn_folded *nn_fold(const nn_model *m)
 {
     struct nn_folded *f = calloc(1, sizeof *f);
     if (!f)
@@ -101,7 +87,7 @@ static nn_infer *infer_make(struct nn_folded *f, int max_batch, int *status)
     }
     rc = hn_fail(HN_ERR_NOMEM, "out of memory for an inference workspace of batch %d", max_batch);
 fail:
-    folded_release(f);
+    nn_folded_release(f);
     if (status)
         *status = rc;
     return NULL;
@@ -109,7 +95,7 @@ fail:
 
 nn_infer *nn_infer_new(const nn_model *m, int max_batch, int *status)
 {
-    struct nn_folded *f = fold(m);
+    struct nn_folded *f = nn_fold(m);
     if (!f) {
         int rc = hn_fail(HN_ERR_NOMEM, "out of memory for folded weights");
         if (status)
@@ -129,7 +115,7 @@ void nn_infer_free(nn_infer *c)
 {
     if (!c)
         return;
-    folded_release(c->f);
+    nn_folded_release(c->f);
     free(c->a);
     free(c->b);
     free(c);
@@ -139,10 +125,10 @@ int nn_infer_refresh(nn_infer *c, const nn_model *m)
 {
     if (m->spec.n_inputs != c->f->n_inputs || nn_widest(&m->spec) > c->f->widest)
         return hn_fail(HN_ERR_ARG, "refresh: the model's shape differs from the context's");
-    struct nn_folded *f = fold(m);
+    struct nn_folded *f = nn_fold(m);
     if (!f)
         return hn_fail(HN_ERR_NOMEM, "out of memory for folded weights");
-    folded_release(c->f);
+    nn_folded_release(c->f);
     c->f = f;
     return HN_OK;
 }

@@ -10,14 +10,25 @@
 
 #include "nn/nn.h"
 
-/* exp(x) for x <= 0 within ~2 ulp: 2^k * p(r), r in [-ln2/2, ln2/2]. */
-static inline float nn_expf_neg(float x)
+/* exp(x) = 2^k * exp(r) for x <= 0, r in [-ln2/2, ln2/2]: returns 2^k and
+ * sets *r (x clamped to [-87, 0]). */
+static inline float nn_expf_reduce(float x, float *r)
 {
     x = x < -87.0f ? -87.0f : x;
     x = x > 0.0f ? 0.0f : x;
     float k = __builtin_rintf(x * 1.44269504088896341f);
-    float r = x - k * 0.693359375f;
-    r = r - k * -2.12194440e-4f;
+    float t = x - k * 0.693359375f;
+    *r = t - k * -2.12194440e-4f;
+    int32_t bits = ((int32_t)k + 127) << 23;
+    float scale;
+    memcpy(&scale, &bits, sizeof scale);
+    return scale;
+}
+
+/* exp(x) for x <= 0 within ~2 ulp: 2^k * p(r). */
+static inline float nn_expf_neg(float x)
+{
+    float r, scale = nn_expf_reduce(x, &r);
     float p = 1.9875691500e-4f;
     p = p * r + 1.3981999507e-3f;
     p = p * r + 8.3334519073e-3f;
@@ -25,9 +36,6 @@ static inline float nn_expf_neg(float x)
     p = p * r + 1.6666665459e-1f;
     p = p * r + 5.0000001201e-1f;
     p = p * r * r + r + 1.0f;
-    int32_t bits = ((int32_t)k + 127) << 23;
-    float scale;
-    memcpy(&scale, &bits, sizeof scale);
     return p * scale;
 }
 

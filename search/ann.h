@@ -27,12 +27,22 @@ struct nn_model;
  * estimate.
  * ==================================================================== */
 
+/* How the network runs inside the heuristic. SPARSE and Q8 build each row's
+ * first-layer accumulator from the previous row of the same kind (board or
+ * mirror) by the few inputs that differ (a child and its parent or sibling
+ * differ in 2-3 tiles), exactly (nn/sparse.h); Q8 also runs the later
+ * layers with int8 weights on the best SIMD kernel of the CPU. DENSE sends
+ * one-hot rows through nn_infer_run (the reference). SPARSE gives DENSE's
+ * values up to float rounding (~1e-6 relative). */
+enum srch_np_ann_engine { SRCH_NP_ANN_SPARSE = 0, SRCH_NP_ANN_Q8 = 1, SRCH_NP_ANN_DENSE = 2 };
+
 typedef struct srch_np_ann_opts {
     int scale;      /* 1/scale-move units, 1..1000 [1] */
     double delta;   /* subtracted from the estimate before the max with floor [0] */
     int mirror;     /* 1: mean of the board's and its mirror's outputs [0] */
     int max_batch;  /* boards per network call, 1..65536 [1024] */
     int cache_bits; /* per-thread cache of 2^bits evaluated boards, 0 = off [18] */
+    int engine;     /* enum srch_np_ann_engine [SPARSE] */
 } srch_np_ann_opts;
 
 extern const srch_np_ann_opts SRCH_NP_ANN_DEFAULTS;
@@ -66,7 +76,8 @@ typedef struct srch_np_ann_stats {
     uint64_t rows;  /* boards sent through the network */
     uint64_t calls; /* network calls */
     uint64_t hits;  /* boards answered from the cache */
-    double seconds; /* time inside the network */
+    double seconds; /* time inside the network (with SPARSE/Q8: accumulators too) */
+    uint64_t acc_updates; /* SPARSE/Q8: rows derived from the previous row */
 } srch_np_ann_stats;
 void srch_np_heur_ann_thread_stats(const srch_np_heur *h, srch_np_ann_stats *out);
 

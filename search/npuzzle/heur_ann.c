@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "nn/nn.h"
+#include "nn/sparse.h"
 #include "search/ann.h"
 #include "search/npuzzle/encode.h"
 #include "search/npuzzle/np_internal.h"
@@ -25,9 +26,17 @@ typedef struct {
 } cache_entry;
 
 /* What one thread owns: inference workspace, input/output rows, the cache
- * and its counters. Linked so the heuristic can free all of them. */
+ * and its counters. Linked so the heuristic can free all of them. The sparse
+ * engines keep, per stream (0 the board, 1 its mirror), the active inputs of
+ * the stream's last row and where its accumulator is in `acc`: the next row
+ * of the stream starts from it (rows of a stream never overwrite another
+ * stream's, since a batch always holds whole boards). */
 typedef struct ann_tls {
     nn_infer *inf;
+    nn_sparse *sp;
+    int32_t *acc; /* [max_batch, acc stride] */
+    int ref_row[2];
+    int ref_idx[2][SRCH_NP_MAX_CELLS];
     float *x, *y, *est;
     size_t *miss;       /* board index of each row sent to the network */
     cache_entry *cache; /* 2^cache_bits entries, or NULL */
@@ -36,7 +45,11 @@ typedef struct ann_tls {
 } ann_tls;
 
 typedef struct {
-    nn_infer *base;
+    nn_infer *base;   /* DENSE */
+    nn_sparse *sbase; /* SPARSE, Q8 */
+    /* input index of tile t on cell p of a board in the run's layout, for
+     * the board [0] and for its mirror [1], in the model's layout */
+    int16_t map[2][SRCH_NP_MAX_CELLS][SRCH_NP_MAX_CELLS];
     pthread_key_t key;
     pthread_mutex_t mu;
     ann_tls *all;
@@ -71,6 +84,8 @@ static void tls_free(ann_tls *t)
     if (!t)
         return;
     nn_infer_free(t->inf);
+    nn_sparse_free(t->sp);
+    free(t->acc);
     free(t->x);
     free(t->y);
     free(t->est);
@@ -85,8 +100,22 @@ static ann_tls *tls_new(ann_heur *a)
     if (!t)
         return NULL;
     size_t mb = (size_t)a->o.max_batch;
-    t->inf = nn_infer_clone(a->base, a->o.max_batch, NULL);
-    t->x = malloc(mb * (size_t)a->inputs * sizeof *t->x);
+    if (a->sbase) {
+        t->sp = nn_sparse_clone(a->sbase, a->o.max_batch, NULL);
+        t->acc = t->sp ? malloc(mb * (size_t)nn_sparse_acc_stride(t->sp) * sizeof *t->acc) : NULL;
+        t->ref_row[0] = t->ref_row[1] = -1;
+        if (!t->acc) {
+            tls_free(t);
+            return NULL;
+        }
+    } else {
+        t->inf = nn_infer_clone(a->base, a->o.max_batch, NULL);
+        t->x = malloc(mb * (size_t)a->inputs * sizeof *t->x);
+        if (!t->inf || !t->x) {
+            tls_free(t);
+            return NULL;
+        }
+    }
     t->y = malloc(mb * sizeof *t->y);
     t->est = malloc(mb * sizeof *t->est);
     t->miss = malloc(mb * sizeof *t->miss);
@@ -97,7 +126,7 @@ static ann_tls *tls_new(ann_heur *a)
             for (size_t i = 0; i < n; i++)
                 t->cache[i].key[0] = EMPTY;
     }
-    if (!t->inf || !t->x || !t->y || !t->est || !t->miss || (a->o.cache_bits > 0 && !t->cache)) {
+    if (!t->y || !t->est || !t->miss || (a->o.cache_bits > 0 && !t->cache)) {
         tls_free(t);
         return NULL;
     }
@@ -138,7 +167,8 @@ static int rows_per_board(const ann_heur *a)
 static int run_rows(ann_heur *a, ann_tls *t, const srch_np_board *b, int nrows, float *est)
 {
     double t0 = hn_now();
-    int st = nn_infer_run(t->inf, t->x, nrows, t->y);
+    int st =
+        t->sp ? nn_sparse_run(t->sp, t->acc, nrows, t->y) : nn_infer_run(t->inf, t->x, nrows, t->y);
     t->st.seconds += hn_now() - t0;
     if (st)
         return st;
@@ -163,13 +193,60 @@ static int run_rows(ann_heur *a, ann_tls *t, const srch_np_board *b, int nrows, 
     return 0;
 }
 
+/* Row `row` of t->acc for board b of stream s (0 the board, 1 its mirror):
+ * from the stream's previous row when fewer than half the tiles moved (a
+ * child or sibling: 2-3 tiles), else from scratch. Exact either way. */
+static void sparse_row(const ann_heur *a, ann_tls *t, int s, const srch_np_board *b, int row)
+{
+    int cells = b->ncells, stride = nn_sparse_acc_stride(t->sp);
+    int idx[SRCH_NP_MAX_CELLS], rem[SRCH_NP_MAX_CELLS], add[SRCH_NP_MAX_CELLS], k = 0;
+    int *ref = t->ref_idx[s];
+    for (int p = 0; p < cells; p++)
+        idx[p] = a->map[s][b->tile[p]][p];
+    int32_t *dst = t->acc + (size_t)row * stride;
+    if (t->ref_row[s] >= 0) {
+        for (int p = 0; p < cells; p++)
+            if (idx[p] != ref[p]) {
+                rem[k] = ref[p];
+                add[k++] = idx[p];
+            }
+    }
+    if (t->ref_row[s] >= 0 && 2 * k < cells) {
+        nn_sparse_acc_update(t->sp, t->acc + (size_t)t->ref_row[s] * stride, rem, k, add, k, dst);
+        t->st.acc_updates++;
+    } else {
+        nn_sparse_acc_init(t->sp, idx, cells, dst);
+    }
+    memcpy(ref, idx, sizeof(int) * cells);
+    t->ref_row[s] = row;
+}
+
+/* Put board i's rows (itself, and its mirror with `mirror`) at row nrows. */
+static void add_rows(const ann_heur *a, ann_tls *t, const srch_np_board *b, int nrows)
+{
+    size_t w = (size_t)a->inputs;
+    if (t->sp) {
+        double t0 = hn_now();
+        sparse_row(a, t, 0, b, nrows);
+        if (a->o.mirror)
+            sparse_row(a, t, 1, b, nrows + 1);
+        t->st.seconds += hn_now() - t0;
+        return;
+    }
+    srch_np_encode_onehot(b, a->goal, a->model_goal, t->x + (size_t)nrows * w);
+    if (a->o.mirror) {
+        srch_np_board m;
+        srch_np_board_transpose(b, a->goal, &m);
+        srch_np_encode_onehot(&m, a->goal, a->model_goal, t->x + (size_t)(nrows + 1) * w);
+    }
+}
+
 static int estimate(ann_heur *a, const srch_np_board *b, size_t n, float *est)
 {
     ann_tls *t = tls_get(a);
     if (!t)
         return HN_ERR_NOMEM;
     int nrows = 0, per = rows_per_board(a);
-    size_t w = (size_t)a->inputs;
     for (size_t i = 0; i < n; i++) {
         if (t->cache) {
             uint64_t key[2];
@@ -181,14 +258,9 @@ static int estimate(ann_heur *a, const srch_np_board *b, size_t n, float *est)
                 continue;
             }
         }
-        srch_np_encode_onehot(&b[i], a->goal, a->model_goal, t->x + (size_t)nrows * w);
-        t->miss[nrows++] = i;
-        if (per == 2) {
-            srch_np_board m;
-            srch_np_board_transpose(&b[i], a->goal, &m);
-            srch_np_encode_onehot(&m, a->goal, a->model_goal, t->x + (size_t)nrows * w);
+        add_rows(a, t, &b[i], nrows);
+        for (int k = 0; k < per; k++)
             t->miss[nrows++] = i;
-        }
         if (nrows + per > a->o.max_batch) {
             int st = run_rows(a, t, b, nrows, est);
             if (st)
@@ -258,6 +330,7 @@ static void ann_destroy(void *self)
     pthread_key_delete(a->key);
     pthread_mutex_destroy(&a->mu);
     nn_infer_free(a->base);
+    nn_sparse_free(a->sbase);
     srch_np_heur_free(a->floor);
     free(a);
 }
@@ -292,14 +365,38 @@ static int check_opts(const srch_np_ann_opts *o, const srch_np_heur *floor, int 
 {
     if (o->scale < 1 || o->scale > 1000 || o->max_batch < 1 || o->max_batch > 1 << 16 ||
         o->cache_bits < 0 || o->cache_bits > 28 || !isfinite(o->delta) || o->delta < 0 ||
-        (o->mirror != 0 && o->mirror != 1) || (o->mirror && o->max_batch < 2))
+        (o->mirror != 0 && o->mirror != 1) || (o->mirror && o->max_batch < 2) ||
+        o->engine < SRCH_NP_ANN_SPARSE || o->engine > SRCH_NP_ANN_DENSE)
         return hn_fail(HN_ERR_ARG, "ANN heuristic: scale must be 1..1000, max_batch 1..65536 "
                                    "(2.. with mirror), cache_bits 0..28, delta >= 0 and "
-                                   "mirror 0 or 1");
+                                   "mirror 0 or 1, engine sparse, q8 or dense");
     if (floor && (srch_np_heur_width(floor) != width || srch_np_heur_goal(floor) != goal))
         return hn_fail(HN_ERR_ARG, "ANN heuristic: the admissible part is for another board "
                                    "size or goal layout");
     return 0;
+}
+
+/* The one-hot input index of tile t on cell p: the cell and tile after the
+ * diagonal mirror (as srch_np_board_transpose) for stream 1, then after the
+ * conversion to the model's goal layout (as srch_np_board_convert). */
+static void input_maps(ann_heur *a)
+{
+    int w = a->width, n = w * w;
+    for (int s = 0; s < 2; s++)
+        for (int t0 = 0; t0 < n; t0++)
+            for (int p0 = 0; p0 < n; p0++) {
+                int t = t0, p = p0;
+                if (s) {
+                    int gc = np_goal_cell(n, a->goal, t);
+                    t = np_goal_tile(n, a->goal, (gc % w) * w + gc / w);
+                    p = (p % w) * w + p / w;
+                }
+                if (a->goal != a->model_goal) {
+                    t = t ? n - t : 0;
+                    p = n - 1 - p;
+                }
+                a->map[s][t0][p0] = (int16_t)(t * n + p);
+            }
 }
 
 srch_np_heur *srch_np_heur_ann_new(const nn_model *m, const char *name, int width, int goal,
@@ -324,11 +421,18 @@ srch_np_heur *srch_np_heur_ann_new(const nn_model *m, const char *name, int widt
                     .goal = goal,
                     .model_goal = model_goal,
                     .inputs = nn_model_inputs(m)};
-    a->base = nn_infer_new(m, 1, &st);
-    if (a->base && pthread_key_create(&a->key, NULL))
+    input_maps(a);
+    int ok;
+    if (o.engine == SRCH_NP_ANN_DENSE)
+        ok = (a->base = nn_infer_new(m, 1, &st)) != NULL;
+    else
+        ok = (a->sbase = nn_sparse_new(
+                  m, o.engine == SRCH_NP_ANN_Q8 ? NN_SPARSE_Q8 : NN_SPARSE_FLOAT, 1, &st)) != NULL;
+    if (ok && pthread_key_create(&a->key, NULL))
         st = hn_fail(HN_ERR_NOMEM, "ANN heuristic: no thread key left");
-    if (!a->base || st) {
+    if (!ok || st) {
         nn_infer_free(a->base);
+        nn_sparse_free(a->sbase);
         srch_np_heur_free(floor);
         free(a);
         if (status)

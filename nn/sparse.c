@@ -1,0 +1,469 @@
+/* The sparse, incremental inference path (nn/sparse.h): first-layer
+ * accumulators built from active inputs and updated by moves, and the later
+ * layers in float or int8 from a batch of accumulators. */
+#include <cblas.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nn/infer_private.h"
+#include "nn/kernels.h"
+#include "nn/sparse_private.h"
+
+/* The element-wise passes are compiled for AVX-512 and AVX2 as well as the
+ * build's baseline, chosen when the program loads (GCC function
+ * multiversioning): a build for any x86-64 still runs them at full width.
+ * Without contraction (ISO C: -ffp-contract=off) every version computes the
+ * same floats. Not when the baseline has AVX2 already (-march=native): the
+ * clones could not inline nn_expf_neg, compiled for a target they do not
+ * cover. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__gnu_linux__) &&   \
+    !defined(__AVX2__)
+#define NN_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+#else
+#define NN_CLONES
+#endif
+
+/* Sixteen lanes (GCC vector extensions): one AVX-512 register, or several
+ * narrower ones on other targets. */
+typedef float v16f __attribute__((vector_size(64)));
+typedef int32_t v16i __attribute__((vector_size(64)));
+
+/* What clones share, read-only after creation. */
+struct nn_sparse_w {
+    atomic_int refs;
+    struct nn_folded *f;
+    enum nn_sparse_kind kind;
+    int stride;  /* accumulator floats: first layer width rounded up to 16 */
+    int wide;    /* float scratch row: widest layer rounded up to 16 */
+    int32_t *w0; /* first-layer kernel rows in fixed point, padded: [inputs, stride] */
+    int32_t *b0; /* first-layer bias in fixed point, padded: [stride] */
+    float unit;  /* value of one fixed-point step: 2^-bits */
+    struct nn_qlayer q[NN_MAX_LAYERS]; /* Q8: layers 1 .. n_layers - 2 */
+};
+
+struct nn_sparse {
+    struct nn_sparse_w *w;
+    int max_batch;
+    enum nn_simd simd;
+    nn_q8_kernel *kernel;
+    float *fa, *fb;   /* ping-pong activations [max_batch, wide] */
+    uint8_t *u;       /* quantized inputs [max_batch, wide] */
+    int32_t *z;       /* integer sums [max_batch, wide] */
+    float *lo, *step; /* per row: a ~ lo + step * u */
+};
+
+static int round_up(int n, int k)
+{
+    return (n + k - 1) / k * k;
+}
+
+static void qlayer_free(struct nn_qlayer *q)
+{
+    free(q->w);
+    free(q->scale);
+    free(q->colsum);
+}
+
+static void weights_release(struct nn_sparse_w *w)
+{
+    if (!w || atomic_fetch_sub(&w->refs, 1) != 1)
+        return;
+    for (int l = 0; l < NN_MAX_LAYERS; l++)
+        qlayer_free(&w->q[l]);
+    nn_folded_release(w->f);
+    free(w->w0);
+    free(w->b0);
+    free(w);
+}
+
+/* Per output channel: scale = max |w| / 127, q = round(w / scale). */
+static int qlayer_make(struct nn_qlayer *q, const float *W, int in, int out)
+{
+    *q = (struct nn_qlayer){
+        .in = in, .out = out, .in4 = round_up(in, 4), .out16 = round_up(out, 16)};
+    int groups = q->in4 / 4;
+    q->w = calloc((size_t)q->in4 * q->out16, 1);
+    q->scale = calloc((size_t)q->out16, sizeof *q->scale);
+    q->colsum = calloc((size_t)q->out16, sizeof *q->colsum);
+    if (!q->w || !q->scale || !q->colsum)
+        return HN_ERR_NOMEM;
+    for (int j = 0; j < out; j++) {
+        float mx = 0.0f;
+        for (int i = 0; i < in; i++)
+            mx = fmaxf(mx, fabsf(W[(size_t)i * out + j]));
+        float s = mx > 0.0f ? mx / 127.0f : 1.0f;
+        q->scale[j] = s;
+        for (int i = 0; i < in; i++) {
+            long v = lroundf(W[(size_t)i * out + j] / s);
+            v = v > 127 ? 127 : v < -127 ? -127 : v;
+            q->w[((size_t)(j / 16) * groups + i / 4) * 64 + (j % 16) * 4 + i % 4] = (int8_t)v;
+            q->colsum[j] += (int32_t)v;
+        }
+    }
+    return HN_OK;
+}
+
+/* The first layer in fixed point with 2^bits steps per unit, bits as large
+ * as lets |bias| + sum of all |rows| fit in 2^30 for every output: then no
+ * accumulator of any set of active inputs can overflow, and sums are exact,
+ * so an accumulator updated by any chain of moves equals one built afresh. */
+static void first_layer_fixed(struct nn_sparse_w *w, const float *W, const float *b, int in,
+                              int out)
+{
+    double worst = 1e-30;
+    for (int j = 0; j < out; j++) {
+        double t = fabs((double)b[j]);
+        for (int i = 0; i < in; i++)
+            t += fabs((double)W[(size_t)i * out + j]);
+        worst = fmax(worst, t);
+    }
+    int bits = (int)floor(log2((double)(1 << 30) / worst));
+    bits = bits > 40 ? 40 : bits; /* tiny weights: no point in finer steps */
+    double one = ldexp(1.0, bits);
+    w->unit = (float)ldexp(1.0, -bits);
+    for (int j = 0; j < out; j++) {
+        w->b0[j] = (int32_t)llround(b[j] * one);
+        for (int i = 0; i < in; i++)
+            w->w0[(size_t)i * w->stride + j] = (int32_t)llround(W[(size_t)i * out + j] * one);
+    }
+}
+
+static struct nn_sparse_w *weights_make(const nn_model *m, enum nn_sparse_kind kind)
+{
+    struct nn_sparse_w *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    atomic_init(&w->refs, 1);
+    w->kind = kind;
+    w->f = nn_fold(m);
+    if (!w->f)
+        goto fail;
+    const struct nn_folded *f = w->f;
+    int out0 = f->layer[0].out;
+    w->stride = round_up(out0, 16);
+    w->wide = round_up(f->widest, 16);
+    w->w0 = calloc((size_t)f->n_inputs * w->stride, sizeof *w->w0);
+    w->b0 = calloc((size_t)w->stride, sizeof *w->b0);
+    if (!w->w0 || !w->b0)
+        goto fail;
+    first_layer_fixed(w, f->layer[0].w, f->layer[0].b, f->n_inputs, out0);
+    for (int l = 1; kind == NN_SPARSE_Q8 && l + 1 < f->n_layers; l++)
+        if (qlayer_make(&w->q[l], f->layer[l].w, f->layer[l].in, f->layer[l].out))
+            goto fail;
+    return w;
+fail:
+    weights_release(w);
+    return NULL;
+}
+
+static nn_sparse *sparse_make(struct nn_sparse_w *w, int max_batch, enum nn_simd simd, int *status)
+{
+    int rc;
+    if (max_batch < 1 || max_batch > (1 << 20)) {
+        rc = hn_fail(HN_ERR_ARG, "batch size %d out of range [1, %d]", max_batch, 1 << 20);
+        goto fail;
+    }
+    nn_sparse *s = calloc(1, sizeof *s);
+    if (s) {
+        size_t cells = (size_t)max_batch * w->wide;
+        *s = (nn_sparse){.w = w, .max_batch = max_batch, .simd = simd};
+        s->kernel = nn_q8_kernel_get(simd);
+        s->fa = nn_falloc(cells);
+        s->fb = nn_falloc(cells);
+        s->u = calloc(cells, 1);
+        s->z = calloc(cells, sizeof *s->z);
+        s->lo = nn_falloc((size_t)max_batch);
+        s->step = nn_falloc((size_t)max_batch);
+        if (s->fa && s->fb && s->u && s->z && s->lo && s->step)
+            return s;
+        s->w = NULL;
+        nn_sparse_free(s);
+    }
+    rc = hn_fail(HN_ERR_NOMEM, "out of memory for a sparse inference workspace of batch %d",
+                 max_batch);
+fail:
+    weights_release(w);
+    if (status)
+        *status = rc;
+    return NULL;
+}
+
+nn_sparse *nn_sparse_new(const nn_model *m, enum nn_sparse_kind kind, int max_batch, int *status)
+{
+    struct nn_sparse_w *w = weights_make(m, kind);
+    if (!w) {
+        int rc = hn_fail(HN_ERR_NOMEM, "out of memory for the sparse network's weights");
+        if (status)
+            *status = rc;
+        return NULL;
+    }
+    return sparse_make(w, max_batch, nn_simd_best(), status);
+}
+
+nn_sparse *nn_sparse_clone(const nn_sparse *base, int max_batch, int *status)
+{
+    atomic_fetch_add(&base->w->refs, 1);
+    return sparse_make(base->w, max_batch, base->simd, status);
+}
+
+void nn_sparse_free(nn_sparse *s)
+{
+    if (!s)
+        return;
+    weights_release(s->w);
+    free(s->fa);
+    free(s->fb);
+    free(s->u);
+    free(s->z);
+    free(s->lo);
+    free(s->step);
+    free(s);
+}
+
+enum nn_sparse_kind nn_sparse_kind(const nn_sparse *s)
+{
+    return s->w->kind;
+}
+enum nn_simd nn_sparse_simd(const nn_sparse *s)
+{
+    return s->simd;
+}
+int nn_sparse_inputs(const nn_sparse *s)
+{
+    return s->w->f->n_inputs;
+}
+int nn_sparse_max_batch(const nn_sparse *s)
+{
+    return s->max_batch;
+}
+int nn_sparse_acc_stride(const nn_sparse *s)
+{
+    return s->w->stride;
+}
+
+int nn_sparse_set_simd(nn_sparse *s, enum nn_simd simd)
+{
+    if (!nn_simd_supported(simd))
+        return hn_fail(HN_ERR_ARG, "this CPU cannot run the %s kernel", nn_simd_name(simd));
+    s->simd = simd;
+    s->kernel = nn_q8_kernel_get(simd);
+    return HN_OK;
+}
+
+/* dst = base - rows `sub` + rows `add` of the fixed-point kernel, sixteen
+ * entries at a time so each block stays in a register across all rows.
+ * base may equal dst: a block is read before it is written. */
+NN_CLONES static void acc_sum(const struct nn_sparse_w *w, const int32_t *base, const int *sub,
+                              int ns, const int *add, int na, int32_t *dst)
+{
+    int k = w->stride;
+    for (int j0 = 0; j0 < k; j0 += 16) {
+        v16i t, r;
+        memcpy(&t, base + j0, sizeof t);
+        for (int a = 0; a < ns; a++) {
+            memcpy(&r, w->w0 + (size_t)sub[a] * k + j0, sizeof r);
+            t -= r;
+        }
+        for (int a = 0; a < na; a++) {
+            memcpy(&r, w->w0 + (size_t)add[a] * k + j0, sizeof r);
+            t += r;
+        }
+        memcpy(dst + j0, &t, sizeof t);
+    }
+}
+
+void nn_sparse_acc_init(const nn_sparse *s, const int *active, int n, int32_t *acc)
+{
+    acc_sum(s->w, s->w->b0, NULL, 0, active, n, acc);
+}
+
+void nn_sparse_acc_update(const nn_sparse *s, const int32_t *parent, const int *removed, int nr,
+                          const int *added, int na, int32_t *child)
+{
+    acc_sum(s->w, parent, removed, nr, added, na, child);
+}
+
+/* exp(x) for x <= 0 within 5e-5 (relative): nn_expf_neg's range reduction
+ * with a degree-4 polynomial, for ELU ahead of 7-bit quantization, whose
+ * steps are a hundred times coarser. */
+static inline float expf_neg_q8(float x)
+{
+    float r, scale = nn_expf_reduce(x, &r);
+    return ((((1.0f / 24.0f) * r + 1.0f / 6.0f) * r + 0.5f) * r * r + r + 1.0f) * scale;
+}
+
+/* z = act(z + b) in place, b may be NULL; `fast`: ELU with expf_neg_q8. One
+ * loop per activation so each vectorises (no branch on it inside). */
+NN_CLONES static void bias_act(float *restrict z, const float *restrict b, int width,
+                               enum nn_act act, float alpha, int fast)
+{
+    if (b)
+        for (int j = 0; j < width; j++)
+            z[j] += b[j];
+    if (act == NN_ACT_ELU && fast)
+        for (int j = 0; j < width; j++)
+            z[j] = z[j] > 0.0f ? z[j] : alpha * (expf_neg_q8(z[j]) - 1.0f);
+    else if (act == NN_ACT_ELU)
+        for (int j = 0; j < width; j++)
+            z[j] = nn_act_apply(NN_ACT_ELU, alpha, z[j]);
+    else if (act == NN_ACT_RELU)
+        for (int j = 0; j < width; j++)
+            z[j] = nn_act_apply(NN_ACT_RELU, alpha, z[j]);
+}
+
+/* sum_i x_i y_i over sixteen lanes (vectorises; a one-column matvec is a
+ * chain of dependent additions). */
+NN_CLONES static float dot(const float *restrict x, const float *restrict y, int n)
+{
+    float l[16] = {0};
+    int i = 0;
+    for (; i + 16 <= n; i += 16)
+        for (int k = 0; k < 16; k++)
+            l[k] += x[i + k] * y[i + k];
+    for (; i < n; i++)
+        l[0] += x[i] * y[i];
+    float t = 0.0f;
+    for (int k = 0; k < 16; k++)
+        t += l[k];
+    return t;
+}
+
+/* Float layer l on n rows of `wide` floats: h -> out (nn_infer_run's arithmetic). */
+static void float_layer(const nn_sparse *s, int l, const float *h, int n, float *out)
+{
+    const struct nn_folded *f = s->w->f;
+    int in = f->layer[l].in, width = f->layer[l].out, wide = s->w->wide;
+    if (s->w->kind == NN_SPARSE_Q8 && width == 1) /* the output layer of a value network */
+        for (int r = 0; r < n; r++)
+            out[(size_t)r * wide] = dot(h + (size_t)r * wide, f->layer[l].w, in);
+    else if (n == 1 || s->w->kind == NN_SPARSE_Q8) /* Q8: each row alone, whatever the batch */
+        for (int r = 0; r < n; r++)
+            nn_matvec(h + (size_t)r * wide, f->layer[l].w, in, width, out + (size_t)r * wide);
+    else
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, width, in, 1.0f, h, wide,
+                    f->layer[l].w, width, 0.0f, out, wide);
+    for (int r = 0; r < n; r++)
+        bias_act(out + (size_t)r * wide, f->layer[l].b, width, f->layer[l].act, f->layer[l].alpha,
+                 s->w->kind == NN_SPARSE_Q8);
+}
+
+/* Minimum and maximum of x[0..n), n >= 1, sixteen lanes at a time with
+ * GCC vector extensions (a scalar min/max reduction does not vectorise
+ * without -ffinite-math-only). */
+
+/* a where take_a, else b (a macro: a function taking 64-byte vectors has
+ * another ABI without AVX-512, which GCC warns about). */
+#define V16_PICK(take_a, a, b) ((v16f)(((v16i)(a) & (take_a)) | ((v16i)(b) & ~(take_a))))
+
+NN_CLONES static void min_max(const float *restrict x, int n, float *lo, float *hi)
+{
+    v16f l, h;
+    for (int k = 0; k < 16; k++)
+        l[k] = h[k] = x[0];
+    int i = 0;
+    for (; i + 16 <= n; i += 16) {
+        v16f v;
+        memcpy(&v, x + i, sizeof v);
+        l = V16_PICK(v < l, v, l);
+        h = V16_PICK(v > h, v, h);
+    }
+    float a = l[0], b = h[0];
+    for (int k = 1; k < 16; k++) {
+        a = l[k] < a ? l[k] : a;
+        b = h[k] > b ? h[k] : b;
+    }
+    for (; i < n; i++) {
+        a = x[i] < a ? x[i] : a;
+        b = x[i] > b ? x[i] : b;
+    }
+    *lo = a;
+    *hi = b;
+}
+
+/* u = round((x - lo) * inv) in 0..127, padding up to in4 zero. */
+NN_CLONES static void quantize_row(const float *restrict x, int in, int in4, float lo, float inv,
+                                   uint8_t *restrict u)
+{
+    for (int i = 0; i < in; i++) {
+        int v = (int)((x[i] - lo) * inv + 0.5f);
+        u[i] = (uint8_t)(v > 127 ? 127 : v);
+    }
+    for (int i = in; i < in4; i++)
+        u[i] = 0;
+}
+
+/* Each row's inputs to 0..127 between the row's minimum and maximum. */
+static void quantize_rows(nn_sparse *s, const struct nn_qlayer *q, const float *h, int n)
+{
+    int wide = s->w->wide;
+    for (int r = 0; r < n; r++) {
+        float lo, hi;
+        min_max(h + (size_t)r * wide, q->in, &lo, &hi);
+        float inv = hi > lo ? 127.0f / (hi - lo) : 0.0f;
+        quantize_row(h + (size_t)r * wide, q->in, q->in4, lo, inv, s->u + (size_t)r * q->in4);
+        s->lo[r] = lo;
+        s->step[r] = hi > lo ? (hi - lo) / 127.0f : 0.0f;
+    }
+}
+
+/* o_j = scale_j (step z_j + lo colsum_j): sum_i w_ij a_i from the integer sums. */
+NN_CLONES static void dequantize_row(const struct nn_qlayer *q, const int32_t *restrict z,
+                                     float step, float lo, float *restrict o)
+{
+    const float *restrict scale = q->scale;
+    const int32_t *restrict colsum = q->colsum;
+    for (int j = 0; j < q->out; j++)
+        o[j] = scale[j] * ((float)z[j] * step + lo * (float)colsum[j]);
+}
+
+/* Quantized layer l: h -> out. */
+static void q8_layer(nn_sparse *s, int l, const float *h, int n, float *out)
+{
+    const struct nn_folded *f = s->w->f;
+    const struct nn_qlayer *q = &s->w->q[l];
+    quantize_rows(s, q, h, n);
+    s->kernel(q, s->u, n, s->z);
+    int wide = s->w->wide;
+    for (int r = 0; r < n; r++) {
+        float *o = out + (size_t)r * wide;
+        dequantize_row(q, s->z + (size_t)r * q->out16, s->step[r], s->lo[r], o);
+        bias_act(o, f->layer[l].b, q->out, f->layer[l].act, f->layer[l].alpha, 1);
+    }
+}
+
+/* The first layer's outputs from fixed-point accumulators. */
+NN_CLONES static void first_act(const struct nn_sparse_w *w, const int32_t *restrict acc,
+                                float *restrict h)
+{
+    const struct nn_folded *f = w->f;
+    float unit = w->unit;
+    for (int j = 0; j < f->layer[0].out; j++)
+        h[j] = (float)acc[j] * unit;
+    bias_act(h, NULL, f->layer[0].out, f->layer[0].act, f->layer[0].alpha, w->kind == NN_SPARSE_Q8);
+}
+
+int nn_sparse_run(nn_sparse *s, const int32_t *acc, int n, float *y)
+{
+    const struct nn_sparse_w *w = s->w;
+    const struct nn_folded *f = w->f;
+    if (n < 1 || n > s->max_batch)
+        return hn_fail(HN_ERR_ARG, "batch of %d rows, the workspace holds 1..%d", n, s->max_batch);
+    float *h = s->fa, *out = s->fb;
+    for (int r = 0; r < n; r++)
+        first_act(w, acc + (size_t)r * w->stride, h + (size_t)r * w->wide);
+    for (int l = 1; l < f->n_layers; l++) {
+        if (w->q[l].w)
+            q8_layer(s, l, h, n, out);
+        else
+            float_layer(s, l, h, n, out);
+        float *t = h;
+        h = out;
+        out = t;
+    }
+    int outs = f->layer[f->n_layers - 1].out;
+    for (int r = 0; r < n; r++)
+        for (int j = 0; j < outs; j++)
+            y[(size_t)r * outs + j] = h[(size_t)r * w->wide + j] * f->std + f->mean;
+    return HN_OK;
+}
