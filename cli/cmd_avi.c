@@ -48,7 +48,9 @@ static void help(const struct trn_avi_opts *o)
            "                     [8: 20,6; 15: 50,12; 24: 100,20]\n"
            "  --floor H          admissible floor: targets max(H, ...); manhattan, lc,\n"
            "                     pdb:NAME, max:... (as heurnet solve) [none]\n"
-           "  --threads T        target / search threads and BLAS threads [%d]\n"
+           "  --threads T        threads making targets / solving boards [%d]\n"
+           "  --blas-threads T   BLAS threads of the Adam steps (more than one only pays\n"
+           "                     on an idle machine) [%d]\n"
            "  --seed S           weights and boards [%llu]\n"
            "DAVI:\n"
            "  --walk-max K       boards are random walks of 0..K moves from the goal [%d]\n"
@@ -78,7 +80,7 @@ static void help(const struct trn_avi_opts *o)
            "                     reported, never trained on) [none]\n"
            "  --eval-every N     [1]\n"
            "  --quiet            no progress on stderr\n",
-           o->rounds, o->steps_per_round, o->batch, o->lr, o->lr_decay, o->threads,
+           o->rounds, o->steps_per_round, o->batch, o->lr, o->lr_decay, o->threads, o->blas_threads,
            (unsigned long long)o->seed, o->walk_max, o->update_loss, o->boards,
            (unsigned long long)o->budget, o->weight, o->walk, o->walk_step, o->raise, o->solved_min,
            (unsigned long long)o->buffer_max);
@@ -442,10 +444,10 @@ static void banner(const struct avi_cli *c)
     fprintf(
         stderr,
         "heurnet avi %s (%s): %s, %d-puzzle %s, %d rounds x %d steps x batch %d, lr %g decay %g, "
-        "floor %s, %d threads, seed %llu%s%s\n",
+        "floor %s, %d threads, %d BLAS threads, seed %llu%s%s\n",
         hn_version(), hn_revision(), o->method == TRN_AVI_BOOT ? "bootstrap" : "davi", c->puzzle,
         srch_np_goal_name(o->goal), o->rounds, o->steps_per_round, o->batch, o->lr, o->lr_decay,
-        c->floor ? c->floor : "none", o->threads, (unsigned long long)o->seed,
+        c->floor ? c->floor : "none", o->threads, o->blas_threads, (unsigned long long)o->seed,
         o->resume ? ", resuming " : "", o->resume ? o->resume : "");
 }
 
@@ -459,7 +461,7 @@ int cmd_avi(int argc, char **argv)
     if (rc)
         return rc < 0 ? CLI_EXIT_OK : rc;
     cli_log_init(c.quiet);
-    nn_blas_threads(c.o.threads);
+    nn_blas_threads(c.o.blas_threads);
     srch_np_heur *floor = NULL;
     if ((rc = open_inputs(&c, &floor)))
         goto done;

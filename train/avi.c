@@ -27,6 +27,7 @@ void trn_avi_opts_default(struct trn_avi_opts *o)
     o->lr_decay = 1.0;
     o->seed = 1;
     o->threads = 1;
+    o->blas_threads = 1;
     o->walk_max = 30;
     o->clamp = 1;
     o->boards = 100;
@@ -47,8 +48,9 @@ static int check_opts(const struct trn_avi_opts *o)
         !(o->lr_decay > 0 && o->lr_decay <= 1) || !(o->target_std > 0))
         return hn_fail(HN_ERR_ARG, "batch >= 2, rounds >= 0, steps per round >= 1, lr > 0, "
                                    "0 < lr decay <= 1 and target std > 0 are required");
-    if (o->threads < 1 || o->threads > 256)
-        return hn_fail(HN_ERR_ARG, "threads %d is not 1..256", o->threads);
+    if (o->threads < 1 || o->threads > 256 || o->blas_threads < 1 || o->blas_threads > 256)
+        return hn_fail(HN_ERR_ARG, "threads %d or BLAS threads %d is not 1..256", o->threads,
+                       o->blas_threads);
     if ((uint64_t)o->batch * (uint64_t)o->steps_per_round > UINT32_MAX)
         return hn_fail(HN_ERR_ARG, "batch * steps per round exceeds 2^32 rows");
     if (o->walk_max < 0 || o->walk_max > SRCH_NP_MAX_PATH || o->update_loss < 0)

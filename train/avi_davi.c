@@ -160,7 +160,7 @@ static int round_rows(const struct trn_avi_opts *o, struct avi_state *s, struct 
     int cells = o->width * o->width;
     nn_blas_threads(1);
     int rc = run_jobs(j, s->target);
-    nn_blas_threads(o->threads);
+    nn_blas_threads(o->blas_threads);
     r->target_seconds = hn_now() - t0;
     if (rc)
         return rc;

@@ -91,7 +91,7 @@ static int solve_boards(const struct trn_avi_opts *o, struct avi_state *s, struc
     nn_blas_threads(1);
     if (!rc)
         rc = avi_parallel(o->threads, o->boards, boot_solve, &j);
-    nn_blas_threads(o->threads);
+    nn_blas_threads(o->blas_threads);
     r->solved = 0;
     for (int i = 0; !rc && i < o->boards; i++)
         if (j.res[i].status == HN_OK) {

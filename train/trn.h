@@ -186,6 +186,7 @@ struct trn_avi_opts {
     double lr, lr_decay;               /* lr * lr_decay^step [1e-3, 1] */
     uint64_t seed;
     int threads;                       /* target / search threads [1] */
+    int blas_threads;                  /* BLAS threads of the Adam steps [1] */
     const srch_np_heur *floor;       /* admissible floor max(floor, target); may be NULL */
     /* DAVI */
     int walk_max;                      /* K [30] */
