@@ -120,7 +120,8 @@ enum {
     O_INIT,
     O_EVAL,
     O_EVALN,
-    O_QUIET
+    O_QUIET,
+    O_BLAS
 };
 
 static const struct option longopts[] = {CLI_ARCH_LONGOPTS,
@@ -137,6 +138,7 @@ static const struct option longopts[] = {CLI_ARCH_LONGOPTS,
                                          {"target-scale", required_argument, NULL, O_SCALE},
                                          {"floor", required_argument, NULL, O_FLOOR},
                                          {"threads", required_argument, NULL, O_THREADS},
+                                         {"blas-threads", required_argument, NULL, O_BLAS},
                                          {"seed", required_argument, NULL, O_SEED},
                                          {"walk-max", required_argument, NULL, O_WALKMAX},
                                          {"update-loss", required_argument, NULL, O_UPLOSS},
@@ -172,6 +174,7 @@ static int int_option(struct avi_cli *c, int opt, const char *arg)
              {O_STEPS, &c->o.steps_per_round, 1, 10000000, "--steps"},
              {O_BATCH, &c->o.batch, 2, 1000000, "--batch"},
              {O_THREADS, &c->o.threads, 1, 256, "--threads"},
+             {O_BLAS, &c->o.blas_threads, 1, 256, "--blas-threads"},
              {O_WALKMAX, &c->o.walk_max, 0, SRCH_NP_MAX_PATH, "--walk-max"},
              {O_BOARDS, &c->o.boards, 1, 10000000, "--boards"},
              {O_WALK, &c->o.walk, 1, SRCH_NP_MAX_PATH, "--walk"},
