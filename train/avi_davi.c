@@ -82,6 +82,8 @@ static int davi_chunk(void *user, int job)
 {
     const struct davi_job *j = user;
     size_t lo = (size_t)job * CHUNK, hi = lo + CHUNK < j->n ? lo + CHUNK : j->n;
+    if (hn_stop_requested())
+        return HN_ERR_INTERRUPTED;
     if (j->generate && draw_walks(j, lo, hi, (uint64_t)job))
         return HN_ERR_NOMEM;
     size_t cap = 4 * (hi - lo);

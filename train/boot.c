@@ -20,6 +20,8 @@ struct boot_job {
 static int boot_solve(void *user, int job)
 {
     struct boot_job *j = user;
+    if (hn_stop_requested())
+        return HN_ERR_INTERRUPTED;
     hn_rng *r = hn_rng_new(hn_seed_mix(j->seed, (uint64_t)job));
     if (!r)
         return hn_fail(HN_ERR_NOMEM, "out of memory");
