@@ -71,8 +71,7 @@ static int ann_option(const char *spec, const char *part, ann_spec *a)
 bad:
     fprintf(stderr,
             "heurnet: heuristic '%s': bad setting '%s' (delta:D >= 0, scale:1..1000, "
-            "cache:0..28 (24 * 2^BITS bytes per thread), mirror, sparse, q8, dense)
-",
+            "cache:0..28 (24 * 2^BITS bytes per thread), mirror, sparse, q8, dense)\n",
             spec, part);
     return CLI_EXIT_USAGE;
 }

@@ -41,6 +41,7 @@ int cmd_solve(int argc, char **argv);
 int cmd_eval(int argc, char **argv); /* cli/cmd_eval.c */
 int cmd_train(int argc, char **argv);  /* cli/cmd_train.c */
 int cmd_ablate(int argc, char **argv); /* cli/cmd_ablate.c */
+int cmd_avi(int argc, char **argv);    /* cli/cmd_avi.c */
 
 /* ---- pattern databases and heuristics (cli/pdbcache.c) ---------------- */
 struct srch_np_pdb;

@@ -24,6 +24,7 @@ static const struct {
     {"gen", cmd_gen, "label boards with optimal distances into an HDF5 dataset"},
     {"data", cmd_data, "datasets: info (counts, cost histogram), merge shards"},
     {"train", cmd_train, "train a model on labelled datasets (checkpoints, early stopping)"},
+    {"avi", cmd_avi, "train without optimal labels: value iteration (DAVI), bootstrapping"},
     {"ablate", cmd_ablate, "train network variants on the same data and compare them"},
     {"nn", cmd_nn, "neural networks: init, info, demo"},
     {"predict", cmd_predict, "run a model over an HDF5 dataset or an instance file"},

@@ -14,6 +14,7 @@
 
 #include "common/hn.h"
 #include "nn/nn.h"
+#include "search/srch.h"
 
 /* ---- datasets ---------------------------------------------------------- */
 
@@ -132,5 +133,96 @@ const char *trn_schedule_name(enum trn_schedule s);
 int trn_schedule_parse(const char *s, enum trn_schedule *out);
 /* "mse" or "amse:F". Returns 0 or HN_ERR_ARG. */
 int trn_loss_parse(const char *s, enum nn_loss *loss, float *over_weight);
+
+/* ---- learning without optimal labels (train/avi*.c, train/boot.c) ------ */
+
+/* DAVI (DeepCubeA's approximate value iteration): every round draws
+ * batch * steps_per_round boards by random walks of 0..walk_max moves back
+ * from the goal (no immediate undo), labels each with the Bellman backup
+ * min over its neighbours c of (1 + h_target(c)) (0 at the goal) and takes
+ * steps_per_round Adam steps on them. h_target is a frozen copy of the
+ * network (0 everywhere before its first update), replaced by the trained
+ * one after a round whose training loss is under update_loss (every round
+ * when update_loss is 0).
+ * BOOTSTRAP (Arfaee, Zilles & Holte 2011): every round solves `boards`
+ * boards (random walks of `walk` moves) by batch weighted A* on the current
+ * network under a node budget, adds the states of the solved paths with
+ * their cost-to-go to a buffer and takes steps_per_round Adam steps on it;
+ * when at least `raise` of the boards were solved the walks grow by
+ * `walk_step` (up to walk_max), when fewer than `solved_min` were solved
+ * the budget doubles. */
+enum trn_avi_method { TRN_AVI_DAVI = 0, TRN_AVI_BOOT = 1 };
+
+/* What one round measured (losses in moves^2 of the round's own targets). */
+struct trn_avi_round {
+    int round;                  /* 1-based, counting resumed rounds */
+    uint64_t steps, samples;    /* Adam steps and training rows so far */
+    double loss;                /* mean training loss of the round */
+    double target_mean, target_max;
+    double floor_share;         /* DAVI: share of targets raised by the floor */
+    int updated;                /* DAVI: 1 if the target network was replaced */
+    int updates;                /* target-network replacements so far */
+    int solved, boards;         /* BOOTSTRAP: boards solved of those tried */
+    uint64_t budget;            /* BOOTSTRAP: expansions allowed per board */
+    int walk;                   /* BOOTSTRAP: walk length of the boards */
+    uint64_t buffer;            /* BOOTSTRAP: labelled states held */
+    double target_seconds;      /* making the round's targets (walks, backups, searches) */
+    double seconds;             /* wall time of the round */
+    double total_seconds;       /* wall time of all rounds, resumed ones included */
+    const nn_model *model;      /* the network after the round (read only) */
+};
+
+typedef void (*trn_avi_round_fn)(const struct trn_avi_round *r, void *user);
+
+struct trn_avi_opts {
+    enum trn_avi_method method;
+    int width, goal;                   /* board (3..5) and goal layout */
+    const char *arch;                  /* spec (NULL with init or resume) */
+    struct nn_layer_defaults defaults;
+    const char *init;                  /* start from this model's weights; may be NULL */
+    const char *resume;                /* continue this checkpoint; may be NULL */
+    const char *checkpoint;            /* written after every round and on a stop */
+    double target_mean, target_std;    /* output scaling of a fresh network */
+    int batch;                         /* rows per Adam step [1000] */
+    int rounds;                        /* rounds in total [100] */
+    int steps_per_round;               /* Adam steps per round (DAVI: U) [500] */
+    double lr, lr_decay;               /* lr * lr_decay^step [1e-3, 1] */
+    uint64_t seed;
+    int threads;                       /* target / search threads [1] */
+    int blas_threads;                  /* BLAS threads of the Adam steps [1] */
+    const srch_np_heur *floor;       /* admissible floor max(floor, target); may be NULL */
+    /* DAVI */
+    int walk_max;                      /* K [30] */
+    double update_loss;                /* threshold; 0: replace every round [0] */
+    int clamp;                         /* 1: target <= walk length (an upper bound) [1] */
+    /* BOOTSTRAP */
+    int boards;                        /* boards per round [100] */
+    uint64_t budget;                   /* initial expansions per board [2000] */
+    double weight;                     /* weighted A*: f = g + weight * h [1.5] */
+    int walk, walk_step;               /* first walk length, growth [20, 10] */
+    double raise, solved_min;          /* [0.9, 0.5] */
+    uint64_t buffer_max;               /* labelled states kept (oldest dropped) [1000000] */
+    trn_avi_round_fn on_round;
+    void *round_user;
+    hn_progress_fn progress;           /* steps done in the round */
+    void *progress_user;
+};
+
+/* Defaults as in the brackets above (method DAVI, width 3, blank-first,
+ * target scaling 0 / 1, seed 1). */
+void trn_avi_opts_default(struct trn_avi_opts *o);
+
+/* Train by DAVI or bootstrapping (o->method) and return the network with its
+ * training record (avi_* attributes). On a stop request the checkpoint is
+ * written when configured and HN_ERR_INTERRUPTED returned (no model).
+ * HN_ERR_ARG for bad options (message names the option). */
+int trn_avi_run(const struct trn_avi_opts *o, nn_model **out);
+
+/* The DAVI target of each of n boards (in the goal layout of o) with the
+ * frozen network `target` (NULL: h = 0 everywhere) and o->floor, o->clamp
+ * (walk[i] is board i's walk length, or NULL for no clamp), on o->threads
+ * threads. Targets are in moves. 0 or a status. */
+int trn_avi_targets(const struct trn_avi_opts *o, const nn_model *target, const srch_np_board *b,
+                    const int *walk, size_t n, float *y);
 
 #endif

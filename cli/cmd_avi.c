@@ -1,0 +1,499 @@
+/* heurnet avi: train an n-puzzle heuristic without optimal labels, by
+ * DeepCubeA's approximate value iteration or by bootstrapping from solved
+ * paths. One CSV line per round on stdout (and --log), progress on stderr,
+ * checkpoints after every round and on Ctrl-C/SIGTERM. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/cli.h"
+#include "cli/cmd_nn.h"
+#include "search/ann.h"
+#include "train/trn.h"
+
+struct avi_cli {
+    struct trn_avi_opts o;
+    int puzzle;
+    const char *out, *log, *floor, *eval;
+    int eval_every, quiet, scale_set;
+    hn_progress *bar;
+    FILE *logf;
+    srch_np_instance *inst; /* --eval boards */
+    size_t ninst;
+};
+
+static void help(const struct trn_avi_opts *o)
+{
+    printf("usage: heurnet avi --puzzle 8|15|24 --arch SPEC -o MODEL.h5 [options]\n\n"
+           "Train a network heuristic without optimal labels. Prints one CSV line per round:\n"
+           "  round,steps,samples,loss,target_mean,target_max,floor_share,updated,updates,\n"
+           "  solved,boards,budget,walk,buffer,target_seconds,seconds,total_seconds,\n"
+           "  eval_mae,eval_exact\n\n"
+           "  --method M         davi (value iteration, DeepCubeA) | bootstrap (Arfaee et al.)\n"
+           "                     [davi]\n"
+           "  --puzzle N         8, 15 or 24 [required]\n"
+           "  --goal G           blank-first | blank-last [blank-first]\n"
+           "  --arch SPEC        network, e.g. 81-512-256-128-1 [required unless --init-from\n"
+           "                     or --resume]\n"
+           "  -o, --output F     model file to write at the end [required]\n"
+           "  --rounds R         rounds in total, resumed ones included [%d]\n"
+           "  --steps U          Adam steps per round (DAVI: target update period) [%d]\n"
+           "  --batch B          rows per Adam step [%d]\n"
+           "  --lr R             Adam learning rate [%g]\n"
+           "  --lr-decay D       learning rate lr * D^step [%g]\n"
+           "  --target-scale M,S output scaling of a fresh network, raw * S + M\n"
+           "                     [8: 20,6; 15: 50,12; 24: 100,20]\n"
+           "  --floor H          admissible floor: targets max(H, ...); manhattan, lc,\n"
+           "                     pdb:NAME, max:... (as heurnet solve) [none]\n"
+           "  --threads T        threads making targets / solving boards [%d]\n"
+           "  --blas-threads T   BLAS threads of the Adam steps (more than one only pays\n"
+           "                     on an idle machine) [%d]\n"
+           "  --seed S           weights and boards [%llu]\n"
+           "DAVI:\n"
+           "  --walk-max K       boards are random walks of 0..K moves from the goal [%d]\n"
+           "  --update-loss L    replace the target network only after a round whose loss\n"
+           "                     (moves^2) is below L; 0 = after every round [%g]\n"
+           "  --no-clamp         do not cap a target at its board's walk length\n"
+           "BOOTSTRAP:\n"
+           "  --boards N         boards solved per round [%d]\n"
+           "  --budget N         expansions per board at the start (doubles when fewer than\n"
+           "                     --solved-min are solved) [%llu]\n"
+           "  --weight W         weighted A* f = g + W h with the network [%g]\n"
+           "  --walk L           walk length of the first boards [%d]\n"
+           "  --walk-step S      growth when at least --raise were solved (up to\n"
+           "                     --walk-max) [%d]\n"
+           "  --raise F          [%g]\n"
+           "  --solved-min F     [%g]\n"
+           "  --buffer N         labelled states kept, oldest dropped [%llu]\n"
+           "Runs:\n"
+           "  --log FILE.csv     also write the round lines there (appended on --resume)\n"
+           "  --checkpoint F     written after every round and on Ctrl-C/SIGTERM; a\n"
+           "                     complete model file that can be used meanwhile\n"
+           "  --resume F         continue a checkpoint (same method, puzzle, goal, batch;\n"
+           "                     --rounds may be raised, other settings changed)\n"
+           "  --init-from M.h5   start from this model's weights and scaling\n"
+           "  --eval FILE        instances with optimal lengths: MAE and exact share of the\n"
+           "                     rounded network after every --eval-every rounds (only\n"
+           "                     reported, never trained on) [none]\n"
+           "  --eval-every N     [1]\n"
+           "  --quiet            no progress on stderr\n",
+           o->rounds, o->steps_per_round, o->batch, o->lr, o->lr_decay, o->threads, o->blas_threads,
+           (unsigned long long)o->seed, o->walk_max, o->update_loss, o->boards,
+           (unsigned long long)o->budget, o->weight, o->walk, o->walk_step, o->raise, o->solved_min,
+           (unsigned long long)o->buffer_max);
+    struct nn_layer_defaults d = o->defaults;
+    cli_arch_help(stdout, &d);
+    printf("  -h, --help         this help\n");
+}
+
+enum {
+    O_METHOD = 1300,
+    O_PUZZLE,
+    O_GOAL,
+    O_ARCH,
+    O_ROUNDS,
+    O_STEPS,
+    O_BATCH,
+    O_LR,
+    O_LRD,
+    O_SCALE,
+    O_FLOOR,
+    O_THREADS,
+    O_SEED,
+    O_WALKMAX,
+    O_UPLOSS,
+    O_NOCLAMP,
+    O_BOARDS,
+    O_BUDGET,
+    O_WEIGHT,
+    O_WALK,
+    O_WALKSTEP,
+    O_RAISE,
+    O_SOLVED,
+    O_BUFFER,
+    O_LOG,
+    O_CKPT,
+    O_RESUME,
+    O_INIT,
+    O_EVAL,
+    O_EVALN,
+    O_QUIET,
+    O_BLAS
+};
+
+static const struct option longopts[] = {CLI_ARCH_LONGOPTS,
+                                         {"method", required_argument, NULL, O_METHOD},
+                                         {"puzzle", required_argument, NULL, O_PUZZLE},
+                                         {"goal", required_argument, NULL, O_GOAL},
+                                         {"arch", required_argument, NULL, O_ARCH},
+                                         {"output", required_argument, NULL, 'o'},
+                                         {"rounds", required_argument, NULL, O_ROUNDS},
+                                         {"steps", required_argument, NULL, O_STEPS},
+                                         {"batch", required_argument, NULL, O_BATCH},
+                                         {"lr", required_argument, NULL, O_LR},
+                                         {"lr-decay", required_argument, NULL, O_LRD},
+                                         {"target-scale", required_argument, NULL, O_SCALE},
+                                         {"floor", required_argument, NULL, O_FLOOR},
+                                         {"threads", required_argument, NULL, O_THREADS},
+                                         {"blas-threads", required_argument, NULL, O_BLAS},
+                                         {"seed", required_argument, NULL, O_SEED},
+                                         {"walk-max", required_argument, NULL, O_WALKMAX},
+                                         {"update-loss", required_argument, NULL, O_UPLOSS},
+                                         {"no-clamp", no_argument, NULL, O_NOCLAMP},
+                                         {"boards", required_argument, NULL, O_BOARDS},
+                                         {"budget", required_argument, NULL, O_BUDGET},
+                                         {"weight", required_argument, NULL, O_WEIGHT},
+                                         {"walk", required_argument, NULL, O_WALK},
+                                         {"walk-step", required_argument, NULL, O_WALKSTEP},
+                                         {"raise", required_argument, NULL, O_RAISE},
+                                         {"solved-min", required_argument, NULL, O_SOLVED},
+                                         {"buffer", required_argument, NULL, O_BUFFER},
+                                         {"log", required_argument, NULL, O_LOG},
+                                         {"checkpoint", required_argument, NULL, O_CKPT},
+                                         {"resume", required_argument, NULL, O_RESUME},
+                                         {"init-from", required_argument, NULL, O_INIT},
+                                         {"eval", required_argument, NULL, O_EVAL},
+                                         {"eval-every", required_argument, NULL, O_EVALN},
+                                         {"quiet", no_argument, NULL, O_QUIET},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
+
+/* Integer options: the field they set and their range. */
+static int int_option(struct avi_cli *c, int opt, const char *arg)
+{
+    struct {
+        int opt;
+        int *p;
+        long lo, hi;
+        const char *name;
+    } t[] = {{O_PUZZLE, &c->puzzle, 8, 24, "--puzzle"},
+             {O_ROUNDS, &c->o.rounds, 0, 100000000, "--rounds"},
+             {O_STEPS, &c->o.steps_per_round, 1, 10000000, "--steps"},
+             {O_BATCH, &c->o.batch, 2, 1000000, "--batch"},
+             {O_THREADS, &c->o.threads, 1, 256, "--threads"},
+             {O_BLAS, &c->o.blas_threads, 1, 256, "--blas-threads"},
+             {O_WALKMAX, &c->o.walk_max, 0, SRCH_NP_MAX_PATH, "--walk-max"},
+             {O_BOARDS, &c->o.boards, 1, 10000000, "--boards"},
+             {O_WALK, &c->o.walk, 1, SRCH_NP_MAX_PATH, "--walk"},
+             {O_WALKSTEP, &c->o.walk_step, 0, SRCH_NP_MAX_PATH, "--walk-step"},
+             {O_EVALN, &c->eval_every, 1, 100000000, "--eval-every"}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        if (t[i].opt != opt)
+            continue;
+        long v;
+        if (cli_parse_long(arg, t[i].lo, t[i].hi, &v))
+            return cli_usage("avi", "%s '%s' is not an integer in %ld..%ld", t[i].name, arg,
+                             t[i].lo, t[i].hi);
+        *t[i].p = (int)v;
+        return 1;
+    }
+    return 0;
+}
+
+/* Real options, each with its allowed range (lo < v <= hi, or lo <= v with incl). */
+static int real_option(struct avi_cli *c, int opt, const char *arg)
+{
+    struct {
+        int opt;
+        double *p;
+        double lo, hi;
+        int incl;
+        const char *name;
+    } t[] = {{O_LR, &c->o.lr, 0, 10, 0, "--lr"},
+             {O_LRD, &c->o.lr_decay, 0, 1, 0, "--lr-decay"},
+             {O_UPLOSS, &c->o.update_loss, 0, 1e12, 1, "--update-loss"},
+             {O_WEIGHT, &c->o.weight, 1, 1e6, 1, "--weight"},
+             {O_RAISE, &c->o.raise, 0, 1, 0, "--raise"},
+             {O_SOLVED, &c->o.solved_min, 0, 1, 1, "--solved-min"}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+        if (t[i].opt != opt)
+            continue;
+        double v;
+        if (cli_parse_double(arg, &v) || !(t[i].incl ? v >= t[i].lo : v > t[i].lo) ||
+            !(v <= t[i].hi))
+            return cli_usage("avi", "%s '%s' is out of range (%s%g..%g)", t[i].name, arg,
+                             t[i].incl ? "" : "above ", t[i].lo, t[i].hi);
+        *t[i].p = v;
+        return 1;
+    }
+    return 0;
+}
+
+static int other_option(struct avi_cli *c, int opt, const char *arg)
+{
+    uint64_t u;
+    char *end;
+    switch (opt) {
+    case O_METHOD:
+        if (strcmp(arg, "davi") && strcmp(arg, "bootstrap"))
+            return cli_usage("avi", "--method '%s' is not davi or bootstrap", arg);
+        c->o.method = strcmp(arg, "davi") ? TRN_AVI_BOOT : TRN_AVI_DAVI;
+        return 1;
+    case O_GOAL:
+        return srch_np_goal_parse(arg, &c->o.goal) ? cli_usage("avi",
+                                                               "--goal '%s' is not blank-first "
+                                                               "or blank-last",
+                                                               arg)
+                                                   : 1;
+    case O_SCALE:
+        c->o.target_mean = strtod(arg, &end);
+        if (end == arg || *end != ',' || !isfinite(c->o.target_mean) ||
+            cli_parse_double(end + 1, &c->o.target_std) || !(c->o.target_std > 0))
+            return cli_usage("avi", "--target-scale '%s' is not MEAN,STD with STD > 0", arg);
+        c->scale_set = 1;
+        return 1;
+    case O_SEED:
+    case O_BUDGET:
+    case O_BUFFER:
+        if (cli_parse_u64(arg, &u) || (opt != O_SEED && u == 0))
+            return cli_usage("avi", "'%s' is not a%s integer", arg,
+                             opt == O_SEED ? "n" : " positive");
+        *(opt == O_SEED ? &c->o.seed : opt == O_BUDGET ? &c->o.budget : &c->o.buffer_max) = u;
+        return 1;
+    case O_NOCLAMP:
+        c->o.clamp = 0;
+        return 1;
+    case O_QUIET:
+        c->quiet = 1;
+        return 1;
+    case O_ARCH:
+        c->o.arch = arg;
+        return 1;
+    case 'o':
+        c->out = arg;
+        return 1;
+    case O_FLOOR:
+        c->floor = arg;
+        return 1;
+    case O_LOG:
+        c->log = arg;
+        return 1;
+    case O_CKPT:
+        c->o.checkpoint = arg;
+        return 1;
+    case O_RESUME:
+        c->o.resume = arg;
+        return 1;
+    case O_INIT:
+        c->o.init = arg;
+        return 1;
+    case O_EVAL:
+        c->eval = arg;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static int check_args(struct avi_cli *c)
+{
+    static const double scale[3][2] = {{20, 6}, {50, 12}, {100, 20}};
+    if (!c->puzzle || !(c->o.width = srch_np_puzzle_width(c->puzzle)))
+        return cli_usage("avi", "--puzzle 8, 15 or 24 is required");
+    if (!c->out)
+        return cli_usage("avi", "-o MODEL.h5 is required");
+    if (c->o.init && c->o.resume)
+        return cli_usage("avi", "--init-from and --resume exclude each other");
+    if (!c->o.arch && !c->o.init && !c->o.resume)
+        return cli_usage("avi", "--arch SPEC is required (e.g. 81-512-256-128-1)");
+    struct nn_spec sp;
+    if (c->o.arch && cli_arch_parse("avi", c->o.arch, &c->o.defaults, &sp))
+        return CLI_EXIT_USAGE;
+    if (c->o.method == TRN_AVI_BOOT && (c->o.walk > c->o.walk_max || c->o.solved_min > c->o.raise ||
+                                        c->o.buffer_max < (uint64_t)c->o.batch))
+        return cli_usage("avi", "bootstrap needs --walk <= --walk-max, --solved-min <= --raise "
+                                "and --buffer >= --batch");
+    if ((uint64_t)c->o.batch * (uint64_t)c->o.steps_per_round > 100000000)
+        return cli_usage("avi", "--batch * --steps exceeds 10^8 rows per round");
+    if (!c->scale_set) {
+        c->o.target_mean = scale[c->o.width - 3][0];
+        c->o.target_std = scale[c->o.width - 3][1];
+    }
+    return 0;
+}
+
+static int parse(int argc, char **argv, struct avi_cli *c)
+{
+    int opt;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+        if (opt == 'h') {
+            help(&c->o);
+            return -1;
+        }
+        int r = cli_arch_option("avi", opt, optarg, &c->o.defaults);
+        if (!r)
+            r = int_option(c, opt, optarg);
+        if (!r)
+            r = real_option(c, opt, optarg);
+        if (!r)
+            r = other_option(c, opt, optarg);
+        if (r != 1)
+            return r ? r : cli_usage("avi", "unknown option");
+    }
+    if (optind < argc)
+        return cli_usage("avi", "unexpected argument '%s'", argv[optind]);
+    return check_args(c);
+}
+
+/* ---- per-round output -------------------------------------------------- */
+
+static void csv_header(FILE *f)
+{
+    fprintf(f,
+            "round,steps,samples,loss,target_mean,target_max,floor_share,updated,updates,solved,"
+            "boards,budget,walk,buffer,target_seconds,seconds,total_seconds,eval_mae,eval_exact\n");
+}
+
+/* MAE and exact share of the rounded network on the --eval boards. */
+static void evaluate(struct avi_cli *c, const nn_model *m, double *mae, double *exact)
+{
+    int rc = 0;
+    srch_np_ann_opts ao = SRCH_NP_ANN_DEFAULTS;
+    ao.cache_bits = 0;
+    srch_np_heur *h = srch_np_heur_ann_new(m, "model", c->o.width, c->o.goal, NULL, &ao, &rc);
+    srch_np_board *b = malloc(sizeof *b * c->ninst);
+    float *est = malloc(sizeof *est * c->ninst);
+    *mae = *exact = NAN;
+    if (h && b && est) {
+        for (size_t i = 0; i < c->ninst; i++)
+            b[i] = c->inst[i].board;
+        if (!srch_np_heur_ann_estimate(h, b, c->ninst, est)) {
+            double sa = 0, ex = 0;
+            for (size_t i = 0; i < c->ninst; i++) {
+                sa += fabs(est[i] - c->inst[i].optimal);
+                ex += lround(est[i]) == c->inst[i].optimal;
+            }
+            *mae = sa / (double)c->ninst;
+            *exact = ex / (double)c->ninst;
+        }
+    }
+    srch_np_heur_free(h);
+    free(b);
+    free(est);
+}
+
+static void csv_line(FILE *f, const struct trn_avi_round *r, double mae, double exact)
+{
+    fprintf(f,
+            "%d,%llu,%llu,%.6g,%.4f,%.2f,%.4f,%d,%d,%d,%d,%llu,%d,%llu,%.2f,%.2f,%.1f,%.4f,%.4f\n",
+            r->round, (unsigned long long)r->steps, (unsigned long long)r->samples, r->loss,
+            r->target_mean, r->target_max, r->floor_share, r->updated, r->updates, r->solved,
+            r->boards, (unsigned long long)r->budget, r->walk, (unsigned long long)r->buffer,
+            r->target_seconds, r->seconds, r->total_seconds, mae, exact);
+}
+
+static void on_round(const struct trn_avi_round *r, void *user)
+{
+    struct avi_cli *c = user;
+    double mae = NAN, exact = NAN;
+    hn_progress_finish(c->bar);
+    c->bar = NULL;
+    if (c->ninst && r->round % c->eval_every == 0)
+        evaluate(c, r->model, &mae, &exact);
+    csv_line(stdout, r, mae, exact);
+    fflush(stdout);
+    if (c->logf) {
+        csv_line(c->logf, r, mae, exact);
+        fflush(c->logf);
+    }
+}
+
+static void on_progress(uint64_t done, uint64_t total, const char *extra, void *user)
+{
+    struct avi_cli *c = user;
+    if (!c->bar)
+        c->bar = hn_progress_new("avi", total, c->quiet);
+    hn_progress_update(c->bar, done, extra);
+}
+
+/* ---- the command ------------------------------------------------------- */
+
+static int open_inputs(struct avi_cli *c, srch_np_heur **floor)
+{
+    struct stat st;
+    if (c->floor && cli_heur_get(c->floor, c->o.width, c->o.goal, c->quiet, floor))
+        return CLI_EXIT_FAIL;
+    if (c->eval) {
+        int rc =
+            srch_np_parse_file(c->eval, c->o.width, c->o.goal, NULL, NULL, &c->inst, &c->ninst);
+        if (rc)
+            return cli_fail("avi --eval");
+        for (size_t i = 0; i < c->ninst; i++)
+            if (c->inst[i].optimal < 0) {
+                hn_fail(HN_ERR_FORMAT, "%s:%d: no optimal length (lines must be: id optimal tiles)",
+                        c->eval, c->inst[i].line);
+                return cli_fail("avi --eval");
+            }
+    }
+    if (c->log) {
+        int fresh = !c->o.resume || stat(c->log, &st) != 0 || st.st_size == 0;
+        if (!(c->logf = fopen(c->log, fresh ? "w" : "a"))) {
+            hn_fail(HN_ERR_IO, "%s: cannot open the log file", c->log);
+            return cli_fail("avi");
+        }
+        if (fresh)
+            csv_header(c->logf);
+    }
+    return 0;
+}
+
+static void banner(const struct avi_cli *c)
+{
+    const struct trn_avi_opts *o = &c->o;
+    fprintf(
+        stderr,
+        "heurnet avi %s (%s): %s, %d-puzzle %s, %d rounds x %d steps x batch %d, lr %g decay %g, "
+        "floor %s, %d threads, %d BLAS threads, seed %llu%s%s\n",
+        hn_version(), hn_revision(), o->method == TRN_AVI_BOOT ? "bootstrap" : "davi", c->puzzle,
+        srch_np_goal_name(o->goal), o->rounds, o->steps_per_round, o->batch, o->lr, o->lr_decay,
+        c->floor ? c->floor : "none", o->threads, o->blas_threads, (unsigned long long)o->seed,
+        o->resume ? ", resuming " : "", o->resume ? o->resume : "");
+}
+
+int cmd_avi(int argc, char **argv)
+{
+    struct avi_cli c = {.eval_every = 1};
+    trn_avi_opts_default(&c.o);
+    c.o.defaults = cli_arch_defaults();
+    c.o.defaults.dropout = 0.0f;
+    int rc = parse(argc, argv, &c);
+    if (rc)
+        return rc < 0 ? CLI_EXIT_OK : rc;
+    cli_log_init(c.quiet);
+    nn_blas_threads(c.o.blas_threads);
+    srch_np_heur *floor = NULL;
+    if ((rc = open_inputs(&c, &floor)))
+        goto done;
+    hn_stop_install();
+    c.o.floor = floor;
+    c.o.on_round = on_round;
+    c.o.round_user = &c;
+    c.o.progress = on_progress;
+    c.o.progress_user = &c;
+    if (!c.quiet)
+        banner(&c);
+    csv_header(stdout);
+    nn_model *m = NULL;
+    int st = trn_avi_run(&c.o, &m);
+    hn_progress_finish(c.bar);
+    if (!st)
+        st = nn_model_save(m, c.out);
+    nn_model_free(m);
+    if (st == HN_ERR_INTERRUPTED)
+        fprintf(stderr, "heurnet avi: interrupted%s%s\n",
+                c.o.checkpoint ? "; checkpoint written: " : "",
+                c.o.checkpoint ? c.o.checkpoint : " (no checkpoint configured)");
+    else if (!st && !c.quiet)
+        fprintf(stderr, "heurnet avi: saved %s\n", c.out);
+    rc = st == HN_ERR_INTERRUPTED ? CLI_EXIT_FAIL : st ? cli_fail("avi") : CLI_EXIT_OK;
+done:
+    srch_np_heur_free(floor);
+    free(c.inst);
+    if (c.logf)
+        fclose(c.logf);
+    return rc;
+}

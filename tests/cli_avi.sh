@@ -1,0 +1,44 @@
+#!/bin/bash
+# heurnet avi through the executable: --help lists defaults, bad option values
+# exit 2 with a hint, a tiny DAVI run writes its CSV lines, log, checkpoint
+# and a model whose record names the method; --resume continues the
+# checkpoint to more rounds; a tiny bootstrap run with a floor solves boards.
+# Arguments: path of heurnet, shared data dir, source dir.
+set -u
+HN=$1
+. "$(dirname "$0")/lib_cli.sh"
+
+"$HN" avi --help >"$T/help" || fail "avi --help exited $?"
+grep -q -- "--walk-max K.*\[30\]" "$T/help" || fail "--help lacks the --walk-max default"
+grep -q -- "--update-loss" "$T/help" || fail "--help lacks --update-loss"
+
+A=(--puzzle 8 --arch 81-16-1 --steps 5 --batch 32 --walk-max 6 --quiet)
+expect 2 "--puzzle" "$HN" avi --arch 81-16-1 -o "$T/m.h5"
+expect 2 "--puzzle" "$HN" avi --puzzle 9 --arch 81-16-1 -o "$T/m.h5"
+expect 2 "--batch" "$HN" avi "${A[@]}" --batch 1 -o "$T/m.h5"
+expect 2 "--lr-decay" "$HN" avi "${A[@]}" --lr-decay 1.5 -o "$T/m.h5"
+expect 2 "--method" "$HN" avi "${A[@]}" --method foo -o "$T/m.h5"
+expect 2 "--target-scale" "$HN" avi "${A[@]}" --target-scale 3 -o "$T/m.h5"
+expect 2 "--walk-max" "$HN" avi "${A[@]}" --walk-max -1 -o "$T/m.h5"
+expect 2 "-o MODEL.h5" "$HN" avi "${A[@]}"
+expect 2 "--walk" "$HN" avi "${A[@]}" --method bootstrap --walk 10 -o "$T/m.h5"
+expect 1 "256 inputs" "$HN" avi --puzzle 15 --arch 81-16-1 -o "$T/m.h5"
+[ ! -e "$T/m.h5" ] || fail "a refused run left a model file"
+
+"$HN" avi "${A[@]}" --rounds 3 --checkpoint "$T/ck.h5" --log "$T/log.csv" -o "$T/m.h5" >"$T/out" ||
+    fail "davi run exited $?"
+[ "$(grep -c '^[0-9]' "$T/out")" -eq 3 ] || fail "davi: want 3 round lines: $(cat "$T/out")"
+[ "$(grep -c '^[0-9]' "$T/log.csv")" -eq 3 ] || fail "davi: the log lacks round lines"
+"$HN" nn info "$T/m.h5" >"$T/info" 2>&1 || fail "nn info on the avi model exited $?"
+grep -q "avi_method.*davi" "$T/info" || fail "the model does not record the method"
+"$HN" avi --puzzle 8 --resume "$T/ck.h5" --rounds 5 --steps 5 --batch 32 --walk-max 6 --quiet \
+    --checkpoint "$T/ck.h5" --log "$T/log.csv" -o "$T/m2.h5" >"$T/out2" || fail "resume exited $?"
+grep -q '^5,25,' "$T/out2" || fail "resume: want round 5 after 25 steps: $(cat "$T/out2")"
+[ "$(grep -c '^[0-9]' "$T/log.csv")" -eq 5 ] || fail "resume: the log should hold 5 rounds"
+expect 1 "batch" "$HN" avi --puzzle 8 --resume "$T/ck.h5" --rounds 6 --batch 64 -o "$T/m3.h5" --quiet
+
+"$HN" avi "${A[@]}" --method bootstrap --floor manhattan --rounds 2 --boards 10 --walk 3 --walk-max 6 \
+    -o "$T/b.h5" >"$T/bout" || fail "bootstrap run exited $?"
+awk -F, 'NR > 1 { s += $10 } END { exit !(s > 0) }' "$T/bout" || fail "bootstrap solved nothing: $(cat "$T/bout")"
+
+[ $fails -eq 0 ] && echo "ok" || exit 1

@@ -1,0 +1,267 @@
+/* train, learning without optimal labels: DAVI targets equal hand-checked
+ * Bellman backups (h = 0, a constant network, a Manhattan floor, the walk
+ * clamp); a tiny DAVI run on the 8-puzzle becomes exact on most states near
+ * the goal against BFS truth; a run resumed from a checkpoint gives the same
+ * weights bit for bit; bootstrapping solves boards and learns; bad options
+ * are refused. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "np_bfs.h"
+#include "search/ann.h"
+#include "search/srch.h"
+#include "train/trn.h"
+
+static srch_np_board board(const char *tiles)
+{
+    uint8_t t[9];
+    srch_np_board b;
+    for (int i = 0; i < 9; i++)
+        t[i] = (uint8_t)(tiles[i] - '0');
+    srch_np_board_set(&b, 3, t);
+    return b;
+}
+
+/* A network whose output is `c` for every board: zero weights, scaling mean c. */
+static nn_model *constant_model(double c)
+{
+    struct nn_spec spec;
+    int rc = nn_spec_parse("81-8-1", NULL, &spec);
+    nn_model *m = rc ? NULL : nn_model_new(&spec, 1, &rc);
+    if (!m)
+        return NULL;
+    size_t n;
+    float *p = nn_model_params(m, &n);
+    memset(p, 0, sizeof(float) * n);
+    nn_model_set_target(m, c, 1.0);
+    nn_model_set_encoder(m, "npuzzle-onehot n=3 goal=blank-first");
+    return m;
+}
+
+static void test_backups(void)
+{
+    struct trn_avi_opts o;
+    trn_avi_opts_default(&o);
+    o.clamp = 0;
+    /* goal; one move away (blank right of the goal); two moves away; and a
+     * board whose neighbours are all far from the goal */
+    srch_np_board b[4] = {board("012345678"), board("102345678"), board("120345678"),
+                          board("876543210")};
+    float y[4];
+    CHECK(trn_avi_targets(&o, NULL, b, NULL, 4, y) == 0);
+    CHECK(y[0] == 0.0f && y[1] == 1.0f && y[2] == 1.0f && y[3] == 1.0f);
+
+    nn_model *m = constant_model(7.25);
+    CHECK(m != NULL);
+    CHECK(trn_avi_targets(&o, m, b, NULL, 4, y) == 0);
+    /* 1 + h(child) with h = 7.25 except at the goal child (0) */
+    CHECK(y[0] == 0.0f);
+    CHECK(y[1] == 1.0f);
+    CHECK_CLOSE(y[2], 8.25, 1e-5);
+    CHECK_CLOSE(y[3], 8.25, 1e-5);
+
+    /* Manhattan floor: board 3's children have Manhattan 20 or 22 (computed
+     * below independently), so max(7.25, md) + 1 = 1 + min md. */
+    int rc = 0;
+    srch_np_heur *md = srch_np_heur_manhattan_new(3, SRCH_NP_GOAL_BLANK_FIRST, &rc);
+    CHECK(md != NULL);
+    int best = 1000;
+    for (int d = 0; d < 4; d++) {
+        srch_np_board c = b[3];
+        if (srch_np_board_move(&c, d) >= 0 && srch_np_heur_eval(md, &c) < best)
+            best = srch_np_heur_eval(md, &c);
+    }
+    CHECK(best > 8);
+    o.floor = md;
+    CHECK(trn_avi_targets(&o, m, b, NULL, 4, y) == 0);
+    CHECK_CLOSE(y[3], 1.0 + best, 1e-6);
+    CHECK_CLOSE(y[2], 8.25, 1e-5); /* children of board 2 have md <= 3 */
+
+    /* the clamp: a target never exceeds the board's walk length */
+    o.clamp = 1;
+    int walk[4] = {0, 1, 2, 5};
+    CHECK(trn_avi_targets(&o, m, b, walk, 4, y) == 0);
+    CHECK(y[2] == 2.0f && y[3] == 5.0f && y[1] == 1.0f);
+    srch_np_heur_free(md);
+    nn_model_free(m);
+}
+
+/* Share of boards with BFS distance 1..dmax whose rounded estimate is exact. */
+static double exact_near(const nn_model *m, const uint8_t *dist, int dmax)
+{
+    int rc = 0;
+    srch_np_heur *h = srch_np_heur_ann_new(m, "test", 3, SRCH_NP_GOAL_BLANK_FIRST, NULL, NULL, &rc);
+    srch_np_board *b = malloc(sizeof *b * 4096);
+    float *est = malloc(sizeof *est * 4096);
+    int *d = malloc(sizeof *d * 4096);
+    size_t n = 0, ok = 0;
+    for (uint32_t r = 0; h && b && est && d && r < N8 && n < 4096; r++)
+        if (dist[r] >= 1 && dist[r] <= dmax) {
+            srch_np_board_unrank(&b[n], 3, r);
+            d[n++] = dist[r];
+        }
+    if (h && b && est && d && srch_np_heur_ann_estimate(h, b, n, est) == 0)
+        for (size_t i = 0; i < n; i++)
+            ok += lround(est[i]) == d[i];
+    srch_np_heur_free(h);
+    free(b);
+    free(est);
+    free(d);
+    return n ? (double)ok / (double)n : 0.0;
+}
+
+static void small_opts(struct trn_avi_opts *o)
+{
+    trn_avi_opts_default(o);
+    o->arch = "81-64-32-1";
+    o->batch = 128;
+    o->steps_per_round = 60;
+    o->walk_max = 8;
+    o->target_mean = 4;
+    o->target_std = 2;
+    o->lr = 3e-3;
+}
+
+static void test_learns(const uint8_t *dist)
+{
+    struct trn_avi_opts o;
+    small_opts(&o);
+    o.rounds = 40;
+    o.threads = 2;
+    nn_model *m = NULL;
+    CHECK(trn_avi_run(&o, &m) == 0);
+    CHECK(m != NULL);
+    if (!m)
+        return;
+    /* 24 rounds x 7,680 walk boards, never a BFS label; the states within 6
+     * moves are learned almost exactly (seen: about 0.97; bound generous) */
+    double ex = exact_near(m, dist, 6);
+    printf("davi: exact share %.3f on states 1..6 moves away\n", ex);
+    CHECK_MSG(ex >= 0.8, "exact share %.3f on states 1..6 moves from the goal", ex);
+    const char *meth = nn_model_get_meta_str(m, "avi_method");
+    double updates = 0;
+    CHECK(meth && !strncmp(meth, "davi", 4));
+    CHECK(nn_model_get_meta_double(m, "avi_updates", &updates) == 0 && updates == 40);
+    nn_model_free(m);
+}
+
+static int weights_equal(nn_model *a, nn_model *b)
+{
+    size_t na, nb;
+    float *p = nn_model_params(a, &na), *q = nn_model_params(b, &nb);
+    return na == nb && !memcmp(p, q, sizeof(float) * na);
+}
+
+static void test_resume(void)
+{
+    const char *ck = "test_trn_avi.ck.h5";
+    struct trn_avi_opts o;
+    small_opts(&o);
+    o.rounds = 4;
+    o.threads = 2;
+    nn_model *full = NULL, *half = NULL, *rest = NULL;
+    CHECK(trn_avi_run(&o, &full) == 0);
+    o.rounds = 2;
+    o.threads = 1; /* the thread count does not change the targets */
+    o.checkpoint = ck;
+    CHECK(trn_avi_run(&o, &half) == 0);
+    o.rounds = 4;
+    o.resume = ck;
+    o.arch = NULL;
+    CHECK(trn_avi_run(&o, &rest) == 0);
+    CHECK(full && rest && weights_equal(full, rest));
+    CHECK(full && half && !weights_equal(full, half));
+    /* another method or batch is refused */
+    nn_model *x = NULL;
+    o.batch = 64;
+    CHECK(trn_avi_run(&o, &x) == HN_ERR_ARG && x == NULL);
+    CHECK(strstr(hn_errmsg(), "batch") != NULL);
+    nn_model_free(full);
+    nn_model_free(half);
+    nn_model_free(rest);
+    remove(ck);
+}
+
+struct boot_seen {
+    int solved, rounds;
+    int walk_last;
+};
+
+static void on_boot_round(const struct trn_avi_round *r, void *user)
+{
+    struct boot_seen *s = user;
+    s->solved += r->solved;
+    s->rounds++;
+    s->walk_last = r->walk;
+}
+
+static void test_bootstrap(const uint8_t *dist)
+{
+    struct trn_avi_opts o;
+    small_opts(&o);
+    int rc = 0;
+    srch_np_heur *md = srch_np_heur_manhattan_new(3, SRCH_NP_GOAL_BLANK_FIRST, &rc);
+    struct boot_seen seen = {0};
+    o.method = TRN_AVI_BOOT;
+    o.rounds = 10;
+    o.weight = 1.0;
+    o.boards = 40;
+    o.walk = 4;
+    o.walk_step = 2;
+    o.walk_max = 12;
+    o.budget = 200;
+    o.threads = 2;
+    o.floor = md;
+    o.buffer_max = 20000;
+    o.on_round = on_boot_round;
+    o.round_user = &seen;
+    nn_model *m = NULL;
+    CHECK(trn_avi_run(&o, &m) == 0);
+    CHECK(seen.rounds == 10);
+    CHECK(seen.solved >= 100); /* easy boards, Manhattan floor: nearly all solved */
+    CHECK(seen.walk_last > 4); /* the boards got harder */
+    double ex = m ? exact_near(m, dist, 4) : 0;
+    printf("bootstrap: %d boards solved, exact share %.3f on states 1..4 moves away\n", seen.solved,
+           ex);
+    CHECK_MSG(ex >= 0.5, "bootstrap exact share %.3f on states 1..4 moves away", ex);
+    nn_model_free(m);
+    srch_np_heur_free(md);
+}
+
+static void test_refused(void)
+{
+    struct trn_avi_opts o;
+    nn_model *m = NULL;
+    small_opts(&o);
+    o.batch = 1;
+    CHECK(trn_avi_run(&o, &m) == HN_ERR_ARG && !m);
+    small_opts(&o);
+    o.arch = "80-8-1";
+    CHECK(trn_avi_run(&o, &m) == HN_ERR_SHAPE && !m);
+    CHECK(strstr(hn_errmsg(), "81 inputs") != NULL);
+    small_opts(&o);
+    o.method = TRN_AVI_BOOT;
+    o.walk = 20;
+    o.walk_max = 10;
+    CHECK(trn_avi_run(&o, &m) == HN_ERR_ARG && !m);
+}
+
+int main(void)
+{
+    nn_blas_threads(1);
+    uint8_t *dist = bfs8(SRCH_NP_GOAL_BLANK_FIRST);
+    CHECK(dist != NULL);
+    test_backups();
+    if (dist) {
+        test_learns(dist);
+        test_bootstrap(dist);
+    }
+    test_resume();
+    test_refused();
+    free(dist);
+    return CHECK_DONE();
+}

@@ -1,0 +1,337 @@
+/* Learning without optimal labels: the round loop shared by DAVI and
+ * bootstrapping (set-up, Adam steps on generated rows, target-network
+ * bookkeeping, checkpoints, the training record) and a small thread pool
+ * for making targets. The methods' rounds live in avi_davi.c and boot.c. */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "search/npuzzle/encode.h"
+#include "train/avi_private.h"
+
+void trn_avi_opts_default(struct trn_avi_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->method = TRN_AVI_DAVI;
+    o->width = 3;
+    o->goal = SRCH_NP_GOAL_BLANK_FIRST;
+    o->defaults = NN_LAYER_DEFAULTS;
+    o->target_mean = 0.0;
+    o->target_std = 1.0;
+    o->batch = 1000;
+    o->rounds = 100;
+    o->steps_per_round = 500;
+    o->lr = 1e-3;
+    o->lr_decay = 1.0;
+    o->seed = 1;
+    o->threads = 1;
+    o->blas_threads = 1;
+    o->walk_max = 30;
+    o->clamp = 1;
+    o->boards = 100;
+    o->budget = 2000;
+    o->weight = 1.5;
+    o->walk = 20;
+    o->walk_step = 10;
+    o->raise = 0.9;
+    o->solved_min = 0.5;
+    o->buffer_max = 1000000;
+}
+
+static int check_opts(const struct trn_avi_opts *o)
+{
+    if (o->width < SRCH_NP_MIN_WIDTH || o->width > SRCH_NP_MAX_WIDTH)
+        return hn_fail(HN_ERR_ARG, "board width %d is not 3..5", o->width);
+    if (o->batch < 2 || o->rounds < 0 || o->steps_per_round < 1 || !(o->lr > 0) ||
+        !(o->lr_decay > 0 && o->lr_decay <= 1) || !(o->target_std > 0))
+        return hn_fail(HN_ERR_ARG, "batch >= 2, rounds >= 0, steps per round >= 1, lr > 0, "
+                                   "0 < lr decay <= 1 and target std > 0 are required");
+    if (o->threads < 1 || o->threads > 256 || o->blas_threads < 1 || o->blas_threads > 256)
+        return hn_fail(HN_ERR_ARG, "threads %d or BLAS threads %d is not 1..256", o->threads,
+                       o->blas_threads);
+    if ((uint64_t)o->batch * (uint64_t)o->steps_per_round > UINT32_MAX)
+        return hn_fail(HN_ERR_ARG, "batch * steps per round exceeds 2^32 rows");
+    if (o->walk_max < 0 || o->walk_max > SRCH_NP_MAX_PATH || o->update_loss < 0)
+        return hn_fail(HN_ERR_ARG, "walk max %d is not 0..%d or the update loss is negative",
+                       o->walk_max, SRCH_NP_MAX_PATH);
+    if (o->method == TRN_AVI_BOOT &&
+        (o->boards < 1 || o->budget < 1 || !(o->weight >= 1) || o->walk < 1 || o->walk_step < 0 ||
+         o->walk > o->walk_max || !(o->raise > 0 && o->raise <= 1) ||
+         !(o->solved_min >= 0 && o->solved_min <= o->raise) || o->buffer_max < (uint64_t)o->batch))
+        return hn_fail(HN_ERR_ARG, "bootstrap: boards >= 1, budget >= 1, weight >= 1, "
+                                   "1 <= walk <= walk max, walk step >= 0, 0 < raise <= 1, "
+                                   "0 <= solved min <= raise and buffer >= batch are required");
+    return HN_OK;
+}
+
+/* ---- threads ----------------------------------------------------------- */
+
+struct pool {
+    int (*fn)(void *, int);
+    void *user;
+    int njobs, next, rc;
+    pthread_mutex_t mu;
+};
+
+static void *pool_worker(void *arg)
+{
+    struct pool *p = arg;
+    for (;;) {
+        pthread_mutex_lock(&p->mu);
+        int job = p->rc ? p->njobs : p->next++;
+        pthread_mutex_unlock(&p->mu);
+        if (job >= p->njobs)
+            return NULL;
+        int rc = p->fn(p->user, job);
+        if (rc) {
+            pthread_mutex_lock(&p->mu);
+            if (!p->rc)
+                p->rc = rc;
+            pthread_mutex_unlock(&p->mu);
+        }
+    }
+}
+
+int avi_parallel(int threads, int njobs, int (*fn)(void *user, int job), void *user)
+{
+    struct pool p = {.fn = fn, .user = user, .njobs = njobs};
+    pthread_t tid[256];
+    int started = 0;
+    if (pthread_mutex_init(&p.mu, NULL))
+        return hn_fail(HN_ERR_NOMEM, "cannot create a mutex");
+    for (; threads > 1 && started < threads && started < 256; started++)
+        if (pthread_create(&tid[started], NULL, pool_worker, &p))
+            break;
+    if (!started)
+        pool_worker(&p);
+    for (int i = 0; i < started; i++)
+        pthread_join(tid[i], NULL);
+    pthread_mutex_destroy(&p.mu);
+    return p.rc;
+}
+
+/* ---- Adam steps -------------------------------------------------------- */
+
+int avi_fit(const struct trn_avi_opts *o, struct avi_state *s, const uint8_t *boards,
+            const float *y, const uint32_t *idx, int steps, double *loss)
+{
+    int cells = o->width * o->width, din = cells * cells, bs = o->batch;
+    float *x = malloc(sizeof(float) * (size_t)bs * (size_t)din),
+          *t = malloc(sizeof(float) * (size_t)bs);
+    double mean, std, sum = 0;
+    size_t np;
+    float *params = nn_model_params(s->m, &np);
+    int rc = x && t ? HN_OK : hn_fail(HN_ERR_NOMEM, "out of memory");
+    nn_model_target(s->m, &mean, &std);
+    int k = 0;
+    for (; !rc && k < steps; k++) {
+        if (hn_stop_requested()) {
+            rc = HN_ERR_INTERRUPTED;
+            break;
+        }
+        const uint32_t *row = idx + (size_t)k * (size_t)bs;
+        for (int i = 0; i < bs; i++) {
+            srch_np_encode_onehot_tiles(boards + (size_t)row[i] * (size_t)cells, cells,
+                                        x + (size_t)i * (size_t)din);
+            t[i] = (float)((y[row[i]] - mean) / std);
+        }
+        nn_adam_set_lr(s->a, (float)(o->lr * pow(o->lr_decay, (double)s->steps)));
+        if ((rc = nn_train_forward(s->t, x, bs, NN_MODE_TRAIN)))
+            break;
+        sum += nn_train_loss(s->t, t, NN_LOSS_MSE, 1.0f);
+        if ((rc = nn_train_backward(s->t)))
+            break;
+        nn_adam_step(s->a, params, nn_train_grad(s->t));
+        s->steps++;
+        s->samples += (uint64_t)bs;
+        if (o->progress && (k % 16 == 15 || k + 1 == steps)) {
+            char extra[64];
+            snprintf(extra, sizeof extra, "round %d loss %.4g", s->round + 1,
+                     sum / (k + 1) * std * std);
+            o->progress((uint64_t)k + 1, (uint64_t)steps, extra, o->progress_user);
+        }
+    }
+    *loss = k ? sum / k * std * std : 0.0;
+    free(x);
+    free(t);
+    return rc;
+}
+
+/* ---- set-up ------------------------------------------------------------ */
+
+static int check_model(const struct trn_avi_opts *o, const nn_model *m, const char *name)
+{
+    char enc[128];
+    srch_np_encode_name(o->width, o->goal, enc, sizeof enc);
+    if (strcmp(nn_model_encoder(m), enc))
+        return hn_fail(HN_ERR_ARG, "%s: the model reads \"%s\", this run needs \"%s\"", name,
+                       nn_model_encoder(m), enc);
+    if (nn_model_outputs(m) != 1)
+        return hn_fail(HN_ERR_SHAPE, "%s: the network must have one output", name);
+    return HN_OK;
+}
+
+static int fresh_model(const struct trn_avi_opts *o, nn_model **out)
+{
+    int rc = 0, cells = o->width * o->width;
+    char enc[128];
+    if (o->init) {
+        *out = nn_model_load(o->init, &rc);
+        return *out ? check_model(o, *out, o->init) : rc ? rc : HN_ERR_IO;
+    }
+    if (!o->arch)
+        return hn_fail(HN_ERR_ARG, "an architecture spec is required");
+    struct nn_spec spec;
+    if ((rc = nn_spec_parse(o->arch, &o->defaults, &spec)))
+        return hn_fail(rc, "--arch %s: %s", o->arch, hn_errmsg());
+    if (spec.n_inputs != cells * cells || spec.layer[spec.n_layers - 1].width != 1)
+        return hn_fail(HN_ERR_SHAPE,
+                       "--arch %s: a %d-puzzle network reads %d inputs and has one output", o->arch,
+                       cells - 1, cells * cells);
+    if (!(*out = nn_model_new(&spec, hn_seed_mix(o->seed, 1), &rc)))
+        return rc;
+    srch_np_encode_name(o->width, o->goal, enc, sizeof enc);
+    rc = nn_model_set_target(*out, o->target_mean, o->target_std);
+    return rc ? rc : nn_model_set_encoder(*out, enc);
+}
+
+static int setup(const struct trn_avi_opts *o, struct avi_state *s)
+{
+    int rc = HN_OK;
+    *s = (struct avi_state){.budget = o->budget, .walk = o->walk};
+    if (o->method == TRN_AVI_BOOT) {
+        size_t cells = (size_t)(o->width * o->width);
+        s->buf_b = malloc(cells * o->buffer_max);
+        s->buf_y = malloc(sizeof(float) * o->buffer_max);
+        if (!s->buf_b || !s->buf_y)
+            return hn_fail(HN_ERR_NOMEM, "out of memory for a buffer of %llu states",
+                           (unsigned long long)o->buffer_max);
+    }
+    if (o->resume && !(rc = avi_ckpt_load(o->resume, o, s)))
+        rc = check_model(o, s->m, o->resume);
+    else if (!o->resume && !(rc = fresh_model(o, &s->m))) {
+        size_t np;
+        nn_model_params(s->m, &np);
+        struct nn_adam_opts ao = NN_ADAM_DEFAULTS;
+        ao.lr = (float)o->lr;
+        if (!(s->a = nn_adam_new(np, &ao, &rc)))
+            rc = rc ? rc : HN_ERR_NOMEM;
+    }
+    if (!rc && !(s->t = nn_train_new(s->m, o->batch, hn_seed_mix(o->seed, 2), &rc)))
+        rc = rc ? rc : HN_ERR_NOMEM;
+    return rc;
+}
+
+static void state_free(struct avi_state *s)
+{
+    nn_train_free(s->t);
+    nn_adam_free(s->a);
+    nn_model_free(s->m);
+    nn_model_free(s->target);
+    free(s->buf_b);
+    free(s->buf_y);
+}
+
+/* ---- the record -------------------------------------------------------- */
+
+int avi_record(const struct trn_avi_opts *o, const struct avi_state *s)
+{
+    char spec[NN_SPEC_MAX], seed[32], floor[128];
+    int rc = nn_spec_format(nn_model_spec(s->m), NULL, spec, sizeof spec);
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->seed);
+    snprintf(floor, sizeof floor, "%s", o->floor ? srch_np_heur_name(o->floor) : "none");
+    int boot = o->method == TRN_AVI_BOOT;
+    struct {
+        const char *k;
+        double v;
+    } nums[] = {{"avi_rounds", s->round},
+                {"avi_steps", (double)s->steps},
+                {"avi_samples", (double)s->samples},
+                {"avi_seconds", s->seconds},
+                {"avi_threads", o->threads},
+                {"avi_batch", o->batch},
+                {"avi_steps_per_round", o->steps_per_round},
+                {"avi_lr", o->lr},
+                {"avi_lr_decay", o->lr_decay},
+                {"avi_walk_max", o->walk_max},
+                {"avi_updates", s->updates},
+                {"avi_update_loss", o->update_loss},
+                {"avi_clamp", o->clamp},
+                {"avi_boards", boot ? o->boards : 0},
+                {"avi_budget", boot ? (double)s->budget : 0},
+                {"avi_weight", boot ? o->weight : 0},
+                {"avi_walk", boot ? s->walk : 0}};
+    struct {
+        const char *k, *v;
+    } strs[] = {
+        {"avi_method", boot ? "bootstrap (Arfaee, Zilles & Holte 2011)"
+                            : "davi (DeepCubeA approximate value iteration)"},
+        {"avi_labels", "none: targets from the network itself (and the floor); no optimal label"},
+        {"avi_floor", floor},
+        {"train_spec", spec},
+        {"train_seed", seed},
+        {"train_revision", hn_revision()},
+        {"train_version", hn_version()}};
+    for (size_t i = 0; !rc && i < sizeof nums / sizeof nums[0]; i++)
+        rc = nn_model_set_meta_double(s->m, nums[i].k, nums[i].v);
+    for (size_t i = 0; !rc && i < sizeof strs / sizeof strs[0]; i++)
+        rc = nn_model_set_meta_str(s->m, strs[i].k, strs[i].v);
+    if (!rc && o->init)
+        rc = nn_model_set_meta_str(s->m, "train_init_from", o->init);
+    return rc;
+}
+
+/* ---- the loop ---------------------------------------------------------- */
+
+static int one_round(const struct trn_avi_opts *o, struct avi_state *s)
+{
+    struct trn_avi_round r = {0};
+    double t0 = hn_now();
+    int rc = o->method == TRN_AVI_BOOT ? avi_boot_round(o, s, &r) : avi_davi_round(o, s, &r);
+    double dt = hn_now() - t0;
+    if (rc == HN_ERR_INTERRUPTED)
+        return rc; /* the round is redone on resume */
+    if (rc)
+        return rc;
+    s->round++;
+    s->seconds += dt;
+    r.round = s->round;
+    r.steps = s->steps;
+    r.samples = s->samples;
+    r.updates = s->updates;
+    r.seconds = dt;
+    r.total_seconds = s->seconds;
+    r.model = s->m;
+    if (o->checkpoint && (rc = avi_ckpt_save(o->checkpoint, o, s)))
+        return rc;
+    if (o->on_round)
+        o->on_round(&r, o->round_user);
+    return HN_OK;
+}
+
+int trn_avi_run(const struct trn_avi_opts *o, nn_model **out)
+{
+    struct avi_state s;
+    *out = NULL;
+    int rc = check_opts(o);
+    if (rc)
+        return rc;
+    rc = setup(o, &s);
+    while (!rc && s.round < o->rounds)
+        rc = one_round(o, &s);
+    if (rc == HN_ERR_INTERRUPTED && o->checkpoint && s.m && s.a) {
+        /* Steps of the unfinished round are kept; the round itself is redone. */
+        int c = avi_ckpt_save(o->checkpoint, o, &s);
+        rc = c ? c : rc;
+    }
+    if (!rc)
+        rc = avi_record(o, &s);
+    if (!rc) {
+        *out = s.m;
+        s.m = NULL;
+    }
+    state_free(&s);
+    return rc;
+}

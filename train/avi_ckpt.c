@@ -1,0 +1,207 @@
+/* Checkpoints of DAVI and bootstrapping runs: a complete model file (the
+ * current weights and their record, so it can be used while the run goes on)
+ * plus a group /avi with the Adam moments, the frozen target network, the
+ * counters and the bootstrap buffer. Written to PATH.tmp and renamed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "train/avi_private.h"
+
+static int write_arr(hid_t g, const char *name, hid_t type, const void *p, size_t n)
+{
+    hsize_t dim = n ? n : 1;
+    hid_t sp = H5Screate_simple(1, &dim, NULL);
+    hid_t ds = sp >= 0 ? H5Dcreate2(g, name, type, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT) : -1;
+    int ok = ds >= 0 && (n == 0 || H5Dwrite(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, p) >= 0);
+    if (ds >= 0)
+        H5Dclose(ds);
+    if (sp >= 0)
+        H5Sclose(sp);
+    return ok ? HN_OK : hn_fail(HN_ERR_HDF5, "cannot write /avi/%s", name);
+}
+
+static int read_arr(hid_t g, const char *path, const char *name, hid_t type, void *p, size_t n)
+{
+    hid_t ds = H5Lexists(g, name, H5P_DEFAULT) > 0 ? H5Dopen2(g, name, H5P_DEFAULT) : -1;
+    if (ds < 0)
+        return hn_fail(HN_ERR_FORMAT, "%s: /avi/%s is missing", path, name);
+    hid_t sp = H5Dget_space(ds);
+    hssize_t k = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : -1;
+    if (sp >= 0)
+        H5Sclose(sp);
+    int rc = HN_OK;
+    if (k != (hssize_t)(n ? n : 1))
+        rc = hn_fail(HN_ERR_SHAPE, "%s: /avi/%s has %lld values, expected %zu", path, name,
+                     (long long)k, n);
+    else if (n && H5Dread(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, p) < 0)
+        rc = hn_fail(HN_ERR_FORMAT, "%s: /avi/%s cannot be read", path, name);
+    H5Dclose(ds);
+    return rc;
+}
+
+/* Counters: saved as attributes, all as doubles (exact below 2^53). */
+#define NCOUNT 9
+static const char *const count_names[NCOUNT] = {
+    "round", "updates", "steps", "samples", "seconds", "adam_steps", "budget", "walk", "buf_n"};
+
+static void counts_get(const struct avi_state *s, double *v)
+{
+    double c[NCOUNT] = {s->round,           s->updates, (double)s->steps,
+                        (double)s->samples, s->seconds, (double)nn_adam_step_count(s->a),
+                        (double)s->budget,  s->walk,    (double)s->buf_n};
+    memcpy(v, c, sizeof c);
+}
+
+/* A resumed run must draw the same kind of rows into the same network. */
+static int check_same(hid_t g, const char *path, const struct trn_avi_opts *o)
+{
+    double v[4], want[4] = {o->method, o->width, o->goal, o->batch};
+    static const char *const names[4] = {"method", "width", "goal", "batch"};
+    for (int i = 0; i < 4; i++) {
+        if (hn_h5_attr_get_double(g, names[i], &v[i]))
+            return hn_fail(HN_ERR_FORMAT, "%s: /avi attribute %s is missing", path, names[i]);
+        if (v[i] != want[i])
+            return hn_fail(HN_ERR_ARG, "%s: the checkpoint was made with %s = %g, this run has %g",
+                           path, names[i], v[i], want[i]);
+    }
+    return HN_OK;
+}
+
+static int save_group(hid_t g, const struct trn_avi_opts *o, const struct avi_state *s)
+{
+    size_t n = nn_adam_size(s->a), cells = (size_t)(o->width * o->width);
+    double v[NCOUNT], same[4] = {o->method, o->width, o->goal, o->batch};
+    static const char *const names[4] = {"method", "width", "goal", "batch"};
+    int rc = write_arr(g, "adam_m", H5T_NATIVE_FLOAT, nn_adam_m(s->a), n);
+    if (!rc)
+        rc = write_arr(g, "adam_v", H5T_NATIVE_FLOAT, nn_adam_v(s->a), n);
+    if (!rc && s->target) {
+        size_t np, ns;
+        float *p = nn_model_params(s->target, &np), *st = nn_model_state(s->target, &ns);
+        rc = write_arr(g, "target_params", H5T_NATIVE_FLOAT, p, np);
+        if (!rc)
+            rc = write_arr(g, "target_state", H5T_NATIVE_FLOAT, st, ns);
+    }
+    if (!rc && s->buf_n) {
+        rc = write_arr(g, "buffer_boards", H5T_NATIVE_UINT8, s->buf_b, s->buf_n * cells);
+        if (!rc)
+            rc = write_arr(g, "buffer_cost", H5T_NATIVE_FLOAT, s->buf_y, s->buf_n);
+        if (!rc)
+            rc = hn_h5_attr_set_double(g, "buf_head", (double)s->buf_head);
+    }
+    counts_get(s, v);
+    for (int i = 0; !rc && i < NCOUNT; i++)
+        rc = hn_h5_attr_set_double(g, count_names[i], v[i]);
+    for (int i = 0; !rc && i < 4; i++)
+        rc = hn_h5_attr_set_double(g, names[i], same[i]);
+    if (!rc)
+        rc = hn_h5_attr_set_double(g, "has_target", s->target != NULL);
+    return rc;
+}
+
+int avi_ckpt_save(const char *path, const struct trn_avi_opts *o, const struct avi_state *s)
+{
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+        return hn_fail(HN_ERR_ARG, "checkpoint path too long");
+    int rc = avi_record(o, s);
+    if (!rc)
+        rc = nn_model_save(s->m, tmp);
+    if (rc)
+        return rc;
+    hid_t f = H5Fopen(tmp, H5F_ACC_RDWR, H5P_DEFAULT);
+    hid_t g = f >= 0 ? H5Gcreate2(f, "avi", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT) : -1;
+    rc = g >= 0 ? save_group(g, o, s) : hn_fail(HN_ERR_IO, "%s: cannot add /avi", tmp);
+    if (g >= 0)
+        H5Gclose(g);
+    if (f >= 0 && H5Fclose(f) < 0 && !rc)
+        rc = hn_fail(HN_ERR_IO, "%s: cannot finish writing", tmp);
+    if (!rc && rename(tmp, path) != 0)
+        rc = hn_fail(HN_ERR_IO, "%s: cannot rename to %s", tmp, path);
+    if (rc)
+        remove(tmp);
+    return rc;
+}
+
+static int load_counts(hid_t g, const char *path, const struct trn_avi_opts *o, struct avi_state *s)
+{
+    double v[NCOUNT], head = 0;
+    for (int i = 0; i < NCOUNT; i++)
+        if (hn_h5_attr_get_double(g, count_names[i], &v[i]))
+            return hn_fail(HN_ERR_FORMAT, "%s: /avi attribute %s is missing", path, count_names[i]);
+    if (v[8] > 0 && (hn_h5_attr_get_double(g, "buf_head", &head) || v[8] > (double)o->buffer_max ||
+                     head >= (double)o->buffer_max))
+        return hn_fail(HN_ERR_ARG,
+                       "%s: the checkpoint's buffer of %.0f states does not fit --buffer %llu",
+                       path, v[8], (unsigned long long)o->buffer_max);
+    s->round = (int)v[0];
+    s->updates = (int)v[1];
+    s->steps = (uint64_t)v[2];
+    s->samples = (uint64_t)v[3];
+    s->seconds = v[4];
+    nn_adam_set_step_count(s->a, (uint64_t)v[5]);
+    s->budget = (uint64_t)v[6];
+    s->walk = (int)v[7];
+    s->buf_n = (uint64_t)v[8];
+    s->buf_head = (uint64_t)head;
+    return HN_OK;
+}
+
+static int load_target(hid_t g, const char *path, struct avi_state *s)
+{
+    double has = 0;
+    int rc = 0;
+    if (hn_h5_attr_get_double(g, "has_target", &has) || !has)
+        return HN_OK;
+    if (!(s->target = nn_model_clone(s->m, &rc)))
+        return rc ? rc : HN_ERR_NOMEM;
+    size_t np, ns;
+    float *p = nn_model_params(s->target, &np), *st = nn_model_state(s->target, &ns);
+    rc = read_arr(g, path, "target_params", H5T_NATIVE_FLOAT, p, np);
+    return rc ? rc : read_arr(g, path, "target_state", H5T_NATIVE_FLOAT, st, ns);
+}
+
+static int load_group(hid_t g, const char *path, const struct trn_avi_opts *o, struct avi_state *s)
+{
+    size_t np = nn_adam_size(s->a), cells = (size_t)(o->width * o->width);
+    int rc = check_same(g, path, o);
+    if (!rc)
+        rc = load_counts(g, path, o, s);
+    if (!rc)
+        rc = read_arr(g, path, "adam_m", H5T_NATIVE_FLOAT, nn_adam_m(s->a), np);
+    if (!rc)
+        rc = read_arr(g, path, "adam_v", H5T_NATIVE_FLOAT, nn_adam_v(s->a), np);
+    if (!rc)
+        rc = load_target(g, path, s);
+    if (!rc && s->buf_n && s->buf_b) {
+        rc = read_arr(g, path, "buffer_boards", H5T_NATIVE_UINT8, s->buf_b, s->buf_n * cells);
+        if (!rc)
+            rc = read_arr(g, path, "buffer_cost", H5T_NATIVE_FLOAT, s->buf_y, s->buf_n);
+    }
+    return rc;
+}
+
+int avi_ckpt_load(const char *path, const struct trn_avi_opts *o, struct avi_state *s)
+{
+    int rc = 0;
+    if (!(s->m = nn_model_load(path, &rc)))
+        return rc ? rc : HN_ERR_IO;
+    size_t np;
+    nn_model_params(s->m, &np);
+    struct nn_adam_opts ao = NN_ADAM_DEFAULTS;
+    ao.lr = (float)o->lr;
+    if (!(s->a = nn_adam_new(np, &ao, &rc)))
+        return rc ? rc : HN_ERR_NOMEM;
+    hid_t f = hn_h5_open_read(path);
+    if (f < 0)
+        return (int)f;
+    hid_t g = H5Lexists(f, "avi", H5P_DEFAULT) > 0 ? H5Gopen2(f, "avi", H5P_DEFAULT) : -1;
+    rc = g >= 0 ? load_group(g, path, o, s)
+                : hn_fail(HN_ERR_FORMAT, "%s: no /avi group (not a value-iteration checkpoint?)",
+                          path);
+    if (g >= 0)
+        H5Gclose(g);
+    H5Fclose(f);
+    return rc;
+}
