@@ -47,7 +47,8 @@ static void usage(FILE *out)
         "                      network, optionally max(ann - D, H) with an admissible H; scale:S\n"
         "                      keeps 1/S-move fixed-point values (A* family only) [rounded];\n"
         "                      mirror averages each board with its diagonal mirror\n"
-        "  --algo A            idastar, astar, wastar, batch-astar, bwas, focal [idastar]\n"
+        "  --algo A            idastar, astar, wastar, batch-astar, bwas, focal\n"
+            "                      [idastar; astar with --model]\n"
         "  --batch B           batch-astar, bwas: nodes expanded per step [16]\n"
         "  --weight W          wastar, batch-astar: f = g + W*h [wastar 1.5, else 1];\n"
         "                      bwas (DeepCubeA's batch-weighted A*): lambda in\n"
@@ -84,29 +85,36 @@ static int parse_limit(int c, const char *arg, solve_args *a)
     }
 }
 
-/* The final search options: the model's recorded search (or astar on the
- * model) under the options given on the command line. */
+/* With --model: the puzzle size from the model and the search it records
+ * (used when neither --algo nor --heuristic is given), else A* on it. */
+static int model_search(solve_args *a, const cli_search_opts *given, cli_search_opts *so)
+{
+    char rec[4096], where[1200];
+    int width, rc = cli_model_search_get(a->model, &width, rec, sizeof rec);
+    if (rc)
+        return rc;
+    if (!width)
+        return cli_usage("solve", "--model %s is not an n-puzzle model", a->model);
+    if (a->puzzle_set && srch_np_puzzle_width(a->puzzle) != width)
+        return cli_usage("solve", "--model %s is for the %d-puzzle, not the %ld-puzzle", a->model,
+                         width * width - 1, a->puzzle);
+    a->puzzle = width * width - 1;
+    *so = (cli_search_opts){.algo = CLI_ALGO_ASTAR, .heuristic = "ann:SELF"};
+    if (given->algo >= 0 || given->heuristic[0] || !rec[0])
+        return 0;
+    if (!a->quiet)
+        fprintf(stderr, "heurnet solve: the search recorded in %s: %s\n", a->model, rec);
+    snprintf(where, sizeof where, "solve: the search recorded in %s", a->model);
+    *so = (cli_search_opts)CLI_SEARCH_OPTS_INIT;
+    return cli_search_opts_parse(where, rec, a->model, so);
+}
+
+/* The final search options: the model's (see model_search) under the
+ * options given on the command line. */
 static int resolve_search(solve_args *a, const cli_search_opts *given)
 {
     cli_search_opts so = CLI_SEARCH_OPTS_INIT;
-    int rc = 0;
-    if (a->model) {
-        char rec[4096], where[1200];
-        int width;
-        if ((rc = cli_model_search_get(a->model, &width, rec, sizeof rec)))
-            return rc;
-        if (!width)
-            return cli_usage("solve", "--model %s is not an n-puzzle model", a->model);
-        if (!a->puzzle_set)
-            a->puzzle = width * width - 1;
-        snprintf(where, sizeof where, "solve: the search recorded in %s", a->model);
-        if (given->algo < 0 && !given->heuristic[0] && rec[0]) {
-            rc = cli_search_opts_parse(where, rec, a->model, &so);
-            if (!a->quiet)
-                fprintf(stderr, "heurnet solve: the search recorded in %s: %s\n", a->model, rec);
-        } else if (given->algo < 0 && !given->heuristic[0])
-            so = (cli_search_opts){.algo = CLI_ALGO_ASTAR, .heuristic = "ann:SELF"};
-    }
+    int rc = a->model ? model_search(a, given, &so) : 0;
     cli_search_opts_merge(&so, given);
     if (!rc && a->model)
         rc = cli_search_opts_self("solve", &so, a->model);
