@@ -66,7 +66,7 @@ void cli_search_opts_merge(cli_search_opts *o, const cli_search_opts *over);
 int cli_search_opts_self(const char *cmd, cli_search_opts *o, const char *model);
 
 /* Fill what was not given (algo `default_algo`, batch 16, weight: wastar 1.5,
- * bwas 0.6, else 1; bound 1.05) and check the combination (bwas weight
+ * bwas 0.8, else 1; bound 1.05) and check the combination (bwas weight
  * lambda in (0, 1], other weights 1..100). Returns 0 or CLI_EXIT_USAGE. */
 int cli_search_opts_finish(const char *cmd, cli_search_opts *o, int default_algo);
 
