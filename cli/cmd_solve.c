@@ -48,7 +48,7 @@ static void usage(FILE *out)
         "                      keeps 1/S-move fixed-point values (A* family only) [rounded];\n"
         "                      mirror averages each board with its diagonal mirror\n"
         "  --algo A            idastar, astar, wastar, batch-astar, bwas, focal\n"
-            "                      [idastar; astar with --model]\n"
+        "                      [idastar; astar with --model]\n"
         "  --batch B           batch-astar, bwas: nodes expanded per step [16]\n"
         "  --weight W          wastar, batch-astar: f = g + W*h [wastar 1.5, else 1];\n"
         "                      bwas (DeepCubeA's batch-weighted A*): lambda in\n"
@@ -301,9 +301,9 @@ static int summarize(const solve_args *a, const srch_np_instance *inst, const sr
            "mean_generated=%.1f mean_h0=%.2f total_seconds=%.3f wall_seconds=%.3f threads=%ld "
            "algo=%s heuristic=%s batch=%d weight=%g peak_rss_mb=%.0f\n",
            n, solved, known,
-           wrong             ? "no"
-           : known == solved ? "yes"
-                             : "unchecked",
+           wrong                      ? "no"
+           : known && known == solved ? "yes"
+                                      : "unchecked",
            expanded / d, generated / d, h0 / d, seconds, wall, a->threads,
            cli_algo_name(a->so.algo), a->so.heuristic, a->so.batch, a->so.weight,
            (double)hn_peak_rss_kb() / 1024.0);
