@@ -8,8 +8,8 @@
 #include "cli/cli.h"
 #include "nn/nn.h"
 
-static const char *const ALGO_NAMES[] = {"idastar", "astar", "wastar",
-                                          "batch-astar", "focal", "bwas"};
+static const char *const ALGO_NAMES[] = {"idastar",     "astar", "wastar",
+                                         "batch-astar", "focal", "bwas"};
 #define N_ALGOS (int)(sizeof ALGO_NAMES / sizeof *ALGO_NAMES)
 
 int cli_algo_parse(const char *s, int *algo)

@@ -173,8 +173,8 @@ void eval_report_headline(FILE *out, const eval_row *rows, size_t n)
             s.n, s.ann_solved, s.ann_valid, s.optimal, s.known,
             s.known ? 100.0 * (double)s.optimal / (double)s.known : 0.0, s.excess_mean,
             s.excess_max, s.ann_exp_mean, s.ann_exp_median, s.ann_sec_mean, s.all_sec_mean,
-            s.base_exp_mean,
-            s.base_sec_mean, s.ann_exp_mean > 0 ? s.base_exp_mean / s.ann_exp_mean : 0.0);
+            s.base_exp_mean, s.base_sec_mean,
+            s.ann_exp_mean > 0 ? s.base_exp_mean / s.ann_exp_mean : 0.0);
 }
 
 /* Table 1 of the paper: boards split into quartiles of the baseline's
@@ -277,9 +277,9 @@ static void write_headline(FILE *f, const stats *s)
  * a known optimum. */
 static void write_bound(FILE *f, const eval_info *in, const eval_row *r, size_t n)
 {
-    double bound = !strcmp(in->algo, "focal") ? in->bound
-                   : !strcmp(in->algo, "bwas")  ? 1.0 / in->weight
-                                                : in->weight;
+    double bound = !strcmp(in->algo, "focal")  ? in->bound
+                   : !strcmp(in->algo, "bwas") ? 1.0 / in->weight
+                                               : in->weight;
     if (bound <= 1.0 && strcmp(in->algo, "focal"))
         return;
     size_t known = 0, within = 0;
