@@ -9,11 +9,13 @@
 #include "cli/cli.h"
 #include "nn/nn.h"
 
-static const char *const ALGO_NAMES[] = {"idastar", "astar", "wastar", "batch-astar", "focal"};
+static const char *const ALGO_NAMES[] = {"idastar",     "astar", "wastar",
+                                         "batch-astar", "focal", "bwas"};
+#define N_ALGOS (int)(sizeof ALGO_NAMES / sizeof *ALGO_NAMES)
 
 int cli_algo_parse(const char *s, int *algo)
 {
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < N_ALGOS; i++)
         if (!strcmp(s, ALGO_NAMES[i])) {
             *algo = i;
             return 0;
@@ -23,7 +25,7 @@ int cli_algo_parse(const char *s, int *algo)
 
 const char *cli_algo_name(int algo)
 {
-    return algo >= 0 && algo < 5 ? ALGO_NAMES[algo] : "?";
+    return algo >= 0 && algo < N_ALGOS ? ALGO_NAMES[algo] : "?";
 }
 
 const char *cli_default_heuristic(int width)
@@ -124,6 +126,15 @@ static int cache_fits(const char *spec, int bits, int threads)
     return CLI_EXIT_USAGE;
 }
 
+int cli_ann_spec_check(const char *spec, char *floor, size_t cap)
+{
+    ann_spec a;
+    int rc = ann_parse(spec, &a);
+    if (!rc)
+        snprintf(floor, cap, "%s", a.floor);
+    return rc;
+}
+
 static int ann_build(const char *spec, int width, int goal, int quiet, int threads,
                      srch_np_heur **out, char *floor_spec, size_t cap)
 {
@@ -211,6 +222,10 @@ int cli_search_solve(const cli_search *s, const srch_np_board *b, const srch_lim
     case CLI_ALGO_WASTAR:
     case CLI_ALGO_BATCH:
         srch_np_batch_astar(b, s->h, &s->bfs, lim, res);
+        break;
+    case CLI_ALGO_BWAS: /* lambda*g + h orders like g + h/lambda */
+        srch_np_batch_astar(b, s->h, &(srch_np_bfs_opts){s->bfs.batch, 1.0 / s->bfs.weight}, lim,
+                            res);
         break;
     default:
         srch_np_focal(b, s->adm, s->h, s->bound, lim, res);

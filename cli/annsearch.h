@@ -11,13 +11,14 @@ enum cli_algo {
     CLI_ALGO_ASTAR = 1,
     CLI_ALGO_WASTAR = 2,
     CLI_ALGO_BATCH = 3,
-    CLI_ALGO_FOCAL = 4
+    CLI_ALGO_FOCAL = 4,
+    CLI_ALGO_BWAS = 5 /* batch-astar ordered by lambda*g + h; bfs.weight holds lambda */
 };
 
 /* A configured search: the algorithm, its settings and its heuristics. */
 typedef struct cli_search {
     int algo;
-    srch_np_bfs_opts bfs; /* batch and weight (wastar, batch-astar) */
+    srch_np_bfs_opts bfs; /* batch and weight (wastar, batch-astar; bwas: lambda) */
     double bound;         /* focal */
     srch_np_heur *h;      /* the heuristic that guides the search */
     srch_np_heur *adm;    /* focal: the admissible heuristic that proves the bound */
@@ -25,7 +26,7 @@ typedef struct cli_search {
                              ann: cache); 0 counts as 1 */
 } cli_search;
 
-/* "idastar", "astar", "wastar", "batch-astar", "focal" -> *algo; 0 or -1. */
+/* "idastar", "astar", "wastar", "batch-astar", "focal", "bwas" -> *algo; 0 or -1. */
 int cli_algo_parse(const char *s, int *algo);
 const char *cli_algo_name(int algo);
 
@@ -42,6 +43,11 @@ void cli_search_free(cli_search *s);
  * of this call (zero without a network). Returns res->status. */
 int cli_search_solve(const cli_search *s, const srch_np_board *b, const srch_limits *lim,
                      srch_np_result *res, srch_np_ann_stats *nn);
+
+/* Check the syntax of an ann: spec without loading anything: 0 with the
+ * admissible part (or "") in floor[cap], or CLI_EXIT_USAGE after printing
+ * the reason. */
+int cli_ann_spec_check(const char *spec, char *floor, size_t cap);
 
 /* The default heuristic name for a board width (pdb:8, pdb:7-8, pdb:6-6-6-6). */
 const char *cli_default_heuristic(int width);

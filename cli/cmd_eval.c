@@ -13,15 +13,15 @@
 #include "cli/annsearch.h"
 #include "cli/cli.h"
 #include "cli/eval_report.h"
+#include "cli/search_opts.h"
 #include "nn/nn.h"
-#include "search/npuzzle/encode.h"
 
 typedef struct {
-    const char *model, *instances, *out, *heuristic, *baseline, *admissible;
-    int goal, algo, base_algo, quiet, force; /* base_algo: -1 = none */
+    const char *model, *instances, *out, *baseline;
+    int goal, base_algo, base_algo_set, quiet, force; /* base_algo: -1 = none */
     long limit, blas_threads;
-    srch_np_bfs_opts bfs;
-    double bound;
+    cli_search_opts given; /* search options on the command line */
+    cli_search_opts so;    /* the search run: the model's recorded one under `given` */
     srch_limits lim;
 } eval_args;
 
@@ -40,18 +40,25 @@ static void usage(FILE *out)
             "  -o, --output DIR     report folder [required]\n"
             "  --goal G             goal layout of FILE: blank-first or blank-last (boards are\n"
             "                       converted for a model of the other layout) [blank-first]\n"
+            "  The network search is the one recorded in the model (heurnet nn set-search)\n"
+            "  when neither --algo nor --heuristic is given, else --algo astar --heuristic\n"
+            "  ann:M.h5; the options below given here still win. SELF in --heuristic = M.h5.\n"
             "  --heuristic H        network heuristic spec [ann:M.h5]; e.g.\n"
             "                       ann:M.h5,pdb:7-8,delta:2 or ann:M.h5,scale:10,mirror\n"
-            "  --algo A             astar, wastar, batch-astar, focal, idastar [astar]\n"
-            "  --batch B            batch-astar: nodes per step [16]\n"
-            "  --weight W           wastar, batch-astar: f = g + W*h [wastar 1.5, else 1]\n"
+            "  --algo A             astar, wastar, batch-astar, bwas, focal, idastar [astar]\n"
+            "  --batch B            batch-astar, bwas: nodes per step [16]\n"
+            "  --weight W           wastar, batch-astar: f = g + W*h [wastar 1.5, else 1];\n"
+            "                       bwas: lambda in f = lambda*g + h, (0, 1] [0.8]\n"
             "  --bound E            focal: suboptimality bound [1.05]\n"
             "  --admissible H       focal: admissible heuristic [the baseline heuristic]\n"
             "  --baseline H         admissible baseline heuristic [pdb:8 / pdb:7-8 / pdb:6-6-6-6]\n"
-            "  --baseline-algo A    astar, idastar or none (use the file's optima) [astar]\n"
+            "  --baseline-algo A    astar, idastar or none (use the file's optima)\n"
+            "                       [astar; none for the 24-puzzle]\n"
             "  --limit N            only the first N boards, 0 = all [0]\n"
             "  --max-expanded N     per-search node limit, 0 = none [0]\n"
             "  --time-limit S       per-search seconds, 0 = none [0]\n"
+            "  --max-nodes N        per-search stored-node (memory) limit, A* family, 0 = none\n"
+            "                       [0]; a board that hits a limit is reported unsolved\n"
             "  --blas-threads T     OpenBLAS threads for the network [1]\n"
             "  --force              replace DIR if it exists\n"
             "  -q, --quiet          no progress\n"
@@ -64,21 +71,11 @@ static void usage(FILE *out)
 
 static int parse_num_opt(int c, const char *arg, eval_args *a)
 {
-    long v;
     switch (c) {
-    case 'B':
-        if (cli_parse_long(arg, 1, 65536, &v))
-            return cli_usage("eval", "--batch must be 1..65536, not '%s'", arg);
-        a->bfs.batch = (int)v;
-        return 0;
-    case 'W':
-        if (cli_parse_double(arg, &a->bfs.weight) || a->bfs.weight < 1 || a->bfs.weight > 100)
-            return cli_usage("eval", "--weight must be 1..100, not '%s'", arg);
-        return 0;
-    case 'E':
-        if (cli_parse_double(arg, &a->bound) || a->bound < 1 || a->bound > 100)
-            return cli_usage("eval", "--bound must be 1..100, not '%s'", arg);
-        return 0;
+    case 'n':
+        return cli_parse_u64(arg, &a->lim.max_nodes)
+                   ? cli_usage("eval", "--max-nodes must be a count, not '%s'", arg)
+                   : 0;
     case 'l':
         return cli_parse_long(arg, 0, 1L << 40, &a->limit)
                    ? cli_usage("eval", "--limit must be a count, not '%s'", arg)
@@ -104,12 +101,8 @@ static int parse_args(int argc, char **argv, eval_args *a)
                                          {"instances", required_argument, 0, 'i'},
                                          {"output", required_argument, 0, 'o'},
                                          {"goal", required_argument, 0, 'g'},
-                                         {"heuristic", required_argument, 0, 'H'},
-                                         {"algo", required_argument, 0, 'a'},
-                                         {"batch", required_argument, 0, 'B'},
-                                         {"weight", required_argument, 0, 'W'},
-                                         {"bound", required_argument, 0, 'E'},
-                                         {"admissible", required_argument, 0, 'A'},
+                                         CLI_SEARCH_LONGOPTS,
+                                         {"max-nodes", required_argument, 0, 'n'},
                                          {"baseline", required_argument, 0, 'b'},
                                          {"baseline-algo", required_argument, 0, 'L'},
                                          {"limit", required_argument, 0, 'l'},
@@ -120,14 +113,15 @@ static int parse_args(int argc, char **argv, eval_args *a)
                                          {"quiet", no_argument, 0, 'q'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
-    *a = (eval_args){.algo = CLI_ALGO_ASTAR,
-                     .base_algo = CLI_ALGO_ASTAR,
-                     .bfs = {.batch = 16},
-                     .bound = 1.05,
-                     .blas_threads = 1};
+    *a = (eval_args){.base_algo = CLI_ALGO_ASTAR, .blas_threads = 1, .given = CLI_SEARCH_OPTS_INIT};
     int c, rc;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+        if ((rc = cli_search_opt("eval", c, optarg, &a->given)) >= 0) {
+            if (rc)
+                return rc;
+            continue;
+        }
         switch (c) {
         case 'm':
             a->model = optarg;
@@ -137,12 +131,6 @@ static int parse_args(int argc, char **argv, eval_args *a)
             break;
         case 'o':
             a->out = optarg;
-            break;
-        case 'H':
-            a->heuristic = optarg;
-            break;
-        case 'A':
-            a->admissible = optarg;
             break;
         case 'b':
             a->baseline = optarg;
@@ -157,14 +145,9 @@ static int parse_args(int argc, char **argv, eval_args *a)
             if (srch_np_goal_parse(optarg, &a->goal))
                 return cli_usage("eval", "%s", hn_errmsg());
             break;
-        case 'a':
-            if (cli_algo_parse(optarg, &a->algo))
-                return cli_usage(
-                    "eval", "--algo must be astar, wastar, batch-astar, focal or idastar, not '%s'",
-                    optarg);
-            break;
         case 'L':
             a->base_algo = -1;
+            a->base_algo_set = 1;
             if (strcmp(optarg, "none") &&
                 (cli_algo_parse(optarg, &a->base_algo) || a->base_algo > CLI_ALGO_ASTAR))
                 return cli_usage("eval", "--baseline-algo must be astar, idastar or none, not '%s'",
@@ -173,9 +156,7 @@ static int parse_args(int argc, char **argv, eval_args *a)
         case 'h':
             usage(stdout);
             return -1;
-        case 'B':
-        case 'W':
-        case 'E':
+        case 'n':
         case 'l':
         case 'e':
         case 't':
@@ -191,10 +172,6 @@ static int parse_args(int argc, char **argv, eval_args *a)
         return cli_usage("eval", "unexpected argument '%s'", argv[optind]);
     if (!a->model || !a->instances || !a->out)
         return cli_usage("eval", "--model, --instances and -o are required");
-    if (a->bfs.weight == 0)
-        a->bfs.weight = a->algo == CLI_ALGO_WASTAR ? 1.5 : 1.0;
-    if (a->algo == CLI_ALGO_WASTAR)
-        a->bfs.batch = 1;
     return 0;
 }
 
@@ -302,50 +279,66 @@ static size_t run_boards(const evaluator *e, const srch_np_instance *inst, size_
     return i;
 }
 
-/* The puzzle width from the model's encoder (message printed on failure). */
-static int model_width(const char *path, int *width)
+/* The puzzle width from the model's encoder and the search to run: the
+ * model's recorded search (or astar on the model) under the options given.
+ * 0 or an exit code (message printed). */
+static int resolve_model(eval_args *a, int *width)
 {
-    int st, goal;
-    nn_model *m = nn_model_load(path, &st);
-    if (!m)
-        return cli_fail(NULL);
-    st = srch_np_encode_parse(nn_model_encoder(m), width, &goal);
-    if (st)
-        fprintf(stderr, "heurnet eval: %s: %s\n", path, hn_errmsg());
-    nn_model_free(m);
-    return st ? CLI_EXIT_FAIL : 0;
+    char rec[4096], where[1200];
+    int rc = cli_model_search_get(a->model, width, rec, sizeof rec);
+    if (rc)
+        return rc;
+    if (!*width) {
+        fprintf(stderr, "heurnet eval: %s: encoder is not an n-puzzle encoder\n", a->model);
+        return CLI_EXIT_FAIL;
+    }
+    a->so = (cli_search_opts){.algo = CLI_ALGO_ASTAR, .heuristic = "ann:SELF"};
+    snprintf(where, sizeof where, "eval: the search recorded in %s", a->model);
+    if (a->given.algo < 0 && !a->given.heuristic[0] && rec[0]) {
+        a->so = (cli_search_opts)CLI_SEARCH_OPTS_INIT;
+        if ((rc = cli_search_opts_parse(where, rec, a->model, &a->so)))
+            return rc;
+        if (!a->quiet)
+            fprintf(stderr, "heurnet eval: the search recorded in %s: %s\n", a->model, rec);
+    }
+    cli_search_opts_merge(&a->so, &a->given);
+    if (!a->base_algo_set && *width == 5)
+        a->base_algo = -1; /* optimal 24-puzzle search takes hours: use the file's optima */
+    if ((rc = cli_search_opts_self("eval", &a->so, a->model)))
+        return rc;
+    return cli_search_opts_finish("eval", &a->so, CLI_ALGO_ASTAR);
 }
 
-static int setup(const eval_args *a, int width, evaluator *e, char *spec, size_t cap)
+static int setup(const eval_args *a, int width, evaluator *e)
 {
     const char *base = a->baseline ? a->baseline : cli_default_heuristic(width);
     if (!strncmp(base, "ann:", 4))
         return cli_usage("eval", "--baseline must be an admissible heuristic, not a network");
-    snprintf(spec, cap, "ann:%s", a->model);
-    if (a->heuristic && strncmp(a->heuristic, "ann:", 4))
-        return cli_usage("eval", "--heuristic must be an ann: spec, not '%s'", a->heuristic);
-    int rc = cli_search_setup(&e->s, a->heuristic ? a->heuristic : spec,
-                              a->admissible ? a->admissible : base, width, a->goal, a->quiet);
+    if (strncmp(a->so.heuristic, "ann:", 4))
+        return cli_usage("eval", "--heuristic must be an ann: spec, not '%s'", a->so.heuristic);
+    int rc = cli_search_setup(&e->s, a->so.heuristic, a->so.admissible[0] ? a->so.admissible : base,
+                              width, a->goal, a->quiet);
     if (!rc && (rc = cli_heur_get(base, width, a->goal, a->quiet, &e->base)))
         cli_search_free(&e->s);
     return rc;
 }
 
-static int finish(const eval_args *a, const evaluator *e, const char *spec, const char *part,
-                  size_t in_file, size_t total, eval_row *rows, size_t done, double wall)
+static int finish(const eval_args *a, const evaluator *e, const char *part, size_t in_file,
+                  size_t total, eval_row *rows, size_t done, double wall)
 {
     eval_info info = {.model = a->model,
                       .instances = a->instances,
-                      .heuristic = a->heuristic ? a->heuristic : spec,
-                      .algo = cli_algo_name(a->algo),
+                      .heuristic = a->so.heuristic,
+                      .algo = cli_algo_name(a->so.algo),
                       .baseline = a->baseline ? a->baseline
                                               : cli_default_heuristic(srch_np_heur_width(e->base)),
                       .baseline_algo = a->base_algo < 0 ? "none" : cli_algo_name(a->base_algo),
                       .goal = srch_np_goal_name(a->goal),
                       .puzzle = srch_np_heur_width(e->base) * srch_np_heur_width(e->base) - 1,
-                      .batch = a->bfs.batch,
-                      .weight = a->bfs.weight,
-                      .bound = a->bound,
+                      .batch = a->so.batch,
+                      .weight = a->so.weight,
+                      .bound = a->so.bound,
+                      .lim = a->lim,
                       .in_file = in_file,
                       .total = total,
                       .interrupted = done < total,
@@ -383,7 +376,7 @@ int cmd_eval(int argc, char **argv)
         return rc < 0 ? CLI_EXIT_OK : rc;
     cli_log_init(a.quiet);
     int width;
-    if ((rc = model_width(a.model, &width)))
+    if ((rc = resolve_model(&a, &width)))
         return rc;
     srch_np_instance *inst;
     size_t n;
@@ -393,22 +386,22 @@ int cmd_eval(int argc, char **argv)
     if (a.limit && (size_t)a.limit < n)
         n = (size_t)a.limit;
     nn_blas_threads((int)a.blas_threads);
-    evaluator e = {.a = &a, .s = {.algo = a.algo, .bfs = a.bfs, .bound = a.bound}, .goal = a.goal};
-    char spec[1200], part[4200];
+    evaluator e = {.a = &a, .s = cli_search_opts_search(&a.so), .goal = a.goal};
+    char part[4200];
     eval_row *rows = NULL;
-    if (!(rc = setup(&a, width, &e, spec, sizeof spec))) {
+    if (!(rc = setup(&a, width, &e))) {
         rows = calloc(n ? n : 1, sizeof *rows);
         rc = !rows ? (fprintf(stderr, "heurnet eval: out of memory\n"), CLI_EXIT_FAIL)
                    : prepare_dir(&a, part, sizeof part);
         if (!rc) {
             if (!a.quiet)
                 fprintf(stderr, "heurnet eval: %zu boards, %s with %s, baseline %s, heurnet %s\n",
-                        n, cli_algo_name(a.algo), a.heuristic ? a.heuristic : spec,
+                        n, cli_algo_name(a.so.algo), a.so.heuristic,
                         a.base_algo < 0 ? "none" : cli_algo_name(a.base_algo), hn_version());
             hn_stop_install();
             double t0 = hn_now();
             size_t done = run_boards(&e, inst, n, rows);
-            rc = finish(&a, &e, spec, part, in_file, n, rows, done, hn_now() - t0);
+            rc = finish(&a, &e, part, in_file, n, rows, done, hn_now() - t0);
             if (rc)
                 remove_report(part);
         }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/search_opts.h"
 #include "common/hn.h"
 
 struct nn_layer_defaults cli_arch_defaults(void)
@@ -348,6 +349,7 @@ static const struct cli_subcmd nn_cmds[] = {
     {"info", nn_info, "print a model file's spec, encoder, parameters and attributes"},
     {"demo", nn_demo, "train a small net on a synthetic task, printing the loss"},
     {"upgrade", cli_nn_upgrade, "add the checksum to an older model, dataset or checkpoint"},
+    {"set-search", cli_nn_set_search, "record the search a model is meant for (attribute search)"},
 };
 
 int cmd_nn(int argc, char **argv)

@@ -9,137 +9,190 @@
 
 #include "cli/annsearch.h"
 #include "cli/cli.h"
+#include "cli/search_opts.h"
 #include "common/hn.h"
 #include "search/srch.h"
 
 typedef struct {
     long puzzle, threads;
-    int goal, algo, quiet;
-    const char *heuristic, *admissible, *file;
+    int goal, quiet, puzzle_set;
+    const char *file, *model;
+    cli_search_opts so;
     srch_limits lim;
-    srch_np_bfs_opts bfs;
-    double bound;
 } solve_args;
 
 static void usage(FILE *out)
 {
-    fprintf(out,
-            "usage: heurnet solve [options] FILE\n\n"
-            "Solve every board of FILE (optimally with an admissible heuristic and idastar,\n"
-            "astar or batch-astar at weight 1). FILE has one board per line:\n"
-            "`[id [optimal]] t0 .. tn` (row-major, 0 = blank), '#' starts a comment.\n"
-            "Prints per instance: id= status= length= expanded= generated= seconds= h0=\n"
-            "h_calls= (boards evaluated) batches= (heuristic batch calls) nn_seconds= nn_rows=\n"
-            "(time in and boards through the network) [optimal=] moves= (blank moves U D L R),\n"
-            "then a '#' summary line.\n\n"
-            "  --puzzle N          8, 15 or 24 [15]\n"
-            "  --goal G            blank-first (0 1 2 ..) or blank-last (1 2 .. 0) [blank-first]\n"
-            "  --heuristic H       manhattan, lc, pdb:7-8, pdb:6-6-3, pdb:5-5-5, pdb:6-6-6-6, pdb:8,\n"
-            "                      pdb:P:noreflect, max:H1,H2 [pdb:7-8 / pdb:6-6-6-6 / pdb:8]\n"
-            "                      PDBs come from the cache ($HEURNET_DATA, else ~/.cache/heurnet)\n"
-            "                      and are built there on first use.\n"
-            "                      ann:MODEL.h5[,H][,delta:D][,scale:S][,mirror][,cache:BITS]: a\n"
-            "                      network, optionally max(ann - D, H) with an admissible H; scale:S\n"
-            "                      keeps 1/S-move fixed-point values (A* family only) [rounded];\n"
-            "                      mirror averages each board with its diagonal mirror;\n"
-            "                      cache:BITS keeps 2^BITS boards per thread, 24 * 2^BITS bytes\n"
-            "                      (18: 6 MB, 24: 0.4 GB, 28: 6.4 GB), 0 = off; refused above\n"
-            "                      half of physical memory over all threads [18]\n"
-            "                      q8: int8 layers (docs/inference.md), dense: one-hot rows\n"
-            "                      through the float reference [sparse: incremental float]\n"
-            "  --algo A            idastar, astar, wastar, batch-astar, focal [idastar]\n"
-            "  --batch B           batch-astar: nodes expanded per step [16]\n"
-            "  --weight W          wastar, batch-astar: f = g + W*h [wastar 1.5, else 1]\n"
-            "  --bound E           focal: solution <= E * optimal [1.05]\n"
-            "  --admissible H      focal: heuristic proving the bound [the H of an ann: spec,\n"
-            "                      else the default PDB]\n"
-            "  --max-expanded N    per-instance node limit, 0 = none [0]\n"
-            "  --time-limit S      per-instance seconds, 0 = none [0]\n"
-            "  --max-nodes N       A*: stored-node limit, 0 = none [0]\n"
-            "  --threads T         solve instances in parallel [1]\n"
-            "  -q, --quiet         no progress or PDB build messages\n"
-            "  -h, --help          this help\n\n"
-            "Exit status: 0 all solved, 1 a bad file (every bad line is listed), an\n"
-            "instance stopped by a limit (status=limit) or a known optimum missed by a search\n"
-            "that promises optimality, 2 misuse.\n");
+    fprintf(
+        out,
+        "usage: heurnet solve [options] FILE\n\n"
+        "Solve every board of FILE (optimally with an admissible heuristic and idastar,\n"
+        "astar or batch-astar at weight 1). FILE has one board per line:\n"
+        "`[id [optimal]] t0 .. tn` (row-major, 0 = blank), '#' starts a comment.\n"
+        "Prints per instance: id= status= length= expanded= generated= seconds= h0=\n"
+        "h_calls= (boards evaluated) batches= (heuristic batch calls) nn_seconds= nn_rows=\n"
+        "(time in and boards through the network) [optimal=] moves= (blank moves U D L R),\n"
+        "then a '#' summary line.\n\n"
+        "  --puzzle N          8, 15 or 24 [15; with --model the model's]\n"
+        "  --goal G            blank-first (0 1 2 ..) or blank-last (1 2 .. 0) [blank-first]\n"
+        "  --model M.h5        search with this network: the search recorded in the model\n"
+        "                      (heurnet nn set-search) when neither --algo nor --heuristic\n"
+        "                      is given, else --algo astar --heuristic ann:M.h5; other\n"
+        "                      options given here still win. SELF in --heuristic = M.h5\n"
+        "  --heuristic H       manhattan, lc, pdb:7-8, pdb:6-6-3, pdb:5-5-5, pdb:6-6-6-6, pdb:8,\n"
+        "                      pdb:P:noreflect, max:H1,H2 [pdb:7-8 / pdb:6-6-6-6 / pdb:8]\n"
+        "                      PDBs come from the cache ($HEURNET_DATA, else ~/.cache/heurnet)\n"
+        "                      and are built there on first use.\n"
+        "                      ann:MODEL.h5[,H][,delta:D][,scale:S][,mirror][,cache:BITS]: a\n"
+        "                      network, optionally max(ann - D, H) with an admissible H; scale:S\n"
+        "                      keeps 1/S-move fixed-point values (A* family only) [rounded];\n"
+        "                      mirror averages each board with its diagonal mirror;\n"
+         "                      cache:BITS keeps 2^BITS boards per thread, 24 * 2^BITS bytes\n"
+         "                      (18: 6 MB, 24: 0.4 GB, 28: 6.4 GB), 0 = off; refused above\n"
+         "                      half of physical memory over all threads [18]\n"
+         "                      q8: int8 layers (docs/inference.md), dense: one-hot rows\n"
+         "                      through the float reference [sparse: incremental float]\n"
+        "  --algo A            idastar, astar, wastar, batch-astar, bwas, focal\n"
+        "                      [idastar; astar with --model]\n"
+        "  --batch B           batch-astar, bwas: nodes expanded per step [16]\n"
+        "  --weight W          wastar, batch-astar: f = g + W*h [wastar 1.5, else 1];\n"
+        "                      bwas (DeepCubeA's batch-weighted A*): lambda in\n"
+        "                      f = lambda*g + h, 0 < lambda <= 1 [0.8]\n"
+        "  --bound E           focal: solution <= E * optimal [1.05]\n"
+        "  --admissible H      focal: heuristic proving the bound [the H of an ann: spec,\n"
+        "                      else the default PDB]\n"
+        "  --max-expanded N    per-instance node limit, 0 = none [0]\n"
+        "  --time-limit S      per-instance seconds, 0 = none [0]\n"
+        "  --max-nodes N       A* family: stored-node (memory) limit, 0 = none [0]\n"
+        "  --threads T         solve instances in parallel [1]\n"
+        "  -q, --quiet         no progress or PDB build messages\n"
+        "  -h, --help          this help\n\n"
+        "Exit status: 0 all solved, 1 a bad file (every bad line is listed), an\n"
+        "instance stopped by a limit (status=limit) or a known optimum missed by a search\n"
+        "that promises optimality, 2 misuse.\n");
+}
+
+static int parse_limit(int c, const char *arg, solve_args *a)
+{
+    switch (c) {
+    case 'e':
+        return cli_parse_u64(arg, &a->lim.max_expanded)
+                   ? cli_usage("solve", "--max-expanded must be a count, not '%s'", arg)
+                   : 0;
+    case 't':
+        return cli_parse_double(arg, &a->lim.time_limit) || a->lim.time_limit < 0
+                   ? cli_usage("solve", "--time-limit must be seconds >= 0, not '%s'", arg)
+                   : 0;
+    default:
+        return cli_parse_u64(arg, &a->lim.max_nodes)
+                   ? cli_usage("solve", "--max-nodes must be a count, not '%s'", arg)
+                   : 0;
+    }
+}
+
+/* With --model: the puzzle size from the model and the search it records
+ * (used when neither --algo nor --heuristic is given), else A* on it. */
+static int model_search(solve_args *a, const cli_search_opts *given, cli_search_opts *so)
+{
+    char rec[4096], where[1200];
+    int width, rc = cli_model_search_get(a->model, &width, rec, sizeof rec);
+    if (rc)
+        return rc;
+    if (!width)
+        return cli_usage("solve", "--model %s is not an n-puzzle model", a->model);
+    if (a->puzzle_set && srch_np_puzzle_width(a->puzzle) != width)
+        return cli_usage("solve", "--model %s is for the %d-puzzle, not the %ld-puzzle", a->model,
+                         width * width - 1, a->puzzle);
+    a->puzzle = width * width - 1;
+    *so = (cli_search_opts){.algo = CLI_ALGO_ASTAR, .heuristic = "ann:SELF"};
+    if (given->algo >= 0 || given->heuristic[0] || !rec[0])
+        return 0;
+    if (!a->quiet)
+        fprintf(stderr, "heurnet solve: the search recorded in %s: %s\n", a->model, rec);
+    snprintf(where, sizeof where, "solve: the search recorded in %s", a->model);
+    *so = (cli_search_opts)CLI_SEARCH_OPTS_INIT;
+    return cli_search_opts_parse(where, rec, a->model, so);
+}
+
+/* The final search options: the model's (see model_search) under the
+ * options given on the command line. */
+static int resolve_search(solve_args *a, const cli_search_opts *given)
+{
+    cli_search_opts so = CLI_SEARCH_OPTS_INIT;
+    int rc = a->model ? model_search(a, given, &so) : 0;
+    cli_search_opts_merge(&so, given);
+    if (!rc && a->model)
+        rc = cli_search_opts_self("solve", &so, a->model);
+    if (!rc)
+        rc = cli_search_opts_finish("solve", &so, CLI_ALGO_IDASTAR);
+    if (!rc && !so.heuristic[0])
+        snprintf(so.heuristic, sizeof so.heuristic, "%s",
+                 cli_default_heuristic(srch_np_puzzle_width(a->puzzle)));
+    a->so = so;
+    return rc;
 }
 
 static int parse_args(int argc, char **argv, solve_args *a)
 {
-    static const struct option opts[] = {
-        {"puzzle", required_argument, 0, 'p'},  {"goal", required_argument, 0, 'g'},
-        {"heuristic", required_argument, 0, 'H'}, {"algo", required_argument, 0, 'a'},
-        {"max-expanded", required_argument, 0, 'e'}, {"time-limit", required_argument, 0, 't'},
-        {"max-nodes", required_argument, 0, 'n'}, {"threads", required_argument, 0, 'T'},
-        {"quiet", no_argument, 0, 'q'},           {"help", no_argument, 0, 'h'},
-        {"batch", required_argument, 0, 'B'},     {"weight", required_argument, 0, 'W'},
-        {"bound", required_argument, 0, 'E'},     {"admissible", required_argument, 0, 'A'},
-        {0, 0, 0, 0}};
-    *a = (solve_args){.puzzle = 15, .threads = 1, .bfs = {.batch = 16}, .bound = 1.05};
-    long batch;
-    int c;
+    static const struct option opts[] = {{"puzzle", required_argument, 0, 'p'},
+                                         {"goal", required_argument, 0, 'g'},
+                                         {"model", required_argument, 0, 'm'},
+                                         CLI_SEARCH_LONGOPTS,
+                                         {"max-expanded", required_argument, 0, 'e'},
+                                         {"time-limit", required_argument, 0, 't'},
+                                         {"max-nodes", required_argument, 0, 'n'},
+                                         {"threads", required_argument, 0, 'T'},
+                                         {"quiet", no_argument, 0, 'q'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    *a = (solve_args){.puzzle = 15, .threads = 1};
+    cli_search_opts given = CLI_SEARCH_OPTS_INIT;
+    int c, rc;
     optind = 1;
     while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+        if ((rc = cli_search_opt("solve", c, optarg, &given)) >= 0) {
+            if (rc)
+                return rc;
+            continue;
+        }
         switch (c) {
         case 'p':
             if (cli_parse_long(optarg, 8, 24, &a->puzzle) || !srch_np_puzzle_width(a->puzzle))
                 return cli_usage("solve", "--puzzle must be 8, 15 or 24, not '%s'", optarg);
+            a->puzzle_set = 1;
             break;
         case 'g':
             if (srch_np_goal_parse(optarg, &a->goal))
                 return cli_usage("solve", "%s", hn_errmsg());
             break;
-        case 'H': a->heuristic = optarg; break;
-        case 'a':
-            if (cli_algo_parse(optarg, &a->algo))
-                return cli_usage("solve", "--algo must be idastar, astar, wastar, batch-astar or "
-                                          "focal, not '%s'", optarg);
+        case 'm':
+            a->model = optarg;
             break;
-        case 'B':
-            if (cli_parse_long(optarg, 1, 65536, &batch))
-                return cli_usage("solve", "--batch must be 1..65536, not '%s'", optarg);
-            a->bfs.batch = (int)batch;
-            break;
-        case 'W':
-            if (cli_parse_double(optarg, &a->bfs.weight) || a->bfs.weight < 1 || a->bfs.weight > 100)
-                return cli_usage("solve", "--weight must be 1..100, not '%s'", optarg);
-            break;
-        case 'E':
-            if (cli_parse_double(optarg, &a->bound) || a->bound < 1 || a->bound > 100)
-                return cli_usage("solve", "--bound must be 1..100, not '%s'", optarg);
-            break;
-        case 'A': a->admissible = optarg; break;
         case 'e':
-            if (cli_parse_u64(optarg, &a->lim.max_expanded))
-                return cli_usage("solve", "--max-expanded must be a count, not '%s'", optarg);
-            break;
         case 't':
-            if (cli_parse_double(optarg, &a->lim.time_limit) || a->lim.time_limit < 0)
-                return cli_usage("solve", "--time-limit must be seconds >= 0, not '%s'", optarg);
-            break;
         case 'n':
-            if (cli_parse_u64(optarg, &a->lim.max_nodes))
-                return cli_usage("solve", "--max-nodes must be a count, not '%s'", optarg);
+            if ((rc = parse_limit(c, optarg, a)))
+                return rc;
             break;
         case 'T':
             if (cli_parse_long(optarg, 1, 256, &a->threads))
                 return cli_usage("solve", "--threads must be 1..256, not '%s'", optarg);
             break;
-        case 'q': a->quiet = 1; break;
-        case 'h': usage(stdout); return -1;
-        default: return cli_usage("solve", "bad option");
+        case 'q':
+            a->quiet = 1;
+            break;
+        case 'h':
+            usage(stdout);
+            return -1;
+        default:
+            return cli_usage("solve", "bad option");
         }
     }
     if (optind != argc - 1)
-        return cli_usage("solve", optind < argc ? "expected one instance file" : "missing the instance file");
+        return cli_usage("solve", optind < argc ? "expected one instance file"
+                                                : "missing the instance file");
     a->file = argv[optind];
-    if (!a->heuristic)
-        a->heuristic = cli_default_heuristic(srch_np_puzzle_width(a->puzzle));
-    if (a->bfs.weight == 0)
-        a->bfs.weight = a->algo == CLI_ALGO_WASTAR ? 1.5 : 1.0;
-    if (a->algo == CLI_ALGO_WASTAR)
-        a->bfs.batch = 1;
-    return 0;
+    return resolve_search(a, &given);
 }
 
 static void print_parse_error(const char *msg, void *user)
@@ -173,11 +226,16 @@ static void *solve_worker(void *arg)
 static const char *status_word(int st)
 {
     switch (st) {
-    case 0: return "solved";
-    case HN_ERR_LIMIT: return "limit";
-    case HN_ERR_INTERRUPTED: return "interrupted";
-    case HN_ERR_NOMEM: return "nomem";
-    default: return "error";
+    case 0:
+        return "solved";
+    case HN_ERR_LIMIT:
+        return "limit";
+    case HN_ERR_INTERRUPTED:
+        return "interrupted";
+    case HN_ERR_NOMEM:
+        return "nomem";
+    default:
+        return "error";
     }
 }
 
@@ -185,10 +243,10 @@ static void print_record(const srch_np_instance *x, const srch_np_result *r,
                          const srch_np_ann_stats *nn)
 {
     printf("id=%s status=%s length=%d expanded=%llu generated=%llu seconds=%.4f h0=%d h_calls=%llu "
-           "batches=%llu nn_seconds=%.4f nn_rows=%llu", x->id, status_word(r->status), r->length,
-           (unsigned long long)r->expanded, (unsigned long long)r->generated, r->seconds, r->h0,
-           (unsigned long long)r->heur_calls, (unsigned long long)r->batches, nn->seconds,
-           (unsigned long long)nn->rows);
+           "batches=%llu nn_seconds=%.4f nn_rows=%llu",
+           x->id, status_word(r->status), r->length, (unsigned long long)r->expanded,
+           (unsigned long long)r->generated, r->seconds, r->h0, (unsigned long long)r->heur_calls,
+           (unsigned long long)r->batches, nn->seconds, (unsigned long long)nn->rows);
     if (x->optimal >= 0)
         printf(" optimal=%d", x->optimal);
     char moves[SRCH_NP_MAX_PATH + 1];
@@ -205,7 +263,8 @@ static void run_all(const solve_args *a, const cli_search *s, const srch_np_inst
         res[i] = (srch_np_result){.status = HN_ERR_INTERRUPTED, .length = -1, .h0 = -1};
     if (a->threads <= 1) {
         for (size_t i = 0; i < n && !hn_stop_requested(); i++) {
-            solve_worker(&(job){.a = a, .s = s, .inst = inst + i, .res = res + i, .nn = nn + i, .n = 1});
+            solve_worker(
+                &(job){.a = a, .s = s, .inst = inst + i, .res = res + i, .nn = nn + i, .n = 1});
             print_record(&inst[i], &res[i], &nn[i]);
             fflush(stdout);
         }
@@ -245,16 +304,21 @@ static int summarize(const solve_args *a, const srch_np_instance *inst, const sr
     double d = solved ? (double)solved : 1;
     printf("# count=%zu solved=%zu optimal_checked=%zu all_optimal=%s mean_expanded=%.1f "
            "mean_generated=%.1f mean_h0=%.2f total_seconds=%.3f wall_seconds=%.3f threads=%ld "
-           "algo=%s heuristic=%s peak_rss_mb=%.0f\n",
-           n, solved, known, wrong ? "no" : known == solved ? "yes" : "unchecked", expanded / d,
-           generated / d, h0 / d, seconds, wall, a->threads, cli_algo_name(a->algo),
-           a->heuristic, (double)hn_peak_rss_kb() / 1024.0);
+           "algo=%s heuristic=%s batch=%d weight=%g peak_rss_mb=%.0f\n",
+           n, solved, known,
+           wrong                      ? "no"
+           : known && known == solved ? "yes"
+                                      : "unchecked",
+           expanded / d, generated / d, h0 / d, seconds, wall, a->threads,
+           cli_algo_name(a->so.algo), a->so.heuristic, a->so.batch, a->so.weight,
+           (double)hn_peak_rss_kb() / 1024.0);
     /* a network heuristic, weights and focal bounds trade optimality for speed */
-    int exact = strncmp(a->heuristic, "ann:", 4) && a->algo != CLI_ALGO_FOCAL &&
-                a->algo != CLI_ALGO_WASTAR && a->bfs.weight == 1.0;
+    int exact = strncmp(a->so.heuristic, "ann:", 4) && a->so.algo != CLI_ALGO_FOCAL &&
+                a->so.algo != CLI_ALGO_WASTAR && a->so.weight == 1.0;
     if (wrong)
-        fprintf(stderr, "heurnet solve: %zu solution%s differ from the known optimal length%s\n", wrong,
-                wrong == 1 ? "" : "s", exact ? "" : " (this search does not promise optimality)");
+        fprintf(stderr, "heurnet solve: %zu solution%s differ from the known optimal length%s\n",
+                wrong, wrong == 1 ? "" : "s",
+                exact ? "" : " (this search does not promise optimality)");
     if (solved < n)
         fprintf(stderr, "heurnet solve: %zu of %zu instances not solved (limit or interrupted)\n",
                 n - solved, n);
@@ -274,8 +338,10 @@ int cmd_solve(int argc, char **argv)
     int st = srch_np_parse_file(a.file, width, a.goal, print_parse_error, NULL, &inst, &n);
     if (st)
         return cli_fail(NULL);
-    cli_search s = {.algo = a.algo, .bfs = a.bfs, .bound = a.bound, .threads = (int)a.threads};
-    rc = cli_search_setup(&s, a.heuristic, a.admissible, width, a.goal, a.quiet);
+    cli_search s = cli_search_opts_search(&a.so);
+    s.threads = (int)a.threads;
+    rc = cli_search_setup(&s, a.so.heuristic, a.so.admissible[0] ? a.so.admissible : NULL, width,
+                          a.goal, a.quiet);
     if (rc) {
         free(inst);
         return rc;

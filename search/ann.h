@@ -106,7 +106,10 @@ typedef struct srch_np_bfs_opts {
  * expands them together. A goal found is kept as the incumbent; the search
  * stops when no open node has a smaller f. With weight 1 and an admissible h
  * the result is optimal for every batch size; with weight w it is within w
- * of optimal. Returns res->status like srch_np_astar. */
+ * of optimal. DeepCubeA's batch-weighted A* (BWAS) orders by lambda*g + h,
+ * the same order as g + h/lambda: it is this search with weight = 1/lambda
+ * (f is kept in 1/64 units, so such weights are not rounded away). Returns
+ * res->status like srch_np_astar. */
 int srch_np_batch_astar(const srch_np_board *start, const srch_np_heur *h,
                         const srch_np_bfs_opts *opts, const srch_limits *lim, srch_np_result *res);
 

@@ -1,9 +1,10 @@
 /* Batch weighted A*: expand the B best open nodes at once and evaluate all
  * their children in one heuristic call, so a network heuristic runs one
  * large sgemm per step instead of one tiny one per node (DeepCubeA's batch
- * weighted A*). A goal becomes the incumbent; the search ends when no open
- * node can beat it, which keeps weight-1 runs with an admissible heuristic
- * optimal for every B. */
+ * weighted A*, whose lambda*g + h is this search's g + h/lambda). A goal
+ * becomes the incumbent; the search ends when no open node can beat it,
+ * which keeps weight-1 runs with an admissible heuristic optimal for every
+ * B. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -24,9 +25,14 @@ typedef struct {
     long best;
 } bwa;
 
+/* f in 1/F_RES of a heuristic unit, so a weight that is not a whole number
+ * (BWAS's 1/lambda = 1.25, 1.67, ...) still orders nodes by g + w*h instead
+ * of by its rounding. Fits the heap key's 48 bits for g, h < 2^16. */
+#define F_RES 64
+
 static uint64_t f_key(const bwa *a, int g, int h)
 {
-    return (uint64_t)g * (uint64_t)a->scale + (uint64_t)llround(a->weight * h);
+    return (uint64_t)g * (uint64_t)a->scale * F_RES + (uint64_t)llround(a->weight * h * F_RES);
 }
 
 static int push(bwa *a, uint32_t idx)

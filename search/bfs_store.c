@@ -73,6 +73,11 @@ long bfs_store_find(const bfs_store *s, const uint64_t *key)
     return v ? (long)v - 1 : -1;
 }
 
+static uint16_t h16(int h)
+{
+    return h < 0 ? 0 : h > UINT16_MAX ? UINT16_MAX : (uint16_t)h;
+}
+
 long bfs_store_add(bfs_store *s, const bfs_child *c, int h0, int h1)
 {
     if (s->n == s->cap) {
@@ -87,10 +92,12 @@ long bfs_store_add(bfs_store *s, const bfs_child *c, int h0, int h1)
     }
     if (2 * (s->n + 1) > s->nslots && rehash(s))
         return -1;
+    /* fixed-point values can pass 16 bits (scale:1000 on the 24-puzzle):
+     * clamp rather than wrap to a tiny estimate */
     s->nodes[s->n] = (bfs_node){.key = {c->key[0], c->key[1]},
                                 .parent = c->parent,
                                 .g = c->g,
-                                .h = {(uint16_t)h0, (uint16_t)h1},
+                                .h = {h16(h0), h16(h1)},
                                 .dir = c->dir,
                                 .open = 1};
     s->slots[slot_of(s, c->key)] = (uint32_t)(s->n + 1);

@@ -1,0 +1,84 @@
+/* Private to cli/: the search options heurnet solve and heurnet eval share
+ * (--algo --heuristic --admissible --batch --weight --bound) and the model
+ * attribute `search` that records a model's recommended search in the
+ * same words, so the settings travel with the model file. */
+#ifndef HN_CLI_SEARCH_OPTS_H
+#define HN_CLI_SEARCH_OPTS_H
+
+#include <getopt.h>
+
+#include "cli/annsearch.h"
+
+/* getopt_long codes of the shared options (above the short-option range). */
+enum {
+    CLI_SO_ALGO = 300,
+    CLI_SO_HEURISTIC,
+    CLI_SO_ADMISSIBLE,
+    CLI_SO_BATCH,
+    CLI_SO_WEIGHT,
+    CLI_SO_BOUND
+};
+
+#define CLI_SEARCH_LONGOPTS                                                                        \
+    {"algo", required_argument, 0, CLI_SO_ALGO},                                                   \
+        {"heuristic", required_argument, 0, CLI_SO_HEURISTIC},                                     \
+        {"admissible", required_argument, 0, CLI_SO_ADMISSIBLE},                                   \
+        {"batch", required_argument, 0, CLI_SO_BATCH},                                             \
+        {"weight", required_argument, 0, CLI_SO_WEIGHT},                                           \
+    {                                                                                              \
+        "bound", required_argument, 0, CLI_SO_BOUND                                                \
+    }
+
+/* The name of a model's root attribute holding its recommended search. */
+#define CLI_SEARCH_ATTR "search"
+
+/* What was given; unset fields are -1 / 0 / "" until cli_search_opts_finish. */
+typedef struct cli_search_opts {
+    int algo;      /* enum cli_algo, -1 = not given */
+    int batch;     /* 0 = not given */
+    double weight; /* wastar, batch-astar: f = g + W*h; bwas: lambda; 0 = not given */
+    double bound;  /* focal; 0 = not given */
+    char heuristic[1400], admissible[256]; /* "" = not given */
+} cli_search_opts;
+
+#define CLI_SEARCH_OPTS_INIT                                                                       \
+    {                                                                                              \
+        .algo = -1                                                                                 \
+    }
+
+/* Take option `code` with argument `arg` (cmd names the command in
+ * messages). Returns 0, -1 when code is not a search option, or
+ * CLI_EXIT_USAGE after printing the reason. */
+int cli_search_opt(const char *cmd, int code, const char *arg, cli_search_opts *o);
+
+/* Parse a search string ("--algo bwas --weight 0.8 --heuristic
+ * ann:SELF,mirror": `--name value` or `--name=value`, separated by blanks)
+ * into *o. A heuristic "ann:SELF..." gets `self` as its model path (NULL:
+ * SELF stays). `where` names the string's origin in messages. Returns 0 or
+ * CLI_EXIT_USAGE after printing the reason. */
+int cli_search_opts_parse(const char *where, const char *str, const char *self, cli_search_opts *o);
+
+/* The options given in *over replace those of *o. */
+void cli_search_opts_merge(cli_search_opts *o, const cli_search_opts *over);
+
+/* Replace a leading "ann:SELF" of o->heuristic by "ann:<model>". 0, or
+ * CLI_EXIT_USAGE (printed) when the result does not fit. */
+int cli_search_opts_self(const char *cmd, cli_search_opts *o, const char *model);
+
+/* Fill what was not given (algo `default_algo`, batch 16, weight: wastar 1.5,
+ * bwas 0.8, else 1; bound 1.05) and check the combination (bwas weight
+ * lambda in (0, 1], other weights 1..100). Returns 0 or CLI_EXIT_USAGE. */
+int cli_search_opts_finish(const char *cmd, cli_search_opts *o, int default_algo);
+
+/* The configured search of finished options (heuristics not built yet). */
+cli_search cli_search_opts_search(const cli_search_opts *o);
+
+/* Load model `path`: its puzzle width (from the encoder; 0 when it is not an
+ * n-puzzle model) and its `search` attribute into buf[cap] ("" when it has
+ * none). Returns 0 or CLI_EXIT_FAIL after printing the reason. */
+int cli_model_search_get(const char *path, int *width, char *buf, size_t cap);
+
+/* heurnet nn set-search M.h5 "SETTINGS": validate and store the attribute. */
+int cli_nn_set_search(int argc, char **argv);
+
+#endif

@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# The search a model records (heurnet nn set-search, root attribute
+# `search`): bad settings are refused and leave the file alone, solve
+# --model and eval --model replay the recorded search, explicit options win;
+# --algo bwas (lambda*g + h) is optimal at lambda 1 and within 1/lambda of
+# optimal below; per-board limits leave a board unsolved instead of hanging.
+# Args: path of heurnet, shared data dir, source dir.
+set -u
+HN=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export HEURNET_DATA=$tmp/cache
+fail=0
+check() { # check DESCRIPTION COMMAND...: the command must succeed
+    local what=$1
+    shift
+    if ! "$@"; then
+        echo "FAIL: $what" >&2
+        fail=1
+    fi
+}
+expect_rc() { # expect_rc CODE DESCRIPTION COMMAND...
+    local want=$1 what=$2
+    shift 2
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    local rc=$?
+    if [ $rc -ne "$want" ]; then
+        echo "FAIL: $what: exit $rc, expected $want" >&2
+        cat "$tmp/err" >&2
+        fail=1
+    fi
+}
+field() { # field KEY FILE: the value of KEY= on the '#' summary line
+    sed -n "s/^# .* $1=\([^ ]*\).*/\1/p" "$2"
+}
+
+M=$tmp/m8.h5
+"$HN" nn init --arch 81-8-1 --encoder "npuzzle-onehot n=3 goal=blank-first" -o "$M" >/dev/null ||
+    { echo "FAIL: nn init" >&2; exit 1; }
+# 8-puzzle boards with their optima (checked by A* with Manhattan below)
+cat >"$tmp/b8.txt" <<'B'
+a 23 1 5 6 0 8 4 7 2 3
+b 23 4 0 7 3 8 5 1 2 6
+c 24 3 8 5 7 0 4 6 2 1
+d 22 2 1 0 4 8 3 5 6 7
+e 0 0 1 2 3 4 5 6 7 8
+f 2 1 2 0 3 4 5 6 7 8
+B
+expect_rc 0 "the optima in the test file" "$HN" solve --puzzle 8 --heuristic manhattan --algo astar "$tmp/b8.txt"
+check "the optima are right" grep -q "all_optimal=yes" "$tmp/out"
+
+# --- set-search: refusals leave the file as it was ---
+sum0=$(cksum <"$M")
+expect_rc 2 "unknown setting" "$HN" nn set-search "$M" "--algo bwas --speed 3 --heuristic ann:SELF"
+check "unknown setting named" grep -q "unknown setting '--speed'" "$tmp/err"
+expect_rc 2 "lambda above 1" "$HN" nn set-search "$M" "--algo bwas --weight 1.5 --heuristic ann:SELF"
+check "lambda range explained" grep -q "0 < lambda <= 1" "$tmp/err"
+expect_rc 2 "weight below 1 for batch-astar" "$HN" nn set-search "$M" "--algo batch-astar --weight 0.5 --heuristic ann:SELF"
+expect_rc 2 "not the model itself" "$HN" nn set-search "$M" "--algo astar --heuristic ann:other.h5"
+check "SELF required" grep -q "ann:SELF" "$tmp/err"
+expect_rc 2 "unknown partition for the size" "$HN" nn set-search "$M" "--algo astar --heuristic ann:SELF,pdb:7-8"
+check "partition named" grep -q "no partition '7-8'" "$tmp/err"
+expect_rc 2 "bad ann option" "$HN" nn set-search "$M" "--heuristic ann:SELF,delta:-1"
+expect_rc 2 "missing value" "$HN" nn set-search "$M" "--algo bwas --heuristic"
+expect_rc 2 "fixed point in IDA*" "$HN" nn set-search "$M" "--algo idastar --heuristic ann:SELF,scale:10"
+expect_rc 2 "no settings string" "$HN" nn set-search "$M"
+check "refusals left the file alone" test "$(cksum <"$M")" = "$sum0"
+expect_rc 0 "set-search --help" "$HN" nn set-search --help
+
+# --- solve --model: no record = A* on the model ---
+expect_rc 0 "solve --model without a record" "$HN" solve -q --model "$M" "$tmp/b8.txt"
+check "puzzle size from the model, astar on ann:M" test "$(field algo "$tmp/out") $(field heuristic "$tmp/out")" = "astar ann:$M"
+
+# --- record BWAS on max(ann - 100, manhattan) (admissible: the floor decides) ---
+expect_rc 0 "set-search" "$HN" nn set-search "$M" "--algo bwas --weight=1 --batch 8 --heuristic ann:SELF,manhattan,delta:100"
+check "set-search echoes the settings" grep -q "search=--algo bwas" "$tmp/out"
+"$HN" nn info "$M" >"$tmp/info"
+check "attribute stored" grep -q "^attr.search=--algo bwas --weight=1 --batch 8 --heuristic ann:SELF,manhattan,delta:100$" "$tmp/info"
+expect_rc 0 "solve --model replays the record" "$HN" solve -q --model "$M" "$tmp/b8.txt"
+check "recorded algorithm, batch and heuristic" test "$(field algo "$tmp/out") $(field batch "$tmp/out") $(field heuristic "$tmp/out")" = "bwas 8 ann:$M,manhattan,delta:100"
+check "lambda 1 with an admissible floor is optimal" grep -q "all_optimal=yes" "$tmp/out"
+expect_rc 0 "an explicit --batch wins over the record" "$HN" solve -q --model "$M" --batch 3 "$tmp/b8.txt"
+check "batch 3, still bwas" test "$(field algo "$tmp/out") $(field batch "$tmp/out")" = "bwas 3"
+expect_rc 0 "an explicit --algo drops the record" "$HN" solve -q --model "$M" --algo astar "$tmp/b8.txt"
+check "astar on ann:M" test "$(field algo "$tmp/out") $(field heuristic "$tmp/out")" = "astar ann:$M"
+expect_rc 0 "SELF in an explicit heuristic" "$HN" solve -q --model "$M" --heuristic "ann:SELF,manhattan,delta:100" "$tmp/b8.txt"
+check "SELF replaced" test "$(field heuristic "$tmp/out")" = "ann:$M,manhattan,delta:100"
+expect_rc 2 "a model of another size than --puzzle" "$HN" solve -q --model "$M" --puzzle 15 "$tmp/b8.txt"
+
+# --- bwas below lambda 1: within optimal / lambda ---
+for lambda in 0.8 0.5; do
+    expect_rc 0 "bwas lambda $lambda" "$HN" solve -q --puzzle 8 --algo bwas --weight $lambda --batch 4 \
+        --heuristic manhattan "$tmp/b8.txt"
+    check "bwas lambda $lambda: all solved" test "$(field solved "$tmp/out")" = 6
+    check "bwas lambda $lambda: within optimal/lambda" awk -v l=$lambda '/^id=/ {
+        split($3, x, "="); split($0, y, "optimal="); split(y[2], o, " ")
+        if (x[2] > o[1] / l + 1e-9 || x[2] < o[1]) bad = 1 } END { exit bad }' "$tmp/out"
+done
+expect_rc 2 "bwas lambda above 1 on the command line" "$HN" solve --puzzle 8 --algo bwas --weight 1.2 "$tmp/b8.txt"
+
+# --- eval --model replays the record; limits leave boards unsolved ---
+expect_rc 0 "eval --model" "$HN" eval -q --model "$M" --instances "$tmp/b8.txt" --baseline manhattan -o "$tmp/rep"
+check "the report names the recorded search" grep -q -- "--algo bwas --heuristic ann:$M,manhattan,delta:100\` (batch 8, f = 1\*g + h)" "$tmp/rep/summary.md"
+check "headline: all optimal" grep -q "^boards=6 solved=6 valid=6 optimal=6/6" "$tmp/out"
+expect_rc 0 "eval with a stored-node limit" "$HN" eval -q --model "$M" --instances "$tmp/b8.txt" --baseline manhattan \
+    --baseline-algo none --max-nodes 20 --force -o "$tmp/rep"
+check "boards over the limit are unsolved" grep -q "^boards=6 solved=2 " "$tmp/out"
+check "limit status in the TSV" test "$(grep -c "	limit	" "$tmp/rep/instances.tsv")" -eq 4
+check "the summary states the limits" grep -q "limits per board (0 = none): 0.0 s, 0 expanded, 20 stored nodes" "$tmp/rep/summary.md"
+expect_rc 1 "solve with a node limit exits 1" "$HN" solve -q --model "$M" --max-expanded 5 "$tmp/b8.txt"
+check "limit records" test "$(grep -c "status=limit" "$tmp/out")" -eq 4
+exit $fail
