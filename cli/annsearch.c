@@ -95,6 +95,22 @@ static int ann_parse(const char *spec, ann_spec *a)
     return 0;
 }
 
+int cli_ann_settings_parse(const char *settings, srch_np_ann_opts *o, char *floor, size_t cap)
+{
+    char spec[1400];
+    if (snprintf(spec, sizeof spec, "ann:MODEL,%s", settings) >= (int)sizeof spec) {
+        fprintf(stderr, "heurnet: ann: settings '%.40s...': too long\n", settings);
+        return CLI_EXIT_USAGE;
+    }
+    ann_spec a;
+    int rc = ann_parse(spec, &a);
+    if (!rc) {
+        *o = a.o;
+        snprintf(floor, cap, "%s", a.floor);
+    }
+    return rc;
+}
+
 static int ann_build(const char *spec, int width, int goal, int quiet, srch_np_heur **out,
                      char *floor_spec, size_t cap)
 {
