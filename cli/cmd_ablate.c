@@ -350,9 +350,14 @@ static trn_abl_journal *journal_open(struct ablate *a)
 
 static void banner(const struct ablate *a, const trn_abl_journal *j)
 {
+    int total = a->var.n * a->nseeds, done = trn_abl_journal_count(j);
+    /* even with --quiet: a resumed ablation says what it kept */
+    if (done)
+        fprintf(stderr,
+                "heurnet ablate: %d of %d runs are already in %s; training the %d missing\n", done,
+                total, a->csv, total - done);
     if (a->c.quiet)
         return;
-    int total = a->var.n * a->nseeds, done = trn_abl_journal_count(j);
     fprintf(stderr,
             "heurnet ablate: %d variants x %d seeds (%llu..%llu) = %d runs; %d in %s, %d to "
             "train on %d jobs x %d BLAS threads; heurnet %s (%s)\n",
