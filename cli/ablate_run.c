@@ -152,7 +152,12 @@ static int run_one(const struct ablate *a, const trn_data *d, const trn_abl_jour
         rc = hn_fail(HN_ERR_NOMEM, "out of memory for the learning curve");
     if (!rc && !(rc = measure(a, d, m, &o, label, metric)) && a->save) {
         char path[4096];
-        snprintf(path, sizeof path, "%s%d-%llu.h5", a->save, v + 1, (unsigned long long)a->seed[k]);
+        /* one seed: the names of the single-seed ablate */
+        if (a->nseeds == 1)
+            snprintf(path, sizeof path, "%s%d.h5", a->save, v + 1);
+        else
+            snprintf(path, sizeof path, "%s%d-%llu.h5", a->save, v + 1,
+                     (unsigned long long)a->seed[k]);
         rc = nn_model_save(m, path);
     }
     metric[ABL_PARAMS] = (double)res.params;
@@ -250,6 +255,9 @@ static int slot_finish(struct ablate *a, trn_abl_journal *j, struct slot *s, int
     s->pid = 0;
     int ok = read_rc == 1 && WIFEXITED(status) && WEXITSTATUS(status) == 0 && s->len &&
              s->buf[s->len - 1] == '\n';
+    if (!ok && WIFSIGNALED(status) && !hn_stop_requested())
+        fprintf(stderr, "heurnet ablate: the worker of %s seed %llu died of signal %d\n",
+                a->var.s[s->v], (unsigned long long)a->seed[s->k], WTERMSIG(status));
     if (!ok)
         return CLI_EXIT_FAIL; /* the worker said why, or was stopped */
     s->buf[s->len - 1] = '\0';

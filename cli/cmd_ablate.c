@@ -49,6 +49,7 @@ static void help(const struct cli_train_cfg *c)
         "                     and +- standard error band), PREFIX-metrics.png (bars with\n"
         "                     error bars), PREFIX-search.png (with --search)\n"
         "  --save PREFIX      also save each model as PREFIX<variant>-<seed>.h5\n"
+        "                     (PREFIX<variant>.h5 with one seed)\n"
         "MPI ranks are not supported yet (the build has no MPI); use --jobs.\n",
         ABL_MAX_VARIANTS, ABL_MAX_INST, 1000000);
     cli_train_help(stdout, c);
