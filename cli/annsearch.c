@@ -126,6 +126,22 @@ static int cache_fits(const char *spec, int bits, int threads)
     return CLI_EXIT_USAGE;
 }
 
+int cli_ann_settings_parse(const char *settings, srch_np_ann_opts *o, char *floor, size_t cap)
+{
+    char spec[1400];
+    if (snprintf(spec, sizeof spec, "ann:MODEL,%s", settings) >= (int)sizeof spec) {
+        fprintf(stderr, "heurnet: ann: settings '%.40s...': too long\n", settings);
+        return CLI_EXIT_USAGE;
+    }
+    ann_spec a;
+    int rc = ann_parse(spec, &a);
+    if (!rc) {
+        *o = a.o;
+        snprintf(floor, cap, "%s", a.floor);
+    }
+    return rc;
+}
+
 int cli_ann_spec_check(const char *spec, char *floor, size_t cap)
 {
     ann_spec a;

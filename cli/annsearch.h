@@ -49,6 +49,11 @@ int cli_search_solve(const cli_search *s, const srch_np_board *b, const srch_lim
  * the reason. */
 int cli_ann_spec_check(const char *spec, char *floor, size_t cap);
 
+/* The settings of an ann: spec after the model ("mirror,delta:1,pdb:7-8"):
+ * network options into *o, the admissible part into floor ("" = none).
+ * Returns 0, or CLI_EXIT_USAGE after printing the reason. */
+int cli_ann_settings_parse(const char *settings, srch_np_ann_opts *o, char *floor, size_t cap);
+
 /* The default heuristic name for a board width (pdb:8, pdb:7-8, pdb:6-6-6-6). */
 const char *cli_default_heuristic(int width);
 

@@ -1,79 +1,222 @@
-/* heurnet ablate: train several network variants on the same data, split
- * and seed, and compare them in a Markdown table (stdout) and a CSV file:
- * size, training time and speed, validation and instance-file errors. */
+/* heurnet ablate: train several network variants, each with several seeds,
+ * on the same data and split; compare them by means +- standard errors,
+ * paired tests against a baseline, A* on boards with known optimal lengths
+ * and plots. The CSV (one row per run) is the journal a rerun resumes. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/ablate.h"
+#include "cli/annsearch.h"
 #include "cli/cli.h"
 #include "cli/cmd_nn.h"
-#include "cli/predict_instances.h"
-#include "cli/train_common.h"
 #include "common/hn.h"
-
-#define MAX_VARIANTS 32
-#define MAX_INST 4
-
-struct ablate {
-    struct cli_train_cfg c;
-    const char *arch[MAX_VARIANTS];
-    int nvar;
-    char inst[MAX_INST][4096];
-    int ninst, goal[MAX_INST];
-    const char *csv, *save;
-};
-
-struct row {
-    char variant[NN_SPEC_MAX + 32];
-    size_t params;
-    int epochs;
-    double seconds, sps, mse, mae, exact, over;
-    struct cli_inst_err ie[MAX_INST];
-};
 
 static void help(const struct cli_train_cfg *c)
 {
-    printf("usage: heurnet ablate --data FILE.h5 --arch SPEC --arch SPEC ... [options]\n\n"
-           "Train each variant with the same data, split and seed; print a Markdown table\n"
-           "(parameters, train time, samples/s, validation MSE, MAE, exact %%, over-estimate %%,\n"
-           "and the same on each --instances file with known optimal lengths) and a CSV file.\n\n"
-           "  --arch SPEC[@LOSS] a variant; @LOSS overrides --loss for it (e.g.\n"
-           "                     256-512-256-128-1@amse:2); repeat [at least one]\n"
-           "  --instances FILE[@GOAL]  instance file with optimal lengths, GOAL its layout\n"
-           "                     (blank-first | blank-last) [the model's]; repeatable, up to %d\n"
-           "  --csv FILE         CSV output [ablate.csv]\n"
-           "  --save PREFIX      also save each model as PREFIX<i>.h5 (i = 1, 2, ...)\n",
-           MAX_INST);
+    printf(
+        "usage: heurnet ablate --data FILE.h5 (--arch SPEC | --grid G | --variants FILE)...\n"
+        "                      [--seeds N] [--baseline K] [--search FILE] [--jobs J] [options]\n\n"
+        "Train each variant with N seeds on the same data and split; print a Markdown table\n"
+        "of means +- standard errors over the seeds (parameters, epochs, train time, samples/s,\n"
+        "validation MSE, MAE, exact %%, over-estimate %%, the same on each --instances file, and\n"
+        "A* metrics with --search) and write a CSV with one row per run. The CSV is a journal:\n"
+        "the same command rerun after an interruption trains only the runs it lacks.\n\n"
+        "  --arch SPEC[@LOSS] a variant; @LOSS overrides --loss for it (e.g.\n"
+        "                     256-512-256-128-1@amse:2); repeatable\n"
+        "  --grid G           variants from a brace grid: '81-{64,128}-1@{mse,amse:4}' is four\n"
+        "                     variants (the first group varies slowest); repeatable\n"
+        "  --variants FILE    one SPEC[@LOSS] (or grid) a line, '#' comments\n"
+        "                     [%d variants at most in all]\n"
+        "  --seeds N          seeds per variant: --seed, --seed+1, ... (weights, order and\n"
+        "                     dropout; the split is the same for all) [1]\n"
+        "  --baseline K       compare every variant with variant K (1-based) over the paired\n"
+        "                     seeds: difference, 95 %% CI, paired t-test p, seeds for 80 %% power\n"
+        "  --instances FILE[@GOAL]  instance file with optimal lengths, GOAL its layout\n"
+        "                     (blank-first | blank-last) [the model's]; repeatable, up to %d\n"
+        "  --search FILE[@GOAL][:N]  A* with each trained model on the first N boards of FILE\n"
+        "                     that have a known optimal length [N = 50]: optimal share, mean\n"
+        "                     excess, mean expanded nodes, solved share, seconds per board\n"
+        "  --search-opts OPTS the settings of solve's ann: spec after the model, e.g.\n"
+        "                     'mirror,scale:100,delta:1,pdb:7-8' [none]\n"
+        "  --search-limit N   expanded nodes per board before A* gives up (counts as not\n"
+        "                     solved) [%d]\n"
+        "  --jobs J           runs in parallel, each in its own process with --threads BLAS\n"
+        "                     threads [1]\n"
+        "  --csv FILE         CSV output and journal [ablate.csv]\n"
+        "  --plot PREFIX      gnuplot PNGs: PREFIX-curves.png (validation MAE per epoch, mean\n"
+        "                     and +- standard error band), PREFIX-metrics.png (bars with\n"
+        "                     error bars), PREFIX-search.png (with --search)\n"
+        "  --save PREFIX      also save each model as PREFIX<variant>-<seed>.h5\n"
+        "                     (PREFIX<variant>.h5 with one seed)\n"
+        "MPI ranks are not supported yet (the build has no MPI); use --jobs.\n",
+        ABL_MAX_VARIANTS, ABL_MAX_INST, 1000000);
     cli_train_help(stdout, c);
     printf("  -h, --help         this help\n");
 }
 
-enum { OPT_ARCH = 1300, OPT_INST, OPT_CSV, OPT_SAVE };
+enum {
+    OPT_ARCH = 1300,
+    OPT_INST,
+    OPT_CSV,
+    OPT_SAVE,
+    OPT_GRID,
+    OPT_VARIANTS,
+    OPT_SEEDS,
+    OPT_BASELINE,
+    OPT_SEARCH,
+    OPT_SEARCH_OPTS,
+    OPT_SEARCH_LIMIT,
+    OPT_JOBS,
+    OPT_PLOT
+};
 
-/* "FILE" or "FILE@blank-last": the goal layout of the file's boards. */
-static int inst_arg(struct ablate *a, const char *arg)
+/* "FILE" or "FILE@blank-last" into buf and *goal (-1: not given). */
+static int file_goal(const char *opt, const char *arg, char *buf, size_t cap, int *goal)
 {
-    char *f = a->inst[a->ninst];
-    snprintf(f, sizeof a->inst[0], "%s", arg);
-    char *at = strrchr(f, '@');
-    a->goal[a->ninst] = -1;
+    snprintf(buf, cap, "%s", arg);
+    char *at = strrchr(buf, '@');
+    *goal = -1;
     if (at) {
         *at = '\0';
-        if (srch_np_goal_parse(at + 1, &a->goal[a->ninst]))
-            return cli_usage("ablate", "--instances %s: '%s' is not blank-first or blank-last", arg, at + 1);
+        if (srch_np_goal_parse(at + 1, goal))
+            return cli_usage("ablate", "%s %s: '%s' is not blank-first or blank-last", opt, arg,
+                             at + 1);
     }
-    a->ninst++;
+    return 0;
+}
+
+/* "FILE[@GOAL][:N]": a trailing ":digits" is the board count. */
+static int search_arg(struct ablate *a, const char *arg)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", arg);
+    char *colon = strrchr(buf, ':');
+    if (colon && colon[1] && strspn(colon + 1, "0123456789") == strlen(colon + 1)) {
+        long n;
+        if (cli_parse_long(colon + 1, 1, 1000000, &n))
+            return cli_usage("ablate", "--search %s: N must be 1..1000000", arg);
+        a->search_n = (int)n;
+        *colon = '\0';
+    }
+    return file_goal("--search", buf, a->search, sizeof a->search, &a->search_goal);
+}
+
+static int parse_long_opt(const char *name, const char *arg, long lo, long hi, int *out)
+{
+    long v;
+    if (cli_parse_long(arg, lo, hi, &v))
+        return cli_usage("ablate", "--%s: expected %ld..%ld, got '%s'", name, lo, hi, arg);
+    *out = (int)v;
+    return 0;
+}
+
+static int variants_add(struct ablate *a, int opt, const char *arg)
+{
+    int rc = opt == OPT_ARCH   ? trn_abl_list_add(&a->var, arg)
+             : opt == OPT_GRID ? trn_abl_grid_expand(arg, ABL_MAX_VARIANTS, &a->var)
+                               : trn_abl_variants_read(arg, ABL_MAX_VARIANTS, &a->var);
+    if (rc == HN_ERR_IO || rc == HN_ERR_NOMEM)
+        return cli_fail("ablate");
+    if (rc || a->var.n > ABL_MAX_VARIANTS)
+        return cli_usage("ablate", "%s", rc ? hn_errmsg() : "too many variants");
+    return 0;
+}
+
+static int option(struct ablate *a, int opt, const char *arg)
+{
+    uint64_t u;
+    switch (opt) {
+    case OPT_ARCH:
+    case OPT_GRID:
+    case OPT_VARIANTS:
+        return variants_add(a, opt, arg);
+    case OPT_INST:
+        if (a->ninst >= ABL_MAX_INST)
+            return cli_usage("ablate", "at most %d --instances files", ABL_MAX_INST);
+        if (file_goal("--instances", arg, a->inst[a->ninst], sizeof a->inst[0], &a->goal[a->ninst]))
+            return CLI_EXIT_USAGE;
+        a->ninst++;
+        return 0;
+    case OPT_SEEDS:
+        return parse_long_opt("seeds", arg, 1, ABL_MAX_SEEDS, &a->nseeds);
+    case OPT_BASELINE:
+        return parse_long_opt("baseline", arg, 1, ABL_MAX_VARIANTS, &a->baseline);
+    case OPT_JOBS:
+        return parse_long_opt("jobs", arg, 1, 64, &a->jobs);
+    case OPT_SEARCH:
+        return search_arg(a, arg);
+    case OPT_SEARCH_OPTS:
+        a->search_opts = arg;
+        return 0;
+    case OPT_SEARCH_LIMIT:
+        if (cli_parse_u64(arg, &u) || !u)
+            return cli_usage("ablate", "--search-limit: expected a positive integer, got '%s'",
+                             arg);
+        a->search_limit = u;
+        return 0;
+    case OPT_CSV:
+        a->csv = arg;
+        return 0;
+    case OPT_SAVE:
+        a->save = arg;
+        return 0;
+    case OPT_PLOT:
+        a->plot = arg;
+        return 0;
+    default:
+        return cli_usage("ablate", "unknown option");
+    }
+}
+
+static int check_args(struct ablate *a)
+{
+    if (!a->c.ndata)
+        return cli_usage("ablate", "--data FILE.h5 is required");
+    if (!a->var.n)
+        return cli_usage("ablate", "at least one --arch, --grid or --variants is required");
+    if (a->baseline > a->var.n)
+        return cli_usage("ablate", "--baseline %d: there are only %d variants", a->baseline,
+                         a->var.n);
+    if (a->baseline && a->nseeds < 2)
+        return cli_usage("ablate", "--baseline needs --seeds 2 or more (a paired test)");
+    if (a->search_opts && !a->search[0])
+        return cli_usage("ablate", "--search-opts needs --search FILE");
+    a->baseline--; /* 0-based, -1: none */
+    char spec[NN_SPEC_MAX];
+    struct trn_opts o;
+    for (int v = 0; v < a->var.n; v++) {
+        for (int w = 0; w < v; w++)
+            if (!strcmp(a->var.s[v], a->var.s[w]))
+                return cli_usage("ablate", "variant %s is given twice", a->var.s[v]);
+        if (abl_variant_opts(a->var.s[v], &a->c.o, spec, sizeof spec, &o))
+            return CLI_EXIT_USAGE;
+    }
+    if (a->search_opts)
+        return cli_ann_settings_parse(a->search_opts, &a->ann, spec, sizeof spec);
     return 0;
 }
 
 static int parse(int argc, char **argv, struct ablate *a)
 {
     static const struct option opts[] = {
-        CLI_TRAIN_LONGOPTS, CLI_ARCH_LONGOPTS,
-        {"arch", required_argument, NULL, OPT_ARCH}, {"instances", required_argument, NULL, OPT_INST},
+        CLI_TRAIN_LONGOPTS,
+        CLI_ARCH_LONGOPTS,
+        {"arch", required_argument, NULL, OPT_ARCH},
+        {"grid", required_argument, NULL, OPT_GRID},
+        {"variants", required_argument, NULL, OPT_VARIANTS},
+        {"seeds", required_argument, NULL, OPT_SEEDS},
+        {"baseline", required_argument, NULL, OPT_BASELINE},
+        {"jobs", required_argument, NULL, OPT_JOBS},
+        {"instances", required_argument, NULL, OPT_INST},
+        {"search", required_argument, NULL, OPT_SEARCH},
+        {"search-opts", required_argument, NULL, OPT_SEARCH_OPTS},
+        {"search-limit", required_argument, NULL, OPT_SEARCH_LIMIT},
         {"csv", required_argument, NULL, OPT_CSV},
-        {"save", required_argument, NULL, OPT_SAVE}, {"help", no_argument, NULL, 'h'},
+        {"plot", required_argument, NULL, OPT_PLOT},
+        {"save", required_argument, NULL, OPT_SAVE},
+        {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0}};
     int opt;
     optind = 1;
@@ -83,175 +226,198 @@ static int parse(int argc, char **argv, struct ablate *a)
             continue;
         if (r)
             return r;
-        switch (opt) {
-        case OPT_ARCH:
-            if (a->nvar >= MAX_VARIANTS)
-                return cli_usage("ablate", "at most %d --arch variants", MAX_VARIANTS);
-            a->arch[a->nvar++] = optarg;
-            break;
-        case OPT_INST:
-            if (a->ninst >= MAX_INST)
-                return cli_usage("ablate", "at most %d --instances files", MAX_INST);
-            if (inst_arg(a, optarg))
-                return CLI_EXIT_USAGE;
-            break;
-        case OPT_CSV: a->csv = optarg; break;
-        case OPT_SAVE: a->save = optarg; break;
-        case 'h': help(&a->c); return -1;
-        default: return cli_usage("ablate", "unknown option");
+        if (opt == 'h') {
+            help(&a->c);
+            return -1;
         }
+        if ((r = option(a, opt, optarg)))
+            return r;
     }
     if (optind < argc)
         return cli_usage("ablate", "unexpected argument '%s'", argv[optind]);
-    if (!a->c.ndata)
-        return cli_usage("ablate", "--data FILE.h5 is required");
-    if (!a->nvar)
-        return cli_usage("ablate", "at least one --arch SPEC is required");
-    return 0;
+    return check_args(a);
 }
 
-/* Split "SPEC@LOSS" and check both parts. */
-static int variant(const char *cmd, const char *arg, const struct trn_opts *base, char *spec, size_t cap,
-                   struct trn_opts *o)
+static void col_set(struct ablate *a, const char *name, const char *label, int pct, int digits,
+                    int timing, int compare)
 {
-    *o = *base;
-    snprintf(spec, cap, "%s", arg);
-    char *at = strchr(spec, '@');
-    if (at) {
-        *at = '\0';
-        if (trn_loss_parse(at + 1, &o->loss, &o->over_weight))
-            return cli_usage(cmd, "--arch %s: %s", arg, hn_errmsg());
-    }
-    struct nn_spec sp;
-    if (cli_arch_parse(cmd, spec, &o->defaults, &sp))
-        return CLI_EXIT_USAGE;
-    o->arch = spec;
-    return 0;
+    struct abl_col *c = &a->col[a->ncol++];
+    *c = (struct abl_col){.pct = pct, .digits = digits, .timing = timing, .compare = compare};
+    snprintf(c->name, sizeof c->name, "%s", name);
+    snprintf(c->label, sizeof c->label, "%s", label);
 }
 
-static void on_epoch(const struct trn_epoch *e, void *user)
+static void columns(struct ablate *a)
 {
-    fprintf(stderr, "  [%s] ", (const char *)user);
-    cli_train_csv_line(stderr, e);
-}
-
-static int run_variant(struct ablate *a, const trn_data *d, int i, struct row *r)
-{
-    char spec[NN_SPEC_MAX];
-    struct trn_opts o;
-    int rc = variant("ablate", a->arch[i], &a->c.o, spec, sizeof spec, &o);
-    if (rc)
-        return rc;
-    snprintf(r->variant, sizeof r->variant, "%s", a->arch[i]);
-    o.on_epoch = a->c.quiet ? NULL : on_epoch;
-    o.epoch_user = r->variant;
-    nn_model *m = NULL;
-    struct trn_result res;
-    struct trn_epoch plain = {0};
-    if ((rc = trn_run(d, &o, &m, &res)) ||
-        (rc = trn_evaluate(d, trn_data_rows(d, TRN_VAL) ? TRN_VAL : TRN_TRAIN, m, o.batch, NN_LOSS_MSE, 1.0f,
-                           &plain)))
-        goto done;
-    *r = (struct row){.params = res.params, .epochs = res.epochs_run, .seconds = res.seconds,
-                      .sps = res.samples_per_s, .mse = plain.val_loss, .mae = plain.val_mae,
-                      .exact = plain.val_exact, .over = plain.val_over};
-    snprintf(r->variant, sizeof r->variant, "%s", a->arch[i]);
-    for (int k = 0; !rc && k < a->ninst; k++) {
-        struct cli_inst_pred p;
-        rc = cli_instances_predict(m, r->variant, a->inst[k], a->goal[k], 256, &p);
-        if (!rc)
-            cli_instances_errors(&p, 1.0f, &r->ie[k]);
-        cli_inst_pred_free(&p);
-    }
-    if (!rc && a->save) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s%d.h5", a->save, i + 1);
-        rc = nn_model_save(m, path);
-    }
-done:
-    nn_model_free(m);
-    return rc ? cli_fail("ablate") : 0;
-}
-
-static void table(FILE *f, const struct ablate *a, const struct row *r, int n, int md)
-{
-    const char *sep = md ? " | " : ",";
-    if (md)
-        fprintf(f, "| variant | params | epochs | train s | samples/s | val MSE | val MAE | exact %% | over %%");
-    else
-        fprintf(f, "variant,params,epochs,train_s,samples_per_s,val_mse,val_mae,val_exact,val_over");
+    col_set(a, "params", "params", 0, 0, 0, 0);
+    col_set(a, "epochs", "epochs", 0, 1, 0, 0);
+    col_set(a, "train_s", "train s", 0, 1, 1, 0);
+    col_set(a, "samples_per_s", "samples/s", 0, 0, 1, 0);
+    col_set(a, "val_mse", "val MSE", 0, 4, 0, 1);
+    col_set(a, "val_mae", "val MAE", 0, 4, 0, 1);
+    col_set(a, "val_exact", "exact %", 1, 2, 0, 1);
+    col_set(a, "val_over", "over %", 1, 2, 0, 1);
     for (int k = 0; k < a->ninst; k++) {
         const char *b = strrchr(a->inst[k], '/');
         b = b ? b + 1 : a->inst[k];
-        if (md)
-            fprintf(f, " | %s MAE | %s exact %% | %s over %%", b, b, b);
-        else
-            fprintf(f, ",%s_mae,%s_exact,%s_over", b, b, b);
+        char n[96], l[96];
+        snprintf(n, sizeof n, "%.60s_mae", b);
+        snprintf(l, sizeof l, "%.60s MAE", b);
+        col_set(a, n, l, 0, 3, 0, 1);
+        snprintf(n, sizeof n, "%.60s_exact", b);
+        snprintf(l, sizeof l, "%.60s exact %%", b);
+        col_set(a, n, l, 1, 2, 0, 1);
+        snprintf(n, sizeof n, "%.60s_over", b);
+        snprintf(l, sizeof l, "%.60s over %%", b);
+        col_set(a, n, l, 1, 2, 0, 1);
     }
-    fprintf(f, md ? " |\n|---|---:|---:|---:|---:|---:|---:|---:|---:" : "\n");
-    for (int k = 0; md && k < a->ninst; k++)
-        fprintf(f, "|---:|---:|---:");
-    if (md)
-        fprintf(f, "|\n");
-    for (int i = 0; i < n; i++) {
-        double pct = md ? 100.0 : 1.0;
-        /* percentages with 2 decimals in the table, shares with 4 in the CSV */
-        const char *pf = md ? "%s%s%s%zu%s%d%s%.1f%s%.0f%s%.4f%s%.4f%s%.2f%s%.2f"
-                            : "%s%s%s%zu%s%d%s%.1f%s%.0f%s%.4f%s%.4f%s%.4f%s%.4f";
-        fprintf(f, pf, md ? "| " : "", r[i].variant, sep,
-                r[i].params, sep, r[i].epochs, sep, r[i].seconds, sep, r[i].sps, sep, r[i].mse, sep,
-                r[i].mae, sep, r[i].exact * pct, sep, r[i].over * pct);
-        for (int k = 0; k < a->ninst; k++)
-            fprintf(f, md ? "%s%.3f%s%.2f%s%.2f" : "%s%.4f%s%.4f%s%.4f", sep, r[i].ie[k].mae, sep, r[i].ie[k].exact * pct, sep,
-                    r[i].ie[k].over * pct);
-        fprintf(f, md ? " |\n" : "\n");
+    a->col_search = a->search[0] ? a->ncol : -1;
+    if (a->search[0]) {
+        col_set(a, "search_optimal", "A* optimal %", 1, 1, 0, 1);
+        col_set(a, "search_excess", "A* excess", 0, 3, 0, 1);
+        col_set(a, "search_expanded", "A* expanded", 0, 0, 0, 1);
+        col_set(a, "search_solved", "A* solved %", 1, 1, 0, 0);
+        col_set(a, "search_s_per_board", "A* s/board", 0, 4, 1, 0);
     }
+}
+
+/* The goal layout of the model trained on d ("npuzzle-onehot n=4 goal=..."). */
+static int data_goal(const trn_data *d)
+{
+    const char *g = strstr(trn_data_encoder(d), "goal=");
+    int goal = SRCH_NP_GOAL_BLANK_FIRST;
+    if (g) {
+        char buf[32];
+        snprintf(buf, sizeof buf, "%s", g + 5);
+        buf[strcspn(buf, " ")] = '\0';
+        srch_np_goal_parse(buf, &goal);
+    }
+    return goal;
+}
+
+static void parse_err(const char *msg, void *user)
+{
+    (void)user;
+    fprintf(stderr, "heurnet ablate: %s\n", msg);
+}
+
+/* Read the search boards (those with a known optimum, the first N) and
+ * load the admissible part of the heuristic once, before the workers fork. */
+static int search_setup(struct ablate *a, const trn_data *d)
+{
+    if (!(a->width = trn_data_width(d)))
+        return cli_usage("ablate", "--search needs n-puzzle data (/boards + /cost)");
+    if (a->search_goal < 0)
+        a->search_goal = data_goal(d);
+    srch_np_instance *all;
+    size_t n;
+    if (srch_np_parse_file(a->search, a->width, a->search_goal, parse_err, NULL, &all, &n))
+        return cli_fail("ablate");
+    a->boards = all;
+    for (size_t i = 0; i < n && (int)a->nboards < a->search_n; i++)
+        if (all[i].optimal >= 0)
+            a->boards[a->nboards++] = all[i];
+    if (!a->nboards) {
+        fprintf(stderr, "heurnet ablate: %s: no board with a known optimal length\n", a->search);
+        return CLI_EXIT_FAIL;
+    }
+    char floor[256] = "";
+    if (a->search_opts && cli_ann_settings_parse(a->search_opts, &a->ann, floor, sizeof floor))
+        return CLI_EXIT_USAGE;
+    return floor[0] ? cli_heur_get(floor, a->width, a->search_goal, a->c.quiet, &a->floor) : 0;
+}
+
+static trn_abl_journal *journal_open(struct ablate *a)
+{
+    const char *cols[ABL_MAX_COLS];
+    for (int c = 0; c < a->ncol; c++)
+        cols[c] = a->col[c].name;
+    for (int k = 0; k < a->nseeds; k++)
+        a->seed[k] = a->c.o.seed + (uint64_t)k;
+    trn_abl_journal *j = trn_abl_journal_new((const char *const *)a->var.s, a->var.n, a->seed,
+                                             a->nseeds, cols, a->ncol);
+    if (!j) {
+        hn_fail(HN_ERR_NOMEM, "out of memory");
+        cli_fail("ablate");
+        return NULL;
+    }
+    if (trn_abl_journal_load(j, a->csv)) {
+        fprintf(stderr, "heurnet ablate: %s\n", hn_errmsg());
+        trn_abl_journal_free(j);
+        return NULL;
+    }
+    return j;
+}
+
+static void banner(const struct ablate *a, const trn_abl_journal *j)
+{
+    int total = a->var.n * a->nseeds, done = trn_abl_journal_count(j);
+    /* even with --quiet: a resumed ablation says what it kept */
+    if (done)
+        fprintf(stderr,
+                "heurnet ablate: %d of %d runs are already in %s; training the %d missing\n", done,
+                total, a->csv, total - done);
+    if (a->c.quiet)
+        return;
+    fprintf(stderr,
+            "heurnet ablate: %d variants x %d seeds (%llu..%llu) = %d runs; %d in %s, %d to "
+            "train on %d jobs x %d BLAS threads; heurnet %s (%s)\n",
+            a->var.n, a->nseeds, (unsigned long long)a->seed[0],
+            (unsigned long long)a->seed[a->nseeds - 1], total, done, a->csv, total - done, a->jobs,
+            a->c.o.threads, hn_version(), hn_revision());
+    if (a->col_search >= 0)
+        fprintf(stderr, "heurnet ablate: A* on %zu boards of %s (limit %llu expanded)%s%s\n",
+                a->nboards, a->search, (unsigned long long)a->search_limit,
+                a->search_opts ? ", ann settings " : "", a->search_opts ? a->search_opts : "");
+}
+
+static int run(struct ablate *a)
+{
+    int rc;
+    trn_data *d = trn_data_open(a->c.data, a->c.ndata, a->c.val_fraction, a->c.sources, &rc);
+    if (!d)
+        return cli_fail("ablate");
+    trn_abl_journal *j = NULL;
+    columns(a);
+    rc = cli_train_check_complete("ablate", &a->c, d);
+    if (!rc && !(rc = a->search[0] ? search_setup(a, d) : 0) && !(j = journal_open(a)))
+        rc = CLI_EXIT_FAIL;
+    if (!rc) {
+        banner(a, j);
+        rc = abl_run_missing(a, d, j);
+    }
+    if (rc && j)
+        fprintf(stderr,
+                "heurnet ablate: %d of %d runs are in %s; the same command trains the rest\n",
+                trn_abl_journal_count(j), a->var.n * a->nseeds, a->csv);
+    if (!rc) {
+        abl_report(a, j);
+        if (a->plot)
+            rc = abl_plot(a, j);
+    }
+    trn_abl_journal_free(j);
+    srch_np_heur_free(a->floor);
+    free(a->boards);
+    trn_data_free(d);
+    return rc;
 }
 
 int cmd_ablate(int argc, char **argv)
 {
-    struct ablate a = {.csv = "ablate.csv"};
+    struct ablate a = {.csv = "ablate.csv",
+                       .nseeds = 1,
+                       .jobs = 1,
+                       .search_n = 50,
+                       .search_limit = 1000000,
+                       .search_goal = -1,
+                       .ann = SRCH_NP_ANN_DEFAULTS};
     cli_train_cfg_init(&a.c);
     int rc = parse(argc, argv, &a);
-    if (rc)
-        return rc < 0 ? CLI_EXIT_OK : rc;
-    cli_log_init(a.c.quiet);
-    nn_blas_threads(a.c.o.threads);
-    hn_stop_install();
-    trn_data *d = trn_data_open(a.c.data, a.c.ndata, a.c.val_fraction, a.c.sources, &rc);
-    if (!d)
-        return cli_fail("ablate");
-    if ((rc = cli_train_check_complete("ablate", &a.c, d))) {
-        trn_data_free(d);
-        return rc;
-    }
-    struct row *rows = calloc((size_t)a.nvar, sizeof *rows);
-    FILE *csv = NULL;
-    if (!rows) {
-        trn_data_free(d);
-        hn_fail(HN_ERR_NOMEM, "out of memory");
-        return cli_fail("ablate");
-    }
-    for (int i = 0; !rc && i < a.nvar; i++) {
-        if (!a.c.quiet)
-            fprintf(stderr, "heurnet ablate: variant %d/%d: %s\n", i + 1, a.nvar, a.arch[i]);
-        rc = run_variant(&a, d, i, &rows[i]);
-    }
     if (!rc) {
-        table(stdout, &a, rows, a.nvar, 1);
-        csv = fopen(a.csv, "w");
-        if (!csv) {
-            fprintf(stderr, "heurnet ablate: %s: cannot create the CSV file\n", a.csv);
-            rc = CLI_EXIT_FAIL;
-        } else {
-            table(csv, &a, rows, a.nvar, 0);
-            if (fclose(csv) != 0) {
-                fprintf(stderr, "heurnet ablate: %s: cannot write the CSV file\n", a.csv);
-                rc = CLI_EXIT_FAIL;
-            }
-        }
+        cli_log_init(a.c.quiet);
+        hn_stop_install();
+        rc = run(&a);
     }
-    free(rows);
-    trn_data_free(d);
-    return rc;
+    trn_abl_list_free(&a.var);
+    return rc < 0 ? CLI_EXIT_OK : rc;
 }

@@ -1,0 +1,168 @@
+/* The PNGs of `heurnet ablate --plot PREFIX`, drawn by gnuplot from inline
+ * data blocks (no temporary files): PREFIX-curves.png (validation MAE per
+ * epoch, mean line and a band of +- one standard error over the seeds),
+ * PREFIX-metrics.png (final metrics as bars with standard-error bars) and,
+ * with --search, PREFIX-search.png (optimal share against mean expanded
+ * nodes, one point per run). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli/ablate.h"
+#include "cli/cli.h"
+
+#define TERM "set terminal pngcairo noenhanced size 900,560\n"
+
+/* Mean and standard error of epoch e (0-based) over the runs of v that
+ * reached it (early stopping makes curves of different lengths). */
+static int epoch_stats(const struct ablate *a, const trn_abl_journal *j, int v, int e,
+                       struct trn_abl_stats *s)
+{
+    double x[ABL_MAX_SEEDS];
+    int n = 0;
+    for (int k = 0; k < a->nseeds; k++) {
+        const struct trn_abl_run *r = trn_abl_journal_get(j, v, k);
+        if (r && e < r->ncurve)
+            x[n++] = r->curve[e];
+    }
+    trn_abl_stats_of(x, n, s);
+    return n;
+}
+
+static void plot_curves(FILE *g, const struct ablate *a, const trn_abl_journal *j)
+{
+    fprintf(g,
+            TERM "set output '%s-curves.png'\nset xlabel 'epoch'\nset ylabel 'validation MAE "
+                 "(moves)'\nset grid\nset key top right\nset style fill transparent solid 0.2 "
+                 "noborder\n",
+            a->plot);
+    int most = 0;
+    for (int v = 0; v < a->var.n; v++) {
+        fprintf(g, "$c%d << EOD\n", v);
+        struct trn_abl_stats s;
+        int e = 0;
+        for (; epoch_stats(a, j, v, e, &s) > 0; e++)
+            fprintf(g, "%d %.7g %.7g %.7g\n", e + 1, s.mean, s.mean - s.se, s.mean + s.se);
+        fprintf(g, "EOD\n");
+        most = e > most ? e : most;
+    }
+    if (most <= 20)
+        fprintf(g, "set xtics 1\n");
+    fprintf(g, "plot ");
+    for (int v = 0; v < a->var.n; v++)
+        fprintf(g,
+                "%s$c%d using 1:3:4 with filledcurves lc %d notitle, $c%d using 1:2 with "
+                "linespoints lc %d lw 2 pt 7 ps 0.6 title '%s'",
+                v ? ", " : "", v, v + 1, v, v + 1, a->var.s[v]);
+    fprintf(g, "\n");
+}
+
+/* One panel of the metrics plot: column c of every variant as a bar. */
+static void bar_panel(FILE *g, const struct ablate *a, const trn_abl_journal *j, int c, int id)
+{
+    double k = a->col[c].pct ? 100.0 : 1.0;
+    fprintf(g, "$m%d << EOD\n", id);
+    for (int v = 0; v < a->var.n; v++) {
+        double x[ABL_MAX_SEEDS];
+        int n = trn_abl_journal_column(j, v, c, x, NULL), m = 0;
+        for (int i = 0; i < n; i++)
+            if (!isnan(x[i]))
+                x[m++] = x[i];
+        struct trn_abl_stats s;
+        trn_abl_stats_of(x, m, &s);
+        fprintf(g, "%d %.7g %.7g %s\n", v, m ? s.mean * k : 0.0, s.se * k, a->var.s[v]);
+    }
+    fprintf(g,
+            "EOD\nset title '%s'\nplot $m%d using 1:2:3:xtic(4) with boxerrorbars lc %d "
+            "notitle\n",
+            a->col[c].label, id, id + 1);
+}
+
+static void plot_metrics(FILE *g, const struct ablate *a, const trn_abl_journal *j)
+{
+    int cols[8] = {ABL_MAE, ABL_EXACT, ABL_OVER}, n = 3;
+    if (a->col_search >= 0) {
+        cols[n++] = a->col_search + ABL_S_OPTIMAL;
+        cols[n++] = a->col_search + ABL_S_EXPANDED;
+    }
+    fprintf(g,
+            "set terminal pngcairo noenhanced size %d,480\nset output '%s-metrics.png'\n"
+            "set style fill solid 0.6 border -1\nset boxwidth 0.6\nset grid ytics\n"
+            "set yrange [0:*]\nset xtics rotate by -30\nset bars 2\nset xrange [-0.6:%d.6]\n"
+            "set multiplot layout 1,%d title 'final metrics, mean +- standard error over "
+            "%d seeds'\n",
+            300 * n + 100, a->plot, a->var.n - 1, n, a->nseeds);
+    for (int i = 0; i < n; i++)
+        bar_panel(g, a, j, cols[i], i);
+    fprintf(g, "unset multiplot\n");
+}
+
+static void plot_search(FILE *g, const struct ablate *a, const trn_abl_journal *j)
+{
+    int opt = a->col_search + ABL_S_OPTIMAL, exp = a->col_search + ABL_S_EXPANDED;
+    fprintf(g,
+            "reset\n" TERM "set output '%s-search.png'\nset xlabel 'mean expanded nodes per "
+            "board'\nset ylabel 'optimal solutions (%%)'\nset logscale x\nset grid\nset offsets "
+            "graph 0.05, graph 0.05, graph 0.05, graph 0.05\nset key "
+            "outside right\nset title 'A* on %zu boards, one point per run'\n",
+            a->plot, a->nboards);
+    for (int v = 0; v < a->var.n; v++) {
+        fprintf(g, "$s%d << EOD\n", v);
+        for (int k = 0; k < a->nseeds; k++) {
+            const struct trn_abl_run *r = trn_abl_journal_get(j, v, k);
+            if (r)
+                fprintf(g, "%.7g %.7g\n", r->metric[exp], 100 * r->metric[opt]);
+        }
+        fprintf(g, "EOD\n");
+    }
+    fprintf(g, "plot ");
+    for (int v = 0; v < a->var.n; v++)
+        fprintf(g, "%s$s%d using 1:2 with points pt 7 ps 1.3 lc %d title '%s'", v ? ", " : "", v,
+                v + 1, a->var.s[v]);
+    fprintf(g, "\n");
+}
+
+/* A PNG gnuplot should have written: present and not empty. */
+static int png_check(const char *prefix, const char *name)
+{
+    char path[4200];
+    struct stat st;
+    snprintf(path, sizeof path, "%s-%s.png", prefix, name);
+    if (stat(path, &st) || st.st_size == 0) {
+        fprintf(stderr, "heurnet ablate: gnuplot did not write %s\n", path);
+        return CLI_EXIT_FAIL;
+    }
+    fprintf(stderr, "heurnet ablate: wrote %s\n", path);
+    return 0;
+}
+
+int abl_plot(const struct ablate *a, const trn_abl_journal *j)
+{
+    if (strchr(a->plot, '\'')) {
+        fprintf(stderr, "heurnet ablate: --plot %s: no quotes in the prefix, please\n", a->plot);
+        return CLI_EXIT_FAIL;
+    }
+    fflush(stdout);
+    FILE *g = popen("gnuplot", "w");
+    if (!g) {
+        fprintf(stderr, "heurnet ablate: --plot: cannot run gnuplot: %s\n", strerror(errno));
+        return CLI_EXIT_FAIL;
+    }
+    plot_curves(g, a, j);
+    fprintf(g, "reset\n");
+    plot_metrics(g, a, j);
+    if (a->col_search >= 0)
+        plot_search(g, a, j);
+    int st = pclose(g);
+    if (st != 0) {
+        fprintf(stderr, "heurnet ablate: --plot: gnuplot failed (is gnuplot installed?)\n");
+        return CLI_EXIT_FAIL;
+    }
+    int rc = png_check(a->plot, "curves") | png_check(a->plot, "metrics");
+    if (a->col_search >= 0)
+        rc |= png_check(a->plot, "search");
+    return rc ? CLI_EXIT_FAIL : 0;
+}

@@ -1,0 +1,336 @@
+/* The runs of `heurnet ablate`: each (variant, seed) is trained, measured
+ * and searched with in a forked worker, so every run starts from the same
+ * state of the parent (deterministic per run whatever the order or the
+ * number of workers) and gets its own BLAS threads. A worker sends its CSV
+ * row through a pipe; the parent alone writes the journal. */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/ablate.h"
+#include "cli/annsearch.h"
+#include "cli/cli.h"
+#include "cli/cmd_nn.h"
+
+int abl_variant_opts(const char *arg, const struct trn_opts *base, char *spec, size_t cap,
+                     struct trn_opts *o)
+{
+    *o = *base;
+    snprintf(spec, cap, "%s", arg);
+    char *at = strchr(spec, '@');
+    if (strchr(arg, ',') || strchr(arg, '"'))
+        return cli_usage("ablate", "variant '%s': no ',' or '\"' (they would break the CSV)", arg);
+    if (at) {
+        *at = '\0';
+        if (trn_loss_parse(at + 1, &o->loss, &o->over_weight))
+            return cli_usage("ablate", "variant %s: %s", arg, hn_errmsg());
+    }
+    struct nn_spec sp;
+    if (cli_arch_parse("ablate", spec, &o->defaults, &sp))
+        return CLI_EXIT_USAGE;
+    o->arch = spec;
+    return 0;
+}
+
+/* What a worker collects while it trains: the learning curve. */
+struct curve {
+    double *v;
+    int n, cap, quiet;
+    const char *label;
+};
+
+static void on_epoch(const struct trn_epoch *e, void *user)
+{
+    struct curve *c = user;
+    if (!c->quiet) {
+        fprintf(stderr, "  [%s] ", c->label);
+        cli_train_csv_line(stderr, e);
+    }
+    if (c->n == c->cap) {
+        int cap = c->cap ? 2 * c->cap : 64;
+        double *p = realloc(c->v, (size_t)cap * sizeof *p);
+        if (!p)
+            return; /* the curve is shorter; checked after training */
+        c->v = p;
+        c->cap = cap;
+    }
+    c->v[c->n++] = e->val_mae;
+}
+
+/* A* with the trained model on the search boards: optimal share, mean
+ * excess over the solved boards, mean expanded nodes, solved share and
+ * seconds per board. */
+static int search_metrics(const struct ablate *a, const nn_model *m, const char *label, double *out)
+{
+    int st;
+    cli_search s = {.algo = CLI_ALGO_ASTAR};
+    s.h = srch_np_heur_ann_new(m, label, a->width, a->search_goal, a->floor, &a->ann, &st);
+    if (!s.h)
+        return st;
+    srch_limits lim = {.max_expanded = a->search_limit};
+    double optimal = 0, excess = 0, expanded = 0, solved = 0, seconds = 0;
+    for (size_t i = 0; i < a->nboards && !hn_stop_requested(); i++) {
+        srch_np_result res;
+        srch_np_ann_stats nn;
+        int rc = cli_search_solve(&s, &a->boards[i].board, &lim, &res, &nn);
+        expanded += (double)res.expanded;
+        seconds += res.seconds;
+        if (rc == HN_ERR_LIMIT)
+            continue;
+        if (rc) {
+            cli_search_free(&s);
+            return hn_fail(rc, "search board %s: %s", a->boards[i].id, hn_strerror(rc));
+        }
+        solved++;
+        optimal += res.length == a->boards[i].optimal;
+        excess += res.length - a->boards[i].optimal;
+    }
+    cli_search_free(&s);
+    if (hn_stop_requested())
+        return HN_ERR_INTERRUPTED;
+    double n = (double)a->nboards;
+    out[ABL_S_OPTIMAL] = optimal / n;
+    out[ABL_S_EXCESS] = solved ? excess / solved : 0.0 / 0.0;
+    out[ABL_S_EXPANDED] = expanded / n;
+    out[ABL_S_SOLVED] = solved / n;
+    out[ABL_S_TIME] = seconds / n;
+    return 0;
+}
+
+static int measure(const struct ablate *a, const trn_data *d, nn_model *m, const struct trn_opts *o,
+                   const char *label, double *metric)
+{
+    struct trn_epoch plain = {0};
+    int rc = trn_evaluate(d, trn_data_rows(d, TRN_VAL) ? TRN_VAL : TRN_TRAIN, m, o->batch,
+                          NN_LOSS_MSE, 1.0f, &plain);
+    if (rc)
+        return rc;
+    metric[ABL_MSE] = plain.val_loss;
+    metric[ABL_MAE] = plain.val_mae;
+    metric[ABL_EXACT] = plain.val_exact;
+    metric[ABL_OVER] = plain.val_over;
+    for (int k = 0; k < a->ninst; k++) {
+        struct cli_inst_pred p;
+        struct cli_inst_err e;
+        if ((rc = cli_instances_predict(m, label, a->inst[k], a->goal[k], 256, &p)) == 0) {
+            cli_instances_errors(&p, 1.0f, &e);
+            metric[ABL_NFIXED + 3 * k] = e.mae;
+            metric[ABL_NFIXED + 3 * k + 1] = e.exact;
+            metric[ABL_NFIXED + 3 * k + 2] = e.over;
+        }
+        cli_inst_pred_free(&p);
+        if (rc)
+            return rc;
+    }
+    return a->col_search < 0 ? 0 : search_metrics(a, m, label, metric + a->col_search);
+}
+
+/* Train and measure run (v, k); the CSV row goes to *row. */
+static int run_one(const struct ablate *a, const trn_data *d, const trn_abl_journal *j, int v,
+                   int k, char **row)
+{
+    char spec[NN_SPEC_MAX], label[NN_SPEC_MAX + 64];
+    struct trn_opts o;
+    if (abl_variant_opts(a->var.s[v], &a->c.o, spec, sizeof spec, &o))
+        return HN_ERR_ARG;
+    snprintf(label, sizeof label, "%s seed %llu", a->var.s[v], (unsigned long long)a->seed[k]);
+    struct curve c = {.quiet = a->c.quiet, .label = label};
+    o.seed = a->seed[k];
+    o.on_epoch = on_epoch;
+    o.epoch_user = &c;
+    nn_model *m = NULL;
+    struct trn_result res;
+    double metric[ABL_MAX_COLS] = {0};
+    int rc = trn_run(d, &o, &m, &res);
+    if (!rc && c.n < res.epochs_run)
+        rc = hn_fail(HN_ERR_NOMEM, "out of memory for the learning curve");
+    if (!rc && !(rc = measure(a, d, m, &o, label, metric)) && a->save) {
+        char path[4096];
+        /* one seed: the names of the single-seed ablate */
+        if (a->nseeds == 1)
+            snprintf(path, sizeof path, "%s%d.h5", a->save, v + 1);
+        else
+            snprintf(path, sizeof path, "%s%d-%llu.h5", a->save, v + 1,
+                     (unsigned long long)a->seed[k]);
+        rc = nn_model_save(m, path);
+    }
+    metric[ABL_PARAMS] = (double)res.params;
+    metric[ABL_EPOCHS] = res.epochs_run;
+    metric[ABL_TRAIN_S] = res.seconds;
+    metric[ABL_SPS] = res.samples_per_s;
+    if (!rc && !(*row = trn_abl_row_format(j, v, k, metric, c.v, c.n)))
+        rc = hn_fail(HN_ERR_NOMEM, "out of memory");
+    nn_model_free(m);
+    free(c.v);
+    return rc;
+}
+
+/* The worker: run, then write the row and a newline to fd. */
+static void worker(const struct ablate *a, const trn_data *d, const trn_abl_journal *j, int v,
+                   int k, int fd)
+{
+    nn_blas_threads(a->c.o.threads);
+    char *row = NULL;
+    int rc = run_one(a, d, j, v, k, &row);
+    if (rc && rc != HN_ERR_INTERRUPTED)
+        fprintf(stderr, "heurnet ablate: %s seed %llu: %s\n", a->var.s[v],
+                (unsigned long long)a->seed[k], hn_errmsg());
+    size_t len = row ? strlen(row) : 0, off = 0;
+    while (!rc && off < len + 1) {
+        ssize_t w = off < len ? write(fd, row + off, len - off) : write(fd, "\n", 1);
+        if (w < 0 && errno != EINTR)
+            rc = HN_ERR_IO;
+        off += w > 0 ? (size_t)w : 0;
+    }
+    free(row);
+    _exit(rc ? 1 : 0);
+}
+
+/* A running worker and the bytes it sent. */
+struct slot {
+    pid_t pid;
+    int fd, v, k;
+    char *buf;
+    size_t len, cap;
+};
+
+static int slot_start(struct ablate *a, const trn_data *d, const trn_abl_journal *j, struct slot *s)
+{
+    int p[2];
+    if (pipe(p)) {
+        fprintf(stderr, "heurnet ablate: cannot create a pipe: %s\n", strerror(errno));
+        return CLI_EXIT_FAIL;
+    }
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "heurnet ablate: cannot start a worker: %s\n", strerror(errno));
+        close(p[0]);
+        close(p[1]);
+        return CLI_EXIT_FAIL;
+    }
+    if (pid == 0) {
+        close(p[0]);
+        worker(a, d, j, s->v, s->k, p[1]);
+    }
+    close(p[1]);
+    s->pid = pid;
+    s->fd = p[0];
+    s->len = 0;
+    return 0;
+}
+
+/* Read what the worker sent; 1 at its end (EOF), 0 for more, -1 on error. */
+static int slot_read(struct slot *s)
+{
+    if (s->cap - s->len < 4096) {
+        size_t cap = s->cap ? 2 * s->cap : 65536;
+        char *p = realloc(s->buf, cap);
+        if (!p)
+            return -1;
+        s->buf = p;
+        s->cap = cap;
+    }
+    ssize_t r = read(s->fd, s->buf + s->len, s->cap - s->len - 1);
+    if (r < 0)
+        return errno == EINTR ? 0 : -1;
+    s->len += (size_t)r;
+    return r == 0;
+}
+
+/* A worker finished: store its row and rewrite the journal. */
+static int slot_finish(struct ablate *a, trn_abl_journal *j, struct slot *s, int read_rc)
+{
+    int status = 0;
+    close(s->fd);
+    while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    s->pid = 0;
+    int ok = read_rc == 1 && WIFEXITED(status) && WEXITSTATUS(status) == 0 && s->len &&
+             s->buf[s->len - 1] == '\n';
+    if (!ok && WIFSIGNALED(status) && !hn_stop_requested())
+        fprintf(stderr, "heurnet ablate: the worker of %s seed %llu died of signal %d\n",
+                a->var.s[s->v], (unsigned long long)a->seed[s->k], WTERMSIG(status));
+    if (!ok)
+        return CLI_EXIT_FAIL; /* the worker said why, or was stopped */
+    s->buf[s->len - 1] = '\0';
+    char where[128];
+    snprintf(where, sizeof where, "worker of run %d/%d", s->v + 1, s->k + 1);
+    if (trn_abl_journal_add_row(j, s->buf, where) || trn_abl_journal_save(j, a->csv))
+        return cli_fail("ablate");
+    return 0;
+}
+
+/* Forward a stop request (SIGTERM to the parent alone) to the workers. */
+static void forward_stop(struct slot *slot, int jobs)
+{
+    for (int i = 0; i < jobs; i++)
+        if (slot[i].pid > 0)
+            kill(slot[i].pid, SIGTERM);
+}
+
+/* One turn of the pool: wait for output of the running workers. */
+static int pool_wait(struct ablate *a, trn_abl_journal *j, struct slot *slot, int *active)
+{
+    struct pollfd pfd[64];
+    int map[64], n = 0, rc = 0;
+    for (int i = 0; i < a->jobs; i++)
+        if (slot[i].pid > 0) {
+            pfd[n] = (struct pollfd){.fd = slot[i].fd, .events = POLLIN};
+            map[n++] = i;
+        }
+    if (poll(pfd, (nfds_t)n, 200) < 0)
+        return errno == EINTR ? 0 : CLI_EXIT_FAIL;
+    for (int q = 0; q < n; q++) {
+        if (!(pfd[q].revents & (POLLIN | POLLHUP | POLLERR)))
+            continue;
+        struct slot *s = &slot[map[q]];
+        int r = slot_read(s);
+        if (r == 0)
+            continue;
+        int f = slot_finish(a, j, s, r);
+        rc = rc ? rc : f;
+        (*active)--;
+    }
+    return rc;
+}
+
+int abl_run_missing(struct ablate *a, const trn_data *d, trn_abl_journal *j)
+{
+    struct slot slot[64] = {{0}};
+    int nvar = a->var.n, next = 0, active = 0, rc = 0, stopped = 0;
+    while (active || (!rc && !stopped && next < nvar * a->nseeds)) {
+        if (hn_stop_requested() && !stopped) {
+            stopped = 1;
+            forward_stop(slot, a->jobs);
+        }
+        /* start workers in the canonical order; finished runs are skipped */
+        while (!rc && !stopped && active < a->jobs && next < nvar * a->nseeds) {
+            int v = next / a->nseeds, k = next % a->nseeds;
+            next++;
+            if (trn_abl_journal_get(j, v, k))
+                continue;
+            int i = 0;
+            while (slot[i].pid > 0)
+                i++;
+            slot[i].v = v;
+            slot[i].k = k;
+            if (!(rc = slot_start(a, d, j, &slot[i])))
+                active++;
+        }
+        if (active) {
+            int r = pool_wait(a, j, slot, &active);
+            rc = rc ? rc : r;
+        }
+    }
+    for (int i = 0; i < a->jobs; i++)
+        free(slot[i].buf);
+    return rc ? rc : stopped ? CLI_EXIT_FAIL : 0;
+}

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# heurnet ablate --jobs 2 against --jobs 1: 3 variants x 5 seeds on 8-puzzle
+# data, timed pair by pair with farm-bench (or once each with /usr/bin/time
+# when farm-bench is not installed), and the two CSVs compared with the
+# timing columns (train_s, samples_per_s) left out: they must be equal.
+# usage: scripts/bench_ablate.sh [BUILD_DIR [WORK_DIR [RUNS]]]
+set -euo pipefail
+HN=$(realpath "${1:-build}")/heurnet
+W=${2:-/tmp/heurnet-bench-ablate}
+RUNS=${3:-3}
+mkdir -p "$W"
+[ -s "$W/p8.h5" ] || "$HN" gen --puzzle 8 --count 100000 --seed 1 --quiet -o "$W/p8.h5"
+A="--data $W/p8.h5 --grid 81-{256,128,64}-64-1 --seeds 5 --epochs 3 --batch 256 --threads 1 --quiet"
+one() { echo "sh -c 'rm -f $W/j$1.csv && $HN ablate $A --jobs $1 --csv $W/j$1.csv >$W/j$1.md'"; }
+if command -v farm-bench >/dev/null; then
+    eval farm-bench -n "$RUNS" --warmup 0 --timeout 3600 --vs "\"$(one 1)\"" -- $(one 2)
+else
+    for j in 1 2; do eval /usr/bin/time -f "jobs $j: %e s wall, %U s user" $(one $j); done
+fi
+untimed() {
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) skip[i] = $i ~ /^(train_s|samples_per_s)$/ }
+             { s = ""; for (i = 1; i <= NF; i++) if (!skip[i]) s = s $i ","; print s }' "$1"
+}
+if [ "$(untimed "$W/j1.csv")" = "$(untimed "$W/j2.csv")" ]; then
+    echo "equal results: $(($(wc -l <"$W/j1.csv") - 1)) runs, every metric and curve the same with --jobs 1 and 2"
+else
+    echo "DIFFERENT results with --jobs 1 and 2:"; diff <(untimed "$W/j1.csv") <(untimed "$W/j2.csv") | head
+    exit 1
+fi
