@@ -50,8 +50,10 @@ static int h5_next(struct row_source *s, float *x, int cap, int *rows)
     if (fs >= 0)
         H5Sclose(fs);
     if (!ok)
-        return hn_fail(HN_ERR_FORMAT, "%s: %s: rows %llu..%llu cannot be read (truncated or damaged file)",
-                       h->path, h->name, (unsigned long long)h->cursor, (unsigned long long)(h->cursor + k - 1));
+        return hn_fail(HN_ERR_FORMAT,
+                       "%s: %s: rows %llu..%llu cannot be read (truncated or damaged file)",
+                       h->path, h->name, (unsigned long long)h->cursor,
+                       (unsigned long long)(h->cursor + k - 1));
     for (hsize_t i = 0; i < k * h->d; i++)
         if (!isfinite(x[i]))
             return hn_fail(HN_ERR_NAN, "%s: %s: row %llu holds NaN or infinity", h->path, h->name,
@@ -86,7 +88,8 @@ static int h5_open(struct row_source *s, const char *path, const char *name, int
     h->file = hn_h5_open_read(path);
     if (h->file < 0)
         return (int)h->file;
-    if (H5Lexists(h->file, name, H5P_DEFAULT) <= 0 || (h->dset = H5Dopen2(h->file, name, H5P_DEFAULT)) < 0)
+    if (H5Lexists(h->file, name, H5P_DEFAULT) <= 0 ||
+        (h->dset = H5Dopen2(h->file, name, H5P_DEFAULT)) < 0)
         return hn_fail(HN_ERR_FORMAT, "%s: dataset %s is missing", path, name);
     hid_t t = H5Dget_type(h->dset), sp = H5Dget_space(h->dset);
     H5T_class_t c = t >= 0 ? H5Tget_class(t) : H5T_NO_CLASS;
@@ -100,12 +103,14 @@ static int h5_open(struct row_source *s, const char *path, const char *name, int
     if (sp >= 0)
         H5Sclose(sp);
     if ((c != H5T_FLOAT && c != H5T_INTEGER) || size > 8)
-        return hn_fail(HN_ERR_FORMAT, "%s: %s is not an array of numbers (integer or float)", path, name);
+        return hn_fail(HN_ERR_FORMAT, "%s: %s is not an array of numbers (integer or float)", path,
+                       name);
     if (rank != 2)
-        return hn_fail(HN_ERR_SHAPE, "%s: %s has rank %d, expected a 2-d [rows, features] array", path, name, rank);
+        return hn_fail(HN_ERR_SHAPE, "%s: %s has rank %d, expected a 2-d [rows, features] array",
+                       path, name, rank);
     if (dims[1] != (hsize_t)want)
-        return hn_fail(HN_ERR_SHAPE, "%s: %s has %llu columns but the model reads %d inputs", path, name,
-                       (unsigned long long)dims[1], want);
+        return hn_fail(HN_ERR_SHAPE, "%s: %s has %llu columns but the model reads %d inputs", path,
+                       name, (unsigned long long)dims[1], want);
     h->n = dims[0];
     h->d = dims[1];
     s->width = want;
@@ -138,7 +143,8 @@ static int predict_rows(const nn_model *m, struct row_source *src, int batch)
     uint64_t printed = 0;
     /* The buffers hold what the source is asked for, never more. */
     nn_infer *inf = nn_infer_new(m, batch, &rc);
-    float *x = malloc(sizeof(float) * (size_t)batch * din), *y = malloc(sizeof(float) * (size_t)batch * dout);
+    float *x = malloc(sizeof(float) * (size_t)batch * din),
+          *y = malloc(sizeof(float) * (size_t)batch * dout);
     if (!inf || !x || !y) {
         rc = rc ? rc : hn_fail(HN_ERR_NOMEM, "out of memory");
         goto done;
@@ -166,23 +172,36 @@ done:
 
 int cmd_predict(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"model", required_argument, NULL, 'm'}, {"data", required_argument, NULL, 'd'},
-        {"x", required_argument, NULL, 'x'},     {"batch", required_argument, NULL, 'b'},
-        {"threads", required_argument, NULL, 't'}, {"help", no_argument, NULL, 'h'},
-        {"instances", required_argument, NULL, 'i'}, {"goal", required_argument, NULL, 'g'},
-        {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {{"model", required_argument, NULL, 'm'},
+                                         {"data", required_argument, NULL, 'd'},
+                                         {"x", required_argument, NULL, 'x'},
+                                         {"batch", required_argument, NULL, 'b'},
+                                         {"threads", required_argument, NULL, 't'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {"instances", required_argument, NULL, 'i'},
+                                         {"goal", required_argument, NULL, 'g'},
+                                         {NULL, 0, NULL, 0}};
     const char *model = NULL, *data = NULL, *xname = "/x", *instances = NULL, *goal = NULL;
     long batch = 1024, threads = 1;
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
-        case 'm': model = optarg; break;
-        case 'd': data = optarg; break;
-        case 'x': xname = optarg; break;
-        case 'i': instances = optarg; break;
-        case 'g': goal = optarg; break;
+        case 'm':
+            model = optarg;
+            break;
+        case 'd':
+            data = optarg;
+            break;
+        case 'x':
+            xname = optarg;
+            break;
+        case 'i':
+            instances = optarg;
+            break;
+        case 'g':
+            goal = optarg;
+            break;
         case 'b':
             if (cli_parse_long(optarg, 1, 1 << 20, &batch))
                 return cli_usage("predict", "--batch: expected 1..%d, got '%s'", 1 << 20, optarg);
@@ -191,8 +210,11 @@ int cmd_predict(int argc, char **argv)
             if (cli_parse_long(optarg, 1, 256, &threads))
                 return cli_usage("predict", "--threads: expected 1..256, got '%s'", optarg);
             break;
-        case 'h': help(); return CLI_EXIT_OK;
-        default: return cli_usage("predict", "unknown option");
+        case 'h':
+            help();
+            return CLI_EXIT_OK;
+        default:
+            return cli_usage("predict", "unknown option");
         }
     }
     if (optind < argc)

@@ -10,7 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
-void hn_h5_quiet(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
+void hn_h5_quiet(void)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+}
 
 static hid_t open_read(const char *path, int warn)
 {
@@ -26,19 +29,28 @@ static hid_t open_read(const char *path, int warn)
         return hn_fail(HN_ERR_FORMAT, "%s: not an HDF5 file (or truncated)", path);
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (f < 0)
-        return hn_fail(HN_ERR_FORMAT, "%s: HDF5 file cannot be opened (damaged or truncated)", path);
+        return hn_fail(HN_ERR_FORMAT, "%s: HDF5 file cannot be opened (damaged or truncated)",
+                       path);
     char fmt[64];
     /* arrays made with h5py and the like never had a checksum: no warning */
     if (!sealed && warn && hn_h5_attr_get_str(f, "format", fmt, sizeof fmt) == HN_OK &&
         !strncmp(fmt, "heurnet-", 8))
-        hn_log(HN_LOG_WARN, "%s: no checksum (written by an older heurnet); read unverified; "
-                            "'heurnet nn upgrade %s' adds one", path, path);
+        hn_log(HN_LOG_WARN,
+               "%s: no checksum (written by an older heurnet); read unverified; "
+               "'heurnet nn upgrade %s' adds one",
+               path, path);
     hn_error_clear();
     return f;
 }
 
-hid_t hn_h5_open_read(const char *path) { return open_read(path, 0); }
-hid_t hn_h5_open_verified(const char *path) { return open_read(path, 1); }
+hid_t hn_h5_open_read(const char *path)
+{
+    return open_read(path, 0);
+}
+hid_t hn_h5_open_verified(const char *path)
+{
+    return open_read(path, 1);
+}
 
 /* Overwrite an attribute of the same type in place: deleting and creating it
  * again could lose it altogether when the disk fills up in between. */
@@ -48,7 +60,8 @@ static int attr_overwrite(hid_t obj, const char *name, hid_t type, const void *v
     if (a < 0)
         return -1;
     hid_t ft = H5Aget_type(a), sp = H5Aget_space(a);
-    int same = ft >= 0 && sp >= 0 && H5Tequal(ft, type) > 0 && H5Sget_simple_extent_type(sp) == H5S_SCALAR;
+    int same =
+        ft >= 0 && sp >= 0 && H5Tequal(ft, type) > 0 && H5Sget_simple_extent_type(sp) == H5S_SCALAR;
     int rc = same ? (H5Awrite(a, type, val) >= 0 ? 1 : -1) : 0;
     if (ft >= 0)
         H5Tclose(ft);
@@ -100,7 +113,10 @@ int hn_h5_attr_set_double(hid_t obj, const char *name, double value)
     return attr_write(obj, name, H5T_NATIVE_DOUBLE, &value);
 }
 
-int hn_h5_attr_exists(hid_t obj, const char *name) { return H5Aexists(obj, name) > 0; }
+int hn_h5_attr_exists(hid_t obj, const char *name)
+{
+    return H5Aexists(obj, name) > 0;
+}
 
 static hid_t attr_open(hid_t obj, const char *name)
 {
@@ -121,7 +137,8 @@ static int attr_check_one(hid_t a, const char *name)
     if (sp >= 0)
         H5Sclose(sp);
     if (n != 1)
-        return hn_fail(HN_ERR_FORMAT, "attribute '%s' holds %lld values, expected one", name, (long long)n);
+        return hn_fail(HN_ERR_FORMAT, "attribute '%s' holds %lld values, expected one", name,
+                       (long long)n);
     return HN_OK;
 }
 
@@ -262,7 +279,8 @@ int hn_part_commit(const char *path)
     if (rc)
         return rc;
     if (rename(part, path) != 0)
-        return hn_fail(HN_ERR_IO, "%s: cannot rename %s into place: %s", path, part, strerror(errno));
+        return hn_fail(HN_ERR_IO, "%s: cannot rename %s into place: %s", path, part,
+                       strerror(errno));
     return HN_OK;
 }
 

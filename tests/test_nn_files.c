@@ -118,6 +118,9 @@ static void test_model_flips(void)
         }
         nn_model_free(l);
     }
+    fprintf(stderr,
+            "model file of %zu bytes, each byte changed: %d refused, %d same model, %d changed\n",
+            n, refused, same, changed);
     CHECK_MSG(changed == 0, "%d of %zu flips changed the model silently", changed, n);
     CHECK(refused > (int)n - 30);
     /* a file without the trailer (an older heurnet) loads, with a warning */

@@ -64,6 +64,18 @@ static int read_rows(hid_t ds, hid_t mem, hsize_t start, hsize_t k, hsize_t cols
 
 /* ---- root attributes for the training record --------------------------- */
 
+/* A string attribute for the training record; a long one (an instance list)
+ * is kept shortened, as it is only informative. 1 if kept. */
+static int record_str(hid_t loc, const char *name, char *out, size_t cap)
+{
+    char *s = malloc(HN_H5_STR_MAX + 1);
+    int ok = s && hn_h5_attr_get_str(loc, name, s, HN_H5_STR_MAX + 1) == HN_OK;
+    if (ok)
+        snprintf(out, cap, "%s", s);
+    free(s);
+    return ok;
+}
+
 static herr_t attr_cb(hid_t loc, const char *name, const H5A_info_t *ainfo, void *op)
 {
     (void)ainfo;
@@ -92,7 +104,7 @@ static herr_t attr_cb(hid_t loc, const char *name, const H5A_info_t *ainfo, void
         keep = H5Aread(a, H5T_NATIVE_DOUBLE, &at.num) >= 0;
         at.is_num = 1;
     } else if (scalar && c == H5T_STRING) {
-        keep = hn_h5_attr_get_str(loc, name, at.str, sizeof at.str) == HN_OK;
+        keep = record_str(loc, name, at.str, sizeof at.str);
     }
     H5Tclose(t);
     H5Sclose(sp);
