@@ -301,8 +301,7 @@ static void parse_err(const char *msg, void *user)
     fprintf(stderr, "heurnet ablate: %s\n", msg);
 }
 
-/* Read the search boards (those with a known optimum, the first N) and
- * load the admissible part of the heuristic once, before the workers fork. */
+/* Read the search boards: those with a known optimum, the first N. */
 static int search_setup(struct ablate *a, const trn_data *d)
 {
     if (!(a->width = trn_data_width(d)))
@@ -321,6 +320,13 @@ static int search_setup(struct ablate *a, const trn_data *d)
         fprintf(stderr, "heurnet ablate: %s: no board with a known optimal length\n", a->search);
         return CLI_EXIT_FAIL;
     }
+    return 0;
+}
+
+/* The admissible part of the search heuristic (a PDB can take seconds to
+ * load), once in the parent so the workers share it; only when runs are left. */
+static int search_floor(struct ablate *a)
+{
     char floor[256] = "";
     if (a->search_opts && cli_ann_settings_parse(a->search_opts, &a->ann, floor, sizeof floor))
         return CLI_EXIT_USAGE;
@@ -381,6 +387,8 @@ static int run(struct ablate *a)
     columns(a);
     if (!(rc = a->search[0] ? search_setup(a, d) : 0) && !(j = journal_open(a)))
         rc = CLI_EXIT_FAIL;
+    if (!rc && trn_abl_journal_count(j) < a->var.n * a->nseeds && a->search[0])
+        rc = search_floor(a);
     if (!rc) {
         banner(a, j);
         rc = abl_run_missing(a, d, j);
