@@ -106,8 +106,8 @@ static void plot_search(FILE *g, const struct ablate *a, const trn_abl_journal *
     fprintf(g,
             "reset\n" TERM "set output '%s-search.png'\nset xlabel 'mean expanded nodes per "
             "board'\nset ylabel 'optimal solutions (%%)'\nset logscale x\nset grid\nset offsets "
-            "graph 0.05, graph 0.05, graph 0.05, graph 0.05\nset key "
-            "outside right\nset title 'A* on %zu boards, one point per run'\n",
+            "graph 0.05, graph 0.05, graph 0.05, graph 0.05\nset key below "
+            "\nset title 'A* on %zu boards, one point per run'\n",
             a->plot, a->nboards);
     for (int v = 0; v < a->var.n; v++) {
         fprintf(g, "$s%d << EOD\n", v);

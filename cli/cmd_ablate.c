@@ -301,8 +301,7 @@ static void parse_err(const char *msg, void *user)
     fprintf(stderr, "heurnet ablate: %s\n", msg);
 }
 
-/* Read the search boards (those with a known optimum, the first N) and
- * load the admissible part of the heuristic once, before the workers fork. */
+/* Read the search boards: those with a known optimum, the first N. */
 static int search_setup(struct ablate *a, const trn_data *d)
 {
     if (!(a->width = trn_data_width(d)))
@@ -321,21 +320,73 @@ static int search_setup(struct ablate *a, const trn_data *d)
         fprintf(stderr, "heurnet ablate: %s: no board with a known optimal length\n", a->search);
         return CLI_EXIT_FAIL;
     }
+    return 0;
+}
+
+/* The admissible part of the search heuristic (a PDB can take seconds to
+ * load), once in the parent so the workers share it; only when runs are left. */
+static int search_floor(struct ablate *a)
+{
     char floor[256] = "";
     if (a->search_opts && cli_ann_settings_parse(a->search_opts, &a->ann, floor, sizeof floor))
         return CLI_EXIT_USAGE;
     return floor[0] ? cli_heur_get(floor, a->width, a->search_goal, a->c.quiet, &a->floor) : 0;
 }
 
-static trn_abl_journal *journal_open(struct ablate *a)
+/* The settings every run shares, as a short tag in each CSV row, so a rerun
+ * with other data, training or search options does not mix its runs with
+ * the old ones (variants and seeds are checked by name). */
+static const char *base_name(const char *path)
 {
+    const char *b = strrchr(path, '/');
+    return b ? b + 1 : path;
+}
+
+/* (Files by base name and row counts: the same data reached by another
+ * path is the same data.) */
+static void config_tag(const struct ablate *a, const trn_data *d, char *tag, size_t cap)
+{
+    const struct trn_opts *o = &a->c.o;
+    const struct nn_layer_defaults *l = &o->defaults;
+    char *s = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&s, &len);
+    if (f) {
+        for (int i = 0; i < a->c.ndata; i++)
+            fprintf(f, "data=%s;", base_name(a->c.data[i]));
+        fprintf(f, "rows=%llu:%llu;", (unsigned long long)trn_data_rows(d, TRN_TRAIN),
+                (unsigned long long)trn_data_rows(d, TRN_VAL));
+        fprintf(f, "val=%.17g;src=%u;loss=%d:%.9g;b=%d;e=%d;lr=%.17g;sch=%d:%d:%.17g:%.17g;",
+                a->c.val_fraction, a->c.sources, (int)o->loss, o->over_weight, o->batch, o->epochs,
+                o->lr, (int)o->schedule, o->lr_step, o->lr_gamma, o->lr_min);
+        fprintf(f, "wd=%.17g;t=%d;p=%d;act=%d:%.9g;bn=%d:%.9g;do=%.9g;init=%d;", o->weight_decay,
+                o->threads, o->patience, (int)l->act, l->elu_alpha, l->bn, l->bn_eps, l->dropout,
+                (int)l->init);
+        for (int k = 0; k < a->ninst; k++)
+            fprintf(f, "inst=%s@%d;", base_name(a->inst[k]), a->goal[k]);
+        fprintf(f, "search=%s@%d:%d:%s:%llu", base_name(a->search), a->search_goal, a->search_n,
+                a->search_opts ? a->search_opts : "", (unsigned long long)a->search_limit);
+        fclose(f);
+    }
+    /* FNV-1a, 64 bits: a tag, not a security measure */
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; s && i < len; i++)
+        h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
+    free(s);
+    snprintf(tag, cap, "%016llx", (unsigned long long)h);
+}
+
+static trn_abl_journal *journal_open(struct ablate *a, const trn_data *d)
+{
+    char tag[32];
+    config_tag(a, d, tag, sizeof tag);
     const char *cols[ABL_MAX_COLS];
     for (int c = 0; c < a->ncol; c++)
         cols[c] = a->col[c].name;
     for (int k = 0; k < a->nseeds; k++)
         a->seed[k] = a->c.o.seed + (uint64_t)k;
     trn_abl_journal *j = trn_abl_journal_new((const char *const *)a->var.s, a->var.n, a->seed,
-                                             a->nseeds, cols, a->ncol);
+                                             a->nseeds, cols, a->ncol, tag);
     if (!j) {
         hn_fail(HN_ERR_NOMEM, "out of memory");
         cli_fail("ablate");
@@ -380,8 +431,10 @@ static int run(struct ablate *a)
     trn_abl_journal *j = NULL;
     columns(a);
     rc = cli_train_check_complete("ablate", &a->c, d);
-    if (!rc && !(rc = a->search[0] ? search_setup(a, d) : 0) && !(j = journal_open(a)))
+    if (!rc && !(rc = a->search[0] ? search_setup(a, d) : 0) && !(j = journal_open(a, d)))
         rc = CLI_EXIT_FAIL;
+    if (!rc && trn_abl_journal_count(j) < a->var.n * a->nseeds && a->search[0])
+        rc = search_floor(a);
     if (!rc) {
         banner(a, j);
         rc = abl_run_missing(a, d, j);

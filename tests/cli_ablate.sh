@@ -52,7 +52,7 @@ A=("${D[@]}" --variants "$T/variants.txt" --seeds 3 --baseline 1 --search "$T/s.
 grep -q '^| 81-16-1 | val MAE | [-+]' "$T/out" || fail "paired table: $(cat "$T/out")"
 grep -q 'seeds (the smallest n' "$T/out" || fail "no seeds-needed sentence: $(cat "$T/out")"
 [ "$(wc -l <"$T/full.csv")" -eq 7 ] || fail "CSV rows: $(cat "$T/full.csv")"
-head -1 "$T/full.csv" | grep -q '^variant,seed,params,.*,search_optimal,.*,curve$' || fail "CSV header"
+head -1 "$T/full.csv" | grep -q '^variant,seed,config,params,.*,search_optimal,.*,curve$' || fail "CSV header"
 [ "$(cut -d, -f1,2 "$T/full.csv" | tr '\n' ' ')" = "variant,seed 81-8-1,1 81-8-1,2 81-8-1,3 81-16-1,1 81-16-1,2 81-16-1,3 " ] ||
     fail "CSV order: $(cut -d, -f1,2 "$T/full.csv")"
 for p in curves metrics search; do
@@ -71,6 +71,11 @@ grep -q "6 of 6 runs are already in" "$T/err" && cmp -s "$T/out3" "$T/out" || fa
 # another command's CSV is refused
 expect 1 "header" "$HN" ablate "${D[@]}" --variants "$T/variants.txt" --seeds 3 --csv "$T/full.csv"
 expect 1 "not a run of this ablation" "$HN" ablate "${A[@]}" --seed 5 --csv "$T/full.csv"
+expect 1 "other settings" "$HN" ablate "${A[@]}" --lr 2e-3 --csv "$T/full.csv"
+# more seeds keep the finished runs
+cp "$T/full.csv" "$T/more.csv"
+"$HN" ablate "${A[@]}" --seeds 4 --csv "$T/more.csv" >/dev/null 2>"$T/err" || fail "--seeds 4 failed: $(cat "$T/err")"
+grep -q "6 of 8 runs are already in" "$T/err" && [ "$(wc -l <"$T/more.csv")" -eq 9 ] || fail "--seeds 4 after 3: $(cat "$T/err")"
 
 # --- a real SIGTERM between runs, then the same command -------------------------
 K=("${D[@]}" --grid '81-{32,16}-1' --seeds 4 --epochs 30)

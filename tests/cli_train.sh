@@ -145,7 +145,7 @@ expect 1 "xy_m.h5" "$HN" predict --model "$T/xy_m.h5" --instances "$T/inst.txt"
     --threads 1 --quiet --instances "$T/inst.txt" --csv "$T/abl.csv" >"$T/out" 2>"$T/err" ||
     fail "ablate failed: $(cat "$T/err")"
 [ $(grep -c '^| 81-16-1' "$T/out") -eq 2 ] || fail "ablate table: $(cat "$T/out")"
-[ $(wc -l <"$T/abl.csv") -eq 3 ] && head -1 "$T/abl.csv" | grep -q "^variant,seed,params" || fail "ablate CSV: $(cat "$T/abl.csv")"
+[ $(wc -l <"$T/abl.csv") -eq 3 ] && head -1 "$T/abl.csv" | grep -q "^variant,seed,config,params" || fail "ablate CSV: $(cat "$T/abl.csv")"
 
 # --- SIGTERM mid-epoch, then resume -------------------------------------------
 A=(--data "$T/big.h5" --arch 81-256-256-1 --dropout 0.1 --batch 16 --seed 2 --threads 1)

@@ -124,16 +124,16 @@ static void test_journal(void)
 {
     const char *var[] = {"81-8-1", "81-16-1@amse:2"}, *col[] = {"a", "b"};
     uint64_t seeds[] = {1, 2, 3};
-    trn_abl_journal *j = trn_abl_journal_new(var, 2, seeds, 3, col, 2);
+    trn_abl_journal *j = trn_abl_journal_new(var, 2, seeds, 3, col, 2, "c1");
     CHECK(j != NULL);
     if (!j)
         return;
-    CHECK(write_file("ablate_j.csv", "variant,seed,a,b,curve\n"
-                                     "81-16-1@amse:2,3,9,nan,3;2.5\n"
-                                     "81-8-1,1,1,10,4;3;2\n"
-                                     "81-8-1,2,2,20,\n"
-                                     "81-8-1,3,3,30,4\n"
-                                     "81-16-1@amse:2,1,2,0.5,3\n") == 0);
+    CHECK(write_file("ablate_j.csv", "variant,seed,config,a,b,curve\n"
+                                     "81-16-1@amse:2,3,c1,9,nan,3;2.5\n"
+                                     "81-8-1,1,c1,1,10,4;3;2\n"
+                                     "81-8-1,2,c1,2,20,\n"
+                                     "81-8-1,3,c1,3,30,4\n"
+                                     "81-16-1@amse:2,1,c1,2,0.5,3\n") == 0);
     CHECK(trn_abl_journal_load(j, "ablate_j.csv") == 0);
     CHECK(trn_abl_journal_count(j) == 5);
     CHECK(trn_abl_journal_get(j, 1, 1) == NULL && trn_abl_journal_get(j, 1, 2) != NULL);
@@ -159,36 +159,38 @@ static void test_journal(void)
     /* the missing run comes back through the same row format */
     double m[] = {4, 0.25}, c[] = {5, 4.5};
     char *row = trn_abl_row_format(j, 1, 1, m, c, 2);
-    CHECK(row && !strcmp(row, "81-16-1@amse:2,2,4,0.25,5;4.5"));
+    CHECK(row && !strcmp(row, "81-16-1@amse:2,2,c1,4,0.25,5;4.5"));
     CHECK(row && trn_abl_journal_add_row(j, row, "test") == 0);
     CHECK(row && trn_abl_journal_add_row(j, row, "test") == HN_ERR_FORMAT);
     free(row);
     CHECK(trn_abl_journal_save(j, "ablate_j.csv") == 0);
-    CHECK_MSG(!strcmp(slurp("ablate_j.csv"), "variant,seed,a,b,curve\n"
-                                             "81-8-1,1,1,10,4;3;2\n"
-                                             "81-8-1,2,2,20,\n"
-                                             "81-8-1,3,3,30,4\n"
-                                             "81-16-1@amse:2,1,2,0.5,3\n"
-                                             "81-16-1@amse:2,2,4,0.25,5;4.5\n"
-                                             "81-16-1@amse:2,3,9,nan,3;2.5\n"),
+    CHECK_MSG(!strcmp(slurp("ablate_j.csv"), "variant,seed,config,a,b,curve\n"
+                                             "81-8-1,1,c1,1,10,4;3;2\n"
+                                             "81-8-1,2,c1,2,20,\n"
+                                             "81-8-1,3,c1,3,30,4\n"
+                                             "81-16-1@amse:2,1,c1,2,0.5,3\n"
+                                             "81-16-1@amse:2,2,c1,4,0.25,5;4.5\n"
+                                             "81-16-1@amse:2,3,c1,9,nan,3;2.5\n"),
               "%s", slurp("ablate_j.csv"));
     trn_abl_journal_free(j);
 
     /* rows another command wrote are refused, naming file and line */
-    const char *bad[] = {"variant,seed,a,curve\n",
-                         "variant,seed,a,b,curve\n81-8-1,4,1,1,\n",
-                         "variant,seed,a,b,curve\n81-4-1,1,1,1,\n",
-                         "variant,seed,a,b,curve\n81-8-1,1,x,1,\n",
-                         "variant,seed,a,b,curve\n81-8-1,1,1,1\n",
-                         "variant,seed,a,b,curve\n81-8-1,1,1,1,2;;3\n"};
-    for (int i = 0; i < 6; i++) {
-        j = trn_abl_journal_new(var, 2, seeds, 3, col, 2);
+    const char *bad[] = {"variant,seed,config,a,curve\n",
+                         "variant,seed,config,a,b,curve\n81-8-1,4,c1,1,1,\n",
+                         "variant,seed,config,a,b,curve\n81-4-1,1,c1,1,1,\n",
+                         "variant,seed,config,a,b,curve\n81-8-1,1,c1,x,1,\n",
+                         "variant,seed,config,a,b,curve\n81-8-1,1,c1,1,1\n",
+                         "variant,seed,config,a,b,curve\n81-8-1,1,c1,1,1,2;;3\n",
+                         "variant,seed,config,a,b,curve\n81-8-1,1,c2,1,1,2\n"};
+    for (int i = 0; i < 7; i++) {
+        j = trn_abl_journal_new(var, 2, seeds, 3, col, 2, "c1");
         CHECK(j && write_file("ablate_j.csv", bad[i]) == 0);
         CHECK_MSG(j && trn_abl_journal_load(j, "ablate_j.csv") == HN_ERR_FORMAT, "case %d", i);
         CHECK(strstr(hn_errmsg(), "ablate_j.csv:") != NULL);
+        CHECK(i < 6 || strstr(hn_errmsg(), "other settings") != NULL);
         trn_abl_journal_free(j);
     }
-    j = trn_abl_journal_new(var, 2, seeds, 3, col, 2);
+    j = trn_abl_journal_new(var, 2, seeds, 3, col, 2, "c1");
     CHECK(j && trn_abl_journal_load(j, "no-such-journal.csv") == 0 && !trn_abl_journal_count(j));
     trn_abl_journal_free(j);
     remove("ablate_j.csv");

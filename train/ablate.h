@@ -74,19 +74,24 @@ struct trn_abl_run {
 };
 
 /* The runs of an ablation: variants x seeds, each finished or missing.
- * The CSV header is "variant,seed,<columns>,curve"; a row holds the
- * variant, the seed, the metrics and the curve as "v1;v2;...". */
+ * The CSV header is "variant,seed,config,<columns>,curve"; a row holds the
+ * variant, the seed, the configuration tag, the metrics and the curve as
+ * "v1;v2;...". The tag (no ',') stands for every setting shared by the
+ * runs, so rows trained with other settings are refused. */
 typedef struct trn_abl_journal trn_abl_journal;
 
-/* variants, seeds and column names are copied. NULL on allocation failure. */
+/* variants, seeds, column names and config are copied. NULL on allocation
+ * failure. */
 trn_abl_journal *trn_abl_journal_new(const char *const *variants, int nvar, const uint64_t *seeds,
-                                     int nseed, const char *const *columns, int ncol);
+                                     int nseed, const char *const *columns, int ncol,
+                                     const char *config);
 void trn_abl_journal_free(trn_abl_journal *j);
 
 /* Read the rows of an existing CSV `path` (a missing file is an empty
  * journal). Fails (HN_ERR_FORMAT, message with file and line) when the
- * header differs from this ablation's, a row has another variant or seed
- * or is repeated, or a field is not a number. HN_ERR_IO when unreadable. */
+ * header differs from this ablation's, a row has another variant, seed or
+ * config or is repeated, or a field is not a number. HN_ERR_IO when
+ * unreadable. */
 int trn_abl_journal_load(trn_abl_journal *j, const char *path);
 
 /* Store one CSV row (without newline); `where` names its source in

@@ -12,7 +12,7 @@
 #include "train/ablate.h"
 
 struct trn_abl_journal {
-    char **variant, **column;
+    char **variant, **column, *config;
     uint64_t *seed;
     int nvar, nseed, ncol, count;
     struct trn_abl_run *run; /* [variant * nseed + seed]; metric NULL: missing */
@@ -30,12 +30,12 @@ static char *dup_str(const char *s)
 
 static int header_make(trn_abl_journal *j)
 {
-    size_t len = strlen("variant,seed,curve") + 1;
+    size_t len = strlen("variant,seed,config,curve") + 1;
     for (int c = 0; c < j->ncol; c++)
         len += strlen(j->column[c]) + 1;
     if (!(j->header = malloc(len)))
         return -1;
-    strcpy(j->header, "variant,seed");
+    strcpy(j->header, "variant,seed,config");
     for (int c = 0; c < j->ncol; c++)
         strcat(strcat(j->header, ","), j->column[c]);
     strcat(j->header, ",curve");
@@ -43,7 +43,8 @@ static int header_make(trn_abl_journal *j)
 }
 
 trn_abl_journal *trn_abl_journal_new(const char *const *variants, int nvar, const uint64_t *seeds,
-                                     int nseed, const char *const *columns, int ncol)
+                                     int nseed, const char *const *columns, int ncol,
+                                     const char *config)
 {
     trn_abl_journal *j = calloc(1, sizeof *j);
     if (!j)
@@ -53,7 +54,7 @@ trn_abl_journal *trn_abl_journal_new(const char *const *variants, int nvar, cons
     j->column = calloc((size_t)ncol + 1, sizeof *j->column);
     j->seed = malloc((size_t)nseed * sizeof *j->seed);
     j->run = calloc((size_t)nvar * (size_t)nseed, sizeof *j->run);
-    int ok = j->variant && j->column && j->seed && j->run;
+    int ok = j->variant && j->column && j->seed && j->run && (j->config = dup_str(config));
     for (int v = 0; ok && v < nvar; v++)
         ok = (j->variant[v] = dup_str(variants[v])) != NULL;
     for (int c = 0; ok && c < ncol; c++)
@@ -83,6 +84,7 @@ void trn_abl_journal_free(trn_abl_journal *j)
     free(j->seed);
     free(j->run);
     free(j->header);
+    free(j->config);
     free(j);
 }
 
@@ -174,15 +176,15 @@ static int split(char *s, char **f, int cap)
 int trn_abl_journal_add_row(trn_abl_journal *j, const char *line, const char *where)
 {
     char *buf = dup_str(line);
-    char **f = malloc(((size_t)j->ncol + 3) * sizeof *f);
+    char **f = malloc(((size_t)j->ncol + 4) * sizeof *f);
     double *metric = malloc(((size_t)j->ncol + 1) * sizeof *metric), *curve = NULL;
     int ncurve = 0, rc = 0, v = -1, k = -1;
     if (!buf || !f || !metric) {
         rc = hn_fail(HN_ERR_NOMEM, "%s: out of memory", where);
         goto done;
     }
-    if (split(buf, f, j->ncol + 3) != j->ncol + 3) {
-        rc = hn_fail(HN_ERR_FORMAT, "%s: expected %d comma-separated fields", where, j->ncol + 3);
+    if (split(buf, f, j->ncol + 4) != j->ncol + 4) {
+        rc = hn_fail(HN_ERR_FORMAT, "%s: expected %d comma-separated fields", where, j->ncol + 4);
         goto done;
     }
     if ((v = find_variant(j, f[0])) < 0 || (k = find_seed(j, f[1])) < 0) {
@@ -192,15 +194,22 @@ int trn_abl_journal_add_row(trn_abl_journal *j, const char *line, const char *wh
                      where, f[0], f[1]);
         goto done;
     }
+    if (strcmp(f[2], j->config)) {
+        rc = hn_fail(HN_ERR_FORMAT,
+                     "%s: run %s seed %s was trained with other settings (config %s, this "
+                     "command's %s: data, training or search options differ; use another --csv)",
+                     where, f[0], f[1], f[2], j->config);
+        goto done;
+    }
     for (int c = 0; c < j->ncol; c++)
-        if (field_number(f[c + 2], &metric[c])) {
+        if (field_number(f[c + 3], &metric[c])) {
             rc = hn_fail(HN_ERR_FORMAT, "%s: column %s: '%s' is not a number", where, j->column[c],
-                         f[c + 2]);
+                         f[c + 3]);
             goto done;
         }
-    if ((rc = parse_curve(f[j->ncol + 2], &curve, &ncurve))) {
+    if ((rc = parse_curve(f[j->ncol + 3], &curve, &ncurve))) {
         rc = hn_fail(rc, "%s: the curve '%.40s' is not numbers separated by ';'", where,
-                     f[j->ncol + 2]);
+                     f[j->ncol + 3]);
         goto done;
     }
     if (store(j, v, k, metric, curve, ncurve))
@@ -277,7 +286,7 @@ static int put_number(FILE *f, const char *sep, double x)
 static void put_row(FILE *f, const trn_abl_journal *j, int v, int k, const double *metric,
                     const double *curve, int ncurve)
 {
-    fprintf(f, "%s,%llu", j->variant[v], (unsigned long long)j->seed[k]);
+    fprintf(f, "%s,%llu,%s", j->variant[v], (unsigned long long)j->seed[k], j->config);
     for (int c = 0; c < j->ncol; c++)
         put_number(f, ",", metric[c]);
     fputc(',', f);
