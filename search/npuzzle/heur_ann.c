@@ -95,7 +95,7 @@ static ann_tls *tls_new(ann_heur *a)
     size_t mb = (size_t)a->o.max_batch;
     if (a->sbase) {
         t->sp = nn_sparse_clone(a->sbase, a->o.max_batch, NULL);
-        t->acc = t->sp ? malloc(mb * (size_t)nn_sparse_acc_stride(t->sp) * sizeof *t->acc) : NULL;
+        t->acc = t->sp ? nn_sparse_acc_alloc(t->sp, a->o.max_batch) : NULL;
         t->ref_row[0] = t->ref_row[1] = -1;
         if (!t->acc) {
             tls_free(t);
