@@ -75,8 +75,9 @@ int nn_sparse_max_batch(const nn_sparse *s);
  *
  * Accumulators are int32 fixed point (the first layer's folded weights and
  * bias rounded to 2^-k, k per model as large as keeps every possible sum
- * below 2^30; 23 for the shipped 15-puzzle models): sums are exact, so an accumulator updated
- * along any chain of moves is bit for bit the one acc_init builds. */
+ * below 2^30; 23 for the shipped 15-puzzle models): sums are exact, so an
+ * accumulator updated along any chain of moves is bit for bit the one
+ * acc_init builds. */
 int nn_sparse_acc_stride(const nn_sparse *s);
 
 /* Zeroed room for n accumulators (n * stride entries) on a 64-byte
