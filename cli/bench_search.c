@@ -91,11 +91,17 @@ static int bench_boards(const struct bench_search_cfg *c, cli_search *base, cli_
     return CLI_EXIT_OK;
 }
 
+static void print_parse_error(const char *msg, void *user)
+{
+    (void)user;
+    fprintf(stderr, "heurnet bench search: %s\n", msg);
+}
+
 static int bench_search_run(const struct bench_search_cfg *c)
 {
     srch_np_instance *inst = NULL;
     size_t n = 0;
-    if (srch_np_parse_file(c->instances, c->width, c->goal, NULL, NULL, &inst, &n))
+    if (srch_np_parse_file(c->instances, c->width, c->goal, print_parse_error, NULL, &inst, &n))
         return cli_fail("bench search");
     if (c->limit && n > c->limit)
         n = c->limit;

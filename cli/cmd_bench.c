@@ -176,7 +176,7 @@ static int time_sparse(const struct bench_cfg *c, nn_model *m, const float *x, f
     if (sp && (rc = nn_sparse_set_simd(sp, c->simd)))
         goto done;
     int *idx = sp ? malloc(sizeof(int) * d) : NULL;
-    int32_t *acc = sp ? malloc(sizeof(int32_t) * nn_sparse_acc_stride(sp) * c->batch) : NULL;
+    int32_t *acc = sp ? nn_sparse_acc_alloc(sp, c->batch) : NULL;
     if (sp && (!idx || !acc))
         rc = hn_fail(HN_ERR_NOMEM, "out of memory");
     else if (sp)

@@ -58,6 +58,18 @@ static int round_up(int n, int k)
     return (n + k - 1) / k * k;
 }
 
+/* Zeroed memory on a 64-byte boundary: a 64-byte vector access that
+ * straddles two cache lines is split in two, and a split store does not
+ * forward to the load that follows. */
+static void *zalloc64(size_t bytes)
+{
+    bytes = (bytes + 63) / 64 * 64;
+    void *p = aligned_alloc(64, bytes ? bytes : 64);
+    if (p)
+        memset(p, 0, bytes);
+    return p;
+}
+
 static void qlayer_free(struct nn_qlayer *q)
 {
     free(q->w);
@@ -83,9 +95,9 @@ static int qlayer_make(struct nn_qlayer *q, const float *W, int in, int out)
     *q = (struct nn_qlayer){
         .in = in, .out = out, .in4 = round_up(in, 4), .out16 = round_up(out, 16)};
     int groups = q->in4 / 4;
-    q->w = calloc((size_t)q->in4 * q->out16, 1);
-    q->scale = calloc((size_t)q->out16, sizeof *q->scale);
-    q->colsum = calloc((size_t)q->out16, sizeof *q->colsum);
+    q->w = zalloc64((size_t)q->in4 * q->out16);
+    q->scale = zalloc64((size_t)q->out16 * sizeof *q->scale);
+    q->colsum = zalloc64((size_t)q->out16 * sizeof *q->colsum);
     if (!q->w || !q->scale || !q->colsum)
         return HN_ERR_NOMEM;
     for (int j = 0; j < out; j++) {
@@ -143,8 +155,8 @@ static struct nn_sparse_w *weights_make(const nn_model *m, enum nn_sparse_kind k
     int out0 = f->layer[0].out;
     w->stride = round_up(out0, 16);
     w->wide = round_up(f->widest, 16);
-    w->w0 = calloc((size_t)f->n_inputs * w->stride, sizeof *w->w0);
-    w->b0 = calloc((size_t)w->stride, sizeof *w->b0);
+    w->w0 = zalloc64((size_t)f->n_inputs * w->stride * sizeof *w->w0);
+    w->b0 = zalloc64((size_t)w->stride * sizeof *w->b0);
     if (!w->w0 || !w->b0)
         goto fail;
     first_layer_fixed(w, f->layer[0].w, f->layer[0].b, f->n_inputs, out0);
@@ -171,8 +183,8 @@ static nn_sparse *sparse_make(struct nn_sparse_w *w, int max_batch, enum nn_simd
         s->kernel = nn_q8_kernel_get(simd);
         s->fa = nn_falloc(cells);
         s->fb = nn_falloc(cells);
-        s->u = calloc(cells, 1);
-        s->z = calloc(cells, sizeof *s->z);
+        s->u = zalloc64(cells);
+        s->z = zalloc64(cells * sizeof *s->z);
         s->lo = nn_falloc((size_t)max_batch);
         s->step = nn_falloc((size_t)max_batch);
         if (s->fa && s->fb && s->u && s->z && s->lo && s->step)
@@ -240,6 +252,11 @@ int nn_sparse_max_batch(const nn_sparse *s)
 int nn_sparse_acc_stride(const nn_sparse *s)
 {
     return s->w->stride;
+}
+
+int32_t *nn_sparse_acc_alloc(const nn_sparse *s, int n)
+{
+    return n < 1 ? NULL : zalloc64((size_t)n * s->w->stride * sizeof(int32_t));
 }
 
 int nn_sparse_set_simd(nn_sparse *s, enum nn_simd simd)

@@ -75,9 +75,15 @@ int nn_sparse_max_batch(const nn_sparse *s);
  *
  * Accumulators are int32 fixed point (the first layer's folded weights and
  * bias rounded to 2^-k, k per model as large as keeps every possible sum
- * below 2^30, typically k >= 20): sums are exact, so an accumulator updated
- * along any chain of moves is bit for bit the one acc_init builds. */
+ * below 2^30; 23 for the shipped 15-puzzle models): sums are exact, so an
+ * accumulator updated along any chain of moves is bit for bit the one
+ * acc_init builds. */
 int nn_sparse_acc_stride(const nn_sparse *s);
+
+/* Zeroed room for n accumulators (n * stride entries) on a 64-byte
+ * boundary, which the vector loads and stores run fastest on (any int32
+ * array works). Free with free(). NULL when out of memory or n < 1. */
+int32_t *nn_sparse_acc_alloc(const nn_sparse *s, int n);
 
 /* acc = bias + sum of the first-layer kernel rows of inputs active[0..n)
  * (distinct, each in [0, inputs), not checked), into acc[stride]. */

@@ -76,7 +76,7 @@ typedef struct srch_np_ann_stats {
     uint64_t rows;  /* boards sent through the network */
     uint64_t calls; /* network calls */
     uint64_t hits;  /* boards answered from the cache */
-    double seconds; /* time inside the network (with SPARSE/Q8: accumulators too) */
+    double seconds; /* time inside the network calls (SPARSE/Q8: not the accumulators) */
     uint64_t acc_updates; /* SPARSE/Q8: rows derived from the previous row */
 } srch_np_ann_stats;
 void srch_np_heur_ann_thread_stats(const srch_np_heur *h, srch_np_ann_stats *out);

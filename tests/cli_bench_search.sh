@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# heurnet bench search and the ann: engines: one record per heuristic with
+# the counters the figures of docs/inference.md are read from, every engine
+# solving the same 8-puzzle boards to the optimum with an admissible
+# baseline, and the refusals (missing options, a bad engine name).
+# Arguments: path of heurnet, shared data dir, source dir.
+set -u
+HN=$1
+SRC=$3
+. "$SRC/tests/lib_cli.sh"
+model=$SRC/models/8puzzle-annd.h5
+cat >"$T/boards.txt" <<'B'
+a 3 1 2 4 0 5 6 7 8
+b 1 2 0 3 4 5 6 7 8
+c 0 3 2 4 1 5 6 7 8
+d 1 4 2 3 7 5 6 0 8
+B
+"$HN" bench search --width 3 --instances "$T/boards.txt" --baseline lc -q \
+    -H "ann:$model,dense" -H "ann:$model" -H "ann:$model,q8,cache:0" >"$T/rec" 2>"$T/err" ||
+    fail "bench search exited $?: $(head -c 300 "$T/err")"
+[ "$(grep -c '^heuristic=' "$T/rec")" = 4 ] || fail "want 4 records: $(cat "$T/rec")"
+grep -q '^heuristic=lc boards=4 solved=4 optimal=4 ' "$T/rec" || fail "baseline record: $(cat "$T/rec")"
+for e in ",dense" "" ",q8,cache:0"; do
+    line=$(grep "^heuristic=ann:$model$e " "$T/rec")
+    [ -n "$line" ] || fail "no record for ann:$model$e"
+    grep -q ' solved=4 ' <<<"$line" || fail "ann:$model$e did not solve every board: $line"
+    grep -Eq ' rows=[1-9][0-9]* ' <<<"$line" || fail "ann:$model$e sent no rows: $line"
+done
+# the incremental engines derive most rows from the previous one; dense none
+grep "^heuristic=ann:$model,dense " "$T/rec" | grep -q ' derived_share=0.000' ||
+    fail "dense derived rows: $(cat "$T/rec")"
+grep "^heuristic=ann:$model,q8" "$T/rec" | grep -Eq ' derived_share=0\.[1-9]' ||
+    fail "q8 derived no rows: $(cat "$T/rec")"
+expect 2 "--instances and --heuristic are required" "$HN" bench search --instances "$T/boards.txt"
+expect 2 "unknown heuristic 'q9'" "$HN" bench search --width 3 --instances "$T/boards.txt" \
+    --baseline lc -H "ann:$model,q9"
+"$HN" bench search --help | grep -q "rows_per_cpu_s" || fail "bench search --help"
+[ "$fails" = 0 ] && echo "cli_bench_search: all checks passed" >&2
+exit $((fails > 0))
