@@ -138,5 +138,9 @@ int hn_line_read(FILE *f, char *buf, size_t cap, size_t *len);
 int hn_part_path(const char *path, char *buf, size_t cap);
 int hn_part_commit(const char *path); /* rename <path>.part -> path */
 void hn_part_discard(const char *path);
+/* 1 when `path` exists and is neither a regular file nor a folder (a device
+ * such as /dev/stdout or /dev/full, a FIFO; symlinks followed): writers
+ * write it in place instead of renaming a temporary file over it. */
+int hn_path_is_special(const char *path);
 
 #endif
