@@ -296,7 +296,7 @@ int cmd_emp_solve(int argc, char **argv)
         goto out;
     }
     if (srch_em_sol_write(in, out, piece, rot) != HN_OK) {
-        rc = cli_fail(out);
+        rc = cli_fail(NULL); /* the message names the file */
         goto out;
     }
     printf("instance=%s size=%dx%d score=%d joins=%d start_score=%d time_best=%.2f "

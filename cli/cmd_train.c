@@ -2,6 +2,7 @@
  * on stdout (and --log), a progress bar on stderr, checkpoints on request
  * and on Ctrl-C/SIGTERM, the best weights saved to -o (written as .part and
  * renamed, so a failure leaves no model file). */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,8 @@ struct ui {
     hn_progress *bar;
     int quiet;
     FILE *log;
+    const char *log_path;
+    int log_errno; /* the log could not be written: training stops */
 };
 
 static void on_progress(uint64_t done, uint64_t total, const char *extra, void *user)
@@ -34,9 +37,15 @@ static void on_epoch(const struct trn_epoch *e, void *user)
     u->bar = NULL;
     cli_train_csv_line(stdout, e);
     fflush(stdout);
-    if (u->log) {
+    if (u->log && !u->log_errno) {
+        errno = 0;
         cli_train_csv_line(u->log, e);
-        fflush(u->log);
+        if (fflush(u->log) != 0 || ferror(u->log)) {
+            /* a log that silently misses epochs is worse than a stop: end the
+             * run the way Ctrl-C does (the checkpoint is written) */
+            u->log_errno = errno ? errno : EIO;
+            hn_stop_set(1);
+        }
     }
 }
 
@@ -75,6 +84,21 @@ static int probe_output(const char *path)
     fclose(f);
     remove(part);
     return HN_OK;
+}
+
+/* The log could not be written: say so and where training can go on. */
+static int log_failed(const struct ui *u, const struct trn_opts *o, int rc)
+{
+    fprintf(stderr, "heurnet train: cannot write the log %s: %s; ", u->log_path,
+            strerror(u->log_errno));
+    if (rc == HN_ERR_INTERRUPTED && o->checkpoint)
+        fprintf(stderr, "stopped, checkpoint %s written (continue with --resume %s)\n",
+                o->checkpoint, o->checkpoint);
+    else if (rc == HN_ERR_INTERRUPTED)
+        fprintf(stderr, "stopped, no model written\n");
+    else
+        fprintf(stderr, "the model was %s\n", rc ? "not written" : "written");
+    return CLI_EXIT_FAIL;
 }
 
 static FILE *open_log(const char *path, int resume)
@@ -161,7 +185,7 @@ int cmd_train(int argc, char **argv)
         trn_data_free(d);
         return rc;
     }
-    struct ui u = {.quiet = c.quiet};
+    struct ui u = {.quiet = c.quiet, .log_path = logp};
     if (logp && !(u.log = open_log(logp, c.o.resume != NULL))) {
         trn_data_free(d);
         hn_fail(HN_ERR_IO, "%s: cannot open the log file", logp);
@@ -184,10 +208,12 @@ int cmd_train(int argc, char **argv)
         rc = nn_model_save(m, out);
     if (!rc && !c.quiet)
         summary(out, m, &res);
-    if (u.log)
-        fclose(u.log);
+    if (u.log && fclose(u.log) != 0 && !u.log_errno)
+        u.log_errno = errno ? errno : EIO;
     nn_model_free(m);
     trn_data_free(d);
+    if (u.log_errno)
+        return log_failed(&u, &c.o, rc);
     if (rc == HN_ERR_INTERRUPTED) {
         if (c.o.checkpoint)
             fprintf(stderr, "heurnet train: interrupted; checkpoint %s written (continue with --resume %s)\n",

@@ -363,8 +363,26 @@ static const char PLOTS_GP[] =
     "fs transparent solid 0.4 lc rgb '#d95f02' title 'baseline'\n";
 
 /* Run gnuplot on plots.gp inside dir; 1 when the figures were drawn. */
+/* A figure gnuplot wrote in full: a PNG ends with its IEND chunk. A full
+ * disk or a file-size limit leaves a 0-byte or cut file while gnuplot may
+ * still exit 0. */
+static int png_complete(const char *path)
+{
+    static const unsigned char iend[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xAE, 0x42, 0x60, 0x82};
+    unsigned char tail[12];
+    FILE *f = fopen(path, "rb");
+    int ok = f && fseek(f, -12, SEEK_END) == 0 && fread(tail, 1, 12, f) == 12 &&
+             memcmp(tail, iend, 12) == 0;
+    if (f)
+        fclose(f);
+    return ok;
+}
+
+/* 1 with figures, 0 without gnuplot (a warning), -1 when gnuplot ran but
+ * failed or left a figure incomplete (an error: the report is not done). */
 static int draw(const char *dir, int quiet)
 {
+    static const char *const figures[] = {"heuristic_error.png", "excess.png", "expansions.png"};
     char cmd[4400];
     (void)quiet;
     snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot plots.gp 2>plots.log", dir);
@@ -373,10 +391,22 @@ static int draw(const char *dir, int quiet)
         return 0;
     }
     int rc = system(cmd);
-    if (rc == -1 || !WIFEXITED(rc) || WEXITSTATUS(rc) != 0) {
-        fprintf(stderr, "heurnet eval: warning: gnuplot failed or is not installed; no figures "
-                        "(see plots.log; plots.gp is in the report)\n");
+    if (rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 127) {
+        fprintf(stderr, "heurnet eval: warning: gnuplot is not installed; no figures "
+                        "(plots.gp is in the report)\n");
         return 0;
+    }
+    if (rc == -1 || !WIFEXITED(rc) || WEXITSTATUS(rc) != 0) {
+        fprintf(stderr, "heurnet eval: gnuplot failed (see %s/plots.log)\n", dir);
+        return -1;
+    }
+    for (size_t i = 0; i < sizeof figures / sizeof *figures; i++) {
+        snprintf(cmd, sizeof cmd, "%s/%s", dir, figures[i]);
+        if (!png_complete(cmd)) {
+            fprintf(stderr, "heurnet eval: %s is missing, empty or cut short (disk full?)\n",
+                    cmd);
+            return -1;
+        }
     }
     return 1;
 }
@@ -405,6 +435,7 @@ int eval_report_write(const char *dir, const eval_info *info, const eval_row *ro
         fprintf(stderr, "heurnet eval: cannot write %s\n", path);
         rc = -1;
     }
-    *plots = rc ? 0 : draw(dir, quiet);
-    return rc;
+    int drawn = rc ? 0 : draw(dir, quiet);
+    *plots = drawn > 0;
+    return rc ? rc : drawn < 0 ? -1 : 0;
 }

@@ -35,7 +35,9 @@ typedef struct eval_info {
 
 /* Write instances.tsv, summary.md, plots.gp and (when gnuplot runs) the PNG
  * figures into directory `dir`. Returns 0, or -1 after printing the reason.
- * *plots is set to 1 when the figures were drawn. */
+ * *plots is set to 1 when the figures were drawn. Without gnuplot the report
+ * has no figures (a warning); a gnuplot that fails or leaves a PNG empty or
+ * cut short (full disk) is an error. */
 int eval_report_write(const char *dir, const eval_info *info, const eval_row *rows, size_t n,
                       int quiet, int *plots);
 /* Print the headline numbers (the same as summary.md's first table) to `out`. */

@@ -46,6 +46,17 @@ static void usage(FILE *out)
     fprintf(out, "\n'heurnet <command> --help' prints each command's options and defaults.\n");
 }
 
+/* Results go to stdout: a full disk or a closed pipe there must not end
+ * in exit 0 with the records lost (checked once, after the command). */
+static int stdout_closed(int rc)
+{
+    if ((fflush(stdout) != 0 || ferror(stdout)) && rc == CLI_EXIT_OK) {
+        fprintf(stderr, "heurnet: cannot write the results to standard output\n");
+        return CLI_EXIT_FAIL;
+    }
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -65,7 +76,7 @@ int main(int argc, char **argv)
     hn_h5_quiet();
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name))
-            return commands[i].fn(argc - 1, argv + 1);
+            return stdout_closed(commands[i].fn(argc - 1, argv + 1));
     fprintf(stderr, "heurnet: unknown command '%s'\nTry 'heurnet --help'.\n", argv[1]);
     return CLI_EXIT_USAGE;
 }

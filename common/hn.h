@@ -169,5 +169,9 @@ int hn_part_commit(const char *path); /* rename <path>.part -> path */
 /* Seal <path>.part with a checksum (hn_file_seal), then rename it. */
 int hn_part_commit_sealed(const char *path);
 void hn_part_discard(const char *path);
+/* 1 when `path` exists and is neither a regular file nor a folder (a device
+ * such as /dev/stdout or /dev/full, a FIFO; symlinks followed): writers
+ * write it in place instead of renaming a temporary file over it. */
+int hn_path_is_special(const char *path);
 
 #endif

@@ -245,6 +245,8 @@ FILE *nn_ex_part_open(const char *path, int *status)
 {
     char part[4096];
     int rc = hn_part_path(path, part, sizeof part);
+    if (!rc && hn_path_is_special(path))
+        snprintf(part, sizeof part, "%s", path); /* a device: in place */
     FILE *f = rc ? NULL : fopen(part, "wb");
     if (!f && !rc)
         rc = hn_fail(HN_ERR_IO, "%s: cannot create %s: %s", path, part, strerror(errno));
@@ -255,14 +257,22 @@ FILE *nn_ex_part_open(const char *path, int *status)
 
 int nn_ex_part_close(FILE *f, const char *path, int ok)
 {
-    int werr = ferror(f);
-    if (fclose(f) != 0)
+    int e = errno; /* when !ok, what the caller's failed write left */
+    int werr = !ok || ferror(f) || fflush(f) != 0;
+    if (ok && werr)
+        e = errno;
+    if (fclose(f) != 0 && !werr) {
         werr = 1;
-    if (!ok || werr) {
-        hn_part_discard(path);
-        return ok ? hn_fail(HN_ERR_IO, "%s: write failed (disk full?)", path) : HN_ERR_IO;
+        e = errno;
     }
-    return hn_part_commit(path);
+    if (werr) {
+        /* always a message: "success" used to follow a failed fwrite */
+        if (!hn_path_is_special(path))
+            hn_part_discard(path);
+        return hn_fail(HN_ERR_IO, "%s: write failed: %s", path,
+                       e ? strerror(e) : "error writing the file");
+    }
+    return hn_path_is_special(path) ? HN_OK : hn_part_commit(path);
 }
 
 int nn_ex_write_file(const char *path, const void *data, size_t n)

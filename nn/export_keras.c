@@ -168,29 +168,48 @@ static int write_keras(hid_t file, const nn_model *m, const struct kl *list, int
     return rc;
 }
 
+/* The file is built in memory (HDF5 core driver, no backing store) and
+ * written with stdio: a full disk then fails a checked fwrite, where a
+ * failed write inside libhdf5 left a file id that crashed the library's
+ * exit handler. */
+static int keras_image(const nn_model *m, const char *path, void **image, size_t *size)
+{
+    struct kl list[KL_MAX];
+    int n = kl_build(m, list), rc = HN_OK;
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS), f = -1;
+    if (fapl < 0 || H5Pset_fapl_core(fapl, 1 << 20, 0) < 0 ||
+        (f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl)) < 0)
+        rc = hn_fail(HN_ERR_HDF5, "%s: cannot create the file in memory", path);
+    if (!rc && (rc = write_keras(f, m, list, n))) {
+        char msg[256]; /* hn_fail must not read the buffer it writes */
+        snprintf(msg, sizeof msg, "%s", hn_errmsg());
+        rc = hn_fail(rc, "%s: %s", path, msg);
+    }
+    ssize_t len = rc || H5Fflush(f, H5F_SCOPE_GLOBAL) < 0 ? -1 : H5Fget_file_image(f, NULL, 0);
+    *image = len > 0 ? malloc((size_t)len) : NULL;
+    if (!rc && (len <= 0 || !*image || H5Fget_file_image(f, *image, (size_t)len) != len))
+        rc = hn_fail(len > 0 && !*image ? HN_ERR_NOMEM : HN_ERR_HDF5,
+                     "%s: cannot build the file image", path);
+    if (f >= 0 && H5Fclose(f) < 0 && !rc)
+        rc = hn_fail(HN_ERR_HDF5, "%s: cannot close the file in memory", path);
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    *size = rc ? 0 : (size_t)len;
+    return rc;
+}
+
 int nn_export_keras(const nn_model *m, const char *path)
 {
     int rc = nn_export_check(m, NN_EXPORT_KERAS);
     if (rc)
         return rc;
-    struct kl list[KL_MAX];
-    int n = kl_build(m, list);
-    char part[4096];
-    if ((rc = hn_part_path(path, part, sizeof part)))
-        return rc;
-    hid_t f = H5Fcreate(part, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    if (f < 0)
-        return hn_fail(HN_ERR_IO, "%s: cannot create %s", path, part);
-    rc = write_keras(f, m, list, n);
-    if (H5Fclose(f) < 0 && !rc)
-        rc = hn_fail(HN_ERR_IO, "%s: cannot finish writing %s", path, part);
-    if (rc) {
-        char msg[512];
-        snprintf(msg, sizeof msg, "%s", hn_errmsg());
-        hn_part_discard(path);
-        return hn_fail(rc, "%s: %s", path, msg);
-    }
-    return hn_part_commit(path);
+    void *image = NULL;
+    size_t size = 0;
+    rc = keras_image(m, path, &image, &size);
+    if (!rc)
+        rc = nn_ex_write_file(path, image, size); /* its messages name the file */
+    free(image);
+    return rc;
 }
 
 /* ---- the Python snippet ------------------------------------------------ */

@@ -78,19 +78,26 @@ int srch_em_write_file(const char *path, void (*body)(FILE *f, const void *ctx),
                        const void *ctx)
 {
     char part[4096];
-    int st = hn_part_path(path, part, sizeof part);
+    int st = hn_part_path(path, part, sizeof part), special = hn_path_is_special(path);
     if (st != HN_OK)
         return st;
+    if (special)
+        snprintf(part, sizeof part, "%s", path); /* a device: in place, never renamed over */
     FILE *f = fopen(part, "w");
     if (!f)
         return hn_fail(HN_ERR_IO, "%s: cannot create: %s", part, strerror(errno));
     body(f, ctx);
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) {
-        hn_part_discard(path);
-        return hn_fail(HN_ERR_IO, "%s: write failed", part);
+    int bad = ferror(f) || fflush(f) != 0, e = errno;
+    if (fclose(f) != 0 && !bad) {
+        bad = 1;
+        e = errno;
     }
-    return hn_part_commit(path);
+    if (bad) {
+        if (!special)
+            hn_part_discard(path);
+        return hn_fail(HN_ERR_IO, "%s: write failed: %s", part, strerror(e));
+    }
+    return special ? HN_OK : hn_part_commit(path);
 }
 
 typedef struct {
