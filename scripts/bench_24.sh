@@ -137,12 +137,12 @@ for spec in $sets; do
             echo "bench_24.sh: eval on $s exited $? (see $out/$s-model.headline)" >&2
         h=$(cat "$out/$s-model.headline")
         kv() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<" $h"; }
-        algo=$(sed -n 's/^- network search: `\(.*\)`.*/\1/p' "$out/$s-model/summary.md" |
+        algo=$(sed -n 's/^- network search: `\(.*\)`\(.*\)$/\1\2/p' "$out/$s-model/summary.md" |
             sed "s|$model|$(basename "$model")|g")
         opt=$(kv optimal)
         row "$s" "$algo" "$(kv boards)" "$(kv solved)" "$(kv valid)" "${opt%%/*}" \
-            "$(sed 's|.*/||' <<<"$opt")" "$(kv mean_excess)" "$(kv mean_seconds_all)" \
-            "$(kv mean_expanded)" >>"$table"
+            "$(sed 's|.*/||' <<<"$opt")" "$(kv mean_excess)" "$(printf %.2f "$(kv mean_seconds_all)")" \
+            "$(printf %.0f "$(kv mean_expanded)")" >>"$table"
     fi
     if [ $do_base = 1 ]; then
         for w in 1.1 1.2; do
