@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "common/hn.h"
 #include "nn/nn.h"
 #include "search/npuzzle/encode.h"
 
@@ -268,6 +269,30 @@ static int settings_check(const char *where, const cli_search_opts *given, int w
     return rc;
 }
 
+/* 0 if `path` holds only a model (/layers). set-search rewrites the file
+ * with nn_model_save, which would drop a checkpoint's optimizer state. */
+static int only_model(const char *path)
+{
+    hid_t f = hn_h5_open_read(path);
+    if (f < 0)
+        return cli_fail(NULL);
+    H5G_info_t info;
+    herr_t e = H5Gget_info(f, &info);
+    H5Fclose(f);
+    if (e < 0) {
+        fprintf(stderr, "heurnet nn set-search: %s: cannot read the root group\n", path);
+        return CLI_EXIT_FAIL;
+    }
+    if (info.nlinks != 1) {
+        fprintf(stderr,
+                "heurnet nn set-search: %s holds more than a model (a checkpoint?); rewriting "
+                "it would drop that: set the search on the exported model\n",
+                path);
+        return CLI_EXIT_FAIL;
+    }
+    return 0;
+}
+
 static void set_search_help(FILE *out)
 {
     fprintf(out,
@@ -293,6 +318,8 @@ int cli_nn_set_search(int argc, char **argv)
         return cli_usage("nn set-search", "expected M.h5 and one quoted SETTINGS string");
     const char *path = argv[1], *str = argv[2];
     int st, width, goal;
+    if (only_model(path))
+        return CLI_EXIT_FAIL;
     nn_model *m = nn_model_load(path, &st);
     if (!m)
         return cli_fail(NULL);
