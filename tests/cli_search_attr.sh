@@ -2,8 +2,9 @@
 # The search a model records (heurnet nn set-search, root attribute
 # `search`): bad settings and checkpoints are refused and leave the file
 # alone, solve --model and eval --model replay the recorded search,
-# explicit options win; --algo bwas (lambda*g + h) is optimal at lambda 1 and within 1/lambda of
-# optimal below; per-board limits leave a board unsolved instead of hanging.
+# explicit options win; --algo bwas (lambda*g + h) is optimal at lambda 1
+# and within 1/lambda of optimal below; per-board limits leave a board
+# unsolved instead of hanging.
 # Args: path of heurnet, shared data dir, source dir.
 set -u
 HN=$1
