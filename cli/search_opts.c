@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "common/hn.h"
 #include "nn/nn.h"
 #include "search/npuzzle/encode.h"
 
