@@ -16,13 +16,7 @@
 #define DEFAULT_BOUND 1.05
 #define DEFAULT_LAMBDA 0.8
 
-/* A misuse message. `cmd` is a command ("solve": the line ends with cli's
- * --help hint) or, for recorded settings, "where" they came from (no hint:
- * the place to fix is the model file). */
-static int so_usage(const char *cmd, int hint, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int so_usage(const char *cmd, int hint, const char *fmt, ...)
+int cli_search_usage(const char *cmd, int hint, const char *fmt, ...)
 {
     char msg[1024];
     va_list ap;
@@ -39,7 +33,8 @@ static int copy_spec(const char *cmd, int hint, const char *what, const char *ar
                      size_t cap)
 {
     if (strlen(arg) >= cap || !arg[0])
-        return so_usage(cmd, hint, "%s must be a heuristic of 1..%zu characters", what, cap - 1);
+        return cli_search_usage(cmd, hint, "%s must be a heuristic of 1..%zu characters", what,
+                                cap - 1);
     memcpy(dst, arg, strlen(arg) + 1);
     return 0;
 }
@@ -50,10 +45,11 @@ static int opt_take(const char *cmd, int hint, int code, const char *arg, cli_se
     switch (code) {
     case CLI_SO_ALGO:
         if (cli_algo_parse(arg, &o->algo))
-            return so_usage(cmd, hint,
-                            "--algo must be idastar, astar, wastar, batch-astar, bwas or focal, "
-                            "not '%s'",
-                            arg);
+            return cli_search_usage(
+                cmd, hint,
+                "--algo must be idastar, astar, wastar, batch-astar, bwas or focal, "
+                "not '%s'",
+                arg);
         return 0;
     case CLI_SO_HEURISTIC:
         return copy_spec(cmd, hint, "--heuristic", arg, o->heuristic, sizeof o->heuristic);
@@ -61,17 +57,18 @@ static int opt_take(const char *cmd, int hint, int code, const char *arg, cli_se
         return copy_spec(cmd, hint, "--admissible", arg, o->admissible, sizeof o->admissible);
     case CLI_SO_BATCH:
         if (cli_parse_long(arg, 1, 65536, &v))
-            return so_usage(cmd, hint, "--batch must be 1..65536, not '%s'", arg);
+            return cli_search_usage(cmd, hint, "--batch must be 1..65536, not '%s'", arg);
         o->batch = (int)v;
         return 0;
     case CLI_SO_WEIGHT:
         /* the range depends on the algorithm: checked in cli_search_opts_finish */
         if (cli_parse_double(arg, &o->weight) || !(o->weight > 0) || o->weight > 100)
-            return so_usage(cmd, hint, "--weight must be a number in (0, 100], not '%s'", arg);
+            return cli_search_usage(cmd, hint, "--weight must be a number in (0, 100], not '%s'",
+                                    arg);
         return 0;
     case CLI_SO_BOUND:
         if (cli_parse_double(arg, &o->bound) || !(o->bound >= 1) || o->bound > 100)
-            return so_usage(cmd, hint, "--bound must be 1..100, not '%s'", arg);
+            return cli_search_usage(cmd, hint, "--bound must be 1..100, not '%s'", arg);
         return 0;
     default:
         return -1;
@@ -100,16 +97,17 @@ static int parse_pair(const char *where, char **tok, int ntok, int *i, cli_searc
     size_t len = eq ? (size_t)(eq - t) : strlen(t);
     int code = strncmp(t, "--", 2) ? -1 : option_code(t + 2, len - 2);
     if (code < 0)
-        return so_usage(where, 0,
-                        "unknown setting '%s' (allowed: --algo --heuristic --admissible --batch "
-                        "--weight --bound)",
-                        t);
+        return cli_search_usage(
+            where, 0,
+            "unknown setting '%s' (allowed: --algo --heuristic --admissible --batch "
+            "--weight --bound)",
+            t);
     if (eq)
         val = eq + 1;
     else if (*i + 1 < ntok)
         val = tok[++*i];
     else
-        return so_usage(where, 0, "'%s' needs a value", t);
+        return cli_search_usage(where, 0, "'%s' needs a value", t);
     return opt_take(where, 0, code, val, o);
 }
 
@@ -118,11 +116,12 @@ int cli_search_opts_parse(const char *where, const char *str, const char *self, 
     char buf[4096], *tok[64], *save = NULL;
     int ntok = 0, rc = 0;
     if (strlen(str) >= sizeof buf)
-        return so_usage(where, 0, "search settings longer than %zu characters", sizeof buf - 1);
+        return cli_search_usage(where, 0, "search settings longer than %zu characters",
+                                sizeof buf - 1);
     memcpy(buf, str, strlen(str) + 1);
     for (char *t = strtok_r(buf, " \t\n", &save); t; t = strtok_r(NULL, " \t\n", &save)) {
         if (ntok == 64)
-            return so_usage(where, 0, "more than 64 words in the search settings");
+            return cli_search_usage(where, 0, "more than 64 words in the search settings");
         tok[ntok++] = t;
     }
     for (int i = 0; i < ntok && !rc; i++)
@@ -156,7 +155,7 @@ int cli_search_opts_self(const char *cmd, cli_search_opts *o, const char *model)
     char buf[sizeof o->heuristic];
     int n = snprintf(buf, sizeof buf, "ann:%s%s", model, rest);
     if (n < 0 || (size_t)n >= sizeof buf)
-        return so_usage(cmd, 1, "the model path is too long for the heuristic spec");
+        return cli_search_usage(cmd, 1, "the model path is too long for the heuristic spec");
     memcpy(o->heuristic, buf, (size_t)n + 1);
     return 0;
 }
@@ -168,7 +167,8 @@ int cli_search_opts_finish(const char *cmd, cli_search_opts *o, int default_algo
     if (!o->batch)
         o->batch = o->algo == CLI_ALGO_WASTAR ? 1 : DEFAULT_BATCH;
     if (o->algo == CLI_ALGO_WASTAR && o->batch != 1)
-        return so_usage(cmd, 1, "wastar expands one node at a time; use batch-astar for --batch");
+        return cli_search_usage(cmd, 1,
+                                "wastar expands one node at a time; use batch-astar for --batch");
     if (!o->bound)
         o->bound = DEFAULT_BOUND;
     if (!(o->weight > 0))
@@ -176,13 +176,13 @@ int cli_search_opts_finish(const char *cmd, cli_search_opts *o, int default_algo
                     : o->algo == CLI_ALGO_BWAS ? DEFAULT_LAMBDA
                                                : 1;
     if (o->algo == CLI_ALGO_BWAS && o->weight > 1)
-        return so_usage(cmd, 1,
-                        "bwas: --weight is lambda in f = lambda*g + h, 0 < lambda <= 1, "
-                        "not %g",
-                        o->weight);
+        return cli_search_usage(cmd, 1,
+                                "bwas: --weight is lambda in f = lambda*g + h, 0 < lambda <= 1, "
+                                "not %g",
+                                o->weight);
     if (o->algo != CLI_ALGO_BWAS && o->weight < 1)
-        return so_usage(cmd, 1, "--weight must be 1..100 for %s (f = g + W*h), not %g",
-                        cli_algo_name(o->algo), o->weight);
+        return cli_search_usage(cmd, 1, "--weight must be 1..100 for %s (f = g + W*h), not %g",
+                                cli_algo_name(o->algo), o->weight);
     return 0;
 }
 
@@ -208,113 +208,4 @@ int cli_model_search_get(const char *path, int *width, char *buf, size_t cap)
         return CLI_EXIT_FAIL;
     }
     return 0;
-}
-
-/* ---- heurnet nn set-search ------------------------------------------- */
-
-/* Syntax of one built-in heuristic name (what cli_heur_get accepts), without
- * loading or building anything. */
-static int name_check(const char *where, const char *part, int width)
-{
-    if (!strcmp(part, "manhattan") || !strcmp(part, "lc"))
-        return 0;
-    if (strncmp(part, "pdb:", 4))
-        return so_usage(where, 0,
-                        "unknown heuristic '%s' (manhattan, lc, pdb:P[:noreflect], max:..)", part);
-    char name[64];
-    snprintf(name, sizeof name, "%s", part + 4);
-    char *opt = strchr(name, ':');
-    if (opt && strcmp(opt, ":noreflect"))
-        return so_usage(where, 0, "heuristic '%s': unknown option '%s' (only noreflect)", part,
-                        opt + 1);
-    if (opt)
-        *opt = '\0';
-    srch_np_partition p;
-    if (srch_np_partition_get(name, width, &p))
-        return so_usage(where, 0, "%s", hn_errmsg());
-    return 0;
-}
-
-static int admissible_check(const char *where, const char *spec, int width)
-{
-    if (strncmp(spec, "max:", 4))
-        return name_check(where, spec, width);
-    char buf[256], *save = NULL;
-    snprintf(buf, sizeof buf, "%s", spec + 4);
-    int rc = 0, n = 0;
-    for (char *s = strtok_r(buf, ",", &save); s && !rc; s = strtok_r(NULL, ",", &save), n++)
-        rc = name_check(where, s, width);
-    return rc ? rc : n ? 0 : so_usage(where, 0, "heuristic '%s': nothing after 'max:'", spec);
-}
-
-/* The settings a model may record: a network search on the model itself. */
-static int settings_check(const char *where, const cli_search_opts *given, int width)
-{
-    char floor[256];
-    if (strncmp(given->heuristic, "ann:SELF", 8) ||
-        (given->heuristic[8] && given->heuristic[8] != ','))
-        return so_usage(where, 0,
-                        "the settings need --heuristic ann:SELF[,...] (SELF = this model)");
-    if (cli_ann_spec_check(given->heuristic, floor, sizeof floor))
-        return CLI_EXIT_USAGE;
-    if (floor[0] && admissible_check(where, floor, width))
-        return CLI_EXIT_USAGE;
-    if (given->admissible[0] && admissible_check(where, given->admissible, width))
-        return CLI_EXIT_USAGE;
-    cli_search_opts o = *given;
-    int rc = cli_search_opts_finish("nn set-search", &o, CLI_ALGO_ASTAR);
-    if (!rc && o.algo == CLI_ALGO_IDASTAR && strstr(o.heuristic, ",scale:"))
-        rc = so_usage(where, 0, "IDA* needs whole-move values: drop scale: or pick another --algo");
-    return rc;
-}
-
-static void set_search_help(FILE *out)
-{
-    fprintf(out,
-            "usage: heurnet nn set-search M.h5 \"SETTINGS\"\n\n"
-            "Record a model's recommended search in its root attribute '%s', in the words of\n"
-            "heurnet solve: --algo A --heuristic ann:SELF[,...] [--batch B] [--weight W]\n"
-            "[--bound E] [--admissible H]; SELF stands for the model file. `heurnet solve\n"
-            "--model M.h5` and `heurnet eval --model M.h5` use it when neither --algo nor\n"
-            "--heuristic is given (other explicit options still win). The settings are\n"
-            "checked (option names, values, heuristic names; nothing is loaded) before the\n"
-            "file is rewritten. An empty SETTINGS string clears the recommendation.\n\n"
-            "  -h, --help   this help\n",
-            CLI_SEARCH_ATTR);
-}
-
-int cli_nn_set_search(int argc, char **argv)
-{
-    if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-        set_search_help(stdout);
-        return CLI_EXIT_OK;
-    }
-    if (argc != 3)
-        return cli_usage("nn set-search", "expected M.h5 and one quoted SETTINGS string");
-    const char *path = argv[1], *str = argv[2];
-    int st, width, goal;
-    nn_model *m = nn_model_load(path, &st);
-    if (!m)
-        return cli_fail(NULL);
-    int rc = 0;
-    char where[1200];
-    snprintf(where, sizeof where, "nn set-search %s", path);
-    if (srch_np_encode_parse(nn_model_encoder(m), &width, &goal)) {
-        fprintf(stderr, "heurnet nn set-search: %s: %s\n", path, hn_errmsg());
-        rc = CLI_EXIT_FAIL;
-    } else if (str[strspn(str, " \t")]) {
-        cli_search_opts o = CLI_SEARCH_OPTS_INIT;
-        rc = cli_search_opts_parse(where, str, NULL, &o);
-        if (!rc)
-            rc = settings_check(where, &o, width);
-    }
-    /* an empty value means no recommendation (cli_model_search_get gives "") */
-    if (!rc && nn_model_set_meta_str(m, CLI_SEARCH_ATTR, str[strspn(str, " \t")] ? str : ""))
-        rc = cli_fail(path);
-    if (!rc && nn_model_save(m, path))
-        rc = cli_fail(NULL);
-    if (!rc)
-        printf("file=%s %s=%s\n", path, CLI_SEARCH_ATTR, str);
-    nn_model_free(m);
-    return rc;
 }

@@ -78,7 +78,15 @@ cli_search cli_search_opts_search(const cli_search_opts *o);
  * none). Returns 0 or CLI_EXIT_FAIL after printing the reason. */
 int cli_model_search_get(const char *path, int *width, char *buf, size_t cap);
 
-/* heurnet nn set-search M.h5 "SETTINGS": validate and store the attribute. */
+/* A misuse message: "heurnet CMD: MSG", then cli's --help hint when `hint`
+ * (cmd is a command such as "solve"); without it for recorded settings,
+ * where cmd says where they came from (the place to fix is the model
+ * file). Returns CLI_EXIT_USAGE. */
+int cli_search_usage(const char *cmd, int hint, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* heurnet nn set-search M.h5 "SETTINGS": validate and store the attribute
+ * (cli/cmd_nn_search.c). */
 int cli_nn_set_search(int argc, char **argv);
 
 #endif

@@ -112,6 +112,19 @@ row() { # row SET SEARCH boards solved valid optimal known excess seconds expand
         "$1" "$2" "$4" "$3" "$5" "$6" "$3" "$pct" "$8" "$9" "${10}"
 }
 
+model_row() { # model_row SET: the row of heurnet eval's headline and summary
+    local h algo opt
+    h=$(cat "$out/$1-model.headline")
+    kv() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<" $h"; }
+    # shellcheck disable=SC2016 # the backquotes are Markdown, not a command
+    algo=$(sed -n 's/^- network search: `\(.*\)`\(.*\)$/\1\2/p' "$out/$1-model/summary.md" |
+        sed "s|$model|$(basename "$model")|g")
+    opt=$(kv optimal)
+    row "$1" "$algo" "$(kv boards)" "$(kv solved)" "$(kv valid)" "${opt%%/*}" "${opt##*/}" \
+        "$(kv mean_excess)" "$(printf %.2f "$(kv mean_seconds_all)")" \
+        "$(printf %.0f "$(kv mean_expanded)")"
+}
+
 table=$out/table.md
 {
     echo "| set | search | solved | valid | optimal | mean excess | mean s/board | mean expanded |"
@@ -131,18 +144,16 @@ for spec in $sets; do
             extra=(${search//SELF/$model})
         fi
         echo "== $s: $(basename "$model") ${search:-recorded search}" >&2
+        rm -rf "$out/$s-model"
         "$HN" eval --model "$model" --instances "$out/$s.txt" --goal "$goal" --blas-threads 1 \
             --baseline-algo none --time-limit "$time_limit" --max-nodes "$max_nodes" \
             "${extra[@]}" --force -q -o "$out/$s-model" >"$out/$s-model.headline" ||
             echo "bench_24.sh: eval on $s exited $? (see $out/$s-model.headline)" >&2
-        h=$(cat "$out/$s-model.headline")
-        kv() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<" $h"; }
-        algo=$(sed -n 's/^- network search: `\(.*\)`.*/\1/p' "$out/$s-model/summary.md" |
-            sed "s|$model|$(basename "$model")|g")
-        opt=$(kv optimal)
-        row "$s" "$algo" "$(kv boards)" "$(kv solved)" "$(kv valid)" "${opt%%/*}" \
-            "$(sed 's|.*/||' <<<"$opt")" "$(kv mean_excess)" "$(kv mean_seconds_all)" \
-            "$(kv mean_expanded)" >>"$table"
+        if [ -f "$out/$s-model/summary.md" ]; then
+            model_row "$s" >>"$table"
+        else
+            echo "| $s | heurnet eval failed (see the messages above) | | | | | | |" >>"$table"
+        fi
     fi
     if [ $do_base = 1 ]; then
         for w in 1.1 1.2; do

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The search a model records (heurnet nn set-search, root attribute
-# `search`): bad settings are refused and leave the file alone, solve
-# --model and eval --model replay the recorded search, explicit options win;
-# --algo bwas (lambda*g + h) is optimal at lambda 1 and within 1/lambda of
-# optimal below; per-board limits leave a board unsolved instead of hanging.
+# `search`): bad settings and checkpoints are refused and leave the file
+# alone, solve --model and eval --model replay the recorded search,
+# explicit options win; --algo bwas (lambda*g + h) is optimal at lambda 1
+# and within 1/lambda of optimal below; per-board limits leave a board
+# unsolved instead of hanging.
 # Args: path of heurnet, shared data dir, source dir.
 set -u
 HN=$1
@@ -66,6 +67,14 @@ expect_rc 2 "fixed point in IDA*" "$HN" nn set-search "$M" "--algo idastar --heu
 expect_rc 2 "no settings string" "$HN" nn set-search "$M"
 check "refusals left the file alone" test "$(cksum <"$M")" = "$sum0"
 expect_rc 0 "set-search --help" "$HN" nn set-search --help
+# a checkpoint would lose its optimizer state when the file is rewritten
+"$HN" gen --puzzle 8 --count 100 --seed 1 --threads 1 --quiet -o "$tmp/d8.h5" >/dev/null &&
+    "$HN" train --data "$tmp/d8.h5" --arch 81-8-1 --epochs 1 --checkpoint "$tmp/ck.h5" --quiet \
+        -o "$tmp/t8.h5" >/dev/null || { echo "FAIL: gen/train for a checkpoint" >&2; fail=1; }
+sum0=$(cksum <"$tmp/ck.h5")
+expect_rc 1 "set-search on a checkpoint" "$HN" nn set-search "$tmp/ck.h5" "--heuristic ann:SELF"
+check "checkpoint refusal explained" grep -q "holds more than a model" "$tmp/err"
+check "checkpoint left alone" test "$(cksum <"$tmp/ck.h5")" = "$sum0"
 
 # --- solve --model: no record = A* on the model ---
 expect_rc 0 "solve --model without a record" "$HN" solve -q --model "$M" "$tmp/b8.txt"
