@@ -24,7 +24,7 @@ MPI=(mpirun --oversubscribe -np 2)
 cd "$T"
 
 # --- gen: 2 shards + a virtual file equal the 1-rank dataset ------------------
-G=(gen --puzzle 8 --label manhattan --seed 5 --quiet --count 2500 --path-states --threads 1)
+G=(gen --puzzle 8 --label manhattan --seed 5 --quiet --count 600 --path-states --threads 1)
 "$HN" "${G[@]}" -o one.h5 >/dev/null || fail "gen 1 process"
 "${MPI[@]}" "$HN" "${G[@]}" -o two.h5 >/dev/null 2>"$T/err" || fail "mpirun gen: $(head -c 300 "$T/err")"
 [ -e two.shard0-of-2.h5 ] && [ -e two.shard1-of-2.h5 ] || fail "mpirun gen: no shard per rank"
@@ -52,7 +52,11 @@ print(f"{n} tensors, largest difference {worst:.3g}")
 sys.exit(0 if n >= 8 and worst <= tol else 1)
 PYEOF
 }
-A=(--data one.h5 --arch 81-64-32-1 --dropout 0 --batch 64 --seed 3 --threads 1 --quiet)
+# (a small file without path states: few steps, as 2 ranks on a busy machine
+# wait for each other at every sum)
+"$HN" gen --puzzle 8 --label manhattan --seed 6 --quiet --count 1500 --threads 1 -o small.h5 >/dev/null ||
+    fail "gen training data"
+A=(--data small.h5 --arch 81-64-32-1 --dropout 0 --batch 64 --seed 3 --threads 1 --quiet)
 "$HN" train "${A[@]}" --epochs 3 -o m1.h5 >m1.csv || fail "train 1 process"
 "${MPI[@]}" "$HN" train "${A[@]}" --epochs 3 -o m2.h5 >m2.csv 2>"$T/err" || fail "mpirun train: $(head -c 300 "$T/err")"
 compare m1.h5 m2.h5 1e-4 || fail "2 ranks differ from 1 process"
@@ -76,10 +80,10 @@ compare m2.h5 r3.h5 1e-6 || fail "resumed 2-rank run differs from the uninterrup
 compare m1.h5 s3.h5 1e-4 || fail "1-process resume of a 2-rank checkpoint differs"
 
 # --- SIGTERM to mpirun mid-run: a checkpoint that resumes ----------------------
-B=(--data one.h5 --arch 81-64-32-1 --dropout 0 --batch 16 --seed 4 --threads 1 --quiet)
+B=(--data small.h5 --arch 81-64-32-1 --dropout 0 --batch 32 --seed 4 --threads 1 --quiet)
 "${MPI[@]}" "$HN" train "${B[@]}" --epochs 400 --checkpoint kill.h5 -o k.h5 >k.csv 2>k.err &
 pid=$!
-for _ in $(seq 1 300); do
+for _ in $(seq 1 3000); do # up to 5 minutes on a busy machine
     [ -e kill.h5 ] && break
     sleep 0.1
 done
