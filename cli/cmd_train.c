@@ -1,7 +1,8 @@
 /* heurnet train: train a model on labelled datasets. One CSV line per epoch
  * on stdout (and --log), a progress bar on stderr, checkpoints on request
  * and on Ctrl-C/SIGTERM, the best weights saved to -o (written as .part and
- * renamed, so a failure leaves no model file). */
+ * renamed, so a failure leaves no model file). Under mpirun the ranks train
+ * data parallel and rank 0 alone prints and writes files. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include "cli/cmd_nn.h"
 #include "cli/train_common.h"
 #include "common/hn.h"
+#include "train/trn_mpi.h"
 
 struct ui {
     hn_progress *bar;
@@ -68,6 +70,10 @@ static void help(const struct cli_train_cfg *c)
            "                     (fine-tuning with new settings; fresh optimizer)\n");
     cli_train_help(stdout, c);
     printf("  -h, --help         this help\n");
+#ifdef HEURNET_MPI
+    printf("Under mpirun -np N each rank trains on 1/N of every batch (the batch must be a\n"
+           "multiple of N; --threads is per rank); the result equals one process.\n");
+#endif
 }
 
 enum { OPT_ARCH = 1200, OPT_LOG, OPT_CKPT, OPT_RESUME, OPT_INIT };
@@ -165,18 +171,18 @@ static void summary(const char *out, const nn_model *m, const struct trn_result 
             r->samples_per_s, r->cpu_samples_per_s, r->seconds);
 }
 
-int cmd_train(int argc, char **argv)
+/* Train; rank 0 (or the only process) prints and writes the files. */
+static int train(struct cli_train_cfg c, const char *out, const char *logp)
 {
-    struct cli_train_cfg c;
-    const char *out = NULL, *logp = NULL;
-    cli_train_cfg_init(&c);
-    int rc = parse(argc, argv, &c, &out, &logp);
-    if (rc)
-        return rc < 0 ? CLI_EXIT_OK : rc;
+    int rc = 0, lead = !c.o.comm || c.o.comm->rank == 0;
+    if (!lead) {
+        c.quiet = 1;
+        logp = NULL;
+    }
     cli_log_init(c.quiet);
     nn_blas_threads(c.o.threads);
     hn_stop_install();
-    if (probe_output(out))
+    if (lead && probe_output(out))
         return cli_fail("train");
     trn_data *d = trn_data_open(c.data, c.ndata, c.val_fraction, c.sources, &rc);
     if (!d)
@@ -191,20 +197,24 @@ int cmd_train(int argc, char **argv)
         hn_fail(HN_ERR_IO, "%s: cannot open the log file", logp);
         return cli_fail("train");
     }
-    c.o.on_epoch = on_epoch;
+    c.o.on_epoch = lead ? on_epoch : NULL;
     c.o.epoch_user = &u;
     c.o.progress = on_progress;
     c.o.progress_user = &u;
+    if (!c.quiet && c.o.comm)
+        fprintf(stderr, "heurnet train: %d MPI ranks, %d rows of each batch per rank, %d BLAS thread(s) each\n",
+                c.o.comm->size, c.o.batch / c.o.comm->size, c.o.threads);
     if (!c.quiet)
         fprintf(stderr, "heurnet train: %llu training rows, %llu validation rows, encoder \"%s\"\n",
                 (unsigned long long)trn_data_rows(d, TRN_TRAIN), (unsigned long long)trn_data_rows(d, TRN_VAL),
                 trn_data_encoder(d));
-    cli_train_csv_header(stdout);
+    if (lead)
+        cli_train_csv_header(stdout);
     nn_model *m = NULL;
     struct trn_result res;
     rc = trn_run(d, &c.o, &m, &res);
     hn_progress_finish(u.bar);
-    if (!rc)
+    if (!rc && lead)
         rc = nn_model_save(m, out);
     if (!rc && !c.quiet)
         summary(out, m, &res);
@@ -214,6 +224,8 @@ int cmd_train(int argc, char **argv)
     trn_data_free(d);
     if (u.log_errno)
         return log_failed(&u, &c.o, rc);
+    if (rc == HN_ERR_INTERRUPTED && !lead)
+        return CLI_EXIT_FAIL;
     if (rc == HN_ERR_INTERRUPTED) {
         if (c.o.checkpoint)
             fprintf(stderr, "heurnet train: interrupted; checkpoint %s written (continue with --resume %s)\n",
@@ -223,4 +235,28 @@ int cmd_train(int argc, char **argv)
         return CLI_EXIT_FAIL;
     }
     return rc ? cli_fail("train") : CLI_EXIT_OK;
+}
+
+int cmd_train(int argc, char **argv)
+{
+    struct cli_train_cfg c;
+    const char *out = NULL, *logp = NULL;
+    cli_train_cfg_init(&c);
+    int rc = parse(argc, argv, &c, &out, &logp);
+    if (rc)
+        return rc < 0 ? CLI_EXIT_OK : rc;
+    if (!trn_mpi_launched())
+        return train(c, out, logp);
+#ifdef HEURNET_MPI
+    struct trn_comm comm;
+    if (trn_mpi_init(&comm))
+        return cli_fail("train");
+    c.o.comm = &comm;
+    rc = train(c, out, logp);
+    trn_mpi_finalize();
+    return rc;
+#else
+    hn_fail(HN_ERR_UNSUPPORTED, "started by mpirun, but this heurnet was built without MPI");
+    return cli_fail("train");
+#endif
 }

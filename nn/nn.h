@@ -173,10 +173,24 @@ void nn_train_free(nn_train *t);
  * unbiased batch variance. */
 void nn_train_set_bn_momentum(nn_train *t, float momentum);
 
+/* Sums n doubles element-wise over all the processes that train on stripes
+ * of one batch, in place (an MPI allreduce, say). 0 or a negative status. */
+typedef int (*nn_sum_fn)(double *buf, size_t n, void *user);
+
+/* Synchronised batch norm (NULL: off). With fn set, a train-mode forward
+ * sums each batch-norm layer's column sums and row count through fn, and
+ * backward the two column sums its gradient needs, so processes that each
+ * hold a stripe of a batch use the statistics of the whole batch. The caller
+ * then scales the output gradient to the whole batch's loss (by the stripe's
+ * share of the rows) and sums nn_train_grad over the processes. The library
+ * itself stays free of any message-passing code. */
+void nn_train_set_sum(nn_train *t, nn_sum_fn fn, void *user);
+
 /* Forward n rows of x ([n, inputs] row-major). TRAIN: batch statistics,
  * running-average update, inverted dropout; EVAL: running statistics, no
- * dropout. Returns 0 or HN_ERR_ARG (n out of range; n >= 2 for train mode
- * with batch norm). Outputs in nn_train_output. */
+ * dropout. Returns 0, HN_ERR_ARG (n out of range; n >= 2 for train mode
+ * with batch norm) or the status of a failed nn_sum_fn. Outputs in
+ * nn_train_output. */
 int nn_train_forward(nn_train *t, const float *x, int n, enum nn_mode mode);
 /* Outputs of the last forward, [n, outputs] (raw, before target scaling). */
 const float *nn_train_output(const nn_train *t);
@@ -198,7 +212,8 @@ double nn_loss_term(enum nn_loss kind, float over_weight, double d);
 float *nn_train_output_grad(nn_train *t);
 
 /* Back-propagate the output gradient of the last TRAIN forward into the
- * gradient buffer (overwritten, not accumulated). 0 or HN_ERR_ARG. */
+ * gradient buffer (overwritten, not accumulated). 0, HN_ERR_ARG or the
+ * status of a failed nn_sum_fn. */
 int nn_train_backward(nn_train *t);
 /* The gradient buffer, laid out like nn_model_params. */
 float *nn_train_grad(nn_train *t);

@@ -22,7 +22,12 @@ struct nn_train {
     uint32_t drop_seed[NN_MAX_LAYERS];
     float *dbuf[2], *dy;
     float *col_a, *col_b;   /* per-column float partial sums */
-    double *sum_a, *sum_b;  /* per-column totals */
+    float *shift;           /* per-column shift of the synchronised sums */
+    double *sum;            /* per-column totals: [0, w) first, [w, 2w) second
+                               sum, [2w] rows (one buffer: one reduction) */
+    nn_sum_fn sync;         /* synchronised batch norm, or NULL */
+    void *sync_user;
+    double rows[NN_MAX_LAYERS]; /* rows of the whole batch per bn layer */
     float *grad;
     hn_rng *rng;
 };
@@ -43,8 +48,8 @@ void nn_train_free(nn_train *t)
     free(t->dy);
     free(t->col_a);
     free(t->col_b);
-    free(t->sum_a);
-    free(t->sum_b);
+    free(t->shift);
+    free(t->sum);
     free(t->grad);
     hn_rng_free(t->rng);
     free(t);
@@ -64,8 +69,8 @@ static int train_alloc(nn_train *t)
     }
     ok = ok && (t->dbuf[0] = nn_falloc(b * w)) && (t->dbuf[1] = nn_falloc(b * w)) &&
          (t->dy = nn_falloc(b * sp->layer[sp->n_layers - 1].width)) && (t->col_a = nn_falloc(w)) &&
-         (t->col_b = nn_falloc(w)) && (t->sum_a = calloc(w, sizeof(double))) &&
-         (t->sum_b = calloc(w, sizeof(double))) && (t->grad = nn_falloc(t->m->n_params));
+         (t->col_b = nn_falloc(w)) && (t->shift = nn_falloc(w)) &&
+         (t->sum = calloc(2 * w + 1, sizeof(double))) && (t->grad = nn_falloc(t->m->n_params));
     return ok ? HN_OK : hn_fail(HN_ERR_NOMEM, "out of memory for a training workspace of batch %d", t->max_batch);
 }
 
@@ -101,6 +106,11 @@ fail:
 }
 
 void nn_train_set_bn_momentum(nn_train *t, float momentum) { t->momentum = momentum; }
+void nn_train_set_sum(nn_train *t, nn_sum_fn fn, void *user)
+{
+    t->sync = fn;
+    t->sync_user = user;
+}
 const float *nn_train_output(const nn_train *t) { return t->act[t->m->spec.n_layers]; }
 float *nn_train_output_grad(nn_train *t) { return t->dy; }
 float *nn_train_grad(nn_train *t) { return t->grad; }
@@ -108,14 +118,12 @@ hn_rng *nn_train_rng(nn_train *t) { return t->rng; }
 
 /* ---- forward ----------------------------------------------------------- */
 
-/* Column means and inverse standard deviations of z (n rows, w columns) plus
- * bias; partial sums in float over blocks of rows, shifted by the first row
- * to avoid cancellation, totals in double. */
-static void batch_stats(nn_train *t, const float *z, int n, int w, const float *bias, float *mean,
-                        float *invstd, float eps, float *run_mean, float *run_var)
+/* Column sums of z - shift and of its square (n rows, w columns) into
+ * t->sum: partial sums in float over blocks of rows, totals in double. */
+static void shifted_sums(nn_train *t, const float *z, int n, int w, const float *shift)
 {
     float *pa = t->col_a, *pb = t->col_b;
-    double *sa = t->sum_a, *sb = t->sum_b;
+    double *sa = t->sum, *sb = t->sum + w;
     memset(sa, 0, (size_t)w * sizeof *sa);
     memset(sb, 0, (size_t)w * sizeof *sb);
     for (int i0 = 0; i0 < n; i0 += 64) {
@@ -125,7 +133,7 @@ static void batch_stats(nn_train *t, const float *z, int n, int w, const float *
         for (int i = i0; i < i1; i++) {
             const float *zi = z + (size_t)i * w;
             for (int j = 0; j < w; j++) {
-                float d = zi[j] - z[j];
+                float d = zi[j] - shift[j];
                 pa[j] += d;
                 pb[j] += d * d;
             }
@@ -135,17 +143,42 @@ static void batch_stats(nn_train *t, const float *z, int n, int w, const float *
             sb[j] += pb[j];
         }
     }
+    t->sum[2 * w] = n;
+}
+
+/* Column means and inverse standard deviations of z (n rows, w columns) plus
+ * bias, over the whole batch. Sums are shifted to avoid cancellation: by the
+ * first row alone, by the running mean (the same in every process) when
+ * synchronised. */
+static int batch_stats(nn_train *t, int l, const float *z, int n, int w, const float *bias,
+                       float *mean, float *invstd, float eps, float *run_mean, float *run_var)
+{
+    const float *shift = z;
+    if (t->sync) {
+        for (int j = 0; j < w; j++)
+            t->shift[j] = run_mean[j] - bias[j];
+        shift = t->shift;
+    }
+    shifted_sums(t, z, n, w, shift);
+    if (t->sync) {
+        int rc = t->sync(t->sum, 2 * (size_t)w + 1, t->sync_user);
+        if (rc)
+            return rc;
+    }
+    double rows = t->sum[2 * w], *sa = t->sum, *sb = t->sum + w;
     float keep = t->momentum;
+    t->rows[l] = rows;
     for (int j = 0; j < w; j++) {
-        double mu_shift = sa[j] / n;
-        double var = sb[j] / n - mu_shift * mu_shift;
+        double mu_shift = sa[j] / rows;
+        double var = sb[j] / rows - mu_shift * mu_shift;
         if (var < 0.0)
             var = 0.0;
-        mean[j] = (float)(mu_shift + z[j]);
+        mean[j] = (float)(mu_shift + shift[j]);
         invstd[j] = (float)(1.0 / sqrt(var + eps));
         run_mean[j] = keep * run_mean[j] + (1.0f - keep) * (mean[j] + bias[j]);
-        run_var[j] = keep * run_var[j] + (1.0f - keep) * (float)(var * n / (n - 1));
+        run_var[j] = keep * run_var[j] + (1.0f - keep) * (float)(var * rows / (rows - 1));
     }
+    return HN_OK;
 }
 
 /* h = act(u), then inverted dropout, for one row; u is overwritten by nothing. */
@@ -174,7 +207,7 @@ static void act_row(const struct nn_layer_spec *l, const float *u, float *h, int
     }
 }
 
-static void forward_layer(nn_train *t, int l, int n, int train)
+static int forward_layer(nn_train *t, int l, int n, int train)
 {
     const nn_model *m = t->m;
     const struct nn_layer_spec *ls = &m->spec.layer[l];
@@ -196,13 +229,15 @@ static void forward_layer(nn_train *t, int l, int n, int train)
                 zi[j] += b[j];
             act_row(ls, zi, zi, w, t->drop_seed[l], (uint32_t)i * (uint32_t)w, drop);
         }
-        return;
+        return HN_OK;
     }
     float *mean = t->mean[l], *inv = t->invstd[l];
     float *rm = m->state + v->mean, *rv = m->state + v->var;
     const float *g = m->params + v->gamma, *be = m->params + v->beta;
     if (train) {
-        batch_stats(t, z, n, w, b, mean, inv, ls->bn_eps, rm, rv);
+        int rc = batch_stats(t, l, z, n, w, b, mean, inv, ls->bn_eps, rm, rv);
+        if (rc)
+            return rc;
     } else {
         for (int j = 0; j < w; j++) {
             mean[j] = rm[j] - b[j];
@@ -216,6 +251,7 @@ static void forward_layer(nn_train *t, int l, int n, int train)
             oi[j] = g[j] * ((zi[j] - mean[j]) * inv[j]) + be[j];
         act_row(ls, oi, oi, w, t->drop_seed[l], (uint32_t)i * (uint32_t)w, drop);
     }
+    return HN_OK;
 }
 
 int nn_train_forward(nn_train *t, const float *x, int n, enum nn_mode mode)
@@ -230,8 +266,12 @@ int nn_train_forward(nn_train *t, const float *x, int n, enum nn_mode mode)
                 return hn_fail(HN_ERR_ARG, "batch norm in train mode needs at least 2 rows");
     memcpy(t->act[0], x, (size_t)n * sp->n_inputs * sizeof *x);
     t->sparse_input = nn_mostly_zero(x, (size_t)n * sp->n_inputs);
-    for (int l = 0; l < sp->n_layers; l++)
-        forward_layer(t, l, n, train);
+    t->have_fwd = 0;
+    for (int l = 0; l < sp->n_layers; l++) {
+        int rc = forward_layer(t, l, n, train);
+        if (rc)
+            return rc;
+    }
     t->n = n;
     t->mode = mode;
     t->have_fwd = 1;
@@ -312,7 +352,7 @@ static void act_back_row(const struct nn_layer_spec *l, float *d, const float *h
 
 /* Turn dL/d(layer output) in d into dL/dz (z = x @ W + b) and fill the
  * bias (and gamma/beta) gradients. */
-static void layer_back_elementwise(nn_train *t, int l, float *d)
+static int layer_back_elementwise(nn_train *t, int l, float *d)
 {
     const nn_model *m = t->m;
     const struct nn_layer_spec *ls = &m->spec.layer[l];
@@ -328,7 +368,7 @@ static void layer_back_elementwise(nn_train *t, int l, float *d)
             for (int j = 0; j < w; j++)
                 db[j] += di[j];
         }
-        return;
+        return HN_OK;
     }
     const float *z = t->z[l], *g = m->params + v->gamma, *inv = t->invstd[l], *mu = t->mean[l];
     float *dg = t->grad + v->gamma, *dbe = t->grad + v->beta;
@@ -345,9 +385,23 @@ static void layer_back_elementwise(nn_train *t, int l, float *d)
     }
     /* dz = gamma * invstd * (dy - mean(dy) - xhat * mean(dy * xhat)) */
     float *ca = t->col_a, *cb = t->col_b;
-    for (int j = 0; j < w; j++) {
-        ca[j] = dbe[j] / n;
-        cb[j] = dg[j] / n;
+    if (t->sync) { /* the means are over the whole batch */
+        for (int j = 0; j < w; j++) {
+            t->sum[j] = dbe[j];
+            t->sum[w + j] = dg[j];
+        }
+        int rc = t->sync(t->sum, 2 * (size_t)w, t->sync_user);
+        if (rc)
+            return rc;
+        for (int j = 0; j < w; j++) {
+            ca[j] = (float)(t->sum[j] / t->rows[l]);
+            cb[j] = (float)(t->sum[w + j] / t->rows[l]);
+        }
+    } else {
+        for (int j = 0; j < w; j++) {
+            ca[j] = dbe[j] / n;
+            cb[j] = dg[j] / n;
+        }
     }
     for (int i = 0; i < n; i++) {
         float *di = d + (size_t)i * w;
@@ -358,6 +412,7 @@ static void layer_back_elementwise(nn_train *t, int l, float *d)
             db[j] += di[j];
         }
     }
+    return HN_OK;
 }
 
 /* dW = X^T dZ for mostly-zero X: each nonzero x[s][i] adds a row of dZ. */
@@ -387,7 +442,9 @@ int nn_train_backward(nn_train *t)
     memcpy(d, t->dy, (size_t)n * nn_model_outputs(m) * sizeof *d);
     for (int l = L - 1; l >= 0; l--) {
         const struct nn_layer_view *v = &m->view[l];
-        layer_back_elementwise(t, l, d);
+        int rc = layer_back_elementwise(t, l, d);
+        if (rc)
+            return rc;
         if (l == 0 && t->sparse_input) {
             sparse_kernel_grad(t->act[0], n, d, v->in, v->out, t->grad + v->kernel);
             break;

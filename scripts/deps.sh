@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages heurnet needs, skipping what is present.
-# Usage: scripts/deps.sh [--peers] [--mpi]   (--peers adds PyTorch for benchmarks,
-# --mpi Open MPI for the optional MPI build of heurnet gen)
+# Usage: scripts/deps.sh [--peers]   (--peers adds PyTorch for benchmarks;
+# Open MPI is always installed: heurnet gen and train under mpirun, tested in CI)
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config git libopenblas-dev libhdf5-dev hdf5-tools
       libgsl-dev zlib1g-dev libglpk-dev gnuplot-nox python3-numpy python3-h5py python3-onnx
-      clang-14 libclang-rt-14-dev) # clang: the libFuzzer harnesses (scripts/fuzz.sh)
+      clang-14 libclang-rt-14-dev # clang: the libFuzzer harnesses (scripts/fuzz.sh)
+      openmpi-bin libopenmpi-dev)
 for arg in "$@"; do
     case $arg in
     --peers) pkgs+=(python3-torch) ;;
-    --mpi) pkgs+=(openmpi-bin libopenmpi-dev) ;; # optional: heurnet gen under mpirun (-DHEURNET_MPI=ON)
+    --mpi) ;; # accepted for old scripts: Open MPI is always installed
     esac
 done
 missing=()

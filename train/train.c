@@ -115,10 +115,35 @@ static double cpu_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* ---- processes training together --------------------------------------- */
+
+/* Every process of a run must leave it together, or the others wait forever
+ * in their next sum: rc becomes a failure (or a stop) in all of them when
+ * one failed (or was asked to stop). */
+static int agree(const struct trn_comm *c, int rc)
+{
+    if (!c)
+        return rc;
+    double v[2] = {rc != HN_OK && rc != HN_ERR_INTERRUPTED, rc == HN_ERR_INTERRUPTED};
+    int q = c->sum_double(v, 2, c->user);
+    if (q || rc)
+        return q ? q : rc;
+    if (v[0] > 0)
+        return hn_fail(HN_ERR_IO, "another process of the run failed");
+    return v[1] > 0 ? HN_ERR_INTERRUPTED : HN_OK;
+}
+
+static int stop_check(const struct trn_comm *c)
+{
+    return agree(c, hn_stop_requested() ? HN_ERR_INTERRUPTED : HN_OK);
+}
+
 /* ---- evaluation -------------------------------------------------------- */
 
+/* Under c each process evaluates every size-th batch and the sums are
+ * shared (eval mode needs no batch statistics). */
 static int eval_with(nn_train *t, const trn_data *d, enum trn_split s, const nn_model *m, int batch,
-                     enum nn_loss loss, float over, struct trn_epoch *e)
+                     enum nn_loss loss, float over, const struct trn_comm *c, struct trn_epoch *e)
 {
     uint64_t n = trn_data_rows(d, s);
     int din = trn_data_inputs(d);
@@ -128,7 +153,9 @@ static int eval_with(nn_train *t, const trn_data *d, enum trn_split s, const nn_
     uint64_t exact = 0, overs = 0;
     int rc = x && y && idx ? HN_OK : hn_fail(HN_ERR_NOMEM, "out of memory");
     nn_model_target(m, &mean, &std);
-    for (uint64_t r = 0; !rc && r < n; r += (uint64_t)batch) {
+    uint64_t first = c ? (uint64_t)c->rank * (uint64_t)batch : 0;
+    uint64_t step = (uint64_t)batch * (uint64_t)(c ? c->size : 1);
+    for (uint64_t r = first; !rc && r < n; r += step) {
         int k = n - r < (uint64_t)batch ? (int)(n - r) : batch;
         for (int i = 0; i < k; i++)
             idx[i] = (uint32_t)(r + (uint64_t)i);
@@ -147,11 +174,13 @@ static int eval_with(nn_train *t, const trn_data *d, enum trn_split s, const nn_
     free(x);
     free(y);
     free(idx);
-    double dn = n ? (double)n : 1.0;
-    e->val_loss = sl / dn;
-    e->val_mae = sa / dn;
-    e->val_exact = (double)exact / dn;
-    e->val_over = (double)overs / dn;
+    double tot[4] = {sl, sa, (double)exact, (double)overs}, dn = n ? (double)n : 1.0;
+    if ((rc = agree(c, rc)) == HN_OK && c)
+        rc = c->sum_double(tot, 4, c->user);
+    e->val_loss = tot[0] / dn;
+    e->val_mae = tot[1] / dn;
+    e->val_exact = tot[2] / dn;
+    e->val_over = tot[3] / dn;
     return rc;
 }
 
@@ -162,7 +191,7 @@ int trn_evaluate(const trn_data *d, enum trn_split s, nn_model *m, int batch, en
     nn_train *t = nn_train_new(m, batch, 1, &rc);
     if (!t)
         return rc;
-    rc = eval_with(t, d, s, m, batch, loss, over_weight, e);
+    rc = eval_with(t, d, s, m, batch, loss, over_weight, NULL, e);
     nn_train_free(t);
     return rc;
 }
@@ -256,7 +285,8 @@ struct loop {
     const trn_data *d;
     const struct trn_opts *o;
     struct trn_state *s;
-    int bs;
+    int bs;     /* rows per batch over all processes */
+    int stripe; /* rows per batch of this process */
     uint64_t nb;
     float *x, *y;
     uint32_t *perm;
@@ -272,6 +302,43 @@ static double raw_loss_unit(const struct loop *L)
     return L->o->loss == NN_LOSS_QUANTILE ? L->std : L->std * L->std;
 }
 
+/* The gradient of this process's stripe (rows [rank * stripe, +stripe) of
+ * the batch); under comm scaled to its share of the whole batch's loss and
+ * summed over the processes in one reduction of the flat buffer. */
+static int stripe_grad(struct loop *L, size_t np)
+{
+    struct trn_state *s = L->s;
+    const struct trn_comm *c = L->o->comm;
+    uint64_t row0 = s->cursor * (uint64_t)L->bs + (uint64_t)(c ? c->rank : 0) * (uint64_t)L->stripe;
+    trn_data_batch(L->d, TRN_TRAIN, L->perm + row0, L->stripe, L->x, L->y);
+    for (int i = 0; i < L->stripe; i++)
+        L->y[i] = (float)((L->y[i] - L->mean) / L->std);
+    int rc = nn_train_forward(s->t, L->x, L->stripe, NN_MODE_TRAIN);
+    if (rc)
+        return rc;
+    s->loss_sum += nn_train_loss(s->t, L->y, L->o->loss, L->o->over_weight);
+    if (c) {
+        float *dy = nn_train_output_grad(s->t), share = (float)L->stripe / (float)L->bs;
+        for (int i = 0; i < L->stripe; i++)
+            dy[i] *= share;
+    }
+    if ((rc = nn_train_backward(s->t)))
+        return rc;
+    return c ? c->sum_float(nn_train_grad(s->t), np, c->user) : HN_OK;
+}
+
+/* Under comm the loss sum becomes the mean over the processes (the same in
+ * each, so a checkpoint of rank 0 holds the whole batches' loss). */
+static int sync_loss(struct loop *L)
+{
+    const struct trn_comm *c = L->o->comm;
+    double v = L->s->loss_sum;
+    int rc = c ? c->sum_double(&v, 1, c->user) : HN_OK;
+    if (c && !rc)
+        L->s->loss_sum = v / c->size;
+    return rc;
+}
+
 /* Batches s->cursor.. of the current epoch; HN_ERR_INTERRUPTED on a stop. */
 static int train_batches(struct loop *L)
 {
@@ -279,18 +346,12 @@ static int train_batches(struct loop *L)
     size_t np;
     float *params = nn_model_params(s->m, &np);
     for (; s->cursor < L->nb; s->cursor++) {
-        if (hn_stop_requested())
-            return HN_ERR_INTERRUPTED;
-        double t0 = hn_now(), c0 = cpu_now();
-        nn_adam_set_lr(s->a, (float)lr_at(L->o, s->epoch, s->cursor, L->nb));
-        trn_data_batch(L->d, TRN_TRAIN, L->perm + s->cursor * (uint64_t)L->bs, L->bs, L->x, L->y);
-        for (int i = 0; i < L->bs; i++)
-            L->y[i] = (float)((L->y[i] - L->mean) / L->std);
-        int rc = nn_train_forward(s->t, L->x, L->bs, NN_MODE_TRAIN);
+        int rc = stop_check(L->o->comm);
         if (rc)
             return rc;
-        s->loss_sum += nn_train_loss(s->t, L->y, L->o->loss, L->o->over_weight);
-        if ((rc = nn_train_backward(s->t)))
+        double t0 = hn_now(), c0 = cpu_now();
+        nn_adam_set_lr(s->a, (float)lr_at(L->o, s->epoch, s->cursor, L->nb));
+        if ((rc = stripe_grad(L, np)))
             return rc;
         nn_adam_step(s->a, params, nn_train_grad(s->t));
         L->step_seconds += hn_now() - t0;
@@ -312,6 +373,9 @@ static int finish_epoch(struct loop *L, double t_epoch, uint64_t first_batch, do
 {
     struct trn_state *s = L->s;
     struct trn_epoch e = {0};
+    int rc = sync_loss(L);
+    if (rc)
+        return rc;
     e.epoch = s->epoch + 1;
     e.train_loss = s->loss_sum / (double)L->nb * raw_loss_unit(L);
     e.lr = lr_at(L->o, s->epoch, L->nb - 1, L->nb);
@@ -320,7 +384,7 @@ static int finish_epoch(struct loop *L, double t_epoch, uint64_t first_batch, do
     /* Without a validation split the figures are those of the training rows
      * (e.g. all 8-puzzle states) and the last weights are kept. */
     enum trn_split vs = trn_data_rows(L->d, TRN_VAL) > 0 ? TRN_VAL : TRN_TRAIN;
-    int rc = eval_with(s->t, L->d, vs, s->m, L->bs, L->o->loss, L->o->over_weight, &e);
+    rc = eval_with(s->t, L->d, vs, s->m, L->stripe, L->o->loss, L->o->over_weight, L->o->comm, &e);
     if (rc)
         return rc;
     e.seconds = hn_now() - t_epoch;
@@ -357,14 +421,19 @@ static int run_epochs(struct loop *L, int *stopped_early)
         rc = train_batches(L);
         if (!rc)
             rc = finish_epoch(L, t0, first, step0, stopped_early);
-        else if (rc == HN_ERR_INTERRUPTED)
+        else if (rc == HN_ERR_INTERRUPTED) {
             s->train_seconds += hn_now() - t0;
-        if ((!rc || rc == HN_ERR_INTERRUPTED) && L->o->checkpoint) {
-            int c = trn_ckpt_save(L->o->checkpoint, s, L->o, L->d);
-            rc = c ? c : rc;
+            int q = sync_loss(L);
+            rc = q ? q : rc;
         }
-        if (!rc && hn_stop_requested())
-            rc = HN_ERR_INTERRUPTED;
+        if ((!rc || rc == HN_ERR_INTERRUPTED) && L->o->checkpoint) {
+            const struct trn_comm *c = L->o->comm;
+            int q = !c || c->rank == 0 ? trn_ckpt_save(L->o->checkpoint, s, L->o, L->d) : HN_OK;
+            q = agree(c, q);
+            rc = q ? q : rc;
+        }
+        if (!rc)
+            rc = stop_check(L->o->comm);
     }
     return rc;
 }
@@ -427,11 +496,19 @@ static int loop_setup(struct loop *L, const trn_data *d, const struct trn_opts *
     if (ntrain < 2)
         return hn_fail(HN_ERR_ARG, "%s: only %llu training row(s); at least 2 are needed",
                        d->files[0].path, (unsigned long long)ntrain);
+    int procs = o->comm ? o->comm->size : 1;
+    if (o->batch % procs)
+        return hn_fail(HN_ERR_ARG, "batch %d is not a multiple of the %d processes", o->batch, procs);
     *L = (struct loop){.d = d, .o = o, .s = s};
     L->bs = ntrain < (uint64_t)o->batch ? (int)ntrain : o->batch;
+    L->bs -= L->bs % procs;
+    if (L->bs < procs)
+        return hn_fail(HN_ERR_ARG, "%s: %llu training rows for %d processes", d->files[0].path,
+                       (unsigned long long)ntrain, procs);
+    L->stripe = L->bs / procs;
     L->nb = ntrain / (uint64_t)L->bs; /* the last partial batch is left out (different each epoch) */
-    L->x = malloc(sizeof(float) * (size_t)L->bs * d->d);
-    L->y = malloc(sizeof(float) * (size_t)L->bs);
+    L->x = malloc(sizeof(float) * (size_t)L->stripe * d->d);
+    L->y = malloc(sizeof(float) * (size_t)L->stripe);
     L->perm = malloc(sizeof(uint32_t) * ntrain);
     nn_model_target(s->m, &L->mean, &L->std);
     return L->x && L->y && L->perm ? HN_OK : hn_fail(HN_ERR_NOMEM, "out of memory");
@@ -468,9 +545,15 @@ int trn_run(const trn_data *d, const struct trn_opts *o, nn_model **out, struct 
     nn_model_free(init);
     if (!rc)
         rc = loop_setup(&L, d, o, &s);
-    if (!rc && !(s.t = nn_train_new(s.m, L.bs, hn_seed_mix(o->seed, 2), &rc)))
+    /* Dropout masks differ between processes; rank 0 draws those of a single
+     * process (and its generator is the one a checkpoint keeps). */
+    int rank = o->comm ? o->comm->rank : 0;
+    if (!rc &&
+        !(s.t = nn_train_new(s.m, L.stripe, hn_seed_mix(o->seed, 2 + ((uint64_t)rank << 32)), &rc)))
         rc = rc ? rc : HN_ERR_NOMEM;
-    if (!rc && rng) {
+    if (!rc && o->comm)
+        nn_train_set_sum(s.t, o->comm->sum_double, o->comm->user);
+    if (!rc && rng && rank == 0) {
         hn_rng *dr = nn_train_rng(s.t);
         if (rng_len != hn_rng_state_size(dr))
             rc = hn_fail(HN_ERR_FORMAT, "%s: /checkpoint/rng has %zu bytes, expected %zu", o->resume,

@@ -76,6 +76,18 @@ struct trn_epoch {
 
 typedef void (*trn_epoch_fn)(const struct trn_epoch *e, void *user);
 
+/* Processes that train one model together (data parallel, e.g. MPI ranks,
+ * see train/trn_mpi.h). Every process reads the same data and holds the
+ * whole model; each takes stripe `rank` of every batch. The sums are
+ * collective: every process calls them in the same order, and they sum
+ * element-wise over the processes in place, returning 0 or a status. */
+struct trn_comm {
+    int rank, size;
+    int (*sum_float)(float *buf, size_t n, void *user);   /* the gradients */
+    int (*sum_double)(double *buf, size_t n, void *user); /* statistics */
+    void *user;
+};
+
 struct trn_opts {
     const char *arch;                   /* spec string, input width first (NULL with init) */
     struct nn_layer_defaults defaults;  /* hidden-layer defaults */
@@ -101,6 +113,9 @@ struct trn_opts {
     hn_progress_fn progress;            /* samples done in the current epoch; extra says
                                            "epoch E/N loss L" */
     void *progress_user;
+    const struct trn_comm *comm;        /* NULL: this process alone. Else the batch must be
+                                           a multiple of comm->size; checkpoints are written
+                                           by rank 0 and read by all */
 };
 
 /* Defaults: elu + bn + no dropout, mse, batch 512, 10 epochs, lr 1e-3,

@@ -1,0 +1,61 @@
+/* The trn_comm of MPI_COMM_WORLD: gradients and statistics summed in place
+ * with MPI_Allreduce (see train/trn_mpi.h). */
+#include <limits.h>
+#include <stdlib.h>
+
+#include "train/trn_mpi.h"
+
+int trn_mpi_launched(void)
+{
+    return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") || getenv("PMIX_RANK");
+}
+
+#ifdef HEURNET_MPI
+#include <mpi.h>
+
+/* One MPI_Allreduce per call; counts beyond INT_MAX in pieces. */
+static int allreduce(void *buf, size_t n, MPI_Datatype type, size_t elem)
+{
+    char *p = buf;
+    while (n > 0) {
+        int k = n > (size_t)INT_MAX ? INT_MAX : (int)n;
+        int e = MPI_Allreduce(MPI_IN_PLACE, p, k, type, MPI_SUM, MPI_COMM_WORLD);
+        if (e != MPI_SUCCESS)
+            return hn_fail(HN_ERR_IO, "MPI_Allreduce of %d values failed (MPI error %d)", k, e);
+        p += (size_t)k * elem;
+        n -= (size_t)k;
+    }
+    return HN_OK;
+}
+
+static int sum_float(float *buf, size_t n, void *user)
+{
+    (void)user;
+    return allreduce(buf, n, MPI_FLOAT, sizeof *buf);
+}
+
+static int sum_double(double *buf, size_t n, void *user)
+{
+    (void)user;
+    return allreduce(buf, n, MPI_DOUBLE, sizeof *buf);
+}
+
+int trn_mpi_init(struct trn_comm *c)
+{
+    int rank = 0, size = 1;
+    if (MPI_Init(NULL, NULL) != MPI_SUCCESS)
+        return hn_fail(HN_ERR_IO, "MPI_Init failed");
+    /* Errors come back as codes, so a failed sum is reported, not aborted. */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    *c = (struct trn_comm){
+        .rank = rank, .size = size, .sum_float = sum_float, .sum_double = sum_double};
+    return HN_OK;
+}
+
+void trn_mpi_finalize(void)
+{
+    MPI_Finalize();
+}
+#endif
