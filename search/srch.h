@@ -76,7 +76,8 @@ int srch_np_dir_parse(char c);
 int srch_np_board_apply(srch_np_board *b, const char *moves);
 
 /* Convert between goal layouts: the 180-degree rotation with relabelling
- * t -> N - t (N = cells), see shared/data/SOURCES.md. Optimal distances and
+ * t -> N - t (N = cells), see docs/formats.md
+ * and instances/SOURCES.md. Optimal distances and
  * solvability are preserved; a blank move `d` on one side is the opposite
  * move on the other. `out` may alias `in`. */
 void srch_np_board_convert(const srch_np_board *in, srch_np_board *out);
