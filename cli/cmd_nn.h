@@ -36,7 +36,7 @@ struct cli_subcmd {
 };
 int cli_subcmd_run(const char *cmd, const struct cli_subcmd *table, size_t n, int argc, char **argv);
 
-/* The defaults the command line starts from: DESIGN.md's elu, bn,
+/* The defaults the command line starts from: docs/nn.md's elu, bn,
  * dropout 0.1, He. */
 struct nn_layer_defaults cli_arch_defaults(void);
 

@@ -2,7 +2,7 @@
  * merge) and the labelled-data generator behind `heurnet gen`. Part of the
  * datagen module; datagen/dg.h includes it.
  *
- * File layout (DESIGN.md "Datasets"):
+ * File layout (docs/formats.md "Datasets"):
  *   /boards   uint8  [rows, cells]  tiles row-major, 0 = blank
  *   /cost     uint16 [rows]         optimal distance to the goal
  *   /expanded uint64 [rows]         nodes the labelling solver expanded

@@ -1,5 +1,5 @@
 /* search/npuzzle/encode.h: encoders that turn n-puzzle boards into network
- * inputs, and the encoder names models record (DESIGN.md "Encoders").
+ * inputs, and the encoder names models record (docs/formats.md "Encoders").
  *
  * npuzzle-onehot: a board of C = N*N cells becomes C*C floats with
  * x[t * C + p] = 1 where p is the cell (row-major) holding tile t (t = 0 is
