@@ -10,9 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/annsearch.h"
+#include "solve/search.h"
 #include "cli/cli.h"
-#include "cli/eval_report.h"
+#include "solve/eval_report.h"
 #include "nn/nn.h"
 #include "search/npuzzle/encode.h"
 

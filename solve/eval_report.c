@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "cli/eval_report.h"
+#include "solve/eval_report.h"
 
 static const char *status_name(int st)
 {

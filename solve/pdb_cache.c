@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/pdbcache.h"
+#include "solve/pdb_cache.h"
 #include "common/hn.h"
 #include "datagen/dg.h"
 #include "search/srch.h"

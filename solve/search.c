@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/annsearch.h"
+#include "solve/search.h"
 #include "cli/cli.h"
 #include "nn/nn.h"
 
