@@ -120,8 +120,8 @@ static int parse_args(int argc, char **argv, eval_args *a)
                                          {"quiet", no_argument, 0, 'q'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
-    *a = (eval_args){.algo = CLI_ALGO_ASTAR,
-                     .base_algo = CLI_ALGO_ASTAR,
+    *a = (eval_args){.algo = HEURNET_ALGO_ASTAR,
+                     .base_algo = HEURNET_ALGO_ASTAR,
                      .bfs = {.batch = 16},
                      .bound = 1.05,
                      .blas_threads = 1};
@@ -158,7 +158,7 @@ static int parse_args(int argc, char **argv, eval_args *a)
                 return cli_usage("eval", "%s", hn_errmsg());
             break;
         case 'a':
-            if (cli_algo_parse(optarg, &a->algo))
+            if (heurnet_algo_parse(optarg, &a->algo))
                 return cli_usage(
                     "eval", "--algo must be astar, wastar, batch-astar, focal or idastar, not '%s'",
                     optarg);
@@ -166,7 +166,7 @@ static int parse_args(int argc, char **argv, eval_args *a)
         case 'L':
             a->base_algo = -1;
             if (strcmp(optarg, "none") &&
-                (cli_algo_parse(optarg, &a->base_algo) || a->base_algo > CLI_ALGO_ASTAR))
+                (heurnet_algo_parse(optarg, &a->base_algo) || a->base_algo > HEURNET_ALGO_ASTAR))
                 return cli_usage("eval", "--baseline-algo must be astar, idastar or none, not '%s'",
                                  optarg);
             break;
@@ -192,8 +192,8 @@ static int parse_args(int argc, char **argv, eval_args *a)
     if (!a->model || !a->instances || !a->out)
         return cli_usage("eval", "--model, --instances and -o are required");
     if (a->bfs.weight == 0)
-        a->bfs.weight = a->algo == CLI_ALGO_WASTAR ? 1.5 : 1.0;
-    if (a->algo == CLI_ALGO_WASTAR)
+        a->bfs.weight = a->algo == HEURNET_ALGO_WASTAR ? 1.5 : 1.0;
+    if (a->algo == HEURNET_ALGO_WASTAR)
         a->bfs.batch = 1;
     return 0;
 }
@@ -248,21 +248,21 @@ static int prepare_dir(const eval_args *a, char *part, size_t cap)
 
 typedef struct {
     const eval_args *a;
-    cli_search s;
+    heurnet_search s;
     srch_np_heur *base;
     int goal;
 } evaluator;
 
-static void eval_board(const evaluator *e, const srch_np_instance *x, eval_row *r)
+static void eval_board(const evaluator *e, const srch_np_instance *x, heurnet_eval_row *r)
 {
-    *r = (eval_row){.x = x, .optimal = x->optimal, .opt_src = x->optimal >= 0 ? 'k' : '-'};
+    *r = (heurnet_eval_row){.x = x, .optimal = x->optimal, .opt_src = x->optimal >= 0 ? 'k' : '-'};
     float est = 0;
     srch_np_heur_ann_estimate(e->s.h, &x->board, 1, &est);
     r->ann_h = est;
     r->base_h = srch_np_heur_eval(e->base, &x->board);
     if (e->a->base_algo >= 0) {
         r->has_base = 1;
-        if (e->a->base_algo == CLI_ALGO_ASTAR)
+        if (e->a->base_algo == HEURNET_ALGO_ASTAR)
             srch_np_astar(&x->board, e->base, &e->a->lim, &r->base);
         else
             srch_np_idastar(&x->board, e->base, &e->a->lim, &r->base);
@@ -277,12 +277,12 @@ static void eval_board(const evaluator *e, const srch_np_instance *x, eval_row *
                     x->id, r->base.length, r->optimal);
         }
     }
-    cli_search_solve(&e->s, &x->board, &e->a->lim, &r->ann, &r->nn);
+    heurnet_search_solve(&e->s, &x->board, &e->a->lim, &r->ann, &r->nn);
     r->ann_valid = replays(&x->board, &r->ann, e->goal);
 }
 
 /* Solve the boards; returns how many were done (fewer after Ctrl-C). */
-static size_t run_boards(const evaluator *e, const srch_np_instance *inst, size_t n, eval_row *rows)
+static size_t run_boards(const evaluator *e, const srch_np_instance *inst, size_t n, heurnet_eval_row *rows)
 {
     hn_progress *p = hn_progress_new("eval", n, e->a->quiet);
     size_t i = 0, opt = 0, known = 0;
@@ -318,7 +318,7 @@ static int model_width(const char *path, int *width)
 
 static int setup(const eval_args *a, int width, evaluator *e, char *spec, size_t cap)
 {
-    const char *base = a->baseline ? a->baseline : cli_default_heuristic(width);
+    const char *base = a->baseline ? a->baseline : heurnet_default_heuristic(width);
     if (!strncmp(base, "ann:", 4))
         return cli_usage("eval", "--baseline must be an admissible heuristic, not a network");
     snprintf(spec, cap, "ann:%s", a->model);
@@ -327,20 +327,20 @@ static int setup(const eval_args *a, int width, evaluator *e, char *spec, size_t
     int rc = cli_search_setup(&e->s, a->heuristic ? a->heuristic : spec,
                               a->admissible ? a->admissible : base, width, a->goal, a->quiet);
     if (!rc && (rc = cli_heur_get(base, width, a->goal, a->quiet, &e->base)))
-        cli_search_free(&e->s);
+        heurnet_search_free(&e->s);
     return rc;
 }
 
 static int finish(const eval_args *a, const evaluator *e, const char *spec, const char *part,
-                  size_t in_file, size_t total, eval_row *rows, size_t done, double wall)
+                  size_t in_file, size_t total, heurnet_eval_row *rows, size_t done, double wall)
 {
-    eval_info info = {.model = a->model,
+    heurnet_eval_info info = {.model = a->model,
                       .instances = a->instances,
                       .heuristic = a->heuristic ? a->heuristic : spec,
-                      .algo = cli_algo_name(a->algo),
+                      .algo = heurnet_algo_name(a->algo),
                       .baseline = a->baseline ? a->baseline
-                                              : cli_default_heuristic(srch_np_heur_width(e->base)),
-                      .baseline_algo = a->base_algo < 0 ? "none" : cli_algo_name(a->base_algo),
+                                              : heurnet_default_heuristic(srch_np_heur_width(e->base)),
+                      .baseline_algo = a->base_algo < 0 ? "none" : heurnet_algo_name(a->base_algo),
                       .goal = srch_np_goal_name(a->goal),
                       .puzzle = srch_np_heur_width(e->base) * srch_np_heur_width(e->base) - 1,
                       .batch = a->bfs.batch,
@@ -351,13 +351,13 @@ static int finish(const eval_args *a, const evaluator *e, const char *spec, cons
                       .interrupted = done < total,
                       .wall = wall};
     int plots;
-    if (eval_report_write(part, &info, rows, done, a->quiet, &plots))
+    if (cli_eval_report_write(part, &info, rows, done, a->quiet, &plots))
         return CLI_EXIT_FAIL;
     if ((a->force && remove_report(a->out)) || hn_part_commit(a->out)) {
         fprintf(stderr, "heurnet eval: %s\n", hn_errmsg());
         return CLI_EXIT_FAIL;
     }
-    eval_report_headline(stdout, rows, done);
+    heurnet_eval_report_headline(stdout, rows, done);
     size_t bad = 0;
     for (size_t i = 0; i < done; i++)
         bad += !rows[i].ann.status && !rows[i].ann_valid;
@@ -395,7 +395,7 @@ int cmd_eval(int argc, char **argv)
     nn_blas_threads((int)a.blas_threads);
     evaluator e = {.a = &a, .s = {.algo = a.algo, .bfs = a.bfs, .bound = a.bound}, .goal = a.goal};
     char spec[1200], part[4200];
-    eval_row *rows = NULL;
+    heurnet_eval_row *rows = NULL;
     if (!(rc = setup(&a, width, &e, spec, sizeof spec))) {
         rows = calloc(n ? n : 1, sizeof *rows);
         rc = !rows ? (fprintf(stderr, "heurnet eval: out of memory\n"), CLI_EXIT_FAIL)
@@ -403,8 +403,8 @@ int cmd_eval(int argc, char **argv)
         if (!rc) {
             if (!a.quiet)
                 fprintf(stderr, "heurnet eval: %zu boards, %s with %s, baseline %s, heurnet %s\n",
-                        n, cli_algo_name(a.algo), a.heuristic ? a.heuristic : spec,
-                        a.base_algo < 0 ? "none" : cli_algo_name(a.base_algo), hn_version());
+                        n, heurnet_algo_name(a.algo), a.heuristic ? a.heuristic : spec,
+                        a.base_algo < 0 ? "none" : heurnet_algo_name(a.base_algo), hn_version());
             hn_stop_install();
             double t0 = hn_now();
             size_t done = run_boards(&e, inst, n, rows);
@@ -412,7 +412,7 @@ int cmd_eval(int argc, char **argv)
             if (rc)
                 remove_report(part);
         }
-        cli_search_free(&e.s);
+        heurnet_search_free(&e.s);
         srch_np_heur_free(e.base);
     }
     free(rows);

@@ -86,7 +86,7 @@ static int parse_args(int argc, char **argv, solve_args *a)
             break;
         case 'H': a->heuristic = optarg; break;
         case 'a':
-            if (cli_algo_parse(optarg, &a->algo))
+            if (heurnet_algo_parse(optarg, &a->algo))
                 return cli_usage("solve", "--algo must be idastar, astar, wastar, batch-astar or "
                                           "focal, not '%s'", optarg);
             break;
@@ -129,10 +129,10 @@ static int parse_args(int argc, char **argv, solve_args *a)
         return cli_usage("solve", optind < argc ? "expected one instance file" : "missing the instance file");
     a->file = argv[optind];
     if (!a->heuristic)
-        a->heuristic = cli_default_heuristic(srch_np_puzzle_width(a->puzzle));
+        a->heuristic = heurnet_default_heuristic(srch_np_puzzle_width(a->puzzle));
     if (a->bfs.weight == 0)
-        a->bfs.weight = a->algo == CLI_ALGO_WASTAR ? 1.5 : 1.0;
-    if (a->algo == CLI_ALGO_WASTAR)
+        a->bfs.weight = a->algo == HEURNET_ALGO_WASTAR ? 1.5 : 1.0;
+    if (a->algo == HEURNET_ALGO_WASTAR)
         a->bfs.batch = 1;
     return 0;
 }
@@ -145,7 +145,7 @@ static void print_parse_error(const char *msg, void *user)
 
 typedef struct {
     const solve_args *a;
-    const cli_search *s;
+    const heurnet_search *s;
     const srch_np_instance *inst;
     srch_np_result *res;
     srch_np_ann_stats *nn;
@@ -160,7 +160,7 @@ static void *solve_worker(void *arg)
         size_t i = atomic_fetch_add(&j->next, 1);
         if (i >= j->n || hn_stop_requested())
             break;
-        cli_search_solve(j->s, &j->inst[i].board, &j->a->lim, &j->res[i], &j->nn[i]);
+        heurnet_search_solve(j->s, &j->inst[i].board, &j->a->lim, &j->res[i], &j->nn[i]);
     }
     return NULL;
 }
@@ -192,7 +192,7 @@ static void print_record(const srch_np_instance *x, const srch_np_result *r,
 }
 
 /* Run the instances (several threads when asked); results in res[]. */
-static void run_all(const solve_args *a, const cli_search *s, const srch_np_instance *inst,
+static void run_all(const solve_args *a, const heurnet_search *s, const srch_np_instance *inst,
                     srch_np_result *res, srch_np_ann_stats *nn, size_t n)
 {
     job j = {.a = a, .s = s, .inst = inst, .res = res, .nn = nn, .n = n};
@@ -242,11 +242,11 @@ static int summarize(const solve_args *a, const srch_np_instance *inst, const sr
            "mean_generated=%.1f mean_h0=%.2f total_seconds=%.3f wall_seconds=%.3f threads=%ld "
            "algo=%s heuristic=%s peak_rss_mb=%.0f\n",
            n, solved, known, wrong ? "no" : known == solved ? "yes" : "unchecked", expanded / d,
-           generated / d, h0 / d, seconds, wall, a->threads, cli_algo_name(a->algo),
+           generated / d, h0 / d, seconds, wall, a->threads, heurnet_algo_name(a->algo),
            a->heuristic, (double)hn_peak_rss_kb() / 1024.0);
     /* a network heuristic, weights and focal bounds trade optimality for speed */
-    int exact = strncmp(a->heuristic, "ann:", 4) && a->algo != CLI_ALGO_FOCAL &&
-                a->algo != CLI_ALGO_WASTAR && a->bfs.weight == 1.0;
+    int exact = strncmp(a->heuristic, "ann:", 4) && a->algo != HEURNET_ALGO_FOCAL &&
+                a->algo != HEURNET_ALGO_WASTAR && a->bfs.weight == 1.0;
     if (wrong)
         fprintf(stderr, "heurnet solve: %zu solution%s differ from the known optimal length%s\n", wrong,
                 wrong == 1 ? "" : "s", exact ? "" : " (this search does not promise optimality)");
@@ -269,7 +269,7 @@ int cmd_solve(int argc, char **argv)
     int st = srch_np_parse_file(a.file, width, a.goal, print_parse_error, NULL, &inst, &n);
     if (st)
         return cli_fail(NULL);
-    cli_search s = {.algo = a.algo, .bfs = a.bfs, .bound = a.bound};
+    heurnet_search s = {.algo = a.algo, .bfs = a.bfs, .bound = a.bound};
     rc = cli_search_setup(&s, a.heuristic, a.admissible, width, a.goal, a.quiet);
     if (rc) {
         free(inst);
@@ -281,7 +281,7 @@ int cmd_solve(int argc, char **argv)
         free(res);
         free(nn);
         free(inst);
-        cli_search_free(&s);
+        heurnet_search_free(&s);
         fprintf(stderr, "heurnet solve: out of memory\n");
         return CLI_EXIT_FAIL;
     }
@@ -292,6 +292,6 @@ int cmd_solve(int argc, char **argv)
     free(res);
     free(nn);
     free(inst);
-    cli_search_free(&s);
+    heurnet_search_free(&s);
     return rc;
 }
