@@ -10,6 +10,10 @@
 
 #include <hdf5.h>
 
+#include "common/hn_version.h"
+
+HEURNET_API_BEGIN
+
 /* ---- status codes ------------------------------------------------------ */
 
 enum hn_status {
@@ -128,5 +132,7 @@ int hn_h5_attr_exists(hid_t obj, const char *name); /* 1, 0 */
 int hn_part_path(const char *path, char *buf, size_t cap);
 int hn_part_commit(const char *path); /* rename <path>.part -> path */
 void hn_part_discard(const char *path);
+
+HEURNET_API_END
 
 #endif

@@ -21,6 +21,8 @@
 
 #include "common/hn.h"
 
+HEURNET_API_BEGIN
+
 /* Where a row comes from (the /source dataset). */
 enum dg_source {
     DG_SOURCE_RANDOM = 0, /* uniform random solvable board */
@@ -136,5 +138,7 @@ int dg_ds_histogram(const char *path, uint64_t *hist, size_t cap, uint64_t *by_s
  * shard files (by the names given, relative names resolved against the
  * output's folder by HDF5), so the shards must stay where they are. */
 int dg_merge(const char *out, const char *const *shards, int n, int virtual_ds);
+
+HEURNET_API_END
 
 #endif

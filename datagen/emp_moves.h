@@ -13,6 +13,8 @@
 #include "common/hn.h"
 #include "search/emp/emp.h"
 
+HEURNET_API_BEGIN
+
 #define DG_EMP_MOVES_FORMAT "heurnet-emp-moves"
 #define DG_EMP_MOVES_VERSION 1
 
@@ -57,5 +59,7 @@ typedef struct {
     uint64_t seed;
 } dg_emp_moves_info;
 int dg_emp_moves_read(const char *path, float **x, float **y, dg_emp_moves_info *info);
+
+HEURNET_API_END
 
 #endif

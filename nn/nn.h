@@ -16,6 +16,8 @@
 
 #include "common/hn.h"
 
+HEURNET_API_BEGIN
+
 /* ---- architecture spec ------------------------------------------------- */
 
 #define NN_MAX_LAYERS 64
@@ -258,5 +260,7 @@ int nn_infer_max_batch(const nn_infer *c);
 
 /* Threads OpenBLAS may use (process-wide). */
 void nn_blas_threads(int n);
+
+HEURNET_API_END
 
 #endif

@@ -10,6 +10,8 @@
 
 #include "common/hn.h"
 
+HEURNET_API_BEGIN
+
 /* ======================================================================
  * n-puzzle domain
  * ==================================================================== */
@@ -286,5 +288,7 @@ int srch_np_idastar(const srch_np_board *start, const srch_np_heur *h, const src
  * admissible). Same returns as srch_np_idastar, plus HN_ERR_NOMEM. */
 int srch_np_astar(const srch_np_board *start, const srch_np_heur *h, const srch_limits *lim,
                   srch_np_result *res);
+
+HEURNET_API_END
 
 #endif

@@ -8,9 +8,8 @@
 
 #include "search/ann.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+HEURNET_API_BEGIN
+
 
 typedef struct heurnet_eval_row {
     const srch_np_instance *x;
@@ -46,8 +45,6 @@ int heurnet_eval_report_write(const char *dir, const heurnet_eval_info *info,
 /* Print the headline numbers (the same as summary.md's first table) to `out`. */
 void heurnet_eval_report_headline(FILE *out, const heurnet_eval_row *rows, size_t n);
 
-#ifdef __cplusplus
-}
-#endif
+HEURNET_API_END
 
 #endif

@@ -7,9 +7,8 @@
 
 #include "search/srch.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+HEURNET_API_BEGIN
+
 
 /* Directory of cached PDB files: $HEURNET_DATA, else ~/.cache/heurnet
  * (created if missing) into buf. Returns 0, or HN_ERR_ARG / HN_ERR_IO. */
@@ -32,8 +31,6 @@ int heurnet_pdb_get(int width, const char *partition, int goal, int quiet, srch_
  * status on failure; hn_errmsg() says why. */
 int heurnet_heur_new(const char *spec, int width, int goal, int quiet, srch_np_heur **out);
 
-#ifdef __cplusplus
-}
-#endif
+HEURNET_API_END
 
 #endif

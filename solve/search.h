@@ -7,9 +7,8 @@
 
 #include "search/ann.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+HEURNET_API_BEGIN
+
 
 enum heurnet_algo {
     HEURNET_ALGO_IDASTAR = 0,
@@ -55,8 +54,6 @@ const char *heurnet_default_heuristic(int width);
 /* A heuristic from an ann: spec alone (see heurnet_heur_new). */
 int heurnet_heur_ann_new(const char *spec, int width, int goal, int quiet, srch_np_heur **out);
 
-#ifdef __cplusplus
-}
-#endif
+HEURNET_API_END
 
 #endif

@@ -15,6 +15,8 @@
 #include "common/hn.h"
 #include "nn/nn.h"
 
+HEURNET_API_BEGIN
+
 /* ---- datasets ---------------------------------------------------------- */
 
 enum trn_split { TRN_TRAIN = 0, TRN_VAL = 1 };
@@ -129,5 +131,7 @@ const char *trn_schedule_name(enum trn_schedule s);
 int trn_schedule_parse(const char *s, enum trn_schedule *out);
 /* "mse" or "amse:F". Returns 0 or HN_ERR_ARG. */
 int trn_loss_parse(const char *s, enum nn_loss *loss, float *over_weight);
+
+HEURNET_API_END
 
 #endif

@@ -13,6 +13,8 @@
 
 #include "search/srch.h"
 
+HEURNET_API_BEGIN
+
 /* Inputs of the one-hot encoder for a board of `cells` cells (cells^2). */
 int srch_np_encode_width(int cells);
 
@@ -34,5 +36,7 @@ int srch_np_encode_name(int width, int goal, char *buf, size_t cap);
 /* Parse an encoder name written by srch_np_encode_name. Returns 0 with
  * *width and *goal, or HN_ERR_FORMAT with a message quoting the name. */
 int srch_np_encode_parse(const char *name, int *width, int *goal);
+
+HEURNET_API_END
 
 #endif
