@@ -39,19 +39,25 @@ int main(int argc, char **argv)
     size_t n;
     if (srch_np_parse_file(argv[2], width, goal, NULL, NULL, &in, &n))
         return fail(argv[2]);
-    /* One inference context per thread; it owns its scratch memory. */
-    nn_infer *inf = nn_infer_new(m, 1, &st);
-    float *x = malloc(sizeof *x * (size_t)nn_model_inputs(m));
-    if (!inf || !x)
+    /* One inference context per thread, sized for the largest batch; one
+     * call evaluates every board (as heurnet predict does, up to 1024). */
+    int din = nn_model_inputs(m), batch = n < 1024 ? (int)n + (n == 0) : 1024;
+    nn_infer *inf = nn_infer_new(m, batch, &st);
+    float *x = malloc(sizeof *x * (size_t)batch * (size_t)din),
+          *y = malloc(sizeof *y * (size_t)batch);
+    if (!inf || !x || !y)
         return fail("inference context");
-    for (size_t i = 0; i < n; i++) {
-        float y;
-        srch_np_encode_onehot(&in[i].board, goal, model_goal, x);
-        if (nn_infer_run(inf, x, 1, &y))
+    for (size_t s = 0; s < n; s += (size_t)batch) {
+        int k = n - s < (size_t)batch ? (int)(n - s) : batch;
+        for (int i = 0; i < k; i++)
+            srch_np_encode_onehot(&in[s + i].board, goal, model_goal, x + (size_t)i * din);
+        if (nn_infer_run(inf, x, k, y))
             return fail("inference");
-        printf("%s\t%.6g\n", in[i].id, (double)y);
+        for (int i = 0; i < k; i++)
+            printf("%s\t%.6g\n", in[s + i].id, (double)y[i]);
     }
     free(x);
+    free(y);
     free(in);
     nn_infer_free(inf);
     nn_model_free(m);

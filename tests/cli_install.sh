@@ -33,7 +33,7 @@ for h in "$P"/include/heurnet/*.h; do
         { cat "$T/h.log"; die "$(basename "$h") does not compile with only the C library"; }
 done
 if command -v c++ >/dev/null; then
-    printf '#include <heurnet/heurnet.h>\nint main() { return nn_model_load == 0; }\n' >"$T/h.cc"
+    printf '#include <heurnet/heurnet.h>\nint main() { nn_model *m = 0; return m != 0 || HEURNET_VERSION_MAJOR < 0; }\n' >"$T/h.cc"
     c++ -Wall -Werror -c "$T/h.cc" -I"$P/include" -o "$T/hcc.o" 2>"$T/h.log" ||
         { cat "$T/h.log"; die "the headers do not compile as C++"; }
 fi
