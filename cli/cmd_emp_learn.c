@@ -47,7 +47,7 @@ void emp_scorer_report(const srch_em_scorer *s)
 
 static void gendata_help(FILE *f)
 {
-    dg_emp_moves_opts d = DG_EMP_MOVES_OPTS_DEFAULT;
+    dg_emp_moves_opts d = DG_EMP_MOVES_DEFAULTS;
     fprintf(f, "usage: heurnet emp gen-data [options] INSTANCE... -o MOVES.h5\n\n"
                "Move-scorer training data: runs the local search on each instance (a state\n"
                "budget, no time limit, so the file depends only on the seed); at every\n"
@@ -187,7 +187,7 @@ static void print_summary(const char *out)
 
 int cmd_emp_gendata(int argc, char **argv)
 {
-    dg_emp_moves_opts o = DG_EMP_MOVES_OPTS_DEFAULT;
+    dg_emp_moves_opts o = DG_EMP_MOVES_DEFAULTS;
     int format = SRCH_EM_FORMAT_META, quiet = 0, allow_shared = 0;
     const char *out = NULL;
     int prc = parse_gendata(argc, argv, &o, &format, &out, &quiet, &allow_shared);
