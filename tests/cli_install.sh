@@ -55,6 +55,19 @@ LD_LIBRARY_PATH="$P/lib" "$T/embed_search" "$MODEL" "$INST" 2 >"$T/search.txt" |
 awk '{split($2,l,"="); split($3,o,"="); if (l[2] < o[2] || l[2] <= 0) bad=1} END {exit bad || NR != 2}' \
     "$T/search.txt" || { cat "$T/search.txt"; die "embed_search: bad solution lengths"; }
 
+# The README's embedding example, wrapped in main(), built the way the README says.
+awk '/^## Embedding heurnet/ {on = 1} on && /^```c/ {code = 1; next} code && /^```/ {exit}
+     code' "$SRC/README.md" >"$T/snippet.c"
+[ -s "$T/snippet.c" ] || die "no C block under 'Embedding heurnet' in README.md"
+{ echo '#include <stdint.h>'; echo '#include <stdio.h>'; grep '^#include' "$T/snippet.c"
+  echo 'int main(void) {'; grep -v '^#include' "$T/snippet.c"; echo 'return 0; }'; } >"$T/readme.c"
+$CC -std=c11 -Wall -Wextra -Werror "$T/readme.c" $(pkg-config --cflags --libs heurnet) -o "$T/readme" \
+    2>"$T/cc.log" || { cat "$T/cc.log"; die "the README's example does not build"; }
+(cd "$SRC" && LD_LIBRARY_PATH="$P/lib" "$T/readme") >"$T/readme.out" || die "the README's example failed"
+# Korf's first board: 57 moves at best, and solutions of one board share their parity.
+awk '$2 == "moves," && $1 >= 57 && $1 % 2 == 1 {ok = 1} END {exit !ok}' "$T/readme.out" ||
+    die "the README's example printed: $(cat "$T/readme.out")"
+
 # Static linking through pkg-config --static.
 $CC -std=c11 "$SRC/examples/embed_infer.c" -I"$P/include" "$P/lib/libheurnet.a" \
     $(pkg-config --libs --static heurnet | sed 's/-lheurnet//') -o "$T/infer_static" 2>"$T/cc.log" ||
