@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "cli/ablate.h"
-#include "cli/annsearch.h"
+#include "solve/search.h"
 #include "cli/cli.h"
 #include "cli/cmd_nn.h"
 
@@ -69,7 +69,7 @@ static void on_epoch(const struct trn_epoch *e, void *user)
 static int search_metrics(const struct ablate *a, const nn_model *m, const char *label, double *out)
 {
     int st;
-    cli_search s = {.algo = CLI_ALGO_ASTAR};
+    heurnet_search s = {.algo = HEURNET_ALGO_ASTAR};
     s.h = srch_np_heur_ann_new(m, label, a->width, a->search_goal, a->floor, &a->ann, &st);
     if (!s.h)
         return st;
@@ -78,20 +78,20 @@ static int search_metrics(const struct ablate *a, const nn_model *m, const char 
     for (size_t i = 0; i < a->nboards && !hn_stop_requested(); i++) {
         srch_np_result res;
         srch_np_ann_stats nn;
-        int rc = cli_search_solve(&s, &a->boards[i].board, &lim, &res, &nn);
+        int rc = heurnet_search_solve(&s, &a->boards[i].board, &lim, &res, &nn);
         expanded += (double)res.expanded;
         seconds += res.seconds;
         if (rc == HN_ERR_LIMIT)
             continue;
         if (rc) {
-            cli_search_free(&s);
+            heurnet_search_free(&s);
             return hn_fail(rc, "search board %s: %s", a->boards[i].id, hn_strerror(rc));
         }
         solved++;
         optimal += res.length == a->boards[i].optimal;
         excess += res.length - a->boards[i].optimal;
     }
-    cli_search_free(&s);
+    heurnet_search_free(&s);
     if (hn_stop_requested())
         return HN_ERR_INTERRUPTED;
     double n = (double)a->nboards;

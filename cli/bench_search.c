@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli/annsearch.h"
+#include "solve/search.h"
 #include "cli/cli.h"
 #include "common/hn.h"
 
@@ -37,13 +37,13 @@ static double thread_cpu(void)
 }
 
 /* One A* run; adds its times and counters to *t. Returns the length or -1. */
-static int timed_solve(const cli_search *s, const srch_np_board *b, struct bench_tot *t)
+static int timed_solve(const heurnet_search *s, const srch_np_board *b, struct bench_tot *t)
 {
     srch_np_result res;
     srch_np_ann_stats nn;
     srch_limits lim = {0};
     double w0 = hn_now(), c0 = thread_cpu();
-    int st = cli_search_solve(s, b, &lim, &res, &nn);
+    int st = heurnet_search_solve(s, b, &lim, &res, &nn);
     t->cpu += thread_cpu() - c0;
     t->wall += hn_now() - w0;
     t->expanded += res.expanded;
@@ -68,7 +68,7 @@ static void print_tot(const char *name, const struct bench_tot *t, size_t n, int
     printf("\n");
 }
 
-static int bench_boards(const struct bench_search_cfg *c, cli_search *base, cli_search *h,
+static int bench_boards(const struct bench_search_cfg *c, heurnet_search *base, heurnet_search *h,
                         const srch_np_instance *inst, size_t n)
 {
     struct bench_tot tb = {0}, th[MAX_HEURS] = {{0}};
@@ -105,10 +105,10 @@ static int bench_search_run(const struct bench_search_cfg *c)
         return cli_fail("bench search");
     if (c->limit && n > c->limit)
         n = c->limit;
-    cli_search base = {.algo = CLI_ALGO_ASTAR}, h[MAX_HEURS];
+    heurnet_search base = {.algo = HEURNET_ALGO_ASTAR}, h[MAX_HEURS];
     int rc = cli_search_setup(&base, c->baseline, NULL, c->width, c->goal, c->quiet), k = 0;
     for (; !rc && k < c->n_heur; k++) {
-        h[k] = (cli_search){.algo = CLI_ALGO_ASTAR};
+        h[k] = (heurnet_search){.algo = HEURNET_ALGO_ASTAR};
         rc = cli_search_setup(&h[k], c->heur[k], NULL, c->width, c->goal, c->quiet);
     }
     if (rc)
@@ -119,8 +119,8 @@ static int bench_search_run(const struct bench_search_cfg *c)
         rc = bench_boards(c, &base, h, inst, n);
     }
     for (int i = 0; i < k; i++)
-        cli_search_free(&h[i]);
-    cli_search_free(&base);
+        heurnet_search_free(&h[i]);
+    heurnet_search_free(&base);
     free(inst);
     return rc;
 }

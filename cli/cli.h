@@ -43,22 +43,31 @@ int cmd_train(int argc, char **argv);  /* cli/cmd_train.c */
 int cmd_ablate(int argc, char **argv); /* cli/cmd_ablate.c */
 int cmd_avi(int argc, char **argv);    /* cli/cmd_avi.c */
 
-/* ---- pattern databases and heuristics (cli/pdbcache.c) ---------------- */
+/* ---- solve/ with messages printed (cli/solve_glue.c) ----------------- */
+/* Each calls the heurnet_ function of the same purpose (solve/pdb_cache.h,
+ * solve/search.h, solve/eval_report.h) and on failure prints the reason and
+ * returns CLI_EXIT_USAGE (bad name or spec) or CLI_EXIT_FAIL; cli_pdb_dir
+ * returns -1. */
 struct srch_np_pdb;
 struct srch_np_heur;
-/* Directory of cached PDB files: $HEURNET_DATA, else ~/.cache/heurnet
- * (created if missing). Returns 0 or -1 (message printed). */
+struct srch_np_partition;
+struct srch_np_ann_opts;
+struct heurnet_search;
+struct heurnet_eval_info;
+struct heurnet_eval_row;
 int cli_pdb_dir(char *buf, size_t cap);
-/* The PDB of `partition` ("7-8", "6-6-3", ...) for a `width` board: loaded
- * from the cache, or built on first use (progress on stderr unless quiet)
- * and saved there. `goal` is the goal layout the caller works in (one table
- * serves both). Returns 0 with *out (free with srch_np_pdb_free), or
- * CLI_EXIT_FAIL / CLI_EXIT_USAGE after printing the reason. */
 int cli_pdb_get(int width, const char *partition, int goal, int quiet, struct srch_np_pdb **out);
-/* A heuristic from its command-line name: "manhattan", "lc", "pdb:7-8"
- * (reflected lookup), "pdb:7-8:noreflect", "max:lc,pdb:6-6-3". PDBs come from
- * cli_pdb_get. Returns 0 with *out (free with srch_np_heur_free), or
- * CLI_EXIT_FAIL / CLI_EXIT_USAGE after printing the reason. */
+int cli_pdb_build(const struct srch_np_partition *part, int threads, int quiet,
+                  struct srch_np_pdb **out);
 int cli_heur_get(const char *spec, int width, int goal, int quiet, struct srch_np_heur **out);
+/* heurnet_ann_spec_check / heurnet_ann_settings_parse, printing the reason:
+ * 0 or CLI_EXIT_USAGE. */
+int cli_ann_spec_check(const char *spec, char *floor, size_t cap);
+int cli_ann_settings_parse(const char *settings, struct srch_np_ann_opts *o, char *floor,
+                           size_t cap);
+int cli_search_setup(struct heurnet_search *s, const char *spec, const char *adm_spec, int width,
+                     int goal, int quiet);
+int cli_eval_report_write(const char *dir, const struct heurnet_eval_info *info,
+                          const struct heurnet_eval_row *rows, size_t n, int quiet, int *plots);
 
 #endif

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli/ablate.h"
-#include "cli/annsearch.h"
+#include "solve/search.h"
 #include "cli/cli.h"
 #include "cli/cmd_nn.h"
 #include "common/hn.h"

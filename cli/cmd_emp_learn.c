@@ -47,15 +47,16 @@ void emp_scorer_report(const srch_em_scorer *s)
 
 static void gendata_help(FILE *f)
 {
-    dg_emp_moves_opts d = DG_EMP_MOVES_OPTS_DEFAULT;
+    dg_emp_moves_opts d = DG_EMP_MOVES_DEFAULTS;
     fprintf(f, "usage: heurnet emp gen-data [options] INSTANCE... -o MOVES.h5\n\n"
                "Move-scorer training data: runs the local search on each instance (a state\n"
                "budget, no time limit, so the file depends only on the seed); at every\n"
                "perturbation step it labels a sample of the candidate moves with the gain\n"
                "after a greedy continuation. Writes /x (emp-move-v1 features, float32\n"
                "[n,%d]) and /y (gain in joins, float32 [n]) for `heurnet train --data`.\n"
-               "Instances under the shared data folder (META, Eternity II) are refused,\n"
-               "so benchmarks stay out of training: use `heurnet emp gen` instances.\n\n"
+               "The benchmark instances in the repository's instances/ (META, Eternity II;\n"
+               "any folder marked by a SOURCES.md) are refused, so benchmarks stay out of\n"
+               "training: use `heurnet emp gen` instances.\n\n"
                "  --moves-per-state M   candidates labelled per state [%d]\n"
                "  --horizon H           greedy continuation steps [%d]\n"
                "  --states N            states per instance [%d]\n"
@@ -63,7 +64,7 @@ static void gendata_help(FILE *f)
                "  --ta-n N              TA iterations per cycle of the driving search [%d]\n"
                "  --nodes N             BO/RO node limit of the driving search [%ld]\n"
                "  --format meta|e2pieces  instance format [meta]\n"
-               "  --allow-shared        accept instances under the shared data folder\n"
+               "  --allow-shared        accept the benchmark instances (instances/)\n"
                "  -o, --output FILE     dataset (required)\n"
                "  -q, --quiet           no progress\n"
                "  -h, --help            this help\n",
@@ -139,9 +140,9 @@ static int parse_gendata(int argc, char **argv, dg_emp_moves_opts *o, int *forma
     return 0;
 }
 
-/* Benchmarks stay out of training. The benchmark folders (the workplace's
- * shared data and its copy in instances/) are marked by a SOURCES.md at their
- * top, one or two levels above each instance file. */
+/* Benchmarks stay out of training. The benchmark folder (the repository's
+ * instances/, or a copy of it) is marked by a SOURCES.md at its top, one or
+ * two levels above each instance file. */
 static int is_shared(const char *path)
 {
     char *real = realpath(path, NULL);
@@ -186,7 +187,7 @@ static void print_summary(const char *out)
 
 int cmd_emp_gendata(int argc, char **argv)
 {
-    dg_emp_moves_opts o = DG_EMP_MOVES_OPTS_DEFAULT;
+    dg_emp_moves_opts o = DG_EMP_MOVES_DEFAULTS;
     int format = SRCH_EM_FORMAT_META, quiet = 0, allow_shared = 0;
     const char *out = NULL;
     int prc = parse_gendata(argc, argv, &o, &format, &out, &quiet, &allow_shared);
@@ -200,7 +201,7 @@ int cmd_emp_gendata(int argc, char **argv)
     for (int i = 0; i < ninst && rc == CLI_EXIT_OK; i++) {
         const char *p = argv[optind + i];
         if (!allow_shared && is_shared(p)) {
-            fprintf(stderr, "heurnet emp gen-data: %s is a shared benchmark instance; train on "
+            fprintf(stderr, "heurnet emp gen-data: %s is a benchmark instance (instances/); train on "
                             "`heurnet emp gen` instances (or pass --allow-shared)\n", p);
             rc = CLI_EXIT_USAGE;
         } else if (!(in[i] = emp_load(p, &io))) {

@@ -10,9 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/annsearch.h"
+#include "solve/search.h"
 #include "cli/cli.h"
-#include "cli/eval_report.h"
+#include "solve/eval_report.h"
 #include "cli/search_opts.h"
 #include "nn/nn.h"
 
@@ -113,7 +113,7 @@ static int parse_args(int argc, char **argv, eval_args *a)
                                          {"quiet", no_argument, 0, 'q'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
-    *a = (eval_args){.base_algo = CLI_ALGO_ASTAR, .blas_threads = 1, .given = CLI_SEARCH_OPTS_INIT};
+    *a = (eval_args){.base_algo = HEURNET_ALGO_ASTAR, .blas_threads = 1, .given = CLI_SEARCH_OPTS_INIT};
     int c, rc;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
@@ -149,7 +149,7 @@ static int parse_args(int argc, char **argv, eval_args *a)
             a->base_algo = -1;
             a->base_algo_set = 1;
             if (strcmp(optarg, "none") &&
-                (cli_algo_parse(optarg, &a->base_algo) || a->base_algo > CLI_ALGO_ASTAR))
+                (heurnet_algo_parse(optarg, &a->base_algo) || a->base_algo > HEURNET_ALGO_ASTAR))
                 return cli_usage("eval", "--baseline-algo must be astar, idastar or none, not '%s'",
                                  optarg);
             break;
@@ -225,21 +225,21 @@ static int prepare_dir(const eval_args *a, char *part, size_t cap)
 
 typedef struct {
     const eval_args *a;
-    cli_search s;
+    heurnet_search s;
     srch_np_heur *base;
     int goal;
 } evaluator;
 
-static void eval_board(const evaluator *e, const srch_np_instance *x, eval_row *r)
+static void eval_board(const evaluator *e, const srch_np_instance *x, heurnet_eval_row *r)
 {
-    *r = (eval_row){.x = x, .optimal = x->optimal, .opt_src = x->optimal >= 0 ? 'k' : '-'};
+    *r = (heurnet_eval_row){.x = x, .optimal = x->optimal, .opt_src = x->optimal >= 0 ? 'k' : '-'};
     float est = 0;
     srch_np_heur_ann_estimate(e->s.h, &x->board, 1, &est);
     r->ann_h = est;
     r->base_h = srch_np_heur_eval(e->base, &x->board);
     if (e->a->base_algo >= 0) {
         r->has_base = 1;
-        if (e->a->base_algo == CLI_ALGO_ASTAR)
+        if (e->a->base_algo == HEURNET_ALGO_ASTAR)
             srch_np_astar(&x->board, e->base, &e->a->lim, &r->base);
         else
             srch_np_idastar(&x->board, e->base, &e->a->lim, &r->base);
@@ -254,12 +254,12 @@ static void eval_board(const evaluator *e, const srch_np_instance *x, eval_row *
                     x->id, r->base.length, r->optimal);
         }
     }
-    cli_search_solve(&e->s, &x->board, &e->a->lim, &r->ann, &r->nn);
+    heurnet_search_solve(&e->s, &x->board, &e->a->lim, &r->ann, &r->nn);
     r->ann_valid = replays(&x->board, &r->ann, e->goal);
 }
 
 /* Solve the boards; returns how many were done (fewer after Ctrl-C). */
-static size_t run_boards(const evaluator *e, const srch_np_instance *inst, size_t n, eval_row *rows)
+static size_t run_boards(const evaluator *e, const srch_np_instance *inst, size_t n, heurnet_eval_row *rows)
 {
     hn_progress *p = hn_progress_new("eval", n, e->a->quiet);
     size_t i = 0, opt = 0, known = 0;
@@ -292,7 +292,7 @@ static int resolve_model(eval_args *a, int *width)
         fprintf(stderr, "heurnet eval: %s: encoder is not an n-puzzle encoder\n", a->model);
         return CLI_EXIT_FAIL;
     }
-    a->so = (cli_search_opts){.algo = CLI_ALGO_ASTAR, .heuristic = "ann:SELF"};
+    a->so = (cli_search_opts){.algo = HEURNET_ALGO_ASTAR, .heuristic = "ann:SELF"};
     snprintf(where, sizeof where, "eval: the search recorded in %s", a->model);
     if (a->given.algo < 0 && !a->given.heuristic[0] && rec[0]) {
         a->so = (cli_search_opts)CLI_SEARCH_OPTS_INIT;
@@ -306,12 +306,12 @@ static int resolve_model(eval_args *a, int *width)
         a->base_algo = -1; /* optimal 24-puzzle search takes hours: use the file's optima */
     if ((rc = cli_search_opts_self("eval", &a->so, a->model)))
         return rc;
-    return cli_search_opts_finish("eval", &a->so, CLI_ALGO_ASTAR);
+    return cli_search_opts_finish("eval", &a->so, HEURNET_ALGO_ASTAR);
 }
 
 static int setup(const eval_args *a, int width, evaluator *e)
 {
-    const char *base = a->baseline ? a->baseline : cli_default_heuristic(width);
+    const char *base = a->baseline ? a->baseline : heurnet_default_heuristic(width);
     if (!strncmp(base, "ann:", 4))
         return cli_usage("eval", "--baseline must be an admissible heuristic, not a network");
     if (strncmp(a->so.heuristic, "ann:", 4))
@@ -319,20 +319,20 @@ static int setup(const eval_args *a, int width, evaluator *e)
     int rc = cli_search_setup(&e->s, a->so.heuristic, a->so.admissible[0] ? a->so.admissible : base,
                               width, a->goal, a->quiet);
     if (!rc && (rc = cli_heur_get(base, width, a->goal, a->quiet, &e->base)))
-        cli_search_free(&e->s);
+        heurnet_search_free(&e->s);
     return rc;
 }
 
 static int finish(const eval_args *a, const evaluator *e, const char *part, size_t in_file,
-                  size_t total, eval_row *rows, size_t done, double wall)
+                  size_t total, heurnet_eval_row *rows, size_t done, double wall)
 {
-    eval_info info = {.model = a->model,
+    heurnet_eval_info info = {.model = a->model,
                       .instances = a->instances,
                       .heuristic = a->so.heuristic,
-                      .algo = cli_algo_name(a->so.algo),
+                      .algo = heurnet_algo_name(a->so.algo),
                       .baseline = a->baseline ? a->baseline
-                                              : cli_default_heuristic(srch_np_heur_width(e->base)),
-                      .baseline_algo = a->base_algo < 0 ? "none" : cli_algo_name(a->base_algo),
+                                              : heurnet_default_heuristic(srch_np_heur_width(e->base)),
+                      .baseline_algo = a->base_algo < 0 ? "none" : heurnet_algo_name(a->base_algo),
                       .goal = srch_np_goal_name(a->goal),
                       .puzzle = srch_np_heur_width(e->base) * srch_np_heur_width(e->base) - 1,
                       .batch = a->so.batch,
@@ -344,13 +344,13 @@ static int finish(const eval_args *a, const evaluator *e, const char *part, size
                       .interrupted = done < total,
                       .wall = wall};
     int plots;
-    if (eval_report_write(part, &info, rows, done, a->quiet, &plots))
+    if (cli_eval_report_write(part, &info, rows, done, a->quiet, &plots))
         return CLI_EXIT_FAIL;
     if ((a->force && remove_report(a->out)) || hn_part_commit(a->out)) {
         fprintf(stderr, "heurnet eval: %s\n", hn_errmsg());
         return CLI_EXIT_FAIL;
     }
-    eval_report_headline(stdout, rows, done);
+    heurnet_eval_report_headline(stdout, rows, done);
     size_t bad = 0;
     for (size_t i = 0; i < done; i++)
         bad += !rows[i].ann.status && !rows[i].ann_valid;
@@ -388,7 +388,7 @@ int cmd_eval(int argc, char **argv)
     nn_blas_threads((int)a.blas_threads);
     evaluator e = {.a = &a, .s = cli_search_opts_search(&a.so), .goal = a.goal};
     char part[4200];
-    eval_row *rows = NULL;
+    heurnet_eval_row *rows = NULL;
     if (!(rc = setup(&a, width, &e))) {
         rows = calloc(n ? n : 1, sizeof *rows);
         rc = !rows ? (fprintf(stderr, "heurnet eval: out of memory\n"), CLI_EXIT_FAIL)
@@ -396,8 +396,8 @@ int cmd_eval(int argc, char **argv)
         if (!rc) {
             if (!a.quiet)
                 fprintf(stderr, "heurnet eval: %zu boards, %s with %s, baseline %s, heurnet %s\n",
-                        n, cli_algo_name(a.so.algo), a.so.heuristic,
-                        a.base_algo < 0 ? "none" : cli_algo_name(a.base_algo), hn_version());
+                        n, heurnet_algo_name(a.so.algo), a.so.heuristic,
+                        a.base_algo < 0 ? "none" : heurnet_algo_name(a.base_algo), hn_version());
             hn_stop_install();
             double t0 = hn_now();
             size_t done = run_boards(&e, inst, n, rows);
@@ -405,7 +405,7 @@ int cmd_eval(int argc, char **argv)
             if (rc)
                 remove_report(part);
         }
-        cli_search_free(&e.s);
+        heurnet_search_free(&e.s);
         srch_np_heur_free(e.base);
     }
     free(rows);

@@ -39,7 +39,7 @@ int cli_subcmd_run(const char *cmd, const struct cli_subcmd *table, size_t n, in
 /* heurnet nn upgrade (cli/cmd_nn_upgrade.c). */
 int cli_nn_upgrade(int argc, char **argv);
 
-/* The defaults the command line starts from: DESIGN.md's elu, bn,
+/* The defaults the command line starts from: docs/nn.md's elu, bn,
  * dropout 0.1, He. */
 struct nn_layer_defaults cli_arch_defaults(void);
 

@@ -62,8 +62,8 @@ static int settings_check(const char *where, const cli_search_opts *given, int w
     if (given->admissible[0] && admissible_check(where, given->admissible, width))
         return CLI_EXIT_USAGE;
     cli_search_opts o = *given;
-    int rc = cli_search_opts_finish("nn set-search", &o, CLI_ALGO_ASTAR);
-    if (!rc && o.algo == CLI_ALGO_IDASTAR && strstr(o.heuristic, ",scale:"))
+    int rc = cli_search_opts_finish("nn set-search", &o, HEURNET_ALGO_ASTAR);
+    if (!rc && o.algo == HEURNET_ALGO_IDASTAR && strstr(o.heuristic, ",scale:"))
         rc = cli_search_usage(where, 0,
                               "IDA* needs whole-move values: drop scale: or pick another --algo");
     return rc;

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/pdbcache.h"
+#include "solve/pdb_cache.h"
 #include "common/hn.h"
 #include "search/srch.h"
 

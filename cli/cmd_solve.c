@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/annsearch.h"
+#include "solve/search.h"
 #include "cli/cli.h"
 #include "cli/search_opts.h"
 #include "common/hn.h"
@@ -104,7 +104,7 @@ static int model_search(solve_args *a, const cli_search_opts *given, cli_search_
         return cli_usage("solve", "--model %s is for the %d-puzzle, not the %ld-puzzle", a->model,
                          width * width - 1, a->puzzle);
     a->puzzle = width * width - 1;
-    *so = (cli_search_opts){.algo = CLI_ALGO_ASTAR, .heuristic = "ann:SELF"};
+    *so = (cli_search_opts){.algo = HEURNET_ALGO_ASTAR, .heuristic = "ann:SELF"};
     if (given->algo >= 0 || given->heuristic[0] || !rec[0])
         return 0;
     if (!a->quiet)
@@ -124,10 +124,10 @@ static int resolve_search(solve_args *a, const cli_search_opts *given)
     if (!rc && a->model)
         rc = cli_search_opts_self("solve", &so, a->model);
     if (!rc)
-        rc = cli_search_opts_finish("solve", &so, CLI_ALGO_IDASTAR);
+        rc = cli_search_opts_finish("solve", &so, HEURNET_ALGO_IDASTAR);
     if (!rc && !so.heuristic[0])
         snprintf(so.heuristic, sizeof so.heuristic, "%s",
-                 cli_default_heuristic(srch_np_puzzle_width(a->puzzle)));
+                 heurnet_default_heuristic(srch_np_puzzle_width(a->puzzle)));
     a->so = so;
     return rc;
 }
@@ -203,7 +203,7 @@ static void print_parse_error(const char *msg, void *user)
 
 typedef struct {
     const solve_args *a;
-    const cli_search *s;
+    const heurnet_search *s;
     const srch_np_instance *inst;
     srch_np_result *res;
     srch_np_ann_stats *nn;
@@ -218,7 +218,7 @@ static void *solve_worker(void *arg)
         size_t i = atomic_fetch_add(&j->next, 1);
         if (i >= j->n || hn_stop_requested())
             break;
-        cli_search_solve(j->s, &j->inst[i].board, &j->a->lim, &j->res[i], &j->nn[i]);
+        heurnet_search_solve(j->s, &j->inst[i].board, &j->a->lim, &j->res[i], &j->nn[i]);
     }
     return NULL;
 }
@@ -255,7 +255,7 @@ static void print_record(const srch_np_instance *x, const srch_np_result *r,
 }
 
 /* Run the instances (several threads when asked); results in res[]. */
-static void run_all(const solve_args *a, const cli_search *s, const srch_np_instance *inst,
+static void run_all(const solve_args *a, const heurnet_search *s, const srch_np_instance *inst,
                     srch_np_result *res, srch_np_ann_stats *nn, size_t n)
 {
     job j = {.a = a, .s = s, .inst = inst, .res = res, .nn = nn, .n = n};
@@ -310,11 +310,11 @@ static int summarize(const solve_args *a, const srch_np_instance *inst, const sr
            : known && known == solved ? "yes"
                                       : "unchecked",
            expanded / d, generated / d, h0 / d, seconds, wall, a->threads,
-           cli_algo_name(a->so.algo), a->so.heuristic, a->so.batch, a->so.weight,
+           heurnet_algo_name(a->so.algo), a->so.heuristic, a->so.batch, a->so.weight,
            (double)hn_peak_rss_kb() / 1024.0);
     /* a network heuristic, weights and focal bounds trade optimality for speed */
-    int exact = strncmp(a->so.heuristic, "ann:", 4) && a->so.algo != CLI_ALGO_FOCAL &&
-                a->so.algo != CLI_ALGO_WASTAR && a->so.weight == 1.0;
+    int exact = strncmp(a->so.heuristic, "ann:", 4) && a->so.algo != HEURNET_ALGO_FOCAL &&
+                a->so.algo != HEURNET_ALGO_WASTAR && a->so.weight == 1.0;
     if (wrong)
         fprintf(stderr, "heurnet solve: %zu solution%s differ from the known optimal length%s\n",
                 wrong, wrong == 1 ? "" : "s",
@@ -338,7 +338,7 @@ int cmd_solve(int argc, char **argv)
     int st = srch_np_parse_file(a.file, width, a.goal, print_parse_error, NULL, &inst, &n);
     if (st)
         return cli_fail(NULL);
-    cli_search s = cli_search_opts_search(&a.so);
+    heurnet_search s = cli_search_opts_search(&a.so);
     s.threads = (int)a.threads;
     rc = cli_search_setup(&s, a.so.heuristic, a.so.admissible[0] ? a.so.admissible : NULL, width,
                           a.goal, a.quiet);
@@ -352,7 +352,7 @@ int cmd_solve(int argc, char **argv)
         free(res);
         free(nn);
         free(inst);
-        cli_search_free(&s);
+        heurnet_search_free(&s);
         fprintf(stderr, "heurnet solve: out of memory\n");
         return CLI_EXIT_FAIL;
     }
@@ -363,6 +363,6 @@ int cmd_solve(int argc, char **argv)
     free(res);
     free(nn);
     free(inst);
-    cli_search_free(&s);
+    heurnet_search_free(&s);
     return rc;
 }

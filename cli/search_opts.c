@@ -44,7 +44,7 @@ static int opt_take(const char *cmd, int hint, int code, const char *arg, cli_se
     long v;
     switch (code) {
     case CLI_SO_ALGO:
-        if (cli_algo_parse(arg, &o->algo))
+        if (heurnet_algo_parse(arg, &o->algo))
             return cli_search_usage(
                 cmd, hint,
                 "--algo must be idastar, astar, wastar, batch-astar, bwas or focal, "
@@ -165,30 +165,30 @@ int cli_search_opts_finish(const char *cmd, cli_search_opts *o, int default_algo
     if (o->algo < 0)
         o->algo = default_algo;
     if (!o->batch)
-        o->batch = o->algo == CLI_ALGO_WASTAR ? 1 : DEFAULT_BATCH;
-    if (o->algo == CLI_ALGO_WASTAR && o->batch != 1)
+        o->batch = o->algo == HEURNET_ALGO_WASTAR ? 1 : DEFAULT_BATCH;
+    if (o->algo == HEURNET_ALGO_WASTAR && o->batch != 1)
         return cli_search_usage(cmd, 1,
                                 "wastar expands one node at a time; use batch-astar for --batch");
     if (!o->bound)
         o->bound = DEFAULT_BOUND;
     if (!(o->weight > 0))
-        o->weight = o->algo == CLI_ALGO_WASTAR ? 1.5
-                    : o->algo == CLI_ALGO_BWAS ? DEFAULT_LAMBDA
+        o->weight = o->algo == HEURNET_ALGO_WASTAR ? 1.5
+                    : o->algo == HEURNET_ALGO_BWAS ? DEFAULT_LAMBDA
                                                : 1;
-    if (o->algo == CLI_ALGO_BWAS && o->weight > 1)
+    if (o->algo == HEURNET_ALGO_BWAS && o->weight > 1)
         return cli_search_usage(cmd, 1,
                                 "bwas: --weight is lambda in f = lambda*g + h, 0 < lambda <= 1, "
                                 "not %g",
                                 o->weight);
-    if (o->algo != CLI_ALGO_BWAS && o->weight < 1)
+    if (o->algo != HEURNET_ALGO_BWAS && o->weight < 1)
         return cli_search_usage(cmd, 1, "--weight must be 1..100 for %s (f = g + W*h), not %g",
-                                cli_algo_name(o->algo), o->weight);
+                                heurnet_algo_name(o->algo), o->weight);
     return 0;
 }
 
-cli_search cli_search_opts_search(const cli_search_opts *o)
+heurnet_search cli_search_opts_search(const cli_search_opts *o)
 {
-    return (cli_search){.algo = o->algo, .bfs = {o->batch, o->weight}, .bound = o->bound};
+    return (heurnet_search){.algo = o->algo, .bfs = {o->batch, o->weight}, .bound = o->bound};
 }
 
 int cli_model_search_get(const char *path, int *width, char *buf, size_t cap)

@@ -7,7 +7,7 @@
 
 #include <getopt.h>
 
-#include "cli/annsearch.h"
+#include "solve/search.h"
 
 /* getopt_long codes of the shared options (above the short-option range). */
 enum {
@@ -71,7 +71,7 @@ int cli_search_opts_self(const char *cmd, cli_search_opts *o, const char *model)
 int cli_search_opts_finish(const char *cmd, cli_search_opts *o, int default_algo);
 
 /* The configured search of finished options (heuristics not built yet). */
-cli_search cli_search_opts_search(const cli_search_opts *o);
+heurnet_search cli_search_opts_search(const cli_search_opts *o);
 
 /* Load model `path`: its puzzle width (from the encoder; 0 when it is not an
  * n-puzzle model) and its `search` attribute into buf[cap] ("" when it has

@@ -29,43 +29,10 @@ int cli_usage(const char *cmd, const char *fmt, ...)
     return CLI_EXIT_USAGE;
 }
 
-/* The one check behind every numeric option: the whole string is a plain
- * decimal number, with no blank, no '+', a '-' only where `minus` allows it,
- * and, for reals, only digits, one point and an exponent (no hex, inf or
- * nan). strtol and strtod alone skip leading blanks and read " -1" as a
- * huge unsigned value. */
-static int plain_number(const char *s, int minus, int real)
-{
-    if (!s)
-        return 0;
-    if (*s == '-') {
-        if (!minus)
-            return 0;
-        s++;
-    }
-    int digits = 0, point = 0, exp = 0;
-    for (; *s; s++) {
-        if (*s >= '0' && *s <= '9') {
-            digits++;
-        } else if (real && *s == '.' && !point && !exp) {
-            point = 1;
-        } else if (real && (*s == 'e' || *s == 'E') && digits && !exp) {
-            exp = 1;
-            if (s[1] == '-' || s[1] == '+')
-                s++;
-            if (!(s[1] >= '0' && s[1] <= '9'))
-                return 0;
-        } else {
-            return 0;
-        }
-    }
-    return digits > 0;
-}
-
 int cli_parse_long(const char *s, long lo, long hi, long *out)
 {
     char *end;
-    if (!plain_number(s, lo < 0, 0))
+    if (!hn_number_plain(s, lo < 0, 0))
         return -1;
     errno = 0;
     long v = strtol(s, &end, 10);
@@ -78,7 +45,7 @@ int cli_parse_long(const char *s, long lo, long hi, long *out)
 int cli_parse_u64(const char *s, uint64_t *out)
 {
     char *end;
-    if (!plain_number(s, 0, 0))
+    if (!hn_number_plain(s, 0, 0))
         return -1;
     errno = 0;
     unsigned long long v = strtoull(s, &end, 10);
@@ -91,7 +58,7 @@ int cli_parse_u64(const char *s, uint64_t *out)
 int cli_parse_double(const char *s, double *out)
 {
     char *end;
-    if (!plain_number(s, 1, 1))
+    if (!hn_number_plain(s, 1, 1))
         return -1;
     errno = 0;
     double v = strtod(s, &end);

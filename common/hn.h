@@ -11,6 +11,10 @@
 
 #include <hdf5.h>
 
+#include "common/hn_version.h"
+
+HEURNET_API_BEGIN
+
 /* ---- status codes ------------------------------------------------------ */
 
 enum hn_status {
@@ -151,6 +155,13 @@ int hn_file_seal(const char *path);
 int hn_file_verify(const char *path, int *sealed);
 int hn_file_unseal(const char *path);
 
+/* ---- numbers ------------------------------------------------------------ */
+
+/* 1 if s is a plain decimal number: digits, a leading '-' only when minus,
+ * and for real numbers one point and an exponent; no blank, '+', hex, inf
+ * or nan (strtod accepts all of them). 0 otherwise, also for NULL. */
+int hn_number_plain(const char *s, int minus, int real);
+
 /* ---- text lines -------------------------------------------------------- */
 
 /* Read one line of `f` without its newline into buf (NUL-terminated; cap
@@ -173,5 +184,7 @@ void hn_part_discard(const char *path);
  * such as /dev/stdout or /dev/full, a FIFO; symlinks followed): writers
  * write it in place instead of renaming a temporary file over it. */
 int hn_path_is_special(const char *path);
+
+HEURNET_API_END
 
 #endif

@@ -2,7 +2,7 @@
  * merge) and the labelled-data generator behind `heurnet gen`. Part of the
  * datagen module; datagen/dg.h includes it.
  *
- * File layout (DESIGN.md "Datasets"):
+ * File layout (docs/formats.md "Datasets"):
  *   /boards   uint8  [rows, cells]  tiles row-major, 0 = blank
  *   /cost     uint16 [rows]         optimal distance to the goal
  *   /expanded uint64 [rows]         nodes the labelling solver expanded
@@ -20,6 +20,8 @@
 #include <stdint.h>
 
 #include "common/hn.h"
+
+HEURNET_API_BEGIN
 
 /* Where a row comes from (the /source dataset). */
 enum dg_source {
@@ -136,5 +138,7 @@ int dg_ds_histogram(const char *path, uint64_t *hist, size_t cap, uint64_t *by_s
  * shard files (by the names given, relative names resolved against the
  * output's folder by HDF5), so the shards must stay where they are. */
 int dg_merge(const char *out, const char *const *shards, int n, int virtual_ds);
+
+HEURNET_API_END
 
 #endif

@@ -9,6 +9,8 @@
 #include "common/hn.h"
 #include "search/srch.h"
 
+HEURNET_API_BEGIN
+
 /* ======================================================================
  * Pattern database construction (datagen/pdb*.c)
  * ==================================================================== */
@@ -87,5 +89,7 @@ int dg_gen_all(const char *path, const dg_gen_opts *o, dg_gen_stats *st);
 
 /* CRC-32 (zlib) of a file's bytes, for recording --from files. */
 int dg_file_crc32(const char *path, uint32_t *crc);
+
+HEURNET_API_END
 
 #endif

@@ -13,6 +13,8 @@
 #include "common/hn.h"
 #include "search/emp/emp.h"
 
+HEURNET_API_BEGIN
+
 #define DG_EMP_MOVES_FORMAT "heurnet-emp-moves"
 #define DG_EMP_MOVES_VERSION 1
 
@@ -27,9 +29,9 @@ typedef struct {
     void *user;
 } dg_emp_moves_opts;
 
-#define DG_EMP_MOVES_OPTS_DEFAULT                                                  \
-    { .moves_per_state = 16, .horizon = 20, .seed = 1, .states = 200, .ta_n = 200, \
-      .nodes = 2000 }
+/* The defaults `heurnet emp gen-data` shows under --help; copy and change:
+ * `dg_emp_moves_opts o = DG_EMP_MOVES_DEFAULTS;`. */
+extern const dg_emp_moves_opts DG_EMP_MOVES_DEFAULTS;
 
 /* The gain of playing move m on b then a greedy continuation of `horizon`
  * steps (each: a random cell with a mismatch, its best move from
@@ -57,5 +59,7 @@ typedef struct {
     uint64_t seed;
 } dg_emp_moves_info;
 int dg_emp_moves_read(const char *path, float **x, float **y, dg_emp_moves_info *info);
+
+HEURNET_API_END
 
 #endif

@@ -13,6 +13,8 @@
 
 #include "nn/nn.h"
 
+HEURNET_API_BEGIN
+
 enum nn_export_format {
     NN_EXPORT_ONNX = 0,  /* one .onnx file, opset 13, IR version 8 */
     NN_EXPORT_KERAS = 1, /* one .h5 file as Keras' model.save_weights writes it */
@@ -63,5 +65,7 @@ int nn_export_c_name_ok(const char *name);
  * weights, nothing folded), plus model.json with the layer list, target
  * scaling, encoder (parsed, with the goal layout) and spec. */
 int nn_export_npy(const nn_model *m, const char *dir);
+
+HEURNET_API_END
 
 #endif

@@ -1,4 +1,4 @@
-/* Model files in HDF5 (layout in DESIGN.md): root attributes for format,
+/* Model files in HDF5 (layout in docs/formats.md): root attributes for format,
  * spec, encoder, target scaling and the training record; one group per dense
  * layer under /layers. Loading checks everything a damaged or foreign file
  * could get wrong and names the file and dataset. */

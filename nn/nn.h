@@ -16,6 +16,8 @@
 
 #include "common/hn.h"
 
+HEURNET_API_BEGIN
+
 /* ---- architecture spec ------------------------------------------------- */
 
 #define NN_MAX_LAYERS 64
@@ -89,7 +91,7 @@ typedef struct nn_model nn_model;
 nn_model *nn_model_new(const struct nn_spec *spec, uint64_t seed, int *status);
 void nn_model_free(nn_model *m);
 
-/* Load a model written by nn_model_save (layout in DESIGN.md). NULL on error
+/* Load a model written by nn_model_save (layout in docs/formats.md). NULL on error
  * with a message naming the file and dataset: missing file, not HDF5,
  * wrong or missing format attribute, truncated data, kernels whose shapes do
  * not chain or disagree with the spec, NaN/Inf in any weight. */
@@ -273,5 +275,7 @@ int nn_infer_max_batch(const nn_infer *c);
 
 /* Threads OpenBLAS may use (process-wide). */
 void nn_blas_threads(int n);
+
+HEURNET_API_END
 
 #endif

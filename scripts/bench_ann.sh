@@ -10,7 +10,7 @@
 #   --heurnet    executable [build/heurnet]
 #   --model      network [models/15puzzle-annd.h5]
 #   --search-model  the search variant (a low quantile) [models/15puzzle-annd-q35.h5]
-#   --instances  boards with known optima [../shared/data/npuzzle/deepcubea_test_15puzzle.txt]
+#   --instances  boards with known optima [instances/npuzzle/deepcubea_test_15puzzle.txt]
 #   --goal       goal layout of the boards [blank-last]
 #   --limit      first N boards [500]
 #   --out        folder for the reports [bench-ann]
@@ -23,8 +23,7 @@ cd "$(dirname "$0")/.."
 HN=build/heurnet
 model=models/15puzzle-annd.h5
 search=models/15puzzle-annd-q35.h5
-inst=../shared/data/npuzzle/deepcubea_test_15puzzle.txt
-[ -f "$inst" ] || inst=/work/shared/data/npuzzle/deepcubea_test_15puzzle.txt
+inst=instances/npuzzle/deepcubea_test_15puzzle.txt
 goal=blank-last
 limit=500
 out=bench-ann

@@ -13,7 +13,7 @@
 #                          e.g. the annealed walk: --args "--walk 10000000 --walk-temp 0.25 --slack 8")
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-H="$root/build/heurnet"; data="$root/../shared/data/emp"
+H="$root/build/heurnet"; data="$root/instances/emp"
 ref=""; what=all; t=30; milp_t=60; q=1000000; seeds="1 2 3"; e2_t=300; only=.; extra=
 while [ $# -gt 0 ]; do
     case "$1" in

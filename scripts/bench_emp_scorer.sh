@@ -9,7 +9,7 @@
 #        [--seeds "1 2 ..."] [--jobs J] [--arms "off best softmax:1"] [--only NAME]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-H="$root/build/heurnet"; model="$root/models/emp-move-scorer.h5"; data="$root/../shared/data/emp"
+H="$root/build/heurnet"; model="$root/models/emp-move-scorer.h5"; data="$root/instances/emp"
 t=10; seeds="1 2 3 4 5 6 7 8 9 10"; jobs=2; arms="off best"; only=""
 while [ $# -gt 0 ]; do
     case "$1" in

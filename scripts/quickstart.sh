@@ -4,10 +4,15 @@
 # DeepCubeA's test boards with plain A*, side by side with A* on the additive
 # 7-8 pattern database (built on first use into $HEURNET_DATA or
 # ~/.cache/heurnet: a few minutes and about 2 GB of memory, once).
-# Usage: scripts/quickstart.sh [BOARDS]   (how many test boards [50]; 0 = all 500)
+# The three eval reports (summary.md, instances.tsv, PNG figures when
+# gnuplot is installed) stay in the folder printed at the end.
+# Usage: scripts/quickstart.sh [BOARDS] [OUT]
+#   BOARDS  how many test boards [50]; 0 = all 500
+#   OUT     report folder [report-quickstart]; earlier reports in it are replaced
 set -euo pipefail
 cd "$(dirname "$0")/.."
 boards=${1:-50}
+out=${2:-report-quickstart}
 scripts/deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$(nproc)" >/dev/null
@@ -15,8 +20,7 @@ H=build/heurnet
 model=models/15puzzle-annd.h5
 search_model=models/15puzzle-annd-q35.h5
 inst=instances/npuzzle/deepcubea_test_15puzzle.txt
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+mkdir -p "$out"
 
 echo "== $($H --version); models $search_model (search) and $model (accuracy)"
 $H nn info "$search_model" | grep -E '^(spec|encoder|params)' || true
@@ -37,3 +41,6 @@ $H eval --model "$model" --instances "$inst" --goal blank-last --limit "$boards"
 echo
 echo "== report of run 1 (summary.md)"
 sed -n '1,40p' "$out/search/summary.md"
+echo
+echo "== reports kept in $out/: search/, plain/, combined/ (summary.md, instances.tsv, plots.gp$(
+    ls "$out"/search/*.png >/dev/null 2>&1 && echo ", PNG figures"))"

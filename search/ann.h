@@ -8,6 +8,8 @@
 
 #include "search/srch.h"
 
+HEURNET_API_BEGIN
+
 struct nn_model;
 
 /* ======================================================================
@@ -119,5 +121,7 @@ int srch_np_batch_astar(const srch_np_board *start, const srch_np_heur *h,
  * bound * optimal when adm is admissible and consistent. bound >= 1. */
 int srch_np_focal(const srch_np_board *start, const srch_np_heur *adm, const srch_np_heur *guide,
                   double bound, const srch_limits *lim, srch_np_result *res);
+
+HEURNET_API_END
 
 #endif

@@ -10,6 +10,8 @@
 
 #include "common/hn.h"
 
+HEURNET_API_BEGIN
+
 /* ======================================================================
  * n-puzzle domain
  * ==================================================================== */
@@ -76,7 +78,8 @@ int srch_np_dir_parse(char c);
 int srch_np_board_apply(srch_np_board *b, const char *moves);
 
 /* Convert between goal layouts: the 180-degree rotation with relabelling
- * t -> N - t (N = cells), see shared/data/SOURCES.md. Optimal distances and
+ * t -> N - t (N = cells), see docs/formats.md
+ * and instances/SOURCES.md. Optimal distances and
  * solvability are preserved; a blank move `d` on one side is the opposite
  * move on the other. `out` may alias `in`. */
 void srch_np_board_convert(const srch_np_board *in, srch_np_board *out);
@@ -285,5 +288,7 @@ int srch_np_idastar(const srch_np_board *start, const srch_np_heur *h, const src
  * admissible). Same returns as srch_np_idastar, plus HN_ERR_NOMEM. */
 int srch_np_astar(const srch_np_board *start, const srch_np_heur *h, const srch_limits *lim,
                   srch_np_result *res);
+
+HEURNET_API_END
 
 #endif

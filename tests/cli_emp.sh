@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # heurnet emp: exit codes and messages for malformed instance and solution
 # files, bad options, and a gen -> solve -> score round trip.
-# Args: path of heurnet, shared data dir, source dir.
+# Args: path of heurnet, instances dir, source dir.
 set -u
 H="$1"; DATA="$2"
 . "$(dirname "$0")/lib_cli.sh"

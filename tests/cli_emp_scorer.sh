@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # heurnet emp gen-data and emp solve --scorer: a gen -> gen-data -> train ->
-# solve round trip, the seed decides the data, shared benchmarks are kept out
+# solve round trip, the seed decides the data, benchmark instances are kept out
 # of training, and scorer models of another encoder or width are refused.
-# Args: path of heurnet, shared data dir, source dir.
+# Args: path of heurnet, instances dir, source dir.
 set -u
 H="$1"; DATA="$2"; SRC="$3"
 . "$(dirname "$0")/lib_cli.sh"
@@ -18,7 +18,7 @@ a=$(grep -o 'y_mean=[^ ]*' "$T/out")
 [ "$(grep -o 'y_mean=[^ ]*' "$T/out3")" = "$a" ] || { echo "FAIL: same seed, other data"; fails=$((fails + 1)); }
 
 # usage errors and bad input
-expect_re 2 "shared benchmark instance" "$H" emp gen-data $small "$DATA/emp/meta_12x12.txt" -o "$T/x.h5"
+expect_re 2 "is a benchmark instance" "$H" emp gen-data $small "$DATA/emp/meta_12x12.txt" -o "$T/x.h5"
 [ -e "$T/x.h5" ] && { echo "FAIL: output written for a refused instance"; fails=$((fails + 1)); }
 expect_re 2 "-o MOVES.h5 is required" "$H" emp gen-data "$T/g6.txt"
 expect_re 2 "--horizon must be" "$H" emp gen-data --horizon -1 "$T/g6.txt" -o "$T/x.h5"

@@ -4,7 +4,7 @@
 # and their solutions are optimal or within their bound on 8-puzzle boards
 # with known optima, and eval writes its report folder (and refuses to
 # overwrite it). A tiny model is trained inside the test (a few seconds).
-# Args: path of heurnet, shared data dir, source dir.
+# Args: path of heurnet, instances dir, source dir.
 set -u
 HN=$1
 tmp=$(mktemp -d)

@@ -5,7 +5,7 @@
 # stand-in for tf.keras, C by compiling the generated pair with plain
 # `cc -std=c11 -O2`, npy by a numpy forward pass from model.json. Then the
 # refusals: unknown format, missing model, existing outputs, a model the C
-# format cannot hold. Arguments: path of heurnet, shared data dir, source dir.
+# format cannot hold. Arguments: path of heurnet, instances dir, source dir.
 # onnxruntime-node is installed with npm into ./export-npm (under the build
 # folder) on first use; without npm that part is skipped with a SKIP line
 # and exit code 77 at the end (ctest SKIP_RETURN_CODE).

@@ -2,7 +2,7 @@
 # heurnet gen / data: exit codes and messages on bad input, determinism across
 # thread counts, resume after an interruption (test hook and a real SIGINT),
 # shards merging to the unsharded file, --all for the 8-puzzle.
-# Args: heurnet executable, shared data folder, source folder.
+# Args: heurnet executable, instances dir, source folder.
 set -u
 H=$(realpath "$1")
 T=$(mktemp -d)

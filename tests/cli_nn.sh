@@ -3,7 +3,7 @@
 # independent forward pass in numpy/h5py that must equal `heurnet predict`,
 # and bad input (malformed spec, missing, foreign, truncated, shape-broken
 # and NaN model files), each a clear message and exit code, never a crash.
-# Arguments: path of heurnet, shared data dir, source dir.
+# Arguments: path of heurnet, instances dir, source dir.
 set -u
 HN=$1
 PY=/usr/bin/python3

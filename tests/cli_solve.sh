@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # heurnet solve / pdb: exit codes and messages for bad instance files and
 # options, a small solve with known optimal lengths, and PDB cache use.
-# Args: path of heurnet, shared data dir, source dir.
+# Args: path of heurnet, instances dir, source dir.
 set -u
 HN=$1
 DATA=$2

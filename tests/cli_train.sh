@@ -4,7 +4,7 @@
 # checkpoint that resumes, and bad data files (missing /cost, wrong dtype or
 # shape, NaN or negative costs, no rows, boards of another puzzle size than
 # the spec) each give a message naming the file and dataset, exit 1 and no
-# model file. Arguments: path of heurnet, shared data dir, source dir.
+# model file. Arguments: path of heurnet, instances dir, source dir.
 set -u
 HN=$1
 DATA=$2

@@ -16,7 +16,7 @@ static const char *names[2] = {"gen-6x6-s1", "gen-7x7-s2"};
 
 static int gen(uint64_t seed, const char *out)
 {
-    dg_emp_moves_opts o = DG_EMP_MOVES_OPTS_DEFAULT;
+    dg_emp_moves_opts o = DG_EMP_MOVES_DEFAULTS;
     o.seed = seed;
     o.states = 20;
     o.moves_per_state = 5;

@@ -16,6 +16,8 @@
 #include "nn/nn.h"
 #include "search/srch.h"
 
+HEURNET_API_BEGIN
+
 /* ---- datasets ---------------------------------------------------------- */
 
 enum trn_split { TRN_TRAIN = 0, TRN_VAL = 1 };
@@ -239,5 +241,7 @@ int trn_avi_run(const struct trn_avi_opts *o, nn_model **out);
  * threads. Targets are in moves. 0 or a status. */
 int trn_avi_targets(const struct trn_avi_opts *o, const nn_model *target, const srch_np_board *b,
                     const int *walk, size_t n, float *y);
+
+HEURNET_API_END
 
 #endif

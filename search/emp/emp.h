@@ -11,6 +11,8 @@
 
 #include "common/hn.h"
 
+HEURNET_API_BEGIN
+
 /* Sides in the internal order (clockwise from the top). A rotation r turns a
  * piece r quarter turns clockwise: the colour on side s moves to (s+1)%4. */
 enum srch_em_side { SRCH_EM_N = 0, SRCH_EM_E = 1, SRCH_EM_S = 2, SRCH_EM_W = 3 };
@@ -334,5 +336,7 @@ long srch_em_clique_search(const srch_em_graph *g, long selections, uint64_t see
 /* Complete a partial board (empty cells hold -1), e.g. a clique, by the row
  * branch and bound; 0 or a status. */
 int srch_em_clique_complete(const srch_em_inst *inst, int *piece, int *rot);
+
+HEURNET_API_END
 
 #endif

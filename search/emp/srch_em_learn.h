@@ -8,6 +8,8 @@
 
 #include "search/emp/emp.h"
 
+HEURNET_API_BEGIN
+
 #define SRCH_EM_FEAT_ENCODER "emp-move-v1"
 #define SRCH_EM_FEAT_DIM 18
 
@@ -53,5 +55,7 @@ int srch_em_scorer_choose(void *scorer, srch_em_board *b, const srch_em_move *ca
                           hn_rng *rng);
 /* Calls and candidates scored so far, and CPU seconds spent in them. */
 void srch_em_scorer_stats(const srch_em_scorer *s, long *calls, long *scored, double *seconds);
+
+HEURNET_API_END
 
 #endif

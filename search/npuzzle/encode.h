@@ -1,5 +1,5 @@
 /* search/npuzzle/encode.h: encoders that turn n-puzzle boards into network
- * inputs, and the encoder names models record (DESIGN.md "Encoders").
+ * inputs, and the encoder names models record (docs/formats.md "Encoders").
  *
  * npuzzle-onehot: a board of C = N*N cells becomes C*C floats with
  * x[t * C + p] = 1 where p is the cell (row-major) holding tile t (t = 0 is
@@ -12,6 +12,8 @@
 #include <stdint.h>
 
 #include "search/srch.h"
+
+HEURNET_API_BEGIN
 
 /* Inputs of the one-hot encoder for a board of `cells` cells (cells^2). */
 int srch_np_encode_width(int cells);
@@ -34,5 +36,7 @@ int srch_np_encode_name(int width, int goal, char *buf, size_t cap);
 /* Parse an encoder name written by srch_np_encode_name. Returns 0 with
  * *width and *goal, or HN_ERR_FORMAT with a message quoting the name. */
 int srch_np_encode_parse(const char *name, int *width, int *goal);
+
+HEURNET_API_END
 
 #endif

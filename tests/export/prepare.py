@@ -30,7 +30,7 @@ def perturb(path, mean, std):
 
 
 def onehot_boards(width, count):
-    """x[t*N*N + p] = 1 where cell p holds tile t (README, DESIGN.md)."""
+    """x[t*N*N + p] = 1 where cell p holds tile t (docs/formats.md)."""
     cells = width * width
     rows = np.zeros((count, cells * cells), np.float32)
     for i in range(count):

@@ -1,19 +1,21 @@
 /* Heuristics with a network and the choice of search algorithm, shared by
- * heurnet solve and heurnet eval. */
+ * heurnet solve, heurnet eval and programs that embed heurnet. */
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/annsearch.h"
-#include "cli/cli.h"
+#include "solve/pdb_cache.h"
+#include "solve/search.h"
 #include "nn/nn.h"
 
 static const char *const ALGO_NAMES[] = {"idastar",     "astar", "wastar",
                                          "batch-astar", "focal", "bwas"};
 #define N_ALGOS (int)(sizeof ALGO_NAMES / sizeof *ALGO_NAMES)
 
-int cli_algo_parse(const char *s, int *algo)
+int heurnet_algo_parse(const char *s, int *algo)
 {
     for (int i = 0; i < N_ALGOS; i++)
         if (!strcmp(s, ALGO_NAMES[i])) {
@@ -23,12 +25,12 @@ int cli_algo_parse(const char *s, int *algo)
     return -1;
 }
 
-const char *cli_algo_name(int algo)
+const char *heurnet_algo_name(int algo)
 {
     return algo >= 0 && algo < N_ALGOS ? ALGO_NAMES[algo] : "?";
 }
 
-const char *cli_default_heuristic(int width)
+const char *heurnet_default_heuristic(int width)
 {
     return width == 3 ? "pdb:8" : width == 4 ? "pdb:7-8" : "pdb:6-6-6-6";
 }
@@ -40,14 +42,28 @@ typedef struct {
     srch_np_ann_opts o;
 } ann_spec;
 
+/* The whole of `s` is a number in [lo, hi]. */
+static int parse_num(const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    if (!hn_number_plain(s, lo < 0, 1))
+        return -1;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno || !(v >= lo && v <= hi))
+        return -1;
+    *out = v;
+    return 0;
+}
+
 static int ann_option(const char *spec, const char *part, ann_spec *a)
 {
-    long v;
+    double v;
     if (!strncmp(part, "delta:", 6)) {
-        if (cli_parse_double(part + 6, &a->o.delta) || a->o.delta < 0)
+        if (parse_num(part + 6, 0, HUGE_VAL, &a->o.delta))
             goto bad;
     } else if (!strncmp(part, "scale:", 6)) {
-        if (cli_parse_long(part + 6, 1, 1000, &v))
+        if (parse_num(part + 6, 1, 1000, &v) || v != (int)v)
             goto bad;
         a->o.scale = (int)v;
     } else if (!strcmp(part, "mirror")) {
@@ -57,25 +73,22 @@ static int ann_option(const char *spec, const char *part, ann_spec *a)
                       : part[0] == 's' ? SRCH_NP_ANN_SPARSE
                                        : SRCH_NP_ANN_DENSE;
     } else if (!strncmp(part, "cache:", 6)) {
-        if (cli_parse_long(part + 6, 0, 28, &v))
+        if (parse_num(part + 6, 0, 28, &v) || v != (int)v)
             goto bad;
         a->o.cache_bits = (int)v;
     } else if (!strncmp(part, "ann:", 4)) {
-        fprintf(stderr, "heurnet: heuristic '%s': only one ann: part is allowed\n", spec);
-        return CLI_EXIT_USAGE;
+        return hn_fail(HN_ERR_ARG, "heuristic '%s': only one ann: part is allowed", spec);
     } else if (a->floor[0]) {
-        fprintf(stderr, "heurnet: heuristic '%s': only one admissible part is allowed\n", spec);
-        return CLI_EXIT_USAGE;
+        return hn_fail(HN_ERR_ARG, "heuristic '%s': only one admissible part is allowed", spec);
     } else {
         snprintf(a->floor, sizeof a->floor, "%s", part);
     }
     return 0;
 bad:
-    fprintf(stderr,
-            "heurnet: heuristic '%s': bad setting '%s' (delta:D >= 0, scale:1..1000, "
-            "cache:0..28 (24 * 2^BITS bytes per thread), mirror, sparse, q8, dense)\n",
-            spec, part);
-    return CLI_EXIT_USAGE;
+    return hn_fail(HN_ERR_ARG,
+                   "heuristic '%s': bad setting '%s' (delta:D >= 0, scale:1..1000, "
+                   "cache:0..28 (24 * 2^BITS bytes per thread), mirror, sparse, q8, dense)",
+                   spec, part);
 }
 
 /* Split "ann:PATH,part,part". */
@@ -83,16 +96,12 @@ static int ann_parse(const char *spec, ann_spec *a)
 {
     *a = (ann_spec){.o = SRCH_NP_ANN_DEFAULTS};
     char buf[1400];
-    if (strlen(spec) >= sizeof buf) {
-        fprintf(stderr, "heurnet: heuristic '%.40s...': too long\n", spec);
-        return CLI_EXIT_USAGE;
-    }
+    if (strlen(spec) >= sizeof buf)
+        return hn_fail(HN_ERR_ARG, "heuristic '%.40s...': too long", spec);
     snprintf(buf, sizeof buf, "%s", spec + 4);
     char *save = NULL, *path = strtok_r(buf, ",", &save);
-    if (!path || strlen(path) >= sizeof a->path) {
-        fprintf(stderr, "heurnet: heuristic '%s': expected ann:MODEL.h5\n", spec);
-        return CLI_EXIT_USAGE;
-    }
+    if (!path || strlen(path) >= sizeof a->path)
+        return hn_fail(HN_ERR_ARG, "heuristic '%s': expected ann:MODEL.h5", spec);
     snprintf(a->path, sizeof a->path, "%s", path);
     for (char *p = strtok_r(NULL, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
         int rc = ann_option(spec, p, a);
@@ -117,22 +126,20 @@ static int cache_fits(const char *spec, int bits, int threads)
     int fit = bits;
     while (fit > 0 && (double)srch_np_ann_cache_bytes(fit) * (threads > 1 ? threads : 1) > phys / 2)
         fit--;
-    fprintf(stderr,
-            "heurnet: heuristic '%s': cache:%d takes %.2f GB per search thread (%d thread%s: "
-            "%.2f GB), more than half of the %.2f GB of physical memory; use cache:%d or "
-            "less, or fewer threads\n",
-            spec, bits, one * gb, threads > 1 ? threads : 1, threads > 1 ? "s" : "", all * gb,
-            phys * gb, fit);
-    return CLI_EXIT_USAGE;
+    return hn_fail(HN_ERR_ARG,
+                   "heuristic '%s': cache:%d takes %.2f GB per search thread (%d thread%s: "
+                   "%.2f GB), more than half of the %.2f GB of physical memory; use cache:%d or "
+                   "less, or fewer threads",
+                   spec, bits, one * gb, threads > 1 ? threads : 1, threads > 1 ? "s" : "",
+                   all * gb, phys * gb, fit);
 }
 
-int cli_ann_settings_parse(const char *settings, srch_np_ann_opts *o, char *floor, size_t cap)
+int heurnet_ann_settings_parse(const char *settings, srch_np_ann_opts *o, char *floor,
+                               size_t cap)
 {
     char spec[1400];
-    if (snprintf(spec, sizeof spec, "ann:MODEL,%s", settings) >= (int)sizeof spec) {
-        fprintf(stderr, "heurnet: ann: settings '%.40s...': too long\n", settings);
-        return CLI_EXIT_USAGE;
-    }
+    if (snprintf(spec, sizeof spec, "ann:MODEL,%s", settings) >= (int)sizeof spec)
+        return hn_fail(HN_ERR_ARG, "ann: settings '%.40s...': too long", settings);
     ann_spec a;
     int rc = ann_parse(spec, &a);
     if (!rc) {
@@ -142,7 +149,7 @@ int cli_ann_settings_parse(const char *settings, srch_np_ann_opts *o, char *floo
     return rc;
 }
 
-int cli_ann_spec_check(const char *spec, char *floor, size_t cap)
+int heurnet_ann_spec_check(const char *spec, char *floor, size_t cap)
 {
     ann_spec a;
     int rc = ann_parse(spec, &a);
@@ -162,84 +169,84 @@ static int ann_build(const char *spec, int width, int goal, int quiet, int threa
         return rc;
     snprintf(floor_spec, cap, "%s", a.floor);
     srch_np_heur *floor = NULL;
-    if (a.floor[0] && (rc = cli_heur_get(a.floor, width, goal, quiet, &floor)))
+    if (a.floor[0] && (rc = heurnet_heur_new(a.floor, width, goal, quiet, &floor)))
         return rc;
     int st;
     /* one BLAS thread per search thread: the calls are small and searches
      * parallelise over boards (--threads) */
     nn_blas_threads(1);
     *out = srch_np_heur_ann_load(a.path, width, goal, floor, &a.o, &st);
-    if (!*out) {
-        fprintf(stderr, "heurnet: %s\n", hn_errmsg());
-        return st == HN_ERR_NOMEM || st == HN_ERR_IO ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
-    }
-    return 0;
+    return *out ? 0 : st;
 }
 
-int cli_search_setup(cli_search *s, const char *spec, const char *adm_spec, int width, int goal,
-                     int quiet)
+int heurnet_heur_ann_new(const char *spec, int width, int goal, int quiet, srch_np_heur **out)
+{
+    char floor[256];
+    *out = NULL;
+    return ann_build(spec, width, goal, quiet, 1, out, floor, sizeof floor);
+}
+
+int heurnet_search_setup(heurnet_search *s, const char *spec, const char *adm_spec, int width,
+                         int goal, int quiet)
 {
     s->h = s->adm = NULL;
     char floor[256] = "";
     int rc = strncmp(spec, "ann:", 4)
-                 ? cli_heur_get(spec, width, goal, quiet, &s->h)
+                 ? heurnet_heur_new(spec, width, goal, quiet, &s->h)
                  : ann_build(spec, width, goal, quiet, s->threads, &s->h, floor, sizeof floor);
     if (rc)
         return rc;
-    if (s->algo == CLI_ALGO_IDASTAR && srch_np_heur_scale(s->h) != 1) {
-        fprintf(stderr,
-                "heurnet: IDA* needs whole-move heuristic values; drop scale: from '%s' "
-                "or use --algo astar\n",
-                spec);
-        cli_search_free(s);
-        return CLI_EXIT_USAGE;
+    if (s->algo == HEURNET_ALGO_IDASTAR && srch_np_heur_scale(s->h) != 1) {
+        heurnet_search_free(s);
+        return hn_fail(HN_ERR_ARG,
+                       "IDA* needs whole-move heuristic values; drop scale: from '%s' or use "
+                       "--algo astar",
+                       spec);
     }
-    if (s->algo != CLI_ALGO_FOCAL)
+    if (s->algo != HEURNET_ALGO_FOCAL)
         return 0;
     if (!adm_spec)
-        adm_spec = floor[0] ? floor : cli_default_heuristic(width);
+        adm_spec = floor[0] ? floor : heurnet_default_heuristic(width);
     if (!strncmp(adm_spec, "ann:", 4)) {
-        fprintf(stderr,
-                "heurnet: focal: --admissible '%s' must be an admissible heuristic, not a "
-                "network\n",
-                adm_spec);
-        cli_search_free(s);
-        return CLI_EXIT_USAGE;
+        heurnet_search_free(s);
+        return hn_fail(HN_ERR_ARG,
+                       "focal: --admissible '%s' must be an admissible heuristic, not a network",
+                       adm_spec);
     }
-    if ((rc = cli_heur_get(adm_spec, width, goal, quiet, &s->adm)))
-        cli_search_free(s);
+    if ((rc = heurnet_heur_new(adm_spec, width, goal, quiet, &s->adm)))
+        heurnet_search_free(s);
     return rc;
 }
 
-void cli_search_free(cli_search *s)
+void heurnet_search_free(heurnet_search *s)
 {
     srch_np_heur_free(s->h);
     srch_np_heur_free(s->adm);
     s->h = s->adm = NULL;
 }
 
-int cli_search_solve(const cli_search *s, const srch_np_board *b, const srch_limits *lim,
-                     srch_np_result *res, srch_np_ann_stats *nn)
+int heurnet_search_solve(const heurnet_search *s, const srch_np_board *b, const srch_limits *lim,
+                         srch_np_result *res, srch_np_ann_stats *nn)
 {
     srch_np_ann_stats before, after;
     srch_np_heur_ann_thread_stats(s->h, &before);
     srch_np_bfs_opts one = {.batch = 1, .weight = 1};
     switch (s->algo) {
-    case CLI_ALGO_IDASTAR:
+    case HEURNET_ALGO_IDASTAR:
         srch_np_idastar(b, s->h, lim, res);
         break;
-    case CLI_ALGO_ASTAR:
+    case HEURNET_ALGO_ASTAR:
         /* fixed-point values need the scale-aware search; batch 1 is plain A* */
         if (srch_np_heur_scale(s->h) == 1)
             srch_np_astar(b, s->h, lim, res);
         else
             srch_np_batch_astar(b, s->h, &one, lim, res);
         break;
-    case CLI_ALGO_WASTAR:
-    case CLI_ALGO_BATCH:
+    case HEURNET_ALGO_WASTAR:
+    case HEURNET_ALGO_BATCH:
         srch_np_batch_astar(b, s->h, &s->bfs, lim, res);
         break;
-    case CLI_ALGO_BWAS: /* lambda*g + h orders like g + h/lambda */
+    case HEURNET_ALGO_BWAS: /* lambda*g + h orders like g + h/lambda */
         srch_np_batch_astar(b, s->h, &(srch_np_bfs_opts){s->bfs.batch, 1.0 / s->bfs.weight}, lim,
                             res);
         break;

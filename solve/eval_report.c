@@ -8,7 +8,8 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "cli/eval_report.h"
+#include "common/hn.h"
+#include "solve/eval_report.h"
 
 static const char *status_name(int st)
 {
@@ -50,12 +51,12 @@ typedef struct {
     size_t nerr;
 } stats;
 
-static void collect(const eval_row *r, size_t n, stats *s, double *buf)
+static void collect(const heurnet_eval_row *r, size_t n, stats *s, double *buf)
 {
     *s = (stats){.n = n};
     double excess = 0, nn = 0, hc = 0, bt = 0, rows = 0;
     for (size_t i = 0; i < n; i++) {
-        const eval_row *x = &r[i];
+        const heurnet_eval_row *x = &r[i];
         if (x->has_base && x->base.status == 0)
             s->base_solved++;
         s->all_sec_mean += x->ann.seconds / (double)n;
@@ -118,12 +119,11 @@ static void collect(const eval_row *r, size_t n, stats *s, double *buf)
     mean_median(buf, k, &s->base_sec_mean, &s->base_sec_median);
 }
 
-static int write_tsv(const char *path, const eval_row *r, size_t n)
+static int write_tsv(const char *path, const heurnet_eval_row *r, size_t n)
 {
     FILE *f = fopen(path, "w");
     if (!f) {
-        fprintf(stderr, "heurnet eval: cannot write %s: %s\n", path, strerror(errno));
-        return -1;
+        return hn_fail(HN_ERR_IO, "cannot write %s: %s", path, strerror(errno));
     }
     fprintf(
         f,
@@ -131,7 +131,7 @@ static int write_tsv(const char *path, const eval_row *r, size_t n)
         "ann_valid\tann_expanded\tann_generated\tann_seconds\tnn_seconds\th_calls\tbatches\t"
         "nn_rows\tbase_status\tbase_length\tbase_expanded\tbase_seconds\tann_error\tbase_error\n");
     for (size_t i = 0; i < n; i++) {
-        const eval_row *x = &r[i];
+        const heurnet_eval_row *x = &r[i];
         int opt = x->optimal >= 0, solved = x->ann.status == 0, bs = x->has_base && !x->base.status;
         fprintf(f, "%s\t", x->x->id);
         opt ? fprintf(f, "%d\t", x->optimal) : fprintf(f, "NA\t");
@@ -151,13 +151,12 @@ static int write_tsv(const char *path, const eval_row *r, size_t n)
             : fprintf(f, "NA\tNA\n");
     }
     if (ferror(f) | fclose(f)) {
-        fprintf(stderr, "heurnet eval: error writing %s\n", path);
-        return -1;
+        return hn_fail(HN_ERR_IO, "error writing %s", path);
     }
     return 0;
 }
 
-void eval_report_headline(FILE *out, const eval_row *rows, size_t n)
+void heurnet_eval_report_headline(FILE *out, const heurnet_eval_row *rows, size_t n)
 {
     double *buf = malloc((n ? n : 1) * sizeof *buf);
     if (!buf)
@@ -179,7 +178,7 @@ void eval_report_headline(FILE *out, const eval_row *rows, size_t n)
 
 /* Table 1 of the paper: boards split into quartiles of the baseline's
  * expansions; mean expansions of both searches per class. */
-static void write_classes(FILE *f, const eval_row *r, size_t n, double *buf)
+static void write_classes(FILE *f, const heurnet_eval_row *r, size_t n, double *buf)
 {
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
@@ -220,7 +219,7 @@ static void write_classes(FILE *f, const eval_row *r, size_t n, double *buf)
     fprintf(f, "\n");
 }
 
-static void write_settings(FILE *f, const eval_info *in, size_t n)
+static void write_settings(FILE *f, const heurnet_eval_info *in, size_t n)
 {
     fprintf(f, "# heurnet eval\n\n");
     fprintf(f,
@@ -275,7 +274,7 @@ static void write_headline(FILE *f, const stats *s)
 
 /* Focal and weighted searches prove a bound; check it on the boards with
  * a known optimum. */
-static void write_bound(FILE *f, const eval_info *in, const eval_row *r, size_t n)
+static void write_bound(FILE *f, const heurnet_eval_info *in, const heurnet_eval_row *r, size_t n)
 {
     double bound = !strcmp(in->algo, "focal")  ? in->bound
                    : !strcmp(in->algo, "bwas") ? 1.0 / in->weight
@@ -294,13 +293,12 @@ static void write_bound(FILE *f, const eval_info *in, const eval_row *r, size_t 
                 : " (proven for weighted A* only with an admissible h)");
 }
 
-static int write_summary(const char *path, const eval_info *in, const eval_row *r, size_t n,
-                         double *buf)
+static int write_summary(const char *path, const heurnet_eval_info *in, const heurnet_eval_row *r,
+                         size_t n, double *buf)
 {
     FILE *f = fopen(path, "w");
     if (!f) {
-        fprintf(stderr, "heurnet eval: cannot write %s: %s\n", path, strerror(errno));
-        return -1;
+        return hn_fail(HN_ERR_IO, "cannot write %s: %s", path, strerror(errno));
     }
     stats s;
     collect(r, n, &s, buf);
@@ -317,8 +315,7 @@ static int write_summary(const char *path, const eval_info *in, const eval_row *
             "nodes of both searches, log scale (Figure 6)\n- `plots.gp` redraws them from "
             "`instances.tsv`.\n");
     if (ferror(f) | fclose(f)) {
-        fprintf(stderr, "heurnet eval: error writing %s\n", path);
-        return -1;
+        return hn_fail(HN_ERR_IO, "error writing %s", path);
     }
     return 0;
 }
@@ -387,38 +384,31 @@ static int draw(const char *dir, int quiet)
     (void)quiet;
     snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot plots.gp 2>plots.log", dir);
     if (strchr(dir, '\'')) {
-        fprintf(stderr, "heurnet eval: warning: no figures (the folder name contains a quote)\n");
+        hn_log(HN_LOG_WARN, "no figures (the folder name %s contains a quote)", dir);
         return 0;
     }
     int rc = system(cmd);
     if (rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 127) {
-        fprintf(stderr, "heurnet eval: warning: gnuplot is not installed; no figures "
-                        "(plots.gp is in the report)\n");
+        hn_log(HN_LOG_WARN, "gnuplot is not installed; no figures (plots.gp is in the report)");
         return 0;
     }
-    if (rc == -1 || !WIFEXITED(rc) || WEXITSTATUS(rc) != 0) {
-        fprintf(stderr, "heurnet eval: gnuplot failed (see %s/plots.log)\n", dir);
-        return -1;
-    }
+    if (rc == -1 || !WIFEXITED(rc) || WEXITSTATUS(rc) != 0)
+        return hn_fail(HN_ERR_IO, "gnuplot failed (see %s/plots.log)", dir), -1;
     for (size_t i = 0; i < sizeof figures / sizeof *figures; i++) {
         snprintf(cmd, sizeof cmd, "%s/%s", dir, figures[i]);
-        if (!png_complete(cmd)) {
-            fprintf(stderr, "heurnet eval: %s is missing, empty or cut short (disk full?)\n",
-                    cmd);
-            return -1;
-        }
+        if (!png_complete(cmd))
+            return hn_fail(HN_ERR_IO, "%s is missing, empty or cut short (disk full?)", cmd), -1;
     }
     return 1;
 }
 
-int eval_report_write(const char *dir, const eval_info *info, const eval_row *rows, size_t n,
-                      int quiet, int *plots)
+int heurnet_eval_report_write(const char *dir, const heurnet_eval_info *info,
+                              const heurnet_eval_row *rows, size_t n, int quiet, int *plots)
 {
     char path[4400];
     double *buf = malloc((n ? n : 1) * sizeof *buf);
     if (!buf) {
-        fprintf(stderr, "heurnet eval: out of memory\n");
-        return -1;
+        return hn_fail(HN_ERR_NOMEM, "eval report: out of memory");
     }
     int rc = 0;
     snprintf(path, sizeof path, "%s/instances.tsv", dir);
@@ -431,11 +421,9 @@ int eval_report_write(const char *dir, const eval_info *info, const eval_row *ro
     FILE *f = rc ? NULL : fopen(path, "w");
     if (f && (fputs(PLOTS_GP, f) < 0) | fclose(f))
         f = NULL;
-    if (!rc && !f) {
-        fprintf(stderr, "heurnet eval: cannot write %s\n", path);
-        rc = -1;
-    }
+    if (!rc && !f)
+        rc = hn_fail(HN_ERR_IO, "cannot write %s", path);
     int drawn = rc ? 0 : draw(dir, quiet);
     *plots = drawn > 0;
-    return rc ? rc : drawn < 0 ? -1 : 0;
+    return rc ? rc : drawn < 0 ? HN_ERR_IO : 0;
 }

@@ -1,13 +1,17 @@
-/* Private to cli/cmd_eval.c and cli/eval_report.c: one evaluated board and
- * the report writer (instances.tsv, summary.md, gnuplot figures). */
-#ifndef HN_CLI_EVAL_REPORT_H
-#define HN_CLI_EVAL_REPORT_H
+/* The report of heurnet eval, for any program that compares a network search
+ * with a baseline on a set of boards: one evaluated board per row, and the
+ * writer of instances.tsv, summary.md and gnuplot figures. */
+#ifndef HEURNET_SOLVE_EVAL_REPORT_H
+#define HEURNET_SOLVE_EVAL_REPORT_H
 
 #include <stdio.h>
 
 #include "search/ann.h"
 
-typedef struct eval_row {
+HEURNET_API_BEGIN
+
+
+typedef struct heurnet_eval_row {
     const srch_np_instance *x;
     int optimal;        /* -1 unknown */
     char opt_src;       /* 'k' known from the file, 'b' computed by the baseline, '-' */
@@ -19,10 +23,10 @@ typedef struct eval_row {
     int has_base;  /* baseline search ran */
     srch_np_result base;
     int base_valid;
-} eval_row;
+} heurnet_eval_row;
 
 /* What the report says about the run. */
-typedef struct eval_info {
+typedef struct heurnet_eval_info {
     const char *model, *instances, *heuristic, *algo, *baseline, *baseline_algo, *goal;
     int puzzle, batch;
     double weight, bound; /* weight: bwas lambda, else f = g + weight*h */
@@ -31,16 +35,19 @@ typedef struct eval_info {
     size_t total;         /* boards to evaluate (--limit); rows may be fewer if interrupted */
     int interrupted;
     double wall;
-} eval_info;
+} heurnet_eval_info;
 
 /* Write instances.tsv, summary.md, plots.gp and (when gnuplot runs) the PNG
- * figures into directory `dir`. Returns 0, or -1 after printing the reason.
- * *plots is set to 1 when the figures were drawn. Without gnuplot the report
- * has no figures (a warning); a gnuplot that fails or leaves a PNG empty or
- * cut short (full disk) is an error. */
-int eval_report_write(const char *dir, const eval_info *info, const eval_row *rows, size_t n,
-                      int quiet, int *plots);
+ * figures into the existing directory `dir`. Returns 0, or HN_ERR_IO /
+ * HN_ERR_NOMEM with hn_errmsg naming the file. *plots is set to 1 when the
+ * figures were drawn. Without gnuplot the report has no figures (a logged
+ * warning); a gnuplot that fails or leaves a PNG empty or cut short (full
+ * disk) is an error. */
+int heurnet_eval_report_write(const char *dir, const heurnet_eval_info *info,
+                              const heurnet_eval_row *rows, size_t n, int quiet, int *plots);
 /* Print the headline numbers (the same as summary.md's first table) to `out`. */
-void eval_report_headline(FILE *out, const eval_row *rows, size_t n);
+void heurnet_eval_report_headline(FILE *out, const heurnet_eval_row *rows, size_t n);
+
+HEURNET_API_END
 
 #endif
