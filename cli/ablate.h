@@ -6,7 +6,7 @@
 
 #include "cli/predict_instances.h"
 #include "cli/train_common.h"
-#include "search/ann.h"
+#include "search/npuzzle/ann.h"
 #include "train/ablate.h"
 
 #define ABL_MAX_VARIANTS 64

@@ -11,7 +11,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmd_nn.h"
-#include "search/ann.h"
+#include "search/npuzzle/ann.h"
 #include "train/trn.h"
 
 struct avi_cli {

@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "cli/search_opts.h"
 #include "common/hn.h"
+#include "common/hn_h5.h"
 #include "nn/nn.h"
 #include "search/npuzzle/encode.h"
 

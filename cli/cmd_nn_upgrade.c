@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/cmd_nn.h"
 #include "common/hn.h"
+#include "common/hn_h5.h"
 
 #define MAX_SETS 16
 

@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "common/hn.h"
+#include "common/hn_h5.h"
 #include "nn/nn.h"
 #include "cli/predict_instances.h"
 

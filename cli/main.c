@@ -5,6 +5,7 @@
 
 #include "cli/cli.h"
 #include "common/hn.h"
+#include "common/hn_h5.h"
 
 static int cmd_version(int argc, char **argv)
 {

@@ -1,6 +1,7 @@
 /* Small HDF5 helpers: quiet errors, checked opening with a clear reason, and
  * scalar attributes; plus the write-to-.part-then-rename output discipline. */
 #include "common/hn.h"
+#include "common/hn_h5.h"
 
 #include <errno.h>
 #include <limits.h>

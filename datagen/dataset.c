@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "datagen/dataset_priv.h"
+#include "common/hn_h5.h"
 
 /* Room claimed for metadata (B-tree nodes, attributes) around each write. */
 #define DG_META_SLACK (256u * 1024u)

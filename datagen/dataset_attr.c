@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "datagen/dataset_priv.h"
+#include "common/hn_h5.h"
 
 const char *dg_source_name(int source)
 {

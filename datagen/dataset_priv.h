@@ -4,6 +4,7 @@
 #define DG_DATASET_PRIV_H
 
 #include "datagen/dataset.h"
+#include "common/hn_h5.h"
 
 #define DG_FORMAT "heurnet-dataset"
 #define DG_FORMAT_VERSION 1

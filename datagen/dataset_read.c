@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "datagen/dataset_priv.h"
+#include "common/hn_h5.h"
 
 static const struct {
     const char *name;

@@ -1,5 +1,5 @@
 /* datagen: building pattern databases and labelled data sets. One public
- * header for the module; sections below belong to their authors. */
+ * header for the module. */
 #ifndef DG_H
 #define DG_H
 
@@ -27,7 +27,7 @@ int dg_pdb_build(const srch_np_partition *part, int threads, hn_progress_fn prog
                  void *user, srch_np_pdb **out);
 
 /* ======================================================================
- * Labelled data (datagen engineer: add your declarations below)
+ * Labelled data
  * ==================================================================== */
 
 /* Dataset files (writer, reader, merge): see datagen/dataset.h. */

@@ -10,6 +10,7 @@
 
 #include "datagen/emp_moves.h"
 #include "search/emp/srch_em_learn.h"
+#include "common/hn_h5.h"
 
 const dg_emp_moves_opts DG_EMP_MOVES_DEFAULTS = {
     .moves_per_state = 16, .horizon = 20, .seed = 1, .states = 200, .ta_n = 200, .nodes = 2000};

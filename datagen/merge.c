@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "datagen/dataset_priv.h"
+#include "common/hn_h5.h"
 
 struct shard {
     const char *path;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "nn/export_private.h"
+#include "common/hn_h5.h"
 
 enum kl_kind { KL_DENSE, KL_BN, KL_ACT, KL_ELU, KL_DROPOUT, KL_RESCALE };
 

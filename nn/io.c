@@ -3,6 +3,7 @@
  * layer under /layers. Loading checks everything a damaged or foreign file
  * could get wrong and names the file and dataset. */
 #include "nn/nn_private.h"
+#include "common/hn_h5.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* search: the n-puzzle domain (boards, moves, instance files, heuristics
  * including additive pattern databases) and optimal search on it (IDA*, A*).
- * One public header for the module; the edge-matching part (srch_em_) is
- * declared further down by its author. */
+ * One public header for the module; the edge-matching part (srch_em_)
+ * has its own, search/emp/emp.h. */
 #ifndef SRCH_H
 #define SRCH_H
 

@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "search/ann.h"
+#include "search/npuzzle/ann.h"
 
 HEURNET_API_BEGIN
 

@@ -5,7 +5,7 @@
 #ifndef HEURNET_SOLVE_SEARCH_H
 #define HEURNET_SOLVE_SEARCH_H
 
-#include "search/ann.h"
+#include "search/npuzzle/ann.h"
 
 HEURNET_API_BEGIN
 

@@ -7,6 +7,7 @@
 
 #include "datagen/dg.h"
 #include "tests/check.h"
+#include "common/hn_h5.h"
 
 /* n rows of boards of `cells` cells: row r is a rotation of 0..cells-1 by r,
  * cost r % 32. */

@@ -10,6 +10,7 @@
 #include "check.h"
 #include "datagen/emp_moves.h"
 #include "search/emp/srch_em_learn.h"
+#include "common/hn_h5.h"
 
 static srch_em_inst *inst[2];
 static const char *names[2] = {"gen-6x6-s1", "gen-7x7-s2"};

@@ -9,6 +9,7 @@
 
 #include "datagen/dg.h"
 #include "tests/check.h"
+#include "common/hn_h5.h"
 
 /* Number of 8-puzzle states at each distance from a goal with the blank in
  * a corner (both layouts here): 181,440 in all, 2 at depth 31. */
@@ -77,7 +78,7 @@ static void test_all(void)
 }
 
 /* Exact distance of an 8-puzzle board (blank-first) from the --all file. */
-static int bfs_distance(const uint8_t *tiles)
+static int srch_np_bfs_distance(const uint8_t *tiles)
 {
     srch_np_board b;
     srch_np_board_set(&b, 3, tiles);
@@ -129,7 +130,7 @@ static void test_threads_and_labels(const srch_np_heur *h)
         int bad = 0, paths = 0;
         uint64_t sampled = 0;
         for (size_t r = 0; r < a->rows; r++) {
-            if (bfs_distance(a->boards + r * 9) != a->cost[r])
+            if (srch_np_bfs_distance(a->boards + r * 9) != a->cost[r])
                 bad++;
             if (a->source[r] == DG_SOURCE_PATH) {
                 paths++;

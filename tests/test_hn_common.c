@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "common/hn.h"
+#include "common/hn_h5.h"
 #include "tests/check.h"
 
 static void test_errors(void)

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "common/hn.h"
+#include "common/hn_h5.h"
 #include "tests/check.h"
 
 static void put_array_attr(hid_t f, const char *name, hid_t type, const void *val, hsize_t n)

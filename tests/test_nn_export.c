@@ -11,6 +11,7 @@
 
 #include "nn/export.h"
 #include "tests/check.h"
+#include "common/hn_h5.h"
 
 static int exists(const char *path)
 {

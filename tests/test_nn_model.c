@@ -10,6 +10,7 @@
 
 #include "nn/nn.h"
 #include "tests/check.h"
+#include "common/hn_h5.h"
 
 enum { N = 37 };
 

@@ -1,4 +1,4 @@
-/* The ANN heuristic and the searches of search/ann.h on the 8-puzzle:
+/* The ANN heuristic and the searches of search/npuzzle/ann.h on the 8-puzzle:
  * batched and single evaluation agree with a direct forward pass, models of
  * another size or encoder are refused, every solution replays to the goal,
  * A* and batch A* at weight 1 are optimal with an admissible heuristic
@@ -10,7 +10,7 @@
 #include "check.h"
 #include "nn/nn.h"
 #include "np_bfs.h"
-#include "search/ann.h"
+#include "search/npuzzle/ann.h"
 #include "search/npuzzle/encode.h"
 
 #define NBOARDS 40

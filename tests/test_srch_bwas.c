@@ -8,7 +8,7 @@
 
 #include "check.h"
 #include "np_bfs.h"
-#include "search/ann.h"
+#include "search/npuzzle/ann.h"
 
 #define N8BOARDS 40
 #define N15BOARDS 6

@@ -28,7 +28,7 @@ static int says(const char *a, const char *b)
     return strstr(m, a) && (!b || strstr(m, b));
 }
 
-static int np_read(const char *data, size_t len)
+static int srch_np_read(const char *data, size_t len)
 {
     put(data, len);
     srch_np_instance *in = NULL;
@@ -41,10 +41,10 @@ static int np_read(const char *data, size_t len)
 static void test_np(void)
 {
     static const char ok[] = "a 0 0 1 2 3 4 5 6 7 8\n";
-    CHECK(np_read(ok, sizeof ok - 1) == 0);
+    CHECK(srch_np_read(ok, sizeof ok - 1) == 0);
     /* a NUL hides the rest of the line from strlen: "0 1 2 3 4 5 6 7 8" + junk */
     static const char nul[] = "# x\n0 1 2 3 4 5 6 7 8\0 9 junk\n";
-    CHECK(np_read(nul, sizeof nul - 1) == HN_ERR_FORMAT);
+    CHECK(srch_np_read(nul, sizeof nul - 1) == HN_ERR_FORMAT);
     CHECK_MSG(says("line 2", "NUL byte"), "%s", hn_errmsg());
     /* 2000 blanks then a board: one over-long line, not a board */
     char *lng = malloc(3000);
@@ -52,7 +52,7 @@ static void test_np(void)
     if (lng) {
         memset(lng, ' ', 2000);
         int k = snprintf(lng + 2000, 1000, "0 1 2 3 4 5 6 7 8\n");
-        CHECK(np_read(lng, 2000 + (size_t)k) == HN_ERR_FORMAT);
+        CHECK(srch_np_read(lng, 2000 + (size_t)k) == HN_ERR_FORMAT);
         CHECK_MSG(says("line 1", "longer than"), "%s", hn_errmsg());
     }
     free(lng);

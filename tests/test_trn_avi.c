@@ -12,7 +12,7 @@
 
 #include "check.h"
 #include "np_bfs.h"
-#include "search/ann.h"
+#include "search/npuzzle/ann.h"
 #include "search/srch.h"
 #include "train/trn.h"
 

@@ -12,6 +12,7 @@
 #include "search/npuzzle/encode.h"
 #include "search/srch.h"
 #include "train/trn.h"
+#include "common/hn_h5.h"
 
 #define NSTATES 362880 /* 9! ranks, half of them solvable */
 

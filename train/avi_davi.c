@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "search/ann.h"
+#include "search/npuzzle/ann.h"
 #include "train/avi_private.h"
 
 #define CHUNK 2048 /* boards per job: one batch of up to 4 * CHUNK children */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "search/ann.h"
+#include "search/npuzzle/ann.h"
 #include "train/avi_private.h"
 
 struct boot_job {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "train/trn_private.h"
+#include "common/hn_h5.h"
 
 static int write_arr(hid_t g, const char *name, hid_t type, const void *p, size_t n)
 {

@@ -7,6 +7,7 @@
 
 #include "search/npuzzle/encode.h"
 #include "train/trn_private.h"
+#include "common/hn_h5.h"
 
 #define BLOCK_ROWS 65536
 

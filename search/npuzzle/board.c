@@ -71,14 +71,14 @@ int srch_np_board_goal(srch_np_board *b, int width, int goal)
     uint8_t tiles[SRCH_NP_MAX_CELLS];
     int n = width * width;
     for (int t = 0; t < n; t++)
-        tiles[np_goal_cell(n, goal, t)] = (uint8_t)t;
+        tiles[srch_np_goal_cell(n, goal, t)] = (uint8_t)t;
     return srch_np_board_set(b, width, tiles);
 }
 
 int srch_np_board_is_goal(const srch_np_board *b, int goal)
 {
     for (int t = 0; t < b->ncells; t++)
-        if (b->pos[t] != np_goal_cell(b->ncells, goal, t))
+        if (b->pos[t] != srch_np_goal_cell(b->ncells, goal, t))
             return 0;
     return 1;
 }
@@ -101,13 +101,13 @@ int srch_np_board_solvable(const srch_np_board *b, int goal)
         if (done & (1u << c))
             continue;
         int len = 0;
-        for (int x = c; !(done & (1u << x)); x = np_goal_cell(n, goal, b->tile[x])) {
+        for (int x = c; !(done & (1u << x)); x = srch_np_goal_cell(n, goal, b->tile[x])) {
             done |= 1u << x;
             len++;
         }
         transpositions += len - 1;
     }
-    int g = np_goal_cell(n, goal, 0);
+    int g = srch_np_goal_cell(n, goal, 0);
     int dist = abs_diff(b->blank / w, g / w) + abs_diff(b->blank % w, g % w);
     return (transpositions & 1) == (dist & 1);
 }
@@ -121,22 +121,22 @@ void srch_np_board_transpose(const srch_np_board *b, int goal, srch_np_board *ou
     int n = b->ncells, w = b->width;
     uint8_t tiles[SRCH_NP_MAX_CELLS];
     for (int p = 0; p < n; p++) {
-        int gc = np_goal_cell(n, goal, b->tile[p]);
-        tiles[(p % w) * w + p / w] = (uint8_t)np_goal_tile(n, goal, (gc % w) * w + gc / w);
+        int gc = srch_np_goal_cell(n, goal, b->tile[p]);
+        tiles[(p % w) * w + p / w] = (uint8_t)srch_np_goal_tile(n, goal, (gc % w) * w + gc / w);
     }
     (void)srch_np_board_set(out, w, tiles); /* a permutation of a valid board */
 }
 
 int srch_np_board_can_move(const srch_np_board *b, int dir)
 {
-    return dir >= 0 && dir < 4 && np_neighbour(b->width, b->blank, dir) >= 0;
+    return dir >= 0 && dir < 4 && srch_np_neighbour(b->width, b->blank, dir) >= 0;
 }
 
 int srch_np_board_move(srch_np_board *b, int dir)
 {
     if (dir < 0 || dir > 3)
         return -1;
-    int to = np_neighbour(b->width, b->blank, dir);
+    int to = srch_np_neighbour(b->width, b->blank, dir);
     if (to < 0)
         return -1;
     int t = b->tile[to];
@@ -264,7 +264,7 @@ int srch_np_board_unrank(srch_np_board *b, int width, uint64_t rank)
     uint8_t tiles[SRCH_NP_MAX_CELLS];
     uint32_t used = 0;
     for (int c = 0; c < n; c++) {
-        tiles[c] = (uint8_t)np_select_free(used, digit[c]);
+        tiles[c] = (uint8_t)srch_np_select_free(used, digit[c]);
         used |= 1u << tiles[c];
     }
     return srch_np_board_set(b, width, tiles);

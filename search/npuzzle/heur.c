@@ -7,7 +7,7 @@
 
 #include "search/npuzzle/np_internal.h"
 
-srch_np_heur *np_heur_wrap(const srch_np_heur_ops *ops, void *self, int width, int goal,
+srch_np_heur *srch_np_heur_wrap(const srch_np_heur_ops *ops, void *self, int width, int goal,
                            int *status)
 {
     int st = 0;
@@ -35,7 +35,7 @@ srch_np_heur *np_heur_wrap(const srch_np_heur_ops *ops, void *self, int width, i
 srch_np_heur *srch_np_heur_custom_new(const srch_np_heur_ops *ops, void *self, int width,
                                       int goal, int *status)
 {
-    return np_heur_wrap(ops, self, width, goal, status);
+    return srch_np_heur_wrap(ops, self, width, goal, status);
 }
 
 void srch_np_heur_free(srch_np_heur *h)
@@ -172,7 +172,7 @@ static srch_np_heur *md_new(int width, int goal, int lc, int *status)
     m->ncells = width * width;
     m->lc = lc;
     for (int t = 1; t < m->ncells; t++) {
-        int g = np_goal_cell(m->ncells, goal, t);
+        int g = srch_np_goal_cell(m->ncells, goal, t);
         m->goal_row[t] = (uint8_t)(g / width);
         m->goal_col[t] = (uint8_t)(g % width);
         for (int c = 0; c < m->ncells; c++)
@@ -184,7 +184,7 @@ static srch_np_heur *md_new(int width, int goal, int lc, int *status)
                             .inc_init = md_init,
                             .inc_move = md_move,
                             .destroy = free};
-    return np_heur_wrap(&ops, m, width, goal, status);
+    return srch_np_heur_wrap(&ops, m, width, goal, status);
 }
 
 srch_np_heur *srch_np_heur_manhattan_new(int width, int goal, int *status)
@@ -293,5 +293,5 @@ srch_np_heur *srch_np_heur_max_new(srch_np_heur **parts, int n, int *status)
         ops.inc_init = max_init;
         ops.inc_move = max_move;
     }
-    return np_heur_wrap(&ops, m, parts[0]->width, parts[0]->goal, status);
+    return srch_np_heur_wrap(&ops, m, parts[0]->width, parts[0]->goal, status);
 }

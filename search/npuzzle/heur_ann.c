@@ -10,7 +10,7 @@
 
 #include "nn/nn.h"
 #include "nn/sparse.h"
-#include "search/ann.h"
+#include "search/npuzzle/ann.h"
 #include "search/npuzzle/encode.h"
 #include "search/npuzzle/np_internal.h"
 
@@ -386,8 +386,8 @@ static void input_maps(ann_heur *a)
             for (int p0 = 0; p0 < n; p0++) {
                 int t = t0, p = p0;
                 if (s) {
-                    int gc = np_goal_cell(n, a->goal, t);
-                    t = np_goal_tile(n, a->goal, (gc % w) * w + gc / w);
+                    int gc = srch_np_goal_cell(n, a->goal, t);
+                    t = srch_np_goal_tile(n, a->goal, (gc % w) * w + gc / w);
                     p = (p % w) * w + p / w;
                 }
                 if (a->goal != a->model_goal) {
@@ -443,7 +443,7 @@ srch_np_heur *srch_np_heur_ann_new(const nn_model *m, const char *name, int widt
                             .eval = ann_eval,
                             .eval_batch = ann_eval_batch,
                             .destroy = ann_destroy};
-    return np_heur_wrap(&ops, a, width, goal, status);
+    return srch_np_heur_wrap(&ops, a, width, goal, status);
 }
 
 srch_np_heur *srch_np_heur_ann_load(const char *path, int width, int goal, srch_np_heur *floor,

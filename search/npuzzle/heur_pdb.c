@@ -39,7 +39,7 @@ static inline int pattern_value(const pdb_heur *p, const view *v, int i, const s
     uint8_t cells[SRCH_NP_MAX_CELLS];
     for (int j = 0; j < p->size[i]; j++)
         cells[j] = v->cell_map[b->pos[v->src[i][j]]];
-    return p->table[i][np_rank(cells, p->size[i], p->ncells)];
+    return p->table[i][srch_np_rank(cells, p->size[i], p->ncells)];
 }
 
 static int pdb_init(void *self, const srch_np_board *b, void *state)
@@ -166,5 +166,5 @@ srch_np_heur *srch_np_heur_pdb_new(srch_np_pdb *pdb, int goal, int reflect, int 
                             .inc_init = pdb_init,
                             .inc_move = pdb_move,
                             .destroy = pdb_destroy};
-    return np_heur_wrap(&ops, p, pdb->part.width, goal, status);
+    return srch_np_heur_wrap(&ops, p, pdb->part.width, goal, status);
 }

@@ -8,9 +8,6 @@
 
 #if defined(__BMI2__)
 #include <immintrin.h>
-/* Argument checks shared by the searches: clears *res, returns 0 or the
- * status it also stores in res->status (width mismatch, unsolvable). */
-int np_search_begin(const srch_np_board *start, const srch_np_heur *h, srch_np_result *res);
 
 #endif
 
@@ -20,7 +17,7 @@ static inline int abs_diff(int a, int b)
 }
 
 /* Cell next to `cell` in direction `dir` (where the blank goes), or -1. */
-static inline int np_neighbour(int width, int cell, int dir)
+static inline int srch_np_neighbour(int width, int cell, int dir)
 {
     int r = cell / width, c = cell % width;
     switch (dir) {
@@ -32,15 +29,15 @@ static inline int np_neighbour(int width, int cell, int dir)
 }
 
 /* Cell of `tile` in the goal layout. */
-static inline int np_goal_cell(int ncells, int goal, int tile)
+static inline int srch_np_goal_cell(int ncells, int goal, int tile)
 {
     if (goal == SRCH_NP_GOAL_BLANK_FIRST)
         return tile;
     return tile == 0 ? ncells - 1 : tile - 1;
 }
 
-/* Tile on `cell` in the goal layout: the inverse of np_goal_cell. */
-static inline int np_goal_tile(int ncells, int goal, int cell)
+/* Tile on `cell` in the goal layout: the inverse of srch_np_goal_cell. */
+static inline int srch_np_goal_tile(int ncells, int goal, int cell)
 {
     if (goal == SRCH_NP_GOAL_BLANK_FIRST)
         return cell;
@@ -49,7 +46,7 @@ static inline int np_goal_tile(int ncells, int goal, int cell)
 
 /* Index of the n-th (0-based) zero bit of `used` (which has > n zeros
  * among the low 32 bits). */
-static inline int np_select_free(uint32_t used, int n)
+static inline int srch_np_select_free(uint32_t used, int n)
 {
 #if defined(__BMI2__)
     return __builtin_ctz(_pdep_u32(1u << n, ~used));
@@ -58,15 +55,12 @@ static inline int np_select_free(uint32_t used, int n)
     for (int i = 0; i < n; i++)
         free_bits &= free_bits - 1;
     return __builtin_ctz(free_bits);
-/* Argument checks shared by the searches: clears *res, returns 0 or the
- * status it also stores in res->status (width mismatch, unsolvable). */
-int np_search_begin(const srch_np_board *start, const srch_np_heur *h, srch_np_result *res);
 
 #endif
 }
 
 /* k-permutation rank of a placement (see srch_np_pdb_rank). */
-static inline uint64_t np_rank(const uint8_t *cells, int k, int ncells)
+static inline uint64_t srch_np_rank(const uint8_t *cells, int k, int ncells)
 {
     uint32_t used = 0;
     uint64_t r = 0;
@@ -87,11 +81,11 @@ struct srch_np_heur {
 };
 
 /* Shared constructor for the built-in heuristics. */
-srch_np_heur *np_heur_wrap(const srch_np_heur_ops *ops, void *self, int width, int goal,
+srch_np_heur *srch_np_heur_wrap(const srch_np_heur_ops *ops, void *self, int width, int goal,
                            int *status);
 
 /* Argument checks shared by the searches: clears *res, returns 0 or the
  * status it also stores in res->status (width mismatch, unsolvable). */
-int np_search_begin(const srch_np_board *start, const srch_np_heur *h, srch_np_result *res);
+int srch_np_search_begin(const srch_np_board *start, const srch_np_heur *h, srch_np_result *res);
 
 #endif

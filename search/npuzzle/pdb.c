@@ -74,7 +74,7 @@ uint64_t srch_np_pdb_entries(int ncells, int k)
 
 uint64_t srch_np_pdb_rank(const uint8_t *cells, int k, int ncells)
 {
-    return np_rank(cells, k, ncells);
+    return srch_np_rank(cells, k, ncells);
 }
 
 void srch_np_pdb_unrank(uint64_t rank, int k, int ncells, uint8_t *cells)
@@ -86,13 +86,13 @@ void srch_np_pdb_unrank(uint64_t rank, int k, int ncells, uint8_t *cells)
     }
     uint32_t used = 0;
     for (int i = 0; i < k; i++) {
-        cells[i] = (uint8_t)np_select_free(used, digit[i]);
+        cells[i] = (uint8_t)srch_np_select_free(used, digit[i]);
         used |= 1u << cells[i];
     }
 }
 
 /* A partition is usable when its patterns are disjoint sets of tiles 1..N-1. */
-int np_partition_check(const srch_np_partition *part)
+int srch_np_partition_check(const srch_np_partition *part)
 {
     if (part->width < SRCH_NP_MIN_WIDTH || part->width > SRCH_NP_MAX_WIDTH)
         return hn_fail(HN_ERR_FORMAT, "partition width %d not supported", part->width);
@@ -132,7 +132,7 @@ static uint8_t *table_alloc(uint64_t bytes)
 
 srch_np_pdb *srch_np_pdb_new(const srch_np_partition *part, int *status)
 {
-    int st = np_partition_check(part);
+    int st = srch_np_partition_check(part);
     srch_np_pdb *p = NULL;
     if (st)
         goto fail;
@@ -192,7 +192,7 @@ int srch_np_pdb_lookup(const srch_np_pdb *p, const srch_np_board *b)
         uint8_t cells[SRCH_NP_MAX_CELLS];
         for (int j = 0; j < p->part.size[i]; j++)
             cells[j] = b->pos[p->part.tiles[i][j]];
-        h += p->table[i][np_rank(cells, p->part.size[i], n)];
+        h += p->table[i][srch_np_rank(cells, p->part.size[i], n)];
     }
     return h;
 }

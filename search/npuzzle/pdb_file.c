@@ -152,7 +152,7 @@ static int header_decode(const uint8_t *h, const char *path, srch_np_partition *
             return hn_fail(HN_ERR_FORMAT, "%s: pattern %d has %d tiles", path, i + 1, part->size[i]);
         memcpy(part->tiles[i], q + 4, SRCH_NP_MAX_CELLS);
     }
-    if (np_partition_check(part))
+    if (srch_np_partition_check(part))
         return hn_fail(HN_ERR_FORMAT, "%s: bad partition: %s", path, hn_errmsg());
     *total = (uint64_t)get_u32(q) | (uint64_t)get_u32(q + 4) << 32;
     *crc = get_u32(q + 8);

@@ -13,6 +13,6 @@ struct srch_np_pdb {
 };
 
 /* 0 when the patterns are disjoint sets of tiles 1..N-1, else HN_ERR_FORMAT. */
-int np_partition_check(const srch_np_partition *part);
+int srch_np_partition_check(const srch_np_partition *part);
 
 #endif

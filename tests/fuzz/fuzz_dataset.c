@@ -4,6 +4,7 @@
 #include "datagen/dataset.h"
 #include "fuzz_util.h"
 #include "train/trn.h"
+#include "common/hn_h5.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -2,6 +2,7 @@
  * pass (seed: a tiny trained model). */
 #include "fuzz_util.h"
 #include "nn/nn.h"
+#include "common/hn_h5.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -4,16 +4,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "search/bfs_store.h"
+#include "search/npuzzle/bfs_store.h"
 
-void bfs_pack(const srch_np_board *b, uint64_t *key)
+void srch_np_bfs_pack(const srch_np_board *b, uint64_t *key)
 {
     key[0] = key[1] = 0;
     for (int t = 1; t < b->ncells; t++)
         key[(t - 1) / 12] |= (uint64_t)b->pos[t] << (5 * ((t - 1) % 12));
 }
 
-void bfs_board_of(const bfs_store *s, size_t idx, srch_np_board *b)
+void srch_np_bfs_board_of(const srch_np_bfs_store *s, size_t idx, srch_np_board *b)
 {
     const uint64_t *key = s->nodes[idx].key;
     int n = s->width * s->width;
@@ -28,7 +28,7 @@ void bfs_board_of(const bfs_store *s, size_t idx, srch_np_board *b)
     srch_np_board_set(b, s->width, tiles);
 }
 
-static size_t slot_of(const bfs_store *s, const uint64_t *key)
+static size_t slot_of(const srch_np_bfs_store *s, const uint64_t *key)
 {
     uint64_t x = (key[0] + 0x632be59bd9b4e019ull) * 0x9e3779b97f4a7c15ull ^ key[1];
     x = (x ^ (x >> 31)) * 0xbf58476d1ce4e5b9ull;
@@ -40,7 +40,7 @@ static size_t slot_of(const bfs_store *s, const uint64_t *key)
     }
 }
 
-static int rehash(bfs_store *s)
+static int rehash(srch_np_bfs_store *s)
 {
     size_t nslots = s->nslots ? 2 * s->nslots : (size_t)1 << 15;
     uint32_t *slots = calloc(nslots, sizeof *slots), *old = s->slots;
@@ -54,20 +54,20 @@ static int rehash(bfs_store *s)
     return 0;
 }
 
-int bfs_store_init(bfs_store *s, int width)
+int srch_np_bfs_store_init(srch_np_bfs_store *s, int width)
 {
-    *s = (bfs_store){.width = width};
+    *s = (srch_np_bfs_store){.width = width};
     return rehash(s);
 }
 
-void bfs_store_free(bfs_store *s)
+void srch_np_bfs_store_free(srch_np_bfs_store *s)
 {
     free(s->nodes);
     free(s->slots);
-    *s = (bfs_store){0};
+    *s = (srch_np_bfs_store){0};
 }
 
-long bfs_store_find(const bfs_store *s, const uint64_t *key)
+long srch_np_bfs_store_find(const srch_np_bfs_store *s, const uint64_t *key)
 {
     uint32_t v = s->slots[slot_of(s, key)];
     return v ? (long)v - 1 : -1;
@@ -78,11 +78,11 @@ static uint16_t h16(int h)
     return h < 0 ? 0 : h > UINT16_MAX ? UINT16_MAX : (uint16_t)h;
 }
 
-long bfs_store_add(bfs_store *s, const bfs_child *c, int h0, int h1)
+long srch_np_bfs_store_add(srch_np_bfs_store *s, const srch_np_bfs_child *c, int h0, int h1)
 {
     if (s->n == s->cap) {
         size_t cap = s->cap ? 2 * s->cap : (size_t)1 << 14;
-        bfs_node *p = cap < UINT32_MAX ? realloc(s->nodes, cap * sizeof *p) : NULL;
+        srch_np_bfs_node *p = cap < UINT32_MAX ? realloc(s->nodes, cap * sizeof *p) : NULL;
         if (!p) {
             hn_fail(HN_ERR_NOMEM, "search: out of memory for %zu nodes", cap);
             return -1;
@@ -94,7 +94,7 @@ long bfs_store_add(bfs_store *s, const bfs_child *c, int h0, int h1)
         return -1;
     /* fixed-point values can pass 16 bits (scale:1000 on the 24-puzzle):
      * clamp rather than wrap to a tiny estimate */
-    s->nodes[s->n] = (bfs_node){.key = {c->key[0], c->key[1]},
+    s->nodes[s->n] = (srch_np_bfs_node){.key = {c->key[0], c->key[1]},
                                 .parent = c->parent,
                                 .g = c->g,
                                 .h = {h16(h0), h16(h1)},
@@ -104,17 +104,17 @@ long bfs_store_add(bfs_store *s, const bfs_child *c, int h0, int h1)
     return (long)s->n++;
 }
 
-int bfs_heap_push(bfs_heap *hp, uint64_t pri, uint32_t idx, int g)
+int srch_np_bfs_heap_push(srch_np_bfs_heap *hp, uint64_t pri, uint32_t idx, int g)
 {
     if (hp->n == hp->cap) {
         size_t cap = hp->cap ? 2 * hp->cap : (size_t)1 << 14;
-        bfs_item *p = realloc(hp->a, cap * sizeof *p);
+        srch_np_bfs_item *p = realloc(hp->a, cap * sizeof *p);
         if (!p)
             return hn_fail(HN_ERR_NOMEM, "search: out of memory for the open list");
         hp->a = p;
         hp->cap = cap;
     }
-    bfs_item v = {.pri = pri, .idx = idx, .g = (uint16_t)g};
+    srch_np_bfs_item v = {.pri = pri, .idx = idx, .g = (uint16_t)g};
     size_t i = hp->n++;
     while (i > 0 && hp->a[(i - 1) / 2].pri > pri) {
         hp->a[i] = hp->a[(i - 1) / 2];
@@ -124,9 +124,9 @@ int bfs_heap_push(bfs_heap *hp, uint64_t pri, uint32_t idx, int g)
     return 0;
 }
 
-bfs_item bfs_heap_pop(bfs_heap *hp)
+srch_np_bfs_item srch_np_bfs_heap_pop(srch_np_bfs_heap *hp)
 {
-    bfs_item top = hp->a[0], v = hp->a[--hp->n];
+    srch_np_bfs_item top = hp->a[0], v = hp->a[--hp->n];
     size_t i = 0, n = hp->n;
     for (size_t c; (c = 2 * i + 1) < n; i = c) {
         if (c + 1 < n && hp->a[c + 1].pri < hp->a[c].pri)
@@ -140,27 +140,27 @@ bfs_item bfs_heap_pop(bfs_heap *hp)
     return top;
 }
 
-void bfs_children(bfs_store *s, uint32_t idx, const srch_np_board *b, bfs_child *kids, int *nkids,
+void srch_np_bfs_children(srch_np_bfs_store *s, uint32_t idx, const srch_np_board *b, srch_np_bfs_child *kids, int *nkids,
                   uint32_t *improved, int *nimp, srch_np_result *res)
 {
-    const bfs_node *x = &s->nodes[idx];
+    const srch_np_bfs_node *x = &s->nodes[idx];
     int g = x->g + 1, back = x->parent == BFS_NO_PARENT ? -1 : srch_np_dir_opposite(x->dir);
     for (int d = 0; d < 4; d++) {
         if (d == back || !srch_np_board_can_move(b, d))
             continue;
         res->generated++;
-        bfs_child *c = &kids[*nkids];
+        srch_np_bfs_child *c = &kids[*nkids];
         c->b = *b;
         srch_np_board_move(&c->b, d);
-        bfs_pack(&c->b, c->key);
+        srch_np_bfs_pack(&c->b, c->key);
         c->parent = idx;
         c->g = (uint16_t)g;
         c->dir = (uint8_t)d;
-        long k = bfs_store_find(s, c->key);
+        long k = srch_np_bfs_store_find(s, c->key);
         if (k < 0) {
             (*nkids)++;
         } else if (s->nodes[k].g > g) {
-            bfs_node *y = &s->nodes[k];
+            srch_np_bfs_node *y = &s->nodes[k];
             y->g = (uint16_t)g;
             y->parent = idx;
             y->dir = (uint8_t)d;
@@ -170,7 +170,7 @@ void bfs_children(bfs_store *s, uint32_t idx, const srch_np_board *b, bfs_child 
     }
 }
 
-void bfs_take_path(const bfs_store *s, size_t idx, srch_np_result *res)
+void srch_np_bfs_take_path(const srch_np_bfs_store *s, size_t idx, srch_np_result *res)
 {
     int len = s->nodes[idx].g;
     res->length = len;
@@ -180,7 +180,7 @@ void bfs_take_path(const bfs_store *s, size_t idx, srch_np_result *res)
             res->moves[s->nodes[i].g - 1] = s->nodes[i].dir;
 }
 
-int bfs_limits_hit(const char *algo, const srch_np_result *res, const srch_limits *lim,
+int srch_np_bfs_limits_hit(const char *algo, const srch_np_result *res, const srch_limits *lim,
                    double deadline, size_t stored)
 {
     if (lim && lim->max_expanded && res->expanded >= lim->max_expanded)

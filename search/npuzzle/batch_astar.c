@@ -8,16 +8,16 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "search/bfs_store.h"
+#include "search/npuzzle/bfs_store.h"
 #include "search/npuzzle/np_internal.h"
 
 typedef struct {
-    bfs_store s;
-    bfs_heap open;
+    srch_np_bfs_store s;
+    srch_np_bfs_heap open;
     const srch_np_heur *h;
     int scale, batch;
     double weight;
-    bfs_child *kids;
+    srch_np_bfs_child *kids;
     srch_np_board *boards;
     int *hv;
     uint32_t *par, *improved;
@@ -37,17 +37,17 @@ static uint64_t f_key(const bwa *a, int g, int h)
 
 static int push(bwa *a, uint32_t idx)
 {
-    const bfs_node *x = &a->s.nodes[idx];
+    const srch_np_bfs_node *x = &a->s.nodes[idx];
     uint64_t f = f_key(a, x->g, x->h[0]);
     if (x->h[0] == 0 && f < a->best_f) {
         srch_np_board b;
-        bfs_board_of(&a->s, idx, &b);
+        srch_np_bfs_board_of(&a->s, idx, &b);
         if (srch_np_board_is_goal(&b, srch_np_heur_goal(a->h))) {
             a->best_f = f;
             a->best = idx;
         }
     }
-    return bfs_heap_push(&a->open, f << 16 | (uint64_t)(0xffff - x->g), idx, x->g);
+    return srch_np_bfs_heap_push(&a->open, f << 16 | (uint64_t)(0xffff - x->g), idx, x->g);
 }
 
 /* Take up to `batch` open nodes that could still beat the incumbent. */
@@ -55,15 +55,15 @@ static int pop_batch(bwa *a)
 {
     int n = 0;
     while (a->open.n && n < a->batch) {
-        bfs_item top = a->open.a[0];
-        bfs_node *x = &a->s.nodes[top.idx];
+        srch_np_bfs_item top = a->open.a[0];
+        srch_np_bfs_node *x = &a->s.nodes[top.idx];
         if (!x->open || x->g != top.g) {
-            bfs_heap_pop(&a->open);
+            srch_np_bfs_heap_pop(&a->open);
             continue;
         }
         if ((top.pri >> 16) >= a->best_f)
             break;
-        bfs_heap_pop(&a->open);
+        srch_np_bfs_heap_pop(&a->open);
         x->open = 0;
         a->par[n++] = top.idx;
     }
@@ -76,8 +76,8 @@ static int expand(bwa *a, int npar, srch_np_result *res)
     int nk = 0, nimp = 0;
     for (int i = 0; i < npar; i++) {
         srch_np_board b;
-        bfs_board_of(&a->s, a->par[i], &b);
-        bfs_children(&a->s, a->par[i], &b, a->kids, &nk, a->improved, &nimp, res);
+        srch_np_bfs_board_of(&a->s, a->par[i], &b);
+        srch_np_bfs_children(&a->s, a->par[i], &b, a->kids, &nk, a->improved, &nimp, res);
     }
     res->expanded += (uint64_t)npar;
     for (int i = 0; i < nimp; i++)
@@ -93,16 +93,16 @@ static int expand(bwa *a, int npar, srch_np_result *res)
     res->heur_calls += (uint64_t)nk;
     res->batches++;
     for (int i = 0; i < nk; i++) {
-        const bfs_child *c = &a->kids[i];
-        long k = bfs_store_find(&a->s, c->key); /* a twin from another parent of the batch */
+        const srch_np_bfs_child *c = &a->kids[i];
+        long k = srch_np_bfs_store_find(&a->s, c->key); /* a twin from another parent of the batch */
         if (k >= 0 && a->s.nodes[k].g <= c->g)
             continue;
         if (k >= 0) {
-            bfs_node *y = &a->s.nodes[k];
+            srch_np_bfs_node *y = &a->s.nodes[k];
             y->g = c->g;
             y->parent = c->parent;
             y->dir = c->dir;
-        } else if ((k = bfs_store_add(&a->s, c, a->hv[i], 0)) < 0) {
+        } else if ((k = srch_np_bfs_store_add(&a->s, c, a->hv[i], 0)) < 0) {
             return HN_ERR_NOMEM;
         }
         if (push(a, (uint32_t)k))
@@ -116,9 +116,9 @@ static int run(bwa *a, const srch_np_board *start, const srch_limits *lim, doubl
 {
     res->h0 = srch_np_heur_eval(a->h, start);
     res->heur_calls++;
-    bfs_child root = {.b = *start, .parent = BFS_NO_PARENT};
-    bfs_pack(start, root.key);
-    if (bfs_store_add(&a->s, &root, res->h0, 0) < 0)
+    srch_np_bfs_child root = {.b = *start, .parent = BFS_NO_PARENT};
+    srch_np_bfs_pack(start, root.key);
+    if (srch_np_bfs_store_add(&a->s, &root, res->h0, 0) < 0)
         return HN_ERR_NOMEM;
     int st = 0;
     if (srch_np_board_is_goal(start, srch_np_heur_goal(a->h))) {
@@ -128,7 +128,7 @@ static int run(bwa *a, const srch_np_board *start, const srch_limits *lim, doubl
         return st;
     }
     for (;;) {
-        if ((st = bfs_limits_hit("batch A*", res, lim, deadline, a->s.n)))
+        if ((st = srch_np_bfs_limits_hit("batch A*", res, lim, deadline, a->s.n)))
             return st;
         int npar = pop_batch(a);
         if (!npar)
@@ -139,7 +139,7 @@ static int run(bwa *a, const srch_np_board *start, const srch_limits *lim, doubl
     if (a->best < 0)
         return hn_fail(HN_ERR_UNSOLVABLE,
                        "batch A*: open list exhausted without reaching the goal");
-    bfs_take_path(&a->s, (size_t)a->best, res);
+    srch_np_bfs_take_path(&a->s, (size_t)a->best, res);
     return 0;
 }
 
@@ -156,7 +156,7 @@ int srch_np_batch_astar(const srch_np_board *start, const srch_np_heur *h,
                         const srch_np_bfs_opts *opts, const srch_limits *lim, srch_np_result *res)
 {
     srch_np_bfs_opts o = opts ? *opts : (srch_np_bfs_opts){.batch = 1, .weight = 1};
-    if (np_search_begin(start, h, res))
+    if (srch_np_search_begin(start, h, res))
         return res->status;
     if ((res->status = check_opts(&o)))
         return res->status;
@@ -175,12 +175,12 @@ int srch_np_batch_astar(const srch_np_board *start, const srch_np_heur *h,
     a.improved = malloc(nk * sizeof *a.improved);
     if (!a.kids || !a.boards || !a.hv || !a.par || !a.improved)
         res->status = hn_fail(HN_ERR_NOMEM, "batch A*: out of memory for a batch of %d", o.batch);
-    else if (!(res->status = bfs_store_init(&a.s, start->width)))
+    else if (!(res->status = srch_np_bfs_store_init(&a.s, start->width)))
         res->status =
             run(&a, start, lim, lim && lim->time_limit > 0 ? t0 + lim->time_limit : 0, res);
     res->stored = a.s.n;
     res->seconds = hn_now() - t0;
-    bfs_store_free(&a.s);
+    srch_np_bfs_store_free(&a.s);
     free(a.open.a);
     free(a.kids);
     free(a.boards);

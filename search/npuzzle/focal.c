@@ -7,27 +7,27 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "search/bfs_store.h"
+#include "search/npuzzle/bfs_store.h"
 #include "search/npuzzle/np_internal.h"
 
 typedef struct {
-    bfs_heap *b; /* b[f]: open nodes with admissible f, waiting for the bound */
+    srch_np_bfs_heap *b; /* b[f]: open nodes with admissible f, waiting for the bound */
     int nb;
 } buckets;
 
 typedef struct {
-    bfs_store s;
-    bfs_heap open, focal;
+    srch_np_bfs_store s;
+    srch_np_bfs_heap open, focal;
     buckets wait;
     const srch_np_heur *adm, *guide;
     int gscale;
     double bound;
     long fb; /* nodes with f <= fb are in the focal list */
-    bfs_child kids[4];
+    srch_np_bfs_child kids[4];
     srch_np_board boards[4];
 } focal;
 
-static int valid(const focal *a, bfs_item it)
+static int valid(const focal *a, srch_np_bfs_item it)
 {
     return a->s.nodes[it.idx].open && a->s.nodes[it.idx].g == it.g;
 }
@@ -36,29 +36,29 @@ static int wait_push(focal *a, long f, uint32_t idx, int g)
 {
     if (f >= a->wait.nb) {
         int nb = (int)f + 64;
-        bfs_heap *p = realloc(a->wait.b, (size_t)nb * sizeof *p);
+        srch_np_bfs_heap *p = realloc(a->wait.b, (size_t)nb * sizeof *p);
         if (!p)
             return hn_fail(HN_ERR_NOMEM, "focal: out of memory for the open buckets");
         for (int i = a->wait.nb; i < nb; i++)
-            p[i] = (bfs_heap){0};
+            p[i] = (srch_np_bfs_heap){0};
         a->wait.b = p;
         a->wait.nb = nb;
     }
-    return bfs_heap_push(&a->wait.b[f], 0, idx, g);
+    return srch_np_bfs_heap_push(&a->wait.b[f], 0, idx, g);
 }
 
 static int push(focal *a, uint32_t idx)
 {
-    const bfs_node *x = &a->s.nodes[idx];
+    const srch_np_bfs_node *x = &a->s.nodes[idx];
     long f = x->g + x->h[1];
     uint64_t tie = (uint64_t)(0xffff - x->g);
-    int st = bfs_heap_push(&a->open, (uint64_t)f << 16 | tie, idx, x->g);
+    int st = srch_np_bfs_heap_push(&a->open, (uint64_t)f << 16 | tie, idx, x->g);
     if (st)
         return st;
     if (f > a->fb)
         return wait_push(a, f, idx, x->g);
     uint64_t fg = (uint64_t)x->g * (uint64_t)a->gscale + x->h[0];
-    return bfs_heap_push(&a->focal, fg << 16 | tie, idx, x->g);
+    return srch_np_bfs_heap_push(&a->focal, fg << 16 | tie, idx, x->g);
 }
 
 /* Raise the focal bound to bound * fmin and move the waiting nodes below it. */
@@ -68,17 +68,17 @@ static int raise_bound(focal *a, long fmin)
     for (long f = a->fb + 1; f <= fb; f++) {
         if (f >= a->wait.nb)
             break;
-        bfs_heap *w = &a->wait.b[f];
+        srch_np_bfs_heap *w = &a->wait.b[f];
         for (size_t i = 0; i < w->n; i++)
             if (valid(a, w->a[i])) {
-                const bfs_node *x = &a->s.nodes[w->a[i].idx];
+                const srch_np_bfs_node *x = &a->s.nodes[w->a[i].idx];
                 uint64_t fg = (uint64_t)x->g * (uint64_t)a->gscale + x->h[0];
-                if (bfs_heap_push(&a->focal, fg << 16 | (uint64_t)(0xffff - x->g), w->a[i].idx,
+                if (srch_np_bfs_heap_push(&a->focal, fg << 16 | (uint64_t)(0xffff - x->g), w->a[i].idx,
                                   x->g))
                     return HN_ERR_NOMEM;
             }
         free(w->a);
-        *w = (bfs_heap){0};
+        *w = (srch_np_bfs_heap){0};
     }
     if (fb > a->fb)
         a->fb = fb;
@@ -89,13 +89,13 @@ static int raise_bound(focal *a, long fmin)
 static long next_node(focal *a, int *st)
 {
     while (a->open.n && !valid(a, a->open.a[0]))
-        bfs_heap_pop(&a->open);
+        srch_np_bfs_heap_pop(&a->open);
     if (!a->open.n)
         return -1;
     if ((*st = raise_bound(a, (long)(a->open.a[0].pri >> 16))))
         return -1;
     while (a->focal.n) {
-        bfs_item it = bfs_heap_pop(&a->focal);
+        srch_np_bfs_item it = srch_np_bfs_heap_pop(&a->focal);
         if (valid(a, it))
             return it.idx;
     }
@@ -108,7 +108,7 @@ static int expand(focal *a, uint32_t idx, const srch_np_board *b, srch_np_result
 {
     int nk = 0, nimp = 0, ha[4], hg[4];
     uint32_t improved[4];
-    bfs_children(&a->s, idx, b, a->kids, &nk, improved, &nimp, res);
+    srch_np_bfs_children(&a->s, idx, b, a->kids, &nk, improved, &nimp, res);
     res->expanded++;
     for (int i = 0; i < nimp; i++)
         if (push(a, improved[i]))
@@ -125,7 +125,7 @@ static int expand(focal *a, uint32_t idx, const srch_np_board *b, srch_np_result
     res->heur_calls += (uint64_t)nk;
     res->batches++;
     for (int i = 0; i < nk; i++) {
-        long k = bfs_store_add(&a->s, &a->kids[i], hg[i], ha[i]);
+        long k = srch_np_bfs_store_add(&a->s, &a->kids[i], hg[i], ha[i]);
         if (k < 0 || push(a, (uint32_t)k))
             return HN_ERR_NOMEM;
     }
@@ -135,24 +135,24 @@ static int expand(focal *a, uint32_t idx, const srch_np_board *b, srch_np_result
 static int run(focal *a, const srch_np_board *start, const srch_limits *lim, double deadline,
                srch_np_result *res)
 {
-    bfs_child root = {.b = *start, .parent = BFS_NO_PARENT};
-    bfs_pack(start, root.key);
+    srch_np_bfs_child root = {.b = *start, .parent = BFS_NO_PARENT};
+    srch_np_bfs_pack(start, root.key);
     res->h0 = srch_np_heur_eval(a->guide, start);
     res->heur_calls++;
-    if (bfs_store_add(&a->s, &root, res->h0, srch_np_heur_eval(a->adm, start)) < 0 || push(a, 0))
+    if (srch_np_bfs_store_add(&a->s, &root, res->h0, srch_np_heur_eval(a->adm, start)) < 0 || push(a, 0))
         return HN_ERR_NOMEM;
     int goal = srch_np_heur_goal(a->adm), st = 0;
     for (;;) {
-        if ((st = bfs_limits_hit("focal", res, lim, deadline, a->s.n)))
+        if ((st = srch_np_bfs_limits_hit("focal", res, lim, deadline, a->s.n)))
             return st;
         long idx = next_node(a, &st);
         if (idx < 0)
             break;
         a->s.nodes[idx].open = 0;
         srch_np_board b;
-        bfs_board_of(&a->s, (size_t)idx, &b);
+        srch_np_bfs_board_of(&a->s, (size_t)idx, &b);
         if (srch_np_board_is_goal(&b, goal)) {
-            bfs_take_path(&a->s, (size_t)idx, res);
+            srch_np_bfs_take_path(&a->s, (size_t)idx, res);
             return 0;
         }
         if ((st = expand(a, (uint32_t)idx, &b, res)))
@@ -165,7 +165,7 @@ static int run(focal *a, const srch_np_board *start, const srch_limits *lim, dou
 int srch_np_focal(const srch_np_board *start, const srch_np_heur *adm, const srch_np_heur *guide,
                   double bound, const srch_limits *lim, srch_np_result *res)
 {
-    if (np_search_begin(start, guide, res))
+    if (srch_np_search_begin(start, guide, res))
         return res->status;
     if (srch_np_heur_width(adm) != start->width ||
         srch_np_heur_goal(adm) != srch_np_heur_goal(guide))
@@ -179,13 +179,13 @@ int srch_np_focal(const srch_np_board *start, const srch_np_heur *adm, const src
     double t0 = hn_now();
     focal a = {
         .adm = adm, .guide = guide, .gscale = srch_np_heur_scale(guide), .bound = bound, .fb = -1};
-    res->status = bfs_store_init(&a.s, start->width);
+    res->status = srch_np_bfs_store_init(&a.s, start->width);
     if (!res->status)
         res->status =
             run(&a, start, lim, lim && lim->time_limit > 0 ? t0 + lim->time_limit : 0, res);
     res->stored = a.s.n;
     res->seconds = hn_now() - t0;
-    bfs_store_free(&a.s);
+    srch_np_bfs_store_free(&a.s);
     free(a.open.a);
     free(a.focal.a);
     for (int i = 0; i < a.wait.nb; i++)

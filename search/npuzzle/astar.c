@@ -1,23 +1,23 @@
 /* A* on the n-puzzle, on the node store shared with batch A* and focal
- * search (search/bfs_store.h: a pool of packed boards with a hash index and
+ * search (search/npuzzle/bfs_store.h: a pool of packed boards with a hash index and
  * a heap with lazy deletion). The open list is ordered by (f, larger g
  * first). All new children of an expansion are evaluated with one
  * eval_batch call, so a batched heuristic (a network) sees them together. */
 #include <stdlib.h>
 
-#include "search/bfs_store.h"
+#include "search/npuzzle/bfs_store.h"
 #include "search/npuzzle/np_internal.h"
 
 typedef struct {
-    bfs_store s;
-    bfs_heap open;
+    srch_np_bfs_store s;
+    srch_np_bfs_heap open;
 } astar;
 
 static int push(astar *a, uint32_t idx)
 {
-    const bfs_node *x = &a->s.nodes[idx];
+    const srch_np_bfs_node *x = &a->s.nodes[idx];
     uint64_t pri = (uint64_t)(x->g + x->h[0]) << 16 | (uint64_t)(0xffff - x->g);
-    return bfs_heap_push(&a->open, pri, idx, x->g);
+    return srch_np_bfs_heap_push(&a->open, pri, idx, x->g);
 }
 
 /* Generate the children of node `idx` (board b), re-open the ones reached
@@ -26,11 +26,11 @@ static int push(astar *a, uint32_t idx)
 static int expand(astar *a, uint32_t idx, const srch_np_board *b, const srch_np_heur *h,
                   srch_np_result *res)
 {
-    bfs_child kids[4];
+    srch_np_bfs_child kids[4];
     srch_np_board boards[4];
     uint32_t improved[4];
     int hv[4], nk = 0, nimp = 0;
-    bfs_children(&a->s, idx, b, kids, &nk, improved, &nimp, res);
+    srch_np_bfs_children(&a->s, idx, b, kids, &nk, improved, &nimp, res);
     for (int i = 0; i < nimp; i++)
         if (push(a, improved[i]))
             return HN_ERR_NOMEM;
@@ -44,7 +44,7 @@ static int expand(astar *a, uint32_t idx, const srch_np_board *b, const srch_np_
     res->heur_calls += (uint64_t)nk;
     res->batches++;
     for (int i = 0; i < nk; i++) {
-        long k = bfs_store_add(&a->s, &kids[i], hv[i], 0);
+        long k = srch_np_bfs_store_add(&a->s, &kids[i], hv[i], 0);
         if (k < 0 || push(a, (uint32_t)k))
             return HN_ERR_NOMEM;
     }
@@ -56,23 +56,23 @@ static int astar_run(astar *a, const srch_np_board *start, const srch_np_heur *h
 {
     res->h0 = srch_np_heur_eval(h, start);
     res->heur_calls++;
-    bfs_child root = {.b = *start, .parent = BFS_NO_PARENT};
-    bfs_pack(start, root.key);
-    if (bfs_store_add(&a->s, &root, res->h0, 0) < 0 || push(a, 0))
+    srch_np_bfs_child root = {.b = *start, .parent = BFS_NO_PARENT};
+    srch_np_bfs_pack(start, root.key);
+    if (srch_np_bfs_store_add(&a->s, &root, res->h0, 0) < 0 || push(a, 0))
         return HN_ERR_NOMEM;
     while (a->open.n) {
-        bfs_item top = bfs_heap_pop(&a->open);
-        bfs_node *x = &a->s.nodes[top.idx];
+        srch_np_bfs_item top = srch_np_bfs_heap_pop(&a->open);
+        srch_np_bfs_node *x = &a->s.nodes[top.idx];
         if (!x->open || x->g != top.g)
             continue; /* stale entry: the node was expanded or improved since */
         x->open = 0;
         srch_np_board b;
-        bfs_board_of(&a->s, top.idx, &b);
+        srch_np_bfs_board_of(&a->s, top.idx, &b);
         if (srch_np_board_is_goal(&b, h->goal)) {
-            bfs_take_path(&a->s, top.idx, res);
+            srch_np_bfs_take_path(&a->s, top.idx, res);
             return 0;
         }
-        int st = bfs_limits_hit("A*", res, lim, deadline, a->s.n);
+        int st = srch_np_bfs_limits_hit("A*", res, lim, deadline, a->s.n);
         if (st)
             return st;
         res->expanded++;
@@ -85,16 +85,16 @@ static int astar_run(astar *a, const srch_np_board *start, const srch_np_heur *h
 int srch_np_astar(const srch_np_board *start, const srch_np_heur *h, const srch_limits *lim,
                   srch_np_result *res)
 {
-    if (np_search_begin(start, h, res))
+    if (srch_np_search_begin(start, h, res))
         return res->status;
     double t0 = hn_now();
     astar a = {0};
-    res->status = bfs_store_init(&a.s, start->width);
+    res->status = srch_np_bfs_store_init(&a.s, start->width);
     if (!res->status)
         res->status = astar_run(&a, start, h, lim, lim && lim->time_limit > 0 ? t0 + lim->time_limit : 0, res);
     res->stored = a.s.n;
     res->seconds = hn_now() - t0;
-    bfs_store_free(&a.s);
+    srch_np_bfs_store_free(&a.s);
     free(a.open.a);
     return res->status;
 }

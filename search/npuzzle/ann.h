@@ -1,7 +1,7 @@
-/* search/ann.h: searching with a learned heuristic — the ANN-distance
+/* search/npuzzle/ann.h: searching with a learned heuristic — the ANN-distance
  * heuristic behind the srch_np_heur interface (search/npuzzle/heur_ann.c),
- * batch / weighted A* (search/batch_astar.c) and focal search with a
- * provable suboptimality bound (search/focal.c). Kept next to srch.h so the
+ * batch / weighted A* (search/npuzzle/batch_astar.c) and focal search with a
+ * provable suboptimality bound (search/npuzzle/focal.c). Kept next to srch.h so the
  * core n-puzzle header stays small; include this one for networks. */
 #ifndef SRCH_ANN_H
 #define SRCH_ANN_H

@@ -88,7 +88,7 @@ static int dfs(ida *s, int g, int prev, int hcur)
 }
 
 /* Shared argument checks of the searches; fills the result's defaults. */
-int np_search_begin(const srch_np_board *start, const srch_np_heur *h, srch_np_result *res)
+int srch_np_search_begin(const srch_np_board *start, const srch_np_heur *h, srch_np_result *res)
 {
     memset(res, 0, sizeof *res);
     res->length = -1;
@@ -131,7 +131,7 @@ static void ida_run(ida *s, srch_np_result *res)
 int srch_np_idastar(const srch_np_board *start, const srch_np_heur *h, const srch_limits *lim,
                     srch_np_result *res)
 {
-    if (np_search_begin(start, h, res))
+    if (srch_np_search_begin(start, h, res))
         return res->status;
     double t0 = hn_now();
     ida *s = calloc(1, sizeof *s);
@@ -151,7 +151,7 @@ int srch_np_idastar(const srch_np_board *start, const srch_np_heur *h, const src
     s->deadline = lim && lim->time_limit > 0 ? t0 + lim->time_limit : 0;
     for (int c = 0; c < start->ncells; c++)
         for (int d = 0; d < 4; d++)
-            s->nb[c][d] = (int8_t)np_neighbour(start->width, c, d);
+            s->nb[c][d] = (int8_t)srch_np_neighbour(start->width, c, d);
     ida_run(s, res);
     res->status = s->status;
     if (s->status == HN_ERR_LIMIT && !s->depth_hit)

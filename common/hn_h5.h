@@ -1,0 +1,41 @@
+/* common/hn_h5.h: small HDF5 helpers shared by the modules that read and
+ * write HDF5 files. Private: HDF5's types stay out of the public headers
+ * (common/hn.h and the module headers need only the C library). */
+#ifndef HN_H5_H
+#define HN_H5_H
+
+#include <stddef.h>
+
+#include <hdf5.h>
+
+#include "common/hn.h"
+
+/* ---- HDF5 helpers ------------------------------------------------------ */
+
+/* Turn off HDF5's automatic error printing (libraries report through status). */
+void hn_h5_quiet(void);
+/* Open an existing file read-only; on failure the message names the file and
+ * says whether it is missing, damaged (checksum mismatch, hn_file_verify) or
+ * not HDF5. Returns the file id or a negative status. */
+hid_t hn_h5_open_read(const char *path);
+/* The same for files heurnet writes itself (models, datasets, checkpoints):
+ * a file without a checksum is also opened, with a warning through hn_log
+ * that names the file and `heurnet nn upgrade`. */
+hid_t hn_h5_open_verified(const char *path);
+int hn_h5_attr_set_str(hid_t obj, const char *name, const char *value);
+int hn_h5_attr_set_int(hid_t obj, const char *name, long long value);
+int hn_h5_attr_set_double(hid_t obj, const char *name, double value);
+/* Longest fixed-length string attribute the readers accept. */
+#define HN_H5_STR_MAX 65536
+/* Attribute readers: the attribute must hold exactly one value of the right
+ * class (a string; an integer or float). A string is read with its stored
+ * size and padding into buf (NUL-terminated); one that does not fit in cap is
+ * an error, not a truncation. Numbers must be finite; get_int also wants an
+ * integral value that fits a long long. Return 0 or HN_ERR_FORMAT (message
+ * names the attribute), HN_ERR_NOMEM. */
+int hn_h5_attr_get_str(hid_t obj, const char *name, char *buf, size_t cap);
+int hn_h5_attr_get_int(hid_t obj, const char *name, long long *value);
+int hn_h5_attr_get_double(hid_t obj, const char *name, double *value);
+int hn_h5_attr_exists(hid_t obj, const char *name); /* 1, 0 */
+
+#endif
