@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #ifdef HEURNET_MPI
 #include <mpi.h>
@@ -329,6 +330,19 @@ static int under_mpirun(void)
     return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") || getenv("PMIX_RANK");
 }
 
+/* Wait for the other ranks without spinning: a rank that finished its shard
+ * first would otherwise busy-poll in MPI_Allreduce and take CPU from the
+ * ranks still labelling (on a shared or oversubscribed machine). */
+static void wait_for_ranks(void)
+{
+    MPI_Request rq;
+    int done = 0;
+    if (MPI_Ibarrier(MPI_COMM_WORLD, &rq) != MPI_SUCCESS)
+        return; /* the allreduce that follows still synchronises */
+    while (!done && MPI_Test(&rq, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done)
+        nanosleep(&(struct timespec){.tv_nsec = 2000000}, NULL);
+}
+
 /* One shard per rank; rank 0 joins them in a virtual dataset at a->out. */
 static int run_mpi(const struct gen_args *a, dg_gen_opts *o)
 {
@@ -347,6 +361,7 @@ static int run_mpi(const struct gen_args *a, dg_gen_opts *o)
     struct gen_args ar = *a;
     ar.quiet = a->quiet || rank != 0;
     int rc = run(&ar, o, path), worst = 0;
+    wait_for_ranks();
     MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (rank == 0 && worst == 0) {
         char **names = malloc((size_t)size * sizeof *names);

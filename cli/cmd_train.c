@@ -218,6 +218,11 @@ static int train(struct cli_train_cfg c, const char *out, const char *logp)
         rc = nn_model_save(m, out);
     if (!rc && !c.quiet)
         summary(out, m, &res);
+#ifdef HEURNET_MPI
+    if (!rc && !c.quiet && c.o.comm)
+        fprintf(stderr, "heurnet train: rank 0 spent %.2f s of %.2f s in MPI_Allreduce (sums and waits)\n",
+                trn_mpi_seconds(), res.seconds);
+#endif
     if (u.log && fclose(u.log) != 0 && !u.log_errno)
         u.log_errno = errno ? errno : EIO;
     nn_model_free(m);

@@ -13,10 +13,18 @@ int trn_mpi_launched(void)
 #ifdef HEURNET_MPI
 #include <mpi.h>
 
+static double seconds; /* in MPI_Allreduce, see trn_mpi_seconds */
+
+double trn_mpi_seconds(void)
+{
+    return seconds;
+}
+
 /* One MPI_Allreduce per call; counts beyond INT_MAX in pieces. */
 static int allreduce(void *buf, size_t n, MPI_Datatype type, size_t elem)
 {
     char *p = buf;
+    double t0 = MPI_Wtime();
     while (n > 0) {
         int k = n > (size_t)INT_MAX ? INT_MAX : (int)n;
         int e = MPI_Allreduce(MPI_IN_PLACE, p, k, type, MPI_SUM, MPI_COMM_WORLD);
@@ -25,6 +33,7 @@ static int allreduce(void *buf, size_t n, MPI_Datatype type, size_t elem)
         p += (size_t)k * elem;
         n -= (size_t)k;
     }
+    seconds += MPI_Wtime() - t0;
     return HN_OK;
 }
 

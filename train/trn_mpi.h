@@ -14,6 +14,10 @@ int trn_mpi_launched(void);
 /* MPI_Init, then fill c with this rank, the number of ranks and sums over
  * MPI_COMM_WORLD (one MPI_Allreduce each). Returns 0 or HN_ERR_IO. */
 int trn_mpi_init(struct trn_comm *c);
+/* Wall seconds this process spent in the sums so far (waiting for the
+ * other ranks included): with the run's step time it splits compute from
+ * communication. */
+double trn_mpi_seconds(void);
 /* MPI_Finalize (after the last sum). */
 void trn_mpi_finalize(void);
 #endif
