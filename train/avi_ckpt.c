@@ -8,18 +8,11 @@
 
 #include "train/avi_private.h"
 #include "common/hn_h5.h"
+#include "train/trn_private.h"
 
 static int write_arr(hid_t g, const char *name, hid_t type, const void *p, size_t n)
 {
-    hsize_t dim = n ? n : 1;
-    hid_t sp = H5Screate_simple(1, &dim, NULL);
-    hid_t ds = sp >= 0 ? H5Dcreate2(g, name, type, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT) : -1;
-    int ok = ds >= 0 && (n == 0 || H5Dwrite(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, p) >= 0);
-    if (ds >= 0)
-        H5Dclose(ds);
-    if (sp >= 0)
-        H5Sclose(sp);
-    return ok ? HN_OK : hn_fail(HN_ERR_HDF5, "cannot write /avi/%s", name);
+    return trn_h5_write_arr(g, "avi", name, type, p, n);
 }
 
 static int read_arr(hid_t g, const char *path, const char *name, hid_t type, void *p, size_t n)

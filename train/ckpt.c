@@ -11,7 +11,7 @@
 #include "train/trn_private.h"
 #include "common/hn_h5.h"
 
-static int write_arr(hid_t g, const char *name, hid_t type, const void *p, size_t n)
+int trn_h5_write_arr(hid_t g, const char *group, const char *name, hid_t type, const void *p, size_t n)
 {
     hsize_t dim = n ? n : 1;
     hid_t sp = H5Screate_simple(1, &dim, NULL);
@@ -21,7 +21,12 @@ static int write_arr(hid_t g, const char *name, hid_t type, const void *p, size_
         H5Dclose(ds);
     if (sp >= 0)
         H5Sclose(sp);
-    return ok ? HN_OK : hn_fail(HN_ERR_HDF5, "cannot write /checkpoint/%s", name);
+    return ok ? HN_OK : hn_fail(HN_ERR_HDF5, "cannot write /%s/%s", group, name);
+}
+
+static int write_arr(hid_t g, const char *name, hid_t type, const void *p, size_t n)
+{
+    return trn_h5_write_arr(g, "checkpoint", name, type, p, n);
 }
 
 /* Read exactly n elements (or, with n 0, allocate *alloc for whatever is there). */

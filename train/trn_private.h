@@ -35,6 +35,10 @@ struct trn_data {
     struct trn_file *files;
 };
 
+/* Write n values (n 0: one placeholder element) as the 1-D dataset `name`
+ * of group g (named `group` in the message). 0 or HN_ERR_HDF5. */
+int trn_h5_write_arr(hid_t g, const char *group, const char *name, hid_t type, const void *p, size_t n);
+
 /* Checkpoint I/O (train/ckpt.c). The state that a resumed run needs. */
 struct trn_state {
     nn_model *m, *best;
