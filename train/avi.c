@@ -94,7 +94,7 @@ static void *pool_worker(void *arg)
     }
 }
 
-int avi_parallel(int threads, int njobs, int (*fn)(void *user, int job), void *user)
+int trn_avi_parallel(int threads, int njobs, int (*fn)(void *user, int job), void *user)
 {
     struct pool p = {.fn = fn, .user = user, .njobs = njobs};
     pthread_t tid[256];
@@ -114,7 +114,7 @@ int avi_parallel(int threads, int njobs, int (*fn)(void *user, int job), void *u
 
 /* ---- Adam steps -------------------------------------------------------- */
 
-int avi_fit(const struct trn_avi_opts *o, struct avi_state *s, const uint8_t *boards,
+int trn_avi_fit(const struct trn_avi_opts *o, struct avi_state *s, const uint8_t *boards,
             const float *y, const uint32_t *idx, int steps, double *loss)
 {
     int cells = o->width * o->width, din = cells * cells, bs = o->batch;
@@ -209,7 +209,7 @@ static int setup(const struct trn_avi_opts *o, struct avi_state *s)
             return hn_fail(HN_ERR_NOMEM, "out of memory for a buffer of %llu states",
                            (unsigned long long)o->buffer_max);
     }
-    if (o->resume && !(rc = avi_ckpt_load(o->resume, o, s)))
+    if (o->resume && !(rc = trn_avi_ckpt_load(o->resume, o, s)))
         rc = check_model(o, s->m, o->resume);
     else if (!o->resume && !(rc = fresh_model(o, &s->m))) {
         size_t np;
@@ -236,7 +236,7 @@ static void state_free(struct avi_state *s)
 
 /* ---- the record -------------------------------------------------------- */
 
-int avi_record(const struct trn_avi_opts *o, const struct avi_state *s)
+int trn_avi_record(const struct trn_avi_opts *o, const struct avi_state *s)
 {
     char spec[NN_SPEC_MAX], seed[32], floor[128];
     int rc = nn_spec_format(nn_model_spec(s->m), NULL, spec, sizeof spec);
@@ -289,7 +289,7 @@ static int one_round(const struct trn_avi_opts *o, struct avi_state *s)
 {
     struct trn_avi_round r = {0};
     double t0 = hn_now();
-    int rc = o->method == TRN_AVI_BOOT ? avi_boot_round(o, s, &r) : avi_davi_round(o, s, &r);
+    int rc = o->method == TRN_AVI_BOOT ? trn_avi_boot_round(o, s, &r) : trn_avi_davi_round(o, s, &r);
     double dt = hn_now() - t0;
     if (rc == HN_ERR_INTERRUPTED)
         return rc; /* the round is redone on resume */
@@ -304,7 +304,7 @@ static int one_round(const struct trn_avi_opts *o, struct avi_state *s)
     r.seconds = dt;
     r.total_seconds = s->seconds;
     r.model = s->m;
-    if (o->checkpoint && (rc = avi_ckpt_save(o->checkpoint, o, s)))
+    if (o->checkpoint && (rc = trn_avi_ckpt_save(o->checkpoint, o, s)))
         return rc;
     if (o->on_round)
         o->on_round(&r, o->round_user);
@@ -323,11 +323,11 @@ int trn_avi_run(const struct trn_avi_opts *o, nn_model **out)
         rc = one_round(o, &s);
     if (rc == HN_ERR_INTERRUPTED && o->checkpoint && s.m && s.a) {
         /* Steps of the unfinished round are kept; the round itself is redone. */
-        int c = avi_ckpt_save(o->checkpoint, o, &s);
+        int c = trn_avi_ckpt_save(o->checkpoint, o, &s);
         rc = c ? c : rc;
     }
     if (!rc)
-        rc = avi_record(o, &s);
+        rc = trn_avi_record(o, &s);
     if (!rc) {
         *out = s.m;
         s.m = NULL;

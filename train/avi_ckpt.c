@@ -94,12 +94,12 @@ static int save_group(hid_t g, const struct trn_avi_opts *o, const struct avi_st
     return rc;
 }
 
-int avi_ckpt_save(const char *path, const struct trn_avi_opts *o, const struct avi_state *s)
+int trn_avi_ckpt_save(const char *path, const struct trn_avi_opts *o, const struct avi_state *s)
 {
     char tmp[4096];
     if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
         return hn_fail(HN_ERR_ARG, "checkpoint path too long");
-    int rc = avi_record(o, s);
+    int rc = trn_avi_record(o, s);
     if (!rc)
         rc = nn_model_save(s->m, tmp);
     if (rc)
@@ -176,7 +176,7 @@ static int load_group(hid_t g, const char *path, const struct trn_avi_opts *o, s
     return rc;
 }
 
-int avi_ckpt_load(const char *path, const struct trn_avi_opts *o, struct avi_state *s)
+int trn_avi_ckpt_load(const char *path, const struct trn_avi_opts *o, struct avi_state *s)
 {
     int rc = 0;
     if (!(s->m = nn_model_load(path, &rc)))

@@ -123,7 +123,7 @@ static int run_jobs(struct davi_job *j, const nn_model *target)
     }
     j->net = net;
     int njobs = (int)((j->n + CHUNK - 1) / CHUNK);
-    rc = avi_parallel(j->o->threads, njobs, davi_chunk, j);
+    rc = trn_avi_parallel(j->o->threads, njobs, davi_chunk, j);
     srch_np_heur_free(net);
     return rc;
 }
@@ -190,7 +190,7 @@ static int round_rows(const struct trn_avi_opts *o, struct avi_state *s, struct 
     return HN_OK;
 }
 
-int avi_davi_round(const struct trn_avi_opts *o, struct avi_state *s, struct trn_avi_round *r)
+int trn_avi_davi_round(const struct trn_avi_opts *o, struct avi_state *s, struct trn_avi_round *r)
 {
     size_t n = (size_t)o->batch * (size_t)o->steps_per_round, cells = (size_t)(o->width * o->width);
     struct davi_job j = {.o = o,
@@ -209,7 +209,7 @@ int avi_davi_round(const struct trn_avi_opts *o, struct avi_state *s, struct trn
     if (!rc)
         rc = round_rows(o, s, &j, rows, perm, r);
     if (!rc)
-        rc = avi_fit(o, s, rows, j.y, perm, o->steps_per_round, &r->loss);
+        rc = trn_avi_fit(o, s, rows, j.y, perm, o->steps_per_round, &r->loss);
     /* DeepCubeA replaces the target network once the loss is small enough;
      * with no threshold it is replaced every round. */
     if (!rc && (o->update_loss <= 0 || r->loss < o->update_loss)) {

@@ -27,25 +27,25 @@ struct avi_state {
  * `steps` batches of o->batch rows, taken in order from idx (steps * batch
  * entries). Adds to s->steps / s->samples; *loss gets the mean training
  * loss in moves^2. HN_ERR_INTERRUPTED on a stop request. */
-int avi_fit(const struct trn_avi_opts *o, struct avi_state *s, const uint8_t *boards,
+int trn_avi_fit(const struct trn_avi_opts *o, struct avi_state *s, const uint8_t *boards,
             const float *y, const uint32_t *idx, int steps, double *loss);
 
 /* One round of each method (the round's figures into r). */
-int avi_davi_round(const struct trn_avi_opts *o, struct avi_state *s, struct trn_avi_round *r);
-int avi_boot_round(const struct trn_avi_opts *o, struct avi_state *s, struct trn_avi_round *r);
+int trn_avi_davi_round(const struct trn_avi_opts *o, struct avi_state *s, struct trn_avi_round *r);
+int trn_avi_boot_round(const struct trn_avi_opts *o, struct avi_state *s, struct trn_avi_round *r);
 
 /* Run fn(user, job) for job = 0..njobs-1 on o->threads threads (jobs are
  * taken in order; fn must not depend on which thread runs it). Returns the
  * first nonzero status a job returned. */
-int avi_parallel(int threads, int njobs, int (*fn)(void *user, int job), void *user);
+int trn_avi_parallel(int threads, int njobs, int (*fn)(void *user, int job), void *user);
 
 /* Checkpoints (train/avi_ckpt.c): the current model with its record plus
  * /avi holding the optimizer, the target network, counters and the buffer. */
-int avi_ckpt_save(const char *path, const struct trn_avi_opts *o, const struct avi_state *s);
+int trn_avi_ckpt_save(const char *path, const struct trn_avi_opts *o, const struct avi_state *s);
 /* Fills s (m, target, a, buffer; t is made by the caller). */
-int avi_ckpt_load(const char *path, const struct trn_avi_opts *o, struct avi_state *s);
+int trn_avi_ckpt_load(const char *path, const struct trn_avi_opts *o, struct avi_state *s);
 
 /* The avi_* training record on s->m. */
-int avi_record(const struct trn_avi_opts *o, const struct avi_state *s);
+int trn_avi_record(const struct trn_avi_opts *o, const struct avi_state *s);
 
 #endif

@@ -92,7 +92,7 @@ static int solve_boards(const struct trn_avi_opts *o, struct avi_state *s, struc
     rc = j.b && j.res ? HN_OK : hn_fail(HN_ERR_NOMEM, "out of memory");
     nn_blas_threads(1);
     if (!rc)
-        rc = avi_parallel(o->threads, o->boards, boot_solve, &j);
+        rc = trn_avi_parallel(o->threads, o->boards, boot_solve, &j);
     nn_blas_threads(o->blas_threads);
     r->solved = 0;
     for (int i = 0; !rc && i < o->boards; i++)
@@ -118,7 +118,7 @@ static void adapt(const struct trn_avi_opts *o, struct avi_state *s, const struc
         s->budget *= 2;
 }
 
-int avi_boot_round(const struct trn_avi_opts *o, struct avi_state *s, struct trn_avi_round *r)
+int trn_avi_boot_round(const struct trn_avi_opts *o, struct avi_state *s, struct trn_avi_round *r)
 {
     double t0 = hn_now();
     r->budget = s->budget;
@@ -145,7 +145,7 @@ int avi_boot_round(const struct trn_avi_opts *o, struct avi_state *s, struct trn
     r->target_mean = sum / (double)n;
     r->target_max = mx;
     if (!rc)
-        rc = avi_fit(o, s, s->buf_b, s->buf_y, idx, o->steps_per_round, &r->loss);
+        rc = trn_avi_fit(o, s, s->buf_b, s->buf_y, idx, o->steps_per_round, &r->loss);
     if (!rc)
         adapt(o, s, r);
     free(idx);

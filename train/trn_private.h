@@ -3,6 +3,7 @@
 #define TRN_PRIVATE_H
 
 #include "train/trn.h"
+#include "common/hn_h5.h"
 
 /* One root attribute of a data file, kept for the model's training record. */
 struct trn_attr {
