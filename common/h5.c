@@ -9,11 +9,127 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 void hn_h5_quiet(void)
 {
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+}
+
+/* ---- probing files without a checksum -------------------------------- */
+
+/* libhdf5 (1.10) can crash on a damaged file instead of reporting an error,
+ * and a file without heurnet's checksum trailer (an older heurnet's, one
+ * written by h5py, an unfinished gen, or one whose trailer was damaged
+ * itself) cannot be checked byte by byte. Such a file is first read in full
+ * by a child process: every object, attribute and dataset. If the child dies
+ * the file is refused, so the crash stays in the child. */
+
+#define PROBE_MAX_BYTES ((size_t)1 << 28) /* datasets read in full up to 256 MB */
+
+static herr_t probe_attr(hid_t loc, const char *name, const H5A_info_t *info, void *user)
+{
+    (void)info;
+    (void)user;
+    hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
+    if (a < 0)
+        return 0;
+    hid_t t = H5Aget_type(a), sp = H5Aget_space(a);
+    hssize_t n = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : -1;
+    size_t sz = t >= 0 ? H5Tget_size(t) : 0;
+    if (n >= 0 && sz > 0 && (size_t)n <= PROBE_MAX_BYTES / sz && H5Tget_class(t) != H5T_VLEN &&
+        !(H5Tget_class(t) == H5T_STRING && H5Tis_variable_str(t) > 0)) {
+        void *buf = calloc((size_t)n + 1, sz);
+        if (buf)
+            H5Aread(a, t, buf);
+        free(buf);
+    }
+    if (t >= 0)
+        H5Tclose(t);
+    if (sp >= 0)
+        H5Sclose(sp);
+    H5Aclose(a);
+    return 0;
+}
+
+static void probe_dataset(hid_t d)
+{
+    hid_t t = H5Dget_type(d), sp = H5Dget_space(d);
+    hid_t nt = t >= 0 ? H5Tget_native_type(t, H5T_DIR_ASCEND) : -1;
+    hssize_t n = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : -1;
+    size_t sz = nt >= 0 ? H5Tget_size(nt) : 0;
+    if (n > 0 && sz > 0 && (size_t)n <= PROBE_MAX_BYTES / sz && H5Tget_class(nt) != H5T_VLEN &&
+        !(H5Tget_class(nt) == H5T_STRING && H5Tis_variable_str(nt) > 0)) {
+        void *buf = malloc((size_t)n * sz);
+        if (buf)
+            H5Dread(d, nt, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf);
+        free(buf);
+    }
+    if (nt >= 0)
+        H5Tclose(nt);
+    if (t >= 0)
+        H5Tclose(t);
+    if (sp >= 0)
+        H5Sclose(sp);
+}
+
+static herr_t probe_object(hid_t root, const char *name, const H5O_info_t *info, void *user)
+{
+    (void)user;
+    hid_t o = H5Oopen(root, name, H5P_DEFAULT);
+    if (o < 0)
+        return 0;
+    H5Aiterate2(o, H5_INDEX_NAME, H5_ITER_NATIVE, NULL, probe_attr, NULL);
+    if (info->type == H5O_TYPE_DATASET)
+        probe_dataset(o);
+    H5Oclose(o);
+    return 0;
+}
+
+/* Set by sanitizer runtimes only (NULL otherwise): a fuzzer's death callback
+ * would report the child's expected crash as the fuzzer's own. */
+extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
+
+static void probe_child(const char *path)
+{
+    if (__sanitizer_set_death_callback)
+        __sanitizer_set_death_callback(NULL);
+    signal(SIGSEGV, SIG_DFL);
+    signal(SIGBUS, SIG_DFL);
+    signal(SIGABRT, SIG_DFL);
+    signal(SIGFPE, SIG_DFL);
+    hn_h5_quiet();
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f >= 0) {
+        H5Ovisit2(f, H5_INDEX_NAME, H5_ITER_NATIVE, probe_object, NULL, H5O_INFO_BASIC);
+        H5Fclose(f);
+    }
+    _exit(0); /* no atexit handlers, no sanitizer leak report: only the verdict counts */
+}
+
+/* 0 if a child read all of path without dying, else HN_ERR_FORMAT naming
+ * the file (or HN_ERR_IO when no child could be started). */
+static int probe_unverified(const char *path)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return hn_fail(HN_ERR_IO, "%s: cannot start the check of a file without a checksum: %s",
+                       path, strerror(errno));
+    if (pid == 0)
+        probe_child(path);
+    int ws;
+    while (waitpid(pid, &ws, 0) < 0)
+        if (errno != EINTR)
+            return hn_fail(HN_ERR_IO, "%s: the check of a file without a checksum failed: %s",
+                           path, strerror(errno));
+    if (WIFEXITED(ws) && WEXITSTATUS(ws) == 0)
+        return 0;
+    return hn_fail(HN_ERR_FORMAT,
+                   "%s: damaged: it has no checksum and the HDF5 library fails reading it (%s %d)",
+                   path, WIFSIGNALED(ws) ? "signal" : "exit", WIFSIGNALED(ws) ? WTERMSIG(ws) : WEXITSTATUS(ws));
 }
 
 static hid_t open_read(const char *path, int warn)
@@ -24,6 +140,8 @@ static hid_t open_read(const char *path, int warn)
     /* verified before HDF5 parses anything: damaged metadata can crash libhdf5 */
     int sealed, rc = hn_file_verify(path, &sealed);
     if (rc)
+        return rc;
+    if (!sealed && (rc = probe_unverified(path)))
         return rc;
     htri_t is = H5Fis_hdf5(path);
     if (is <= 0)
