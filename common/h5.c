@@ -92,7 +92,7 @@ static herr_t probe_object(hid_t root, const char *name, const H5O_info_t *info,
  * would report the child's expected crash as the fuzzer's own. */
 extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
 
-static void probe_child(const char *path)
+static void probe_child_setup(void)
 {
     if (__sanitizer_set_death_callback)
         __sanitizer_set_death_callback(NULL);
@@ -101,25 +101,35 @@ static void probe_child(const char *path)
     signal(SIGABRT, SIG_DFL);
     signal(SIGFPE, SIG_DFL);
     hn_h5_quiet();
-    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+}
+
+static void probe_read_all(void *arg)
+{
+    hid_t f = H5Fopen((const char *)arg, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (f >= 0) {
         H5Ovisit2(f, H5_INDEX_NAME, H5_ITER_NATIVE, probe_object, NULL, H5O_INFO_BASIC);
         H5Fclose(f);
     }
-    _exit(0); /* no atexit handlers, no sanitizer leak report: only the verdict counts */
 }
 
-/* 0 if a child read all of path without dying, else HN_ERR_FORMAT naming
- * the file (or HN_ERR_IO when no child could be started). */
-static int probe_unverified(const char *path)
+static _Thread_local int in_probe;         /* 1 in a probe's child */
+static _Thread_local const char *probed_ok; /* the path a loader probe passed */
+
+/* Run fn(arg) in a child; 0 if it returned, else HN_ERR_FORMAT naming path
+ * (or HN_ERR_IO when no child could be started). */
+static int probe_run(const char *path, void (*fn)(void *), void *arg)
 {
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0)
         return hn_fail(HN_ERR_IO, "%s: cannot start the check of a file without a checksum: %s",
                        path, strerror(errno));
-    if (pid == 0)
-        probe_child(path);
+    if (pid == 0) {
+        in_probe = 1;
+        probe_child_setup();
+        fn(arg);
+        _exit(0); /* no atexit handlers, no leak report: only the verdict counts */
+    }
     int ws;
     while (waitpid(pid, &ws, 0) < 0)
         if (errno != EINTR)
@@ -129,7 +139,26 @@ static int probe_unverified(const char *path)
         return 0;
     return hn_fail(HN_ERR_FORMAT,
                    "%s: damaged: it has no checksum and the HDF5 library fails reading it (%s %d)",
-                   path, WIFSIGNALED(ws) ? "signal" : "exit", WIFSIGNALED(ws) ? WTERMSIG(ws) : WEXITSTATUS(ws));
+                   path, WIFSIGNALED(ws) ? "signal" : "exit",
+                   WIFSIGNALED(ws) ? WTERMSIG(ws) : WEXITSTATUS(ws));
+}
+
+int hn_h5_probe_call(const char *path, void (*fn)(void *), void *arg)
+{
+    int sealed;
+    if (in_probe || hn_file_verify(path, &sealed) || sealed)
+        return 0; /* a verify error is reported by the loader's own open */
+    int rc = probe_run(path, fn, arg);
+    probed_ok = rc ? NULL : path;
+    return rc;
+}
+
+/* The generic probe: every object, attribute and dataset of the file. */
+static int probe_unverified(const char *path)
+{
+    if (in_probe || (probed_ok && !strcmp(probed_ok, path)))
+        return 0;
+    return probe_run(path, probe_read_all, (void *)path);
 }
 
 static hid_t open_read(const char *path, int warn)

@@ -359,8 +359,20 @@ static nn_model *load_open(const char *path, hid_t f, int *rc)
     return m;
 }
 
+static void probe_load(void *path)
+{
+    int st;
+    nn_model_free(nn_model_load(path, &st));
+}
+
 nn_model *nn_model_load(const char *path, int *status)
 {
+    int rc0 = hn_h5_probe_call(path, probe_load, (void *)path);
+    if (rc0) {
+        if (status)
+            *status = rc0;
+        return NULL;
+    }
     hid_t f = hn_h5_open_verified(path);
     if (f < 0) {
         if (status)

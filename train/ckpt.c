@@ -308,10 +308,31 @@ static int check_floats(const char *path, const char *name, const float *p, size
     return HN_OK;
 }
 
+struct load_args {
+    const char *path;
+    struct trn_state *s;
+    const struct trn_opts *o;
+    const trn_data *d;
+};
+
+/* In a probe's child (hn_h5_probe_call): the same load; what it allocates
+ * goes with the child. */
+static void probe_load(void *arg)
+{
+    const struct load_args *a = arg;
+    uint8_t *rng = NULL;
+    size_t len = 0;
+    struct trn_state copy = *a->s;
+    trn_ckpt_load(a->path, &copy, a->o, a->d, &rng, &len);
+}
+
 int trn_ckpt_load(const char *path, struct trn_state *s, const struct trn_opts *o,
                   const trn_data *d, uint8_t **rng_state, size_t *rng_len)
 {
-    int rc = 0;
+    struct load_args la = {path, s, o, d};
+    int rc = hn_h5_probe_call(path, probe_load, &la);
+    if (rc)
+        return rc;
     s->m = nn_model_load(path, &rc);
     if (!s->m)
         return rc;

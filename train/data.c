@@ -377,9 +377,42 @@ static int make_split(trn_data *d, double frac)
 
 /* ---- public ------------------------------------------------------------ */
 
+struct open_args {
+    const char *const *paths;
+    int n;
+    double val_fraction;
+    unsigned sources;
+};
+
+static void probe_open(void *arg)
+{
+    const struct open_args *a = arg;
+    int st;
+    trn_data_free(trn_data_open(a->paths, a->n, a->val_fraction, a->sources, &st));
+}
+
+/* A file without a checksum is first opened in a child (hn_h5_probe_call):
+ * libhdf5 can crash on a damaged file. */
+static int probe_files(const char *const *paths, int n, double val_fraction, unsigned sources)
+{
+    struct open_args a = {paths, n, val_fraction, sources};
+    for (int i = 0; i < n && paths && paths[i]; i++) {
+        int rc = hn_h5_probe_call(paths[i], probe_open, &a);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
 trn_data *trn_data_open(const char *const *paths, int n, double val_fraction, unsigned sources,
                         int *status)
 {
+    int rc0 = probe_files(paths, n, val_fraction, sources);
+    if (rc0) {
+        if (status)
+            *status = rc0;
+        return NULL;
+    }
     int rc = HN_OK;
     trn_data *d = calloc(1, sizeof *d);
     if (d)
