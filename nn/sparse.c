@@ -307,7 +307,8 @@ void nn_sparse_acc_update(const nn_sparse *s, const int32_t *parent, const int *
 static inline float expf_neg_q8(float x)
 {
     float r, scale = nn_expf_reduce(x, &r);
-    return ((((1.0f / 24.0f) * r + 1.0f / 6.0f) * r + 0.5f) * r * r + r + 1.0f) * scale;
+    float p = fmaf(fmaf(1.0f / 24.0f, r, 1.0f / 6.0f), r, 0.5f);
+    return (fmaf(p, r * r, r) + 1.0f) * scale;
 }
 
 /* z = act(z + b) in place, b may be NULL; `fast`: ELU with expf_neg_q8. One
@@ -320,7 +321,7 @@ NN_CLONES static void bias_act(float *restrict z, const float *restrict b, int w
             z[j] += b[j];
     if (act == NN_ACT_ELU && fast)
         for (int j = 0; j < width; j++)
-            z[j] = z[j] > 0.0f ? z[j] : alpha * (expf_neg_q8(z[j]) - 1.0f);
+            z[j] = z[j] > 0.0f ? z[j] : fmaf(alpha, expf_neg_q8(z[j]), -alpha);
     else if (act == NN_ACT_ELU)
         for (int j = 0; j < width; j++)
             z[j] = nn_act_apply(NN_ACT_ELU, alpha, z[j]);
@@ -402,16 +403,16 @@ NN_CLONES static void min_max(const float *restrict x, int n, float *lo, float *
 static inline float act_q8(enum nn_act act, float alpha, float x)
 {
     if (act == NN_ACT_ELU)
-        return x > 0.0f ? x : alpha * (expf_neg_q8(x) - 1.0f);
+        return x > 0.0f ? x : fmaf(alpha, expf_neg_q8(x), -alpha);
     return act == NN_ACT_RELU ? (x > 0.0f ? x : 0.0f) : x;
 }
 
-/* u_i = round((act(X(i)) - lo) * inv), clamped to 0..127 (the approximate
+/* u_i = round((act(X(i)) - lo) * inv) as act * inv + half, clamped to 0..127 (the approximate
  * exp may step a hair outside [lo, hi]), padding up to in4 zero. One loop
  * per activation so each vectorises. */
 #define QUANT_LOOP(ACT, X)                                                                         \
     for (int i = 0; i < in; i++) {                                                                 \
-        int v = (int)((act_q8(ACT, alpha, X(i)) - lo) * inv + 0.5f);                               \
+        int v = (int)fmaf(act_q8(ACT, alpha, X(i)), inv, half);                                    \
         u[i] = (uint8_t)(v > 127 ? 127 : v < 0 ? 0 : v);                                           \
     }
 #define QUANT_ROW(X)                                                                               \
@@ -428,16 +429,16 @@ static inline float act_q8(enum nn_act act, float alpha, float x)
 
 /* The row's range: the activations are non-decreasing, so the activated
  * row's minimum and maximum are those of the pre-activations, activated,
- * and the activated row is never stored. Sets lo, inv, and row r's offset
- * and step. */
+ * and the activated row is never stored. Sets row r's offset and step, and
+ * u = act * inv + half, rounded down, is the 7-bit input. */
 static void row_range(nn_sparse *s, int r, float mn, float mx, enum nn_act act, float alpha,
-                      float *lo, float *inv)
+                      float *inv, float *half)
 {
-    float hi = act_q8(act, alpha, mx);
-    *lo = act_q8(act, alpha, mn);
-    *inv = hi > *lo ? 127.0f / (hi - *lo) : 0.0f;
-    s->lo[r] = *lo;
-    s->step[r] = hi > *lo ? (hi - *lo) / 127.0f : 0.0f;
+    float lo = act_q8(act, alpha, mn), hi = act_q8(act, alpha, mx);
+    *inv = hi > lo ? 127.0f / (hi - lo) : 0.0f;
+    *half = 0.5f - lo * *inv;
+    s->lo[r] = lo;
+    s->step[r] = hi > lo ? (hi - lo) / 127.0f : 0.0f;
 }
 
 #define X_FLOAT(i) x[i]
@@ -445,8 +446,8 @@ static void row_range(nn_sparse *s, int r, float mn, float mx, enum nn_act act, 
 NN_CLONES static void quantize_pre(nn_sparse *s, const struct nn_qlayer *q, const float *restrict x,
                                    float mn, float mx, enum nn_act act, float alpha, int r)
 {
-    float lo, inv;
-    row_range(s, r, mn, mx, act, alpha, &lo, &inv);
+    float inv, half;
+    row_range(s, r, mn, mx, act, alpha, &inv, &half);
     int in = q->in, in4 = q->in4;
     uint8_t *restrict u = s->u + (size_t)r * in4;
     QUANT_ROW(X_FLOAT);
@@ -460,14 +461,14 @@ NN_CLONES static void quantize_first(nn_sparse *s, const int32_t *restrict acc, 
     const struct nn_sparse_w *w = s->w;
     const struct nn_qlayer *q = &w->q[1];
     enum nn_act act = w->f->layer[0].act;
-    float alpha = w->f->layer[0].alpha, unit = w->unit, lo, inv;
+    float alpha = w->f->layer[0].alpha, unit = w->unit, inv, half;
     int in = q->in, in4 = q->in4;
     int32_t a = acc[0], b = acc[0];
     for (int i = 0; i < in; i++) {
         a = acc[i] < a ? acc[i] : a;
         b = acc[i] > b ? acc[i] : b;
     }
-    row_range(s, r, (float)a * unit, (float)b * unit, act, alpha, &lo, &inv);
+    row_range(s, r, (float)a * unit, (float)b * unit, act, alpha, &inv, &half);
     uint8_t *restrict u = s->u + (size_t)r * in4;
     QUANT_ROW(X_FIXED);
 }
