@@ -10,16 +10,17 @@
 #include "nn/kernels.h"
 #include "nn/sparse_private.h"
 
-/* The element-wise passes are compiled for AVX-512 and AVX2 as well as the
- * build's baseline, chosen when the program loads (GCC function
+/* The element-wise passes are compiled for AVX-512 and AVX2 with FMA as
+ * well as the build's baseline, chosen when the program loads (GCC function
  * multiversioning): a build for any x86-64 still runs them at full width.
- * Without contraction (ISO C: -ffp-contract=off) every version computes the
- * same floats. Not when the baseline has AVX2 already (-march=native): the
+ * Without contraction (ISO C: -ffp-contract=off), and with fmaf where fused
+ * (correctly rounded, libm without FMA), every version computes the same
+ * floats. Not when the baseline has AVX2 already (-march=native): the
  * clones could not inline nn_expf_neg, compiled for a target they do not
  * cover. */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__gnu_linux__) &&   \
     !defined(__AVX2__)
-#define NN_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+#define NN_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define NN_CLONES
 #endif
