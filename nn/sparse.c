@@ -10,16 +10,17 @@
 #include "nn/kernels.h"
 #include "nn/sparse_private.h"
 
-/* The element-wise passes are compiled for AVX-512 and AVX2 as well as the
- * build's baseline, chosen when the program loads (GCC function
+/* The element-wise passes are compiled for AVX-512 and AVX2 with FMA as
+ * well as the build's baseline, chosen when the program loads (GCC function
  * multiversioning): a build for any x86-64 still runs them at full width.
- * Without contraction (ISO C: -ffp-contract=off) every version computes the
- * same floats. Not when the baseline has AVX2 already (-march=native): the
+ * Without contraction (ISO C: -ffp-contract=off), and with fmaf where fused
+ * (correctly rounded, libm without FMA), every version computes the same
+ * floats. Not when the baseline has AVX2 already (-march=native): the
  * clones could not inline nn_expf_neg, compiled for a target they do not
  * cover. */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__gnu_linux__) &&   \
     !defined(__AVX2__)
-#define NN_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+#define NN_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define NN_CLONES
 #endif
@@ -307,7 +308,8 @@ void nn_sparse_acc_update(const nn_sparse *s, const int32_t *parent, const int *
 static inline float expf_neg_q8(float x)
 {
     float r, scale = nn_expf_reduce(x, &r);
-    return ((((1.0f / 24.0f) * r + 1.0f / 6.0f) * r + 0.5f) * r * r + r + 1.0f) * scale;
+    float p = fmaf(fmaf(1.0f / 24.0f, r, 1.0f / 6.0f), r, 0.5f);
+    return (fmaf(p, r * r, r) + 1.0f) * scale;
 }
 
 /* z = act(z + b) in place, b may be NULL; `fast`: ELU with expf_neg_q8. One
@@ -320,7 +322,7 @@ NN_CLONES static void bias_act(float *restrict z, const float *restrict b, int w
             z[j] += b[j];
     if (act == NN_ACT_ELU && fast)
         for (int j = 0; j < width; j++)
-            z[j] = z[j] > 0.0f ? z[j] : alpha * (expf_neg_q8(z[j]) - 1.0f);
+            z[j] = z[j] > 0.0f ? z[j] : fmaf(alpha, expf_neg_q8(z[j]), -alpha);
     else if (act == NN_ACT_ELU)
         for (int j = 0; j < width; j++)
             z[j] = nn_act_apply(NN_ACT_ELU, alpha, z[j]);
@@ -398,58 +400,97 @@ NN_CLONES static void min_max(const float *restrict x, int n, float *lo, float *
     *hi = b;
 }
 
-/* u = round((x - lo) * inv) in 0..127, padding up to in4 zero. */
-NN_CLONES static void quantize_row(const float *restrict x, int in, int in4, float lo, float inv,
-                                   uint8_t *restrict u)
+/* The activation of one value on the Q8 path (ELU with expf_neg_q8). */
+static inline float act_q8(enum nn_act act, float alpha, float x)
 {
+    if (act == NN_ACT_ELU)
+        return x > 0.0f ? x : fmaf(alpha, expf_neg_q8(x), -alpha);
+    return act == NN_ACT_RELU ? (x > 0.0f ? x : 0.0f) : x;
+}
+
+/* u_i = round((act(X(i)) - lo) * inv) as act * inv + half, clamped to 0..127 (the approximate
+ * exp may step a hair outside [lo, hi]), padding up to in4 zero. One loop
+ * per activation so each vectorises. */
+#define QUANT_LOOP(ACT, X)                                                                         \
+    for (int i = 0; i < in; i++) {                                                                 \
+        int v = (int)fmaf(act_q8(ACT, alpha, X(i)), inv, half);                                    \
+        u[i] = (uint8_t)(v > 127 ? 127 : v < 0 ? 0 : v);                                           \
+    }
+#define QUANT_ROW(X)                                                                               \
+    do {                                                                                           \
+        if (act == NN_ACT_ELU)                                                                     \
+            QUANT_LOOP(NN_ACT_ELU, X)                                                              \
+        else if (act == NN_ACT_RELU)                                                               \
+            QUANT_LOOP(NN_ACT_RELU, X)                                                             \
+        else                                                                                       \
+            QUANT_LOOP(NN_ACT_LINEAR, X)                                                           \
+        for (int i = in; i < in4; i++)                                                             \
+            u[i] = 0;                                                                              \
+    } while (0)
+
+/* The row's range: the activations are non-decreasing, so the activated
+ * row's minimum and maximum are those of the pre-activations, activated,
+ * and the activated row is never stored. Sets row r's offset and step, and
+ * u = act * inv + half, rounded down, is the 7-bit input. */
+static void row_range(nn_sparse *s, int r, float mn, float mx, enum nn_act act, float alpha,
+                      float *inv, float *half)
+{
+    float lo = act_q8(act, alpha, mn), hi = act_q8(act, alpha, mx);
+    *inv = hi > lo ? 127.0f / (hi - lo) : 0.0f;
+    *half = 0.5f - lo * *inv;
+    s->lo[r] = lo;
+    s->step[r] = hi > lo ? (hi - lo) / 127.0f : 0.0f;
+}
+
+#define X_FLOAT(i) x[i]
+/* A row of float pre-activations x (range [mn, mx]) to row r of s->u. */
+NN_CLONES static void quantize_pre(nn_sparse *s, const struct nn_qlayer *q, const float *restrict x,
+                                   float mn, float mx, enum nn_act act, float alpha, int r)
+{
+    float inv, half;
+    row_range(s, r, mn, mx, act, alpha, &inv, &half);
+    int in = q->in, in4 = q->in4;
+    uint8_t *restrict u = s->u + (size_t)r * in4;
+    QUANT_ROW(X_FLOAT);
+}
+
+/* The first layer: row r's fixed-point accumulator to row r of s->u (the
+ * order of the integers is that of the floats they stand for). */
+#define X_FIXED(i) ((float)acc[i] * unit)
+NN_CLONES static void quantize_first(nn_sparse *s, const int32_t *restrict acc, int r)
+{
+    const struct nn_sparse_w *w = s->w;
+    const struct nn_qlayer *q = &w->q[1];
+    enum nn_act act = w->f->layer[0].act;
+    float alpha = w->f->layer[0].alpha, unit = w->unit, inv, half;
+    int in = q->in, in4 = q->in4;
+    int32_t a = acc[0], b = acc[0];
     for (int i = 0; i < in; i++) {
-        int v = (int)((x[i] - lo) * inv + 0.5f);
-        u[i] = (uint8_t)(v > 127 ? 127 : v);
+        a = acc[i] < a ? acc[i] : a;
+        b = acc[i] > b ? acc[i] : b;
     }
-    for (int i = in; i < in4; i++)
-        u[i] = 0;
+    row_range(s, r, (float)a * unit, (float)b * unit, act, alpha, &inv, &half);
+    uint8_t *restrict u = s->u + (size_t)r * in4;
+    QUANT_ROW(X_FIXED);
 }
 
-/* Each row's inputs to 0..127 between the row's minimum and maximum. */
-static void quantize_rows(nn_sparse *s, const struct nn_qlayer *q, const float *h, int n)
-{
-    int wide = s->w->wide;
-    for (int r = 0; r < n; r++) {
-        float lo, hi;
-        min_max(h + (size_t)r * wide, q->in, &lo, &hi);
-        float inv = hi > lo ? 127.0f / (hi - lo) : 0.0f;
-        quantize_row(h + (size_t)r * wide, q->in, q->in4, lo, inv, s->u + (size_t)r * q->in4);
-        s->lo[r] = lo;
-        s->step[r] = hi > lo ? (hi - lo) / 127.0f : 0.0f;
-    }
-}
-
-/* o_j = scale_j (step z_j + lo colsum_j): sum_i w_ij a_i from the integer sums. */
+/* o_j = scale_j (step z_j + lo colsum_j) + b_j: the pre-activation of
+ * layer l from the integer sums (b may be NULL). */
 NN_CLONES static void dequantize_row(const struct nn_qlayer *q, const int32_t *restrict z,
-                                     float step, float lo, float *restrict o)
+                                     float step, float lo, const float *restrict b,
+                                     float *restrict o)
 {
     const float *restrict scale = q->scale;
     const int32_t *restrict colsum = q->colsum;
     for (int j = 0; j < q->out; j++)
         o[j] = scale[j] * ((float)z[j] * step + lo * (float)colsum[j]);
+    if (b)
+        for (int j = 0; j < q->out; j++)
+            o[j] += b[j];
 }
 
-/* Quantized layer l: h -> out. */
-static void q8_layer(nn_sparse *s, int l, const float *h, int n, float *out)
-{
-    const struct nn_folded *f = s->w->f;
-    const struct nn_qlayer *q = &s->w->q[l];
-    quantize_rows(s, q, h, n);
-    s->kernel(q, s->u, n, s->z);
-    int wide = s->w->wide;
-    for (int r = 0; r < n; r++) {
-        float *o = out + (size_t)r * wide;
-        dequantize_row(q, s->z + (size_t)r * q->out16, s->step[r], s->lo[r], o);
-        bias_act(o, f->layer[l].b, q->out, f->layer[l].act, f->layer[l].alpha, 1);
-    }
-}
-
-/* The first layer's outputs from fixed-point accumulators. */
+/* The first layer's outputs from fixed-point accumulators (when no layer
+ * is quantized after it). */
 NN_CLONES static void first_act(const struct nn_sparse_w *w, const int32_t *restrict acc,
                                 float *restrict h)
 {
@@ -460,6 +501,37 @@ NN_CLONES static void first_act(const struct nn_sparse_w *w, const int32_t *rest
     bias_act(h, NULL, f->layer[0].out, f->layer[0].act, f->layer[0].alpha, w->kind == NN_SPARSE_Q8);
 }
 
+/* The Q8 network on n rows: layer 0 from the accumulators, the quantized
+ * layers, then the float tail. Activations run fused with quantization;
+ * only the last quantized layer's outputs are activated in place. */
+static int q8_run(nn_sparse *s, const int32_t *acc, int n, float *h, float *pre)
+{
+    const struct nn_sparse_w *w = s->w;
+    const struct nn_folded *f = w->f;
+    int wide = w->wide;
+    for (int r = 0; r < n; r++)
+        quantize_first(s, acc + (size_t)r * w->stride, r);
+    int l = 1;
+    for (; w->q[l].w; l++) {
+        const struct nn_qlayer *q = &w->q[l];
+        enum nn_act act = f->layer[l].act;
+        float alpha = f->layer[l].alpha;
+        s->kernel(q, s->u, n, s->z);
+        for (int r = 0; r < n; r++) {
+            float *o = w->q[l + 1].w ? pre : h + (size_t)r * wide;
+            dequantize_row(q, s->z + (size_t)r * q->out16, s->step[r], s->lo[r], f->layer[l].b, o);
+            if (w->q[l + 1].w) {
+                float mn, mx;
+                min_max(o, q->out, &mn, &mx);
+                quantize_pre(s, &w->q[l + 1], o, mn, mx, act, alpha, r);
+            } else {
+                bias_act(o, NULL, q->out, act, alpha, 1);
+            }
+        }
+    }
+    return l;
+}
+
 int nn_sparse_run(nn_sparse *s, const int32_t *acc, int n, float *y)
 {
     const struct nn_sparse_w *w = s->w;
@@ -467,13 +539,14 @@ int nn_sparse_run(nn_sparse *s, const int32_t *acc, int n, float *y)
     if (n < 1 || n > s->max_batch)
         return hn_fail(HN_ERR_ARG, "batch of %d rows, the workspace holds 1..%d", n, s->max_batch);
     float *h = s->fa, *out = s->fb;
-    for (int r = 0; r < n; r++)
-        first_act(w, acc + (size_t)r * w->stride, h + (size_t)r * w->wide);
-    for (int l = 1; l < f->n_layers; l++) {
-        if (w->q[l].w)
-            q8_layer(s, l, h, n, out);
-        else
-            float_layer(s, l, h, n, out);
+    int l = 1;
+    if (w->q[1].w)
+        l = q8_run(s, acc, n, h, out);
+    else
+        for (int r = 0; r < n; r++)
+            first_act(w, acc + (size_t)r * w->stride, h + (size_t)r * w->wide);
+    for (; l < f->n_layers; l++) {
+        float_layer(s, l, h, n, out);
         float *t = h;
         h = out;
         out = t;
