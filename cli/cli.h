@@ -33,12 +33,12 @@ int cmd_predict(int argc, char **argv);
 int cmd_export(int argc, char **argv); /* cli/cmd_export.c */
 int cmd_bench(int argc, char **argv);
 int cli_bench_search(int argc, char **argv); /* cli/bench_search.c: `bench search` */
-int cmd_gen(int argc, char **argv);  /* cli/cmd_gen.c */
-int cmd_data(int argc, char **argv); /* cli/cmd_data.c */
+int cmd_gen(int argc, char **argv);          /* cli/cmd_gen.c */
+int cmd_data(int argc, char **argv);         /* cli/cmd_data.c */
 int cmd_emp(int argc, char **argv);
 int cmd_pdb(int argc, char **argv);
 int cmd_solve(int argc, char **argv);
-int cmd_eval(int argc, char **argv); /* cli/cmd_eval.c */
+int cmd_eval(int argc, char **argv);   /* cli/cmd_eval.c */
 int cmd_train(int argc, char **argv);  /* cli/cmd_train.c */
 int cmd_ablate(int argc, char **argv); /* cli/cmd_ablate.c */
 int cmd_avi(int argc, char **argv);    /* cli/cmd_avi.c */

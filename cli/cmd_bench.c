@@ -71,19 +71,19 @@ static double cpu_now(void)
 struct timing {
     double wall, cpu;
 };
-#define TIME_LOOP(seconds, body, out)                                          \
-    do {                                                                       \
-        body;                                                                  \
-        body;                                                                  \
-        long reps_ = 0;                                                        \
-        double t0_ = hn_now(), c0_ = cpu_now(), el_;                           \
-        do {                                                                   \
-            body;                                                              \
-            reps_++;                                                           \
-            el_ = hn_now() - t0_;                                              \
-        } while (el_ < (seconds) || reps_ < 3);                                \
-        (out).wall = el_ / reps_;                                              \
-        (out).cpu = (cpu_now() - c0_) / reps_;                                 \
+#define TIME_LOOP(seconds, body, out)                                                              \
+    do {                                                                                           \
+        body;                                                                                      \
+        body;                                                                                      \
+        long reps_ = 0;                                                                            \
+        double t0_ = hn_now(), c0_ = cpu_now(), el_;                                               \
+        do {                                                                                       \
+            body;                                                                                  \
+            reps_++;                                                                               \
+            el_ = hn_now() - t0_;                                                                  \
+        } while (el_ < (seconds) || reps_ < 3);                                                    \
+        (out).wall = el_ / reps_;                                                                  \
+        (out).cpu = (cpu_now() - c0_) / reps_;                                                     \
     } while (0)
 
 static int widest(const struct nn_spec *sp)
@@ -100,29 +100,37 @@ static int sgemm_only(const struct bench_cfg *c, struct timing *sec)
     const struct nn_spec *sp = &c->spec;
     int w = widest(sp), n = c->batch;
     size_t big = (size_t)n * w, wsz = (size_t)w * w;
-    float *a = calloc(big, sizeof(float)), *b = calloc(big, sizeof(float)), *k = calloc(wsz, sizeof(float));
+    float *a = calloc(big, sizeof(float)), *b = calloc(big, sizeof(float)),
+          *k = calloc(wsz, sizeof(float));
     if (!a || !b || !k) {
         free(a), free(b), free(k);
         return hn_fail(HN_ERR_NOMEM, "out of memory");
     }
-    TIME_LOOP(c->seconds / 2, {
-        int in = sp->n_inputs;
-        for (int l = 0; l < sp->n_layers; l++) {
-            int out = sp->layer[l].width;
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, out, in, 1.0f, a, in, k, out, 0.0f, b, out);
-            if (c->train) {
-                cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, in, out, n, 1.0f, a, in, b, out, 0.0f, k, out);
-                if (l > 0)
-                    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, n, in, out, 1.0f, b, out, k, out, 0.0f, a, in);
+    TIME_LOOP(
+        c->seconds / 2,
+        {
+            int in = sp->n_inputs;
+            for (int l = 0; l < sp->n_layers; l++) {
+                int out = sp->layer[l].width;
+                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, out, in, 1.0f, a, in, k,
+                            out, 0.0f, b, out);
+                if (c->train) {
+                    cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, in, out, n, 1.0f, a, in, b,
+                                out, 0.0f, k, out);
+                    if (l > 0)
+                        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, n, in, out, 1.0f, b,
+                                    out, k, out, 0.0f, a, in);
+                }
+                in = out;
             }
-            in = out;
-        }
-    }, *sec);
+        },
+        *sec);
     free(a), free(b), free(k);
     return HN_OK;
 }
 
-static int time_train(const struct bench_cfg *c, nn_model *m, const float *x, const float *y, struct timing *sec)
+static int time_train(const struct bench_cfg *c, nn_model *m, const float *x, const float *y,
+                      struct timing *sec)
 {
     int rc = 0;
     size_t np;
@@ -130,18 +138,22 @@ static int time_train(const struct bench_cfg *c, nn_model *m, const float *x, co
     nn_train *t = nn_train_new(m, c->batch, 1, &rc);
     nn_adam *a = t ? nn_adam_new(np, NULL, &rc) : NULL;
     if (a)
-        TIME_LOOP(c->seconds, {
-            nn_train_forward(t, x, c->batch, NN_MODE_TRAIN);
-            nn_train_loss(t, y, NN_LOSS_MSE, 1.0f);
-            nn_train_backward(t);
-            nn_adam_step(a, p, nn_train_grad(t));
-        }, *sec);
+        TIME_LOOP(
+            c->seconds,
+            {
+                nn_train_forward(t, x, c->batch, NN_MODE_TRAIN);
+                nn_train_loss(t, y, NN_LOSS_MSE, 1.0f);
+                nn_train_backward(t);
+                nn_adam_step(a, p, nn_train_grad(t));
+            },
+            *sec);
     nn_adam_free(a);
     nn_train_free(t);
     return rc;
 }
 
-static int time_infer(const struct bench_cfg *c, nn_model *m, const float *x, float *y, struct timing *sec)
+static int time_infer(const struct bench_cfg *c, nn_model *m, const float *x, float *y,
+                      struct timing *sec)
 {
     int rc = 0;
     nn_infer *inf = nn_infer_new(m, c->batch, &rc);
@@ -171,8 +183,8 @@ static int time_sparse(const struct bench_cfg *c, nn_model *m, const float *x, f
                        struct timing *sec)
 {
     int rc = 0, d = c->spec.n_inputs;
-    nn_sparse *sp = nn_sparse_new(m, c->engine == ENGINE_Q8 ? NN_SPARSE_Q8 : NN_SPARSE_FLOAT,
-                                  c->batch, &rc);
+    nn_sparse *sp =
+        nn_sparse_new(m, c->engine == ENGINE_Q8 ? NN_SPARSE_Q8 : NN_SPARSE_FLOAT, c->batch, &rc);
     if (sp && (rc = nn_sparse_set_simd(sp, c->simd)))
         goto done;
     int *idx = sp ? malloc(sizeof(int) * d) : NULL;
@@ -193,7 +205,8 @@ static int bench_run(const struct bench_cfg *c, const char *arch)
     int rc = 0;
     nn_model *m = nn_model_new(&c->spec, 1, &rc);
     int din = c->spec.n_inputs, dout = c->spec.layer[c->spec.n_layers - 1].width;
-    float *x = malloc(sizeof(float) * (size_t)c->batch * din), *y = malloc(sizeof(float) * (size_t)c->batch * dout);
+    float *x = malloc(sizeof(float) * (size_t)c->batch * din),
+          *y = malloc(sizeof(float) * (size_t)c->batch * dout);
     hn_rng *r = hn_rng_new(2);
     struct timing sec = {0, 0}, sg = {0, 0};
     if (!m || !x || !y || !r) {
@@ -203,7 +216,7 @@ static int bench_run(const struct bench_cfg *c, const char *arch)
     fill_inputs(r, x, c->batch, din, c->onehot);
     for (int i = 0; i < c->batch * dout; i++)
         y[i] = (float)hn_rng_gauss(r, 1.0);
-    rc = c->train                      ? time_train(c, m, x, y, &sec)
+    rc = c->train                    ? time_train(c, m, x, y, &sec)
          : c->engine == ENGINE_DENSE ? time_infer(c, m, x, y, &sec)
                                      : time_sparse(c, m, x, y, &sec);
     if (!rc)
@@ -216,10 +229,10 @@ static int bench_run(const struct bench_cfg *c, const char *arch)
         printf("mode=%s arch=%s batch=%d threads=%d input=%s samples_per_s=%.1f us_per_call=%.2f "
                "cpu_samples_per_s=%.1f cpu_us_per_call=%.2f gflops=%.2f sgemm_gflops=%.2f "
                "sgemm_bound_samples_per_s=%.1f fraction_of_sgemm=%.3f cpu_fraction_of_sgemm=%.3f\n",
-               c->train ? "train" : "infer", arch, c->batch, c->threads, c->onehot ? "onehot" : "gauss",
-               c->batch / sec.wall, sec.wall * 1e6, c->batch / sec.cpu, sec.cpu * 1e6,
-               fl / sec.wall / 1e9, fl / sg.wall / 1e9, c->batch / sg.wall, sg.wall / sec.wall,
-               sg.cpu / sec.cpu);
+               c->train ? "train" : "infer", arch, c->batch, c->threads,
+               c->onehot ? "onehot" : "gauss", c->batch / sec.wall, sec.wall * 1e6,
+               c->batch / sec.cpu, sec.cpu * 1e6, fl / sec.wall / 1e9, fl / sg.wall / 1e9,
+               c->batch / sg.wall, sg.wall / sec.wall, sg.cpu / sec.cpu);
     }
 done:
     free(x), free(y);
@@ -252,16 +265,20 @@ static void bench_nn_help(const struct nn_layer_defaults *d)
 
 static int bench_nn(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"arch", required_argument, NULL, 'a'}, CLI_ARCH_LONGOPTS,
-        {"batch", required_argument, NULL, 'b'}, {"threads", required_argument, NULL, 't'},
-        {"mode", required_argument, NULL, 'm'}, {"input", required_argument, NULL, 'i'},
-        {"seconds", required_argument, NULL, 's'}, {"help", no_argument, NULL, 'h'},
-        {"engine", required_argument, NULL, 'e'}, {"simd", required_argument, NULL, 'k'},
-        {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {{"arch", required_argument, NULL, 'a'},
+                                         CLI_ARCH_LONGOPTS,
+                                         {"batch", required_argument, NULL, 'b'},
+                                         {"threads", required_argument, NULL, 't'},
+                                         {"mode", required_argument, NULL, 'm'},
+                                         {"input", required_argument, NULL, 'i'},
+                                         {"seconds", required_argument, NULL, 's'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {"engine", required_argument, NULL, 'e'},
+                                         {"simd", required_argument, NULL, 'k'},
+                                         {NULL, 0, NULL, 0}};
     struct nn_layer_defaults d = cli_arch_defaults();
-    struct bench_cfg c = {.batch = 1024, .threads = 1, .train = 1, .seconds = 3.0,
-                          .simd = nn_simd_best()};
+    struct bench_cfg c = {
+        .batch = 1024, .threads = 1, .train = 1, .seconds = 3.0, .simd = nn_simd_best()};
     const char *arch = "256-1024-1024-512-128-64-1";
     long v;
     int ch, rc;
@@ -272,7 +289,9 @@ static int bench_nn(int argc, char **argv)
         else if (rc)
             return rc;
         switch (ch) {
-        case 'a': arch = optarg; break;
+        case 'a':
+            arch = optarg;
+            break;
         case 'b':
         case 't':
             if (cli_parse_long(optarg, 1, ch == 'b' ? 1 << 20 : 256, &v))
@@ -292,7 +311,8 @@ static int bench_nn(int argc, char **argv)
             break;
         case 's':
             if (cli_parse_double(optarg, &c.seconds) || c.seconds <= 0)
-                return cli_usage("bench nn", "--seconds: expected a positive number, got '%s'", optarg);
+                return cli_usage("bench nn", "--seconds: expected a positive number, got '%s'",
+                                 optarg);
             break;
         case 'e':
             for (c.engine = 2; c.engine >= 0 && strcmp(optarg, ENGINE_NAMES[c.engine]); c.engine--)
@@ -303,11 +323,15 @@ static int bench_nn(int argc, char **argv)
             break;
         case 'k':
             if (nn_simd_parse(optarg, &c.simd) || !nn_simd_supported(c.simd))
-                return cli_usage("bench nn", "--simd: '%s' is not a kernel this CPU runs (best: %s)",
-                                 optarg, nn_simd_name(nn_simd_best()));
+                return cli_usage("bench nn",
+                                 "--simd: '%s' is not a kernel this CPU runs (best: %s)", optarg,
+                                 nn_simd_name(nn_simd_best()));
             break;
-        case 'h': bench_nn_help(&d); return CLI_EXIT_OK;
-        default: return cli_usage("bench nn", "unknown option");
+        case 'h':
+            bench_nn_help(&d);
+            return CLI_EXIT_OK;
+        default:
+            return cli_usage("bench nn", "unknown option");
         }
     }
     if (optind < argc)

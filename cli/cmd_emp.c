@@ -94,7 +94,8 @@ static int cmd_emp_score(int argc, char **argv)
             return CLI_EXIT_OK;
         } else if (ch == 'f') {
             if (emp_parse_format(optarg, &io.format) < 0)
-                return cli_usage("emp score", "--format must be meta or e2pieces, not '%s'", optarg);
+                return cli_usage("emp score", "--format must be meta or e2pieces, not '%s'",
+                                 optarg);
         } else if (ch == 'c') {
             if (emp_add_clue_arg(&io, optarg) < 0)
                 return cli_usage("emp score", "--clue wants P,R,C,ROT, got '%s'", optarg);
@@ -151,18 +152,24 @@ static int cmd_emp_gen(int argc, char **argv)
     long w = 6, h = 6, fc = 4, ic = 6;
     uint64_t seed = 1;
     const char *out = NULL, *sol = NULL;
-    static const struct option lo[] = {
-        {"size", required_argument, 0, 'n'},   {"width", required_argument, 0, 'W'},
-        {"height", required_argument, 0, 'H'}, {"frame-colours", required_argument, 0, 'F'},
-        {"inner-colours", required_argument, 0, 'I'}, {"seed", required_argument, 0, 's'},
-        {"output", required_argument, 0, 'o'}, {"solution", required_argument, 0, 'S'},
-        {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
+    static const struct option lo[] = {{"size", required_argument, 0, 'n'},
+                                       {"width", required_argument, 0, 'W'},
+                                       {"height", required_argument, 0, 'H'},
+                                       {"frame-colours", required_argument, 0, 'F'},
+                                       {"inner-colours", required_argument, 0, 'I'},
+                                       {"seed", required_argument, 0, 's'},
+                                       {"output", required_argument, 0, 'o'},
+                                       {"solution", required_argument, 0, 'S'},
+                                       {"help", no_argument, 0, 'h'},
+                                       {0, 0, 0, 0}};
     int ch, wset = 0, hset = 0;
     long size = 6;
     optind = 1;
     while ((ch = getopt_long(argc, argv, "ho:", lo, NULL)) != -1) {
         switch (ch) {
-        case 'h': gen_help(stdout); return CLI_EXIT_OK;
+        case 'h':
+            gen_help(stdout);
+            return CLI_EXIT_OK;
         case 'n':
             if (cli_parse_long(optarg, 3, 64, &size) < 0)
                 return cli_usage("emp gen", "--size must be 3..64, not '%s'", optarg);
@@ -189,9 +196,14 @@ static int cmd_emp_gen(int argc, char **argv)
             if (cli_parse_u64(optarg, &seed) < 0)
                 return cli_usage("emp gen", "--seed must be a non-negative integer");
             break;
-        case 'o': out = optarg; break;
-        case 'S': sol = optarg; break;
-        default: return cli_usage("emp gen", "unknown option");
+        case 'o':
+            out = optarg;
+            break;
+        case 'S':
+            sol = optarg;
+            break;
+        default:
+            return cli_usage("emp gen", "unknown option");
         }
     }
     if (optind != argc)
@@ -213,8 +225,8 @@ static int cmd_emp_gen(int argc, char **argv)
         rc = cli_fail(sol);
     else
         printf("instance=%s width=%ld height=%ld frame_colours=%ld inner_colours=%ld seed=%llu "
-               "joins=%d\n", out, w, h, fc, ic, (unsigned long long)seed,
-               srch_em_inst_joins(in));
+               "joins=%d\n",
+               out, w, h, fc, ic, (unsigned long long)seed, srch_em_inst_joins(in));
     free(planted);
     srch_em_inst_free(in);
     return rc;
@@ -224,18 +236,19 @@ static int cmd_emp_gen(int argc, char **argv)
 
 static void emp_help(FILE *f)
 {
-    fprintf(f, "usage: heurnet emp <command> [options]\n\n"
-               "Edge-matching puzzles (Eternity II style).\n\n"
-               "commands:\n"
-               "  solve   multi-neighbourhood local search (TA, BO, BW, TSR, RO)\n"
-               "  score   recount a solution file and list violations\n"
-               "  gen     write a solvable random instance\n"
-               "  milp    write the MILP (CPLEX LP) and/or solve it with GLPK\n"
-               "  clique  write the max-clique graph (DIMACS) and/or run the clique heuristic\n"
-               "  gen-data  move-scorer training data (learned move scorer, --scorer)\n\n"
-               "'heurnet emp <command> --help' prints its options and defaults.\n"
-               "Eternity II's centre clue: --clue 138,8,7,2 (0-based piece, row, column, rotation)\n"
-               "for the shared eternity2.txt.\n");
+    fprintf(f,
+            "usage: heurnet emp <command> [options]\n\n"
+            "Edge-matching puzzles (Eternity II style).\n\n"
+            "commands:\n"
+            "  solve   multi-neighbourhood local search (TA, BO, BW, TSR, RO)\n"
+            "  score   recount a solution file and list violations\n"
+            "  gen     write a solvable random instance\n"
+            "  milp    write the MILP (CPLEX LP) and/or solve it with GLPK\n"
+            "  clique  write the max-clique graph (DIMACS) and/or run the clique heuristic\n"
+            "  gen-data  move-scorer training data (learned move scorer, --scorer)\n\n"
+            "'heurnet emp <command> --help' prints its options and defaults.\n"
+            "Eternity II's centre clue: --clue 138,8,7,2 (0-based piece, row, column, rotation)\n"
+            "for the shared eternity2.txt.\n");
 }
 
 int cmd_emp(int argc, char **argv)

@@ -24,8 +24,8 @@ int cmd_emp_clique(int argc, char **argv);
 struct srch_em_scorer;
 int cmd_emp_gendata(int argc, char **argv);
 /* Load the scorer and set o->choose; CLI exit code (reason printed). */
-int emp_scorer_attach(const char *path, const char *pick, const srch_em_inst *in,
-                      srch_em_opts *o, struct srch_em_scorer **out);
+int emp_scorer_attach(const char *path, const char *pick, const srch_em_inst *in, srch_em_opts *o,
+                      struct srch_em_scorer **out);
 void emp_scorer_report(const struct srch_em_scorer *s);
 
 #endif

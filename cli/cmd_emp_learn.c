@@ -16,15 +16,15 @@
 
 /* ---- --scorer for emp solve -------------------------------------------- */
 
-int emp_scorer_attach(const char *path, const char *pick, const srch_em_inst *in,
-                      srch_em_opts *o, srch_em_scorer **out)
+int emp_scorer_attach(const char *path, const char *pick, const srch_em_inst *in, srch_em_opts *o,
+                      srch_em_scorer **out)
 {
     int mode = SRCH_EM_PICK_BEST, st;
     double temp = 1.0;
     if (pick && strcmp(pick, "best")) {
         if (strncmp(pick, "softmax:", 8) || cli_parse_double(pick + 8, &temp) < 0 || !(temp > 0))
-            return cli_usage("emp solve", "--scorer-pick must be best or softmax:T (T > 0), not '%s'",
-                             pick);
+            return cli_usage("emp solve",
+                             "--scorer-pick must be best or softmax:T (T > 0), not '%s'", pick);
         mode = SRCH_EM_PICK_SOFTMAX;
     }
     *out = srch_em_scorer_new(path, in, mode, temp, &st);
@@ -48,28 +48,29 @@ void emp_scorer_report(const srch_em_scorer *s)
 static void gendata_help(FILE *f)
 {
     dg_emp_moves_opts d = DG_EMP_MOVES_DEFAULTS;
-    fprintf(f, "usage: heurnet emp gen-data [options] INSTANCE... -o MOVES.h5\n\n"
-               "Move-scorer training data: runs the local search on each instance (a state\n"
-               "budget, no time limit, so the file depends only on the seed); at every\n"
-               "perturbation step it labels a sample of the candidate moves with the gain\n"
-               "after a greedy continuation. Writes /x (emp-move-v1 features, float32\n"
-               "[n,%d]) and /y (gain in joins, float32 [n]) for `heurnet train --data`.\n"
-               "The benchmark instances in the repository's instances/ (META, Eternity II;\n"
-               "any folder marked by a SOURCES.md) are refused, so benchmarks stay out of\n"
-               "training: use `heurnet emp gen` instances.\n\n"
-               "  --moves-per-state M   candidates labelled per state [%d]\n"
-               "  --horizon H           greedy continuation steps [%d]\n"
-               "  --states N            states per instance [%d]\n"
-               "  --seed S              random seed [%llu]\n"
-               "  --ta-n N              TA iterations per cycle of the driving search [%d]\n"
-               "  --nodes N             BO/RO node limit of the driving search [%ld]\n"
-               "  --format meta|e2pieces  instance format [meta]\n"
-               "  --allow-shared        accept the benchmark instances (instances/)\n"
-               "  -o, --output FILE     dataset (required)\n"
-               "  -q, --quiet           no progress\n"
-               "  -h, --help            this help\n",
-            SRCH_EM_FEAT_DIM, d.moves_per_state, d.horizon, d.states,
-            (unsigned long long)d.seed, d.ta_n, d.nodes);
+    fprintf(f,
+            "usage: heurnet emp gen-data [options] INSTANCE... -o MOVES.h5\n\n"
+            "Move-scorer training data: runs the local search on each instance (a state\n"
+            "budget, no time limit, so the file depends only on the seed); at every\n"
+            "perturbation step it labels a sample of the candidate moves with the gain\n"
+            "after a greedy continuation. Writes /x (emp-move-v1 features, float32\n"
+            "[n,%d]) and /y (gain in joins, float32 [n]) for `heurnet train --data`.\n"
+            "The benchmark instances in the repository's instances/ (META, Eternity II;\n"
+            "any folder marked by a SOURCES.md) are refused, so benchmarks stay out of\n"
+            "training: use `heurnet emp gen` instances.\n\n"
+            "  --moves-per-state M   candidates labelled per state [%d]\n"
+            "  --horizon H           greedy continuation steps [%d]\n"
+            "  --states N            states per instance [%d]\n"
+            "  --seed S              random seed [%llu]\n"
+            "  --ta-n N              TA iterations per cycle of the driving search [%d]\n"
+            "  --nodes N             BO/RO node limit of the driving search [%ld]\n"
+            "  --format meta|e2pieces  instance format [meta]\n"
+            "  --allow-shared        accept the benchmark instances (instances/)\n"
+            "  -o, --output FILE     dataset (required)\n"
+            "  -q, --quiet           no progress\n"
+            "  -h, --help            this help\n",
+            SRCH_EM_FEAT_DIM, d.moves_per_state, d.horizon, d.states, (unsigned long long)d.seed,
+            d.ta_n, d.nodes);
 }
 
 static void on_gen_progress(uint64_t done, uint64_t total, const char *extra, void *user)
@@ -78,23 +79,30 @@ static void on_gen_progress(uint64_t done, uint64_t total, const char *extra, vo
     hn_progress_update(user, done, extra);
 }
 
-static int parse_gendata(int argc, char **argv, dg_emp_moves_opts *o, int *format,
-                         const char **out, int *quiet, int *allow_shared)
+static int parse_gendata(int argc, char **argv, dg_emp_moves_opts *o, int *format, const char **out,
+                         int *quiet, int *allow_shared)
 {
-    static const struct option lo[] = {
-        {"moves-per-state", required_argument, 0, 'M'}, {"horizon", required_argument, 0, 'H'},
-        {"states", required_argument, 0, 'n'},          {"seed", required_argument, 0, 's'},
-        {"ta-n", required_argument, 0, 't'},            {"nodes", required_argument, 0, 'N'},
-        {"format", required_argument, 0, 'f'},          {"allow-shared", no_argument, 0, 'A'},
-        {"output", required_argument, 0, 'o'},          {"quiet", no_argument, 0, 'q'},
-        {"help", no_argument, 0, 'h'},                  {0, 0, 0, 0}};
+    static const struct option lo[] = {{"moves-per-state", required_argument, 0, 'M'},
+                                       {"horizon", required_argument, 0, 'H'},
+                                       {"states", required_argument, 0, 'n'},
+                                       {"seed", required_argument, 0, 's'},
+                                       {"ta-n", required_argument, 0, 't'},
+                                       {"nodes", required_argument, 0, 'N'},
+                                       {"format", required_argument, 0, 'f'},
+                                       {"allow-shared", no_argument, 0, 'A'},
+                                       {"output", required_argument, 0, 'o'},
+                                       {"quiet", no_argument, 0, 'q'},
+                                       {"help", no_argument, 0, 'h'},
+                                       {0, 0, 0, 0}};
     const char *cmd = "emp gen-data";
     long v;
     int ch;
     optind = 1;
     while ((ch = getopt_long(argc, argv, "ho:q", lo, NULL)) != -1) {
         switch (ch) {
-        case 'h': gendata_help(stdout); return -1;
+        case 'h':
+            gendata_help(stdout);
+            return -1;
         case 'M':
             if (cli_parse_long(optarg, 1, 100000, &v) < 0)
                 return cli_usage(cmd, "--moves-per-state must be 1..1e5, not '%s'", optarg);
@@ -127,10 +135,17 @@ static int parse_gendata(int argc, char **argv, dg_emp_moves_opts *o, int *forma
             if (emp_parse_format(optarg, format) < 0)
                 return cli_usage(cmd, "--format must be meta or e2pieces, not '%s'", optarg);
             break;
-        case 'A': *allow_shared = 1; break;
-        case 'o': *out = optarg; break;
-        case 'q': *quiet = 1; break;
-        default: return cli_usage(cmd, "unknown option");
+        case 'A':
+            *allow_shared = 1;
+            break;
+        case 'o':
+            *out = optarg;
+            break;
+        case 'q':
+            *quiet = 1;
+            break;
+        default:
+            return cli_usage(cmd, "unknown option");
         }
     }
     if (optind >= argc)
@@ -178,8 +193,8 @@ static void print_summary(const char *out)
         pos += y[i] > 0;
     }
     double mean = sum / (double)info.rows;
-    printf("output=%s rows=%zu features=%d encoder=%s y_mean=%.3f y_std=%.3f y_positive=%.3f\n", out,
-           info.rows, info.dim, SRCH_EM_FEAT_ENCODER, mean,
+    printf("output=%s rows=%zu features=%d encoder=%s y_mean=%.3f y_std=%.3f y_positive=%.3f\n",
+           out, info.rows, info.dim, SRCH_EM_FEAT_ENCODER, mean,
            sqrt(fmax(0, sq / (double)info.rows - mean * mean)), (double)pos / (double)info.rows);
     free(x);
     free(y);
@@ -201,8 +216,10 @@ int cmd_emp_gendata(int argc, char **argv)
     for (int i = 0; i < ninst && rc == CLI_EXIT_OK; i++) {
         const char *p = argv[optind + i];
         if (!allow_shared && is_shared(p)) {
-            fprintf(stderr, "heurnet emp gen-data: %s is a benchmark instance (instances/); train on "
-                            "`heurnet emp gen` instances (or pass --allow-shared)\n", p);
+            fprintf(stderr,
+                    "heurnet emp gen-data: %s is a benchmark instance (instances/); train on "
+                    "`heurnet emp gen` instances (or pass --allow-shared)\n",
+                    p);
             rc = CLI_EXIT_USAGE;
         } else if (!(in[i] = emp_load(p, &io))) {
             rc = CLI_EXIT_FAIL;
@@ -211,8 +228,8 @@ int cmd_emp_gendata(int argc, char **argv)
     if (rc == CLI_EXIT_OK) {
         cli_log_init(quiet);
         hn_stop_install();
-        hn_progress *prog = hn_progress_new("emp gen-data", (uint64_t)o.states * (uint64_t)ninst,
-                                            quiet);
+        hn_progress *prog =
+            hn_progress_new("emp gen-data", (uint64_t)o.states * (uint64_t)ninst, quiet);
         o.progress = on_gen_progress;
         o.user = prog;
         int st = dg_emp_moves_gen((const srch_em_inst *const *)in,

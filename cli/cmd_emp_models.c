@@ -50,11 +50,11 @@ static void clique_help(FILE *f)
 static int parse_model(int argc, char **argv, const char *cmd, model_opts *o)
 {
     static const struct option lo[] = {
-        {"write", required_argument, 0, 'w'}, {"solve", no_argument, 0, 'S'},
-        {"time", required_argument, 0, 't'}, {"selections", required_argument, 0, 'q'},
-        {"seed", required_argument, 0, 's'}, {"output", required_argument, 0, 'o'},
+        {"write", required_argument, 0, 'w'},  {"solve", no_argument, 0, 'S'},
+        {"time", required_argument, 0, 't'},   {"selections", required_argument, 0, 'q'},
+        {"seed", required_argument, 0, 's'},   {"output", required_argument, 0, 'o'},
         {"format", required_argument, 0, 'f'}, {"clue", required_argument, 0, 'c'},
-        {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
+        {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
     int ch;
     optind = 1;
     while ((ch = getopt_long(argc, argv, "ho:", lo, NULL)) != -1) {
@@ -62,9 +62,15 @@ static int parse_model(int argc, char **argv, const char *cmd, model_opts *o)
         case 'h':
             (strcmp(cmd, "emp milp") ? clique_help : milp_help)(stdout);
             return -1;
-        case 'w': o->write = optarg; break;
-        case 'S': o->solve = 1; break;
-        case 'o': o->out = optarg; break;
+        case 'w':
+            o->write = optarg;
+            break;
+        case 'S':
+            o->solve = 1;
+            break;
+        case 'o':
+            o->out = optarg;
+            break;
         case 't':
             if (cli_parse_double(optarg, &o->seconds) < 0 || o->seconds <= 0)
                 return cli_usage(cmd, "--time must be seconds > 0, not '%s'", optarg);
@@ -85,7 +91,8 @@ static int parse_model(int argc, char **argv, const char *cmd, model_opts *o)
             if (emp_add_clue_arg(&o->io, optarg) < 0)
                 return cli_usage(cmd, "--clue wants P,R,C,ROT, got '%s'", optarg);
             break;
-        default: return cli_usage(cmd, "unknown option");
+        default:
+            return cli_usage(cmd, "unknown option");
         }
     }
     if (argc - optind != 1)
@@ -160,8 +167,7 @@ int cmd_emp_milp(int argc, char **argv)
         rc = cli_fail(r.o.write ? r.o.write : r.path);
     } else {
         printf("instance=%s size=%dx%d variables=%ld constraints=%ld", r.path,
-               srch_em_inst_width(r.in), srch_em_inst_height(r.in), ms.variables,
-               ms.constraints);
+               srch_em_inst_width(r.in), srch_em_inst_height(r.in), ms.variables, ms.constraints);
         if (r.o.write)
             printf(" model=%s", r.o.write);
         if (r.o.solve) {

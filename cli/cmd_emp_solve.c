@@ -14,47 +14,49 @@
 static void solve_help(FILE *f)
 {
     srch_em_opts d = SRCH_EM_OPTS_DEFAULT;
-    fprintf(f, "usage: heurnet emp solve [options] INSTANCE -o SOLUTION\n\n"
-               "Local search after Salassa et al.: cycles of TA -> BO -> BW -> TSR -> RO until\n"
-               "no neighbourhood improves, then a perturbation, until the time limit.\n\n"
-               "  --time S              time limit in seconds [%g]\n"
-               "  --cpu                 --time counts CPU time of this process, not wall time\n"
-               "  --seed S              random seed [%llu]\n"
-               "  --start M             random|greedy|backtrack [greedy]\n"
-               "  --ta-k K              TA: cells per assignment [%d]\n"
-               "  --ta-n N              TA: iterations per cycle [%d]\n"
-               "  --region WxH          RO: region size [%dx%d]\n"
-               "  --ro-n N              RO: regions per cycle [%d]\n"
-               "  --nodes N             node limit of each RO/BO branch and bound [%ld]\n"
-               "  --start-nodes N       node limit per row of the greedy/backtrack start [%ld]\n"
-               "  --perturb P           moves per perturbation, 0 = 2 + cells/64 [%d]\n"
-               "  --walk N              plateau-walk tries per cycle (sideways swaps) [%ld]\n"
-               "  --walk-temp T         the walk keeps a move losing d joins with prob. exp(-d/T) [0]\n"
-               "  --slack J             back to the best (of this descent) when J joins below it [%d]\n"
-               "  --escalate C          every C kicks without a new best double the kick\n"
-               "                        (up to cells/4) and widen the slack; 0 = off [%d]\n"
-               "  --restart S           a new descent from the start board after S seconds\n"
-               "                        without a better board in this one (the best is\n"
-               "                        kept); 0 = never [0]\n"
-               "  --reheat T            with --restart: a new descent starts from the best\n"
-               "                        board walked --reheat-tries tries at temperature T\n"
-               "                        instead of from the start board; 0 = off [0]\n"
-               "  --reheat-tries N      walk tries of one reheat [%ld]\n"
-               "  --backtrack-time S    seconds for --start backtrack, 0 = time/10 [0]\n"
-               "  --break-from F        --start backtrack: fraction of the cells placed\n"
-               "                        before a join may be left unmatched [%g]\n"
-               "  --breaks B            --start backtrack: unmatched joins allowed by the\n"
-               "                        last cell until a board is found [%d]\n"
-               "  --format meta|e2pieces  instance format [meta]\n"
-               "  --clue P,R,C,ROT      fixed piece, repeatable (Eternity II: 138,8,7,2)\n"
-               "  --scorer MODEL.h5     learned move scorer (emp-move-v1) picks the perturbation moves\n"
-               "  --scorer-pick P       best | softmax:T (sample by score / T) [best]\n"
-               "  -o, --output FILE     solution file (required)\n"
-               "  -q, --quiet           no progress\n"
-               "  -h, --help            this help\n",
-            d.time_limit, (unsigned long long)d.seed, d.ta_k, d.ta_n, d.ro_w, d.ro_h, d.ro_n,
-            d.ro_nodes, d.start_nodes, d.perturb, d.walk, d.slack, d.escalate, d.reheat_tries,
-            d.break_from, d.breaks);
+    fprintf(
+        f,
+        "usage: heurnet emp solve [options] INSTANCE -o SOLUTION\n\n"
+        "Local search after Salassa et al.: cycles of TA -> BO -> BW -> TSR -> RO until\n"
+        "no neighbourhood improves, then a perturbation, until the time limit.\n\n"
+        "  --time S              time limit in seconds [%g]\n"
+        "  --cpu                 --time counts CPU time of this process, not wall time\n"
+        "  --seed S              random seed [%llu]\n"
+        "  --start M             random|greedy|backtrack [greedy]\n"
+        "  --ta-k K              TA: cells per assignment [%d]\n"
+        "  --ta-n N              TA: iterations per cycle [%d]\n"
+        "  --region WxH          RO: region size [%dx%d]\n"
+        "  --ro-n N              RO: regions per cycle [%d]\n"
+        "  --nodes N             node limit of each RO/BO branch and bound [%ld]\n"
+        "  --start-nodes N       node limit per row of the greedy/backtrack start [%ld]\n"
+        "  --perturb P           moves per perturbation, 0 = 2 + cells/64 [%d]\n"
+        "  --walk N              plateau-walk tries per cycle (sideways swaps) [%ld]\n"
+        "  --walk-temp T         the walk keeps a move losing d joins with prob. exp(-d/T) [0]\n"
+        "  --slack J             back to the best (of this descent) when J joins below it [%d]\n"
+        "  --escalate C          every C kicks without a new best double the kick\n"
+        "                        (up to cells/4) and widen the slack; 0 = off [%d]\n"
+        "  --restart S           a new descent from the start board after S seconds\n"
+        "                        without a better board in this one (the best is\n"
+        "                        kept); 0 = never [0]\n"
+        "  --reheat T            with --restart: a new descent starts from the best\n"
+        "                        board walked --reheat-tries tries at temperature T\n"
+        "                        instead of from the start board; 0 = off [0]\n"
+        "  --reheat-tries N      walk tries of one reheat [%ld]\n"
+        "  --backtrack-time S    seconds for --start backtrack, 0 = time/10 [0]\n"
+        "  --break-from F        --start backtrack: fraction of the cells placed\n"
+        "                        before a join may be left unmatched [%g]\n"
+        "  --breaks B            --start backtrack: unmatched joins allowed by the\n"
+        "                        last cell until a board is found [%d]\n"
+        "  --format meta|e2pieces  instance format [meta]\n"
+        "  --clue P,R,C,ROT      fixed piece, repeatable (Eternity II: 138,8,7,2)\n"
+        "  --scorer MODEL.h5     learned move scorer (emp-move-v1) picks the perturbation moves\n"
+        "  --scorer-pick P       best | softmax:T (sample by score / T) [best]\n"
+        "  -o, --output FILE     solution file (required)\n"
+        "  -q, --quiet           no progress\n"
+        "  -h, --help            this help\n",
+        d.time_limit, (unsigned long long)d.seed, d.ta_k, d.ta_n, d.ro_w, d.ro_h, d.ro_n,
+        d.ro_nodes, d.start_nodes, d.perturb, d.walk, d.slack, d.escalate, d.reheat_tries,
+        d.break_from, d.breaks);
 }
 
 typedef struct {
@@ -94,40 +96,57 @@ static const char *scan_record(const srch_em_opts *o, const srch_em_result *res)
     const srch_em_scan_result *s = &res->scan;
     if (o->start != SRCH_EM_START_BACKTRACK)
         return "";
-    snprintf(buf, sizeof buf, " scan_complete=%d scan_breaks=%d scan_boards=%ld scan_nodes=%ld "
-             "scan_restarts=%ld scan_deepest=%d scan_time_best=%.2f scan_seconds=%.2f", s->complete,
-             s->complete ? s->breaks : -1, s->boards, s->nodes, s->restarts, s->deepest,
-             s->time_best, s->seconds);
+    snprintf(buf, sizeof buf,
+             " scan_complete=%d scan_breaks=%d scan_boards=%ld scan_nodes=%ld "
+             "scan_restarts=%ld scan_deepest=%d scan_time_best=%.2f scan_seconds=%.2f",
+             s->complete, s->complete ? s->breaks : -1, s->boards, s->nodes, s->restarts,
+             s->deepest, s->time_best, s->seconds);
     return buf;
 }
 
 static const char *scorer_path, *scorer_pick; /* --scorer, --scorer-pick */
 
-static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io,
-                       const char **out, int *quiet)
+static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io, const char **out,
+                       int *quiet)
 {
-    static const struct option lo[] = {
-        {"time", required_argument, 0, 't'},   {"cpu", no_argument, 0, 'C'},   {"seed", required_argument, 0, 's'},
-        {"start", required_argument, 0, 'S'},  {"ta-k", required_argument, 0, 'k'},
-        {"ta-n", required_argument, 0, 'n'},   {"region", required_argument, 0, 'r'},
-        {"ro-n", required_argument, 0, 'R'},   {"nodes", required_argument, 0, 'N'},
-        {"perturb", required_argument, 0, 'p'}, {"slack", required_argument, 0, 'J'},
-        {"escalate", required_argument, 0, 'E'}, {"walk-temp", required_argument, 0, 'T'},
-        {"walk", required_argument, 0, 'w'}, {"start-nodes", required_argument, 0, 'G'}, {"backtrack-time", required_argument, 0, 'B'},
-        {"restart", required_argument, 0, 'X'}, {"reheat", required_argument, 0, 'H'},
-        {"reheat-tries", required_argument, 0, 'Y'}, {"break-from", required_argument, 0, 'F'},
-        {"breaks", required_argument, 0, 'K'},
-        {"format", required_argument, 0, 'f'}, {"clue", required_argument, 0, 'c'},
-        {"output", required_argument, 0, 'o'}, {"quiet", no_argument, 0, 'q'},
-        {"scorer", required_argument, 0, 'L'}, {"scorer-pick", required_argument, 0, 'P'},
-        {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
+    static const struct option lo[] = {{"time", required_argument, 0, 't'},
+                                       {"cpu", no_argument, 0, 'C'},
+                                       {"seed", required_argument, 0, 's'},
+                                       {"start", required_argument, 0, 'S'},
+                                       {"ta-k", required_argument, 0, 'k'},
+                                       {"ta-n", required_argument, 0, 'n'},
+                                       {"region", required_argument, 0, 'r'},
+                                       {"ro-n", required_argument, 0, 'R'},
+                                       {"nodes", required_argument, 0, 'N'},
+                                       {"perturb", required_argument, 0, 'p'},
+                                       {"slack", required_argument, 0, 'J'},
+                                       {"escalate", required_argument, 0, 'E'},
+                                       {"walk-temp", required_argument, 0, 'T'},
+                                       {"walk", required_argument, 0, 'w'},
+                                       {"start-nodes", required_argument, 0, 'G'},
+                                       {"backtrack-time", required_argument, 0, 'B'},
+                                       {"restart", required_argument, 0, 'X'},
+                                       {"reheat", required_argument, 0, 'H'},
+                                       {"reheat-tries", required_argument, 0, 'Y'},
+                                       {"break-from", required_argument, 0, 'F'},
+                                       {"breaks", required_argument, 0, 'K'},
+                                       {"format", required_argument, 0, 'f'},
+                                       {"clue", required_argument, 0, 'c'},
+                                       {"output", required_argument, 0, 'o'},
+                                       {"quiet", no_argument, 0, 'q'},
+                                       {"scorer", required_argument, 0, 'L'},
+                                       {"scorer-pick", required_argument, 0, 'P'},
+                                       {"help", no_argument, 0, 'h'},
+                                       {0, 0, 0, 0}};
     const char *cmd = "emp solve";
     long v;
     int ch;
     optind = 1;
     while ((ch = getopt_long(argc, argv, "ho:q", lo, NULL)) != -1) {
         switch (ch) {
-        case 'h': solve_help(stdout); return -1;
+        case 'h':
+            solve_help(stdout);
+            return -1;
         case 't':
             if (cli_parse_double(optarg, &o->time_limit) < 0 || o->time_limit < 0)
                 return cli_usage(cmd, "--time must be seconds >= 0, not '%s'", optarg);
@@ -137,10 +156,14 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
                 return cli_usage(cmd, "--seed must be a non-negative integer");
             break;
         case 'S':
-            if (!strcmp(optarg, "random")) o->start = SRCH_EM_START_RANDOM;
-            else if (!strcmp(optarg, "greedy")) o->start = SRCH_EM_START_GREEDY;
-            else if (!strcmp(optarg, "backtrack")) o->start = SRCH_EM_START_BACKTRACK;
-            else return cli_usage(cmd, "--start must be random, greedy or backtrack");
+            if (!strcmp(optarg, "random"))
+                o->start = SRCH_EM_START_RANDOM;
+            else if (!strcmp(optarg, "greedy"))
+                o->start = SRCH_EM_START_GREEDY;
+            else if (!strcmp(optarg, "backtrack"))
+                o->start = SRCH_EM_START_BACKTRACK;
+            else
+                return cli_usage(cmd, "--start must be random, greedy or backtrack");
             break;
         case 'k':
             if (cli_parse_long(optarg, 2, 4096, &v) < 0)
@@ -170,7 +193,9 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
                 return cli_usage(cmd, "--perturb must be 0..1e5, not '%s'", optarg);
             o->perturb = (int)v;
             break;
-        case 'C': o->cpu_clock = 1; break;
+        case 'C':
+            o->cpu_clock = 1;
+            break;
         case 'G':
             if (cli_parse_long(optarg, 1, 1L << 40, &o->start_nodes) < 0)
                 return cli_usage(cmd, "--start-nodes must be >= 1, not '%s'", optarg);
@@ -180,7 +205,8 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
                 return cli_usage(cmd, "--walk must be >= 0, not '%s'", optarg);
             break;
         case 'T':
-            if (cli_parse_double(optarg, &o->walk_temp) < 0 || !(o->walk_temp >= 0 && o->walk_temp <= 1e3))
+            if (cli_parse_double(optarg, &o->walk_temp) < 0 ||
+                !(o->walk_temp >= 0 && o->walk_temp <= 1e3))
                 return cli_usage(cmd, "--walk-temp must be 0..1000, not '%s'", optarg);
             break;
         case 'J':
@@ -198,7 +224,8 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
                 return cli_usage(cmd, "--restart must be seconds >= 0, not '%s'", optarg);
             break;
         case 'H':
-            if (cli_parse_double(optarg, &o->reheat_temp) < 0 || !(o->reheat_temp >= 0 && o->reheat_temp <= 1e3))
+            if (cli_parse_double(optarg, &o->reheat_temp) < 0 ||
+                !(o->reheat_temp >= 0 && o->reheat_temp <= 1e3))
                 return cli_usage(cmd, "--reheat must be a temperature 0..1000, not '%s'", optarg);
             break;
         case 'Y':
@@ -211,7 +238,8 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
                 return cli_usage(cmd, "--backtrack-time must be seconds >= 0");
             break;
         case 'F':
-            if (cli_parse_double(optarg, &o->break_from) < 0 || !(o->break_from >= 0 && o->break_from <= 1))
+            if (cli_parse_double(optarg, &o->break_from) < 0 ||
+                !(o->break_from >= 0 && o->break_from <= 1))
                 return cli_usage(cmd, "--break-from must be a fraction 0..1, not '%s'", optarg);
             break;
         case 'K':
@@ -227,11 +255,20 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
             if (emp_add_clue_arg(io, optarg) < 0)
                 return cli_usage(cmd, "--clue wants P,R,C,ROT, got '%s'", optarg);
             break;
-        case 'o': *out = optarg; break;
-        case 'q': *quiet = 1; break;
-        case 'L': scorer_path = optarg; break;
-        case 'P': scorer_pick = optarg; break;
-        default: return cli_usage(cmd, "unknown option");
+        case 'o':
+            *out = optarg;
+            break;
+        case 'q':
+            *quiet = 1;
+            break;
+        case 'L':
+            scorer_path = optarg;
+            break;
+        case 'P':
+            scorer_pick = optarg;
+            break;
+        default:
+            return cli_usage(cmd, "unknown option");
         }
     }
     if (argc - optind != 1)
@@ -268,12 +305,13 @@ int cmd_emp_solve(int argc, char **argv)
     hn_stop_install();
     static const char *starts[] = {"random", "greedy", "backtrack"};
     if (!quiet)
-        fprintf(stderr, "heurnet emp solve %s (%s): %dx%d, %d joins, clues=%d, time=%gs%s "
-                "seed=%llu start=%s ta=%dx%d region=%dx%d ro_n=%d nodes=%ld\n", hn_version(),
-                hn_revision(), srch_em_inst_width(in), srch_em_inst_height(in),
-                srch_em_inst_joins(in), srch_em_inst_nclues(in), o.time_limit, o.cpu_clock ? " (cpu)" : "",
-                (unsigned long long)o.seed, starts[o.start], o.ta_n, o.ta_k, o.ro_w, o.ro_h,
-                o.ro_n, o.ro_nodes);
+        fprintf(stderr,
+                "heurnet emp solve %s (%s): %dx%d, %d joins, clues=%d, time=%gs%s "
+                "seed=%llu start=%s ta=%dx%d region=%dx%d ro_n=%d nodes=%ld\n",
+                hn_version(), hn_revision(), srch_em_inst_width(in), srch_em_inst_height(in),
+                srch_em_inst_joins(in), srch_em_inst_nclues(in), o.time_limit,
+                o.cpu_clock ? " (cpu)" : "", (unsigned long long)o.seed, starts[o.start], o.ta_n,
+                o.ta_k, o.ro_w, o.ro_h, o.ro_n, o.ro_nodes);
     int n = srch_em_inst_width(in) * srch_em_inst_height(in), rc = CLI_EXIT_OK;
     int *piece = malloc(sizeof(int) * (size_t)n), *rot = malloc(sizeof(int) * (size_t)n);
     solve_ui ui = {.prog = hn_progress_new("emp solve", (uint64_t)o.time_limit, quiet),
@@ -300,13 +338,13 @@ int cmd_emp_solve(int argc, char **argv)
         goto out;
     }
     printf("instance=%s size=%dx%d score=%d joins=%d start_score=%d time_best=%.2f "
-           "seconds=%.2f wall_seconds=%.2f cpu_seconds=%.2f cycles=%ld moves=%ld restarts=%ld reheat=%g "
-           "seed=%llu start=%s%s solution=%s%s\n", path,
-           srch_em_inst_width(in), srch_em_inst_height(in), res.best, srch_em_inst_joins(in),
+           "seconds=%.2f wall_seconds=%.2f cpu_seconds=%.2f cycles=%ld moves=%ld restarts=%ld "
+           "reheat=%g "
+           "seed=%llu start=%s%s solution=%s%s\n",
+           path, srch_em_inst_width(in), srch_em_inst_height(in), res.best, srch_em_inst_joins(in),
            res.start_score, res.time_best, res.seconds, res.wall_seconds, res.cpu_seconds,
-           res.cycles, res.moves, res.restarts, o.reheat_temp,
-           (unsigned long long)o.seed, starts[o.start], scan_record(&o, &res), out,
-           res.stopped ? " stopped=1" : "");
+           res.cycles, res.moves, res.restarts, o.reheat_temp, (unsigned long long)o.seed,
+           starts[o.start], scan_record(&o, &res), out, res.stopped ? " stopped=1" : "");
     if (scorer)
         emp_scorer_report(scorer);
 out:

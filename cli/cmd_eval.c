@@ -113,7 +113,8 @@ static int parse_args(int argc, char **argv, eval_args *a)
                                          {"quiet", no_argument, 0, 'q'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
-    *a = (eval_args){.base_algo = HEURNET_ALGO_ASTAR, .blas_threads = 1, .given = CLI_SEARCH_OPTS_INIT};
+    *a = (eval_args){
+        .base_algo = HEURNET_ALGO_ASTAR, .blas_threads = 1, .given = CLI_SEARCH_OPTS_INIT};
     int c, rc;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
@@ -259,7 +260,8 @@ static void eval_board(const evaluator *e, const srch_np_instance *x, heurnet_ev
 }
 
 /* Solve the boards; returns how many were done (fewer after Ctrl-C). */
-static size_t run_boards(const evaluator *e, const srch_np_instance *inst, size_t n, heurnet_eval_row *rows)
+static size_t run_boards(const evaluator *e, const srch_np_instance *inst, size_t n,
+                         heurnet_eval_row *rows)
 {
     hn_progress *p = hn_progress_new("eval", n, e->a->quiet);
     size_t i = 0, opt = 0, known = 0;
@@ -326,23 +328,24 @@ static int setup(const eval_args *a, int width, evaluator *e)
 static int finish(const eval_args *a, const evaluator *e, const char *part, size_t in_file,
                   size_t total, heurnet_eval_row *rows, size_t done, double wall)
 {
-    heurnet_eval_info info = {.model = a->model,
-                      .instances = a->instances,
-                      .heuristic = a->so.heuristic,
-                      .algo = heurnet_algo_name(a->so.algo),
-                      .baseline = a->baseline ? a->baseline
-                                              : heurnet_default_heuristic(srch_np_heur_width(e->base)),
-                      .baseline_algo = a->base_algo < 0 ? "none" : heurnet_algo_name(a->base_algo),
-                      .goal = srch_np_goal_name(a->goal),
-                      .puzzle = srch_np_heur_width(e->base) * srch_np_heur_width(e->base) - 1,
-                      .batch = a->so.batch,
-                      .weight = a->so.weight,
-                      .bound = a->so.bound,
-                      .lim = a->lim,
-                      .in_file = in_file,
-                      .total = total,
-                      .interrupted = done < total,
-                      .wall = wall};
+    heurnet_eval_info info = {
+        .model = a->model,
+        .instances = a->instances,
+        .heuristic = a->so.heuristic,
+        .algo = heurnet_algo_name(a->so.algo),
+        .baseline =
+            a->baseline ? a->baseline : heurnet_default_heuristic(srch_np_heur_width(e->base)),
+        .baseline_algo = a->base_algo < 0 ? "none" : heurnet_algo_name(a->base_algo),
+        .goal = srch_np_goal_name(a->goal),
+        .puzzle = srch_np_heur_width(e->base) * srch_np_heur_width(e->base) - 1,
+        .batch = a->so.batch,
+        .weight = a->so.weight,
+        .bound = a->so.bound,
+        .lim = a->lim,
+        .in_file = in_file,
+        .total = total,
+        .interrupted = done < total,
+        .wall = wall};
     int plots;
     if (cli_eval_report_write(part, &info, rows, done, a->quiet, &plots))
         return CLI_EXIT_FAIL;

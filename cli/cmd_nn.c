@@ -79,7 +79,8 @@ static void init_help(const struct nn_layer_defaults *d)
 {
     printf("usage: heurnet nn init --arch SPEC [options] -o model.h5\n\n"
            "Write a freshly initialised model (batch-norm running statistics at 0 and 1).\n\n"
-           "  --arch SPEC      widths input-hidden...-output, e.g. 256-1024-1024-512-128-64-1 [required]\n");
+           "  --arch SPEC      widths input-hidden...-output, e.g. 256-1024-1024-512-128-64-1 "
+           "[required]\n");
     cli_arch_help(stdout, d);
     printf("  --seed S         initialisation seed [1]\n"
            "  --encoder NAME   input encoder recorded in the file [\"\"]\n"
@@ -91,12 +92,15 @@ static void init_help(const struct nn_layer_defaults *d)
 
 static int nn_init(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"arch", required_argument, NULL, 'a'}, CLI_ARCH_LONGOPTS,
-        {"seed", required_argument, NULL, 's'}, {"encoder", required_argument, NULL, 'e'},
-        {"target-mean", required_argument, NULL, 'M'}, {"target-std", required_argument, NULL, 'S'},
-        {"output", required_argument, NULL, 'o'}, {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {{"arch", required_argument, NULL, 'a'},
+                                         CLI_ARCH_LONGOPTS,
+                                         {"seed", required_argument, NULL, 's'},
+                                         {"encoder", required_argument, NULL, 'e'},
+                                         {"target-mean", required_argument, NULL, 'M'},
+                                         {"target-std", required_argument, NULL, 'S'},
+                                         {"output", required_argument, NULL, 'o'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
     struct nn_layer_defaults d = cli_arch_defaults();
     const char *arch = NULL, *out = NULL, *enc = "";
     uint64_t seed = 1;
@@ -109,12 +113,19 @@ static int nn_init(int argc, char **argv)
         else if (rc)
             return rc;
         switch (c) {
-        case 'a': arch = optarg; break;
-        case 'o': out = optarg; break;
-        case 'e': enc = optarg; break;
+        case 'a':
+            arch = optarg;
+            break;
+        case 'o':
+            out = optarg;
+            break;
+        case 'e':
+            enc = optarg;
+            break;
         case 's':
             if (cli_parse_u64(optarg, &seed))
-                return cli_usage("nn init", "--seed: expected a non-negative integer, got '%s'", optarg);
+                return cli_usage("nn init", "--seed: expected a non-negative integer, got '%s'",
+                                 optarg);
             break;
         case 'M':
         case 'S':
@@ -122,8 +133,11 @@ static int nn_init(int argc, char **argv)
                 return cli_usage("nn init", "--target-%s: expected a number, got '%s'",
                                  c == 'M' ? "mean" : "std", optarg);
             break;
-        case 'h': init_help(&d); return CLI_EXIT_OK;
-        default: return cli_usage("nn init", "unknown option");
+        case 'h':
+            init_help(&d);
+            return CLI_EXIT_OK;
+        default:
+            return cli_usage("nn init", "unknown option");
         }
     }
     if (optind < argc)
@@ -189,7 +203,8 @@ static int nn_info(int argc, char **argv)
     for (int l = 0; l < nn_model_layers(m); l++) {
         struct nn_layer_info L;
         nn_model_layer(m, l, &L);
-        printf("layer.%03d=in=%d out=%d activation=%s bn=%d", l, L.in, L.out, nn_act_name(L.act), L.has_bn);
+        printf("layer.%03d=in=%d out=%d activation=%s bn=%d", l, L.in, L.out, nn_act_name(L.act),
+               L.has_bn);
         if (L.has_bn)
             printf(" bn_epsilon=%g", (double)L.bn_eps);
         if (L.act == NN_ACT_ELU)
@@ -215,7 +230,8 @@ static int nn_info(int argc, char **argv)
 /* The function the demo net learns: smooth, nonlinear, with interactions. */
 static float demo_target(const float *x)
 {
-    return sinf(2.0f * x[0]) + x[1] * x[2] + 0.5f * x[3] * x[3] - 0.3f * x[4] + cosf(x[5] + x[6]) * x[7];
+    return sinf(2.0f * x[0]) + x[1] * x[2] + 0.5f * x[3] * x[3] - 0.3f * x[4] +
+           cosf(x[5] + x[6]) * x[7];
 }
 
 static void demo_batch(hn_rng *r, float *x, float *y, int n, int d)
@@ -254,13 +270,15 @@ static int demo_run(long steps, long every, uint64_t seed)
     nn_infer *inf = a ? nn_infer_new(m, NVAL, &rc) : NULL;
     hn_rng *r = hn_rng_new(hn_seed_mix(seed, 2));
     float *x = malloc(sizeof(float) * NVAL * D), *y = malloc(sizeof(float) * NVAL);
-    float *vx = malloc(sizeof(float) * NVAL * D), *vy = malloc(sizeof(float) * NVAL), *vp = malloc(sizeof(float) * NVAL);
+    float *vx = malloc(sizeof(float) * NVAL * D), *vy = malloc(sizeof(float) * NVAL),
+          *vp = malloc(sizeof(float) * NVAL);
     if (!inf || !r || !x || !y || !vx || !vy || !vp) {
         rc = rc ? rc : hn_fail(HN_ERR_NOMEM, "out of memory");
         goto done;
     }
     demo_batch(r, vx, vy, NVAL, D);
-    printf("# nn demo: spec=8-64-64-1 batch=%d lr=%g seed=%llu target=sin(2x0)+x1*x2+x3^2/2-0.3x4+cos(x5+x6)*x7\n",
+    printf("# nn demo: spec=8-64-64-1 batch=%d lr=%g seed=%llu "
+           "target=sin(2x0)+x1*x2+x3^2/2-0.3x4+cos(x5+x6)*x7\n",
            B, (double)ao.lr, (unsigned long long)seed);
     double acc = 0.0;
     for (long s = 1; s <= steps && !hn_stop_requested(); s++) {
@@ -307,18 +325,24 @@ static int nn_demo(int argc, char **argv)
         switch (c) {
         case 'n':
             if (cli_parse_long(optarg, 1, 100000000, &steps))
-                return cli_usage("nn demo", "--steps: expected a positive integer, got '%s'", optarg);
+                return cli_usage("nn demo", "--steps: expected a positive integer, got '%s'",
+                                 optarg);
             break;
         case 'k':
             if (cli_parse_long(optarg, 1, 100000000, &every))
-                return cli_usage("nn demo", "--every: expected a positive integer, got '%s'", optarg);
+                return cli_usage("nn demo", "--every: expected a positive integer, got '%s'",
+                                 optarg);
             break;
         case 's':
             if (cli_parse_u64(optarg, &seed))
-                return cli_usage("nn demo", "--seed: expected a non-negative integer, got '%s'", optarg);
+                return cli_usage("nn demo", "--seed: expected a non-negative integer, got '%s'",
+                                 optarg);
             break;
-        case 'h': demo_help(); return CLI_EXIT_OK;
-        default: return cli_usage("nn demo", "unknown option");
+        case 'h':
+            demo_help();
+            return CLI_EXIT_OK;
+        default:
+            return cli_usage("nn demo", "unknown option");
         }
     }
     if (optind < argc)

@@ -11,12 +11,13 @@
 enum { CLI_OPT_ACT = 1000, CLI_OPT_BN, CLI_OPT_NOBN, CLI_OPT_DROPOUT, CLI_OPT_INIT };
 
 /* getopt_long entries for --act --bn --no-bn --dropout --init (no terminator). */
-#define CLI_ARCH_LONGOPTS                                                  \
-    {"act", required_argument, NULL, CLI_OPT_ACT},                         \
-        {"bn", no_argument, NULL, CLI_OPT_BN},                             \
-        {"no-bn", no_argument, NULL, CLI_OPT_NOBN},                        \
-        {"dropout", required_argument, NULL, CLI_OPT_DROPOUT},             \
-        {"init", required_argument, NULL, CLI_OPT_INIT}
+#define CLI_ARCH_LONGOPTS                                                                          \
+    {"act", required_argument, NULL, CLI_OPT_ACT}, {"bn", no_argument, NULL, CLI_OPT_BN},          \
+        {"no-bn", no_argument, NULL, CLI_OPT_NOBN},                                                \
+        {"dropout", required_argument, NULL, CLI_OPT_DROPOUT},                                     \
+    {                                                                                              \
+        "init", required_argument, NULL, CLI_OPT_INIT                                              \
+    }
 
 /* Help lines for those options, with the defaults of `d`. */
 void cli_arch_help(FILE *out, const struct nn_layer_defaults *d);
@@ -34,7 +35,8 @@ struct cli_subcmd {
     int (*fn)(int argc, char **argv);
     const char *help;
 };
-int cli_subcmd_run(const char *cmd, const struct cli_subcmd *table, size_t n, int argc, char **argv);
+int cli_subcmd_run(const char *cmd, const struct cli_subcmd *table, size_t n, int argc,
+                   char **argv);
 
 /* heurnet nn upgrade (cli/cmd_nn_upgrade.c). */
 int cli_nn_upgrade(int argc, char **argv);

@@ -13,18 +13,19 @@
 
 static void usage(FILE *out)
 {
-    fprintf(out,
-            "usage: heurnet pdb build [options]\n"
-            "       heurnet pdb info FILE\n\n"
-            "build: blank-aware additive pattern database for the blank-first goal\n"
-            "(blank-last boards are looked up through the 180-degree conversion).\n"
-            "  --puzzle N        8, 15 or 24 [15]\n"
-            "  --partition P     15: 7-8, 6-6-3, 5-5-5; 24: 6-6-6-6; 8: 8 (exact) [7-8 / 6-6-6-6 / 8]\n"
-            "  -o, --output FILE output file [the cache: $HEURNET_DATA, else ~/.cache/heurnet]\n"
-            "  --threads T       threads for the layer scan [number of CPUs, at most 8]\n"
-            "  -q, --quiet       no progress\n"
-            "  -h, --help        this help\n\n"
-            "info: puzzle, partition, entries and value statistics per pattern.\n");
+    fprintf(
+        out,
+        "usage: heurnet pdb build [options]\n"
+        "       heurnet pdb info FILE\n\n"
+        "build: blank-aware additive pattern database for the blank-first goal\n"
+        "(blank-last boards are looked up through the 180-degree conversion).\n"
+        "  --puzzle N        8, 15 or 24 [15]\n"
+        "  --partition P     15: 7-8, 6-6-3, 5-5-5; 24: 6-6-6-6; 8: 8 (exact) [7-8 / 6-6-6-6 / 8]\n"
+        "  -o, --output FILE output file [the cache: $HEURNET_DATA, else ~/.cache/heurnet]\n"
+        "  --threads T       threads for the layer scan [number of CPUs, at most 8]\n"
+        "  -q, --quiet       no progress\n"
+        "  -h, --help        this help\n\n"
+        "info: puzzle, partition, entries and value statistics per pattern.\n");
 }
 
 static const char *default_partition(int width)
@@ -58,11 +59,13 @@ static void print_stats(const char *path, srch_np_pdb *p)
 
 static int pdb_build(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"puzzle", required_argument, 0, 'p'}, {"partition", required_argument, 0, 'P'},
-        {"output", required_argument, 0, 'o'}, {"threads", required_argument, 0, 't'},
-        {"quiet", no_argument, 0, 'q'},        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
+    static const struct option opts[] = {{"puzzle", required_argument, 0, 'p'},
+                                         {"partition", required_argument, 0, 'P'},
+                                         {"output", required_argument, 0, 'o'},
+                                         {"threads", required_argument, 0, 't'},
+                                         {"quiet", no_argument, 0, 'q'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
     long puzzle = 15, threads = sysconf(_SC_NPROCESSORS_ONLN);
     const char *partition = NULL, *out = NULL;
     int quiet = 0, c;
@@ -75,15 +78,24 @@ static int pdb_build(int argc, char **argv)
             if (cli_parse_long(optarg, 8, 24, &puzzle) || !srch_np_puzzle_width(puzzle))
                 return cli_usage("pdb build", "--puzzle must be 8, 15 or 24, not '%s'", optarg);
             break;
-        case 'P': partition = optarg; break;
-        case 'o': out = optarg; break;
+        case 'P':
+            partition = optarg;
+            break;
+        case 'o':
+            out = optarg;
+            break;
         case 't':
             if (cli_parse_long(optarg, 1, 64, &threads))
                 return cli_usage("pdb build", "--threads must be 1..64, not '%s'", optarg);
             break;
-        case 'q': quiet = 1; break;
-        case 'h': usage(stdout); return CLI_EXIT_OK;
-        default: return cli_usage("pdb build", "bad option");
+        case 'q':
+            quiet = 1;
+            break;
+        case 'h':
+            usage(stdout);
+            return CLI_EXIT_OK;
+        default:
+            return cli_usage("pdb build", "bad option");
         }
     }
     if (optind < argc)

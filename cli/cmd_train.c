@@ -53,7 +53,8 @@ static void on_epoch(const struct trn_epoch *e, void *user)
 
 static void help(const struct cli_train_cfg *c)
 {
-    printf("usage: heurnet train --data FILE.h5 [--data MORE.h5 ...] --arch SPEC -o MODEL.h5 [options]\n\n"
+    printf("usage: heurnet train --data FILE.h5 [--data MORE.h5 ...] --arch SPEC -o MODEL.h5 "
+           "[options]\n\n"
            "Train a network on labelled rows; the best validation epoch's weights are saved.\n"
            "Prints one CSV line per epoch on stdout:\n"
            "  epoch,train_loss,val_loss,val_mae,val_exact,val_over,samples_per_s,seconds\n"
@@ -119,13 +120,16 @@ static FILE *open_log(const char *path, int resume)
 
 static int parse(int argc, char **argv, struct cli_train_cfg *c, const char **out, const char **log)
 {
-    static const struct option opts[] = {
-        CLI_TRAIN_LONGOPTS, CLI_ARCH_LONGOPTS,
-        {"arch", required_argument, NULL, OPT_ARCH}, {"output", required_argument, NULL, 'o'},
-        {"log", required_argument, NULL, OPT_LOG}, {"checkpoint", required_argument, NULL, OPT_CKPT},
-        {"resume", required_argument, NULL, OPT_RESUME}, {"init-from", required_argument, NULL, OPT_INIT},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {CLI_TRAIN_LONGOPTS,
+                                         CLI_ARCH_LONGOPTS,
+                                         {"arch", required_argument, NULL, OPT_ARCH},
+                                         {"output", required_argument, NULL, 'o'},
+                                         {"log", required_argument, NULL, OPT_LOG},
+                                         {"checkpoint", required_argument, NULL, OPT_CKPT},
+                                         {"resume", required_argument, NULL, OPT_RESUME},
+                                         {"init-from", required_argument, NULL, OPT_INIT},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
     int opt;
     optind = 1;
     while ((opt = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
@@ -135,14 +139,29 @@ static int parse(int argc, char **argv, struct cli_train_cfg *c, const char **ou
         if (r)
             return r;
         switch (opt) {
-        case OPT_ARCH: c->o.arch = optarg; break;
-        case 'o': *out = optarg; break;
-        case OPT_LOG: *log = optarg; break;
-        case OPT_CKPT: c->o.checkpoint = optarg; break;
-        case OPT_RESUME: c->o.resume = optarg; break;
-        case OPT_INIT: c->o.init = optarg; break;
-        case 'h': help(c); return -1;
-        default: return cli_usage("train", "unknown option");
+        case OPT_ARCH:
+            c->o.arch = optarg;
+            break;
+        case 'o':
+            *out = optarg;
+            break;
+        case OPT_LOG:
+            *log = optarg;
+            break;
+        case OPT_CKPT:
+            c->o.checkpoint = optarg;
+            break;
+        case OPT_RESUME:
+            c->o.resume = optarg;
+            break;
+        case OPT_INIT:
+            c->o.init = optarg;
+            break;
+        case 'h':
+            help(c);
+            return -1;
+        default:
+            return cli_usage("train", "unknown option");
         }
     }
     if (optind < argc)
@@ -163,12 +182,13 @@ static int parse(int argc, char **argv, struct cli_train_cfg *c, const char **ou
 
 static void summary(const char *out, const nn_model *m, const struct trn_result *r)
 {
-    fprintf(stderr,
-            "heurnet train: saved %s: %zu parameters, %d epochs%s, best epoch %d: val_loss %.4g "
-            "val_mae %.4g val_exact %.4f val_over %.4f; %.0f samples/s (%.0f per CPU second), %.1f s\n",
-            out, nn_model_param_count(m), r->epochs_run, r->stopped_early ? " (early stop)" : "",
-            r->best.epoch, r->best.val_loss, r->best.val_mae, r->best.val_exact, r->best.val_over,
-            r->samples_per_s, r->cpu_samples_per_s, r->seconds);
+    fprintf(
+        stderr,
+        "heurnet train: saved %s: %zu parameters, %d epochs%s, best epoch %d: val_loss %.4g "
+        "val_mae %.4g val_exact %.4f val_over %.4f; %.0f samples/s (%.0f per CPU second), %.1f s\n",
+        out, nn_model_param_count(m), r->epochs_run, r->stopped_early ? " (early stop)" : "",
+        r->best.epoch, r->best.val_loss, r->best.val_mae, r->best.val_exact, r->best.val_over,
+        r->samples_per_s, r->cpu_samples_per_s, r->seconds);
 }
 
 /* Train; rank 0 (or the only process) prints and writes the files. */
@@ -202,12 +222,14 @@ static int train(struct cli_train_cfg c, const char *out, const char *logp)
     c.o.progress = on_progress;
     c.o.progress_user = &u;
     if (!c.quiet && c.o.comm)
-        fprintf(stderr, "heurnet train: %d MPI ranks, %d rows of each batch per rank, %d BLAS thread(s) each\n",
-                c.o.comm->size, c.o.batch / c.o.comm->size, c.o.threads);
+        fprintf(
+            stderr,
+            "heurnet train: %d MPI ranks, %d rows of each batch per rank, %d BLAS thread(s) each\n",
+            c.o.comm->size, c.o.batch / c.o.comm->size, c.o.threads);
     if (!c.quiet)
         fprintf(stderr, "heurnet train: %llu training rows, %llu validation rows, encoder \"%s\"\n",
-                (unsigned long long)trn_data_rows(d, TRN_TRAIN), (unsigned long long)trn_data_rows(d, TRN_VAL),
-                trn_data_encoder(d));
+                (unsigned long long)trn_data_rows(d, TRN_TRAIN),
+                (unsigned long long)trn_data_rows(d, TRN_VAL), trn_data_encoder(d));
     if (lead)
         cli_train_csv_header(stdout);
     nn_model *m = NULL;
@@ -220,7 +242,8 @@ static int train(struct cli_train_cfg c, const char *out, const char *logp)
         summary(out, m, &res);
 #ifdef HEURNET_MPI
     if (!rc && !c.quiet && c.o.comm)
-        fprintf(stderr, "heurnet train: rank 0 spent %.2f s of %.2f s in MPI_Allreduce (sums and waits)\n",
+        fprintf(stderr,
+                "heurnet train: rank 0 spent %.2f s of %.2f s in MPI_Allreduce (sums and waits)\n",
                 trn_mpi_seconds(), res.seconds);
 #endif
     if (u.log && fclose(u.log) != 0 && !u.log_errno)
@@ -233,10 +256,13 @@ static int train(struct cli_train_cfg c, const char *out, const char *logp)
         return CLI_EXIT_FAIL;
     if (rc == HN_ERR_INTERRUPTED) {
         if (c.o.checkpoint)
-            fprintf(stderr, "heurnet train: interrupted; checkpoint %s written (continue with --resume %s)\n",
-                    c.o.checkpoint, c.o.checkpoint);
+            fprintf(
+                stderr,
+                "heurnet train: interrupted; checkpoint %s written (continue with --resume %s)\n",
+                c.o.checkpoint, c.o.checkpoint);
         else
-            fprintf(stderr, "heurnet train: interrupted; no model written (use --checkpoint to keep progress)\n");
+            fprintf(stderr, "heurnet train: interrupted; no model written (use --checkpoint to "
+                            "keep progress)\n");
         return CLI_EXIT_FAIL;
     }
     return rc ? cli_fail("train") : CLI_EXIT_OK;

@@ -29,7 +29,8 @@ static const struct {
     {"ablate", cmd_ablate, "train network variants on the same data and compare them"},
     {"nn", cmd_nn, "neural networks: init, info, demo"},
     {"predict", cmd_predict, "run a model over an HDF5 dataset or an instance file"},
-    {"solve", cmd_solve, "n-puzzle search: IDA*, A*, batch A*, focal; PDB, LC or network heuristics"},
+    {"solve", cmd_solve,
+     "n-puzzle search: IDA*, A*, batch A*, focal; PDB, LC or network heuristics"},
     {"eval", cmd_eval, "A* with a network vs an admissible baseline: report and figures"},
     {"emp", cmd_emp, "edge-matching puzzles: solve, score, gen, gen-data, milp, clique"},
     {"export", cmd_export, "write a model as ONNX, Keras weights, C source or npy arrays"},
@@ -39,8 +40,9 @@ static const struct {
 
 static void usage(FILE *out)
 {
-    fprintf(out, "heurnet %s — neural-network heuristics for search\n\n"
-                 "usage: heurnet <command> [options] [args]\n\ncommands:\n",
+    fprintf(out,
+            "heurnet %s — neural-network heuristics for search\n\n"
+            "usage: heurnet <command> [options] [args]\n\ncommands:\n",
             hn_version());
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].help);

@@ -17,17 +17,20 @@ static void parse_err(const char *msg, void *user)
     fprintf(stderr, "heurnet: %s\n", msg);
 }
 
-static int eval_boards(const nn_model *m, struct cli_inst_pred *p, int file_goal, int model_goal, int batch)
+static int eval_boards(const nn_model *m, struct cli_inst_pred *p, int file_goal, int model_goal,
+                       int batch)
 {
     int rc = 0, din = nn_model_inputs(m);
     nn_infer *inf = nn_infer_new(m, batch, &rc);
-    float *x = malloc(sizeof(float) * (size_t)batch * din), *y = malloc(sizeof(float) * (size_t)batch);
+    float *x = malloc(sizeof(float) * (size_t)batch * din),
+          *y = malloc(sizeof(float) * (size_t)batch);
     if (!inf || !x || !y)
         rc = rc ? rc : hn_fail(HN_ERR_NOMEM, "out of memory");
     for (size_t s = 0; !rc && s < p->n; s += (size_t)batch) {
         int k = p->n - s < (size_t)batch ? (int)(p->n - s) : batch;
         for (int i = 0; i < k; i++)
-            srch_np_encode_onehot(&p->inst[s + i].board, file_goal, model_goal, x + (size_t)i * din);
+            srch_np_encode_onehot(&p->inst[s + i].board, file_goal, model_goal,
+                                  x + (size_t)i * din);
         if ((rc = nn_infer_run(inf, x, k, y)))
             break;
         for (int i = 0; i < k; i++)
@@ -45,11 +48,14 @@ int cli_instances_predict(const nn_model *m, const char *name, const char *file,
     int width, model_goal;
     memset(out, 0, sizeof *out);
     if (srch_np_encode_parse(nn_model_encoder(m), &width, &model_goal))
-        return hn_fail(HN_ERR_UNSUPPORTED, "%s: the model reads \"%s\", not n-puzzle boards "
-                       "(encoder npuzzle-onehot)", name, nn_model_encoder(m));
+        return hn_fail(HN_ERR_UNSUPPORTED,
+                       "%s: the model reads \"%s\", not n-puzzle boards "
+                       "(encoder npuzzle-onehot)",
+                       name, nn_model_encoder(m));
     if (nn_model_inputs(m) != srch_np_encode_width(width * width) || nn_model_outputs(m) != 1)
-        return hn_fail(HN_ERR_SHAPE, "%s: the model's input width %d does not fit its encoder \"%s\"",
-                       name, nn_model_inputs(m), nn_model_encoder(m));
+        return hn_fail(HN_ERR_SHAPE,
+                       "%s: the model's input width %d does not fit its encoder \"%s\"", name,
+                       nn_model_inputs(m), nn_model_encoder(m));
     if (file_goal < 0)
         file_goal = model_goal;
     int rc = srch_np_parse_file(file, width, file_goal, parse_err, NULL, &out->inst, &out->n);

@@ -174,7 +174,7 @@ int cli_search_opts_finish(const char *cmd, cli_search_opts *o, int default_algo
     if (!(o->weight > 0))
         o->weight = o->algo == HEURNET_ALGO_WASTAR ? 1.5
                     : o->algo == HEURNET_ALGO_BWAS ? DEFAULT_LAMBDA
-                                               : 1;
+                                                   : 1;
     if (o->algo == HEURNET_ALGO_BWAS && o->weight > 1)
         return cli_search_usage(cmd, 1,
                                 "bwas: --weight is lambda in f = lambda*g + h, 0 < lambda <= 1, "

@@ -55,7 +55,8 @@ static int parse_int(const char *cmd, const char *name, const char *arg, long lo
     return 1;
 }
 
-static int parse_pos(const char *cmd, const char *name, const char *arg, double lo, double hi, double *out)
+static int parse_pos(const char *cmd, const char *name, const char *arg, double lo, double hi,
+                     double *out)
 {
     double v;
     if (cli_parse_double(arg, &v) || v < lo || v > hi)
@@ -77,7 +78,8 @@ static int parse_sources(const char *cmd, const char *arg, unsigned *mask)
             if (!strcmp(t, names[i]))
                 k = i;
         if (k < 0)
-            return cli_usage(cmd, "--sources: '%s' is not random, path, random-walk, file or all", t);
+            return cli_usage(cmd, "--sources: '%s' is not random, path, random-walk, file or all",
+                             t);
         *mask |= 1u << k;
     }
     if (!*mask)
@@ -100,17 +102,24 @@ int cli_train_option(const char *cmd, struct cli_train_cfg *c, int opt, const ch
         if (trn_loss_parse(arg, &o->loss, &o->over_weight))
             return cli_usage(cmd, "--loss: %s", hn_errmsg());
         return 1;
-    case CLI_TRN_BATCH: return parse_int(cmd, "batch", arg, 2, 1 << 16, &o->batch);
-    case CLI_TRN_EPOCHS: return parse_int(cmd, "epochs", arg, 1, 1000000, &o->epochs);
-    case CLI_TRN_LR: return parse_pos(cmd, "lr", arg, 1e-9, 10, &o->lr);
+    case CLI_TRN_BATCH:
+        return parse_int(cmd, "batch", arg, 2, 1 << 16, &o->batch);
+    case CLI_TRN_EPOCHS:
+        return parse_int(cmd, "epochs", arg, 1, 1000000, &o->epochs);
+    case CLI_TRN_LR:
+        return parse_pos(cmd, "lr", arg, 1e-9, 10, &o->lr);
     case CLI_TRN_SCHED:
         if (trn_schedule_parse(arg, &o->schedule))
             return cli_usage(cmd, "--lr-schedule: %s", hn_errmsg());
         return 1;
-    case CLI_TRN_LRSTEP: return parse_int(cmd, "lr-step", arg, 1, 1000000, &o->lr_step);
-    case CLI_TRN_LRGAMMA: return parse_pos(cmd, "lr-gamma", arg, 1e-6, 1, &o->lr_gamma);
-    case CLI_TRN_LRMIN: return parse_pos(cmd, "lr-min", arg, 0, 1, &o->lr_min);
-    case CLI_TRN_WD: return parse_pos(cmd, "weight-decay", arg, 0, 1, &o->weight_decay);
+    case CLI_TRN_LRSTEP:
+        return parse_int(cmd, "lr-step", arg, 1, 1000000, &o->lr_step);
+    case CLI_TRN_LRGAMMA:
+        return parse_pos(cmd, "lr-gamma", arg, 1e-6, 1, &o->lr_gamma);
+    case CLI_TRN_LRMIN:
+        return parse_pos(cmd, "lr-min", arg, 0, 1, &o->lr_min);
+    case CLI_TRN_WD:
+        return parse_pos(cmd, "weight-decay", arg, 0, 1, &o->weight_decay);
     case CLI_TRN_VAL:
         if (cli_parse_double(arg, &v) || v < 0 || v >= 1)
             return cli_usage(cmd, "--val-fraction: expected a number in [0, 1), got '%s'", arg);
@@ -120,12 +129,15 @@ int cli_train_option(const char *cmd, struct cli_train_cfg *c, int opt, const ch
         if (cli_parse_u64(arg, &o->seed))
             return cli_usage(cmd, "--seed: expected an unsigned integer, got '%s'", arg);
         return 1;
-    case CLI_TRN_THREADS: return parse_int(cmd, "threads", arg, 1, 256, &o->threads);
-    case CLI_TRN_PATIENCE: return parse_int(cmd, "patience", arg, 0, 1000000, &o->patience);
+    case CLI_TRN_THREADS:
+        return parse_int(cmd, "threads", arg, 1, 256, &o->threads);
+    case CLI_TRN_PATIENCE:
+        return parse_int(cmd, "patience", arg, 0, 1000000, &o->patience);
     case CLI_TRN_QUIET:
         c->quiet = 1;
         return 1;
-    case CLI_TRN_SOURCES: return parse_sources(cmd, arg, &c->sources);
+    case CLI_TRN_SOURCES:
+        return parse_sources(cmd, arg, &c->sources);
     case CLI_TRN_INCOMPLETE:
         c->allow_incomplete = 1;
         return 1;
@@ -140,8 +152,10 @@ int cli_train_check_complete(const char *cmd, const struct cli_train_cfg *c, con
     const char *path = trn_data_incomplete(d);
     if (!path || c->allow_incomplete)
         return 0;
-    hn_fail(HN_ERR_ARG, "%s: the gen that writes it has not finished (complete=0); rerun that gen to "
-                        "finish it, or pass --allow-incomplete to train on its committed rows", path);
+    hn_fail(HN_ERR_ARG,
+            "%s: the gen that writes it has not finished (complete=0); rerun that gen to "
+            "finish it, or pass --allow-incomplete to train on its committed rows",
+            path);
     return cli_fail(cmd);
 }
 

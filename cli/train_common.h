@@ -11,29 +11,45 @@
 #define CLI_TRAIN_MAX_DATA 256
 
 enum {
-    CLI_TRN_DATA = 1100, CLI_TRN_LOSS, CLI_TRN_BATCH, CLI_TRN_EPOCHS, CLI_TRN_LR, CLI_TRN_SCHED,
-    CLI_TRN_LRSTEP, CLI_TRN_LRGAMMA, CLI_TRN_LRMIN, CLI_TRN_WD, CLI_TRN_VAL, CLI_TRN_SEED,
-    CLI_TRN_THREADS, CLI_TRN_PATIENCE, CLI_TRN_QUIET, CLI_TRN_SOURCES, CLI_TRN_INCOMPLETE
+    CLI_TRN_DATA = 1100,
+    CLI_TRN_LOSS,
+    CLI_TRN_BATCH,
+    CLI_TRN_EPOCHS,
+    CLI_TRN_LR,
+    CLI_TRN_SCHED,
+    CLI_TRN_LRSTEP,
+    CLI_TRN_LRGAMMA,
+    CLI_TRN_LRMIN,
+    CLI_TRN_WD,
+    CLI_TRN_VAL,
+    CLI_TRN_SEED,
+    CLI_TRN_THREADS,
+    CLI_TRN_PATIENCE,
+    CLI_TRN_QUIET,
+    CLI_TRN_SOURCES,
+    CLI_TRN_INCOMPLETE
 };
 
-#define CLI_TRAIN_LONGOPTS                                                           \
-    {"data", required_argument, NULL, CLI_TRN_DATA},                                 \
-        {"loss", required_argument, NULL, CLI_TRN_LOSS},                             \
-        {"batch", required_argument, NULL, CLI_TRN_BATCH},                           \
-        {"epochs", required_argument, NULL, CLI_TRN_EPOCHS},                         \
-        {"lr", required_argument, NULL, CLI_TRN_LR},                                 \
-        {"lr-schedule", required_argument, NULL, CLI_TRN_SCHED},                     \
-        {"lr-step", required_argument, NULL, CLI_TRN_LRSTEP},                        \
-        {"lr-gamma", required_argument, NULL, CLI_TRN_LRGAMMA},                      \
-        {"lr-min", required_argument, NULL, CLI_TRN_LRMIN},                          \
-        {"weight-decay", required_argument, NULL, CLI_TRN_WD},                       \
-        {"val-fraction", required_argument, NULL, CLI_TRN_VAL},                      \
-        {"seed", required_argument, NULL, CLI_TRN_SEED},                             \
-        {"threads", required_argument, NULL, CLI_TRN_THREADS},                       \
-        {"patience", required_argument, NULL, CLI_TRN_PATIENCE},                     \
-        {"quiet", no_argument, NULL, CLI_TRN_QUIET},                                 \
-        {"sources", required_argument, NULL, CLI_TRN_SOURCES},                       \
-        {"allow-incomplete", no_argument, NULL, CLI_TRN_INCOMPLETE}
+#define CLI_TRAIN_LONGOPTS                                                                         \
+    {"data", required_argument, NULL, CLI_TRN_DATA},                                               \
+        {"loss", required_argument, NULL, CLI_TRN_LOSS},                                           \
+        {"batch", required_argument, NULL, CLI_TRN_BATCH},                                         \
+        {"epochs", required_argument, NULL, CLI_TRN_EPOCHS},                                       \
+        {"lr", required_argument, NULL, CLI_TRN_LR},                                               \
+        {"lr-schedule", required_argument, NULL, CLI_TRN_SCHED},                                   \
+        {"lr-step", required_argument, NULL, CLI_TRN_LRSTEP},                                      \
+        {"lr-gamma", required_argument, NULL, CLI_TRN_LRGAMMA},                                    \
+        {"lr-min", required_argument, NULL, CLI_TRN_LRMIN},                                        \
+        {"weight-decay", required_argument, NULL, CLI_TRN_WD},                                     \
+        {"val-fraction", required_argument, NULL, CLI_TRN_VAL},                                    \
+        {"seed", required_argument, NULL, CLI_TRN_SEED},                                           \
+        {"threads", required_argument, NULL, CLI_TRN_THREADS},                                     \
+        {"patience", required_argument, NULL, CLI_TRN_PATIENCE},                                   \
+        {"quiet", no_argument, NULL, CLI_TRN_QUIET},                                               \
+        {"sources", required_argument, NULL, CLI_TRN_SOURCES},                                     \
+    {                                                                                              \
+        "allow-incomplete", no_argument, NULL, CLI_TRN_INCOMPLETE                                  \
+    }
 
 struct cli_train_cfg {
     struct trn_opts o;

@@ -112,7 +112,7 @@ static void probe_read_all(void *arg)
     }
 }
 
-static _Thread_local int in_probe;         /* 1 in a probe's child */
+static _Thread_local int in_probe;          /* 1 in a probe's child */
 static _Thread_local const char *probed_ok; /* the path a loader probe passed */
 
 /* Run fn(arg) in a child; 0 if it returned, else HN_ERR_FORMAT naming path
@@ -133,8 +133,8 @@ static int probe_run(const char *path, void (*fn)(void *), void *arg)
     int ws;
     while (waitpid(pid, &ws, 0) < 0)
         if (errno != EINTR)
-            return hn_fail(HN_ERR_IO, "%s: the check of a file without a checksum failed: %s",
-                           path, strerror(errno));
+            return hn_fail(HN_ERR_IO, "%s: the check of a file without a checksum failed: %s", path,
+                           strerror(errno));
     if (WIFEXITED(ws) && WEXITSTATUS(ws) == 0)
         return 0;
     return hn_fail(HN_ERR_FORMAT,

@@ -71,10 +71,10 @@ void hn_stop_set(int value);
 
 /* ---- time and memory --------------------------------------------------- */
 
-double hn_now(void);          /* monotonic seconds */
-long hn_peak_rss_kb(void);    /* peak resident set size of the process */
-const char *hn_version(void); /* "0.1.0" */
-const char *hn_revision(void);/* git revision the build came from */
+double hn_now(void);           /* monotonic seconds */
+long hn_peak_rss_kb(void);     /* peak resident set size of the process */
+const char *hn_version(void);  /* "0.1.0" */
+const char *hn_revision(void); /* git revision the build came from */
 
 /* ---- progress reporter (stderr) ---------------------------------------- */
 

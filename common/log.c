@@ -47,8 +47,14 @@ void hn_stop_install(void)
     sigaction(SIGTERM, &sa, NULL);
 }
 
-int hn_stop_requested(void) { return stop_flag != 0; }
-void hn_stop_set(int value) { stop_flag = value; }
+int hn_stop_requested(void)
+{
+    return stop_flag != 0;
+}
+void hn_stop_set(int value)
+{
+    stop_flag = value;
+}
 
 double hn_now(void)
 {
@@ -65,5 +71,11 @@ long hn_peak_rss_kb(void)
     return ru.ru_maxrss;
 }
 
-const char *hn_version(void) { return HN_VERSION_STRING; }
-const char *hn_revision(void) { return HN_GIT_REV; }
+const char *hn_version(void)
+{
+    return HN_VERSION_STRING;
+}
+const char *hn_revision(void)
+{
+    return HN_GIT_REV;
+}

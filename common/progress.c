@@ -57,8 +57,8 @@ static void draw(hn_progress *p, int final)
                      (unsigned long long)p->done, (unsigned long long)p->total,
                      100.0 * (double)p->done / (double)p->total, rate);
     else
-        n = snprintf(line, sizeof line, "%s %llu %.1f/s", p->label,
-                     (unsigned long long)p->done, rate);
+        n = snprintf(line, sizeof line, "%s %llu %.1f/s", p->label, (unsigned long long)p->done,
+                     rate);
     if (n < 0)
         return;
     if (eta[0])

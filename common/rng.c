@@ -54,11 +54,26 @@ uint32_t hn_rng_below(hn_rng *r, uint32_t n)
     return (uint32_t)gsl_rng_uniform_int(r->g, n);
 }
 
-double hn_rng_uniform(hn_rng *r) { return gsl_rng_uniform(r->g); }
-double hn_rng_gauss(hn_rng *r, double sigma) { return gsl_ran_gaussian(r->g, sigma); }
-size_t hn_rng_state_size(const hn_rng *r) { return gsl_rng_size(r->g); }
-void hn_rng_state_get(const hn_rng *r, void *buf) { memcpy(buf, gsl_rng_state(r->g), gsl_rng_size(r->g)); }
-void hn_rng_state_set(hn_rng *r, const void *buf) { memcpy(gsl_rng_state(r->g), buf, gsl_rng_size(r->g)); }
+double hn_rng_uniform(hn_rng *r)
+{
+    return gsl_rng_uniform(r->g);
+}
+double hn_rng_gauss(hn_rng *r, double sigma)
+{
+    return gsl_ran_gaussian(r->g, sigma);
+}
+size_t hn_rng_state_size(const hn_rng *r)
+{
+    return gsl_rng_size(r->g);
+}
+void hn_rng_state_get(const hn_rng *r, void *buf)
+{
+    memcpy(buf, gsl_rng_state(r->g), gsl_rng_size(r->g));
+}
+void hn_rng_state_set(hn_rng *r, const void *buf)
+{
+    memcpy(gsl_rng_state(r->g), buf, gsl_rng_size(r->g));
+}
 
 /* GSL's mt19937 state (gsl/rng/mt.c): 624 words and the next word's index.
  * An index outside 0..624 makes gsl_rng_get read outside the array. */
@@ -76,7 +91,8 @@ int hn_rng_state_check(const void *buf, size_t len)
     struct mt_state s;
     memcpy(&s, buf, sizeof s);
     if (s.mti < 0 || s.mti > MT_N)
-        return hn_fail(HN_ERR_FORMAT, "random-number state: position %d is outside 0..%d", s.mti, MT_N);
+        return hn_fail(HN_ERR_FORMAT, "random-number state: position %d is outside 0..%d", s.mti,
+                       MT_N);
     unsigned long any = 0;
     for (int i = 0; i < MT_N; i++) {
         if (s.mt[i] > 0xffffffffUL)

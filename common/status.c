@@ -11,19 +11,32 @@ static _Thread_local int err_status;
 const char *hn_strerror(int status)
 {
     switch (status) {
-    case HN_OK: return "success";
-    case HN_ERR_NOMEM: return "out of memory";
-    case HN_ERR_IO: return "input/output error";
-    case HN_ERR_FORMAT: return "malformed input";
-    case HN_ERR_ARG: return "invalid argument";
-    case HN_ERR_SHAPE: return "shapes do not match";
-    case HN_ERR_NAN: return "not a finite number";
-    case HN_ERR_UNSOLVABLE: return "unsolvable board";
-    case HN_ERR_LIMIT: return "limit reached";
-    case HN_ERR_INTERRUPTED: return "interrupted";
-    case HN_ERR_HDF5: return "HDF5 error";
-    case HN_ERR_UNSUPPORTED: return "unsupported";
-    default: return "unknown error";
+    case HN_OK:
+        return "success";
+    case HN_ERR_NOMEM:
+        return "out of memory";
+    case HN_ERR_IO:
+        return "input/output error";
+    case HN_ERR_FORMAT:
+        return "malformed input";
+    case HN_ERR_ARG:
+        return "invalid argument";
+    case HN_ERR_SHAPE:
+        return "shapes do not match";
+    case HN_ERR_NAN:
+        return "not a finite number";
+    case HN_ERR_UNSOLVABLE:
+        return "unsolvable board";
+    case HN_ERR_LIMIT:
+        return "limit reached";
+    case HN_ERR_INTERRUPTED:
+        return "interrupted";
+    case HN_ERR_HDF5:
+        return "HDF5 error";
+    case HN_ERR_UNSUPPORTED:
+        return "unsupported";
+    default:
+        return "unknown error";
     }
 }
 

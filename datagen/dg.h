@@ -23,8 +23,8 @@ HEURNET_API_BEGIN
  * total over all patterns. Polls hn_stop_requested(). Returns 0 with *out
  * (caller frees with srch_np_pdb_free), or HN_ERR_NOMEM / HN_ERR_ARG /
  * HN_ERR_INTERRUPTED with a message; *out is then NULL. */
-int dg_pdb_build(const srch_np_partition *part, int threads, hn_progress_fn progress,
-                 void *user, srch_np_pdb **out);
+int dg_pdb_build(const srch_np_partition *part, int threads, hn_progress_fn progress, void *user,
+                 srch_np_pdb **out);
 
 /* ======================================================================
  * Labelled data
@@ -42,17 +42,17 @@ int dg_pdb_build(const srch_np_partition *part, int threads, hn_progress_fn prog
  * Shard i of N holds the contiguous boards [total*i/N, total*(i+1)/N); the
  * shards concatenated in shard order equal the unsharded file. */
 typedef struct dg_gen_opts {
-    int width, goal;              /* board width (3, 4, 5), enum srch_np_goal */
-    const srch_np_heur *heur;     /* solver heuristic, shared read-only by the threads */
-    const char *heur_name;        /* recorded as attribute `heuristic` ("pdb:7-8") */
-    uint64_t count;               /* boards over all shards (ignored with instances) */
+    int width, goal;          /* board width (3, 4, 5), enum srch_np_goal */
+    const srch_np_heur *heur; /* solver heuristic, shared read-only by the threads */
+    const char *heur_name;    /* recorded as attribute `heuristic` ("pdb:7-8") */
+    uint64_t count;           /* boards over all shards (ignored with instances) */
     uint64_t seed;
-    int threads;                  /* labelling threads (>= 1) */
-    int path_states;              /* also store every board on the optimal path */
-    int walk_length;              /* > 0: random walks of this many moves */
+    int threads;                       /* labelling threads (>= 1) */
+    int path_states;                   /* also store every board on the optimal path */
+    int walk_length;                   /* > 0: random walks of this many moves */
     const srch_np_instance *instances; /* non-NULL: label these boards (--from) */
     size_t ninstances;
-    const char *from;             /* their file, recorded with its CRC-32 */
+    const char *from; /* their file, recorded with its CRC-32 */
     uint32_t from_crc;
     int shard_index, shard_count; /* 0/1 when not sharded */
     srch_limits limits;           /* per board; a board hitting them stops the run */
@@ -64,12 +64,12 @@ typedef struct dg_gen_opts {
 } dg_gen_opts;
 
 typedef struct dg_gen_stats {
-    uint64_t resumed_from;        /* boards the file held before this run */
-    uint64_t boards;              /* boards labelled by this run */
-    uint64_t rows;                /* rows in the file at the end */
-    uint64_t expanded;            /* solver expansions in this run */
-    double seconds;               /* wall time of this run */
-    int complete;                 /* 1 if the file holds every board */
+    uint64_t resumed_from; /* boards the file held before this run */
+    uint64_t boards;       /* boards labelled by this run */
+    uint64_t rows;         /* rows in the file at the end */
+    uint64_t expanded;     /* solver expansions in this run */
+    double seconds;        /* wall time of this run */
+    int complete;          /* 1 if the file holds every board */
 } dg_gen_stats;
 
 /* Label boards into the dataset `path` (see dataset.h for the layout),

@@ -29,8 +29,7 @@ static int pick_bad_cell(const srch_em_board *b, int n, hn_rng *rng)
     const srch_em_inst *in = srch_em_board_inst(b);
     for (int t = 0; t < 64; t++) {
         int c = (int)hn_rng_below(rng, (uint32_t)n);
-        if (!srch_em_board_fixed(b, c) &&
-            srch_em_board_cell_matches(b, c) < cell_degree(in, c))
+        if (!srch_em_board_fixed(b, c) && srch_em_board_cell_matches(b, c) < cell_degree(in, c))
             return c;
     }
     return -1;
@@ -244,10 +243,12 @@ static int write_ds(hid_t f, const char *name, int rank, const hsize_t *dims, co
                     int is_int)
 {
     hid_t sp = H5Screate_simple(rank, dims, NULL);
-    hid_t ds = sp < 0 ? -1 : H5Dcreate2(f, name, is_int ? H5T_STD_I32LE : H5T_IEEE_F32LE, sp,
-                                        H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    herr_t e = ds < 0 ? -1 : H5Dwrite(ds, is_int ? H5T_NATIVE_INT32 : H5T_NATIVE_FLOAT, H5S_ALL,
-                                      H5S_ALL, H5P_DEFAULT, v);
+    hid_t ds = sp < 0 ? -1
+                      : H5Dcreate2(f, name, is_int ? H5T_STD_I32LE : H5T_IEEE_F32LE, sp,
+                                   H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    herr_t e = ds < 0 ? -1
+                      : H5Dwrite(ds, is_int ? H5T_NATIVE_INT32 : H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL,
+                                 H5P_DEFAULT, v);
     if (ds >= 0)
         H5Dclose(ds);
     if (sp >= 0)
@@ -305,7 +306,9 @@ int dg_emp_moves_gen(const srch_em_inst *const *inst, const char *const *names, 
     int st = HN_OK;
     uint64_t states = 0;
     for (int i = 0; i < ninst && st == HN_OK; i++) {
-        drive d = {.o = o, .rows = &rows, .states = states,
+        drive d = {.o = o,
+                   .rows = &rows,
+                   .states = states,
                    .total = (uint64_t)o->states * (uint64_t)ninst};
         st = drive_init(&d, inst[i], i);
         if (st == HN_OK)
@@ -326,8 +329,7 @@ int dg_emp_moves_gen(const srch_em_inst *const *inst, const char *const *names, 
 /* ---- reading ------------------------------------------------------------ */
 
 /* Open dataset `name`, check rank and extents against want (0 = any). */
-static int read_ds(hid_t f, const char *path, const char *name, int rank, hsize_t *dims,
-                   float **v)
+static int read_ds(hid_t f, const char *path, const char *name, int rank, hsize_t *dims, float **v)
 {
     if (H5Lexists(f, name, H5P_DEFAULT) <= 0)
         return hn_fail(HN_ERR_FORMAT, "%s: dataset /%s is missing", path, name);
@@ -341,9 +343,9 @@ static int read_ds(hid_t f, const char *path, const char *name, int rank, hsize_
         H5Sget_simple_extent_dims(sp, got, NULL);
         for (int k = 0; k < rank && st == HN_OK; k++)
             if (dims[k] && got[k] != dims[k])
-                st = hn_fail(HN_ERR_SHAPE, "%s: /%s has extent %llu in dimension %d, expected %llu",
-                             path, name, (unsigned long long)got[k], k,
-                             (unsigned long long)dims[k]);
+                st =
+                    hn_fail(HN_ERR_SHAPE, "%s: /%s has extent %llu in dimension %d, expected %llu",
+                            path, name, (unsigned long long)got[k], k, (unsigned long long)dims[k]);
     }
     if (st == HN_OK && got[0] == 0)
         st = hn_fail(HN_ERR_SHAPE, "%s: /%s has no rows", path, name);
@@ -379,7 +381,8 @@ static int check_attrs(hid_t f, const char *path, dg_emp_moves_info *info)
                        SRCH_EM_FEAT_ENCODER);
     if (hn_h5_attr_get_int(f, "moves_per_state", &m) || hn_h5_attr_get_int(f, "horizon", &h) ||
         hn_h5_attr_get_int(f, "seed", &seed))
-        return hn_fail(HN_ERR_FORMAT, "%s: attributes moves_per_state, horizon, seed missing", path);
+        return hn_fail(HN_ERR_FORMAT, "%s: attributes moves_per_state, horizon, seed missing",
+                       path);
     info->moves_per_state = (int)m;
     info->horizon = (int)h;
     info->seed = (uint64_t)seed;

@@ -19,12 +19,12 @@ HEURNET_API_BEGIN
 #define DG_EMP_MOVES_VERSION 1
 
 typedef struct {
-    int moves_per_state;  /* candidates labelled per state (M) */
-    int horizon;          /* greedy continuation steps (H) */
+    int moves_per_state; /* candidates labelled per state (M) */
+    int horizon;         /* greedy continuation steps (H) */
     uint64_t seed;
-    int states;           /* states (perturbation steps) per instance */
-    int ta_n;             /* TA iterations per cycle of the driving search */
-    long nodes;           /* BO/RO node limit of the driving search */
+    int states;              /* states (perturbation steps) per instance */
+    int ta_n;                /* TA iterations per cycle of the driving search */
+    long nodes;              /* BO/RO node limit of the driving search */
     hn_progress_fn progress; /* states done / total; may be NULL */
     void *user;
 } dg_emp_moves_opts;

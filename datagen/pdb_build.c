@@ -41,11 +41,11 @@ typedef struct {
     uint8_t goal_cells[SRCH_NP_MAX_CELLS];
     uint64_t entries, nwords;
     uint8_t *table;
-    uint16_t *vis16;   /* visited masks when ncells <= 16 */
-    uint32_t *vis32;   /* otherwise */
+    uint16_t *vis16; /* visited masks when ncells <= 16 */
+    uint32_t *vis32; /* otherwise */
     _Atomic uint64_t *cur, *next;
     uint32_t nbmask[SRCH_NP_MAX_CELLS];
-    uint32_t full, from_left, from_right; /* cells a shift may land on */
+    uint32_t full, from_left, from_right;  /* cells a shift may land on */
     uint64_t radix_inv[SRCH_NP_MAX_CELLS]; /* 2^64 / radix + 1 */
     uint64_t place[SRCH_NP_MAX_CELLS];     /* place value of digit i in the rank */
     int layer;
@@ -67,7 +67,8 @@ static inline void vis_or(builder *b, uint64_t p, uint32_t m)
     if (b->wide)
         atomic_fetch_or_explicit((_Atomic uint32_t *)&b->vis32[p], m, memory_order_relaxed);
     else
-        atomic_fetch_or_explicit((_Atomic uint16_t *)&b->vis16[p], (uint16_t)m, memory_order_relaxed);
+        atomic_fetch_or_explicit((_Atomic uint16_t *)&b->vis16[p], (uint16_t)m,
+                                 memory_order_relaxed);
 }
 
 /* Start loading what checking placement p needs: its mask (with write
@@ -274,7 +275,12 @@ static int builder_init(builder *b, const srch_np_partition *part, int pattern, 
             b->from_right |= 1u << c;
         for (int d = 0; d < 4; d++) {
             int r = c / b->width, col = c % b->width;
-            int nr = r + (d == 0 ? -1 : d == 1 ? 1 : 0), ncol = col + (d == 2 ? -1 : d == 3 ? 1 : 0);
+            int nr = r + (d == 0   ? -1
+                          : d == 1 ? 1
+                                   : 0),
+                ncol = col + (d == 2   ? -1
+                              : d == 3 ? 1
+                                       : 0);
             if (nr >= 0 && nr < b->width && ncol >= 0 && ncol < b->width)
                 b->nbmask[c] |= 1u << (nr * b->width + ncol);
         }
@@ -292,7 +298,8 @@ static int builder_init(builder *b, const srch_np_partition *part, int pattern, 
     b->cur = calloc(b->nwords, sizeof *b->cur);
     b->next = calloc(b->nwords, sizeof *b->next);
     if ((!b->vis32 && !b->vis16) || !b->cur || !b->next)
-        return hn_fail(HN_ERR_NOMEM, "PDB build: out of memory (%.2f GB of work arrays for %llu placements)",
+        return hn_fail(HN_ERR_NOMEM,
+                       "PDB build: out of memory (%.2f GB of work arrays for %llu placements)",
                        (double)entries * (double)vsize / 1e9, (unsigned long long)entries);
     return 0;
 }
@@ -356,8 +363,8 @@ static int build_pattern(builder *b, int threads, progress *pr)
     return st;
 }
 
-int dg_pdb_build(const srch_np_partition *part, int threads, hn_progress_fn progress_fn,
-                 void *user, srch_np_pdb **out)
+int dg_pdb_build(const srch_np_partition *part, int threads, hn_progress_fn progress_fn, void *user,
+                 srch_np_pdb **out)
 {
     *out = NULL;
     if (threads < 1 || threads > MAX_THREADS)

@@ -7,7 +7,11 @@
 #include <stdlib.h>
 
 const struct nn_adam_opts NN_ADAM_DEFAULTS = {
-    .lr = 1e-3f, .beta1 = 0.9f, .beta2 = 0.999f, .eps = 1e-7f, .weight_decay = 0.0f,
+    .lr = 1e-3f,
+    .beta1 = 0.9f,
+    .beta2 = 0.999f,
+    .eps = 1e-7f,
+    .weight_decay = 0.0f,
 };
 
 struct nn_adam {
@@ -20,9 +24,11 @@ struct nn_adam {
 nn_adam *nn_adam_new(size_t n, const struct nn_adam_opts *opts, int *status)
 {
     struct nn_adam_opts o = opts ? *opts : NN_ADAM_DEFAULTS;
-    if (!(o.lr >= 0.0f) || !(o.beta1 >= 0.0f && o.beta1 < 1.0f) || !(o.beta2 >= 0.0f && o.beta2 < 1.0f) ||
-        !(o.eps > 0.0f) || !(o.weight_decay >= 0.0f)) {
-        int rc = hn_fail(HN_ERR_ARG, "Adam: need lr >= 0, beta1 and beta2 in [0, 1), eps > 0, weight decay >= 0");
+    if (!(o.lr >= 0.0f) || !(o.beta1 >= 0.0f && o.beta1 < 1.0f) ||
+        !(o.beta2 >= 0.0f && o.beta2 < 1.0f) || !(o.eps > 0.0f) || !(o.weight_decay >= 0.0f)) {
+        int rc =
+            hn_fail(HN_ERR_ARG,
+                    "Adam: need lr >= 0, beta1 and beta2 in [0, 1), eps > 0, weight decay >= 0");
         if (status)
             *status = rc;
         return NULL;
@@ -72,10 +78,31 @@ void nn_adam_step(nn_adam *a, float *p, const float *g)
     }
 }
 
-void nn_adam_set_lr(nn_adam *a, float lr) { a->o.lr = lr; }
-struct nn_adam_opts nn_adam_get_opts(const nn_adam *a) { return a->o; }
-float *nn_adam_m(nn_adam *a) { return a->m; }
-float *nn_adam_v(nn_adam *a) { return a->v; }
-size_t nn_adam_size(const nn_adam *a) { return a->n; }
-uint64_t nn_adam_step_count(const nn_adam *a) { return a->t; }
-void nn_adam_set_step_count(nn_adam *a, uint64_t steps) { a->t = steps; }
+void nn_adam_set_lr(nn_adam *a, float lr)
+{
+    a->o.lr = lr;
+}
+struct nn_adam_opts nn_adam_get_opts(const nn_adam *a)
+{
+    return a->o;
+}
+float *nn_adam_m(nn_adam *a)
+{
+    return a->m;
+}
+float *nn_adam_v(nn_adam *a)
+{
+    return a->v;
+}
+size_t nn_adam_size(const nn_adam *a)
+{
+    return a->n;
+}
+uint64_t nn_adam_step_count(const nn_adam *a)
+{
+    return a->t;
+}
+void nn_adam_set_step_count(nn_adam *a, uint64_t steps)
+{
+    a->t = steps;
+}

@@ -133,7 +133,10 @@ int nn_infer_refresh(nn_infer *c, const nn_model *m)
     return HN_OK;
 }
 
-int nn_infer_max_batch(const nn_infer *c) { return c->max_batch; }
+int nn_infer_max_batch(const nn_infer *c)
+{
+    return c->max_batch;
+}
 
 static void bias_act(float *z, const float *b, int n, int w, enum nn_act act, float alpha)
 {
@@ -162,7 +165,8 @@ void nn_gemm_rows(const float *x, int n, const float *W, int in, int out, float 
             nn_matvec(x + (size_t)r * in, W, in, out, y + (size_t)r * out);
         return;
     }
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, out, in, 1.0f, x, in, W, out, 0.0f, y, out);
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, out, in, 1.0f, x, in, W, out, 0.0f, y,
+                out);
 }
 
 int nn_infer_run(nn_infer *c, const float *x, int n, float *y)
@@ -191,4 +195,7 @@ int nn_infer_run(nn_infer *c, const float *x, int n, float *y)
     return HN_OK;
 }
 
-void nn_blas_threads(int n) { openblas_set_num_threads(n > 0 ? n : 1); }
+void nn_blas_threads(int n)
+{
+    openblas_set_num_threads(n > 0 ? n : 1);
+}

@@ -15,7 +15,8 @@
 
 /* ---- writing ----------------------------------------------------------- */
 
-static int write_dataset(hid_t g, const char *name, const float *data, int rank, const hsize_t *dims)
+static int write_dataset(hid_t g, const char *name, const float *data, int rank,
+                         const hsize_t *dims)
 {
     hid_t sp = H5Screate_simple(rank, dims, NULL);
     if (sp < 0)
@@ -143,12 +144,14 @@ static int read_dataset(const char *path, hid_t g, const char *where, const char
     int rc = HN_OK;
     if (r != rank || dims[0] != want[0] || (rank == 2 && dims[1] != want[1])) {
         if (rank == 2 && r == 2)
-            rc = hn_fail(HN_ERR_SHAPE, "%s: %s/%s has shape [%llu, %llu], expected [%llu, %llu]", path,
-                         where, name, (unsigned long long)dims[0], (unsigned long long)dims[1],
-                         (unsigned long long)want[0], (unsigned long long)want[1]);
+            rc =
+                hn_fail(HN_ERR_SHAPE, "%s: %s/%s has shape [%llu, %llu], expected [%llu, %llu]",
+                        path, where, name, (unsigned long long)dims[0], (unsigned long long)dims[1],
+                        (unsigned long long)want[0], (unsigned long long)want[1]);
         else
-            rc = hn_fail(HN_ERR_SHAPE, "%s: %s/%s has rank %d or length %llu, expected %d-d length %llu",
-                         path, where, name, r, (unsigned long long)dims[0], rank,
+            rc = hn_fail(HN_ERR_SHAPE,
+                         "%s: %s/%s has rank %d or length %llu, expected %d-d length %llu", path,
+                         where, name, r, (unsigned long long)dims[0], rank,
                          (unsigned long long)want[0]);
     } else if (H5Dread(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, out) < 0) {
         rc = hn_fail(HN_ERR_FORMAT, "%s: %s/%s cannot be read (truncated or damaged file)", path,
@@ -210,7 +213,8 @@ static int check_shapes(const char *path, hid_t layers, const struct nn_spec *sp
                            (unsigned long long)prev_out);
         int want_in = i == 0 ? sp->n_inputs : i <= sp->n_layers ? sp->layer[i - 1].width : 0;
         if (i < sp->n_layers && (d[0] != (hsize_t)want_in || d[1] != (hsize_t)sp->layer[i].width))
-            return hn_fail(HN_ERR_SHAPE, "%s: /layers/%03d/kernel is [%llu, %llu] but the spec says [%d, %d]",
+            return hn_fail(HN_ERR_SHAPE,
+                           "%s: /layers/%03d/kernel is [%llu, %llu] but the spec says [%d, %d]",
                            path, i, (unsigned long long)d[0], (unsigned long long)d[1], want_in,
                            sp->layer[i].width);
         prev_out = d[1];
@@ -237,14 +241,15 @@ static int read_layer(const char *path, hid_t layers, nn_model *m, int i)
     if (!rc)
         rc = read_dataset(path, g, where, "bias", 1, bd, L.bias);
     if (!rc && hn_h5_attr_get_str(g, "activation", act, sizeof act) != HN_OK)
-        rc = hn_fail(HN_ERR_FORMAT, "%s: %s: attribute 'activation' is missing or not a string", path, where);
+        rc = hn_fail(HN_ERR_FORMAT, "%s: %s: attribute 'activation' is missing or not a string",
+                     path, where);
     if (!rc && strcmp(act, nn_act_name(L.act)))
-        rc = hn_fail(HN_ERR_FORMAT, "%s: %s: activation '%s' but the spec says '%s'", path, where, act,
-                     nn_act_name(L.act));
+        rc = hn_fail(HN_ERR_FORMAT, "%s: %s: activation '%s' but the spec says '%s'", path, where,
+                     act, nn_act_name(L.act));
     int file_bn = H5Lexists(g, "gamma", H5P_DEFAULT) > 0;
     if (!rc && file_bn != L.has_bn)
-        rc = hn_fail(HN_ERR_FORMAT, "%s: %s: batch-norm weights %s but the spec says %s", path, where,
-                     file_bn ? "present" : "missing", L.has_bn ? "bn" : "nobn");
+        rc = hn_fail(HN_ERR_FORMAT, "%s: %s: batch-norm weights %s but the spec says %s", path,
+                     where, file_bn ? "present" : "missing", L.has_bn ? "bn" : "nobn");
     if (!rc && L.has_bn) {
         rc = read_dataset(path, g, where, "gamma", 1, bd, L.gamma);
         if (!rc)
@@ -255,7 +260,8 @@ static int read_layer(const char *path, hid_t layers, nn_model *m, int i)
             rc = read_dataset(path, g, where, "moving_variance", 1, bd, L.moving_var);
         for (int j = 0; !rc && j < L.out; j++)
             if (L.moving_var[j] < 0.0f)
-                rc = hn_fail(HN_ERR_FORMAT, "%s: %s/moving_variance is negative at index %d", path, where, j);
+                rc = hn_fail(HN_ERR_FORMAT, "%s: %s/moving_variance is negative at index %d", path,
+                             where, j);
     }
     H5Gclose(g);
     return rc;
@@ -299,13 +305,16 @@ static int read_root(const char *path, hid_t f, struct nn_spec *sp, char *enc, s
     char fmt[64] = "", spec[NN_SPEC_MAX];
     long long ver = 0;
     if (!hn_h5_attr_exists(f, "format"))
-        return hn_fail(HN_ERR_FORMAT, "%s: not a heurnet model (root attribute 'format' is missing)", path);
+        return hn_fail(HN_ERR_FORMAT,
+                       "%s: not a heurnet model (root attribute 'format' is missing)", path);
     if (hn_h5_attr_get_str(f, "format", fmt, sizeof fmt) || strcmp(fmt, NN_FORMAT))
-        return hn_fail(HN_ERR_FORMAT, "%s: not a heurnet model (attribute 'format' is '%s', expected '%s')",
-                       path, fmt, NN_FORMAT);
+        return hn_fail(HN_ERR_FORMAT,
+                       "%s: not a heurnet model (attribute 'format' is '%s', expected '%s')", path,
+                       fmt, NN_FORMAT);
     if (hn_h5_attr_get_int(f, "format_version", &ver) || ver < 1 || ver > NN_FORMAT_VERSION)
-        return hn_fail(HN_ERR_FORMAT, "%s: unsupported or missing format_version (this build reads %d)",
-                       path, NN_FORMAT_VERSION);
+        return hn_fail(HN_ERR_FORMAT,
+                       "%s: unsupported or missing format_version (this build reads %d)", path,
+                       NN_FORMAT_VERSION);
     if (hn_h5_attr_get_str(f, "spec", spec, sizeof spec))
         return hn_fail(HN_ERR_FORMAT, "%s: root attribute 'spec' is missing or unreadable", path);
     if (nn_spec_parse(spec, NULL, sp)) {
@@ -321,8 +330,8 @@ static int read_root(const char *path, hid_t f, struct nn_spec *sp, char *enc, s
     if ((hn_h5_attr_exists(f, "target_mean") && hn_h5_attr_get_double(f, "target_mean", tm)) ||
         (hn_h5_attr_exists(f, "target_std") && hn_h5_attr_get_double(f, "target_std", ts)) ||
         !(fabs(*tm) <= 1e30 && *ts > 0.0 && *ts <= 1e30))
-        return hn_fail(HN_ERR_FORMAT, "%s: target_mean/target_std: need |mean| <= 1e30 and 0 < std <= 1e30",
-                       path);
+        return hn_fail(HN_ERR_FORMAT,
+                       "%s: target_mean/target_std: need |mean| <= 1e30 and 0 < std <= 1e30", path);
     return HN_OK;
 }
 

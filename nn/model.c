@@ -7,7 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-size_t nn_round_up(size_t n) { return (n + NN_ALIGN_FLOATS - 1) / NN_ALIGN_FLOATS * NN_ALIGN_FLOATS; }
+size_t nn_round_up(size_t n)
+{
+    return (n + NN_ALIGN_FLOATS - 1) / NN_ALIGN_FLOATS * NN_ALIGN_FLOATS;
+}
 
 float *nn_falloc(size_t n)
 {
@@ -163,11 +166,26 @@ nn_model *nn_model_clone(const nn_model *src, int *status)
     return m;
 }
 
-const struct nn_spec *nn_model_spec(const nn_model *m) { return &m->spec; }
-int nn_model_inputs(const nn_model *m) { return m->spec.n_inputs; }
-int nn_model_outputs(const nn_model *m) { return m->spec.layer[m->spec.n_layers - 1].width; }
-int nn_model_layers(const nn_model *m) { return m->spec.n_layers; }
-size_t nn_model_param_count(const nn_model *m) { return m->n_true; }
+const struct nn_spec *nn_model_spec(const nn_model *m)
+{
+    return &m->spec;
+}
+int nn_model_inputs(const nn_model *m)
+{
+    return m->spec.n_inputs;
+}
+int nn_model_outputs(const nn_model *m)
+{
+    return m->spec.layer[m->spec.n_layers - 1].width;
+}
+int nn_model_layers(const nn_model *m)
+{
+    return m->spec.n_layers;
+}
+size_t nn_model_param_count(const nn_model *m)
+{
+    return m->n_true;
+}
 
 int nn_model_layer(const nn_model *m, int i, struct nn_layer_info *info)
 {
@@ -176,10 +194,17 @@ int nn_model_layer(const nn_model *m, int i, struct nn_layer_info *info)
     const struct nn_layer_spec *l = &m->spec.layer[i];
     const struct nn_layer_view *v = &m->view[i];
     *info = (struct nn_layer_info){
-        .in = v->in, .out = v->out, .act = l->act, .elu_alpha = l->elu_alpha, .has_bn = l->bn,
-        .bn_eps = l->bn_eps, .dropout = l->dropout,
-        .kernel = m->params + v->kernel, .bias = m->params + v->bias,
-        .gamma = l->bn ? m->params + v->gamma : NULL, .beta = l->bn ? m->params + v->beta : NULL,
+        .in = v->in,
+        .out = v->out,
+        .act = l->act,
+        .elu_alpha = l->elu_alpha,
+        .has_bn = l->bn,
+        .bn_eps = l->bn_eps,
+        .dropout = l->dropout,
+        .kernel = m->params + v->kernel,
+        .bias = m->params + v->bias,
+        .gamma = l->bn ? m->params + v->gamma : NULL,
+        .beta = l->bn ? m->params + v->beta : NULL,
         .moving_mean = l->bn ? m->state + v->mean : NULL,
         .moving_var = l->bn ? m->state + v->var : NULL,
     };
@@ -200,7 +225,10 @@ float *nn_model_state(nn_model *m, size_t *n)
     return m->state;
 }
 
-const char *nn_model_encoder(const nn_model *m) { return m->encoder; }
+const char *nn_model_encoder(const nn_model *m)
+{
+    return m->encoder;
+}
 
 int nn_model_set_encoder(nn_model *m, const char *encoder)
 {
@@ -224,15 +252,16 @@ int nn_model_set_target(nn_model *m, double mean, double std)
 {
     /* beyond 1e30 the scaled outputs overflow a float */
     if (!(fabs(mean) <= 1e30 && std > 0.0 && std <= 1e30))
-        return hn_fail(HN_ERR_ARG, "target scaling mean %g std %g: need |mean| <= 1e30 and 0 < std <= 1e30",
+        return hn_fail(HN_ERR_ARG,
+                       "target scaling mean %g std %g: need |mean| <= 1e30 and 0 < std <= 1e30",
                        mean, std);
     m->target_mean = mean;
     m->target_std = std;
     return HN_OK;
 }
 
-static const char *const reserved[] = {"format", "format_version", "spec", "encoder",
-                                       "target_mean", "target_std"};
+static const char *const reserved[] = {"format",  "format_version", "spec",
+                                       "encoder", "target_mean",    "target_std"};
 
 static int meta_slot(nn_model *m, const char *key)
 {
@@ -306,7 +335,10 @@ int nn_model_get_meta_double(const nn_model *m, const char *key, double *value)
     return HN_OK;
 }
 
-int nn_model_meta_count(const nn_model *m) { return m->n_meta; }
+int nn_model_meta_count(const nn_model *m)
+{
+    return m->n_meta;
+}
 
 int nn_model_meta_at(const nn_model *m, int i, const char **key, int *is_num, const char **str,
                      double *num)

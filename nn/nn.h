@@ -29,12 +29,12 @@ enum nn_init { NN_INIT_HE = 0, NN_INIT_GLOROT = 1 };
 /* Settings of one dense layer (and what follows it: batch norm, activation,
  * dropout). A layer computes act(bn(x @ kernel + bias)), then dropout. */
 struct nn_layer_spec {
-    int width;          /* output width */
+    int width; /* output width */
     enum nn_act act;
-    float elu_alpha;    /* ELU: x for x > 0, alpha*(exp(x)-1) otherwise */
-    int bn;             /* 1: batch norm after the dense layer */
+    float elu_alpha; /* ELU: x for x > 0, alpha*(exp(x)-1) otherwise */
+    int bn;          /* 1: batch norm after the dense layer */
     float bn_eps;
-    float dropout;      /* drop probability in [0, 1) during training */
+    float dropout; /* drop probability in [0, 1) during training */
     enum nn_init init;
 };
 

@@ -26,8 +26,8 @@ struct nn_model {
     struct nn_layer_view view[NN_MAX_LAYERS];
     float *params; /* trainable, zero padded, aligned */
     size_t n_params;
-    size_t n_true;  /* without padding */
-    float *state;   /* running mean / variance */
+    size_t n_true; /* without padding */
+    float *state;  /* running mean / variance */
     size_t n_state;
     char *encoder;
     double target_mean, target_std;

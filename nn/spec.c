@@ -11,7 +11,11 @@
 #include <string.h>
 
 const struct nn_layer_defaults NN_LAYER_DEFAULTS = {
-    .act = NN_ACT_ELU, .elu_alpha = 1.0f, .bn = 1, .bn_eps = 1e-3f, .dropout = 0.0f,
+    .act = NN_ACT_ELU,
+    .elu_alpha = 1.0f,
+    .bn = 1,
+    .bn_eps = 1e-3f,
+    .dropout = 0.0f,
     .init = NN_INIT_HE,
 };
 
@@ -36,8 +40,12 @@ int nn_act_parse(const char *name, enum nn_act *act)
 
 static struct nn_layer_spec layer_default(const struct nn_layer_defaults *d, int output)
 {
-    struct nn_layer_spec l = {.act = d->act, .elu_alpha = d->elu_alpha, .bn = d->bn,
-                              .bn_eps = d->bn_eps, .dropout = d->dropout, .init = d->init};
+    struct nn_layer_spec l = {.act = d->act,
+                              .elu_alpha = d->elu_alpha,
+                              .bn = d->bn,
+                              .bn_eps = d->bn_eps,
+                              .dropout = d->dropout,
+                              .init = d->init};
     if (output) {
         l.act = NN_ACT_LINEAR;
         l.bn = 0;
@@ -78,15 +86,24 @@ static int parse_token(const char *s, const char **pp, struct nn_layer_spec *l)
     const char *e = p + n;
     float v;
     if (n == 0)
-        return spec_err(s, p, "expected an override (elu, relu, linear, bn, nobn, do=P, alpha=A, eps=E, he, glorot)");
+        return spec_err(
+            s, p,
+            "expected an override (elu, relu, linear, bn, nobn, do=P, alpha=A, eps=E, he, glorot)");
 #define TOKEN(str) (n == strlen(str) && !strncmp(p, str, n))
-    if (TOKEN("elu")) l->act = NN_ACT_ELU;
-    else if (TOKEN("relu")) l->act = NN_ACT_RELU;
-    else if (TOKEN("linear")) l->act = NN_ACT_LINEAR;
-    else if (TOKEN("bn")) l->bn = 1;
-    else if (TOKEN("nobn")) l->bn = 0;
-    else if (TOKEN("he")) l->init = NN_INIT_HE;
-    else if (TOKEN("glorot")) l->init = NN_INIT_GLOROT;
+    if (TOKEN("elu"))
+        l->act = NN_ACT_ELU;
+    else if (TOKEN("relu"))
+        l->act = NN_ACT_RELU;
+    else if (TOKEN("linear"))
+        l->act = NN_ACT_LINEAR;
+    else if (TOKEN("bn"))
+        l->bn = 1;
+    else if (TOKEN("nobn"))
+        l->bn = 0;
+    else if (TOKEN("he"))
+        l->init = NN_INIT_HE;
+    else if (TOKEN("glorot"))
+        l->init = NN_INIT_GLOROT;
     else if (!strncmp(p, "do=", 3) || !strncmp(p, "alpha=", 6) || !strncmp(p, "eps=", 4)) {
         const char *q = strchr(p, '=') + 1, *qe;
         /* strtod would swallow a following "-" only as a sign of nothing; a
@@ -110,7 +127,9 @@ static int parse_token(const char *s, const char **pp, struct nn_layer_spec *l)
         }
         e = qe;
     } else
-        return spec_err(s, p, "unknown override (expected elu, relu, linear, bn, nobn, do=P, alpha=A, eps=E, he, glorot)");
+        return spec_err(s, p,
+                        "unknown override (expected elu, relu, linear, bn, nobn, do=P, alpha=A, "
+                        "eps=E, he, glorot)");
 #undef TOKEN
     *pp = e;
     return HN_OK;
@@ -120,7 +139,8 @@ static int parse_width(const char *s, const char **pp, int *w)
 {
     const char *p = *pp;
     if (*p < '0' || *p > '9')
-        return spec_err(s, p, *p ? "expected a layer width" : "expected a layer width, found the end");
+        return spec_err(s, p,
+                        *p ? "expected a layer width" : "expected a layer width, found the end");
     long v = 0;
     while (*p >= '0' && *p <= '9') {
         v = v * 10 + (*p - '0');
@@ -238,11 +258,15 @@ static int put_overrides(const struct nn_layer_spec *l, const struct nn_layer_sp
     if (l->bn != base->bn)
         rc = rc ? rc : put(buf, cap, len, "%c%s", sep, l->bn ? "bn" : "nobn"), sep = ',';
     if (l->dropout != base->dropout)
-        rc = rc ? rc : put(buf, cap, len, "%cdo=%s", sep, short_float(l->dropout, num, sizeof num)), sep = ',';
+        rc = rc ? rc : put(buf, cap, len, "%cdo=%s", sep, short_float(l->dropout, num, sizeof num)),
+        sep = ',';
     if (l->elu_alpha != base->elu_alpha)
-        rc = rc ? rc : put(buf, cap, len, "%calpha=%s", sep, short_float(l->elu_alpha, num, sizeof num)), sep = ',';
+        rc = rc ? rc
+                : put(buf, cap, len, "%calpha=%s", sep, short_float(l->elu_alpha, num, sizeof num)),
+        sep = ',';
     if (l->bn_eps != base->bn_eps)
-        rc = rc ? rc : put(buf, cap, len, "%ceps=%s", sep, short_float(l->bn_eps, num, sizeof num)), sep = ',';
+        rc = rc ? rc : put(buf, cap, len, "%ceps=%s", sep, short_float(l->bn_eps, num, sizeof num)),
+        sep = ',';
     if (l->init != base->init)
         rc = rc ? rc : put(buf, cap, len, "%c%s", sep, l->init == NN_INIT_HE ? "he" : "glorot");
     return rc;
@@ -275,9 +299,13 @@ int nn_spec_check(const struct nn_spec *spec)
         if ((unsigned)l->act > NN_ACT_ELU || (unsigned)l->init > NN_INIT_GLOROT)
             return hn_fail(HN_ERR_ARG, "spec: layer %d: unknown activation or init", i);
         if (!(l->dropout >= 0.0f && l->dropout < 1.0f))
-            return hn_fail(HN_ERR_ARG, "spec: layer %d: dropout %g not in [0, 1)", i, (double)l->dropout);
-        if (!(l->elu_alpha > 0.0f && l->elu_alpha <= ALPHA_MAX) || !(l->bn_eps > 0.0f && l->bn_eps <= EPS_MAX))
-            return hn_fail(HN_ERR_ARG, "spec: layer %d: ELU alpha must be in (0, 100], bn epsilon in (0, 1]", i);
+            return hn_fail(HN_ERR_ARG, "spec: layer %d: dropout %g not in [0, 1)", i,
+                           (double)l->dropout);
+        if (!(l->elu_alpha > 0.0f && l->elu_alpha <= ALPHA_MAX) ||
+            !(l->bn_eps > 0.0f && l->bn_eps <= EPS_MAX))
+            return hn_fail(HN_ERR_ARG,
+                           "spec: layer %d: ELU alpha must be in (0, 100], bn epsilon in (0, 1]",
+                           i);
     }
     return HN_OK;
 }

@@ -21,11 +21,11 @@ struct nn_train {
     float *mean[NN_MAX_LAYERS], *invstd[NN_MAX_LAYERS]; /* batch statistics */
     uint32_t drop_seed[NN_MAX_LAYERS];
     float *dbuf[2], *dy;
-    float *col_a, *col_b;   /* per-column float partial sums */
-    float *shift;           /* per-column shift of the synchronised sums */
-    double *sum;            /* per-column totals: [0, w) first, [w, 2w) second
-                               sum, [2w] rows (one buffer: one reduction) */
-    nn_sum_fn sync;         /* synchronised batch norm, or NULL */
+    float *col_a, *col_b; /* per-column float partial sums */
+    float *shift;         /* per-column shift of the synchronised sums */
+    double *sum;          /* per-column totals: [0, w) first, [w, 2w) second
+                             sum, [2w] rows (one buffer: one reduction) */
+    nn_sum_fn sync;       /* synchronised batch norm, or NULL */
     void *sync_user;
     double rows[NN_MAX_LAYERS]; /* rows of the whole batch per bn layer */
     float *grad;
@@ -71,7 +71,9 @@ static int train_alloc(nn_train *t)
          (t->dy = nn_falloc(b * sp->layer[sp->n_layers - 1].width)) && (t->col_a = nn_falloc(w)) &&
          (t->col_b = nn_falloc(w)) && (t->shift = nn_falloc(w)) &&
          (t->sum = calloc(2 * w + 1, sizeof(double))) && (t->grad = nn_falloc(t->m->n_params));
-    return ok ? HN_OK : hn_fail(HN_ERR_NOMEM, "out of memory for a training workspace of batch %d", t->max_batch);
+    return ok ? HN_OK
+              : hn_fail(HN_ERR_NOMEM, "out of memory for a training workspace of batch %d",
+                        t->max_batch);
 }
 
 nn_train *nn_train_new(nn_model *m, int max_batch, uint64_t seed, int *status)
@@ -105,16 +107,31 @@ fail:
     return NULL;
 }
 
-void nn_train_set_bn_momentum(nn_train *t, float momentum) { t->momentum = momentum; }
+void nn_train_set_bn_momentum(nn_train *t, float momentum)
+{
+    t->momentum = momentum;
+}
 void nn_train_set_sum(nn_train *t, nn_sum_fn fn, void *user)
 {
     t->sync = fn;
     t->sync_user = user;
 }
-const float *nn_train_output(const nn_train *t) { return t->act[t->m->spec.n_layers]; }
-float *nn_train_output_grad(nn_train *t) { return t->dy; }
-float *nn_train_grad(nn_train *t) { return t->grad; }
-hn_rng *nn_train_rng(nn_train *t) { return t->rng; }
+const float *nn_train_output(const nn_train *t)
+{
+    return t->act[t->m->spec.n_layers];
+}
+float *nn_train_output_grad(nn_train *t)
+{
+    return t->dy;
+}
+float *nn_train_grad(nn_train *t)
+{
+    return t->grad;
+}
+hn_rng *nn_train_rng(nn_train *t)
+{
+    return t->rng;
+}
 
 /* ---- forward ----------------------------------------------------------- */
 
@@ -218,8 +235,8 @@ static int forward_layer(nn_train *t, int l, int n, int train)
     if (l == 0 && t->sparse_input)
         nn_gemm_rows(t->act[0], n, W, v->in, w, z);
     else
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, w, v->in, 1.0f, t->act[l], v->in, W,
-                    w, 0.0f, z, w);
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, w, v->in, 1.0f, t->act[l], v->in,
+                    W, w, 0.0f, z, w);
     if (drop)
         t->drop_seed[l] = (uint32_t)hn_rng_u64(t->rng);
     if (!ls->bn) {
@@ -314,24 +331,27 @@ double nn_train_loss(nn_train *t, const float *target, enum nn_loss kind, float 
 
 /* d = dL/d(act output) on entry; on exit dL/d(pre-activation) (for bn: the
  * input of the affine step), with dropout undone. */
-static void act_back_row(const struct nn_layer_spec *l, float *d, const float *h, int w, uint32_t seed,
-                         uint32_t base, int drop)
+static void act_back_row(const struct nn_layer_spec *l, float *d, const float *h, int w,
+                         uint32_t seed, uint32_t base, int drop)
 {
     float a = l->elu_alpha, p = l->dropout;
     if (drop) {
         uint32_t thresh = (uint32_t)(p * 4294967296.0);
         float scale = 1.0f / (1.0f - p), unscale = 1.0f - p;
         /* One loop per activation so each one vectorises. */
-#define DROP_BACK(ACT)                                                                  \
-    for (int j = 0; j < w; j++) {                                                       \
-        int keep = nn_drop_hash(seed, base + (uint32_t)j) >= thresh;                    \
-        float dj = d[j] * scale * nn_act_deriv(ACT, a, h[j] * unscale);                 \
-        d[j] = keep ? dj : 0.0f;                                                        \
+#define DROP_BACK(ACT)                                                                             \
+    for (int j = 0; j < w; j++) {                                                                  \
+        int keep = nn_drop_hash(seed, base + (uint32_t)j) >= thresh;                               \
+        float dj = d[j] * scale * nn_act_deriv(ACT, a, h[j] * unscale);                            \
+        d[j] = keep ? dj : 0.0f;                                                                   \
     }
         switch (l->act) {
-        case NN_ACT_ELU: DROP_BACK(NN_ACT_ELU) break;
-        case NN_ACT_RELU: DROP_BACK(NN_ACT_RELU) break;
-        default: DROP_BACK(NN_ACT_LINEAR) break;
+        case NN_ACT_ELU:
+            DROP_BACK(NN_ACT_ELU) break;
+        case NN_ACT_RELU:
+            DROP_BACK(NN_ACT_RELU) break;
+        default:
+            DROP_BACK(NN_ACT_LINEAR) break;
         }
 #undef DROP_BACK
         return;
@@ -364,7 +384,8 @@ static int layer_back_elementwise(nn_train *t, int l, float *d)
     if (!ls->bn) {
         for (int i = 0; i < n; i++) {
             float *di = d + (size_t)i * w;
-            act_back_row(ls, di, h + (size_t)i * w, w, t->drop_seed[l], (uint32_t)i * (uint32_t)w, drop);
+            act_back_row(ls, di, h + (size_t)i * w, w, t->drop_seed[l], (uint32_t)i * (uint32_t)w,
+                         drop);
             for (int j = 0; j < w; j++)
                 db[j] += di[j];
         }
@@ -377,7 +398,8 @@ static int layer_back_elementwise(nn_train *t, int l, float *d)
     for (int i = 0; i < n; i++) {
         float *di = d + (size_t)i * w;
         const float *zi = z + (size_t)i * w;
-        act_back_row(ls, di, h + (size_t)i * w, w, t->drop_seed[l], (uint32_t)i * (uint32_t)w, drop);
+        act_back_row(ls, di, h + (size_t)i * w, w, t->drop_seed[l], (uint32_t)i * (uint32_t)w,
+                     drop);
         for (int j = 0; j < w; j++) {
             dbe[j] += di[j];
             dg[j] += di[j] * ((zi[j] - mu[j]) * inv[j]);
@@ -449,8 +471,8 @@ int nn_train_backward(nn_train *t)
             sparse_kernel_grad(t->act[0], n, d, v->in, v->out, t->grad + v->kernel);
             break;
         }
-        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, v->in, v->out, n, 1.0f, t->act[l], v->in,
-                    d, v->out, 0.0f, t->grad + v->kernel, v->out);
+        cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, v->in, v->out, n, 1.0f, t->act[l],
+                    v->in, d, v->out, 0.0f, t->grad + v->kernel, v->out);
         if (l == 0)
             break;
         float *prev = t->dbuf[cur ^ 1];

@@ -5,7 +5,7 @@
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config git libopenblas-dev libhdf5-dev hdf5-tools
       libgsl-dev zlib1g-dev libglpk-dev gnuplot-nox python3-numpy python3-h5py python3-onnx
-      clang-14 libclang-rt-14-dev # clang: the libFuzzer harnesses (scripts/fuzz.sh)
+      clang-format clang-14 libclang-rt-14-dev # clang: the libFuzzer harnesses (scripts/fuzz.sh)
       openmpi-bin libopenmpi-dev)
 for arg in "$@"; do
     case $arg in

@@ -33,11 +33,11 @@ enum srch_np_dir { SRCH_NP_UP = 0, SRCH_NP_DOWN = 1, SRCH_NP_LEFT = 2, SRCH_NP_R
  * fields are readable; change a board only through the functions below so
  * `pos` and `blank` stay consistent with `tile`. Cells are row-major. */
 typedef struct srch_np_board {
-    uint8_t width;                    /* 3, 4 or 5 */
-    uint8_t ncells;                   /* width * width */
-    uint8_t blank;                    /* cell holding the blank (tile 0) */
-    uint8_t tile[SRCH_NP_MAX_CELLS];  /* tile[cell], 0 = blank */
-    uint8_t pos[SRCH_NP_MAX_CELLS];   /* pos[tile] = cell */
+    uint8_t width;                   /* 3, 4 or 5 */
+    uint8_t ncells;                  /* width * width */
+    uint8_t blank;                   /* cell holding the blank (tile 0) */
+    uint8_t tile[SRCH_NP_MAX_CELLS]; /* tile[cell], 0 = blank */
+    uint8_t pos[SRCH_NP_MAX_CELLS];  /* pos[tile] = cell */
 } srch_np_board;
 
 /* "blank-first" / "blank-last"; NULL for an unknown value. */
@@ -107,9 +107,9 @@ int srch_np_moves_format(const uint8_t *moves, int n, char *buf, size_t cap);
 
 /* One line of an instance file: `[id [optimal]] t0 .. tn`, `#` comments. */
 typedef struct srch_np_instance {
-    char id[32];         /* the id given in the file, else the 1-based instance number */
-    int optimal;         /* known optimal length, or -1 */
-    int line;            /* 1-based line in the file */
+    char id[32]; /* the id given in the file, else the 1-based instance number */
+    int optimal; /* known optimal length, or -1 */
+    int line;    /* 1-based line in the file */
     srch_np_board board;
 } srch_np_instance;
 
@@ -127,8 +127,8 @@ int srch_np_parse_line(const char *line, int width, int goal, srch_np_instance *
  * *out (malloc'd, caller frees with free()) and *n, or a negative status
  * (HN_ERR_IO; HN_ERR_FORMAT / HN_ERR_UNSOLVABLE when any line was bad; then
  * *out is NULL) with hn_errmsg naming the file and the number of bad lines. */
-int srch_np_parse_file(const char *path, int width, int goal, srch_np_parse_err_fn err,
-                       void *user, srch_np_instance **out, size_t *n);
+int srch_np_parse_file(const char *path, int width, int goal, srch_np_parse_err_fn err, void *user,
+                       srch_np_instance **out, size_t *n);
 
 /* ======================================================================
  * Pattern databases (additive, disjoint, blank-aware)
@@ -142,10 +142,10 @@ int srch_np_parse_file(const char *path, int width, int goal, srch_np_parse_err_
 
 /* A partition of the tiles 1..N-1 into disjoint patterns. */
 typedef struct srch_np_partition {
-    char name[32];                          /* "7-8", "6-6-3", "5-5-5", "6-6-6-6", "8" */
+    char name[32]; /* "7-8", "6-6-3", "5-5-5", "6-6-6-6", "8" */
     int width;
     int npatterns;
-    int size[SRCH_NP_MAX_PATTERNS];         /* tiles per pattern */
+    int size[SRCH_NP_MAX_PATTERNS]; /* tiles per pattern */
     uint8_t tiles[SRCH_NP_MAX_PATTERNS][SRCH_NP_MAX_CELLS];
 } srch_np_partition;
 
@@ -236,8 +236,8 @@ srch_np_heur *srch_np_heur_max_new(srch_np_heur **parts, int n, int *status);
 /* Wrap a user implementation (e.g. a neural network): ops is copied, self is
  * passed back to each call and released by ops->destroy. A heuristic with
  * per-call scratch state should be created once per thread. */
-srch_np_heur *srch_np_heur_custom_new(const srch_np_heur_ops *ops, void *self, int width,
-                                      int goal, int *status);
+srch_np_heur *srch_np_heur_custom_new(const srch_np_heur_ops *ops, void *self, int width, int goal,
+                                      int *status);
 void srch_np_heur_free(srch_np_heur *h);
 
 int srch_np_heur_eval(const srch_np_heur *h, const srch_np_board *b);
@@ -257,19 +257,19 @@ int srch_np_heur_batched(const srch_np_heur *h);
 /* Limits per search; 0 = none. */
 typedef struct srch_limits {
     uint64_t max_expanded;
-    double time_limit;       /* seconds of wall time */
-    uint64_t max_nodes;      /* A*: nodes stored (memory) */
+    double time_limit;  /* seconds of wall time */
+    uint64_t max_nodes; /* A*: nodes stored (memory) */
 } srch_limits;
 
 typedef struct srch_np_result {
-    int status;              /* 0 solved, HN_ERR_LIMIT, HN_ERR_INTERRUPTED, ... */
-    int length;              /* solution length, -1 when not solved */
-    int h0;                  /* heuristic of the start board */
-    uint64_t expanded;       /* nodes whose children were generated */
-    uint64_t generated;      /* children generated */
-    uint64_t heur_calls;     /* boards evaluated by the heuristic */
-    uint64_t batches;        /* eval_batch calls */
-    uint64_t stored;         /* A*: peak nodes stored; IDA*: iterations */
+    int status;          /* 0 solved, HN_ERR_LIMIT, HN_ERR_INTERRUPTED, ... */
+    int length;          /* solution length, -1 when not solved */
+    int h0;              /* heuristic of the start board */
+    uint64_t expanded;   /* nodes whose children were generated */
+    uint64_t generated;  /* children generated */
+    uint64_t heur_calls; /* boards evaluated by the heuristic */
+    uint64_t batches;    /* eval_batch calls */
+    uint64_t stored;     /* A*: peak nodes stored; IDA*: iterations */
     double seconds;
     int nmoves;
     uint8_t moves[SRCH_NP_MAX_PATH]; /* blank moves (enum srch_np_dir) start -> goal */

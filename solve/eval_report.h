@@ -10,7 +10,6 @@
 
 HEURNET_API_BEGIN
 
-
 typedef struct heurnet_eval_row {
     const srch_np_instance *x;
     int optimal;        /* -1 unknown */

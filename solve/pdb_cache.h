@@ -9,7 +9,6 @@
 
 HEURNET_API_BEGIN
 
-
 /* Directory of cached PDB files: $HEURNET_DATA, else ~/.cache/heurnet
  * (created if missing) into buf. Returns 0, or HN_ERR_ARG / HN_ERR_IO. */
 int heurnet_pdb_dir(char *buf, size_t cap);

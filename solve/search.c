@@ -134,8 +134,7 @@ static int cache_fits(const char *spec, int bits, int threads)
                    all * gb, phys * gb, fit);
 }
 
-int heurnet_ann_settings_parse(const char *settings, srch_np_ann_opts *o, char *floor,
-                               size_t cap)
+int heurnet_ann_settings_parse(const char *settings, srch_np_ann_opts *o, char *floor, size_t cap)
 {
     char spec[1400];
     if (snprintf(spec, sizeof spec, "ann:MODEL,%s", settings) >= (int)sizeof spec)

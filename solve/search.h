@@ -9,7 +9,6 @@
 
 HEURNET_API_BEGIN
 
-
 enum heurnet_algo {
     HEURNET_ALGO_IDASTAR = 0,
     HEURNET_ALGO_ASTAR = 1,
@@ -61,8 +60,7 @@ int heurnet_ann_spec_check(const char *spec, char *floor, size_t cap);
 /* The settings of an ann: spec after the model ("mirror,delta:1,pdb:7-8"):
  * network options into *o, the admissible part into floor ("" = none).
  * Returns 0, or HN_ERR_ARG with hn_errmsg(). */
-int heurnet_ann_settings_parse(const char *settings, srch_np_ann_opts *o, char *floor,
-                               size_t cap);
+int heurnet_ann_settings_parse(const char *settings, srch_np_ann_opts *o, char *floor, size_t cap);
 
 /* A heuristic from an ann: spec alone (see heurnet_heur_new). */
 int heurnet_heur_ann_new(const char *spec, int width, int goal, int quiet, srch_np_heur **out);

@@ -9,36 +9,35 @@
 static int check_failures;
 static int check_count;
 
-#define CHECK(cond)                                                              \
-    do {                                                                         \
-        check_count++;                                                           \
-        if (!(cond)) {                                                           \
-            check_failures++;                                                    \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                        \
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        check_count++;                                                                             \
+        if (!(cond)) {                                                                             \
+            check_failures++;                                                                      \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);               \
+        }                                                                                          \
     } while (0)
 
-#define CHECK_MSG(cond, ...)                                                     \
-    do {                                                                         \
-        check_count++;                                                           \
-        if (!(cond)) {                                                           \
-            check_failures++;                                                    \
-            fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                        \
-            fprintf(stderr, "\n");                                               \
-        }                                                                        \
+#define CHECK_MSG(cond, ...)                                                                       \
+    do {                                                                                           \
+        check_count++;                                                                             \
+        if (!(cond)) {                                                                             \
+            check_failures++;                                                                      \
+            fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__, __LINE__, #cond);               \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fprintf(stderr, "\n");                                                                 \
+        }                                                                                          \
     } while (0)
 
 /* |a - b| <= tol * max(1, |a|, |b|) */
-#define CHECK_CLOSE(a, b, tol)                                                   \
-    do {                                                                         \
-        double ca_ = (double)(a), cb_ = (double)(b);                             \
-        double cs_ = fmax(1.0, fmax(fabs(ca_), fabs(cb_)));                      \
-        CHECK_MSG(fabs(ca_ - cb_) <= (tol) * cs_, "%.9g vs %.9g (tol %g)", ca_, cb_, (double)(tol)); \
+#define CHECK_CLOSE(a, b, tol)                                                                     \
+    do {                                                                                           \
+        double ca_ = (double)(a), cb_ = (double)(b);                                               \
+        double cs_ = fmax(1.0, fmax(fabs(ca_), fabs(cb_)));                                        \
+        CHECK_MSG(fabs(ca_ - cb_) <= (tol)*cs_, "%.9g vs %.9g (tol %g)", ca_, cb_, (double)(tol)); \
     } while (0)
 
-#define CHECK_DONE()                                                             \
-    (fprintf(stderr, "%d checks, %d failed\n", check_count, check_failures),     \
-     check_failures ? 1 : 0)
+#define CHECK_DONE()                                                                               \
+    (fprintf(stderr, "%d checks, %d failed\n", check_count, check_failures), check_failures ? 1 : 0)
 
 #endif

@@ -149,9 +149,9 @@ static void test_read_checks(void)
     write_bad("t_dgem_noenc.h5", SRCH_EM_FEAT_DIM, 0, 0, NULL);
     CHECK(dg_emp_moves_read("t_dgem_noenc.h5", &x, &y, &info) == HN_ERR_FORMAT);
     CHECK(dg_emp_moves_read("t_dgem_missing.h5", &x, &y, &info) != HN_OK && !x && !y);
-    const char *rm[] = {"t_dgem_ok.h5", "t_dgem_w.h5", "t_dgem_y.h5", "t_dgem_nan.h5",
-                        "t_dgem_enc.h5", "t_dgem_noenc.h5", "t_dgem_a.h5", "t_dgem_b.h5",
-                        "t_dgem_c.h5"};
+    const char *rm[] = {"t_dgem_ok.h5",  "t_dgem_w.h5",   "t_dgem_y.h5",
+                        "t_dgem_nan.h5", "t_dgem_enc.h5", "t_dgem_noenc.h5",
+                        "t_dgem_a.h5",   "t_dgem_b.h5",   "t_dgem_c.h5"};
     for (size_t i = 0; i < sizeof rm / sizeof *rm; i++)
         remove(rm[i]);
 }

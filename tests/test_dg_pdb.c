@@ -31,7 +31,10 @@ static void test_8puzzle(void)
     srch_np_pdb *exact = build("8", 3, 2);
     if (!dist || !exact)
         return;
-    srch_np_partition p44 = {.name = "4-4", .width = 3, .npatterns = 2, .size = {4, 4},
+    srch_np_partition p44 = {.name = "4-4",
+                             .width = 3,
+                             .npatterns = 2,
+                             .size = {4, 4},
                              .tiles = {{1, 2, 3, 4}, {5, 6, 7, 8}}};
     srch_np_pdb *half = NULL;
     CHECK(dg_pdb_build(&p44, 1, NULL, NULL, &half) == 0);
@@ -101,7 +104,8 @@ static void test_15puzzle(void)
 {
     srch_np_instance *inst;
     size_t n;
-    CHECK(srch_np_parse_file(HN_TEST_DATA "/npuzzle/korf100.txt", 4, 0, NULL, NULL, &inst, &n) == 0);
+    CHECK(srch_np_parse_file(HN_TEST_DATA "/npuzzle/korf100.txt", 4, 0, NULL, NULL, &inst, &n) ==
+          0);
     if (n != 100)
         return;
     const char *names[2] = {"5-5-5", "6-6-3"};
@@ -115,7 +119,8 @@ static void test_15puzzle(void)
         /* admissible on all 100 instances; reflection never lowers it */
         int over = 0, lower = 0;
         for (size_t i = 0; i < n; i++) {
-            int plain = srch_np_pdb_lookup(p, &inst[i].board), v = srch_np_heur_eval(h, &inst[i].board);
+            int plain = srch_np_pdb_lookup(p, &inst[i].board),
+                v = srch_np_heur_eval(h, &inst[i].board);
             over += v > inst[i].optimal;
             lower += v < plain;
             srch_np_board c;
@@ -195,7 +200,8 @@ static void test_file(void)
         uint64_t e1, e2;
         int same = 1;
         for (int i = 0; i < 3; i++)
-            same &= !memcmp(srch_np_pdb_table(p, i, &e1), srch_np_pdb_table(q, i, &e2), e1) && e1 == e2;
+            same &=
+                !memcmp(srch_np_pdb_table(p, i, &e1), srch_np_pdb_table(q, i, &e2), e1) && e1 == e2;
         CHECK(same);
         srch_np_pdb_free(q);
     }
@@ -215,7 +221,8 @@ static void test_file(void)
         fclose(f);
     }
     CHECK(srch_np_pdb_load(path, NULL, &st) == NULL && st == HN_ERR_FORMAT);
-    CHECK_MSG(strstr(hn_errmsg(), "corrupted") || strstr(hn_errmsg(), "checksum"), "%s", hn_errmsg());
+    CHECK_MSG(strstr(hn_errmsg(), "corrupted") || strstr(hn_errmsg(), "checksum"), "%s",
+              hn_errmsg());
     /* truncated file */
     CHECK(srch_np_pdb_save(p, path) == 0);
     CHECK(truncate(path, size / 3) == 0);

@@ -36,7 +36,8 @@ int main(void)
     srch_np_pdb *p = get_78(&part);
     srch_np_instance *inst;
     size_t n;
-    CHECK(srch_np_parse_file(HN_TEST_DATA "/npuzzle/korf100.txt", 4, 0, NULL, NULL, &inst, &n) == 0);
+    CHECK(srch_np_parse_file(HN_TEST_DATA "/npuzzle/korf100.txt", 4, 0, NULL, NULL, &inst, &n) ==
+          0);
     if (!p || n != 100)
         return CHECK_DONE();
     srch_np_heur *h = srch_np_heur_pdb_new(p, 0, 1, 1, NULL);

@@ -8,7 +8,8 @@
 
 int main(void)
 {
-    struct nn_adam_opts o = {.lr = 0.1f, .beta1 = 0.9f, .beta2 = 0.999f, .eps = 1e-8f, .weight_decay = 0.0f};
+    struct nn_adam_opts o = {
+        .lr = 0.1f, .beta1 = 0.9f, .beta2 = 0.999f, .eps = 1e-8f, .weight_decay = 0.0f};
     nn_adam *a = nn_adam_new(2, &o, NULL);
     float p[2] = {1.0f, -2.0f};
     float g1[2] = {0.5f, -1.0f}, g2[2] = {0.1f, 2.0f};

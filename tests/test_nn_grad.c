@@ -30,8 +30,8 @@ static double loss_at(nn_train *t, hn_rng *rng, const void *state, const float *
 }
 
 /* (loss(q + h) - loss(q - h)) / 2h with the same dropout mask. */
-static double central_diff(nn_train *t, hn_rng *drop, const void *state, const float *x, const float *y,
-                           int n, const struct case_ *c, float *q, float h)
+static double central_diff(nn_train *t, hn_rng *drop, const void *state, const float *x,
+                           const float *y, int n, const struct case_ *c, float *q, float h)
 {
     float save = *q;
     *q = save + h;
@@ -118,8 +118,8 @@ static void check_case(const struct case_ *c)
             }
     }
     CHECK_MSG(bad == 0, "%s: %d of %d gradients disagree", c->spec, bad, checked);
-    CHECK_MSG(checked > 0 && kinks * 10 <= checked * 3, "%s: %d of %d points skipped as kinks (more than 30%%)", c->spec,
-              kinks, checked);
+    CHECK_MSG(checked > 0 && kinks * 10 <= checked * 3,
+              "%s: %d of %d points skipped as kinks (more than 30%%)", c->spec, kinks, checked);
     free(g);
     free(x);
     free(y);
@@ -188,17 +188,17 @@ static void check_dropout_stats(void)
 int main(void)
 {
     const struct case_ cases[] = {
-        {"4-3", 5, NN_LOSS_MSE, 1, 0},                            /* dense */
-        {"4-6:elu,nobn-1", 5, NN_LOSS_MSE, 1, 0},                 /* ELU */
-        {"4-6:elu,nobn,alpha=0.5-1", 5, NN_LOSS_MSE, 1, 0},       /* ELU alpha */
-        {"4-6:relu,nobn-1", 5, NN_LOSS_MSE, 1, 0},                /* ReLU */
-        {"4-6:linear,bn-1", 6, NN_LOSS_MSE, 1, 0},                /* batch norm, train mode */
-        {"4-6:elu,bn,eps=0.01-2", 6, NN_LOSS_MSE, 1, 0},          /* bn + ELU */
-        {"4-8:elu,nobn,do=0.3-1", 5, NN_LOSS_MSE, 1, 0},          /* dropout, fixed mask */
-        {"4-6:elu,nobn-2", 5, NN_LOSS_ASYM_MSE, 3.0f, 0},         /* asymmetric MSE */
+        {"4-3", 5, NN_LOSS_MSE, 1, 0},                      /* dense */
+        {"4-6:elu,nobn-1", 5, NN_LOSS_MSE, 1, 0},           /* ELU */
+        {"4-6:elu,nobn,alpha=0.5-1", 5, NN_LOSS_MSE, 1, 0}, /* ELU alpha */
+        {"4-6:relu,nobn-1", 5, NN_LOSS_MSE, 1, 0},          /* ReLU */
+        {"4-6:linear,bn-1", 6, NN_LOSS_MSE, 1, 0},          /* batch norm, train mode */
+        {"4-6:elu,bn,eps=0.01-2", 6, NN_LOSS_MSE, 1, 0},    /* bn + ELU */
+        {"4-8:elu,nobn,do=0.3-1", 5, NN_LOSS_MSE, 1, 0},    /* dropout, fixed mask */
+        {"4-6:elu,nobn-2", 5, NN_LOSS_ASYM_MSE, 3.0f, 0},   /* asymmetric MSE */
         {"5-8:elu,bn,do=0.2-6:relu,bn-4:elu,nobn-2", 7, NN_LOSS_ASYM_MSE, 2.5f, 0}, /* whole net */
-        {"4-6:elu,nobn-2", 5, NN_LOSS_QUANTILE, 0.2f, 0},         /* pinball */
-        {"16-8:elu,bn,do=0.2-4:relu,nobn-1", 6, NN_LOSS_MSE, 1, 1},          /* one-hot input */
+        {"4-6:elu,nobn-2", 5, NN_LOSS_QUANTILE, 0.2f, 0},                           /* pinball */
+        {"16-8:elu,bn,do=0.2-4:relu,nobn-1", 6, NN_LOSS_MSE, 1, 1}, /* one-hot input */
     };
     for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++)
         check_case(&cases[i]);

@@ -89,8 +89,8 @@ static void check_quantile(void)
         below += y[i] < pred[i];
     fprintf(stderr, "pinball tau 0.1: %.3f of held-out targets below the prediction\n",
             below / (double)NVAL);
-    CHECK_MSG(below > NVAL * 0.06 && below < NVAL * 0.14, "%d of %d below, want about a tenth", below,
-              NVAL);
+    CHECK_MSG(below > NVAL * 0.06 && below < NVAL * 0.14, "%d of %d below, want about a tenth",
+              below, NVAL);
     nn_infer_free(inf);
     hn_rng_free(r);
     learner_free(&L);
@@ -124,7 +124,8 @@ int main(void)
     }
     nn_infer_refresh(inf, m);
     double end = val_mse(inf, vx, vy, vp);
-    fprintf(stderr, "variance of y %.4f, held-out MSE %.5f before, %.5f after %d steps\n", var, start, end, STEPS);
+    fprintf(stderr, "variance of y %.4f, held-out MSE %.5f before, %.5f after %d steps\n", var,
+            start, end, STEPS);
     CHECK(var > 0.15);
     CHECK_MSG(end < 0.005, "held-out MSE %.5f, want < 0.005", end);
     CHECK(end < start / 20);

@@ -132,8 +132,8 @@ static void refused(const char *path, int status, const char *want)
     int rc = 0;
     nn_model *m = nn_model_load(path, &rc);
     CHECK_MSG(m == NULL && rc == status, "%s: rc %d, want %d", path, rc, status);
-    CHECK_MSG(strstr(hn_errmsg(), want) && strstr(hn_errmsg(), path), "%s: message '%s' lacks '%s'", path,
-              hn_errmsg(), want);
+    CHECK_MSG(strstr(hn_errmsg(), want) && strstr(hn_errmsg(), path), "%s: message '%s' lacks '%s'",
+              path, hn_errmsg(), want);
     nn_model_free(m);
 }
 

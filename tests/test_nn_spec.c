@@ -11,8 +11,9 @@ static int same_spec(const struct nn_spec *a, const struct nn_spec *b)
         return 0;
     for (int i = 0; i < a->n_layers; i++) {
         const struct nn_layer_spec *x = &a->layer[i], *y = &b->layer[i];
-        if (x->width != y->width || x->act != y->act || x->bn != y->bn || x->dropout != y->dropout ||
-            x->elu_alpha != y->elu_alpha || x->bn_eps != y->bn_eps || x->init != y->init)
+        if (x->width != y->width || x->act != y->act || x->bn != y->bn ||
+            x->dropout != y->dropout || x->elu_alpha != y->elu_alpha || x->bn_eps != y->bn_eps ||
+            x->init != y->init)
             return 0;
     }
     return 1;
@@ -28,7 +29,8 @@ static void round_trip(const char *s, const struct nn_layer_defaults *d)
     CHECK_MSG(same_spec(&a, &b), "%s -> %s", s, buf);
     /* and through the library defaults, as model files store it */
     CHECK(nn_spec_format(&a, NULL, buf, sizeof buf) == 0);
-    CHECK_MSG(nn_spec_parse(buf, NULL, &b) == 0 && same_spec(&a, &b), "%s -> %s (library defaults)", s, buf);
+    CHECK_MSG(nn_spec_parse(buf, NULL, &b) == 0 && same_spec(&a, &b), "%s -> %s (library defaults)",
+              s, buf);
 }
 
 /* The error message must name `pos` (1-based). */
@@ -56,15 +58,18 @@ int main(void)
 
     CHECK(nn_spec_parse("10-20:relu,nobn,do=0.2-5:alpha=0.5,eps=1e-5,glorot-1:elu", &d, &sp) == 0);
     CHECK(sp.layer[0].act == NN_ACT_RELU && !sp.layer[0].bn && sp.layer[0].dropout == 0.2f);
-    CHECK(sp.layer[1].act == NN_ACT_ELU && sp.layer[1].elu_alpha == 0.5f && sp.layer[1].bn_eps == 1e-5f &&
-          sp.layer[1].init == NN_INIT_GLOROT && sp.layer[1].dropout == 0.1f);
+    CHECK(sp.layer[1].act == NN_ACT_ELU && sp.layer[1].elu_alpha == 0.5f &&
+          sp.layer[1].bn_eps == 1e-5f && sp.layer[1].init == NN_INIT_GLOROT &&
+          sp.layer[1].dropout == 0.1f);
     CHECK(sp.layer[2].act == NN_ACT_ELU && !sp.layer[2].bn); /* output: only act overridden */
 
     char buf[NN_SPEC_MAX];
     CHECK(nn_spec_parse("256-1024-1024-512-128-64-1", &d, &sp) == 0);
-    CHECK(nn_spec_format(&sp, &d, buf, sizeof buf) == 0 && !strcmp(buf, "256-1024-1024-512-128-64-1"));
+    CHECK(nn_spec_format(&sp, &d, buf, sizeof buf) == 0 &&
+          !strcmp(buf, "256-1024-1024-512-128-64-1"));
     CHECK(nn_spec_format(&sp, NULL, buf, sizeof buf) == 0);
-    CHECK_MSG(!strcmp(buf, "256-1024:do=0.1-1024:do=0.1-512:do=0.1-128:do=0.1-64:do=0.1-1"), "%s", buf);
+    CHECK_MSG(!strcmp(buf, "256-1024:do=0.1-1024:do=0.1-512:do=0.1-128:do=0.1-64:do=0.1-1"), "%s",
+              buf);
     CHECK(nn_spec_format(&sp, NULL, buf, 10) == HN_ERR_ARG);
 
     round_trip("256-1024-1024-512-128-64-1", &d);

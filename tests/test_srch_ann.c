@@ -198,8 +198,8 @@ static void test_mirror(const nn_model *m, const srch_np_board *boards, int goal
         float mean = 0.5f * y[i] + 0.5f * ym[i];
         long want = srch_np_board_is_goal(&boards[i], goal) ? 0 : lround(mean * 1000.0);
         want = want < 0 ? 0 : want;
-        same &= labs(ha[i] - want) <= 1 && ha[i] == hc[i] && ha[i] == srch_np_heur_eval(c, &boards[i]) &&
-                fabsf(est[i] - mean) < 1e-5f;
+        same &= labs(ha[i] - want) <= 1 && ha[i] == hc[i] &&
+                ha[i] == srch_np_heur_eval(c, &boards[i]) && fabsf(est[i] - mean) < 1e-5f;
         differ += fabsf(y[i] - ym[i]) > 1e-3f;
     }
     CHECK_MSG(same, "mirror values are not the mean of board and mirror");

@@ -25,14 +25,15 @@ static srch_em_inst *load(const char *rel)
 static void test_read_shared(void)
 {
     static const char *files[] = {
-        "meta_10x10.txt", "meta_12x12.txt", "meta_14x14.txt", "meta_16x16.txt", "eternity2.txt",
-        "small/pieces_05x05.txt", "small/pieces_06x06.txt", "small/pieces_07x07.txt",
-        "small/pieces_08x08.txt", "small/pieces_09x09.txt", "owen_set1/b03x03s1.txt",
-        "owen_set1/b04x04s1.txt", "owen_set1/b05x05s1.txt", "owen_set1/b06x06s1.txt",
-        "owen_set1/b07x07s1.txt", "owen_set1/b08x08s1.txt", "owen_set1/b09x09s1.txt",
-        "owen_set1/b10x10s1.txt", "owen_set1/b12x12s1.txt", "owen_set1/b14x14s1.txt",
-        "owen_set1/b16x16s1.txt"};
-    static const int side[] = {10, 12, 14, 16, 16, 5, 6, 7, 8, 9, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 16};
+        "meta_10x10.txt",         "meta_12x12.txt",         "meta_14x14.txt",
+        "meta_16x16.txt",         "eternity2.txt",          "small/pieces_05x05.txt",
+        "small/pieces_06x06.txt", "small/pieces_07x07.txt", "small/pieces_08x08.txt",
+        "small/pieces_09x09.txt", "owen_set1/b03x03s1.txt", "owen_set1/b04x04s1.txt",
+        "owen_set1/b05x05s1.txt", "owen_set1/b06x06s1.txt", "owen_set1/b07x07s1.txt",
+        "owen_set1/b08x08s1.txt", "owen_set1/b09x09s1.txt", "owen_set1/b10x10s1.txt",
+        "owen_set1/b12x12s1.txt", "owen_set1/b14x14s1.txt", "owen_set1/b16x16s1.txt"};
+    static const int side[] = {10, 12, 14, 16, 16, 5, 6,  7,  8,  9, 3,
+                               4,  5,  6,  7,  8,  9, 10, 12, 14, 16};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         srch_em_inst *in = load(files[i]);
         if (!in)
@@ -180,7 +181,8 @@ static void test_hungarian(void)
         for (int i = 0; i < n * n; i++)
             cost[i] = (int)hn_rng_below(rng, 9) - 4 - (t % 2) * 20;
         memset(used, 0, sizeof used);
-        long h = srch_em_hungarian(n, cost, assign, work), bf = brute_assign(n, cost, perm, 0, used);
+        long h = srch_em_hungarian(n, cost, assign, work),
+             bf = brute_assign(n, cost, perm, 0, used);
         int seen[7] = {0};
         for (int i = 0; i < n; i++)
             bad += seen[assign[i]]++ != 0;
@@ -272,7 +274,8 @@ static void test_neighbourhoods(void)
         bad += srch_em_board_score(b) != best;
         bad += srch_em_board_score(b) != srch_em_board_recount(b);
     }
-    CHECK_MSG(worse == 0, "%d neighbourhood results worse than the start or wrongly counted", worse);
+    CHECK_MSG(worse == 0, "%d neighbourhood results worse than the start or wrongly counted",
+              worse);
     CHECK_MSG(bad == 0, "%d non-optimal neighbourhood results", bad);
 out:
     srch_em_board_free(b);
@@ -531,8 +534,8 @@ static void check_reheat_from_best(const srch_em_inst *in, srch_em_opts o)
     o.choose_user = &cold;
     o.reheat_temp = 0; /* from the start board: the check above must be able to fail */
     check_run(in, &o, &res);
-    CHECK_MSG(res.restarts > 0 && cold.worst_gap > o.slack, "start-board restarts: gap %d (%ld restarts)",
-              cold.worst_gap, res.restarts);
+    CHECK_MSG(res.restarts > 0 && cold.worst_gap > o.slack,
+              "start-board restarts: gap %d (%ld restarts)", cold.worst_gap, res.restarts);
 }
 
 /* --restart: a run that stalls goes back to its start board (counted), keeps
@@ -654,8 +657,8 @@ static void test_fast_walk(void)
     int bad = 0, moved = 0;
     for (int s = 0; s < 4 && rng; s++) {
         int st, w = shape[s][0], h = shape[s][1], n = w * h, v = 0, sol[2 * 256];
-        srch_em_inst *in = srch_em_inst_gen(w, h, shape[s][2], shape[s][3], 40 + (uint64_t)s,
-                                            sol, &st);
+        srch_em_inst *in =
+            srch_em_inst_gen(w, h, shape[s][2], shape[s][3], 40 + (uint64_t)s, sol, &st);
         if (in && s % 2 == 1) /* a clue inside: the walk must leave it alone */
             CHECK(srch_em_inst_add_clue(in, sol[2 * w + 2], 2, 2, sol[n + 2 * w + 2]) == HN_OK);
         srch_em_board *b = in ? srch_em_board_new(in, &st) : NULL;
@@ -673,7 +676,8 @@ static void test_fast_walk(void)
             srch_em_walk_sync(b);
             for (int i = 0; i < 300; i++) {
                 int a = (int)hn_rng_below(rng, (uint32_t)n);
-                int c = i % 3 == 0 ? (a + 1 < n ? a + 1 : a - w) : (int)hn_rng_below(rng, (uint32_t)n);
+                int c =
+                    i % 3 == 0 ? (a + 1 < n ? a + 1 : a - w) : (int)hn_rng_below(rng, (uint32_t)n);
                 if (c < 0 || b->fixed[a] || b->fixed[c] || in->cclass[a] != in->cclass[c])
                     continue;
                 srch_em_move fast = {.a = a, .b = c}, slow = fast;

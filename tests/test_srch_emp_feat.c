@@ -46,8 +46,7 @@ static void test_incremental(void)
                 srch_em_feat_move_scratch(f, b, &cand[i], x2);
                 mismatched += memcmp(x1, x2, sizeof x1) != 0;
                 bad_delta += (int)x1[0] != cand[i].delta;
-                moved_board += srch_em_board_score(b) != score ||
-                               srch_em_board_recount(b) != score;
+                moved_board += srch_em_board_score(b) != score || srch_em_board_recount(b) != score;
                 compared++;
             }
         }

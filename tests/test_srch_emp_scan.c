@@ -133,8 +133,8 @@ static void test_schedule(void)
     srch_em_scan_result res;
     CHECK(srch_em_scan(f.b, &o, f.rng, &res) == HN_OK);
     CHECK_MSG(res.complete && res.breaks > 0 && res.boards >= log.calls && log.calls > 0,
-              "complete %d breaks %d boards %ld reports %d", res.complete, res.breaks,
-              res.boards, log.calls);
+              "complete %d breaks %d boards %ld reports %d", res.complete, res.breaks, res.boards,
+              log.calls);
     CHECK(log.decreasing && log.last == res.breaks);
     int score = check_legal(in, f.b), piece[N], rot[N], cum[N];
     CHECK_MSG(score == srch_em_inst_joins(in) - res.breaks, "score %d, %d breaks", score,

@@ -17,7 +17,8 @@ static void test_board(void)
     b = g;
     CHECK(srch_np_board_move(&b, SRCH_NP_RIGHT) == 1 && b.blank == 1 && b.tile[0] == 1);
     CHECK(srch_np_board_move(&b, SRCH_NP_LEFT) == 1 && srch_np_board_equal(&b, &g));
-    CHECK(srch_np_board_apply(&b, "RDLU") == 0 && b.blank == 0 && b.tile[1] == 5 && b.tile[4] == 1 && b.tile[5] == 4);
+    CHECK(srch_np_board_apply(&b, "RDLU") == 0 && b.blank == 0 && b.tile[1] == 5 &&
+          b.tile[4] == 1 && b.tile[5] == 4);
     CHECK(srch_np_board_apply(&b, "UU") != 0);
     /* the two 15-puzzle goals lie in different parity classes, 8 and 24 share one */
     CHECK(!srch_np_board_solvable(&g, SRCH_NP_GOAL_BLANK_LAST));
@@ -39,7 +40,8 @@ static void test_board(void)
         CHECK(srch_np_board_equal(&b, &d));
         if (w <= 4) {
             srch_np_board e;
-            CHECK(srch_np_board_unrank(&e, w, srch_np_board_rank(&b)) == 0 && srch_np_board_equal(&b, &e));
+            CHECK(srch_np_board_unrank(&e, w, srch_np_board_rank(&b)) == 0 &&
+                  srch_np_board_equal(&b, &e));
         }
         srch_np_board_random_walk(&b, w, i & 1, 30, rng);
         CHECK(srch_np_board_solvable(&b, i & 1));
@@ -61,14 +63,16 @@ static void test_parse(void)
     CHECK(srch_np_parse_line("   ", 4, 0, &x) == 0);
     CHECK(srch_np_parse_line("7 41 13 8 14 3 9 1 0 7 15 5 4 10 12 2 6 11", 4, 0, &x) == 1);
     CHECK(!strcmp(x.id, "7") && x.optimal == 41 && x.board.blank == 6);
-    CHECK(srch_np_parse_line("1 2 3 4 5 6 7 8 0", 3, SRCH_NP_GOAL_BLANK_LAST, &x) == 1 && x.optimal == -1);
+    CHECK(srch_np_parse_line("1 2 3 4 5 6 7 8 0", 3, SRCH_NP_GOAL_BLANK_LAST, &x) == 1 &&
+          x.optimal == -1);
     CHECK(srch_np_parse_line("1 2 3 4 5 6 7 8", 3, 0, &x) == HN_ERR_FORMAT);
     CHECK(strstr(hn_errmsg(), "expected 9 tiles") != NULL);
     CHECK(srch_np_parse_line("1 2 3 4 5 6 7 8 9", 3, 0, &x) == HN_ERR_FORMAT);
     CHECK(strstr(hn_errmsg(), "out of range") != NULL);
     CHECK(srch_np_parse_line("1 2 3 4 5 6 7 7 0", 3, 0, &x) == HN_ERR_FORMAT);
     CHECK(strstr(hn_errmsg(), "twice") != NULL);
-    CHECK(srch_np_parse_line("2 1 3 4 5 6 7 8 0", 3, SRCH_NP_GOAL_BLANK_LAST, &x) == HN_ERR_UNSOLVABLE);
+    CHECK(srch_np_parse_line("2 1 3 4 5 6 7 8 0", 3, SRCH_NP_GOAL_BLANK_LAST, &x) ==
+          HN_ERR_UNSOLVABLE);
     CHECK(strstr(hn_errmsg(), "unsolvable") != NULL);
     CHECK(srch_np_parse_line("1 2 3 4 x 6 7 8 0", 3, 0, &x) == HN_ERR_FORMAT);
     srch_np_instance *all;
@@ -84,8 +88,8 @@ static void test_parse(void)
         free(all);
     }
     /* the DeepCubeA file is blank-last: every board unsolvable for blank-first */
-    CHECK(srch_np_parse_file(HN_TEST_DATA "/npuzzle/deepcubea_test_15puzzle.txt", 4, 0, NULL, NULL, &all,
-                             &n) == HN_ERR_UNSOLVABLE);
+    CHECK(srch_np_parse_file(HN_TEST_DATA "/npuzzle/deepcubea_test_15puzzle.txt", 4, 0, NULL, NULL,
+                             &all, &n) == HN_ERR_UNSOLVABLE);
     CHECK(all == NULL);
     CHECK(srch_np_parse_file("/nonexistent/file", 4, 0, NULL, NULL, &all, &n) == HN_ERR_IO);
 }
@@ -236,7 +240,8 @@ static void test_blank_last(void)
                 srch_np_board m, back;
                 srch_np_board_transpose(&b, g, &m);
                 srch_np_board_transpose(&m, g, &back);
-                mirror_bad += dist[srch_np_board_rank(&m)] != dist[r] || !srch_np_board_equal(&back, &b);
+                mirror_bad +=
+                    dist[srch_np_board_rank(&m)] != dist[r] || !srch_np_board_equal(&back, &b);
                 mirror_moved += !srch_np_board_equal(&m, &b);
             }
         }
@@ -253,7 +258,8 @@ static void test_blank_last(void)
         for (int i = 0; i < 100; i++) {
             srch_np_board_random(&b, 3, SRCH_NP_GOAL_BLANK_LAST, rng);
             srch_np_result res;
-            CHECK(srch_np_idastar(&b, lc, NULL, &res) == 0 && res.length == last[srch_np_board_rank(&b)]);
+            CHECK(srch_np_idastar(&b, lc, NULL, &res) == 0 &&
+                  res.length == last[srch_np_board_rank(&b)]);
         }
         hn_rng_free(rng);
         srch_np_heur_free(lc);
@@ -292,12 +298,14 @@ static void test_custom(void)
     srch_np_board_goal(&b, 4, 0);
     CHECK(srch_np_board_apply(&b, "RRDDLURDDRUULLDRDLURDR") == 0);
     srch_np_result r1, r2;
-    CHECK(srch_np_astar(&b, h, NULL, &r1) == 0 && w.batches > 0 && r1.batches == (uint64_t)w.batches);
+    CHECK(srch_np_astar(&b, h, NULL, &r1) == 0 && w.batches > 0 &&
+          r1.batches == (uint64_t)w.batches);
     CHECK(srch_np_idastar(&b, h, NULL, &r2) == 0 && r1.length == r2.length);
     srch_np_heur_free(h);
     srch_np_heur_free(w.inner);
     /* max of Manhattan and LC equals LC */
-    srch_np_heur *parts[2] = {srch_np_heur_manhattan_new(4, 0, NULL), srch_np_heur_lc_new(4, 0, NULL)};
+    srch_np_heur *parts[2] = {srch_np_heur_manhattan_new(4, 0, NULL),
+                              srch_np_heur_lc_new(4, 0, NULL)};
     srch_np_heur *mx = srch_np_heur_max_new(parts, 2, NULL);
     srch_np_heur *lc = srch_np_heur_lc_new(4, 0, NULL);
     CHECK(mx && srch_np_heur_incremental(mx));

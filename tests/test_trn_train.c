@@ -48,7 +48,8 @@ static uint8_t *bfs8(void)
     return dist;
 }
 
-static int write_ds(hid_t f, const char *name, hid_t type, int rank, const hsize_t *dims, const void *p)
+static int write_ds(hid_t f, const char *name, hid_t type, int rank, const hsize_t *dims,
+                    const void *p)
 {
     hid_t sp = H5Screate_simple(rank, dims, NULL);
     hid_t ds = H5Dcreate2(f, name, type, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
@@ -109,7 +110,8 @@ static int same_params(nn_model *a, nn_model *b)
     size_t na, nb, sa, sb;
     float *pa = nn_model_params(a, &na), *pb = nn_model_params(b, &nb);
     float *qa = nn_model_state(a, &sa), *qb = nn_model_state(b, &sb);
-    return na == nb && sa == sb && !memcmp(pa, pb, na * sizeof(float)) && !memcmp(qa, qb, sa * sizeof(float));
+    return na == nb && sa == sb && !memcmp(pa, pb, na * sizeof(float)) &&
+           !memcmp(qa, qb, sa * sizeof(float));
 }
 
 /* Requests a stop halfway through the second epoch. */

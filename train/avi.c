@@ -115,7 +115,7 @@ int trn_avi_parallel(int threads, int njobs, int (*fn)(void *user, int job), voi
 /* ---- Adam steps -------------------------------------------------------- */
 
 int trn_avi_fit(const struct trn_avi_opts *o, struct avi_state *s, const uint8_t *boards,
-            const float *y, const uint32_t *idx, int steps, double *loss)
+                const float *y, const uint32_t *idx, int steps, double *loss)
 {
     int cells = o->width * o->width, din = cells * cells, bs = o->batch;
     float *x = malloc(sizeof(float) * (size_t)bs * (size_t)din),
@@ -289,7 +289,8 @@ static int one_round(const struct trn_avi_opts *o, struct avi_state *s)
 {
     struct trn_avi_round r = {0};
     double t0 = hn_now();
-    int rc = o->method == TRN_AVI_BOOT ? trn_avi_boot_round(o, s, &r) : trn_avi_davi_round(o, s, &r);
+    int rc =
+        o->method == TRN_AVI_BOOT ? trn_avi_boot_round(o, s, &r) : trn_avi_davi_round(o, s, &r);
     double dt = hn_now() - t0;
     if (rc == HN_ERR_INTERRUPTED)
         return rc; /* the round is redone on resume */

@@ -28,7 +28,7 @@ struct avi_state {
  * entries). Adds to s->steps / s->samples; *loss gets the mean training
  * loss in moves^2. HN_ERR_INTERRUPTED on a stop request. */
 int trn_avi_fit(const struct trn_avi_opts *o, struct avi_state *s, const uint8_t *boards,
-            const float *y, const uint32_t *idx, int steps, double *loss);
+                const float *y, const uint32_t *idx, int steps, double *loss);
 
 /* One round of each method (the round's figures into r). */
 int trn_avi_davi_round(const struct trn_avi_opts *o, struct avi_state *s, struct trn_avi_round *r);

@@ -11,7 +11,8 @@
 #include "train/trn_private.h"
 #include "common/hn_h5.h"
 
-int trn_h5_write_arr(hid_t g, const char *group, const char *name, hid_t type, const void *p, size_t n)
+int trn_h5_write_arr(hid_t g, const char *group, const char *name, hid_t type, const void *p,
+                     size_t n)
 {
     hsize_t dim = n ? n : 1;
     hid_t sp = H5Screate_simple(1, &dim, NULL);

@@ -34,10 +34,12 @@ static int open_ds(hid_t f, const char *path, const char *name, int rank, int al
         H5Tclose(t);
     if (sp >= 0)
         H5Sclose(sp);
-    const char *kinds = allow_int && allow_float ? "integer or float" : allow_int ? "integer" : "float";
+    const char *kinds = allow_int && allow_float ? "integer or float"
+                        : allow_int              ? "integer"
+                                                 : "float";
     if (!((c == H5T_INTEGER && allow_int) || (c == H5T_FLOAT && allow_float)))
-        return hn_fail(HN_ERR_FORMAT, "%s: dataset %s has the wrong dtype (expected %s numbers)", path,
-                       name, kinds);
+        return hn_fail(HN_ERR_FORMAT, "%s: dataset %s has the wrong dtype (expected %s numbers)",
+                       path, name, kinds);
     if (r != rank)
         return hn_fail(HN_ERR_SHAPE, "%s: dataset %s has rank %d, expected %d (%s)", path, name, r,
                        rank, rank == 2 ? "[rows, columns]" : "[rows]");
@@ -94,7 +96,8 @@ static herr_t attr_cb(hid_t loc, const char *name, const H5A_info_t *ainfo, void
         int is_unsigned = H5Tget_sign(t) == H5T_SGN_NONE;
         unsigned long long u = 0;
         long long v = 0;
-        keep = is_unsigned ? H5Aread(a, H5T_NATIVE_ULLONG, &u) >= 0 : H5Aread(a, H5T_NATIVE_LLONG, &v) >= 0;
+        keep = is_unsigned ? H5Aread(a, H5T_NATIVE_ULLONG, &u) >= 0
+                           : H5Aread(a, H5T_NATIVE_LLONG, &v) >= 0;
         if (is_unsigned && u > (1ull << 53)) {
             snprintf(at.str, sizeof at.str, "%llu", u); /* a double would round it */
         } else {
@@ -158,8 +161,8 @@ static int check_board(const uint8_t *b, int cells, const char *path, uint64_t r
     uint32_t seen = 0;
     for (int i = 0; i < cells; i++) {
         if (b[i] >= cells || (seen >> b[i] & 1u))
-            return hn_fail(HN_ERR_FORMAT, "%s: /boards row %llu is not a permutation of 0..%d", path,
-                           (unsigned long long)row, cells - 1);
+            return hn_fail(HN_ERR_FORMAT, "%s: /boards row %llu is not a permutation of 0..%d",
+                           path, (unsigned long long)row, cells - 1);
         seen |= 1u << b[i];
     }
     return HN_OK;
@@ -169,7 +172,8 @@ static int check_board(const uint8_t *b, int cells, const char *path, uint64_t r
 static int check_target(double v, const char *path, const char *name, uint64_t row)
 {
     if (!isfinite(v))
-        return hn_fail(HN_ERR_NAN, "%s: %s row %llu is NaN or infinite", path, name, (unsigned long long)row);
+        return hn_fail(HN_ERR_NAN, "%s: %s row %llu is NaN or infinite", path, name,
+                       (unsigned long long)row);
     if (v < 0 && !strcmp(name, "/cost"))
         return hn_fail(HN_ERR_FORMAT, "%s: %s row %llu is negative (%g)", path, name,
                        (unsigned long long)row, v);
@@ -185,7 +189,8 @@ static int check_row(trn_data *d, uint64_t r, double target, const char *path, c
         rc = check_board(d->b + r * d->cells, d->cells, path, row);
     for (int j = 0; !rc && !d->boards && j < d->d; j++)
         if (!isfinite(d->x[r * d->d + j]))
-            rc = hn_fail(HN_ERR_NAN, "%s: %s row %llu holds NaN or infinity", path, xname, (unsigned long long)row);
+            rc = hn_fail(HN_ERR_NAN, "%s: %s row %llu holds NaN or infinity", path, xname,
+                         (unsigned long long)row);
     return rc;
 }
 
@@ -204,8 +209,9 @@ static void move_row(trn_data *d, uint64_t to, uint64_t from)
 /* Read `rows` rows of the input dataset xs and target dataset ys in blocks;
  * with a source mask only rows whose /source value (ss) is in the mask are
  * kept. *kept gets how many. */
-static int read_file_rows(trn_data *d, const char *path, hid_t xs, hid_t ys, hid_t ss, unsigned mask,
-                          const char *xname, const char *yname, uint64_t rows, uint64_t *kept)
+static int read_file_rows(trn_data *d, const char *path, hid_t xs, hid_t ys, hid_t ss,
+                          unsigned mask, const char *xname, const char *yname, uint64_t rows,
+                          uint64_t *kept)
 {
     int rc = grow(d, rows);
     double *tb = rc ? NULL : malloc(sizeof(double) * BLOCK_ROWS);
@@ -217,11 +223,13 @@ static int read_file_rows(trn_data *d, const char *path, hid_t xs, hid_t ys, hid
         uint64_t k = rows - s < BLOCK_ROWS ? rows - s : BLOCK_ROWS;
         int e = d->boards ? read_rows(xs, H5T_NATIVE_UINT8, s, k, d->cells, d->b + w * d->cells)
                           : read_rows(xs, H5T_NATIVE_FLOAT, s, k, d->d, d->x + w * d->d);
-        const char *bad = e ? xname : read_rows(ys, H5T_NATIVE_DOUBLE, s, k, 0, tb) ? yname
-                              : mask && read_rows(ss, H5T_NATIVE_UINT8, s, k, 0, sb) ? "/source" : NULL;
+        const char *bad = e                                                      ? xname
+                          : read_rows(ys, H5T_NATIVE_DOUBLE, s, k, 0, tb)        ? yname
+                          : mask && read_rows(ss, H5T_NATIVE_UINT8, s, k, 0, sb) ? "/source"
+                                                                                 : NULL;
         if (bad) {
-            rc = hn_fail(HN_ERR_FORMAT, "%s: %s rows %llu..%llu cannot be read (damaged file?)", path, bad,
-                         (unsigned long long)s, (unsigned long long)(s + k - 1));
+            rc = hn_fail(HN_ERR_FORMAT, "%s: %s rows %llu..%llu cannot be read (damaged file?)",
+                         path, bad, (unsigned long long)s, (unsigned long long)(s + k - 1));
             break;
         }
         uint64_t base = w;
@@ -254,10 +262,12 @@ static int agree(trn_data *d, int first, int boards, int cells, int goal, int di
                        boards ? "/boards" : "/x", d->boards ? "/boards" : "/x");
     if (dim != d->d || cells != d->cells)
         return hn_fail(HN_ERR_SHAPE, "%s: rows of %d %s but the first data file has %d", path,
-                       boards ? cells : dim, boards ? "cells" : "features", boards ? d->cells : d->d);
+                       boards ? cells : dim, boards ? "cells" : "features",
+                       boards ? d->cells : d->d);
     if (goal != d->goal || strcmp(enc, d->encoder))
-        return hn_fail(HN_ERR_FORMAT, "%s: encoder \"%s\" differs from the first data file's \"%s\"",
-                       path, enc, d->encoder);
+        return hn_fail(HN_ERR_FORMAT,
+                       "%s: encoder \"%s\" differs from the first data file's \"%s\"", path, enc,
+                       d->encoder);
     return HN_OK;
 }
 
@@ -278,7 +288,8 @@ static int read_file(trn_data *d, int first, hid_t f, struct trn_file *tf)
     int boards = H5Lexists(f, "boards", H5P_DEFAULT) > 0;
     int rc;
     if (!boards && H5Lexists(f, "x", H5P_DEFAULT) <= 0)
-        return hn_fail(HN_ERR_FORMAT, "%s: neither /boards (+ /cost) nor /x (+ /y) is present", path);
+        return hn_fail(HN_ERR_FORMAT, "%s: neither /boards (+ /cost) nor /x (+ /y) is present",
+                       path);
     const char *xname = boards ? "/boards" : "/x", *yname = boards ? "/cost" : "/y";
     rc = open_ds(f, path, xname, 2, 1, !boards, &xs, &xr, &xc);
     if (!rc)
@@ -303,8 +314,8 @@ static int read_file(trn_data *d, int first, hid_t f, struct trn_file *tf)
     char enc[256] = "";
     const struct trn_attr *ga = rc ? NULL : find_attr(tf, boards ? "goal" : "encoder");
     if (!rc && boards && ga && srch_np_goal_parse(ga->str, &goal))
-        rc = hn_fail(HN_ERR_FORMAT, "%s: attribute goal=\"%s\" is not blank-first or blank-last", path,
-                     ga->str);
+        rc = hn_fail(HN_ERR_FORMAT, "%s: attribute goal=\"%s\" is not blank-first or blank-last",
+                     path, ga->str);
     if (!rc && boards)
         srch_np_encode_name(width, goal, enc, sizeof enc);
     else if (!rc && ga && !ga->is_num)
@@ -316,7 +327,8 @@ static int read_file(trn_data *d, int first, hid_t f, struct trn_file *tf)
     hsize_t sr = 0;
     if (!rc && d->sources) {
         if (H5Lexists(f, "source", H5P_DEFAULT) <= 0)
-            rc = hn_fail(HN_ERR_FORMAT, "%s: dataset /source is missing (needed to select rows by source)", path);
+            rc = hn_fail(HN_ERR_FORMAT,
+                         "%s: dataset /source is missing (needed to select rows by source)", path);
         else
             rc = open_ds(f, path, "/source", 1, 1, 0, &ss, &sr, NULL);
         if (!rc && sr < rows)
@@ -370,8 +382,10 @@ static int make_split(trn_data *d, double frac)
         d->idx[s][d->nsplit[s]++] = (uint32_t)r;
     }
     if (d->nsplit[TRN_TRAIN] == 0)
-        return hn_fail(HN_ERR_ARG, "no training rows left after the validation split (%llu rows, "
-                                   "fraction %g)", (unsigned long long)d->n, frac);
+        return hn_fail(HN_ERR_ARG,
+                       "no training rows left after the validation split (%llu rows, "
+                       "fraction %g)",
+                       (unsigned long long)d->n, frac);
     return HN_OK;
 }
 
@@ -418,7 +432,8 @@ trn_data *trn_data_open(const char *const *paths, int n, double val_fraction, un
     if (d)
         d->sources = sources;
     if (!d || n < 1 || !(val_fraction >= 0 && val_fraction < 1)) {
-        rc = d ? hn_fail(HN_ERR_ARG, "need at least one data file and a validation fraction in [0, 1)")
+        rc = d ? hn_fail(HN_ERR_ARG,
+                         "need at least one data file and a validation fraction in [0, 1)")
                : hn_fail(HN_ERR_NOMEM, "out of memory");
         goto fail;
     }
@@ -480,10 +495,22 @@ void trn_data_free(trn_data *d)
     free(d);
 }
 
-int trn_data_inputs(const trn_data *d) { return d->d; }
-const char *trn_data_encoder(const trn_data *d) { return d->encoder; }
-int trn_data_width(const trn_data *d) { return d->boards ? d->width : 0; }
-uint64_t trn_data_rows(const trn_data *d, enum trn_split s) { return d->nsplit[s]; }
+int trn_data_inputs(const trn_data *d)
+{
+    return d->d;
+}
+const char *trn_data_encoder(const trn_data *d)
+{
+    return d->encoder;
+}
+int trn_data_width(const trn_data *d)
+{
+    return d->boards ? d->width : 0;
+}
+uint64_t trn_data_rows(const trn_data *d, enum trn_split s)
+{
+    return d->nsplit[s];
+}
 
 void trn_data_target_stats(const trn_data *d, enum trn_split s, double *mean, double *std)
 {
@@ -500,7 +527,8 @@ void trn_data_target_stats(const trn_data *d, enum trn_split s, double *mean, do
     *std = n > 1 ? sqrt(sq / (double)(n - 1)) : 0.0;
 }
 
-void trn_data_batch(const trn_data *d, enum trn_split s, const uint32_t *idx, int n, float *x, float *y)
+void trn_data_batch(const trn_data *d, enum trn_split s, const uint32_t *idx, int n, float *x,
+                    float *y)
 {
     const uint32_t *map = d->idx[s];
     size_t w = (size_t)d->d;
@@ -530,7 +558,8 @@ int trn_data_record(const trn_data *d, nn_model *m)
         for (int j = 0; j < f->nattr && !rc; j++) {
             const struct trn_attr *a = &f->attr[j];
             snprintf(key, sizeof key, "data%d.%s", i, a->name);
-            rc = a->is_num ? nn_model_set_meta_double(m, key, a->num) : nn_model_set_meta_str(m, key, a->str);
+            rc = a->is_num ? nn_model_set_meta_double(m, key, a->num)
+                           : nn_model_set_meta_str(m, key, a->str);
         }
     }
     return rc;

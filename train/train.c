@@ -84,7 +84,8 @@ static double lr_at(const struct trn_opts *o, int e, uint64_t b, uint64_t nb)
         return o->lr * pow(o->lr_gamma, (double)(e / (o->lr_step > 0 ? o->lr_step : 1)));
     if (o->schedule == TRN_LR_COSINE) {
         double t = ((double)e * (double)nb + (double)b) / ((double)o->epochs * (double)nb);
-        return o->lr * (o->lr_min + (1.0 - o->lr_min) * 0.5 * (1.0 + cos(3.14159265358979323846 * t)));
+        return o->lr *
+               (o->lr_min + (1.0 - o->lr_min) * 0.5 * (1.0 + cos(3.14159265358979323846 * t)));
     }
     return o->lr;
 }
@@ -147,7 +148,8 @@ static int eval_with(nn_train *t, const trn_data *d, enum trn_split s, const nn_
 {
     uint64_t n = trn_data_rows(d, s);
     int din = trn_data_inputs(d);
-    float *x = malloc(sizeof(float) * (size_t)batch * din), *y = malloc(sizeof(float) * (size_t)batch);
+    float *x = malloc(sizeof(float) * (size_t)batch * din),
+          *y = malloc(sizeof(float) * (size_t)batch);
     uint32_t *idx = malloc(sizeof(uint32_t) * (size_t)batch);
     double mean, std, sl = 0, sa = 0;
     uint64_t exact = 0, overs = 0;
@@ -200,7 +202,8 @@ int trn_evaluate(const trn_data *d, enum trn_split s, nn_model *m, int batch, en
 
 /* The spec from --arch, or from `base` (the --init model or the resumed
  * checkpoint, named `bname`) when there is no --arch; both must agree. */
-static int get_spec(const struct trn_opts *o, const nn_model *base, const char *bname, struct nn_spec *spec)
+static int get_spec(const struct trn_opts *o, const nn_model *base, const char *bname,
+                    struct nn_spec *spec)
 {
     if (!o->arch) {
         if (!base)
@@ -369,7 +372,8 @@ static int train_batches(struct loop *L)
 }
 
 /* Close an epoch: validation, best weights, callback. */
-static int finish_epoch(struct loop *L, double t_epoch, uint64_t first_batch, double step0, int *stop)
+static int finish_epoch(struct loop *L, double t_epoch, uint64_t first_batch, double step0,
+                        int *stop)
 {
     struct trn_state *s = L->s;
     struct trn_epoch e = {0};
@@ -440,8 +444,8 @@ static int run_epochs(struct loop *L, int *stopped_early)
 
 /* ---- the training record ----------------------------------------------- */
 
-static int record(nn_model *m, const trn_data *d, const struct trn_opts *o, const struct trn_state *s,
-                  const struct trn_result *res)
+static int record(nn_model *m, const trn_data *d, const struct trn_opts *o,
+                  const struct trn_state *s, const struct trn_result *res)
 {
     char buf[NN_SPEC_MAX], loss[32];
     int rc = nn_spec_format(nn_model_spec(m), NULL, buf, sizeof buf);
@@ -453,20 +457,34 @@ static int record(nn_model *m, const trn_data *d, const struct trn_opts *o, cons
         snprintf(loss, sizeof loss, "mse");
     char seed[32];
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->seed);
-    struct { const char *k; double v; } nums[] = {
-        {"train_epochs", s->epoch},          {"train_epochs_max", o->epochs},
-        {"train_batch", o->batch},           {"train_lr", o->lr},
-        {"train_threads", o->threads},       {"train_patience", o->patience},
-        {"train_stopped_early", res->stopped_early},
-        {"train_rows", (double)trn_data_rows(d, TRN_TRAIN)},
-        {"val_rows", (double)trn_data_rows(d, TRN_VAL)},
-        {"train_seconds", s->train_seconds}, {"best_epoch", s->best_e.epoch},
-        {"best_train_loss", s->best_e.train_loss}, {"best_val_loss", s->best_e.val_loss},
-        {"best_val_mae", s->best_e.val_mae}, {"best_val_exact", s->best_e.val_exact},
-        {"best_val_over", s->best_e.val_over}, {"train_weight_decay", o->weight_decay}};
-    struct { const char *k, *v; } strs[] = {
-        {"train_spec", buf}, {"train_loss", loss}, {"train_lr_schedule", trn_schedule_name(o->schedule)},
-        {"train_seed", seed}, {"train_revision", hn_revision()}, {"train_version", hn_version()}};
+    struct {
+        const char *k;
+        double v;
+    } nums[] = {{"train_epochs", s->epoch},
+                {"train_epochs_max", o->epochs},
+                {"train_batch", o->batch},
+                {"train_lr", o->lr},
+                {"train_threads", o->threads},
+                {"train_patience", o->patience},
+                {"train_stopped_early", res->stopped_early},
+                {"train_rows", (double)trn_data_rows(d, TRN_TRAIN)},
+                {"val_rows", (double)trn_data_rows(d, TRN_VAL)},
+                {"train_seconds", s->train_seconds},
+                {"best_epoch", s->best_e.epoch},
+                {"best_train_loss", s->best_e.train_loss},
+                {"best_val_loss", s->best_e.val_loss},
+                {"best_val_mae", s->best_e.val_mae},
+                {"best_val_exact", s->best_e.val_exact},
+                {"best_val_over", s->best_e.val_over},
+                {"train_weight_decay", o->weight_decay}};
+    struct {
+        const char *k, *v;
+    } strs[] = {{"train_spec", buf},
+                {"train_loss", loss},
+                {"train_lr_schedule", trn_schedule_name(o->schedule)},
+                {"train_seed", seed},
+                {"train_revision", hn_revision()},
+                {"train_version", hn_version()}};
     for (size_t i = 0; !rc && i < sizeof nums / sizeof nums[0]; i++)
         rc = nn_model_set_meta_double(m, nums[i].k, nums[i].v);
     for (size_t i = 0; !rc && i < sizeof strs / sizeof strs[0]; i++)
@@ -490,7 +508,8 @@ static void state_free(struct trn_state *s)
     nn_model_free(s->best);
 }
 
-static int loop_setup(struct loop *L, const trn_data *d, const struct trn_opts *o, struct trn_state *s)
+static int loop_setup(struct loop *L, const trn_data *d, const struct trn_opts *o,
+                      struct trn_state *s)
 {
     uint64_t ntrain = trn_data_rows(d, TRN_TRAIN);
     if (ntrain < 2)
@@ -498,7 +517,8 @@ static int loop_setup(struct loop *L, const trn_data *d, const struct trn_opts *
                        d->files[0].path, (unsigned long long)ntrain);
     int procs = o->comm ? o->comm->size : 1;
     if (o->batch % procs)
-        return hn_fail(HN_ERR_ARG, "batch %d is not a multiple of the %d processes", o->batch, procs);
+        return hn_fail(HN_ERR_ARG, "batch %d is not a multiple of the %d processes", o->batch,
+                       procs);
     *L = (struct loop){.d = d, .o = o, .s = s};
     L->bs = ntrain < (uint64_t)o->batch ? (int)ntrain : o->batch;
     L->bs -= L->bs % procs;
@@ -506,7 +526,8 @@ static int loop_setup(struct loop *L, const trn_data *d, const struct trn_opts *
         return hn_fail(HN_ERR_ARG, "%s: %llu training rows for %d processes", d->files[0].path,
                        (unsigned long long)ntrain, procs);
     L->stripe = L->bs / procs;
-    L->nb = ntrain / (uint64_t)L->bs; /* the last partial batch is left out (different each epoch) */
+    L->nb =
+        ntrain / (uint64_t)L->bs; /* the last partial batch is left out (different each epoch) */
     L->x = malloc(sizeof(float) * (size_t)L->stripe * d->d);
     L->y = malloc(sizeof(float) * (size_t)L->stripe);
     L->perm = malloc(sizeof(uint32_t) * ntrain);
@@ -556,8 +577,8 @@ int trn_run(const trn_data *d, const struct trn_opts *o, nn_model **out, struct 
     if (!rc && rng && rank == 0) {
         hn_rng *dr = nn_train_rng(s.t);
         if (rng_len != hn_rng_state_size(dr))
-            rc = hn_fail(HN_ERR_FORMAT, "%s: /checkpoint/rng has %zu bytes, expected %zu", o->resume,
-                         rng_len, hn_rng_state_size(dr));
+            rc = hn_fail(HN_ERR_FORMAT, "%s: /checkpoint/rng has %zu bytes, expected %zu",
+                         o->resume, rng_len, hn_rng_state_size(dr));
         else
             hn_rng_state_set(dr, rng);
     }

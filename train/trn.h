@@ -91,33 +91,33 @@ struct trn_comm {
 };
 
 struct trn_opts {
-    const char *arch;                   /* spec string, input width first (NULL with init) */
-    struct nn_layer_defaults defaults;  /* hidden-layer defaults */
+    const char *arch;                  /* spec string, input width first (NULL with init) */
+    struct nn_layer_defaults defaults; /* hidden-layer defaults */
     enum nn_loss loss;
-    float over_weight;                  /* amse factor (> 1 penalises over-estimates); quantile: tau */
+    float over_weight; /* amse factor (> 1 penalises over-estimates); quantile: tau */
     int batch, epochs;
     double lr;
     enum trn_schedule schedule;
-    int lr_step;                        /* step: epochs between decays [10] */
-    double lr_gamma;                    /* step: factor per decay [0.5] */
-    double lr_min;                      /* cosine: final learning rate as a share of lr [0.01] */
+    int lr_step;     /* step: epochs between decays [10] */
+    double lr_gamma; /* step: factor per decay [0.5] */
+    double lr_min;   /* cosine: final learning rate as a share of lr [0.01] */
     double weight_decay;
     uint64_t seed;
-    int threads;                        /* recorded; the caller sets BLAS threads */
-    int patience;                       /* epochs without improvement before stopping; 0: off */
-    const char *checkpoint;             /* written each epoch and on a stop request; may be NULL */
-    const char *resume;                 /* checkpoint to continue from; may be NULL */
-    const char *init;                   /* model whose weights and target scaling a fresh
-                                           run starts from (fine-tuning); may be NULL. Its
-                                           spec is used when arch is NULL, else must equal it */
+    int threads;            /* recorded; the caller sets BLAS threads */
+    int patience;           /* epochs without improvement before stopping; 0: off */
+    const char *checkpoint; /* written each epoch and on a stop request; may be NULL */
+    const char *resume;     /* checkpoint to continue from; may be NULL */
+    const char *init;       /* model whose weights and target scaling a fresh
+                               run starts from (fine-tuning); may be NULL. Its
+                               spec is used when arch is NULL, else must equal it */
     trn_epoch_fn on_epoch;
     void *epoch_user;
-    hn_progress_fn progress;            /* samples done in the current epoch; extra says
-                                           "epoch E/N loss L" */
+    hn_progress_fn progress; /* samples done in the current epoch; extra says
+                                "epoch E/N loss L" */
     void *progress_user;
-    const struct trn_comm *comm;        /* NULL: this process alone. Else the batch must be
-                                           a multiple of comm->size; checkpoints are written
-                                           by rank 0 and read by all */
+    const struct trn_comm *comm; /* NULL: this process alone. Else the batch must be
+                                    a multiple of comm->size; checkpoints are written
+                                    by rank 0 and read by all */
 };
 
 /* Defaults: elu + bn + no dropout, mse, batch 512, 10 epochs, lr 1e-3,
@@ -125,11 +125,11 @@ struct trn_opts {
 void trn_opts_default(struct trn_opts *o);
 
 struct trn_result {
-    int epochs_run;        /* epochs completed in total (including resumed ones) */
-    int stopped_early;     /* patience ran out */
-    struct trn_epoch best; /* the epoch whose weights the model holds */
-    double seconds;        /* training time of this run (not of resumed parts) */
-    double samples_per_s;  /* training samples per second of this run (wall clock) */
+    int epochs_run;           /* epochs completed in total (including resumed ones) */
+    int stopped_early;        /* patience ran out */
+    struct trn_epoch best;    /* the epoch whose weights the model holds */
+    double seconds;           /* training time of this run (not of resumed parts) */
+    double samples_per_s;     /* training samples per second of this run (wall clock) */
     double cpu_samples_per_s; /* the same per second of process CPU time */
     size_t params;
 };
@@ -172,56 +172,56 @@ enum trn_avi_method { TRN_AVI_DAVI = 0, TRN_AVI_BOOT = 1 };
 
 /* What one round measured (losses in moves^2 of the round's own targets). */
 struct trn_avi_round {
-    int round;                  /* 1-based, counting resumed rounds */
-    uint64_t steps, samples;    /* Adam steps and training rows so far */
-    double loss;                /* mean training loss of the round */
+    int round;               /* 1-based, counting resumed rounds */
+    uint64_t steps, samples; /* Adam steps and training rows so far */
+    double loss;             /* mean training loss of the round */
     double target_mean, target_max;
-    double floor_share;         /* DAVI: share of targets raised by the floor */
-    int updated;                /* DAVI: 1 if the target network was replaced */
-    int updates;                /* target-network replacements so far */
-    int solved, boards;         /* BOOTSTRAP: boards solved of those tried */
-    uint64_t budget;            /* BOOTSTRAP: expansions allowed per board */
-    int walk;                   /* BOOTSTRAP: walk length of the boards */
-    uint64_t buffer;            /* BOOTSTRAP: labelled states held */
-    double target_seconds;      /* making the round's targets (walks, backups, searches) */
-    double seconds;             /* wall time of the round */
-    double total_seconds;       /* wall time of all rounds, resumed ones included */
-    const nn_model *model;      /* the network after the round (read only) */
+    double floor_share;    /* DAVI: share of targets raised by the floor */
+    int updated;           /* DAVI: 1 if the target network was replaced */
+    int updates;           /* target-network replacements so far */
+    int solved, boards;    /* BOOTSTRAP: boards solved of those tried */
+    uint64_t budget;       /* BOOTSTRAP: expansions allowed per board */
+    int walk;              /* BOOTSTRAP: walk length of the boards */
+    uint64_t buffer;       /* BOOTSTRAP: labelled states held */
+    double target_seconds; /* making the round's targets (walks, backups, searches) */
+    double seconds;        /* wall time of the round */
+    double total_seconds;  /* wall time of all rounds, resumed ones included */
+    const nn_model *model; /* the network after the round (read only) */
 };
 
 typedef void (*trn_avi_round_fn)(const struct trn_avi_round *r, void *user);
 
 struct trn_avi_opts {
     enum trn_avi_method method;
-    int width, goal;                   /* board (3..5) and goal layout */
-    const char *arch;                  /* spec (NULL with init or resume) */
+    int width, goal;  /* board (3..5) and goal layout */
+    const char *arch; /* spec (NULL with init or resume) */
     struct nn_layer_defaults defaults;
-    const char *init;                  /* start from this model's weights; may be NULL */
-    const char *resume;                /* continue this checkpoint; may be NULL */
-    const char *checkpoint;            /* written after every round and on a stop */
-    double target_mean, target_std;    /* output scaling of a fresh network */
-    int batch;                         /* rows per Adam step [1000] */
-    int rounds;                        /* rounds in total [100] */
-    int steps_per_round;               /* Adam steps per round (DAVI: U) [500] */
-    double lr, lr_decay;               /* lr * lr_decay^step [1e-3, 1] */
+    const char *init;               /* start from this model's weights; may be NULL */
+    const char *resume;             /* continue this checkpoint; may be NULL */
+    const char *checkpoint;         /* written after every round and on a stop */
+    double target_mean, target_std; /* output scaling of a fresh network */
+    int batch;                      /* rows per Adam step [1000] */
+    int rounds;                     /* rounds in total [100] */
+    int steps_per_round;            /* Adam steps per round (DAVI: U) [500] */
+    double lr, lr_decay;            /* lr * lr_decay^step [1e-3, 1] */
     uint64_t seed;
-    int threads;                       /* target / search threads [1] */
-    int blas_threads;                  /* BLAS threads of the Adam steps [1] */
-    const srch_np_heur *floor;       /* admissible floor max(floor, target); may be NULL */
+    int threads;               /* target / search threads [1] */
+    int blas_threads;          /* BLAS threads of the Adam steps [1] */
+    const srch_np_heur *floor; /* admissible floor max(floor, target); may be NULL */
     /* DAVI */
-    int walk_max;                      /* K [30] */
-    double update_loss;                /* threshold; 0: replace every round [0] */
-    int clamp;                         /* 1: target <= walk length (an upper bound) [1] */
+    int walk_max;       /* K [30] */
+    double update_loss; /* threshold; 0: replace every round [0] */
+    int clamp;          /* 1: target <= walk length (an upper bound) [1] */
     /* BOOTSTRAP */
-    int boards;                        /* boards per round [100] */
-    uint64_t budget;                   /* initial expansions per board [2000] */
-    double weight;                     /* weighted A*: f = g + weight * h [1.5] */
-    int walk, walk_step;               /* first walk length, growth [20, 10] */
-    double raise, solved_min;          /* [0.9, 0.5] */
-    uint64_t buffer_max;               /* labelled states kept (oldest dropped) [1000000] */
+    int boards;               /* boards per round [100] */
+    uint64_t budget;          /* initial expansions per board [2000] */
+    double weight;            /* weighted A*: f = g + weight * h [1.5] */
+    int walk, walk_step;      /* first walk length, growth [20, 10] */
+    double raise, solved_min; /* [0.9, 0.5] */
+    uint64_t buffer_max;      /* labelled states kept (oldest dropped) [1000000] */
     trn_avi_round_fn on_round;
     void *round_user;
-    hn_progress_fn progress;           /* steps done in the round */
+    hn_progress_fn progress; /* steps done in the round */
     void *progress_user;
 };
 

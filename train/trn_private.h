@@ -21,16 +21,16 @@ struct trn_file {
 };
 
 struct trn_data {
-    int boards;          /* 1: /boards + /cost, 0: /x + /y */
-    unsigned sources;    /* bit mask of /source values to keep; 0: all rows */
+    int boards;       /* 1: /boards + /cost, 0: /x + /y */
+    unsigned sources; /* bit mask of /source values to keep; 0: all rows */
     int cells, width, goal;
-    int d;               /* inputs per row */
+    int d; /* inputs per row */
     char encoder[256];
-    uint64_t n;          /* rows over all files */
-    uint8_t *b;          /* boards: n * cells */
-    float *x;            /* features: n * d */
-    float *y;            /* targets: n */
-    uint32_t *idx[2];    /* rows of the train / validation split */
+    uint64_t n;       /* rows over all files */
+    uint8_t *b;       /* boards: n * cells */
+    float *x;         /* features: n * d */
+    float *y;         /* targets: n */
+    uint32_t *idx[2]; /* rows of the train / validation split */
     uint64_t nsplit[2];
     int nfiles;
     struct trn_file *files;
@@ -38,25 +38,26 @@ struct trn_data {
 
 /* Write n values (n 0: one placeholder element) as the 1-D dataset `name`
  * of group g (named `group` in the message). 0 or HN_ERR_HDF5. */
-int trn_h5_write_arr(hid_t g, const char *group, const char *name, hid_t type, const void *p, size_t n);
+int trn_h5_write_arr(hid_t g, const char *group, const char *name, hid_t type, const void *p,
+                     size_t n);
 
 /* Checkpoint I/O (train/ckpt.c). The state that a resumed run needs. */
 struct trn_state {
     nn_model *m, *best;
     nn_train *t;
     nn_adam *a;
-    int epoch;           /* epochs completed */
-    uint64_t cursor;     /* batches done in the current epoch */
-    double loss_sum;     /* training loss summed over those batches */
+    int epoch;       /* epochs completed */
+    uint64_t cursor; /* batches done in the current epoch */
+    double loss_sum; /* training loss summed over those batches */
     double train_seconds;
-    int bad_epochs;      /* epochs since the best one */
+    int bad_epochs; /* epochs since the best one */
     int have_best;
     struct trn_epoch best_e;
 };
 int trn_ckpt_save(const char *path, const struct trn_state *s, const struct trn_opts *o,
                   const trn_data *d);
 /* Load into s (m, best, a allocated here; t created by the caller after). */
-int trn_ckpt_load(const char *path, struct trn_state *s, const struct trn_opts *o, const trn_data *d,
-                  uint8_t **rng_state, size_t *rng_len);
+int trn_ckpt_load(const char *path, struct trn_state *s, const struct trn_opts *o,
+                  const trn_data *d, uint8_t **rng_state, size_t *rng_len);
 
 #endif

@@ -40,8 +40,8 @@ srch_em_inst *srch_em_inst_from_colours(int w, int h, const int *nesw, const cha
  * 1..frame_colours, the others from frame_colours+1..frame_colours+inner_colours),
  * then pieces shuffled and rotated. If `solution` is non-NULL the planted
  * solution is written there (piece[cell], rot[cell], 2*w*h ints). */
-srch_em_inst *srch_em_inst_gen(int w, int h, int frame_colours, int inner_colours,
-                               uint64_t seed, int *solution, int *status);
+srch_em_inst *srch_em_inst_gen(int w, int h, int frame_colours, int inner_colours, uint64_t seed,
+                               int *solution, int *status);
 void srch_em_inst_free(srch_em_inst *inst);
 /* Write in META format to `path` (via path.part). */
 int srch_em_inst_write(const srch_em_inst *inst, const char *path);
@@ -73,13 +73,12 @@ void srch_em_inst_clue(const srch_em_inst *inst, int k, int *piece, int *cell, i
  * Fills piece[cell], rot[cell]. Format errors name the file and line. */
 int srch_em_sol_read(const srch_em_inst *inst, const char *path, int *piece, int *rot);
 /* Write a solution via path.part. */
-int srch_em_sol_write(const srch_em_inst *inst, const char *path, const int *piece,
-                      const int *rot);
+int srch_em_sol_write(const srch_em_inst *inst, const char *path, const int *piece, const int *rot);
 /* Recount a complete assignment: returns the matched joins; the number of
  * violations (duplicate pieces, frame rule, clues) goes to *violations and
  * the first few are described in msg (may be NULL). */
-int srch_em_sol_check(const srch_em_inst *inst, const int *piece, const int *rot,
-                      int *violations, char *msg, size_t cap);
+int srch_em_sol_check(const srch_em_inst *inst, const int *piece, const int *rot, int *violations,
+                      char *msg, size_t cap);
 
 /* ---- board (incremental scoring) --------------------------------------- */
 
@@ -143,13 +142,15 @@ int srch_em_tsr(srch_em_board *b);
 int srch_em_bo(srch_em_board *b, long node_limit, int *proven);
 /* RO: re-optimise the region of rh x rw cells at (r0, c0) given the rest,
  * by branch and bound (node limit; *proven as above). */
-int srch_em_ro(srch_em_board *b, int r0, int c0, int rh, int rw, long node_limit,
-               int *proven);
+int srch_em_ro(srch_em_board *b, int r0, int c0, int rh, int rw, long node_limit, int *proven);
 
 /* ---- constructive starts ----------------------------------------------- */
 
-enum srch_em_start { SRCH_EM_START_RANDOM = 0, SRCH_EM_START_GREEDY = 1,
-                     SRCH_EM_START_BACKTRACK = 2 };
+enum srch_em_start {
+    SRCH_EM_START_RANDOM = 0,
+    SRCH_EM_START_GREEDY = 1,
+    SRCH_EM_START_BACKTRACK = 2
+};
 /* Greedy: rows solved one after the other by branch and bound given what is
  * placed (band = rows per region, node limit per region). */
 int srch_em_greedy(srch_em_board *b, int band, long node_limit, hn_rng *rng);
@@ -163,23 +164,23 @@ int srch_em_greedy(srch_em_board *b, int band, long node_limit, hn_rng *rng);
  * restarts with reshuffled candidate orders every `restart_nodes`
  * placements. */
 typedef struct {
-    int complete;   /* 1: a complete board within the budget was found */
-    int breaks;     /* its unmatched joins */
-    long boards;    /* complete boards found (each within the budget of its time) */
-    long nodes;     /* placements */
+    int complete; /* 1: a complete board within the budget was found */
+    int breaks;   /* its unmatched joins */
+    long boards;  /* complete boards found (each within the budget of its time) */
+    long nodes;   /* placements */
     long restarts;
-    int deepest;    /* most cells placed at once */
+    int deepest;      /* most cells placed at once */
     double time_best; /* seconds until the best board (on the chosen clock) */
-    double seconds; /* seconds run */
+    double seconds;   /* seconds run */
 } srch_em_scan_result;
 
 typedef struct {
-    double seconds;      /* time limit */
-    int cpu_clock;       /* 1: seconds of this process's CPU time, not wall time */
-    double break_from;   /* fraction of the free cells placed before the first break */
-    int breaks;          /* budget at the last cell until a board is found */
-    long restart_nodes;  /* placements per restart */
-    long fill_nodes;     /* node limit per row of the greedy completion */
+    double seconds;     /* time limit */
+    int cpu_clock;      /* 1: seconds of this process's CPU time, not wall time */
+    double break_from;  /* fraction of the free cells placed before the first break */
+    int breaks;         /* budget at the last cell until a board is found */
+    long restart_nodes; /* placements per restart */
+    long fill_nodes;    /* node limit per row of the greedy completion */
     /* optional: called with the figures so far at each better complete board */
     void (*on_board)(const srch_em_scan_result *res, void *user);
     void *user;
@@ -189,10 +190,11 @@ typedef struct {
  * Eternity II's 255, the best of the settings measured (README). */
 #define SRCH_EM_SCAN_BREAK_FROM 0.78
 #define SRCH_EM_SCAN_BREAKS 30
-#define SRCH_EM_SCAN_OPTS_DEFAULT                                                    \
-    { .seconds = 10, .cpu_clock = 0, .break_from = SRCH_EM_SCAN_BREAK_FROM,             \
-      .breaks = SRCH_EM_SCAN_BREAKS,                                                  \
-      .restart_nodes = 100000000, .fill_nodes = 1000000 }
+#define SRCH_EM_SCAN_OPTS_DEFAULT                                                                  \
+    {                                                                                              \
+        .seconds = 10, .cpu_clock = 0, .break_from = SRCH_EM_SCAN_BREAK_FROM,                      \
+        .breaks = SRCH_EM_SCAN_BREAKS, .restart_nodes = 100000000, .fill_nodes = 1000000           \
+    }
 
 /* Runs the search and leaves on `b` the best complete board found, or else
  * the deepest partial board completed greedily (always a legal board). The
@@ -204,24 +206,24 @@ int srch_em_scan(srch_em_board *b, const srch_em_scan_opts *opts, hn_rng *rng,
 /* ---- the local search -------------------------------------------------- */
 
 typedef struct {
-    double time_limit;  /* seconds */
-    int cpu_clock;      /* 1: time_limit counts this process's CPU time, not wall time */
+    double time_limit; /* seconds */
+    int cpu_clock;     /* 1: time_limit counts this process's CPU time, not wall time */
     uint64_t seed;
-    int start;          /* enum srch_em_start */
-    int ta_k, ta_n;     /* TA sample size and iterations per cycle (16, 1000) */
-    int ro_w, ro_h, ro_n; /* RO region size and samples per cycle (6, 6, 10) */
-    long ro_nodes;      /* node limit per RO/BO branch and bound */
-    long start_nodes;   /* node limit per row of the greedy / backtracking start */
-    int perturb;        /* swaps per perturbation (0: automatic) */
-    long walk;          /* plateau-walk tries per cycle (sideways swaps kept) */
-    double walk_temp;   /* > 0: the walk also keeps a move losing d joins with
-                         * probability exp(-d / walk_temp) (Metropolis) */
-    int slack;          /* a walk more than `slack` joins below the best restarts from it */
-    int escalate;       /* 0: off; else every `escalate` kicks without a new best double
-                         * the kick (up to cells/4, then back to the start) and widen the
-                         * slack by as much, so the walk can leave the best board's basin */
+    int start;             /* enum srch_em_start */
+    int ta_k, ta_n;        /* TA sample size and iterations per cycle (16, 1000) */
+    int ro_w, ro_h, ro_n;  /* RO region size and samples per cycle (6, 6, 10) */
+    long ro_nodes;         /* node limit per RO/BO branch and bound */
+    long start_nodes;      /* node limit per row of the greedy / backtracking start */
+    int perturb;           /* swaps per perturbation (0: automatic) */
+    long walk;             /* plateau-walk tries per cycle (sideways swaps kept) */
+    double walk_temp;      /* > 0: the walk also keeps a move losing d joins with
+                            * probability exp(-d / walk_temp) (Metropolis) */
+    int slack;             /* a walk more than `slack` joins below the best restarts from it */
+    int escalate;          /* 0: off; else every `escalate` kicks without a new best double
+                            * the kick (up to cells/4, then back to the start) and widen the
+                            * slack by as much, so the walk can leave the best board's basin */
     double backtrack_time; /* seconds of the backtracking start (0: time/10) */
-    double break_from;  /* the backtracking start's budget (srch_em_scan_opts) */
+    double break_from;     /* the backtracking start's budget (srch_em_scan_opts) */
     int breaks;
     double restart;     /* > 0: after this many seconds (on the run's clock) without a
                          * new best in the current descent, go back to the start board
@@ -240,13 +242,14 @@ typedef struct {
     void *choose_user;
 } srch_em_opts;
 
-#define SRCH_EM_OPTS_DEFAULT                                                     \
-    { .time_limit = 30, .cpu_clock = 0, .seed = 1, .start = SRCH_EM_START_GREEDY, .ta_k = 16,    \
-      .ta_n = 1000, .ro_w = 6, .ro_h = 6, .ro_n = 10, .ro_nodes = 20000,         \
-      .start_nodes = 1000000,                                                   \
-      .perturb = 0, .walk = 0, .walk_temp = 0, .slack = 2, .escalate = 0, .backtrack_time = 0, \
-      .break_from = SRCH_EM_SCAN_BREAK_FROM, .breaks = SRCH_EM_SCAN_BREAKS, .restart = 0, \
-      .reheat_temp = 0, .reheat_tries = 30000000 }
+#define SRCH_EM_OPTS_DEFAULT                                                                       \
+    {                                                                                              \
+        .time_limit = 30, .cpu_clock = 0, .seed = 1, .start = SRCH_EM_START_GREEDY, .ta_k = 16,    \
+        .ta_n = 1000, .ro_w = 6, .ro_h = 6, .ro_n = 10, .ro_nodes = 20000, .start_nodes = 1000000, \
+        .perturb = 0, .walk = 0, .walk_temp = 0, .slack = 2, .escalate = 0, .backtrack_time = 0,   \
+        .break_from = SRCH_EM_SCAN_BREAK_FROM, .breaks = SRCH_EM_SCAN_BREAKS, .restart = 0,        \
+        .reheat_temp = 0, .reheat_tries = 30000000                                                 \
+    }
 
 /* Metropolis acceptance of the annealed walk: keep[d] is the chance, in
  * units of 2^-32, that a move losing d = 1..7 joins is kept at the walk's
@@ -265,9 +268,8 @@ void srch_em_metropolis_init(srch_em_metropolis *m, double temp);
  * caller's random stream does not move otherwise. A macro so that the walk's
  * inlined generator and a test's hn_rng share one rule; `m` and `delta` are
  * evaluated more than once. */
-#define SRCH_EM_METROPOLIS_KEEP(m, delta, draw)                                  \
-    ((delta) >= 0 ||                                                            \
-     ((m)->on && (delta) > -8 && (uint32_t)(draw) < (m)->keep[-(delta)]))
+#define SRCH_EM_METROPOLIS_KEEP(m, delta, draw)                                                    \
+    ((delta) >= 0 || ((m)->on && (delta) > -8 && (uint32_t)(draw) < (m)->keep[-(delta)]))
 
 /* Kick size (perturbation moves) after `stall` kicks without a new best:
  * `base` while escalate == 0; otherwise base doubles every `escalate` kicks
@@ -275,22 +277,21 @@ void srch_em_metropolis_init(srch_em_metropolis *m, double temp);
 int srch_em_kick_strength(int base, int cells, int escalate, long stall);
 
 typedef struct {
-    int best;            /* best score found */
-    int start_score;     /* score of the constructive start */
-    double time_best;    /* seconds until the best was found */
-    double seconds;      /* total run time (on the clock chosen by cpu_clock) */
+    int best;         /* best score found */
+    int start_score;  /* score of the constructive start */
+    double time_best; /* seconds until the best was found */
+    double seconds;   /* total run time (on the clock chosen by cpu_clock) */
     double wall_seconds, cpu_seconds;
-    long cycles;         /* neighbourhood cycles */
-    long moves;          /* moves evaluated (all neighbourhoods) */
-    long restarts;       /* new descents (opts.restart): from the start board, or
-                          * reheats of the best board (opts.reheat_temp) */
-    int stopped;         /* 1 when interrupted */
+    long cycles;              /* neighbourhood cycles */
+    long moves;               /* moves evaluated (all neighbourhoods) */
+    long restarts;            /* new descents (opts.restart): from the start board, or
+                               * reheats of the best board (opts.reheat_temp) */
+    int stopped;              /* 1 when interrupted */
     srch_em_scan_result scan; /* the backtracking start's figures (start backtrack) */
 } srch_em_result;
 
 /* Progress callback: current and best score, moves evaluated, seconds. */
-typedef void (*srch_em_progress_fn)(int current, int best, long moves, double seconds,
-                                    void *user);
+typedef void (*srch_em_progress_fn)(int current, int best, long moves, double seconds, void *user);
 
 /* CPU seconds used by this process (the clock of `cpu_clock` and of the
  * MILP time limit): on a shared machine it measures what the search got. */
@@ -316,8 +317,8 @@ int srch_em_milp_write(const srch_em_inst *inst, const char *path, srch_em_milp_
  * and its matched joins to *score. HN_ERR_UNSUPPORTED if built without GLPK,
  * HN_ERR_LIMIT if no integer solution was found in time. *optimal is 1 when
  * proven optimal. */
-int srch_em_milp_solve(const srch_em_inst *inst, double seconds, int *piece, int *rot,
-                       int *score, int *optimal);
+int srch_em_milp_solve(const srch_em_inst *inst, double seconds, int *piece, int *rot, int *score,
+                       int *optimal);
 
 typedef struct srch_em_graph srch_em_graph;
 /* The compatibility graph of Section 2.2: one node per feasible (piece, cell,
@@ -331,8 +332,8 @@ int srch_em_graph_write(const srch_em_graph *g, const char *path); /* DIMACS */
 /* Max-clique local search (Grosso, Locatelli & Pullan style: greedy add,
  * plateau swaps with tabu, restarts) for `selections` steps. Returns the best
  * clique size; the clique becomes piece/rot (cells left empty hold -1). */
-long srch_em_clique_search(const srch_em_graph *g, long selections, uint64_t seed,
-                           int *piece, int *rot);
+long srch_em_clique_search(const srch_em_graph *g, long selections, uint64_t seed, int *piece,
+                           int *rot);
 /* Complete a partial board (empty cells hold -1), e.g. a clique, by the row
  * branch and bound; 0 or a status. */
 int srch_em_clique_complete(const srch_em_inst *inst, int *piece, int *rot);

@@ -34,13 +34,17 @@ static int grow(srch_em_board *b, int m, int np)
     if ((size_t)m + 1 > b->bb_cap_cells) {
         size_t k = (size_t)m + 1;
         int *p = realloc(b->bb_path, sizeof(int) * k);
-        if (p) b->bb_path = p;
+        if (p)
+            b->bb_path = p;
         int *q = realloc(b->bb_best, sizeof(int) * k);
-        if (q) b->bb_best = q;
+        if (q)
+            b->bb_best = q;
         int *r = realloc(b->bb_rem, sizeof(int) * (k + 1));
-        if (r) b->bb_rem = r;
+        if (r)
+            b->bb_rem = r;
         int *d = realloc(b->bb_orig, sizeof(int) * k);
-        if (d) b->bb_orig = d;
+        if (d)
+            b->bb_orig = d;
         if (!p || !q || !r || !d)
             return hn_fail(HN_ERR_NOMEM, "out of memory for a %d-cell region", m);
         b->bb_cap_cells = k;
@@ -143,10 +147,19 @@ static int run_bnb(srch_em_board *b, const int *cells, int m, const int *pool, i
     if (grow(b, m, np) != HN_OK)
         return 0;
     int *inregion = b->mark; /* visit position + 1, reset before returning */
-    em_bnb s = {.b = b, .cells = cells, .pool = pool, .m = m, .np = np, .stride = np * 4,
+    em_bnb s = {.b = b,
+                .cells = cells,
+                .pool = pool,
+                .m = m,
+                .np = np,
+                .stride = np * 4,
                 .node_limit = node_limit,
-                .path = b->bb_path, .best = b->bb_best, .rem = b->bb_rem,
-                .cand = b->bb_cand, .g = b->bb_g, .used = b->bb_used};
+                .path = b->bb_path,
+                .best = b->bb_best,
+                .rem = b->bb_rem,
+                .cand = b->bb_cand,
+                .g = b->bb_g,
+                .used = b->bb_used};
     int before = b->score;
     int *orig = b->bb_orig; /* mode 0: the incumbent */
     for (int k = 0; k < m; k++)
@@ -177,8 +190,7 @@ static int run_bnb(srch_em_board *b, const int *cells, int m, const int *pool, i
     return b->score - before;
 }
 
-int srch_em_ro(srch_em_board *b, int r0, int c0, int rh, int rw, long node_limit,
-               int *proven)
+int srch_em_ro(srch_em_board *b, int r0, int c0, int rh, int rw, long node_limit, int *proven)
 {
     const srch_em_inst *in = b->inst;
     int m = 0;

@@ -84,9 +84,9 @@ srch_em_board *srch_em_board_new(const srch_em_inst *in, int *status)
         b->need = calloc((size_t)n + 1, sizeof(uint32_t));
         b->cls_cells = malloc(sizeof(int) * (size_t)(n + 1));
     }
-    if (!b || !b->piece || !b->rot || !b->pos || !b->fixed || !b->cells || !b->pieces ||
-        !b->cost || !b->assign || !b->hwork || !b->rbest || !b->mark || !b->weight ||
-        !b->face || !b->need || !b->cls_cells) {
+    if (!b || !b->piece || !b->rot || !b->pos || !b->fixed || !b->cells || !b->pieces || !b->cost ||
+        !b->assign || !b->hwork || !b->rbest || !b->mark || !b->weight || !b->face || !b->need ||
+        !b->cls_cells) {
         srch_em_board_free(b);
         if (status)
             *status = hn_fail(HN_ERR_NOMEM, "out of memory for a %dx%d board", in->w, in->h);
@@ -104,11 +104,26 @@ srch_em_board *srch_em_board_new(const srch_em_inst *in, int *status)
     return b;
 }
 
-const srch_em_inst *srch_em_board_inst(const srch_em_board *b) { return b->inst; }
-int srch_em_board_score(const srch_em_board *b) { return b->score; }
-int srch_em_board_piece(const srch_em_board *b, int cell) { return b->piece[cell]; }
-int srch_em_board_rot(const srch_em_board *b, int cell) { return b->rot[cell]; }
-int srch_em_board_fixed(const srch_em_board *b, int cell) { return b->fixed[cell]; }
+const srch_em_inst *srch_em_board_inst(const srch_em_board *b)
+{
+    return b->inst;
+}
+int srch_em_board_score(const srch_em_board *b)
+{
+    return b->score;
+}
+int srch_em_board_piece(const srch_em_board *b, int cell)
+{
+    return b->piece[cell];
+}
+int srch_em_board_rot(const srch_em_board *b, int cell)
+{
+    return b->rot[cell];
+}
+int srch_em_board_fixed(const srch_em_board *b, int cell)
+{
+    return b->fixed[cell];
+}
 
 int srch_em_board_cell_matches(const srch_em_board *b, int cell)
 {

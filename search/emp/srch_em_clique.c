@@ -14,9 +14,9 @@
 
 struct srch_em_graph {
     const srch_em_inst *in;
-    long n, m;            /* nodes, edges */
-    int *np, *nc, *nr;    /* node -> piece, cell, rotation */
-    uint64_t *adj;        /* n x words bit matrix */
+    long n, m;         /* nodes, edges */
+    int *np, *nc, *nr; /* node -> piece, cell, rotation */
+    uint64_t *adj;     /* n x words bit matrix */
     long words;
 };
 
@@ -31,8 +31,14 @@ void srch_em_graph_free(srch_em_graph *g)
     free(g);
 }
 
-long srch_em_graph_nodes(const srch_em_graph *g) { return g->n; }
-long srch_em_graph_edges(const srch_em_graph *g) { return g->m; }
+long srch_em_graph_nodes(const srch_em_graph *g)
+{
+    return g->n;
+}
+long srch_em_graph_edges(const srch_em_graph *g)
+{
+    return g->m;
+}
 
 static int adj_bit(const srch_em_graph *g, long a, long b)
 {
@@ -72,8 +78,8 @@ srch_em_graph *srch_em_graph_new(const srch_em_inst *in, int *status)
                 n += node_ok(in, p, c, r, anchor);
     if (n > EM_MAX_NODES) {
         if (status)
-            *status = hn_fail(HN_ERR_LIMIT, "clique graph of %ld nodes is too big (limit %d)",
-                              n, EM_MAX_NODES);
+            *status = hn_fail(HN_ERR_LIMIT, "clique graph of %ld nodes is too big (limit %d)", n,
+                              EM_MAX_NODES);
         return NULL;
     }
     srch_em_graph *g = calloc(1, sizeof *g);

@@ -38,18 +38,18 @@
 struct srch_em_feat {
     const srch_em_inst *in;
     int n;
-    int *piece;     /* board snapshot of the last sync */
+    int *piece; /* board snapshot of the last sync */
     uint8_t *rot;
-    uint8_t *mm;    /* mismatches per cell at the last sync */
+    uint8_t *mm; /* mismatches per cell at the last sync */
     uint8_t *dirty;
     int *age;
-    float *rare;    /* rarity per colour */
+    float *rare; /* rarity per colour */
     int synced;
 };
 
 static const char *const feat_names[SRCH_EM_FEAT_DIM] = {
-    "delta", "rotate", "edge", "corner", "adjacent", "score", "mm_a", "mm_a_after", "mm_b",
-    "mm_b_after", "nbmm_a", "nbmm_b", "rare_a", "rare_b", "age_a", "age_b", "dist", "size"};
+    "delta",      "rotate", "edge",   "corner", "adjacent", "score", "mm_a",  "mm_a_after", "mm_b",
+    "mm_b_after", "nbmm_a", "nbmm_b", "rare_a", "rare_b",   "age_a", "age_b", "dist",       "size"};
 
 const char *srch_em_feat_name(int i)
 {

@@ -30,15 +30,24 @@ static int cell_class_of(int w, int h, int r, int c, int *out_side)
     int top = r == 0, bottom = r == h - 1, left = c == 0, right = c == w - 1;
     int k = top + bottom + left + right;
     /* first outward side going clockwise (N E S W) */
-    if (top && left) *out_side = SRCH_EM_W;
-    else if (top && right) *out_side = SRCH_EM_N;
-    else if (bottom && right) *out_side = SRCH_EM_E;
-    else if (bottom && left) *out_side = SRCH_EM_S;
-    else if (top) *out_side = SRCH_EM_N;
-    else if (right) *out_side = SRCH_EM_E;
-    else if (bottom) *out_side = SRCH_EM_S;
-    else if (left) *out_side = SRCH_EM_W;
-    else *out_side = 0;
+    if (top && left)
+        *out_side = SRCH_EM_W;
+    else if (top && right)
+        *out_side = SRCH_EM_N;
+    else if (bottom && right)
+        *out_side = SRCH_EM_E;
+    else if (bottom && left)
+        *out_side = SRCH_EM_S;
+    else if (top)
+        *out_side = SRCH_EM_N;
+    else if (right)
+        *out_side = SRCH_EM_E;
+    else if (bottom)
+        *out_side = SRCH_EM_S;
+    else if (left)
+        *out_side = SRCH_EM_W;
+    else
+        *out_side = 0;
     return k;
 }
 
@@ -71,15 +80,15 @@ static int classify_piece(srch_em_inst *in, int p, const char *what, int line)
     for (int s = 0; s < 4; s++)
         ng += c[s] == 0;
     if (ng > 2)
-        return hn_fail(HN_ERR_FORMAT, "%s: line %d: piece %d has %d grey sides (at most 2)",
-                       what, line, p, ng);
+        return hn_fail(HN_ERR_FORMAT, "%s: line %d: piece %d has %d grey sides (at most 2)", what,
+                       line, p, ng);
     if (ng == 2) {
         for (int s = 0; s < 4; s++)
             if (c[s] == 0 && c[(s + 1) & 3] == 0)
                 first = s;
         if (first < 0)
-            return hn_fail(HN_ERR_FORMAT,
-                           "%s: line %d: piece %d has grey on opposite sides", what, line, p);
+            return hn_fail(HN_ERR_FORMAT, "%s: line %d: piece %d has grey on opposite sides", what,
+                           line, p);
     } else if (ng == 1) {
         for (int s = 0; s < 4; s++)
             if (c[s] == 0)
@@ -107,20 +116,17 @@ static int check_counts(const srch_em_inst *in, const char *what, const int *lin
     return HN_OK;
 }
 
-srch_em_inst *srch_em_inst_from_colours_lines(int w, int h, const int *nesw,
-                                              const char *what, const int *lines,
-                                              int *status);
+srch_em_inst *srch_em_inst_from_colours_lines(int w, int h, const int *nesw, const char *what,
+                                              const int *lines, int *status);
 
-srch_em_inst *srch_em_inst_from_colours_lines(int w, int h, const int *nesw,
-                                              const char *what, const int *lines, int *status)
+srch_em_inst *srch_em_inst_from_colours_lines(int w, int h, const int *nesw, const char *what,
+                                              const int *lines, int *status)
 {
     int st = HN_OK;
     srch_em_inst *in = NULL;
-    if (w < 2 || h < 2 || w > EM_MAX_SIDE || h > EM_MAX_SIDE ||
-        ((w == 2) != (h == 2))) {
-        st = hn_fail(HN_ERR_FORMAT,
-                     "%s: board %dx%d not supported (sides 3..%d, or 2x2)", what, w, h,
-                     EM_MAX_SIDE);
+    if (w < 2 || h < 2 || w > EM_MAX_SIDE || h > EM_MAX_SIDE || ((w == 2) != (h == 2))) {
+        st = hn_fail(HN_ERR_FORMAT, "%s: board %dx%d not supported (sides 3..%d, or 2x2)", what, w,
+                     h, EM_MAX_SIDE);
         goto out;
     }
     in = calloc(1, sizeof *in);
@@ -142,8 +148,8 @@ srch_em_inst *srch_em_inst_from_colours_lines(int w, int h, const int *nesw,
         for (int s = 0; s < 4; s++) {
             int v = nesw[p * 4 + s];
             if (v < 0 || v > EM_MAX_COLOUR) {
-                st = hn_fail(HN_ERR_FORMAT, "%s: line %d: colour %d out of range 0..%d",
-                             what, lines ? lines[p] : p + 1, v, EM_MAX_COLOUR);
+                st = hn_fail(HN_ERR_FORMAT, "%s: line %d: colour %d out of range 0..%d", what,
+                             lines ? lines[p] : p + 1, v, EM_MAX_COLOUR);
                 goto out;
             }
             if (v + 1 > in->ncol)
@@ -222,8 +228,8 @@ static int next_line(em_reader *rd, long *v, int cap, int *count)
         int k = parse_ints(rd->buf, v, cap, &bad);
         if (k < 0) {
             size_t len = strcspn(bad, " \t\r\n");
-            return hn_fail(HN_ERR_FORMAT, "%s: line %d: '%.*s' is not a whole number",
-                           rd->path, rd->line, (int)(len > 20 ? 20 : len), bad);
+            return hn_fail(HN_ERR_FORMAT, "%s: line %d: '%.*s' is not a whole number", rd->path,
+                           rd->line, (int)(len > 20 ? 20 : len), bad);
         }
         if (k == 0)
             continue;
@@ -268,14 +274,16 @@ static int read_hints(em_reader *rd, em_read *r, long count)
     long v[8];
     int k, got;
     if (count < 0 || count > SRCH_EM_MAX_CLUES)
-        return hn_fail(HN_ERR_FORMAT, "%s: line %d: hint count %ld out of range 0..%d",
-                       rd->path, rd->line, count, SRCH_EM_MAX_CLUES);
+        return hn_fail(HN_ERR_FORMAT, "%s: line %d: hint count %ld out of range 0..%d", rd->path,
+                       rd->line, count, SRCH_EM_MAX_CLUES);
     r->nhint = (int)count;
     for (int i = 0; i < r->nhint; i++) {
         if ((got = next_line(rd, v, 8, &k)) <= 0 || k != 4)
-            return got < 0 ? got : hn_fail(HN_ERR_FORMAT,
-                "%s: line %d: expected hint %d of %d as 'piece row col rotation'", rd->path,
-                rd->line, i + 1, r->nhint);
+            return got < 0
+                       ? got
+                       : hn_fail(HN_ERR_FORMAT,
+                                 "%s: line %d: expected hint %d of %d as 'piece row col rotation'",
+                                 rd->path, rd->line, i + 1, r->nhint);
         /* 1-based piece, row and column; rotation 0..3 (checked against the
          * board later, but first kept inside int without wrapping) */
         static const long hi[4] = {EM_MAX_SIDE * EM_MAX_SIDE, EM_MAX_SIDE, EM_MAX_SIDE, 3};
@@ -296,15 +304,17 @@ static int read_piece(em_reader *rd, em_read *r, const long *v, int k)
 {
     if (k != 4 || r->nhint >= 0)
         return hn_fail(HN_ERR_FORMAT, "%s: line %d: expected 4 colours (%s), got %d numbers",
-                       rd->path, rd->line, r->format == SRCH_EM_FORMAT_META ?
-                       "bottom left top right" : "top right bottom left", k);
+                       rd->path, rd->line,
+                       r->format == SRCH_EM_FORMAT_META ? "bottom left top right"
+                                                        : "top right bottom left",
+                       k);
     if (r->n >= r->cap)
         return hn_fail(HN_ERR_FORMAT, "%s: line %d: more than %d pieces (header says %dx%d)",
                        rd->path, rd->line, r->cap, r->w, r->h);
     for (int s = 0; s < 4; s++) {
         if (v[s] < 0 || v[s] > EM_MAX_COLOUR)
-            return hn_fail(HN_ERR_FORMAT, "%s: line %d: colour %ld out of range 0..%d",
-                           rd->path, rd->line, v[s], EM_MAX_COLOUR);
+            return hn_fail(HN_ERR_FORMAT, "%s: line %d: colour %ld out of range 0..%d", rd->path,
+                           rd->line, v[s], EM_MAX_COLOUR);
         /* META: bottom left top right -> N E S W; e2pieces: already N E S W */
         int side = r->format == SRCH_EM_FORMAT_META ? (s + 2) & 3 : s;
         r->nesw[r->n * 4 + side] = (int)v[s];
@@ -349,8 +359,8 @@ static srch_em_inst *read_file(em_reader *rd, int format, int *status)
     srch_em_inst *in = NULL;
     int st = read_lines(rd, &r);
     if (st == HN_OK && !r.w && infer_size(r.nesw, r.n, &r.w, &r.h) < 0)
-        st = hn_fail(HN_ERR_FORMAT, "%s: %d pieces: no W x H board fits their grey sides",
-                     rd->path, r.n);
+        st = hn_fail(HN_ERR_FORMAT, "%s: %d pieces: no W x H board fits their grey sides", rd->path,
+                     r.n);
     if (st == HN_OK && r.n != r.w * r.h)
         st = hn_fail(HN_ERR_FORMAT, "%s: line %d: %d pieces, but the board %dx%d needs %d",
                      rd->path, rd->line, r.n, r.w, r.h, r.w * r.h);
@@ -361,8 +371,7 @@ static srch_em_inst *read_file(em_reader *rd, int format, int *status)
                                   r.hints[i][3]) != HN_OK) {
             char why[256]; /* hn_fail must not read the buffer it writes */
             snprintf(why, sizeof why, "%s", hn_errmsg());
-            st = hn_fail(HN_ERR_FORMAT, "%s: line %d: bad hint: %s", rd->path, r.hints[i][4],
-                         why);
+            st = hn_fail(HN_ERR_FORMAT, "%s: line %d: bad hint: %s", rd->path, r.hints[i][4], why);
             srch_em_inst_free(in);
             in = NULL;
         }
@@ -394,13 +403,34 @@ srch_em_inst *srch_em_inst_read(const char *path, int format, int *status)
 
 /* ---- accessors ---------------------------------------------------------- */
 
-int srch_em_inst_width(const srch_em_inst *in) { return in->w; }
-int srch_em_inst_height(const srch_em_inst *in) { return in->h; }
-int srch_em_inst_colours(const srch_em_inst *in) { return in->ncol; }
-int srch_em_inst_joins(const srch_em_inst *in) { return 2 * in->n - in->w - in->h; }
-int srch_em_piece_class(const srch_em_inst *in, int p) { return in->pclass[p]; }
-int srch_em_cell_class(const srch_em_inst *in, int cell) { return in->cclass[cell]; }
-int srch_em_inst_nclues(const srch_em_inst *in) { return in->nclues; }
+int srch_em_inst_width(const srch_em_inst *in)
+{
+    return in->w;
+}
+int srch_em_inst_height(const srch_em_inst *in)
+{
+    return in->h;
+}
+int srch_em_inst_colours(const srch_em_inst *in)
+{
+    return in->ncol;
+}
+int srch_em_inst_joins(const srch_em_inst *in)
+{
+    return 2 * in->n - in->w - in->h;
+}
+int srch_em_piece_class(const srch_em_inst *in, int p)
+{
+    return in->pclass[p];
+}
+int srch_em_cell_class(const srch_em_inst *in, int cell)
+{
+    return in->cclass[cell];
+}
+int srch_em_inst_nclues(const srch_em_inst *in)
+{
+    return in->nclues;
+}
 
 int srch_em_colour(const srch_em_inst *in, int piece, int rot, int side)
 {
@@ -426,8 +456,8 @@ int srch_em_inst_add_clue(srch_em_inst *in, int piece, int row, int col, int rot
     if (piece < 0 || piece >= in->n)
         return hn_fail(HN_ERR_ARG, "clue piece %d out of range 0..%d", piece, in->n - 1);
     if (row < 0 || row >= in->h || col < 0 || col >= in->w)
-        return hn_fail(HN_ERR_ARG, "clue cell (%d,%d) outside the %dx%d board", row, col,
-                       in->w, in->h);
+        return hn_fail(HN_ERR_ARG, "clue cell (%d,%d) outside the %dx%d board", row, col, in->w,
+                       in->h);
     if (rot < 0 || rot > 3)
         return hn_fail(HN_ERR_ARG, "clue rotation %d out of range 0..3", rot);
     if (in->nclues >= SRCH_EM_MAX_CLUES)
@@ -439,8 +469,10 @@ int srch_em_inst_add_clue(srch_em_inst *in, int piece, int row, int col, int rot
                            piece, row, col, rot, k + 1);
     int need = srch_em_rot_for(in, piece, cell);
     if (need < 0 || (in->cclass[cell] != SRCH_EM_INNER && need != rot))
-        return hn_fail(HN_ERR_ARG, "clue %d,%d,%d,%d breaks the frame rule (grey sides must "
-                       "face outside)", piece, row, col, rot);
+        return hn_fail(HN_ERR_ARG,
+                       "clue %d,%d,%d,%d breaks the frame rule (grey sides must "
+                       "face outside)",
+                       piece, row, col, rot);
     in->clue_piece[in->nclues] = piece;
     in->clue_cell[in->nclues] = cell;
     in->clue_rot[in->nclues] = rot;
@@ -463,8 +495,10 @@ srch_em_inst *srch_em_inst_gen(int w, int h, int fc, int ic, uint64_t seed, int 
     if (w < 3 || h < 3 || w > EM_MAX_SIDE || h > EM_MAX_SIDE || fc < 1 || ic < 1 ||
         fc + ic > EM_MAX_COLOUR) {
         if (status)
-            *status = hn_fail(HN_ERR_ARG, "generator needs sides 3..%d and colour counts >= 1 "
-                              "(total <= %d)", EM_MAX_SIDE, EM_MAX_COLOUR);
+            *status = hn_fail(HN_ERR_ARG,
+                              "generator needs sides 3..%d and colour counts >= 1 "
+                              "(total <= %d)",
+                              EM_MAX_SIDE, EM_MAX_COLOUR);
         return NULL;
     }
     int *cellc = calloc((size_t)n * 4, sizeof(int));

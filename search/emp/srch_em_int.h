@@ -11,34 +11,33 @@
 #define SRCH_EM_MAX_CLUES 64
 
 struct srch_em_inst {
-    int w, h, n;      /* n = w*h cells = pieces */
-    int ncol;         /* largest colour + 1 */
+    int w, h, n; /* n = w*h cells = pieces */
+    int ncol;    /* largest colour + 1 */
     /* col[((p*4 + r)*4 + s)]: colour on side s of piece p at rotation r.
      * Piece n is the empty piece (all grey) so empty cells need no branch. */
     uint8_t *col;
-    uint8_t *pclass;  /* piece class */
-    uint8_t *pgrey;   /* first grey side (clockwise) of a frame piece at rot 0 */
-    uint8_t *cclass;  /* cell class */
-    uint8_t *cout;    /* first outward side (clockwise) of a frame cell */
+    uint8_t *pclass; /* piece class */
+    uint8_t *pgrey;  /* first grey side (clockwise) of a frame piece at rot 0 */
+    uint8_t *cclass; /* cell class */
+    uint8_t *cout;   /* first outward side (clockwise) of a frame cell */
     /* nb[cell*4 + s]: neighbour cell, or n (a sentinel that holds the empty piece) */
     int *nb;
     int nclues;
-    int clue_piece[SRCH_EM_MAX_CLUES], clue_cell[SRCH_EM_MAX_CLUES],
-        clue_rot[SRCH_EM_MAX_CLUES];
+    int clue_piece[SRCH_EM_MAX_CLUES], clue_cell[SRCH_EM_MAX_CLUES], clue_rot[SRCH_EM_MAX_CLUES];
 };
 
 struct srch_em_board {
     const srch_em_inst *inst;
     int n;
-    int *piece;   /* [n+1]: piece per cell (-> inst->n when empty); cell n is the sentinel */
-    uint8_t *rot; /* [n+1] */
-    int *pos;     /* [n+1]: cell of each piece (-1 when off the board) */
+    int *piece;     /* [n+1]: piece per cell (-> inst->n when empty); cell n is the sentinel */
+    uint8_t *rot;   /* [n+1] */
+    int *pos;       /* [n+1]: cell of each piece (-1 when off the board) */
     uint8_t *fixed; /* [n]: clue cells */
     int score;
     /* scratch for the neighbourhoods (no allocation in the hot loops) */
     int *cells, *pieces, *cost, *assign, *hwork, *rbest, *mark;
     double *weight;
-    int cap;   /* size of the n-sized scratch arrays */
+    int cap;    /* size of the n-sized scratch arrays */
     long evals; /* placements evaluated, for the moves-per-second figure */
     /* the run's time limit: the branch and bound (greedy start, BO, RO)
      * stops at it; HUGE_VAL (set by srch_em_board_new) means none */
@@ -117,8 +116,7 @@ void srch_em_drop(srch_em_board *b, int cell, int p, int r);
 
 /* Write `path` through path.part: body(f, ctx) writes the content; the file
  * is renamed into place only when every write succeeded. */
-int srch_em_write_file(const char *path, void (*body)(FILE *f, const void *ctx),
-                       const void *ctx);
+int srch_em_write_file(const char *path, void (*body)(FILE *f, const void *ctx), const void *ctx);
 /* A (piece, cell, rotation) triple allowed by the frame rule and the clues. */
 int srch_em_triple_ok(const srch_em_inst *in, int piece, int cell, int rot);
 /* Fill every empty non-fixed cell band by band (rows), each band solved by

@@ -6,7 +6,10 @@
 
 #include "search/emp/srch_em_int.h"
 
-size_t srch_em_hungarian_work(int n) { return 6 * ((size_t)n + 1); }
+size_t srch_em_hungarian_work(int n)
+{
+    return 6 * ((size_t)n + 1);
+}
 
 /* Shortest augmenting paths with potentials, O(n^3); rows are added one at a
  * time and columns carry the dual prices. */
@@ -108,8 +111,9 @@ static int pick_class(const srch_em_board *b, hn_rng *rng)
     const srch_em_inst *in = b->inst;
     int inner = (in->w - 2) * (in->h - 2), edge = 2 * (in->w - 2) + 2 * (in->h - 2);
     uint32_t x = hn_rng_below(rng, (uint32_t)(inner + edge + 4));
-    return x < (uint32_t)inner ? SRCH_EM_INNER : x < (uint32_t)(inner + edge) ? SRCH_EM_EDGE
-                                                                              : SRCH_EM_CORNER;
+    return x < (uint32_t)inner            ? SRCH_EM_INNER
+           : x < (uint32_t)(inner + edge) ? SRCH_EM_EDGE
+                                          : SRCH_EM_CORNER;
 }
 
 int srch_em_ta(srch_em_board *b, int k, hn_rng *rng)

@@ -15,9 +15,9 @@
 #include "search/emp/srch_em_int.h"
 
 typedef struct {
-    int nx, nh, nv;      /* placement, horizontal and vertical mismatch variables */
-    int *xp, *xc, *xr;   /* placement variable k: piece, cell, rotation */
-    int *hcell, *vcell;  /* h_k: join (cell, cell+1); v_k: join (cell, cell+w) */
+    int nx, nh, nv;     /* placement, horizontal and vertical mismatch variables */
+    int *xp, *xc, *xr;  /* placement variable k: piece, cell, rotation */
+    int *hcell, *vcell; /* h_k: join (cell, cell+1); v_k: join (cell, cell+w) */
     /* rows: sense 'E' or 'L', rhs, entries [start[i], start[i+1]) */
     int nrows, rcap;
     char *sense;
@@ -28,8 +28,16 @@ typedef struct {
 
 static void model_free(em_model *m)
 {
-    free(m->xp); free(m->xc); free(m->xr); free(m->hcell); free(m->vcell);
-    free(m->sense); free(m->rhs); free(m->start); free(m->ecol); free(m->eval);
+    free(m->xp);
+    free(m->xc);
+    free(m->xr);
+    free(m->hcell);
+    free(m->vcell);
+    free(m->sense);
+    free(m->rhs);
+    free(m->start);
+    free(m->ecol);
+    free(m->eval);
 }
 
 static int add_entry(em_model *m, int col, int val)
@@ -37,9 +45,11 @@ static int add_entry(em_model *m, int col, int val)
     if (m->ne == m->ecap) {
         int cap = m->ecap ? 2 * m->ecap : 4096;
         int *c = realloc(m->ecol, sizeof(int) * (size_t)cap);
-        if (c) m->ecol = c;
+        if (c)
+            m->ecol = c;
         int *v = realloc(m->eval, sizeof(int) * (size_t)cap);
-        if (v) m->eval = v;
+        if (v)
+            m->eval = v;
         if (!c || !v)
             return hn_fail(HN_ERR_NOMEM, "out of memory building the MILP");
         m->ecap = cap;
@@ -54,11 +64,14 @@ static int begin_row(em_model *m, char sense, int rhs)
     if (m->nrows + 1 >= m->rcap) {
         int cap = m->rcap ? 2 * m->rcap : 1024;
         char *s = realloc(m->sense, (size_t)cap);
-        if (s) m->sense = s;
+        if (s)
+            m->sense = s;
         int *r = realloc(m->rhs, sizeof(int) * (size_t)cap);
-        if (r) m->rhs = r;
+        if (r)
+            m->rhs = r;
         int *st = realloc(m->start, sizeof(int) * (size_t)(cap + 1));
-        if (st) m->start = st;
+        if (st)
+            m->start = st;
         if (!s || !r || !st)
             return hn_fail(HN_ERR_NOMEM, "out of memory building the MILP");
         m->rcap = cap;
@@ -76,7 +89,6 @@ static int end_row(em_model *m)
     m->start[m->nrows] = m->ne;
     return HN_OK;
 }
-
 
 /* Columns: x variables 0..nx-1, then h, then v. */
 static int build_vars(const srch_em_inst *in, em_model *m)
@@ -170,8 +182,7 @@ static int build_model(const srch_em_inst *in, em_model *m)
 static void col_name(const srch_em_inst *in, const em_model *m, int k, char *buf, size_t cap)
 {
     if (k < m->nx)
-        snprintf(buf, cap, "x_%d_%d_%d_%d", m->xp[k], m->xc[k] / in->w, m->xc[k] % in->w,
-                 m->xr[k]);
+        snprintf(buf, cap, "x_%d_%d_%d_%d", m->xp[k], m->xc[k] / in->w, m->xc[k] % in->w, m->xr[k]);
     else if (k < m->nx + m->nh)
         snprintf(buf, cap, "h_%d_%d", m->hcell[k - m->nx] / in->w, m->hcell[k - m->nx] % in->w);
     else
@@ -250,8 +261,8 @@ static void glpk_callback(glp_tree *tree, void *info)
         glp_ios_terminate(tree);
 }
 
-static int glpk_run(const srch_em_inst *in, const em_model *m, double seconds, int *piece,
-                    int *rot, int *optimal)
+static int glpk_run(const srch_em_inst *in, const em_model *m, double seconds, int *piece, int *rot,
+                    int *optimal)
 {
     glp_term_hook(glpk_quiet, NULL);
     glp_prob *lp = glp_create_prob();
@@ -269,7 +280,8 @@ static int glpk_run(const srch_em_inst *in, const em_model *m, double seconds, i
     glp_add_rows(lp, m->nrows);
     for (int i = 0; i < m->nrows; i++)
         glp_set_row_bnds(lp, i + 1, m->sense[i] == 'E' ? GLP_FX : GLP_UP, m->rhs[i], m->rhs[i]);
-    int *ia = malloc(sizeof(int) * ((size_t)m->ne + 1)), *ja = malloc(sizeof(int) * ((size_t)m->ne + 1));
+    int *ia = malloc(sizeof(int) * ((size_t)m->ne + 1)),
+        *ja = malloc(sizeof(int) * ((size_t)m->ne + 1));
     double *ar = malloc(sizeof(double) * ((size_t)m->ne + 1));
     int st = HN_OK;
     if (!ia || !ja || !ar) {
@@ -317,8 +329,8 @@ out:
 }
 #endif
 
-int srch_em_milp_solve(const srch_em_inst *in, double seconds, int *piece, int *rot,
-                       int *score, int *optimal)
+int srch_em_milp_solve(const srch_em_inst *in, double seconds, int *piece, int *rot, int *score,
+                       int *optimal)
 {
 #ifdef HEURNET_GLPK
     em_model m = {0};
@@ -336,7 +348,12 @@ int srch_em_milp_solve(const srch_em_inst *in, double seconds, int *piece, int *
     model_free(&m);
     return st;
 #else
-    (void)in; (void)seconds; (void)piece; (void)rot; (void)score; (void)optimal;
+    (void)in;
+    (void)seconds;
+    (void)piece;
+    (void)rot;
+    (void)score;
+    (void)optimal;
     return hn_fail(HN_ERR_UNSUPPORTED, "built without GLPK (install libglpk-dev and rebuild)");
 #endif
 }

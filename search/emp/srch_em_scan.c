@@ -38,14 +38,14 @@ typedef struct {
     const srch_em_scan_opts *o;
     srch_em_scan_result *res;
     double t0, deadline;
-    int from; /* depth of the first break */
-    int ncol, nkinds, m; /* m: free cells in scan order */
+    int from;                /* depth of the first break */
+    int ncol, nkinds, m;     /* m: free cells in scan order */
     int kind_of[SCAN_KINDS]; /* key of each kind: class and outward side, -1 inner */
     scan_kind kind[SCAN_KINDS];
     scan_step *step;
     int *allowed, *brk, *phase, *idx;
     scan_item *chosen, *deep, *best; /* the current path, the deepest one, the best board */
-    uint8_t *east, *south; /* [n + 1]: colours each placed cell shows east and south */
+    uint8_t *east, *south;           /* [n + 1]: colours each placed cell shows east and south */
     uint8_t *used, *fixed_cell;
     hn_rng *rng; /* the shuffles of each restart */
 } scan_ctx;
@@ -78,9 +78,20 @@ static int bucket(const scan_item *all, int n, int nkeys, int (*key)(const scan_
     return HN_OK;
 }
 
-static int key_wn(const scan_item *it, int ncol) { return it->w * ncol + it->n; }
-static int key_w(const scan_item *it, int ncol) { (void)ncol; return it->w; }
-static int key_n(const scan_item *it, int ncol) { (void)ncol; return it->n; }
+static int key_wn(const scan_item *it, int ncol)
+{
+    return it->w * ncol + it->n;
+}
+static int key_w(const scan_item *it, int ncol)
+{
+    (void)ncol;
+    return it->w;
+}
+static int key_n(const scan_item *it, int ncol)
+{
+    (void)ncol;
+    return it->n;
+}
 
 /* The items of one kind: every free piece of the cell's class at each
  * rotation the frame rule allows on `cell`. */
@@ -98,8 +109,8 @@ static int kind_build(scan_ctx *s, scan_kind *k, int cell)
             if (in->cclass[cell] != SRCH_EM_INNER && r != srch_em_rot_for(in, p, cell))
                 continue;
             const uint8_t *c = srch_em_pc(in, p, r);
-            k->all[k->nall++] = (scan_item){(uint16_t)p, (uint8_t)r, c[SRCH_EM_E], c[SRCH_EM_S],
-                                            c[SRCH_EM_W], c[SRCH_EM_N]};
+            k->all[k->nall++] = (scan_item){(uint16_t)p,  (uint8_t)r,   c[SRCH_EM_E],
+                                            c[SRCH_EM_S], c[SRCH_EM_W], c[SRCH_EM_N]};
         }
     }
     int st = bucket(k->all, k->nall, s->ncol * s->ncol, key_wn, s->ncol, &k->by_wn, &k->off_wn);
@@ -118,7 +129,8 @@ static void scan_free(scan_ctx *s)
         free(q->off_wn), free(q->off_w), free(q->off_n);
     }
     free(s->step), free(s->allowed), free(s->brk), free(s->phase);
-    free(s->idx), free(s->deep), free(s->best), free(s->chosen), free(s->east), free(s->south), free(s->used);
+    free(s->idx), free(s->deep), free(s->best), free(s->chosen), free(s->east), free(s->south),
+        free(s->used);
     free(s->fixed_cell);
 }
 
@@ -176,8 +188,12 @@ static int scan_init(scan_ctx *s, const srch_em_inst *in, hn_rng *rng)
             continue;
         const int *nb = in->nb + (size_t)c * 4;
         scan_step *st = &s->step[s->m++];
-        *st = (scan_step){.cell = c, .west = nb[SRCH_EM_W], .north = nb[SRCH_EM_N],
-                          .e_need = -1, .s_need = -1, .kind = cell_kind(s, c)};
+        *st = (scan_step){.cell = c,
+                          .west = nb[SRCH_EM_W],
+                          .north = nb[SRCH_EM_N],
+                          .e_need = -1,
+                          .s_need = -1,
+                          .kind = cell_kind(s, c)};
         if (!st->kind)
             return HN_ERR_NOMEM;
         st->e_need = clue_side(in, nb[SRCH_EM_E], SRCH_EM_W);
@@ -260,7 +276,10 @@ static int next_placement(scan_ctx *s, int d)
     return 0;
 }
 
-static double scan_clock(int cpu) { return cpu ? srch_em_cpu_seconds() : hn_now(); }
+static double scan_clock(int cpu)
+{
+    return cpu ? srch_em_cpu_seconds() : hn_now();
+}
 
 /* A complete board better than the best: kept, and the budget drops to one
  * break less, rescaled over the same stretch of cells. */

@@ -14,7 +14,7 @@ struct srch_em_scorer {
     nn_model *model;
     nn_infer *inf;
     srch_em_feat *feat;
-    int cap;        /* candidates per call (batch rows) */
+    int cap; /* candidates per call (batch rows) */
     float *x, *y;
     int pick;
     double temp;

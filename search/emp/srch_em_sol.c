@@ -49,18 +49,20 @@ static int sol_lines(const srch_em_inst *in, FILE *f, const char *path, int *pie
         if (k < 0)
             return hn_fail(HN_ERR_FORMAT, "%s: line %d: expected 'piece rotation'", path, line);
         if (cell >= in->n)
-            return hn_fail(HN_ERR_FORMAT, "%s: line %d: more than %d cells for a %dx%d board",
-                           path, line, in->n, in->w, in->h);
+            return hn_fail(HN_ERR_FORMAT, "%s: line %d: more than %d cells for a %dx%d board", path,
+                           line, in->n, in->w, in->h);
         if (v[0] < 0 || v[0] >= in->n || v[1] < 0 || v[1] > 3)
-            return hn_fail(HN_ERR_FORMAT, "%s: line %d: piece %ld (0..%d) or rotation %ld (0..3) "
-                           "out of range", path, line, v[0], in->n - 1, v[1]);
+            return hn_fail(HN_ERR_FORMAT,
+                           "%s: line %d: piece %ld (0..%d) or rotation %ld (0..3) "
+                           "out of range",
+                           path, line, v[0], in->n - 1, v[1]);
         piece[cell] = (int)v[0];
         rot[cell] = (int)v[1];
         cell++;
     }
     if (cell != in->n)
-        return hn_fail(HN_ERR_FORMAT, "%s: line %d: %d cells, the %dx%d board needs %d", path,
-                       line, cell, in->w, in->h, in->n);
+        return hn_fail(HN_ERR_FORMAT, "%s: line %d: %d cells, the %dx%d board needs %d", path, line,
+                       cell, in->w, in->h, in->n);
     return HN_OK;
 }
 
@@ -74,8 +76,7 @@ int srch_em_sol_read(const srch_em_inst *in, const char *path, int *piece, int *
     return st;
 }
 
-int srch_em_write_file(const char *path, void (*body)(FILE *f, const void *ctx),
-                       const void *ctx)
+int srch_em_write_file(const char *path, void (*body)(FILE *f, const void *ctx), const void *ctx)
 {
     char part[4096];
     int st = hn_part_path(path, part, sizeof part), special = hn_path_is_special(path);
@@ -112,8 +113,7 @@ static void sol_body(FILE *f, const void *ctx)
         fprintf(f, "%d %d\n", c->piece[k], c->rot[k]);
 }
 
-int srch_em_sol_write(const srch_em_inst *in, const char *path, const int *piece,
-                      const int *rot)
+int srch_em_sol_write(const srch_em_inst *in, const char *path, const int *piece, const int *rot)
 {
     em_sol_ctx c = {.in = in, .piece = piece, .rot = rot};
     return srch_em_write_file(path, sol_body, &c);
@@ -138,8 +138,8 @@ static void note(char *msg, size_t cap, int *count, const char *fmt, ...)
     va_end(ap);
 }
 
-int srch_em_sol_check(const srch_em_inst *in, const int *piece, const int *rot,
-                      int *violations, char *msg, size_t cap)
+int srch_em_sol_check(const srch_em_inst *in, const int *piece, const int *rot, int *violations,
+                      char *msg, size_t cap)
 {
     int bad = 0, score = 0;
     if (msg && cap)
@@ -159,8 +159,8 @@ int srch_em_sol_check(const srch_em_inst *in, const int *piece, const int *rot,
             int outside = in->nb[c * 4 + s] == in->n;
             int grey = srch_em_pc(in, p, r)[s] == 0;
             if (outside != grey) {
-                note(msg, cap, &bad, "cell (%d,%d): piece %d rotation %d has %s side %s",
-                     row, col, p, r, grey ? "a grey" : "a coloured",
+                note(msg, cap, &bad, "cell (%d,%d): piece %d rotation %d has %s side %s", row, col,
+                     p, r, grey ? "a grey" : "a coloured",
                      outside ? "on the outside" : "inside the board");
                 break;
             }
@@ -178,8 +178,8 @@ int srch_em_sol_check(const srch_em_inst *in, const int *piece, const int *rot,
     for (int k = 0; k < in->nclues; k++) {
         int c = in->clue_cell[k];
         if (piece[c] != in->clue_piece[k] || (rot[c] & 3) != in->clue_rot[k])
-            note(msg, cap, &bad, "clue %d: cell (%d,%d) must hold piece %d rotation %d",
-                 k + 1, c / in->w, c % in->w, in->clue_piece[k], in->clue_rot[k]);
+            note(msg, cap, &bad, "clue %d: cell (%d,%d) must hold piece %d rotation %d", k + 1,
+                 c / in->w, c % in->w, in->clue_piece[k], in->clue_rot[k]);
     }
     free(seen);
     if (violations)

@@ -238,8 +238,9 @@ int srch_em_solve(const srch_em_inst *in, const srch_em_opts *opts, int *piece, 
     if (!res)
         res = &dummy;
     *res = (srch_em_result){0};
-    if (o.ta_k < 2 || o.ta_n < 0 || o.ro_w < 1 || o.ro_h < 1 || o.ro_n < 0 || o.ro_nodes < 1 || o.start_nodes < 1 || o.slack < 0 ||
-        o.escalate < 0 || !(o.restart >= 0) || !(o.time_limit >= 0) || !(o.walk_temp >= 0 && o.walk_temp <= 1e3) ||
+    if (o.ta_k < 2 || o.ta_n < 0 || o.ro_w < 1 || o.ro_h < 1 || o.ro_n < 0 || o.ro_nodes < 1 ||
+        o.start_nodes < 1 || o.slack < 0 || o.escalate < 0 || !(o.restart >= 0) ||
+        !(o.time_limit >= 0) || !(o.walk_temp >= 0 && o.walk_temp <= 1e3) ||
         !(o.reheat_temp >= 0 && o.reheat_temp <= 1e3) || o.reheat_tries < 0 ||
         (o.reheat_temp > 0 && !(o.restart > 0)))
         return hn_fail(HN_ERR_ARG, "invalid local search options (ta_k >= 2, region >= 1x1, "
@@ -259,8 +260,9 @@ int srch_em_solve(const srch_em_inst *in, const srch_em_opts *opts, int *piece, 
     r.cand_cap = in->n + 4;
     r.cand = malloc(sizeof *r.cand * (size_t)r.cand_cap);
     if (!r.cur || !r.best || !r.anchor || !r.rng || !r.cand) {
-        st = r.cur && r.best && r.anchor ? hn_fail(HN_ERR_NOMEM, "out of memory for the local search")
-                                         : st;
+        st = r.cur && r.best && r.anchor
+                 ? hn_fail(HN_ERR_NOMEM, "out of memory for the local search")
+                 : st;
         goto out;
     }
     double wall0 = hn_now(), cpu0 = srch_em_cpu_seconds();

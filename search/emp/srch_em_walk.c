@@ -17,7 +17,10 @@
 
 /* ---- xoshiro256** (Blackman & Vigna): a few cycles per draw, inlined ---- */
 
-static inline uint64_t rotl64(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+static inline uint64_t rotl64(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
 
 static inline uint64_t walk_next(uint64_t *s)
 {
@@ -122,8 +125,9 @@ static inline int best_pair(const srch_em_inst *in, int a, int c, int pa, int pc
     one = _mm256_add_epi32(one, _mm256_srli_epi32(one, 16));
     one = _mm256_add_epi32(one, _mm256_srli_epi32(one, 8));
     /* key = matches * 4 + (3 - r): the largest key is the first best rotation */
-    __m256i key = _mm256_add_epi32(_mm256_slli_epi32(_mm256_and_si256(one, _mm256_set1_epi32(0xff)), 2),
-                                   _mm256_set_epi32(0, 1, 2, 3, 0, 1, 2, 3));
+    __m256i key =
+        _mm256_add_epi32(_mm256_slli_epi32(_mm256_and_si256(one, _mm256_set1_epi32(0xff)), 2),
+                         _mm256_set_epi32(0, 1, 2, 3, 0, 1, 2, 3));
     key = _mm256_max_epi32(key, _mm256_shuffle_epi32(key, 0x4e));
     key = _mm256_max_epi32(key, _mm256_shuffle_epi32(key, 0xb1));
     int ka = _mm256_cvtsi256_si32(key), kc = _mm256_extract_epi32(key, 4);
@@ -200,8 +204,8 @@ static inline void walk_score(const srch_em_board *b, int cls, srch_em_move *m)
         if (cls == SRCH_EM_INNER)
             m->delta = best_pair(in, a, c, pa, pc, na, nc, &m->ra, &m->rb) - now;
         else
-            m->delta = best_rot(in, cls, a, pc, na, &m->ra) +
-                       best_rot(in, cls, c, pa, nc, &m->rb) - now;
+            m->delta =
+                best_rot(in, cls, a, pc, na, &m->ra) + best_rot(in, cls, c, pa, nc, &m->rb) - now;
     }
 }
 

@@ -91,7 +91,8 @@ int srch_np_astar(const srch_np_board *start, const srch_np_heur *h, const srch_
     astar a = {0};
     res->status = srch_np_bfs_store_init(&a.s, start->width);
     if (!res->status)
-        res->status = astar_run(&a, start, h, lim, lim && lim->time_limit > 0 ? t0 + lim->time_limit : 0, res);
+        res->status = astar_run(&a, start, h, lim,
+                                lim && lim->time_limit > 0 ? t0 + lim->time_limit : 0, res);
     res->stored = a.s.n;
     res->seconds = hn_now() - t0;
     srch_np_bfs_store_free(&a.s);

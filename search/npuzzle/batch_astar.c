@@ -94,7 +94,8 @@ static int expand(bwa *a, int npar, srch_np_result *res)
     res->batches++;
     for (int i = 0; i < nk; i++) {
         const srch_np_bfs_child *c = &a->kids[i];
-        long k = srch_np_bfs_store_find(&a->s, c->key); /* a twin from another parent of the batch */
+        long k =
+            srch_np_bfs_store_find(&a->s, c->key); /* a twin from another parent of the batch */
         if (k >= 0 && a->s.nodes[k].g <= c->g)
             continue;
         if (k >= 0) {

@@ -95,11 +95,11 @@ long srch_np_bfs_store_add(srch_np_bfs_store *s, const srch_np_bfs_child *c, int
     /* fixed-point values can pass 16 bits (scale:1000 on the 24-puzzle):
      * clamp rather than wrap to a tiny estimate */
     s->nodes[s->n] = (srch_np_bfs_node){.key = {c->key[0], c->key[1]},
-                                .parent = c->parent,
-                                .g = c->g,
-                                .h = {h16(h0), h16(h1)},
-                                .dir = c->dir,
-                                .open = 1};
+                                        .parent = c->parent,
+                                        .g = c->g,
+                                        .h = {h16(h0), h16(h1)},
+                                        .dir = c->dir,
+                                        .open = 1};
     s->slots[slot_of(s, c->key)] = (uint32_t)(s->n + 1);
     return (long)s->n++;
 }
@@ -140,8 +140,9 @@ srch_np_bfs_item srch_np_bfs_heap_pop(srch_np_bfs_heap *hp)
     return top;
 }
 
-void srch_np_bfs_children(srch_np_bfs_store *s, uint32_t idx, const srch_np_board *b, srch_np_bfs_child *kids, int *nkids,
-                  uint32_t *improved, int *nimp, srch_np_result *res)
+void srch_np_bfs_children(srch_np_bfs_store *s, uint32_t idx, const srch_np_board *b,
+                          srch_np_bfs_child *kids, int *nkids, uint32_t *improved, int *nimp,
+                          srch_np_result *res)
 {
     const srch_np_bfs_node *x = &s->nodes[idx];
     int g = x->g + 1, back = x->parent == BFS_NO_PARENT ? -1 : srch_np_dir_opposite(x->dir);
@@ -181,7 +182,7 @@ void srch_np_bfs_take_path(const srch_np_bfs_store *s, size_t idx, srch_np_resul
 }
 
 int srch_np_bfs_limits_hit(const char *algo, const srch_np_result *res, const srch_limits *lim,
-                   double deadline, size_t stored)
+                           double deadline, size_t stored)
 {
     if (lim && lim->max_expanded && res->expanded >= lim->max_expanded)
         return hn_fail(HN_ERR_LIMIT, "%s: node limit reached", algo);

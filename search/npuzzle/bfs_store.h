@@ -63,13 +63,14 @@ srch_np_bfs_item srch_np_bfs_heap_pop(srch_np_bfs_heap *hp); /* heap must not be
  * smaller g. New ones are appended to kids[*nkids] (room for 4); an existing
  * node reached by a shorter path gets the new g, parent and direction, is
  * marked open, and its index is appended to improved[*nimp]. */
-void srch_np_bfs_children(srch_np_bfs_store *s, uint32_t idx, const srch_np_board *b, srch_np_bfs_child *kids, int *nkids,
-                  uint32_t *improved, int *nimp, srch_np_result *res);
+void srch_np_bfs_children(srch_np_bfs_store *s, uint32_t idx, const srch_np_board *b,
+                          srch_np_bfs_child *kids, int *nkids, uint32_t *improved, int *nimp,
+                          srch_np_result *res);
 
 /* Copy the path to node idx into res (length, moves). */
 void srch_np_bfs_take_path(const srch_np_bfs_store *s, size_t idx, srch_np_result *res);
 /* 0, or HN_ERR_LIMIT / HN_ERR_INTERRUPTED with a message naming `algo`. */
 int srch_np_bfs_limits_hit(const char *algo, const srch_np_result *res, const srch_limits *lim,
-                   double deadline, size_t stored);
+                           double deadline, size_t stored);
 
 #endif

@@ -8,9 +8,12 @@
 const char *srch_np_goal_name(int goal)
 {
     switch (goal) {
-    case SRCH_NP_GOAL_BLANK_FIRST: return "blank-first";
-    case SRCH_NP_GOAL_BLANK_LAST: return "blank-last";
-    default: return NULL;
+    case SRCH_NP_GOAL_BLANK_FIRST:
+        return "blank-first";
+    case SRCH_NP_GOAL_BLANK_LAST:
+        return "blank-last";
+    default:
+        return NULL;
     }
 }
 
@@ -21,17 +24,22 @@ int srch_np_goal_parse(const char *s, int *goal)
     else if (!strcmp(s, "blank-last"))
         *goal = SRCH_NP_GOAL_BLANK_LAST;
     else
-        return hn_fail(HN_ERR_ARG, "unknown goal layout '%s' (expected blank-first or blank-last)", s);
+        return hn_fail(HN_ERR_ARG, "unknown goal layout '%s' (expected blank-first or blank-last)",
+                       s);
     return 0;
 }
 
 int srch_np_puzzle_width(long puzzle)
 {
     switch (puzzle) {
-    case 8: return 3;
-    case 15: return 4;
-    case 24: return 5;
-    default: return 0;
+    case 8:
+        return 3;
+    case 15:
+        return 4;
+    case 24:
+        return 5;
+    default:
+        return 0;
     }
 }
 
@@ -161,11 +169,16 @@ char srch_np_dir_letter(int dir)
 int srch_np_dir_parse(char c)
 {
     switch (c) {
-    case 'U': return SRCH_NP_UP;
-    case 'D': return SRCH_NP_DOWN;
-    case 'L': return SRCH_NP_LEFT;
-    case 'R': return SRCH_NP_RIGHT;
-    default: return -1;
+    case 'U':
+        return SRCH_NP_UP;
+    case 'D':
+        return SRCH_NP_DOWN;
+    case 'L':
+        return SRCH_NP_LEFT;
+    case 'R':
+        return SRCH_NP_RIGHT;
+    default:
+        return -1;
     }
 }
 
@@ -254,8 +267,8 @@ int srch_np_board_unrank(srch_np_board *b, int width, uint64_t rank)
     for (int i = 2; i <= n; i++)
         total *= (uint64_t)i;
     if (rank >= total)
-        return hn_fail(HN_ERR_ARG, "rank %llu out of range (%llu boards)",
-                       (unsigned long long)rank, (unsigned long long)total);
+        return hn_fail(HN_ERR_ARG, "rank %llu out of range (%llu boards)", (unsigned long long)rank,
+                       (unsigned long long)total);
     int digit[SRCH_NP_MAX_CELLS];
     for (int c = n - 1; c >= 0; c--) {
         digit[c] = (int)(rank % (uint64_t)(n - c));

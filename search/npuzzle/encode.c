@@ -4,7 +4,10 @@
 
 #include "search/npuzzle/encode.h"
 
-int srch_np_encode_width(int cells) { return cells * cells; }
+int srch_np_encode_width(int cells)
+{
+    return cells * cells;
+}
 
 void srch_np_encode_onehot_tiles(const uint8_t *tiles, int cells, float *x)
 {
@@ -41,9 +44,10 @@ int srch_np_encode_parse(const char *name, int *width, int *goal)
     if (!name || sscanf(name, "npuzzle-onehot n=%d goal=%31s%n", &w, g, &used) != 2 ||
         name[used] != '\0' || w < SRCH_NP_MIN_WIDTH || w > SRCH_NP_MAX_WIDTH ||
         srch_np_goal_parse(g, goal))
-        return hn_fail(HN_ERR_FORMAT,
-                       "encoder \"%s\" is not \"npuzzle-onehot n=<3..5> goal=<blank-first|blank-last>\"",
-                       name ? name : "");
+        return hn_fail(
+            HN_ERR_FORMAT,
+            "encoder \"%s\" is not \"npuzzle-onehot n=<3..5> goal=<blank-first|blank-last>\"",
+            name ? name : "");
     *width = w;
     return HN_OK;
 }

@@ -73,8 +73,8 @@ static int raise_bound(focal *a, long fmin)
             if (valid(a, w->a[i])) {
                 const srch_np_bfs_node *x = &a->s.nodes[w->a[i].idx];
                 uint64_t fg = (uint64_t)x->g * (uint64_t)a->gscale + x->h[0];
-                if (srch_np_bfs_heap_push(&a->focal, fg << 16 | (uint64_t)(0xffff - x->g), w->a[i].idx,
-                                  x->g))
+                if (srch_np_bfs_heap_push(&a->focal, fg << 16 | (uint64_t)(0xffff - x->g),
+                                          w->a[i].idx, x->g))
                     return HN_ERR_NOMEM;
             }
         free(w->a);
@@ -139,7 +139,8 @@ static int run(focal *a, const srch_np_board *start, const srch_limits *lim, dou
     srch_np_bfs_pack(start, root.key);
     res->h0 = srch_np_heur_eval(a->guide, start);
     res->heur_calls++;
-    if (srch_np_bfs_store_add(&a->s, &root, res->h0, srch_np_heur_eval(a->adm, start)) < 0 || push(a, 0))
+    if (srch_np_bfs_store_add(&a->s, &root, res->h0, srch_np_heur_eval(a->adm, start)) < 0 ||
+        push(a, 0))
         return HN_ERR_NOMEM;
     int goal = srch_np_heur_goal(a->adm), st = 0;
     for (;;) {

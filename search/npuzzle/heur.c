@@ -8,7 +8,7 @@
 #include "search/npuzzle/np_internal.h"
 
 srch_np_heur *srch_np_heur_wrap(const srch_np_heur_ops *ops, void *self, int width, int goal,
-                           int *status)
+                                int *status)
 {
     int st = 0;
     srch_np_heur *h = NULL;
@@ -32,8 +32,8 @@ srch_np_heur *srch_np_heur_wrap(const srch_np_heur_ops *ops, void *self, int wid
     return h;
 }
 
-srch_np_heur *srch_np_heur_custom_new(const srch_np_heur_ops *ops, void *self, int width,
-                                      int goal, int *status)
+srch_np_heur *srch_np_heur_custom_new(const srch_np_heur_ops *ops, void *self, int width, int goal,
+                                      int *status)
 {
     return srch_np_heur_wrap(ops, self, width, goal, status);
 }
@@ -61,11 +61,26 @@ int srch_np_heur_eval_batch(const srch_np_heur *h, const srch_np_board *b, size_
     return 0;
 }
 
-const char *srch_np_heur_name(const srch_np_heur *h) { return h->ops.name; }
-int srch_np_heur_width(const srch_np_heur *h) { return h->width; }
-int srch_np_heur_goal(const srch_np_heur *h) { return h->goal; }
-int srch_np_heur_incremental(const srch_np_heur *h) { return h->ops.inc_move != NULL; }
-int srch_np_heur_batched(const srch_np_heur *h) { return h->ops.eval_batch != NULL; }
+const char *srch_np_heur_name(const srch_np_heur *h)
+{
+    return h->ops.name;
+}
+int srch_np_heur_width(const srch_np_heur *h)
+{
+    return h->width;
+}
+int srch_np_heur_goal(const srch_np_heur *h)
+{
+    return h->goal;
+}
+int srch_np_heur_incremental(const srch_np_heur *h)
+{
+    return h->ops.inc_move != NULL;
+}
+int srch_np_heur_batched(const srch_np_heur *h)
+{
+    return h->ops.eval_batch != NULL;
+}
 
 /* ---- Manhattan and linear conflict ------------------------------------- */
 
@@ -176,7 +191,8 @@ static srch_np_heur *md_new(int width, int goal, int lc, int *status)
         m->goal_row[t] = (uint8_t)(g / width);
         m->goal_col[t] = (uint8_t)(g % width);
         for (int c = 0; c < m->ncells; c++)
-            m->dist[t][c] = (uint8_t)(abs_diff(c / width, g / width) + abs_diff(c % width, g % width));
+            m->dist[t][c] =
+                (uint8_t)(abs_diff(c / width, g / width) + abs_diff(c % width, g % width));
     }
     srch_np_heur_ops ops = {.name = lc ? "lc" : "manhattan",
                             .eval = md_eval,

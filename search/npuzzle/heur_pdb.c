@@ -15,8 +15,8 @@
 
 typedef struct {
     uint8_t src[SRCH_NP_MAX_PATTERNS][SRCH_NP_MAX_CELLS]; /* board tile to read */
-    uint8_t cell_map[SRCH_NP_MAX_CELLS];                   /* board cell -> table cell */
-    int8_t pattern_of[SRCH_NP_MAX_CELLS];                  /* board tile -> pattern */
+    uint8_t cell_map[SRCH_NP_MAX_CELLS];                  /* board cell -> table cell */
+    int8_t pattern_of[SRCH_NP_MAX_CELLS];                 /* board tile -> pattern */
 } view;
 
 typedef struct {

@@ -11,7 +11,7 @@ typedef struct {
     srch_np_board b;
     const srch_np_heur *h;
     int goal, bound, next_bound, length, status, depth_hit;
-    char *states;        /* heuristic state per depth, `ssz` bytes each */
+    char *states; /* heuristic state per depth, `ssz` bytes each */
     size_t ssz;
     uint64_t expanded, generated, heur_calls, max_expanded;
     double deadline;
@@ -66,9 +66,10 @@ static int dfs(ida *s, int g, int prev, int hcur)
         s->b.blank = (uint8_t)to;
         s->generated++;
         s->heur_calls++;
-        int hc = ops->inc_move ? ops->inc_move(self, &s->b, tile, to, from, s->states + (size_t)g * s->ssz,
-                                               s->states + (size_t)(g + 1) * s->ssz, s->bound - g - 1)
-                               : ops->eval(self, &s->b);
+        int hc = ops->inc_move
+                     ? ops->inc_move(self, &s->b, tile, to, from, s->states + (size_t)g * s->ssz,
+                                     s->states + (size_t)(g + 1) * s->ssz, s->bound - g - 1)
+                     : ops->eval(self, &s->b);
         int f = g + 1 + hc;
         if (f <= s->bound) {
             s->path[g] = (uint8_t)d;

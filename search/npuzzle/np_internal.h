@@ -21,10 +21,14 @@ static inline int srch_np_neighbour(int width, int cell, int dir)
 {
     int r = cell / width, c = cell % width;
     switch (dir) {
-    case SRCH_NP_UP: return r > 0 ? cell - width : -1;
-    case SRCH_NP_DOWN: return r < width - 1 ? cell + width : -1;
-    case SRCH_NP_LEFT: return c > 0 ? cell - 1 : -1;
-    default: return c < width - 1 ? cell + 1 : -1;
+    case SRCH_NP_UP:
+        return r > 0 ? cell - width : -1;
+    case SRCH_NP_DOWN:
+        return r < width - 1 ? cell + width : -1;
+    case SRCH_NP_LEFT:
+        return c > 0 ? cell - 1 : -1;
+    default:
+        return c < width - 1 ? cell + 1 : -1;
     }
 }
 
@@ -82,7 +86,7 @@ struct srch_np_heur {
 
 /* Shared constructor for the built-in heuristics. */
 srch_np_heur *srch_np_heur_wrap(const srch_np_heur_ops *ops, void *self, int width, int goal,
-                           int *status);
+                                int *status);
 
 /* Argument checks shared by the searches: clears *res, returns 0 or the
  * status it also stores in res->status (width mismatch, unsolvable). */

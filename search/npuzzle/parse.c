@@ -47,9 +47,10 @@ int srch_np_parse_line(const char *line, int width, int goal, srch_np_instance *
     if (k == 0)
         return 0;
     if (k < n || k > n + 2)
-        return hn_fail(HN_ERR_FORMAT,
-                       "expected %d tiles (optionally after an id and an optimal length), found %d numbers",
-                       n, k);
+        return hn_fail(
+            HN_ERR_FORMAT,
+            "expected %d tiles (optionally after an id and an optimal length), found %d numbers", n,
+            k);
     int first = k - n;
     memset(out, 0, sizeof *out);
     out->optimal = -1;
@@ -58,7 +59,8 @@ int srch_np_parse_line(const char *line, int width, int goal, srch_np_instance *
     if (first == 2) {
         long v;
         if (parse_int(tok[1], &v) || v < 0 || v > 10000)
-            return hn_fail(HN_ERR_FORMAT, "optimal length '%s' is not a non-negative integer", tok[1]);
+            return hn_fail(HN_ERR_FORMAT, "optimal length '%s' is not a non-negative integer",
+                           tok[1]);
         out->optimal = (int)v;
     }
     uint8_t tiles[SRCH_NP_MAX_CELLS];
@@ -99,8 +101,8 @@ static int list_push(inst_list *l, const srch_np_instance *x)
     return 0;
 }
 
-int srch_np_parse_file(const char *path, int width, int goal, srch_np_parse_err_fn err,
-                       void *user, srch_np_instance **out, size_t *n)
+int srch_np_parse_file(const char *path, int width, int goal, srch_np_parse_err_fn err, void *user,
+                       srch_np_instance **out, size_t *n)
 {
     *out = NULL;
     *n = 0;

@@ -149,7 +149,8 @@ static int header_decode(const uint8_t *h, const char *path, srch_np_partition *
     for (int i = 0; i < SRCH_NP_MAX_PATTERNS; i++, q += PAT_BYTES) {
         part->size[i] = (int)get_u32(q);
         if (part->size[i] > SRCH_NP_MAX_CELLS)
-            return hn_fail(HN_ERR_FORMAT, "%s: pattern %d has %d tiles", path, i + 1, part->size[i]);
+            return hn_fail(HN_ERR_FORMAT, "%s: pattern %d has %d tiles", path, i + 1,
+                           part->size[i]);
         memcpy(part->tiles[i], q + 4, SRCH_NP_MAX_CELLS);
     }
     if (srch_np_partition_check(part))
@@ -196,7 +197,8 @@ static int read_tables(srch_np_pdb *p, FILE *f, const char *path)
                     break;
                 zr = inflate(&z, Z_NO_FLUSH);
                 if (zr == Z_STREAM_END && z.avail_out > 0)
-                    st = hn_fail(HN_ERR_FORMAT, "%s: table data shorter than the header says", path);
+                    st =
+                        hn_fail(HN_ERR_FORMAT, "%s: table data shorter than the header says", path);
                 else if (zr != Z_OK && zr != Z_STREAM_END)
                     st = hn_fail(HN_ERR_FORMAT, "%s: corrupted table data (zlib: %s)", path,
                                  z.msg ? z.msg : "error");
@@ -245,7 +247,8 @@ srch_np_pdb *srch_np_pdb_load(const char *path, const srch_np_partition *expect,
     if (st)
         goto done;
     if (expect && !same_partition(expect, &part)) {
-        st = hn_fail(HN_ERR_FORMAT, "%s: holds partition '%s' of the %d-puzzle, expected '%s' of the %d-puzzle",
+        st = hn_fail(HN_ERR_FORMAT,
+                     "%s: holds partition '%s' of the %d-puzzle, expected '%s' of the %d-puzzle",
                      path, part.name, part.width * part.width - 1, expect->name,
                      expect->width * expect->width - 1);
         goto done;
