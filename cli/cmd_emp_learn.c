@@ -1,5 +1,5 @@
 /* heurnet emp gen-data: move-scorer data for the learned move scorer
- * (issue 7), and the --scorer glue of `heurnet emp solve`. */
+ *, and the --scorer glue of `heurnet emp solve`. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <getopt.h>
 #include <math.h>
@@ -12,7 +12,7 @@
 #include "cli/cmd_emp.h"
 #include "common/hn.h"
 #include "datagen/emp_moves.h"
-#include "search/emp/srch_em_learn.h"
+#include "search/emp/srch_em_scorer.h"
 
 /* ---- --scorer for emp solve -------------------------------------------- */
 

@@ -9,11 +9,11 @@
 #include "cli/cli.h"
 #include "cli/cmd_emp.h"
 #include "common/hn.h"
-#include "search/emp/srch_em_learn.h"
+#include "search/emp/srch_em_scorer.h"
 
 static void solve_help(FILE *f)
 {
-    srch_em_opts d = SRCH_EM_OPTS_DEFAULT;
+    srch_em_opts d = SRCH_EM_OPTS_DEFAULTS;
     fprintf(
         f,
         "usage: heurnet emp solve [options] INSTANCE -o SOLUTION\n\n"
@@ -282,7 +282,7 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
 
 int cmd_emp_solve(int argc, char **argv)
 {
-    srch_em_opts o = SRCH_EM_OPTS_DEFAULT;
+    srch_em_opts o = SRCH_EM_OPTS_DEFAULTS;
     emp_inst_opts io = {0};
     const char *out = NULL;
     int quiet = 0;

@@ -10,7 +10,7 @@
 void cli_train_cfg_init(struct cli_train_cfg *c)
 {
     memset(c, 0, sizeof *c);
-    trn_opts_default(&c->o);
+    c->o = TRN_OPTS_DEFAULTS;
     c->o.defaults = cli_arch_defaults();
     c->val_fraction = 0.05;
 }

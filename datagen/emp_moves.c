@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "datagen/emp_moves.h"
-#include "search/emp/srch_em_learn.h"
+#include "search/emp/srch_em_scorer.h"
 #include "common/hn_h5.h"
 
 const dg_emp_moves_opts DG_EMP_MOVES_DEFAULTS = {

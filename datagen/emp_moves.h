@@ -1,5 +1,5 @@
-/* datagen: move-scorer data for edge-matching local search (issue 7,
- * `heurnet emp gen-data`). Rows are emp-move-v1 features (/x, float32
+/* datagen: move-scorer data for edge-matching local search
+ * (`heurnet emp gen-data`). Rows are emp-move-v1 features (/x, float32
  * [n, SRCH_EM_FEAT_DIM]) of candidate perturbation moves met in local-search
  * runs, labelled (/y, float32 [n]) with the gain after a short greedy
  * continuation; /state (int32 [n]) numbers the perturbation step each row's

@@ -9,7 +9,7 @@
 
 #include "check.h"
 #include "datagen/emp_moves.h"
-#include "search/emp/srch_em_learn.h"
+#include "search/emp/srch_em_scorer.h"
 #include "common/hn_h5.h"
 
 static srch_em_inst *inst[2];

@@ -375,7 +375,7 @@ static void test_starts_and_models(void)
         srch_em_greedy(b, 1, 100000, rng);
         srch_em_board_get(b, piece, rot);
         CHECK(srch_em_sol_check(in, piece, rot, &v, NULL, 0) == srch_em_board_score(b) && v == 0);
-        srch_em_scan_opts so = SRCH_EM_SCAN_OPTS_DEFAULT;
+        srch_em_scan_opts so = SRCH_EM_SCAN_OPTS_DEFAULTS;
         so.seconds = 5;
         CHECK(srch_em_scan(b, &so, rng, NULL) == HN_OK);
         CHECK(srch_em_board_score(b) == joins); /* solvable: backtracking finds it */
@@ -398,7 +398,7 @@ static void test_starts_and_models(void)
             CHECK(srch_em_sol_check(in, piece, rot, &v, NULL, 0) == joins && v == 0);
         }
         srch_em_graph_free(g);
-        srch_em_opts o = SRCH_EM_OPTS_DEFAULT;
+        srch_em_opts o = SRCH_EM_OPTS_DEFAULTS;
         o.time_limit = 5;
         o.cpu_clock = 1; /* a busy machine must not fail the test */
         o.walk = size == 4 ? 2000 : 0;
@@ -435,7 +435,7 @@ static void test_kick_ladder(void)
  * recount is its score and it is never below the start. */
 static srch_em_opts short_run(void)
 {
-    srch_em_opts o = SRCH_EM_OPTS_DEFAULT;
+    srch_em_opts o = SRCH_EM_OPTS_DEFAULTS;
     o.time_limit = 1;
     o.cpu_clock = 1;
     o.start = SRCH_EM_START_RANDOM;

@@ -9,7 +9,7 @@
 #include "check.h"
 #include "nn/nn.h"
 #include "search/emp/emp.h"
-#include "search/emp/srch_em_learn.h"
+#include "search/emp/srch_em_scorer.h"
 
 /* Random moves, sometimes several between syncs, sometimes a whole TSR
  * descent behind the context's back; after each sync every candidate of a
@@ -138,7 +138,7 @@ static void test_scorer_refuses(void)
         srch_em_scorer_stats(s, &calls, &scored, &sec);
         CHECK(calls == 1 && scored == nc);
         /* a whole solve with the scorer plugged in stays consistent */
-        srch_em_opts o = SRCH_EM_OPTS_DEFAULT;
+        srch_em_opts o = SRCH_EM_OPTS_DEFAULTS;
         o.time_limit = 0.3;
         o.ta_n = 20;
         o.choose = srch_em_scorer_choose;

@@ -17,7 +17,7 @@ static void run(int start)
         return;
     int n = 64 * 64, *piece = malloc(sizeof(int) * (size_t)n),
         *rot = malloc(sizeof(int) * (size_t)n);
-    srch_em_opts o = SRCH_EM_OPTS_DEFAULT;
+    srch_em_opts o = SRCH_EM_OPTS_DEFAULTS;
     o.time_limit = 0.2;
     o.cpu_clock = 1;
     o.start = start;

@@ -122,7 +122,7 @@ static void test_schedule(void)
         goto out;
     const srch_em_inst *in = f.in;
     board_log log = {0, 0, 1};
-    srch_em_scan_opts o = SRCH_EM_SCAN_OPTS_DEFAULT;
+    srch_em_scan_opts o = SRCH_EM_SCAN_OPTS_DEFAULTS;
     o.seconds = 1;
     o.cpu_clock = 1;
     o.break_from = 0.5;
@@ -157,7 +157,7 @@ static void test_fallback(void)
 {
     fixture f;
     if (fixture_open(&f, 4)) {
-        srch_em_scan_opts o = SRCH_EM_SCAN_OPTS_DEFAULT;
+        srch_em_scan_opts o = SRCH_EM_SCAN_OPTS_DEFAULTS;
         o.seconds = 0;
         srch_em_scan_result res;
         CHECK(srch_em_scan(f.b, &o, f.rng, &res) == HN_OK);
@@ -174,7 +174,7 @@ static void test_refused(void)
         goto out;
     srch_em_scan_opts bad[5];
     for (int i = 0; i < 5; i++)
-        bad[i] = (srch_em_scan_opts)SRCH_EM_SCAN_OPTS_DEFAULT;
+        bad[i] = SRCH_EM_SCAN_OPTS_DEFAULTS;
     bad[0].break_from = 1.5;
     bad[1].break_from = NAN;
     bad[2].breaks = -1;
@@ -193,7 +193,7 @@ static void test_solve_start(void)
     srch_em_inst *in = clued8();
     if (!in)
         return;
-    srch_em_opts o = SRCH_EM_OPTS_DEFAULT;
+    srch_em_opts o = SRCH_EM_OPTS_DEFAULTS;
     o.start = SRCH_EM_START_BACKTRACK;
     o.time_limit = 1;
     o.cpu_clock = 1;

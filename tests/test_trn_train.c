@@ -96,7 +96,7 @@ static int make_dataset(const char *path, const uint8_t *dist, int step, size_t 
 
 static void opts(struct trn_opts *o, int epochs)
 {
-    trn_opts_default(o);
+    *o = TRN_OPTS_DEFAULTS;
     o->arch = "81-64-32-1";
     o->defaults.dropout = 0.1f; /* so the dropout RNG state matters for resume */
     o->batch = 64;
@@ -221,6 +221,11 @@ int main(void)
 {
     hn_h5_quiet();
     nn_blas_threads(1);
+    /* TRN_OPTS_DEFAULTS spells out the layer defaults; they must not drift */
+    const struct nn_layer_defaults *ld = &TRN_OPTS_DEFAULTS.defaults;
+    CHECK(ld->act == NN_LAYER_DEFAULTS.act && ld->elu_alpha == NN_LAYER_DEFAULTS.elu_alpha &&
+          ld->bn == NN_LAYER_DEFAULTS.bn && ld->bn_eps == NN_LAYER_DEFAULTS.bn_eps &&
+          ld->dropout == NN_LAYER_DEFAULTS.dropout && ld->init == NN_LAYER_DEFAULTS.init);
     uint8_t *dist = bfs8();
     CHECK(dist != NULL);
     if (!dist)

@@ -9,22 +9,27 @@
 
 #include "train/trn_private.h"
 
-void trn_opts_default(struct trn_opts *o)
-{
-    memset(o, 0, sizeof *o);
-    o->defaults = NN_LAYER_DEFAULTS;
-    o->loss = NN_LOSS_MSE;
-    o->over_weight = 1.0f;
-    o->batch = 512;
-    o->epochs = 10;
-    o->lr = 1e-3;
-    o->schedule = TRN_LR_CONSTANT;
-    o->lr_step = 10;
-    o->lr_gamma = 0.5;
-    o->lr_min = 0.01;
-    o->seed = 1;
-    o->threads = 1;
-}
+/* .defaults repeats NN_LAYER_DEFAULTS' values (an object is not a constant
+ * expression in C); test_trn_train checks that the two agree. */
+const struct trn_opts TRN_OPTS_DEFAULTS = {
+    .defaults = {.act = NN_ACT_ELU,
+                 .elu_alpha = 1.0f,
+                 .bn = 1,
+                 .bn_eps = 1e-3f,
+                 .dropout = 0.0f,
+                 .init = NN_INIT_HE},
+    .loss = NN_LOSS_MSE,
+    .over_weight = 1.0f,
+    .batch = 512,
+    .epochs = 10,
+    .lr = 1e-3,
+    .schedule = TRN_LR_CONSTANT,
+    .lr_step = 10,
+    .lr_gamma = 0.5,
+    .lr_min = 0.01,
+    .seed = 1,
+    .threads = 1,
+};
 
 const char *trn_schedule_name(enum trn_schedule s)
 {

@@ -122,7 +122,7 @@ struct trn_opts {
 
 /* Defaults: elu + bn + no dropout, mse, batch 512, 10 epochs, lr 1e-3,
  * constant, seed 1, 1 thread, no patience. */
-void trn_opts_default(struct trn_opts *o);
+extern const struct trn_opts TRN_OPTS_DEFAULTS;
 
 struct trn_result {
     int epochs_run;           /* epochs completed in total (including resumed ones) */

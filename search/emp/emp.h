@@ -190,11 +190,8 @@ typedef struct {
  * Eternity II's 255, the best of the settings measured (README). */
 #define SRCH_EM_SCAN_BREAK_FROM 0.78
 #define SRCH_EM_SCAN_BREAKS 30
-#define SRCH_EM_SCAN_OPTS_DEFAULT                                                                  \
-    {                                                                                              \
-        .seconds = 10, .cpu_clock = 0, .break_from = SRCH_EM_SCAN_BREAK_FROM,                      \
-        .breaks = SRCH_EM_SCAN_BREAKS, .restart_nodes = 100000000, .fill_nodes = 1000000           \
-    }
+/* The defaults of srch_em_scan_opts (the fields' comments give them in brackets). */
+extern const srch_em_scan_opts SRCH_EM_SCAN_OPTS_DEFAULTS;
 
 /* Runs the search and leaves on `b` the best complete board found, or else
  * the deepest partial board completed greedily (always a legal board). The
@@ -242,14 +239,8 @@ typedef struct {
     void *choose_user;
 } srch_em_opts;
 
-#define SRCH_EM_OPTS_DEFAULT                                                                       \
-    {                                                                                              \
-        .time_limit = 30, .cpu_clock = 0, .seed = 1, .start = SRCH_EM_START_GREEDY, .ta_k = 16,    \
-        .ta_n = 1000, .ro_w = 6, .ro_h = 6, .ro_n = 10, .ro_nodes = 20000, .start_nodes = 1000000, \
-        .perturb = 0, .walk = 0, .walk_temp = 0, .slack = 2, .escalate = 0, .backtrack_time = 0,   \
-        .break_from = SRCH_EM_SCAN_BREAK_FROM, .breaks = SRCH_EM_SCAN_BREAKS, .restart = 0,        \
-        .reheat_temp = 0, .reheat_tries = 30000000                                                 \
-    }
+/* The defaults of srch_em_opts. */
+extern const srch_em_opts SRCH_EM_OPTS_DEFAULTS;
 
 /* Metropolis acceptance of the annealed walk: keep[d] is the chance, in
  * units of 2^-32, that a move losing d = 1..7 joins is kept at the walk's

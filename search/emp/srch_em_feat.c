@@ -33,7 +33,7 @@
 #include <string.h>
 
 #include "search/emp/srch_em_int.h"
-#include "search/emp/srch_em_learn.h"
+#include "search/emp/srch_em_scorer.h"
 
 struct srch_em_feat {
     const srch_em_inst *in;

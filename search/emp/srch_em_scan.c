@@ -8,6 +8,13 @@
 
 #include "search/emp/srch_em_int.h"
 
+const srch_em_scan_opts SRCH_EM_SCAN_OPTS_DEFAULTS = {.seconds = 10,
+                                                      .cpu_clock = 0,
+                                                      .break_from = SRCH_EM_SCAN_BREAK_FROM,
+                                                      .breaks = SRCH_EM_SCAN_BREAKS,
+                                                      .restart_nodes = 100000000,
+                                                      .fill_nodes = 1000000};
+
 /* A piece at a rotation, with the colours the scan reads: the west and north
  * sides select it, the east and south sides constrain the next cells. */
 typedef struct {

@@ -8,7 +8,7 @@
 
 #include "nn/nn.h"
 #include "search/emp/srch_em_int.h"
-#include "search/emp/srch_em_learn.h"
+#include "search/emp/srch_em_scorer.h"
 
 struct srch_em_scorer {
     nn_model *model;

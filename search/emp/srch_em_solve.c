@@ -7,6 +7,29 @@
 
 #include "search/emp/srch_em_int.h"
 
+const srch_em_opts SRCH_EM_OPTS_DEFAULTS = {.time_limit = 30,
+                                            .cpu_clock = 0,
+                                            .seed = 1,
+                                            .start = SRCH_EM_START_GREEDY,
+                                            .ta_k = 16,
+                                            .ta_n = 1000,
+                                            .ro_w = 6,
+                                            .ro_h = 6,
+                                            .ro_n = 10,
+                                            .ro_nodes = 20000,
+                                            .start_nodes = 1000000,
+                                            .perturb = 0,
+                                            .walk = 0,
+                                            .walk_temp = 0,
+                                            .slack = 2,
+                                            .escalate = 0,
+                                            .backtrack_time = 0,
+                                            .break_from = SRCH_EM_SCAN_BREAK_FROM,
+                                            .breaks = SRCH_EM_SCAN_BREAKS,
+                                            .restart = 0,
+                                            .reheat_temp = 0,
+                                            .reheat_tries = 30000000};
+
 typedef struct {
     const srch_em_opts *o;
     const srch_em_inst *in;
@@ -205,7 +228,7 @@ static int start_board(em_run *r)
         r->res->time_best = run_now(r) - r->t0; /* the start is the best until beaten */
         break;
     case SRCH_EM_START_BACKTRACK: {
-        srch_em_scan_opts so = SRCH_EM_SCAN_OPTS_DEFAULT;
+        srch_em_scan_opts so = SRCH_EM_SCAN_OPTS_DEFAULTS;
         so.seconds = o->backtrack_time > 0 ? o->backtrack_time : o->time_limit / 10;
         if (so.seconds > o->time_limit)
             so.seconds = o->time_limit;
@@ -233,7 +256,7 @@ static int start_board(em_run *r)
 int srch_em_solve(const srch_em_inst *in, const srch_em_opts *opts, int *piece, int *rot,
                   srch_em_result *res, srch_em_progress_fn fn, void *user)
 {
-    srch_em_opts o = opts ? *opts : (srch_em_opts)SRCH_EM_OPTS_DEFAULT;
+    srch_em_opts o = opts ? *opts : SRCH_EM_OPTS_DEFAULTS;
     srch_em_result dummy;
     if (!res)
         res = &dummy;

@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data_in, size_t size)
     const char *path = fuzz_scratch(".h5");
     fuzz_write(path, data_in, size);
     struct trn_opts o;
-    trn_opts_default(&o);
+    o = TRN_OPTS_DEFAULTS;
     o.arch = "81-8-1";
     o.batch = 16;
     o.epochs = 2;

@@ -1,10 +1,11 @@
-/* search/emp: the learned move scorer for edge-matching local search
- * (issue 7). A move encoder `emp-move-v1` turns a candidate move in its board
- * context into SRCH_EM_FEAT_DIM floats (table in srch_em_feat.c and the
- * README); a scorer loads a network trained on such rows and picks the
+/* search/emp: the learned move scorer for edge-matching local search, all of
+ * it in this header (srch_em_feat.c, srch_em_scorer.c; the training rows are
+ * written by datagen/emp_moves.c). A move encoder `emp-move-v1` turns a
+ * candidate move in its board context into SRCH_EM_FEAT_DIM floats (table in
+ * srch_em_feat.c and docs/formats.md); a scorer loads a network trained on such rows and picks the
  * perturbation move of srch_em_solve (srch_em_opts.choose). */
-#ifndef SRCH_EM_LEARN_H
-#define SRCH_EM_LEARN_H
+#ifndef SRCH_EM_SCORER_H
+#define SRCH_EM_SCORER_H
 
 #include "search/emp/emp.h"
 
