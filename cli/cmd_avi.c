@@ -57,6 +57,9 @@ static void help(const struct trn_avi_opts *o)
            "  --update-loss L    replace the target network only after a round whose loss\n"
            "                     (moves^2) is below L; 0 = after every round [%g]\n"
            "  --no-clamp         do not cap a target at its board's walk length\n"
+           "  --integer-targets  round each child's network value to the nearest integer\n"
+           "                     (at least 0) before the min: the exact Bellman operator\n"
+           "                     of a unit-cost puzzle, so errors under 0.5 do not compound\n"
            "BOOTSTRAP:\n"
            "  --boards N         boards solved per round [%d]\n"
            "  --budget N         expansions per board at the start (doubles when fewer than\n"
@@ -106,6 +109,7 @@ enum {
     O_WALKMAX,
     O_UPLOSS,
     O_NOCLAMP,
+    O_INTTGT,
     O_BOARDS,
     O_BUDGET,
     O_WEIGHT,
@@ -143,6 +147,7 @@ static const struct option longopts[] = {CLI_ARCH_LONGOPTS,
                                          {"walk-max", required_argument, NULL, O_WALKMAX},
                                          {"update-loss", required_argument, NULL, O_UPLOSS},
                                          {"no-clamp", no_argument, NULL, O_NOCLAMP},
+                                         {"integer-targets", no_argument, NULL, O_INTTGT},
                                          {"boards", required_argument, NULL, O_BOARDS},
                                          {"budget", required_argument, NULL, O_BUDGET},
                                          {"weight", required_argument, NULL, O_WEIGHT},
@@ -255,6 +260,9 @@ static int other_option(struct avi_cli *c, int opt, const char *arg)
         return 1;
     case O_NOCLAMP:
         c->o.clamp = 0;
+        return 1;
+    case O_INTTGT:
+        c->o.integer_targets = 1;
         return 1;
     case O_QUIET:
         c->quiet = 1;

@@ -31,6 +31,10 @@ expect 1 "256 inputs" "$HN" avi --puzzle 15 --arch 81-16-1 -o "$T/m.h5"
 [ "$(grep -c '^[0-9]' "$T/log.csv")" -eq 3 ] || fail "davi: the log lacks round lines"
 "$HN" nn info "$T/m.h5" >"$T/info" 2>&1 || fail "nn info on the avi model exited $?"
 grep -q "avi_method.*davi" "$T/info" || fail "the model does not record the method"
+grep -q "avi_integer_targets=0" "$T/info" || fail "integer targets should be off by default"
+"$HN" avi "${A[@]}" --rounds 1 --integer-targets --init-from "$T/m.h5" -o "$T/mi.h5" >"$T/outi" ||
+    fail "an --integer-targets run exited $?"
+"$HN" nn info "$T/mi.h5" 2>&1 | grep -q "avi_integer_targets=1" || fail "integer targets not recorded"
 "$HN" avi --puzzle 8 --resume "$T/ck.h5" --rounds 5 --steps 5 --batch 32 --walk-max 6 --quiet \
     --checkpoint "$T/ck.h5" --log "$T/log.csv" -o "$T/m2.h5" >"$T/out2" || fail "resume exited $?"
 grep -q '^5,25,' "$T/out2" || fail "resume: want round 5 after 25 steps: $(cat "$T/out2")"

@@ -90,6 +90,33 @@ static void test_backups(void)
     nn_model_free(m);
 }
 
+/* Integer targets: each child's network value is rounded (and kept >= 0)
+ * before the min, so a network off by less than 0.5 backs up exact values. */
+static void test_integer_backups(void)
+{
+    struct trn_avi_opts o;
+    trn_avi_opts_default(&o);
+    o.clamp = 0;
+    o.integer_targets = 1;
+    srch_np_board b[4] = {board("012345678"), board("102345678"), board("120345678"),
+                          board("876543210")};
+    const double h[] = {7.4, 7.6, -0.4, 0.45};
+    const float want[] = {8.0f, 9.0f, 1.0f, 1.0f}; /* 1 + round(max(h, 0)) */
+    float y[4];
+    for (int k = 0; k < 4; k++) {
+        nn_model *m = constant_model(h[k]);
+        CHECK(m != NULL);
+        CHECK(trn_avi_targets(&o, m, b, NULL, 4, y) == 0);
+        CHECK(y[0] == 0.0f && y[1] == 1.0f); /* the goal and its neighbour */
+        CHECK(y[2] == want[k] && y[3] == want[k]);
+        o.integer_targets = 0; /* the same network without rounding */
+        CHECK(trn_avi_targets(&o, m, b, NULL, 4, y) == 0);
+        CHECK_CLOSE(y[3], 1.0 + (h[k] > 0 ? h[k] : 0.0), 1e-5);
+        o.integer_targets = 1;
+        nn_model_free(m);
+    }
+}
+
 /* Share of boards with BFS distance 1..dmax whose rounded estimate is exact. */
 static double exact_near(const nn_model *m, const uint8_t *dist, int dmax)
 {
@@ -147,6 +174,36 @@ static void test_learns(const uint8_t *dist)
     CHECK(meth && !strncmp(meth, "davi", 4));
     CHECK(nn_model_get_meta_double(m, "avi_updates", &updates) == 0 && updates == 40);
     nn_model_free(m);
+}
+
+static void keep_target_mean(const struct trn_avi_round *r, void *user)
+{
+    *(double *)user = r->target_mean;
+}
+
+/* --init-from: the model started from is also the first target network, so
+ * round 1 backs up its values (1 + 7.25 nearly everywhere), not zeros. */
+static void test_init_target(void)
+{
+    const char *path = "test_trn_avi.init.h5";
+    nn_model *c = constant_model(7.25);
+    CHECK(c != NULL && nn_model_save(c, path) == 0);
+    nn_model_free(c);
+    struct trn_avi_opts o;
+    small_opts(&o);
+    o.arch = NULL;
+    o.init = path;
+    o.rounds = 1;
+    o.walk_max = 30;
+    o.clamp = 0;
+    double mean = 0;
+    o.on_round = keep_target_mean;
+    o.round_user = &mean;
+    nn_model *m = NULL;
+    CHECK(trn_avi_run(&o, &m) == 0);
+    CHECK_MSG(mean > 7.0 && mean < 8.25, "round 1 target mean %.3f", mean);
+    nn_model_free(m);
+    remove(path);
 }
 
 static int weights_equal(nn_model *a, nn_model *b)
@@ -256,11 +313,13 @@ int main(void)
     uint8_t *dist = bfs8(SRCH_NP_GOAL_BLANK_FIRST);
     CHECK(dist != NULL);
     test_backups();
+    test_integer_backups();
     if (dist) {
         test_learns(dist);
         test_bootstrap(dist);
     }
     test_resume();
+    test_init_target();
     test_refused();
     free(dist);
     return CHECK_DONE();

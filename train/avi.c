@@ -219,6 +219,10 @@ static int setup(const struct trn_avi_opts *o, struct avi_state *s)
         if (!(s->a = nn_adam_new(np, &ao, &rc)))
             rc = rc ? rc : HN_ERR_NOMEM;
     }
+    /* a model to start from is also the first target network: its values
+     * are what the run continues from, not the all-zero start of a fresh one */
+    if (!rc && !o->resume && o->init && !(s->target = nn_model_clone(s->m, &rc)))
+        rc = rc ? rc : HN_ERR_NOMEM;
     if (!rc && !(s->t = nn_train_new(s->m, o->batch, hn_seed_mix(o->seed, 2), &rc)))
         rc = rc ? rc : HN_ERR_NOMEM;
     return rc;
@@ -259,6 +263,7 @@ int trn_avi_record(const struct trn_avi_opts *o, const struct avi_state *s)
                 {"avi_updates", s->updates},
                 {"avi_update_loss", o->update_loss},
                 {"avi_clamp", o->clamp},
+                {"avi_integer_targets", o->integer_targets},
                 {"avi_boards", boot ? o->boards : 0},
                 {"avi_budget", boot ? (double)s->budget : 0},
                 {"avi_weight", boot ? o->weight : 0},

@@ -49,6 +49,16 @@ static size_t children(const srch_np_board *b, size_t lo, size_t hi, srch_np_boa
     return k;
 }
 
+/* A child's value from the network: never below 0. With integer targets it
+ * is also rounded to the nearest integer. With unit costs the backup is then
+ * the exact discrete Bellman operator on a network whose error is below 0.5
+ * everywhere, so such an error no longer compounds from update to update. */
+static double child_value(const struct trn_avi_opts *o, float h)
+{
+    double v = h > 0 ? (double)h : 0.0;
+    return o->integer_targets ? floor(v + 0.5) : v;
+}
+
 /* The backup of boards lo..hi from the values of their k children. */
 static void backup(const struct davi_job *j, size_t lo, size_t hi, const srch_np_board *c,
                    const size_t *par, size_t k, const float *h, const int *fl)
@@ -60,7 +70,7 @@ static void backup(const struct davi_job *j, size_t lo, size_t hi, const srch_np
     for (size_t m = 0; m < k; m++) {
         size_t i = par[m];
         double v = srch_np_board_is_goal(&c[m], j->o->goal) ? 0.0
-                   : h                                      ? (h[m] > 0 ? h[m] : 0.0)
+                   : h                                      ? child_value(j->o, h[m])
                                                             : 0.0;
         int up = fl && fl[m] > v;
         if (up)

@@ -209,9 +209,10 @@ struct trn_avi_opts {
     int blas_threads;          /* BLAS threads of the Adam steps [1] */
     const srch_np_heur *floor; /* admissible floor max(floor, target); may be NULL */
     /* DAVI */
-    int walk_max;       /* K [30] */
-    double update_loss; /* threshold; 0: replace every round [0] */
-    int clamp;          /* 1: target <= walk length (an upper bound) [1] */
+    int walk_max;        /* K [30] */
+    double update_loss;  /* threshold; 0: replace every round [0] */
+    int clamp;           /* 1: target <= walk length (an upper bound) [1] */
+    int integer_targets; /* 1: child values rounded, >= 0 (unit costs) [0] */
     /* BOOTSTRAP */
     int boards;               /* boards per round [100] */
     uint64_t budget;          /* initial expansions per board [2000] */
@@ -237,6 +238,8 @@ int trn_avi_run(const struct trn_avi_opts *o, nn_model **out);
 
 /* The DAVI target of each of n boards (in the goal layout of o) with the
  * frozen network `target` (NULL: h = 0 everywhere) and o->floor, o->clamp
+ * and o->integer_targets (each child's network value rounded to the nearest
+ * integer before the floor and the min)
  * (walk[i] is board i's walk length, or NULL for no clamp), on o->threads
  * threads. Targets are in moves. 0 or a status. */
 int trn_avi_targets(const struct trn_avi_opts *o, const nn_model *target, const srch_np_board *b,
