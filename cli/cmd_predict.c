@@ -106,6 +106,9 @@ static int h5_open(struct row_source *s, const char *path, const char *name, int
     if ((c != H5T_FLOAT && c != H5T_INTEGER) || size > 8)
         return hn_fail(HN_ERR_FORMAT, "%s: %s is not an array of numbers (integer or float)", path,
                        name);
+    int bad = hn_h5_dset_check(h->dset, path, name);
+    if (bad)
+        return bad;
     if (rank != 2)
         return hn_fail(HN_ERR_SHAPE, "%s: %s has rank %d, expected a 2-d [rows, features] array",
                        path, name, rank);

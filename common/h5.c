@@ -266,6 +266,50 @@ int hn_h5_attr_exists(hid_t obj, const char *name)
     return H5Aexists(obj, name) > 0;
 }
 
+/* Chunk dimensions against the dataset's and the byte cap; 1 when sane. */
+static int chunks_sane(hid_t d, size_t esize)
+{
+    hid_t pl = H5Dget_create_plist(d), sp = H5Dget_space(d);
+    int ok = pl >= 0 && sp >= 0;
+    if (ok && H5Pget_layout(pl) == H5D_CHUNKED) {
+        hsize_t dims[H5S_MAX_RANK], maxd[H5S_MAX_RANK], chunk[H5S_MAX_RANK];
+        int r = H5Sget_simple_extent_dims(sp, dims, maxd);
+        ok = r >= 0 && H5Pget_chunk(pl, H5S_MAX_RANK, chunk) == r;
+        size_t bytes = esize;
+        for (int i = 0; ok && i < r; i++) {
+            /* an extendible dataset may have chunks beyond its current size */
+            ok = chunk[i] >= 1 && (maxd[i] == H5S_UNLIMITED || chunk[i] <= maxd[i]) &&
+                 chunk[i] <= HN_H5_CHUNK_MAX / bytes;
+            bytes *= ok ? (size_t)chunk[i] : 1;
+        }
+    }
+    if (pl >= 0)
+        H5Pclose(pl);
+    if (sp >= 0)
+        H5Sclose(sp);
+    return ok;
+}
+
+int hn_h5_dset_check(hid_t d, const char *path, const char *what)
+{
+    hid_t t = H5Dget_type(d);
+    H5T_class_t c = t >= 0 ? H5Tget_class(t) : H5T_NO_CLASS;
+    size_t sz = t >= 0 ? H5Tget_size(t) : 0;
+    if (t >= 0)
+        H5Tclose(t);
+    if ((c != H5T_INTEGER && c != H5T_FLOAT) || sz < 1 || sz > 8)
+        return hn_fail(HN_ERR_FORMAT,
+                       "%s: %s has an unusable stored type (class %d, %zu bytes): the file is "
+                       "damaged",
+                       path, what, (int)c, sz);
+    if (!chunks_sane(d, sz))
+        return hn_fail(HN_ERR_FORMAT,
+                       "%s: %s has an unusable chunk layout (chunks beyond its maximum size or "
+                       "%zu MB): the file is damaged",
+                       path, what, HN_H5_CHUNK_MAX >> 20);
+    return HN_OK;
+}
+
 static hid_t attr_open(hid_t obj, const char *name)
 {
     if (H5Aexists(obj, name) <= 0)

@@ -43,5 +43,13 @@ int hn_h5_attr_get_str(hid_t obj, const char *name, char *buf, size_t cap);
 int hn_h5_attr_get_int(hid_t obj, const char *name, long long *value);
 int hn_h5_attr_get_double(hid_t obj, const char *name, double *value);
 int hn_h5_attr_exists(hid_t obj, const char *name); /* 1, 0 */
+/* Before a dataset of a file that may be damaged is read: its stored type
+ * must be an integer or a float of 1 to 8 bytes, and a chunked layout must
+ * have chunks within its maximum extent and HN_H5_CHUNK_MAX bytes.
+ * libhdf5 sizes its conversion and chunk buffers from these fields, so a
+ * damaged one would make it allocate gigabytes. Returns 0 or
+ * HN_ERR_FORMAT with a message naming path and what (a dataset name). */
+#define HN_H5_CHUNK_MAX ((size_t)64 << 20)
+int hn_h5_dset_check(hid_t d, const char *path, const char *what);
 
 #endif

@@ -41,6 +41,8 @@ static int check_one(hid_t f, const char *path, int k, int cells, hsize_t *rows)
         H5Tget_sign(t) != H5T_SGN_NONE)
         rc = hn_fail(HN_ERR_FORMAT, "%s: /%s has the wrong type (expected %s)", path,
                      expect[k].name, expect[k].what);
+    else if ((rc = hn_h5_dset_check(d, path, expect[k].name)))
+        ;
     else if (rank != expect[k].rank || (k == 0 && dims[1] != (hsize_t)cells))
         rc = hn_fail(HN_ERR_FORMAT, "%s: /%s has the wrong shape (expected %s, cells=%d)", path,
                      expect[k].name, expect[k].what, cells);

@@ -337,7 +337,9 @@ static int read_ds(hid_t f, const char *path, const char *name, int rank, hsize_
     hid_t sp = ds < 0 ? -1 : H5Dget_space(ds);
     hsize_t got[2] = {0, 0};
     int st = HN_OK;
-    if (sp < 0 || H5Sget_simple_extent_ndims(sp) != rank) {
+    if (ds >= 0 && (st = hn_h5_dset_check(ds, path, name)))
+        ;
+    else if (sp < 0 || H5Sget_simple_extent_ndims(sp) != rank) {
         st = hn_fail(HN_ERR_SHAPE, "%s: /%s must have rank %d", path, name, rank);
     } else {
         H5Sget_simple_extent_dims(sp, got, NULL);

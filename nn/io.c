@@ -134,6 +134,13 @@ static int read_dataset(const char *path, hid_t g, const char *where, const char
     hid_t d = H5Dopen2(g, name, H5P_DEFAULT);
     if (d < 0)
         return hn_fail(HN_ERR_FORMAT, "%s: %s/%s cannot be opened", path, where, name);
+    char what[96];
+    snprintf(what, sizeof what, "%s/%s", where, name);
+    int bad = hn_h5_dset_check(d, path, what);
+    if (bad) {
+        H5Dclose(d);
+        return bad;
+    }
     hid_t sp = H5Dget_space(d);
     hsize_t dims[2] = {0, 0};
     int r = sp >= 0 ? H5Sget_simple_extent_ndims(sp) : -1;

@@ -15,15 +15,8 @@ cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang-14 -DCMAKE_BUILD_TYPE=Debug -D
     >/dev/null || exit 1
 cmake --build build-fuzz -j"$(nproc)" >/dev/null || exit 1
 names=("$@")
-# Known gap (docs/reliability.md#fuzzing): a damaged checkpoint without a
-# checksum can still describe a network of gigabytes, which the resumed run
-# allocates (an out-of-memory for libFuzzer). Without named harnesses its
-# corpus is replayed but not fuzzed; name it to fuzz it.
-replay_only=" ckpt "
 if [ ${#names[@]} -eq 0 ]; then
     for d in tests/fuzz/corpus/*/; do names+=("$(basename "$d")"); done
-else
-    replay_only=""
 fi
 export HEURNET_FUZZ_DATA=$PWD/tests/fuzz/corpus/dataset/seed.h5 # fuzz_ckpt resumes on it
 # A huge malloc returns NULL, as glibc does in a release build (libhdf5 then
@@ -45,9 +38,7 @@ for h in "${names[@]}"; do
         failed+=("$h")
         continue
     fi
-    if [ "$secs" -gt 0 ] && [[ $replay_only == *" $h "* ]]; then
-        echo "fuzz $h: seed corpus replayed; not fuzzed by default (known gap)"
-    elif [ "$secs" -gt 0 ]; then
+    if [ "$secs" -gt 0 ]; then
         if "$bin" "${opts[@]}" -max_total_time="$secs" -print_final_stats=1 "$work" "$seeds" \
             >"build-fuzz/$h.log" 2>&1; then
             runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "build-fuzz/$h.log")

@@ -109,6 +109,53 @@ static void test_string_padding(hid_t f)
     CHECK(hn_h5_attr_get_double(f, "nullterm", &d) == HN_ERR_FORMAT);
 }
 
+static hid_t put_dset(hid_t f, const char *name, hid_t type, hsize_t n, hsize_t max, hsize_t chunk)
+{
+    hid_t sp = H5Screate_simple(1, &n, &max);
+    hid_t pl = H5Pcreate(H5P_DATASET_CREATE);
+    if (chunk)
+        CHECK(H5Pset_chunk(pl, 1, &chunk) >= 0);
+    hid_t d = H5Dcreate2(f, name, type, sp, H5P_DEFAULT, pl, H5P_DEFAULT);
+    CHECK(d >= 0);
+    H5Pclose(pl);
+    H5Sclose(sp);
+    return d;
+}
+
+/* A damaged type or chunk layout made libhdf5 allocate gigabytes in
+ * H5Dread (the fuzzed checkpoint oom-d60c...): such datasets are refused
+ * before any read, by name; extendible datasets with large chunks pass. */
+static void test_dset_check(hid_t f)
+{
+    struct {
+        const char *name;
+        hid_t type;
+        hsize_t n, max, chunk;
+        int ok;
+    } cases[] = {
+        {"f32", H5T_NATIVE_FLOAT, 8, 8, 0, 1},
+        {"u16_grow", H5T_NATIVE_UINT16, 4, H5S_UNLIMITED, 65536, 1},
+        {"f32_chunked", H5T_NATIVE_FLOAT, 8, 8, 4, 1},
+        {"ldouble", H5T_NATIVE_LDOUBLE, 8, 8, 0, 0},
+        {"huge_chunk", H5T_NATIVE_DOUBLE, 4, H5S_UNLIMITED, (hsize_t)1 << 24, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        hid_t d =
+            put_dset(f, cases[i].name, cases[i].type, cases[i].n, cases[i].max, cases[i].chunk);
+        int rc = hn_h5_dset_check(d, "file.h5", cases[i].name);
+        CHECK(cases[i].ok ? rc == HN_OK : rc == HN_ERR_FORMAT);
+        if (!cases[i].ok)
+            CHECK(strstr(hn_errmsg(), "file.h5") && strstr(hn_errmsg(), cases[i].name));
+        H5Dclose(d);
+    }
+    hid_t s = H5Tcopy(H5T_C_S1);
+    H5Tset_size(s, 16);
+    hid_t d = put_dset(f, "strings", s, 2, 2, 0);
+    CHECK(hn_h5_dset_check(d, "file.h5", "strings") == HN_ERR_FORMAT);
+    H5Dclose(d);
+    H5Tclose(s);
+}
+
 static void test_attrs(void)
 {
     const char *path = "test_hn_h5files.h5";
@@ -118,6 +165,7 @@ static void test_attrs(void)
     test_array_attrs(f);
     test_number_values(f);
     test_string_padding(f);
+    test_dset_check(f);
     H5Fclose(f);
     unlink(path);
 }

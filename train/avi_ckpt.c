@@ -20,11 +20,17 @@ static int read_arr(hid_t g, const char *path, const char *name, hid_t type, voi
     hid_t ds = H5Lexists(g, name, H5P_DEFAULT) > 0 ? H5Dopen2(g, name, H5P_DEFAULT) : -1;
     if (ds < 0)
         return hn_fail(HN_ERR_FORMAT, "%s: /avi/%s is missing", path, name);
+    char what[64];
+    snprintf(what, sizeof what, "/avi/%s", name);
+    int rc = hn_h5_dset_check(ds, path, what);
+    if (rc) {
+        H5Dclose(ds);
+        return rc;
+    }
     hid_t sp = H5Dget_space(ds);
     hssize_t k = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : -1;
     if (sp >= 0)
         H5Sclose(sp);
-    int rc = HN_OK;
     if (k != (hssize_t)(n ? n : 1))
         rc = hn_fail(HN_ERR_SHAPE, "%s: /avi/%s has %lld values, expected %zu", path, name,
                      (long long)k, n);

@@ -38,11 +38,17 @@ static int read_arr(hid_t g, const char *path, const char *name, hid_t type, siz
     if (ds < 0)
         return hn_fail(HN_ERR_FORMAT, "%s: /checkpoint/%s is missing (not a checkpoint?)", path,
                        name);
+    char what[64];
+    snprintf(what, sizeof what, "/checkpoint/%s", name);
+    int rc = hn_h5_dset_check(ds, path, what);
+    if (rc) {
+        H5Dclose(ds);
+        return rc;
+    }
     hid_t sp = H5Dget_space(ds);
     hssize_t k = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : -1;
     if (sp >= 0)
         H5Sclose(sp);
-    int rc = HN_OK;
     if (alloc) {
         *alloc = malloc(k > 0 ? (size_t)k * esize : 1);
         p = *alloc;

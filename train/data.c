@@ -43,6 +43,9 @@ static int open_ds(hid_t f, const char *path, const char *name, int rank, int al
     if (r != rank)
         return hn_fail(HN_ERR_SHAPE, "%s: dataset %s has rank %d, expected %d (%s)", path, name, r,
                        rank, rank == 2 ? "[rows, columns]" : "[rows]");
+    int bad = hn_h5_dset_check(*ds, path, name);
+    if (bad)
+        return bad;
     *rows = dims[0];
     if (cols)
         *cols = dims[1];
