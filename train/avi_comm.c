@@ -37,6 +37,10 @@ int trn_avi_parallel_part(const struct trn_avi_opts *o, int njobs, int (*fn)(voi
         job_range((size_t)njobs, c->rank, c->size, &lo, &hi);
     struct part_run p = {.fn = fn, .user = user, .first = (int)lo};
     int rc = trn_avi_parallel(o->threads, (int)(hi - lo), part_job, &p);
+    if (c && c->wait) {
+        int w = c->wait(c->user);
+        rc = rc ? rc : w;
+    }
     /* a stop or failure in one process ends the round in all of them */
     return trn_comm_agree(c, rc);
 }

@@ -93,6 +93,9 @@ struct trn_comm {
     int (*share)(void *buf, size_t elem, const size_t *part, void *user);
     /* Copy process 0's n bytes of buf to every process. */
     int (*bcast)(void *buf, size_t n, void *user);
+    /* Wait, sleeping, until every process calls it (may be NULL): a process
+     * that finished its part first then leaves the CPU to the others. */
+    int (*wait)(void *user);
     void *user;
 };
 
