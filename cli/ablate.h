@@ -60,6 +60,8 @@ struct ablate {
     int width;
     srch_np_ann_opts ann;
     srch_np_heur *floor; /* admissible part of the search heuristic, may be NULL */
+    int rank, size;      /* under mpirun (cli/ablate_mpi.c); else 0, 1 */
+    int ended;           /* rank 0: ranks that sent their end */
 };
 
 /* Split "SPEC[@LOSS]" into the training options of a variant; prints the
@@ -71,6 +73,20 @@ int abl_variant_opts(const char *arg, const struct trn_opts *base, char *spec, s
  * journal to a->csv after each. Returns 0 when all runs are in j, else an
  * exit code (a failed or interrupted run; messages printed). */
 int abl_run_missing(struct ablate *a, const trn_data *d, trn_abl_journal *j);
+
+/* Under mpirun (cli/ablate_mpi.c): MPI_Init and a->rank, a->size (0 or an
+ * exit code); a row of a rank other than 0 sent to rank 0 (0 or an exit
+ * code); rank 0 adds the rows that arrived to j and saves it (0 or an exit
+ * code); the end of a rank's runs with its exit code rc: rank 0 first takes
+ * every row and end of the others (j may be NULL: rows dropped). Returns
+ * the worst exit code of all ranks. abl_mpi_end: MPI_Finalize. */
+int abl_mpi_init(struct ablate *a);
+/* The worst exit code rc of all ranks (collective; also a barrier). */
+int abl_mpi_agree(int rc);
+int abl_mpi_send_row(const char *row);
+int abl_mpi_poll(struct ablate *a, trn_abl_journal *j);
+int abl_mpi_finish(struct ablate *a, trn_abl_journal *j, int rc);
+void abl_mpi_end(void);
 
 /* The Markdown tables of the runs in j (means +- standard errors; paired
  * differences with --baseline) on stdout. */

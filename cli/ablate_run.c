@@ -261,6 +261,8 @@ static int slot_finish(struct ablate *a, trn_abl_journal *j, struct slot *s, int
     if (!ok)
         return CLI_EXIT_FAIL; /* the worker said why, or was stopped */
     s->buf[s->len - 1] = '\0';
+    if (a->rank != 0)
+        return abl_mpi_send_row(s->buf); /* rank 0 keeps the journal */
     char where[128];
     snprintf(where, sizeof where, "worker of run %d/%d", s->v + 1, s->k + 1);
     if (trn_abl_journal_add_row(j, s->buf, where) || trn_abl_journal_save(j, a->csv))
@@ -299,13 +301,28 @@ static int pool_wait(struct ablate *a, trn_abl_journal *j, struct slot *slot, in
         rc = rc ? rc : f;
         (*active)--;
     }
+    if (a->size > 1 && a->rank == 0) {
+        int f = abl_mpi_poll(a, j);
+        rc = rc ? rc : f;
+    }
     return rc;
 }
 
 int abl_run_missing(struct ablate *a, const trn_data *d, trn_abl_journal *j)
 {
     struct slot slot[64] = {{0}};
-    int nvar = a->var.n, next = 0, active = 0, rc = 0, stopped = 0;
+    int nvar = a->var.n, next = 0, active = 0, rc = 0, stopped = 0, missing = 0;
+    /* this process's runs, from the journal as it was at the start (rank 0
+     * adds the other ranks' rows to j meanwhile): under mpirun the missing
+     * runs are dealt round-robin */
+    unsigned char *mine = calloc((size_t)(nvar * a->nseeds), 1);
+    if (!mine) {
+        hn_fail(HN_ERR_NOMEM, "out of memory");
+        return cli_fail("ablate");
+    }
+    for (int i = 0; i < nvar * a->nseeds; i++)
+        mine[i] =
+            !trn_abl_journal_get(j, i / a->nseeds, i % a->nseeds) && missing++ % a->size == a->rank;
     while (active || (!rc && !stopped && next < nvar * a->nseeds)) {
         if (hn_stop_requested() && !stopped) {
             stopped = 1;
@@ -314,8 +331,7 @@ int abl_run_missing(struct ablate *a, const trn_data *d, trn_abl_journal *j)
         /* start workers in the canonical order; finished runs are skipped */
         while (!rc && !stopped && active < a->jobs && next < nvar * a->nseeds) {
             int v = next / a->nseeds, k = next % a->nseeds;
-            next++;
-            if (trn_abl_journal_get(j, v, k))
+            if (!mine[next++])
                 continue;
             int i = 0;
             while (slot[i].pid > 0)
@@ -332,5 +348,6 @@ int abl_run_missing(struct ablate *a, const trn_data *d, trn_abl_journal *j)
     }
     for (int i = 0; i < a->jobs; i++)
         free(slot[i].buf);
+    free(mine);
     return rc ? rc : stopped ? CLI_EXIT_FAIL : 0;
 }

@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "cli/cmd_nn.h"
 #include "common/hn.h"
+#include "train/trn_mpi.h"
 
 static void help(const struct cli_train_cfg *c)
 {
@@ -50,7 +51,8 @@ static void help(const struct cli_train_cfg *c)
         "                     error bars), PREFIX-search.png (with --search)\n"
         "  --save PREFIX      also save each model as PREFIX<variant>-<seed>.h5\n"
         "                     (PREFIX<variant>.h5 with one seed)\n"
-        "MPI ranks are not supported yet (the build has no MPI); use --jobs.\n",
+        "Under mpirun -np N the runs the journal lacks are dealt round-robin over the ranks,\n"
+        "each running --jobs workers; rank 0 alone writes the CSV and prints the tables.\n",
         ABL_MAX_VARIANTS, ABL_MAX_INST, 1000000);
     cli_train_help(stdout, c);
     printf("  -h, --help         this help\n");
@@ -412,10 +414,10 @@ static void banner(const struct ablate *a, const trn_abl_journal *j)
         return;
     fprintf(stderr,
             "heurnet ablate: %d variants x %d seeds (%llu..%llu) = %d runs; %d in %s, %d to "
-            "train on %d jobs x %d BLAS threads; heurnet %s (%s)\n",
+            "train on %d rank(s) x %d jobs x %d BLAS threads; heurnet %s (%s)\n",
             a->var.n, a->nseeds, (unsigned long long)a->seed[0],
-            (unsigned long long)a->seed[a->nseeds - 1], total, done, a->csv, total - done, a->jobs,
-            a->c.o.threads, hn_version(), hn_revision());
+            (unsigned long long)a->seed[a->nseeds - 1], total, done, a->csv, total - done, a->size,
+            a->jobs, a->c.o.threads, hn_version(), hn_revision());
     if (a->col_search >= 0)
         fprintf(stderr, "heurnet ablate: A* on %zu boards of %s (limit %llu expanded)%s%s\n",
                 a->nboards, a->search, (unsigned long long)a->search_limit,
@@ -426,24 +428,34 @@ static int run(struct ablate *a)
 {
     int rc;
     trn_data *d = trn_data_open(a->c.data, a->c.ndata, a->c.val_fraction, a->c.sources, &rc);
-    if (!d)
-        return cli_fail("ablate");
     trn_abl_journal *j = NULL;
-    columns(a);
-    rc = cli_train_check_complete("ablate", &a->c, d);
+    rc = d ? 0 : cli_fail("ablate");
+    if (!rc) {
+        columns(a);
+        rc = cli_train_check_complete("ablate", &a->c, d);
+    }
     if (!rc && !(rc = a->search[0] ? search_setup(a, d) : 0) && !(j = journal_open(a, d)))
         rc = CLI_EXIT_FAIL;
     if (!rc && trn_abl_journal_count(j) < a->var.n * a->nseeds && a->search[0])
         rc = search_floor(a);
+    /* every rank has read the journal before rank 0 adds to it, and none
+     * trains when one could not set up */
+    if (a->size > 1)
+        rc = abl_mpi_agree(rc);
     if (!rc) {
-        banner(a, j);
+        if (a->rank == 0)
+            banner(a, j);
         rc = abl_run_missing(a, d, j);
     }
-    if (rc && j)
+    if (a->size > 1)
+        rc = abl_mpi_finish(a, a->rank == 0 ? j : NULL, rc);
+    if (a->rank != 0)
+        rc = rc ? CLI_EXIT_FAIL : 0;
+    else if (rc && j)
         fprintf(stderr,
                 "heurnet ablate: %d of %d runs are in %s; the same command trains the rest\n",
                 trn_abl_journal_count(j), a->var.n * a->nseeds, a->csv);
-    if (!rc) {
+    if (!rc && a->rank == 0) {
         abl_report(a, j);
         if (a->plot)
             rc = abl_plot(a, j);
@@ -463,14 +475,20 @@ int cmd_ablate(int argc, char **argv)
                        .search_n = 50,
                        .search_limit = 1000000,
                        .search_goal = -1,
+                       .size = 1,
                        .ann = SRCH_NP_ANN_DEFAULTS};
     cli_train_cfg_init(&a.c);
     int rc = parse(argc, argv, &a);
+    if (!rc && trn_mpi_launched())
+        rc = abl_mpi_init(&a);
     if (!rc) {
+        a.c.quiet |= a.rank != 0; /* rank 0 speaks for the run */
         cli_log_init(a.c.quiet);
         hn_stop_install();
         rc = run(&a);
     }
+    if (a.size > 1)
+        abl_mpi_end();
     trn_abl_list_free(&a.var);
     return rc < 0 ? CLI_EXIT_OK : rc;
 }

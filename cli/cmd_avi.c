@@ -13,6 +13,7 @@
 #include "cli/cmd_nn.h"
 #include "search/npuzzle/ann.h"
 #include "train/trn.h"
+#include "train/trn_mpi.h"
 
 struct avi_cli {
     struct trn_avi_opts o;
@@ -90,6 +91,12 @@ static void help(const struct trn_avi_opts *o)
     struct nn_layer_defaults d = o->defaults;
     cli_arch_help(stdout, &d);
     printf("  -h, --help         this help\n");
+#ifdef HEURNET_MPI
+    printf("Under mpirun -np N each rank makes 1/N of every round's targets (DAVI boards,\n"
+           "bootstrap searches), the ranks share them and each trains on 1/N of every batch\n"
+           "(--batch a multiple of N; --threads per rank); the result equals one process.\n"
+           "Rank 0 alone prints, logs and writes the checkpoint and the model.\n");
+#endif
 }
 
 enum {
@@ -455,11 +462,55 @@ static void banner(const struct avi_cli *c)
     fprintf(
         stderr,
         "heurnet avi %s (%s): %s, %d-puzzle %s, %d rounds x %d steps x batch %d, lr %g decay %g, "
-        "floor %s, %d threads, %d BLAS threads, seed %llu%s%s\n",
+        "floor %s, %d threads, %d BLAS threads, %d process(es), seed %llu%s%s\n",
         hn_version(), hn_revision(), o->method == TRN_AVI_BOOT ? "bootstrap" : "davi", c->puzzle,
         srch_np_goal_name(o->goal), o->rounds, o->steps_per_round, o->batch, o->lr, o->lr_decay,
-        c->floor ? c->floor : "none", o->threads, o->blas_threads, (unsigned long long)o->seed,
-        o->resume ? ", resuming " : "", o->resume ? o->resume : "");
+        c->floor ? c->floor : "none", o->threads, o->blas_threads, o->comm ? o->comm->size : 1,
+        (unsigned long long)o->seed, o->resume ? ", resuming " : "", o->resume ? o->resume : "");
+}
+
+/* Under mpirun only rank 0 prints, logs, evaluates and writes files. */
+static int run(struct avi_cli *c)
+{
+    int rc, lead = !c->o.comm || c->o.comm->rank == 0;
+    if (!lead) {
+        c->quiet = 1;
+        c->log = c->eval = NULL;
+    }
+    cli_log_init(c->quiet);
+    nn_blas_threads(c->o.blas_threads);
+    srch_np_heur *floor = NULL;
+    if ((rc = open_inputs(c, &floor)))
+        goto done;
+    hn_stop_install();
+    c->o.floor = floor;
+    c->o.on_round = lead ? on_round : NULL;
+    c->o.round_user = c;
+    c->o.progress = lead ? on_progress : NULL;
+    c->o.progress_user = c;
+    if (!c->quiet)
+        banner(c);
+    if (lead)
+        csv_header(stdout);
+    nn_model *m = NULL;
+    int st = trn_avi_run(&c->o, &m);
+    hn_progress_finish(c->bar);
+    if (!st && lead)
+        st = nn_model_save(m, c->out);
+    nn_model_free(m);
+    if (st == HN_ERR_INTERRUPTED && lead)
+        fprintf(stderr, "heurnet avi: interrupted%s%s\n",
+                c->o.checkpoint ? "; checkpoint written: " : "",
+                c->o.checkpoint ? c->o.checkpoint : " (no checkpoint configured)");
+    else if (!st && !c->quiet)
+        fprintf(stderr, "heurnet avi: saved %s\n", c->out);
+    rc = st == HN_ERR_INTERRUPTED ? CLI_EXIT_FAIL : st ? cli_fail("avi") : CLI_EXIT_OK;
+done:
+    srch_np_heur_free(floor);
+    free(c->inst);
+    if (c->logf)
+        fclose(c->logf);
+    return rc;
 }
 
 int cmd_avi(int argc, char **argv)
@@ -471,37 +522,18 @@ int cmd_avi(int argc, char **argv)
     int rc = parse(argc, argv, &c);
     if (rc)
         return rc < 0 ? CLI_EXIT_OK : rc;
-    cli_log_init(c.quiet);
-    nn_blas_threads(c.o.blas_threads);
-    srch_np_heur *floor = NULL;
-    if ((rc = open_inputs(&c, &floor)))
-        goto done;
-    hn_stop_install();
-    c.o.floor = floor;
-    c.o.on_round = on_round;
-    c.o.round_user = &c;
-    c.o.progress = on_progress;
-    c.o.progress_user = &c;
-    if (!c.quiet)
-        banner(&c);
-    csv_header(stdout);
-    nn_model *m = NULL;
-    int st = trn_avi_run(&c.o, &m);
-    hn_progress_finish(c.bar);
-    if (!st)
-        st = nn_model_save(m, c.out);
-    nn_model_free(m);
-    if (st == HN_ERR_INTERRUPTED)
-        fprintf(stderr, "heurnet avi: interrupted%s%s\n",
-                c.o.checkpoint ? "; checkpoint written: " : "",
-                c.o.checkpoint ? c.o.checkpoint : " (no checkpoint configured)");
-    else if (!st && !c.quiet)
-        fprintf(stderr, "heurnet avi: saved %s\n", c.out);
-    rc = st == HN_ERR_INTERRUPTED ? CLI_EXIT_FAIL : st ? cli_fail("avi") : CLI_EXIT_OK;
-done:
-    srch_np_heur_free(floor);
-    free(c.inst);
-    if (c.logf)
-        fclose(c.logf);
+    if (!trn_mpi_launched())
+        return run(&c);
+#ifdef HEURNET_MPI
+    struct trn_comm comm;
+    if (trn_mpi_init(&comm))
+        return cli_fail("avi");
+    c.o.comm = &comm;
+    rc = run(&c);
+    trn_mpi_finalize();
     return rc;
+#else
+    hn_fail(HN_ERR_UNSUPPORTED, "started by mpirun, but this heurnet was built without MPI");
+    return cli_fail("avi");
+#endif
 }

@@ -3,6 +3,7 @@
 # data, timed pair by pair with farm-bench (or once each with /usr/bin/time
 # when farm-bench is not installed), and the two CSVs compared with the
 # timing columns (train_s, samples_per_s) left out: they must be equal.
+# With MPI=1 the second case is mpirun -np 2 with --jobs 1 per rank.
 # usage: scripts/bench_ablate.sh [BUILD_DIR [WORK_DIR [RUNS]]]
 set -euo pipefail
 HN=$(realpath "${1:-build}")/heurnet
@@ -12,6 +13,15 @@ mkdir -p "$W"
 [ -s "$W/p8.h5" ] || "$HN" gen --puzzle 8 --count 100000 --seed 1 --quiet -o "$W/p8.h5"
 A="--data $W/p8.h5 --grid 81-{256,128,64}-64-1 --seeds 5 --epochs 3 --batch 256 --threads 1 --quiet"
 one() { echo "sh -c 'rm -f $W/j$1.csv && $HN ablate $A --jobs $1 --csv $W/j$1.csv >$W/j$1.md'"; }
+if [ "${MPI:-0}" = 1 ]; then
+    mpi="mpirun --oversubscribe -np 2"
+    [ "$(id -u)" -eq 0 ] && mpi="$mpi --allow-run-as-root"
+    # the second case: 2 ranks of one job each, its CSV as j2.csv
+    one() {
+        [ "$1" = 1 ] && echo "sh -c 'rm -f $W/j1.csv && $HN ablate $A --jobs 1 --csv $W/j1.csv >$W/j1.md'" ||
+            echo "sh -c 'rm -f $W/j2.csv && $mpi $HN ablate $A --jobs 1 --csv $W/j2.csv >$W/j2.md'"
+    }
+fi
 if command -v farm-bench >/dev/null; then
     eval farm-bench -n "$RUNS" --warmup 0 --timeout 3600 --vs "\"$(one 1)\"" -- $(one 2)
 else

@@ -185,6 +185,12 @@ int srch_np_pdb_lookup(const srch_np_pdb *p, const srch_np_board *b);
  * fails with HN_ERR_FORMAT naming the file and what is wrong (bad magic,
  * truncated, checksum mismatch, partition differs from `expect` when given). */
 int srch_np_pdb_save(const srch_np_pdb *p, const char *path);
+/* The same file with the tables stored uncompressed (magic HNPDBRAW; 576 MB
+ * for the 15-puzzle 7-8): srch_np_pdb_load reads it without inflating, at
+ * page-cache speed, so processes that share a machine load one PDB fast.
+ * Written to PATH.<pid>.part and renamed, so several processes may write the
+ * same file at once. 0 or HN_ERR_IO. Load reads both kinds. */
+int srch_np_pdb_save_raw(const srch_np_pdb *p, const char *path);
 srch_np_pdb *srch_np_pdb_load(const char *path, const srch_np_partition *expect, int *status);
 /* Canonical cache file name "npuzzle<N>-<partition>.pdb" (e.g.
  * "npuzzle15-7-8.pdb"). Returns the length needed. */

@@ -9,21 +9,7 @@ set -u
 HN=$(realpath "$1")
 PY=/usr/bin/python3
 . "$(dirname "$0")/lib_cli.sh"
-
-if ! "$HN" train --help | grep -q mpirun || ! command -v mpirun >/dev/null; then
-    echo "SKIP: heurnet built without MPI, or no mpirun"
-    exit 77
-fi
-if ! $PY -c "import h5py, numpy" 2>/dev/null; then
-    echo "SKIP: python3 with h5py and numpy is needed to compare the models"
-    exit 77
-fi
-# As root Open MPI needs to be told; --oversubscribe: 2 ranks on 1 core too.
-# In a sanitizer build LeakSanitizer would report Open MPI's own exit-time
-# allocations (in plugins unloaded before the check, so no suppression file
-# can name them): leak checks stay on for the 1-process runs only.
-MPI=(env "ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0" mpirun --oversubscribe -np 2)
-[ "$(id -u)" -eq 0 ] && MPI+=(--allow-run-as-root)
+. "$(dirname "$0")/lib_mpi.sh"
 cd "$T"
 
 # --- gen: 2 shards + a virtual file equal the 1-rank dataset ------------------
@@ -36,25 +22,6 @@ for d in /boards /cost /expanded /source; do
 done
 
 # --- train: 2 ranks x 32 rows = 1 process x 64 rows ----------------------------
-# compare MODEL_A MODEL_B TOL: every weight within TOL. The bias of a dense
-# layer feeding batch norm is left out (its true gradient is 0, so Adam
-# drifts it on rounding noise), and with it the running mean (which holds it).
-compare() {
-    $PY - "$1" "$2" "$3" <<'PYEOF'
-import sys, h5py, numpy as np
-a, b, tol = h5py.File(sys.argv[1]), h5py.File(sys.argv[2]), float(sys.argv[3])
-worst, n = 0.0, 0
-for name, layer in a["layers"].items():
-    for key, ds in layer.items():
-        if key == "moving_mean" or (key == "bias" and "gamma" in layer):
-            continue
-        x, y = ds[()], b["layers"][name][key][()]
-        worst = max(worst, float(np.abs(x - y).max()))
-        n += 1
-print(f"{n} tensors, largest difference {worst:.3g}")
-sys.exit(0 if n >= 8 and worst <= tol else 1)
-PYEOF
-}
 # (a small file without path states: few steps, as 2 ranks on a busy machine
 # wait for each other at every sum)
 "$HN" gen --puzzle 8 --label manhattan --seed 6 --quiet --count 1500 --threads 1 -o small.h5 >/dev/null ||
@@ -84,21 +51,7 @@ compare m1.h5 s3.h5 1e-4 || fail "1-process resume of a 2-rank checkpoint differ
 
 # --- SIGTERM to mpirun mid-run: a checkpoint that resumes ----------------------
 B=(--data small.h5 --arch 81-64-32-1 --dropout 0 --batch 32 --seed 4 --threads 1 --quiet)
-"${MPI[@]}" "$HN" train "${B[@]}" --epochs 400 --checkpoint kill.h5 -o k.h5 >k.csv 2>k.err &
-pid=$!
-for _ in $(seq 1 3000); do # up to 5 minutes on a busy machine
-    [ -e kill.h5 ] && break
-    sleep 0.1
-done
-kill -TERM $pid
-wait $pid
-[ $? -ne 0 ] && [ ! -e k.h5 ] || fail "mpirun run finished before SIGTERM (or wrote a model)"
-epochs=$(grep -c '^[0-9]' k.csv)
-[ "$epochs" -ge 1 ] || fail "no epoch finished before the stop: $(cat k.err)"
-more=$((epochs + 2))
-"${MPI[@]}" "$HN" train "${B[@]}" --epochs $more --resume kill.h5 -o k.h5 >k2.csv 2>"$T/err" ||
-    fail "resume after SIGTERM: $(head -c 300 "$T/err")"
-grep -q "^$more," k2.csv && [ -e k.h5 ] || fail "resume after SIGTERM did not reach epoch $more: $(cat k2.csv)"
+stop_resume train --epochs "${B[@]}"
 
 [ $fails -eq 0 ] || exit 1
 echo "cli_mpi: all checks passed"

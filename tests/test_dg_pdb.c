@@ -174,6 +174,31 @@ static long file_size(const char *path)
     return n;
 }
 
+/* 1 when q holds p's three tables. */
+static int same_tables(srch_np_pdb *p, srch_np_pdb *q)
+{
+    uint64_t e1 = 0, e2 = 1;
+    int same = q != NULL;
+    for (int i = 0; same && i < 3; i++)
+        same &= !memcmp(srch_np_pdb_table(p, i, &e1), srch_np_pdb_table(q, i, &e2), e1) && e1 == e2;
+    return same;
+}
+
+/* Flip the bits of one byte in the middle of a file of `size` bytes. */
+static int flip_middle(const char *path, long size)
+{
+    FILE *f = fopen(path, "r+b");
+    if (!f)
+        return 0;
+    fseek(f, size / 2, SEEK_SET);
+    int c = fgetc(f);
+    fseek(f, size / 2, SEEK_SET);
+    fputc(c ^ 0x5a, f);
+    return fclose(f) == 0;
+}
+
+static void test_raw(srch_np_pdb *p);
+
 static void test_file(void)
 {
     srch_np_pdb *p = build("5-5-5", 4, 1);
@@ -196,30 +221,15 @@ static void test_file(void)
     int st;
     srch_np_pdb *q = srch_np_pdb_load(path, srch_np_pdb_partition(p), &st);
     CHECK(q != NULL && st == 0);
-    if (q) {
-        uint64_t e1, e2;
-        int same = 1;
-        for (int i = 0; i < 3; i++)
-            same &=
-                !memcmp(srch_np_pdb_table(p, i, &e1), srch_np_pdb_table(q, i, &e2), e1) && e1 == e2;
-        CHECK(same);
-        srch_np_pdb_free(q);
-    }
+    CHECK(same_tables(p, q));
+    srch_np_pdb_free(q);
     srch_np_partition other;
     srch_np_partition_get("6-6-3", 4, &other);
     CHECK(srch_np_pdb_load(path, &other, &st) == NULL && st == HN_ERR_FORMAT);
     CHECK(strstr(hn_errmsg(), "expected '6-6-3'") != NULL);
     /* flip one byte of the compressed data */
     long size = file_size(path);
-    FILE *f = fopen(path, "r+b");
-    CHECK(f != NULL && size > 1000);
-    if (f) {
-        fseek(f, size / 2, SEEK_SET);
-        int c = fgetc(f);
-        fseek(f, size / 2, SEEK_SET);
-        fputc(c ^ 0x5a, f);
-        fclose(f);
-    }
+    CHECK(size > 1000 && flip_middle(path, size));
     CHECK(srch_np_pdb_load(path, NULL, &st) == NULL && st == HN_ERR_FORMAT);
     CHECK_MSG(strstr(hn_errmsg(), "corrupted") || strstr(hn_errmsg(), "checksum"), "%s",
               hn_errmsg());
@@ -231,7 +241,7 @@ static void test_file(void)
     CHECK(truncate(path, 20) == 0);
     CHECK(srch_np_pdb_load(path, NULL, &st) == NULL && strstr(hn_errmsg(), "header"));
     /* not a PDB at all */
-    f = fopen(path, "wb");
+    FILE *f = fopen(path, "wb");
     if (f) {
         for (int i = 0; i < 1000; i++)
             fputc('x', f);
@@ -240,7 +250,44 @@ static void test_file(void)
     CHECK(srch_np_pdb_load(path, NULL, &st) == NULL && strstr(hn_errmsg(), "magic"));
     remove(path);
     CHECK(srch_np_pdb_load(path, NULL, &st) == NULL && st == HN_ERR_IO);
+    test_raw(p);
     srch_np_pdb_free(p);
+}
+
+/* The uncompressed variant: mapped, not read; the same lookups; a changed
+ * or truncated file is refused; writing into a loaded copy leaves the file. */
+static void test_raw(srch_np_pdb *p)
+{
+    char path[] = "test_dg_pdb_raw.pdb";
+    int st;
+    CHECK(srch_np_pdb_save_raw(p, path) == 0);
+    srch_np_pdb *q = srch_np_pdb_load(path, srch_np_pdb_partition(p), &st);
+    CHECK(q != NULL && st == 0);
+    CHECK(same_tables(p, q));
+    if (q) {
+        int same = 1;
+        srch_np_board b;
+        hn_rng *r = hn_rng_new(3);
+        for (int k = 0; r && k < 200; k++) {
+            srch_np_board_random_walk(&b, 4, SRCH_NP_GOAL_BLANK_FIRST, 60, r);
+            same &= srch_np_pdb_lookup(p, &b) == srch_np_pdb_lookup(q, &b);
+        }
+        hn_rng_free(r);
+        CHECK(same);
+        srch_np_pdb_table(q, 0, NULL)[0] ^= 1; /* copy on write */
+        srch_np_pdb_free(q);
+    }
+    q = srch_np_pdb_load(path, NULL, &st);
+    CHECK_MSG(q != NULL, "a write into a loaded copy reached the file: %s", hn_errmsg());
+    srch_np_pdb_free(q);
+    long size = file_size(path);
+    CHECK(size > 1000 && flip_middle(path, size));
+    CHECK(srch_np_pdb_load(path, NULL, &st) == NULL && strstr(hn_errmsg(), "checksum"));
+    CHECK(srch_np_pdb_save_raw(p, path) == 0);
+    CHECK(truncate(path, size - 1) == 0);
+    CHECK(srch_np_pdb_load(path, NULL, &st) == NULL && st == HN_ERR_FORMAT);
+    CHECK_MSG(strstr(hn_errmsg(), "the header says") != NULL, "%s", hn_errmsg());
+    remove(path);
 }
 
 int main(void)

@@ -10,6 +10,7 @@
 
 #include "search/npuzzle/encode.h"
 #include "train/avi_private.h"
+#include "train/trn_private.h"
 
 void trn_avi_opts_default(struct trn_avi_opts *o)
 {
@@ -51,6 +52,11 @@ static int check_opts(const struct trn_avi_opts *o)
     if (o->threads < 1 || o->threads > 256 || o->blas_threads < 1 || o->blas_threads > 256)
         return hn_fail(HN_ERR_ARG, "threads %d or BLAS threads %d is not 1..256", o->threads,
                        o->blas_threads);
+    if (o->comm && (o->batch % o->comm->size || o->batch / o->comm->size < 2))
+        return hn_fail(HN_ERR_ARG,
+                       "batch %d is not a multiple of the %d processes (at least 2 "
+                       "rows each)",
+                       o->batch, o->comm->size);
     if ((uint64_t)o->batch * (uint64_t)o->steps_per_round > UINT32_MAX)
         return hn_fail(HN_ERR_ARG, "batch * steps per round exceeds 2^32 rows");
     if (o->walk_max < 0 || o->walk_max > SRCH_NP_MAX_PATH || o->update_loss < 0)
@@ -117,9 +123,10 @@ int trn_avi_parallel(int threads, int njobs, int (*fn)(void *user, int job), voi
 int trn_avi_fit(const struct trn_avi_opts *o, struct avi_state *s, const uint8_t *boards,
                 const float *y, const uint32_t *idx, int steps, double *loss)
 {
-    int cells = o->width * o->width, din = cells * cells, bs = o->batch;
-    float *x = malloc(sizeof(float) * (size_t)bs * (size_t)din),
-          *t = malloc(sizeof(float) * (size_t)bs);
+    int cells = o->width * o->width, din = cells * cells, bs = o->batch, first;
+    int stripe = trn_avi_stripe(o, &first); /* this process's rows of each batch */
+    float *x = malloc(sizeof(float) * (size_t)stripe * (size_t)din),
+          *t = malloc(sizeof(float) * (size_t)stripe);
     double mean, std, sum = 0;
     size_t np;
     float *params = nn_model_params(s->m, &np);
@@ -127,21 +134,19 @@ int trn_avi_fit(const struct trn_avi_opts *o, struct avi_state *s, const uint8_t
     nn_model_target(s->m, &mean, &std);
     int k = 0;
     for (; !rc && k < steps; k++) {
-        if (hn_stop_requested()) {
-            rc = HN_ERR_INTERRUPTED;
+        if ((rc = trn_avi_stop_check(o)))
             break;
-        }
-        const uint32_t *row = idx + (size_t)k * (size_t)bs;
-        for (int i = 0; i < bs; i++) {
+        const uint32_t *row = idx + (size_t)k * (size_t)bs + first;
+        for (int i = 0; i < stripe; i++) {
             srch_np_encode_onehot_tiles(boards + (size_t)row[i] * (size_t)cells, cells,
                                         x + (size_t)i * (size_t)din);
             t[i] = (float)((y[row[i]] - mean) / std);
         }
         nn_adam_set_lr(s->a, (float)(o->lr * pow(o->lr_decay, (double)s->steps)));
-        if ((rc = nn_train_forward(s->t, x, bs, NN_MODE_TRAIN)))
+        if ((rc = nn_train_forward(s->t, x, stripe, NN_MODE_TRAIN)))
             break;
         sum += nn_train_loss(s->t, t, NN_LOSS_MSE, 1.0f);
-        if ((rc = nn_train_backward(s->t)))
+        if ((rc = trn_avi_sum_grad(o, s->t, stripe, np)))
             break;
         nn_adam_step(s->a, params, nn_train_grad(s->t));
         s->steps++;
@@ -152,6 +157,10 @@ int trn_avi_fit(const struct trn_avi_opts *o, struct avi_state *s, const uint8_t
                      sum / (k + 1) * std * std);
             o->progress((uint64_t)k + 1, (uint64_t)steps, extra, o->progress_user);
         }
+    }
+    if (!rc || rc == HN_ERR_INTERRUPTED) { /* the same in every process */
+        int q = trn_avi_mean(o, &sum);
+        rc = q ? q : rc;
     }
     *loss = k ? sum / k * std * std : 0.0;
     free(x);
@@ -223,8 +232,13 @@ static int setup(const struct trn_avi_opts *o, struct avi_state *s)
      * are what the run continues from, not the all-zero start of a fresh one */
     if (!rc && !o->resume && o->init && !(s->target = nn_model_clone(s->m, &rc)))
         rc = rc ? rc : HN_ERR_NOMEM;
-    if (!rc && !(s->t = nn_train_new(s->m, o->batch, hn_seed_mix(o->seed, 2), &rc)))
+    /* dropout masks differ between processes (rank 0's are a lone run's) */
+    int first, stripe = trn_avi_stripe(o, &first), rank = o->comm ? o->comm->rank : 0;
+    uint64_t seed = hn_seed_mix(o->seed, 2 + ((uint64_t)rank << 32));
+    if (!rc && !(s->t = nn_train_new(s->m, stripe, seed, &rc)))
         rc = rc ? rc : HN_ERR_NOMEM;
+    if (!rc && o->comm)
+        nn_train_set_sum(s->t, o->comm->sum_double, o->comm->user);
     return rc;
 }
 
@@ -310,7 +324,7 @@ static int one_round(const struct trn_avi_opts *o, struct avi_state *s)
     r.seconds = dt;
     r.total_seconds = s->seconds;
     r.model = s->m;
-    if (o->checkpoint && (rc = trn_avi_ckpt_save(o->checkpoint, o, s)))
+    if (o->checkpoint && (rc = trn_avi_ckpt_lead(o->checkpoint, o, s)))
         return rc;
     if (o->on_round)
         o->on_round(&r, o->round_user);
@@ -324,12 +338,12 @@ int trn_avi_run(const struct trn_avi_opts *o, nn_model **out)
     int rc = check_opts(o);
     if (rc)
         return rc;
-    rc = setup(o, &s);
+    rc = trn_comm_agree(o->comm, setup(o, &s)); /* no process goes on alone */
     while (!rc && s.round < o->rounds)
         rc = one_round(o, &s);
     if (rc == HN_ERR_INTERRUPTED && o->checkpoint && s.m && s.a) {
         /* Steps of the unfinished round are kept; the round itself is redone. */
-        int c = trn_avi_ckpt_save(o->checkpoint, o, &s);
+        int c = trn_avi_ckpt_lead(o->checkpoint, o, &s);
         rc = c ? c : rc;
     }
     if (!rc)

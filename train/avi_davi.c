@@ -17,7 +17,8 @@ struct davi_job {
     srch_np_board *b;
     int *walk; /* walk length per board (NULL: no clamp) */
     float *y;
-    int *raised; /* per board: 1 if the floor decided the target */
+    int *raised;   /* per board: 1 if the floor decided the target */
+    uint8_t *rows; /* the boards' cells, row after row (NULL: not kept) */
     size_t n;
     int generate;  /* 1: draw the boards first (seeded per chunk) */
     uint64_t seed; /* of this round's walks */
@@ -111,6 +112,8 @@ static int davi_chunk(void *user, int job)
         rc = srch_np_heur_eval_batch(j->o->floor, c, k, fl);
     if (!rc)
         backup(j, lo, hi, c, par, k, h, fl);
+    for (size_t i = lo; !rc && j->rows && i < hi; i++)
+        memcpy(j->rows + i * j->b[i].ncells, j->b[i].tile, j->b[i].ncells);
     free(c);
     free(par);
     free(h);
@@ -133,8 +136,16 @@ static int run_jobs(struct davi_job *j, const nn_model *target)
     }
     j->net = net;
     int njobs = (int)((j->n + CHUNK - 1) / CHUNK);
-    rc = trn_avi_parallel(j->o->threads, njobs, davi_chunk, j);
+    rc = trn_avi_parallel_part(j->o, njobs, davi_chunk, j);
     srch_np_heur_free(net);
+    /* under comm every process holds the round's rows and targets */
+    size_t cells = (size_t)(j->o->width * j->o->width);
+    if (!rc && j->rows)
+        rc = trn_avi_share(j->o, j->rows, cells, njobs, CHUNK, j->n);
+    if (!rc && j->rows)
+        rc = trn_avi_share(j->o, j->y, sizeof *j->y, njobs, CHUNK, j->n);
+    if (!rc && j->rows)
+        rc = trn_avi_share(j->o, j->raised, sizeof *j->raised, njobs, CHUNK, j->n);
     return rc;
 }
 
@@ -144,8 +155,14 @@ int trn_avi_targets(const struct trn_avi_opts *o, const nn_model *target, const 
     int *raised = malloc(sizeof(int) * (n ? n : 1));
     if (!raised)
         return hn_fail(HN_ERR_NOMEM, "out of memory");
-    struct davi_job j = {
-        .o = o, .b = (srch_np_board *)b, .walk = (int *)walk, .y = y, .raised = raised, .n = n};
+    struct trn_avi_opts alone = *o; /* all n boards in this process */
+    alone.comm = NULL;
+    struct davi_job j = {.o = &alone,
+                         .b = (srch_np_board *)b,
+                         .walk = (int *)walk,
+                         .y = y,
+                         .raised = raised,
+                         .n = n};
     nn_blas_threads(1);
     int rc = run_jobs(&j, target);
     free(raised);
@@ -169,7 +186,7 @@ static int round_rows(const struct trn_avi_opts *o, struct avi_state *s, struct 
                       uint8_t *rows, uint32_t *perm, struct trn_avi_round *r)
 {
     double t0 = hn_now();
-    int cells = o->width * o->width;
+    j->rows = rows;
     nn_blas_threads(1);
     int rc = run_jobs(j, s->target);
     nn_blas_threads(o->blas_threads);
@@ -178,7 +195,6 @@ static int round_rows(const struct trn_avi_opts *o, struct avi_state *s, struct 
         return rc;
     double sum = 0, mx = 0, raised = 0;
     for (size_t i = 0; i < j->n; i++) {
-        memcpy(rows + i * (size_t)cells, j->b[i].tile, (size_t)cells);
         sum += j->y[i];
         mx = j->y[i] > mx ? j->y[i] : mx;
         raised += j->raised[i];
@@ -223,7 +239,8 @@ int trn_avi_davi_round(const struct trn_avi_opts *o, struct avi_state *s, struct
     /* DeepCubeA replaces the target network once the loss is small enough;
      * with no threshold it is replaced every round. */
     if (!rc && (o->update_loss <= 0 || r->loss < o->update_loss)) {
-        rc = update_target(s);
+        rc = trn_avi_lockstep(o, s->m);
+        rc = rc ? rc : update_target(s);
         r->updated = 1;
     }
     free(j.b);

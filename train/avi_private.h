@@ -45,6 +45,28 @@ int trn_avi_ckpt_save(const char *path, const struct trn_avi_opts *o, const stru
 /* Fills s (m, target, a, buffer; t is made by the caller). */
 int trn_avi_ckpt_load(const char *path, const struct trn_avi_opts *o, struct avi_state *s);
 
+/* Several processes (train/avi_comm.c; each the single-process case when
+ * o->comm is NULL). Run this process's contiguous part of jobs 0..njobs-1
+ * (by trn_avi_parallel), then agree on the status with the others. */
+int trn_avi_parallel_part(const struct trn_avi_opts *o, int njobs, int (*fn)(void *user, int job),
+                          void *user);
+/* After trn_avi_parallel_part: every process gets every job's elements of
+ * buf (job j owns elements [j * unit, (j + 1) * unit) of n, elem bytes each). */
+int trn_avi_share(const struct trn_avi_opts *o, void *buf, size_t elem, int njobs, size_t unit,
+                  size_t n);
+/* Rows per process of each batch; *first = this process's first row. */
+int trn_avi_stripe(const struct trn_avi_opts *o, int *first);
+/* Backward pass of a stripe, summed over the processes (np parameters). */
+int trn_avi_sum_grad(const struct trn_avi_opts *o, nn_train *t, int stripe, size_t np);
+/* *v becomes its mean over the processes. */
+int trn_avi_mean(const struct trn_avi_opts *o, double *v);
+/* HN_ERR_INTERRUPTED in every process when any was asked to stop. */
+int trn_avi_stop_check(const struct trn_avi_opts *o);
+/* Copy process 0's weights and statistics of m to every process. */
+int trn_avi_lockstep(const struct trn_avi_opts *o, nn_model *m);
+/* The checkpoint, written by process 0 only; its status agreed by all. */
+int trn_avi_ckpt_lead(const char *path, const struct trn_avi_opts *o, const struct avi_state *s);
+
 /* The avi_* training record on s->m. */
 int trn_avi_record(const struct trn_avi_opts *o, const struct avi_state *s);
 

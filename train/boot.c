@@ -92,8 +92,13 @@ static int solve_boards(const struct trn_avi_opts *o, struct avi_state *s, struc
     rc = j.b && j.res ? HN_OK : hn_fail(HN_ERR_NOMEM, "out of memory");
     nn_blas_threads(1);
     if (!rc)
-        rc = trn_avi_parallel(o->threads, o->boards, boot_solve, &j);
+        rc = trn_avi_parallel_part(o, o->boards, boot_solve, &j);
     nn_blas_threads(o->blas_threads);
+    /* under comm every process adds every solved path, in board order */
+    if (!rc)
+        rc = trn_avi_share(o, j.b, sizeof *j.b, o->boards, 1, (size_t)o->boards);
+    if (!rc)
+        rc = trn_avi_share(o, j.res, sizeof *j.res, o->boards, 1, (size_t)o->boards);
     r->solved = 0;
     for (int i = 0; !rc && i < o->boards; i++)
         if (j.res[i].status == HN_OK) {

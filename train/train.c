@@ -123,10 +123,7 @@ static double cpu_now(void)
 
 /* ---- processes training together --------------------------------------- */
 
-/* Every process of a run must leave it together, or the others wait forever
- * in their next sum: rc becomes a failure (or a stop) in all of them when
- * one failed (or was asked to stop). */
-static int agree(const struct trn_comm *c, int rc)
+int trn_comm_agree(const struct trn_comm *c, int rc)
 {
     if (!c)
         return rc;
@@ -141,7 +138,7 @@ static int agree(const struct trn_comm *c, int rc)
 
 static int stop_check(const struct trn_comm *c)
 {
-    return agree(c, hn_stop_requested() ? HN_ERR_INTERRUPTED : HN_OK);
+    return trn_comm_agree(c, hn_stop_requested() ? HN_ERR_INTERRUPTED : HN_OK);
 }
 
 /* ---- evaluation -------------------------------------------------------- */
@@ -182,7 +179,7 @@ static int eval_with(nn_train *t, const trn_data *d, enum trn_split s, const nn_
     free(y);
     free(idx);
     double tot[4] = {sl, sa, (double)exact, (double)overs}, dn = n ? (double)n : 1.0;
-    if ((rc = agree(c, rc)) == HN_OK && c)
+    if ((rc = trn_comm_agree(c, rc)) == HN_OK && c)
         rc = c->sum_double(tot, 4, c->user);
     e->val_loss = tot[0] / dn;
     e->val_mae = tot[1] / dn;
@@ -438,7 +435,7 @@ static int run_epochs(struct loop *L, int *stopped_early)
         if ((!rc || rc == HN_ERR_INTERRUPTED) && L->o->checkpoint) {
             const struct trn_comm *c = L->o->comm;
             int q = !c || c->rank == 0 ? trn_ckpt_save(L->o->checkpoint, s, L->o, L->d) : HN_OK;
-            q = agree(c, q);
+            q = trn_comm_agree(c, q);
             rc = q ? q : rc;
         }
         if (!rc)

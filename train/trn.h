@@ -87,6 +87,15 @@ struct trn_comm {
     int rank, size;
     int (*sum_float)(float *buf, size_t n, void *user);   /* the gradients */
     int (*sum_double)(double *buf, size_t n, void *user); /* statistics */
+    /* Value iteration (trn_avi_run): buf holds n elements of elem bytes,
+     * process p filled [part[p], part[p + 1]) (part has size + 1 entries,
+     * part[0] = 0, part[size] = n); afterwards every process holds all n. */
+    int (*share)(void *buf, size_t elem, const size_t *part, void *user);
+    /* Copy process 0's n bytes of buf to every process. */
+    int (*bcast)(void *buf, size_t n, void *user);
+    /* Wait, sleeping, until every process calls it (may be NULL): a process
+     * that finished its part first then leaves the CPU to the others. */
+    int (*wait)(void *user);
     void *user;
 };
 
@@ -224,6 +233,12 @@ struct trn_avi_opts {
     void *round_user;
     hn_progress_fn progress; /* steps done in the round */
     void *progress_user;
+    /* NULL: this process alone. Else every process makes a part of each
+     * round's targets (DAVI boards, bootstrap searches), all hold all of
+     * them, and each takes stripe `rank` of every batch; batch must be a
+     * multiple of comm->size. Checkpoints are written by rank 0 and read by
+     * all; on_round and progress should print on rank 0 only. */
+    const struct trn_comm *comm;
 };
 
 /* Defaults as in the brackets above (method DAVI, width 3, blank-first,

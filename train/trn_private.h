@@ -41,6 +41,11 @@ struct trn_data {
 int trn_h5_write_arr(hid_t g, const char *group, const char *name, hid_t type, const void *p,
                      size_t n);
 
+/* Every process of a run must leave it together, or the others wait forever
+ * in their next sum: rc becomes a failure (or a stop) in all of them when
+ * one failed (or was asked to stop). c NULL: rc. */
+int trn_comm_agree(const struct trn_comm *c, int rc);
+
 /* Checkpoint I/O (train/ckpt.c). The state that a resumed run needs. */
 struct trn_state {
     nn_model *m, *best;

@@ -166,7 +166,9 @@ void srch_np_pdb_free(srch_np_pdb *p)
 {
     if (!p)
         return;
-    for (int i = 0; i < SRCH_NP_MAX_PATTERNS; i++)
+    if (p->map)
+        munmap(p->map, p->map_bytes);
+    for (int i = 0; !p->map && i < SRCH_NP_MAX_PATTERNS; i++)
         free(p->table[i]);
     free(p);
 }

@@ -10,6 +10,9 @@ struct srch_np_pdb {
     srch_np_partition part;
     uint64_t entries[SRCH_NP_MAX_PATTERNS];
     uint8_t *table[SRCH_NP_MAX_PATTERNS];
+    /* a raw file mapped copy-on-write (tables point into it), or NULL */
+    void *map;
+    size_t map_bytes;
 };
 
 /* 0 when the patterns are disjoint sets of tiles 1..N-1, else HN_ERR_FORMAT. */
