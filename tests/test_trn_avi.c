@@ -226,6 +226,8 @@ static void test_resume(void)
     o.threads = 1; /* the thread count does not change the targets */
     o.checkpoint = ck;
     CHECK(trn_avi_run(&o, &half) == 0);
+    int sealed = 0; /* the checkpoint carries the checksum trailer */
+    CHECK(hn_file_verify(ck, &sealed) == HN_OK && sealed == 1);
     o.rounds = 4;
     o.resume = ck;
     o.arch = NULL;

@@ -1,7 +1,8 @@
 /* Checkpoints of DAVI and bootstrapping runs: a complete model file (the
  * current weights and their record, so it can be used while the run goes on)
  * plus a group /avi with the Adam moments, the frozen target network, the
- * counters and the bootstrap buffer. Written to PATH.tmp and renamed. */
+ * counters and the bootstrap buffer. Written to PATH.tmp, sealed with the
+ * checksum trailer and renamed. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,13 +111,17 @@ int trn_avi_ckpt_save(const char *path, const struct trn_avi_opts *o, const stru
         rc = nn_model_save(s->m, tmp);
     if (rc)
         return rc;
-    hid_t f = H5Fopen(tmp, H5F_ACC_RDWR, H5P_DEFAULT);
+    rc = hn_file_unseal(tmp); /* sealed again once /avi is in */
+    hid_t f = rc ? -1 : H5Fopen(tmp, H5F_ACC_RDWR, H5P_DEFAULT);
     hid_t g = f >= 0 ? H5Gcreate2(f, "avi", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT) : -1;
-    rc = g >= 0 ? save_group(g, o, s) : hn_fail(HN_ERR_IO, "%s: cannot add /avi", tmp);
+    if (!rc)
+        rc = g >= 0 ? save_group(g, o, s) : hn_fail(HN_ERR_IO, "%s: cannot add /avi", tmp);
     if (g >= 0)
         H5Gclose(g);
     if (f >= 0 && H5Fclose(f) < 0 && !rc)
         rc = hn_fail(HN_ERR_IO, "%s: cannot finish writing", tmp);
+    if (!rc)
+        rc = hn_file_seal(tmp);
     if (!rc && rename(tmp, path) != 0)
         rc = hn_fail(HN_ERR_IO, "%s: cannot rename to %s", tmp, path);
     if (rc)
