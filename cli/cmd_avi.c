@@ -17,7 +17,7 @@
 struct avi_cli {
     struct trn_avi_opts o;
     int puzzle;
-    const char *out, *log, *floor, *eval;
+    const char *out, *log, *floor, *eval, *residual;
     int eval_every, quiet, scale_set;
     hn_progress *bar;
     FILE *logf;
@@ -48,6 +48,10 @@ static void help(const struct trn_avi_opts *o)
            "                     [8: 20,6; 15: 50,12; 24: 100,20]\n"
            "  --floor H          admissible floor: targets max(H, ...); manhattan, lc,\n"
            "                     pdb:NAME, max:... (as heurnet solve) [none]\n"
+           "  --residual H       DAVI: the network learns the correction to admissible H\n"
+           "                     (h = H + net; recorded as the model's residual attribute),\n"
+           "                     starting from net = 0; also needed on --resume/--init-from\n"
+           "                     of such a model; scale default 0,S/4 [none]\n"
            "  --threads T        threads making targets / solving boards [%d]\n"
            "  --blas-threads T   BLAS threads of the Adam steps (more than one only pays\n"
            "                     on an idle machine) [%d]\n"
@@ -125,7 +129,8 @@ enum {
     O_EVAL,
     O_EVALN,
     O_QUIET,
-    O_BLAS
+    O_BLAS,
+    O_RESIDUAL
 };
 
 static const struct option longopts[] = {CLI_ARCH_LONGOPTS,
@@ -141,6 +146,7 @@ static const struct option longopts[] = {CLI_ARCH_LONGOPTS,
                                          {"lr-decay", required_argument, NULL, O_LRD},
                                          {"target-scale", required_argument, NULL, O_SCALE},
                                          {"floor", required_argument, NULL, O_FLOOR},
+                                         {"residual", required_argument, NULL, O_RESIDUAL},
                                          {"threads", required_argument, NULL, O_THREADS},
                                          {"blas-threads", required_argument, NULL, O_BLAS},
                                          {"seed", required_argument, NULL, O_SEED},
@@ -276,6 +282,9 @@ static int other_option(struct avi_cli *c, int opt, const char *arg)
     case O_FLOOR:
         c->floor = arg;
         return 1;
+    case O_RESIDUAL:
+        c->residual = arg;
+        return 1;
     case O_LOG:
         c->log = arg;
         return 1;
@@ -316,9 +325,15 @@ static int check_args(struct avi_cli *c)
                                 "and --buffer >= --batch");
     if ((uint64_t)c->o.batch * (uint64_t)c->o.steps_per_round > 100000000)
         return cli_usage("avi", "--batch * --steps exceeds 10^8 rows per round");
+    if (c->residual && c->o.method != TRN_AVI_DAVI)
+        return cli_usage("avi", "--residual works with --method davi only");
+    if (c->residual && !strncmp(c->residual, "ann:", 4))
+        return cli_usage("avi", "--residual '%s' must be an admissible heuristic, not a network",
+                         c->residual);
     if (!c->scale_set) {
-        c->o.target_mean = scale[c->o.width - 3][0];
-        c->o.target_std = scale[c->o.width - 3][1];
+        /* a residual is a correction of a few moves around 0 */
+        c->o.target_mean = c->residual ? 0 : scale[c->o.width - 3][0];
+        c->o.target_std = scale[c->o.width - 3][1] / (c->residual ? 4 : 1);
     }
     return 0;
 }
@@ -356,6 +371,19 @@ static void csv_header(FILE *f)
             "boards,budget,walk,buffer,target_seconds,seconds,total_seconds,eval_mae,eval_exact\n");
 }
 
+/* A residual network's estimates become residual + network. */
+static int add_residual(const struct avi_cli *c, const srch_np_board *b, float *est)
+{
+    if (!c->o.residual)
+        return 0;
+    int *h = malloc(sizeof *h * c->ninst);
+    int rc = h ? srch_np_heur_eval_batch(c->o.residual, b, c->ninst, h) : HN_ERR_NOMEM;
+    for (size_t i = 0; !rc && i < c->ninst; i++)
+        est[i] += (float)h[i];
+    free(h);
+    return rc;
+}
+
 /* MAE and exact share of the rounded network on the --eval boards. */
 static void evaluate(struct avi_cli *c, const nn_model *m, double *mae, double *exact)
 {
@@ -369,7 +397,7 @@ static void evaluate(struct avi_cli *c, const nn_model *m, double *mae, double *
     if (h && b && est) {
         for (size_t i = 0; i < c->ninst; i++)
             b[i] = c->inst[i].board;
-        if (!srch_np_heur_ann_estimate(h, b, c->ninst, est)) {
+        if (!srch_np_heur_ann_estimate(h, b, c->ninst, est) && !add_residual(c, b, est)) {
             double sa = 0, ex = 0;
             for (size_t i = 0; i < c->ninst; i++) {
                 sa += fabs(est[i] - c->inst[i].optimal);
@@ -420,11 +448,15 @@ static void on_progress(uint64_t done, uint64_t total, const char *extra, void *
 
 /* ---- the command ------------------------------------------------------- */
 
-static int open_inputs(struct avi_cli *c, srch_np_heur **floor)
+static int open_inputs(struct avi_cli *c, srch_np_heur **floor, srch_np_heur **residual)
 {
     struct stat st;
     if (c->floor && cli_heur_get(c->floor, c->o.width, c->o.goal, c->quiet, floor))
         return CLI_EXIT_FAIL;
+    if (c->residual && cli_heur_get(c->residual, c->o.width, c->o.goal, c->quiet, residual))
+        return CLI_EXIT_FAIL;
+    c->o.residual = *residual;
+    c->o.residual_spec = c->residual;
     if (c->eval) {
         int rc =
             srch_np_parse_file(c->eval, c->o.width, c->o.goal, NULL, NULL, &c->inst, &c->ninst);
@@ -455,11 +487,12 @@ static void banner(const struct avi_cli *c)
     fprintf(
         stderr,
         "heurnet avi %s (%s): %s, %d-puzzle %s, %d rounds x %d steps x batch %d, lr %g decay %g, "
-        "floor %s, %d threads, %d BLAS threads, seed %llu%s%s\n",
+        "floor %s, residual %s, %d threads, %d BLAS threads, seed %llu%s%s\n",
         hn_version(), hn_revision(), o->method == TRN_AVI_BOOT ? "bootstrap" : "davi", c->puzzle,
         srch_np_goal_name(o->goal), o->rounds, o->steps_per_round, o->batch, o->lr, o->lr_decay,
-        c->floor ? c->floor : "none", o->threads, o->blas_threads, (unsigned long long)o->seed,
-        o->resume ? ", resuming " : "", o->resume ? o->resume : "");
+        c->floor ? c->floor : "none", c->residual ? c->residual : "none", o->threads,
+        o->blas_threads, (unsigned long long)o->seed, o->resume ? ", resuming " : "",
+        o->resume ? o->resume : "");
 }
 
 int cmd_avi(int argc, char **argv)
@@ -473,8 +506,8 @@ int cmd_avi(int argc, char **argv)
         return rc < 0 ? CLI_EXIT_OK : rc;
     cli_log_init(c.quiet);
     nn_blas_threads(c.o.blas_threads);
-    srch_np_heur *floor = NULL;
-    if ((rc = open_inputs(&c, &floor)))
+    srch_np_heur *floor = NULL, *residual = NULL;
+    if ((rc = open_inputs(&c, &floor, &residual)))
         goto done;
     hn_stop_install();
     c.o.floor = floor;
@@ -500,6 +533,7 @@ int cmd_avi(int argc, char **argv)
     rc = st == HN_ERR_INTERRUPTED ? CLI_EXIT_FAIL : st ? cli_fail("avi") : CLI_EXIT_OK;
 done:
     srch_np_heur_free(floor);
+    srch_np_heur_free(residual);
     free(c.inst);
     if (c.logf)
         fclose(c.logf);

@@ -18,6 +18,7 @@ struct davi_job {
     int *walk; /* walk length per board (NULL: no clamp) */
     float *y;
     int *raised; /* per board: 1 if the floor decided the target */
+    int *base;   /* per board: the residual heuristic, or NULL */
     size_t n;
     int generate;  /* 1: draw the boards first (seeded per chunk) */
     uint64_t seed; /* of this round's walks */
@@ -111,6 +112,8 @@ static int davi_chunk(void *user, int job)
         rc = srch_np_heur_eval_batch(j->o->floor, c, k, fl);
     if (!rc)
         backup(j, lo, hi, c, par, k, h, fl);
+    if (!rc && j->base)
+        rc = srch_np_heur_eval_batch(j->o->residual, j->b + lo, hi - lo, j->base + lo);
     free(c);
     free(par);
     free(h);
@@ -126,8 +129,7 @@ static int run_jobs(struct davi_job *j, const nn_model *target)
         srch_np_ann_opts ao = SRCH_NP_ANN_DEFAULTS;
         ao.cache_bits = 0; /* the boards of a round rarely repeat */
         ao.max_batch = 4 * CHUNK;
-        net =
-            srch_np_heur_ann_new(target, "target network", j->o->width, j->o->goal, NULL, &ao, &rc);
+        net = trn_avi_net_heur(j->o, target, "target network", NULL, &ao, &rc);
         if (!net)
             return rc ? rc : HN_ERR_NOMEM;
     }
@@ -186,6 +188,9 @@ static int round_rows(const struct trn_avi_opts *o, struct avi_state *s, struct 
     r->target_mean = sum / (double)j->n;
     r->target_max = mx;
     r->floor_share = raised / (double)j->n;
+    /* a residual network learns only the correction to its heuristic */
+    for (size_t i = 0; j->base && i < j->n; i++)
+        j->y[i] -= (float)j->base[i];
     hn_rng *g = hn_rng_new(hn_seed_mix(o->seed, 0xa0000000ull + (uint64_t)s->round));
     if (!g)
         return hn_fail(HN_ERR_NOMEM, "out of memory");
@@ -211,9 +216,10 @@ int trn_avi_davi_round(const struct trn_avi_opts *o, struct avi_state *s, struct
     j.walk = malloc(sizeof *j.walk * n);
     j.y = malloc(sizeof *j.y * n);
     j.raised = malloc(sizeof *j.raised * n);
+    j.base = o->residual ? malloc(sizeof *j.base * n) : NULL;
     uint8_t *rows = malloc(cells * n);
     uint32_t *perm = malloc(sizeof *perm * n);
-    int rc = j.b && j.walk && j.y && j.raised && rows && perm
+    int rc = j.b && j.walk && j.y && j.raised && rows && perm && (j.base || !o->residual)
                  ? HN_OK
                  : hn_fail(HN_ERR_NOMEM, "out of memory");
     if (!rc)
@@ -230,6 +236,7 @@ int trn_avi_davi_round(const struct trn_avi_opts *o, struct avi_state *s, struct
     free(j.walk);
     free(j.y);
     free(j.raised);
+    free(j.base);
     free(rows);
     free(perm);
     return rc;

@@ -208,6 +208,12 @@ struct trn_avi_opts {
     int threads;               /* target / search threads [1] */
     int blas_threads;          /* BLAS threads of the Adam steps [1] */
     const srch_np_heur *floor; /* admissible floor max(floor, target); may be NULL */
+    /* DAVI on a residual: h = residual(s) + net(s); the network is trained on
+     * target - residual(s) and starts at 0 (last layer zeroed), so round 1
+     * already backs up the residual heuristic. residual_spec is its name
+     * (root attribute "residual" of the model). Both NULL: no residual. */
+    const srch_np_heur *residual;
+    const char *residual_spec;
     /* DAVI */
     int walk_max;        /* K [30] */
     double update_loss;  /* threshold; 0: replace every round [0] */
