@@ -61,6 +61,8 @@ static void help(const struct trn_avi_opts *o)
            "  --update-loss L    replace the target network only after a round whose loss\n"
            "                     (moves^2) is below L; 0 = after every round [%g]\n"
            "  --no-clamp         do not cap a target at its board's walk length\n"
+           "  --lookahead L      back up through L moves (1..3; no immediate undo):\n"
+           "                     y = min over L-move paths of L + h(leaf) [1]\n"
            "  --integer-targets  round each child's network value to the nearest integer\n"
            "                     (at least 0) before the min: the exact Bellman operator\n"
            "                     of a unit-cost puzzle, so errors under 0.5 do not compound\n"
@@ -130,7 +132,8 @@ enum {
     O_EVALN,
     O_QUIET,
     O_BLAS,
-    O_RESIDUAL
+    O_RESIDUAL,
+    O_LOOKAHEAD
 };
 
 static const struct option longopts[] = {CLI_ARCH_LONGOPTS,
@@ -147,6 +150,7 @@ static const struct option longopts[] = {CLI_ARCH_LONGOPTS,
                                          {"target-scale", required_argument, NULL, O_SCALE},
                                          {"floor", required_argument, NULL, O_FLOOR},
                                          {"residual", required_argument, NULL, O_RESIDUAL},
+                                         {"lookahead", required_argument, NULL, O_LOOKAHEAD},
                                          {"threads", required_argument, NULL, O_THREADS},
                                          {"blas-threads", required_argument, NULL, O_BLAS},
                                          {"seed", required_argument, NULL, O_SEED},
@@ -190,7 +194,8 @@ static int int_option(struct avi_cli *c, int opt, const char *arg)
              {O_BOARDS, &c->o.boards, 1, 10000000, "--boards"},
              {O_WALK, &c->o.walk, 1, SRCH_NP_MAX_PATH, "--walk"},
              {O_WALKSTEP, &c->o.walk_step, 0, SRCH_NP_MAX_PATH, "--walk-step"},
-             {O_EVALN, &c->eval_every, 1, 100000000, "--eval-every"}};
+             {O_EVALN, &c->eval_every, 1, 100000000, "--eval-every"},
+             {O_LOOKAHEAD, &c->o.lookahead, 1, TRN_AVI_MAX_LOOKAHEAD, "--lookahead"}};
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
         if (t[i].opt != opt)
             continue;

@@ -1,4 +1,5 @@
-/* train, DAVI on a residual: a residual ANN heuristic's estimate is the
+/* train, DAVI on a residual and with look-ahead: L-move backups equal
+ * hand-checked values; a residual ANN heuristic's estimate is the
  * base heuristic plus the raw network output, on known boards and through
  * the search interface; a fresh residual run starts at exactly the base
  * heuristic; a short 8-puzzle run over Manhattan distance lowers the error
@@ -216,8 +217,53 @@ static void test_refused(void)
     srch_np_heur_free(md);
 }
 
+static srch_np_board board(const char *tiles)
+{
+    uint8_t t[9];
+    srch_np_board b;
+    for (int i = 0; i < 9; i++)
+        t[i] = (uint8_t)(tiles[i] - '0');
+    srch_np_board_set(&b, 3, t);
+    return b;
+}
+
+/* With a network that says 7.25 everywhere, an L-move backup is L + 7.25
+ * unless a goal lies within L moves: the goal, boards one and two moves
+ * away, and a board far from the goal. */
+static void test_lookahead(void)
+{
+    nn_model *m = random_model();
+    CHECK(m != NULL);
+    if (!m)
+        return;
+    size_t n;
+    float *p = nn_model_params(m, &n);
+    memset(p, 0, sizeof(float) * n);
+    nn_model_set_target(m, 7.25, 1.0);
+    srch_np_board b[4] = {board("012345678"), board("102345678"), board("120345678"),
+                          board("876543210")};
+    static const float want[3][4] = {{0, 1, 8.25f, 8.25f}, {0, 1, 2, 9.25f}, {0, 1, 2, 10.25f}};
+    struct trn_avi_opts o;
+    trn_avi_opts_default(&o);
+    o.clamp = 0;
+    for (int l = 1; l <= 3; l++) {
+        float y[4];
+        o.lookahead = l;
+        CHECK(trn_avi_targets(&o, m, b, NULL, 4, y) == 0);
+        for (int i = 0; i < 4; i++)
+            CHECK_MSG(fabsf(y[i] - want[l - 1][i]) < 1e-5f, "lookahead %d board %d: %g, want %g", l,
+                      i, y[i], want[l - 1][i]);
+    }
+    nn_model *x = NULL;
+    o.lookahead = 4;
+    o.arch = "81-8-1";
+    CHECK(trn_avi_run(&o, &x) == HN_ERR_ARG && !x);
+    nn_model_free(m);
+}
+
 int main(void)
 {
+    test_lookahead();
     nn_blas_threads(1);
     uint8_t *dist = bfs8(GOAL);
     CHECK(dist != NULL);

@@ -30,6 +30,7 @@ void trn_avi_opts_default(struct trn_avi_opts *o)
     o->blas_threads = 1;
     o->walk_max = 30;
     o->clamp = 1;
+    o->lookahead = 1;
     o->boards = 100;
     o->budget = 2000;
     o->weight = 1.5;
@@ -63,6 +64,9 @@ static int check_opts(const struct trn_avi_opts *o)
         return hn_fail(HN_ERR_ARG, "bootstrap: boards >= 1, budget >= 1, weight >= 1, "
                                    "1 <= walk <= walk max, walk step >= 0, 0 < raise <= 1, "
                                    "0 <= solved min <= raise and buffer >= batch are required");
+    if (o->lookahead < 1 || o->lookahead > TRN_AVI_MAX_LOOKAHEAD)
+        return hn_fail(HN_ERR_ARG, "lookahead %d is not 1..%d", o->lookahead,
+                       TRN_AVI_MAX_LOOKAHEAD);
     if (!o->residual != !o->residual_spec || (o->residual && o->method != TRN_AVI_DAVI))
         return hn_fail(HN_ERR_ARG, "a residual needs both its heuristic and its name, and "
                                    "works with DAVI only");
@@ -324,6 +328,7 @@ int trn_avi_record(const struct trn_avi_opts *o, const struct avi_state *s)
                 {"avi_update_loss", o->update_loss},
                 {"avi_clamp", o->clamp},
                 {"avi_integer_targets", o->integer_targets},
+                {"avi_lookahead", o->lookahead},
                 {"avi_boards", boot ? o->boards : 0},
                 {"avi_budget", boot ? (double)s->budget : 0},
                 {"avi_weight", boot ? o->weight : 0},

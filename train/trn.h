@@ -170,6 +170,11 @@ int trn_loss_parse(const char *s, enum nn_loss *loss, float *over_weight);
  * the budget doubles. */
 enum trn_avi_method { TRN_AVI_DAVI = 0, TRN_AVI_BOOT = 1 };
 
+/* DAVI's backup may look several moves ahead: y(s) = min over the paths of
+ * L moves (no immediate undo, stopping at the goal) of L + h_target(leaf),
+ * so one target update carries values L moves back instead of one. */
+#define TRN_AVI_MAX_LOOKAHEAD 3
+
 /* What one round measured (losses in moves^2 of the round's own targets). */
 struct trn_avi_round {
     int round;               /* 1-based, counting resumed rounds */
@@ -219,6 +224,7 @@ struct trn_avi_opts {
     double update_loss;  /* threshold; 0: replace every round [0] */
     int clamp;           /* 1: target <= walk length (an upper bound) [1] */
     int integer_targets; /* 1: child values rounded, >= 0 (unit costs) [0] */
+    int lookahead;       /* backup depth in moves, 1..TRN_AVI_MAX_LOOKAHEAD [1] */
     /* BOOTSTRAP */
     int boards;               /* boards per round [100] */
     uint64_t budget;          /* initial expansions per board [2000] */
