@@ -217,16 +217,6 @@ static void test_refused(void)
     srch_np_heur_free(md);
 }
 
-static srch_np_board board(const char *tiles)
-{
-    uint8_t t[9];
-    srch_np_board b;
-    for (int i = 0; i < 9; i++)
-        t[i] = (uint8_t)(tiles[i] - '0');
-    srch_np_board_set(&b, 3, t);
-    return b;
-}
-
 /* With a network that says 7.25 everywhere, an L-move backup is L + 7.25
  * unless a goal lies within L moves: the goal, boards one and two moves
  * away, and a board far from the goal. */
@@ -240,8 +230,13 @@ static void test_lookahead(void)
     float *p = nn_model_params(m, &n);
     memset(p, 0, sizeof(float) * n);
     nn_model_set_target(m, 7.25, 1.0);
-    srch_np_board b[4] = {board("012345678"), board("102345678"), board("120345678"),
-                          board("876543210")};
+    static const uint8_t tiles[4][9] = {{0, 1, 2, 3, 4, 5, 6, 7, 8},
+                                        {1, 0, 2, 3, 4, 5, 6, 7, 8},
+                                        {1, 2, 0, 3, 4, 5, 6, 7, 8},
+                                        {8, 7, 6, 5, 4, 3, 2, 1, 0}};
+    srch_np_board b[4];
+    for (int i = 0; i < 4; i++)
+        srch_np_board_set(&b[i], 3, tiles[i]);
     static const float want[3][4] = {{0, 1, 8.25f, 8.25f}, {0, 1, 2, 9.25f}, {0, 1, 2, 10.25f}};
     struct trn_avi_opts o;
     trn_avi_opts_default(&o);
