@@ -18,7 +18,7 @@
 struct avi_cli {
     struct trn_avi_opts o;
     int puzzle;
-    const char *out, *log, *floor, *eval;
+    const char *out, *log, *floor, *eval, *residual;
     int eval_every, quiet, scale_set;
     hn_progress *bar;
     FILE *logf;
@@ -49,6 +49,10 @@ static void help(const struct trn_avi_opts *o)
            "                     [8: 20,6; 15: 50,12; 24: 100,20]\n"
            "  --floor H          admissible floor: targets max(H, ...); manhattan, lc,\n"
            "                     pdb:NAME, max:... (as heurnet solve) [none]\n"
+           "  --residual H       DAVI: the network learns the correction to admissible H\n"
+           "                     (h = H + net; recorded as the model's residual attribute),\n"
+           "                     starting from net = 0; also needed on --resume/--init-from\n"
+           "                     of such a model; scale default 0,S/4 [none]\n"
            "  --threads T        threads making targets / solving boards [%d]\n"
            "  --blas-threads T   BLAS threads of the Adam steps (more than one only pays\n"
            "                     on an idle machine) [%d]\n"
@@ -58,6 +62,8 @@ static void help(const struct trn_avi_opts *o)
            "  --update-loss L    replace the target network only after a round whose loss\n"
            "                     (moves^2) is below L; 0 = after every round [%g]\n"
            "  --no-clamp         do not cap a target at its board's walk length\n"
+           "  --lookahead L      back up through L moves (1..3; no immediate undo):\n"
+           "                     y = min over L-move paths of L + h(leaf) [1]\n"
            "  --integer-targets  round each child's network value to the nearest integer\n"
            "                     (at least 0) before the min: the exact Bellman operator\n"
            "                     of a unit-cost puzzle, so errors under 0.5 do not compound\n"
@@ -132,7 +138,9 @@ enum {
     O_EVAL,
     O_EVALN,
     O_QUIET,
-    O_BLAS
+    O_BLAS,
+    O_RESIDUAL,
+    O_LOOKAHEAD
 };
 
 static const struct option longopts[] = {CLI_ARCH_LONGOPTS,
@@ -148,6 +156,8 @@ static const struct option longopts[] = {CLI_ARCH_LONGOPTS,
                                          {"lr-decay", required_argument, NULL, O_LRD},
                                          {"target-scale", required_argument, NULL, O_SCALE},
                                          {"floor", required_argument, NULL, O_FLOOR},
+                                         {"residual", required_argument, NULL, O_RESIDUAL},
+                                         {"lookahead", required_argument, NULL, O_LOOKAHEAD},
                                          {"threads", required_argument, NULL, O_THREADS},
                                          {"blas-threads", required_argument, NULL, O_BLAS},
                                          {"seed", required_argument, NULL, O_SEED},
@@ -191,7 +201,8 @@ static int int_option(struct avi_cli *c, int opt, const char *arg)
              {O_BOARDS, &c->o.boards, 1, 10000000, "--boards"},
              {O_WALK, &c->o.walk, 1, SRCH_NP_MAX_PATH, "--walk"},
              {O_WALKSTEP, &c->o.walk_step, 0, SRCH_NP_MAX_PATH, "--walk-step"},
-             {O_EVALN, &c->eval_every, 1, 100000000, "--eval-every"}};
+             {O_EVALN, &c->eval_every, 1, 100000000, "--eval-every"},
+             {O_LOOKAHEAD, &c->o.lookahead, 1, TRN_AVI_MAX_LOOKAHEAD, "--lookahead"}};
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
         if (t[i].opt != opt)
             continue;
@@ -283,6 +294,9 @@ static int other_option(struct avi_cli *c, int opt, const char *arg)
     case O_FLOOR:
         c->floor = arg;
         return 1;
+    case O_RESIDUAL:
+        c->residual = arg;
+        return 1;
     case O_LOG:
         c->log = arg;
         return 1;
@@ -323,9 +337,15 @@ static int check_args(struct avi_cli *c)
                                 "and --buffer >= --batch");
     if ((uint64_t)c->o.batch * (uint64_t)c->o.steps_per_round > 100000000)
         return cli_usage("avi", "--batch * --steps exceeds 10^8 rows per round");
+    if (c->residual && c->o.method != TRN_AVI_DAVI)
+        return cli_usage("avi", "--residual works with --method davi only");
+    if (c->residual && !strncmp(c->residual, "ann:", 4))
+        return cli_usage("avi", "--residual '%s' must be an admissible heuristic, not a network",
+                         c->residual);
     if (!c->scale_set) {
-        c->o.target_mean = scale[c->o.width - 3][0];
-        c->o.target_std = scale[c->o.width - 3][1];
+        /* a residual is a correction of a few moves around 0 */
+        c->o.target_mean = c->residual ? 0 : scale[c->o.width - 3][0];
+        c->o.target_std = scale[c->o.width - 3][1] / (c->residual ? 4 : 1);
     }
     return 0;
 }
@@ -363,6 +383,19 @@ static void csv_header(FILE *f)
             "boards,budget,walk,buffer,target_seconds,seconds,total_seconds,eval_mae,eval_exact\n");
 }
 
+/* A residual network's estimates become residual + network. */
+static int add_residual(const struct avi_cli *c, const srch_np_board *b, float *est)
+{
+    if (!c->o.residual)
+        return 0;
+    int *h = malloc(sizeof *h * c->ninst);
+    int rc = h ? srch_np_heur_eval_batch(c->o.residual, b, c->ninst, h) : HN_ERR_NOMEM;
+    for (size_t i = 0; !rc && i < c->ninst; i++)
+        est[i] += (float)h[i];
+    free(h);
+    return rc;
+}
+
 /* MAE and exact share of the rounded network on the --eval boards. */
 static void evaluate(struct avi_cli *c, const nn_model *m, double *mae, double *exact)
 {
@@ -376,7 +409,7 @@ static void evaluate(struct avi_cli *c, const nn_model *m, double *mae, double *
     if (h && b && est) {
         for (size_t i = 0; i < c->ninst; i++)
             b[i] = c->inst[i].board;
-        if (!srch_np_heur_ann_estimate(h, b, c->ninst, est)) {
+        if (!srch_np_heur_ann_estimate(h, b, c->ninst, est) && !add_residual(c, b, est)) {
             double sa = 0, ex = 0;
             for (size_t i = 0; i < c->ninst; i++) {
                 sa += fabs(est[i] - c->inst[i].optimal);
@@ -427,11 +460,15 @@ static void on_progress(uint64_t done, uint64_t total, const char *extra, void *
 
 /* ---- the command ------------------------------------------------------- */
 
-static int open_inputs(struct avi_cli *c, srch_np_heur **floor)
+static int open_inputs(struct avi_cli *c, srch_np_heur **floor, srch_np_heur **residual)
 {
     struct stat st;
     if (c->floor && cli_heur_get(c->floor, c->o.width, c->o.goal, c->quiet, floor))
         return CLI_EXIT_FAIL;
+    if (c->residual && cli_heur_get(c->residual, c->o.width, c->o.goal, c->quiet, residual))
+        return CLI_EXIT_FAIL;
+    c->o.residual = *residual;
+    c->o.residual_spec = c->residual;
     if (c->eval) {
         int rc =
             srch_np_parse_file(c->eval, c->o.width, c->o.goal, NULL, NULL, &c->inst, &c->ninst);
@@ -462,11 +499,12 @@ static void banner(const struct avi_cli *c)
     fprintf(
         stderr,
         "heurnet avi %s (%s): %s, %d-puzzle %s, %d rounds x %d steps x batch %d, lr %g decay %g, "
-        "floor %s, %d threads, %d BLAS threads, %d process(es), seed %llu%s%s\n",
+        "floor %s, residual %s, %d threads, %d BLAS threads, %d process(es), seed %llu%s%s\n",
         hn_version(), hn_revision(), o->method == TRN_AVI_BOOT ? "bootstrap" : "davi", c->puzzle,
         srch_np_goal_name(o->goal), o->rounds, o->steps_per_round, o->batch, o->lr, o->lr_decay,
-        c->floor ? c->floor : "none", o->threads, o->blas_threads, o->comm ? o->comm->size : 1,
-        (unsigned long long)o->seed, o->resume ? ", resuming " : "", o->resume ? o->resume : "");
+        c->floor ? c->floor : "none", c->residual ? c->residual : "none", o->threads,
+        o->blas_threads, o->comm ? o->comm->size : 1, (unsigned long long)o->seed,
+        o->resume ? ", resuming " : "", o->resume ? o->resume : "");
 }
 
 /* Under mpirun only rank 0 prints, logs, evaluates and writes files. */
@@ -479,8 +517,8 @@ static int run(struct avi_cli *c)
     }
     cli_log_init(c->quiet);
     nn_blas_threads(c->o.blas_threads);
-    srch_np_heur *floor = NULL;
-    if ((rc = open_inputs(c, &floor)))
+    srch_np_heur *floor = NULL, *residual = NULL;
+    if ((rc = open_inputs(c, &floor, &residual)))
         goto done;
     hn_stop_install();
     c->o.floor = floor;
@@ -507,6 +545,7 @@ static int run(struct avi_cli *c)
     rc = st == HN_ERR_INTERRUPTED ? CLI_EXIT_FAIL : st ? cli_fail("avi") : CLI_EXIT_OK;
 done:
     srch_np_heur_free(floor);
+    srch_np_heur_free(residual);
     free(c->inst);
     if (c->logf)
         fclose(c->logf);

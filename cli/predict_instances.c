@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "search/npuzzle/encode.h"
+#include "solve/search.h"
 
 static void parse_err(const char *msg, void *user)
 {
@@ -42,6 +43,19 @@ static int eval_boards(const nn_model *m, struct cli_inst_pred *p, int file_goal
     return rc;
 }
 
+/* A residual model (root attribute "residual") predicts the correction to
+ * its base heuristic: the estimate is base + network. */
+static int add_residual(const nn_model *m, const char *name, int width, int goal,
+                        struct cli_inst_pred *p)
+{
+    srch_np_heur *base = NULL;
+    int rc = heurnet_residual_base(m, name, width, goal, 1, &base);
+    for (size_t i = 0; !rc && base && i < p->n; i++)
+        p->pred[i] += srch_np_heur_eval(base, &p->inst[i].board);
+    srch_np_heur_free(base);
+    return rc;
+}
+
 int cli_instances_predict(const nn_model *m, const char *name, const char *file, int file_goal,
                           int batch, struct cli_inst_pred *out)
 {
@@ -64,7 +78,8 @@ int cli_instances_predict(const nn_model *m, const char *name, const char *file,
     out->pred = malloc(sizeof(double) * (out->n ? out->n : 1));
     if (!out->pred)
         return hn_fail(HN_ERR_NOMEM, "out of memory");
-    return eval_boards(m, out, file_goal, model_goal, batch);
+    rc = eval_boards(m, out, file_goal, model_goal, batch);
+    return rc ? rc : add_residual(m, name, width, file_goal, out);
 }
 
 void cli_inst_pred_free(struct cli_inst_pred *p)

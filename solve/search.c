@@ -170,12 +170,57 @@ static int ann_build(const char *spec, int width, int goal, int quiet, int threa
     srch_np_heur *floor = NULL;
     if (a.floor[0] && (rc = heurnet_heur_new(a.floor, width, goal, quiet, &floor)))
         return rc;
-    int st;
     /* one BLAS thread per search thread: the calls are small and searches
      * parallelise over boards (--threads) */
     nn_blas_threads(1);
-    *out = srch_np_heur_ann_load(a.path, width, goal, floor, &a.o, &st);
-    return *out ? 0 : st;
+    nn_model *m = nn_model_load(a.path, &rc);
+    if (!m) {
+        srch_np_heur_free(floor);
+        return rc ? rc : HN_ERR_IO;
+    }
+    rc = heurnet_ann_model_heur(m, a.path, width, goal, quiet, floor, &a.o, out);
+    nn_model_free(m);
+    return rc;
+}
+
+int heurnet_residual_base(const nn_model *m, const char *name, int width, int goal, int quiet,
+                          srch_np_heur **out)
+{
+    *out = NULL;
+    const char *spec = nn_model_get_meta_str(m, "residual");
+    if (!spec)
+        return 0;
+    int rc = !spec[0] || !strncmp(spec, "ann:", 4)
+                 ? HN_ERR_ARG
+                 : heurnet_heur_new(spec, width, goal, quiet, out);
+    /* other failures (a table that cannot be built) keep their own message */
+    if (rc == HN_ERR_ARG)
+        return hn_fail(HN_ERR_ARG,
+                       "%s: attribute residual = \"%s\" is not an admissible heuristic "
+                       "(expected e.g. \"pdb:6-6-6-6\"; docs/formats.md)",
+                       name, spec);
+    return rc;
+}
+
+int heurnet_ann_model_heur(const nn_model *m, const char *name, int width, int goal, int quiet,
+                           srch_np_heur *floor, const srch_np_ann_opts *o, srch_np_heur **out)
+{
+    srch_np_heur *base = NULL;
+    int rc = heurnet_residual_base(m, name, width, goal, quiet, &base);
+    if (rc) {
+        srch_np_heur_free(floor);
+        return rc;
+    }
+    *out = srch_np_heur_ann_new(m, name, width, goal, floor, o, &rc);
+    if (!*out) {
+        srch_np_heur_free(base);
+        return rc ? rc : HN_ERR_NOMEM;
+    }
+    if (base && (rc = srch_np_heur_ann_set_base(*out, base))) {
+        srch_np_heur_free(*out);
+        *out = NULL;
+    }
+    return rc;
 }
 
 int heurnet_heur_ann_new(const char *spec, int width, int goal, int quiet, srch_np_heur **out)

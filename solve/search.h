@@ -62,6 +62,19 @@ int heurnet_ann_spec_check(const char *spec, char *floor, size_t cap);
  * Returns 0, or HN_ERR_ARG with hn_errmsg(). */
 int heurnet_ann_settings_parse(const char *settings, srch_np_ann_opts *o, char *floor, size_t cap);
 
+/* The residual base a model records in its root attribute "residual" (an
+ * admissible heuristic name such as "pdb:6-6-6-6"; docs/formats.md), built
+ * for width/goal: 0 with *out NULL when the model has none, 0 with *out, or
+ * HN_ERR_ARG naming `name` when the attribute is not such a name. */
+int heurnet_residual_base(const struct nn_model *m, const char *name, int width, int goal,
+                          int quiet, srch_np_heur **out);
+
+/* srch_np_heur_ann_new plus the residual base the model records (the
+ * network's estimate is then base + net). Takes ownership of floor. */
+int heurnet_ann_model_heur(const struct nn_model *m, const char *name, int width, int goal,
+                           int quiet, srch_np_heur *floor, const srch_np_ann_opts *o,
+                           srch_np_heur **out);
+
 /* A heuristic from an ann: spec alone (see heurnet_heur_new). */
 int heurnet_heur_ann_new(const char *spec, int width, int goal, int quiet, srch_np_heur **out);
 

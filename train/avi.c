@@ -31,6 +31,7 @@ void trn_avi_opts_default(struct trn_avi_opts *o)
     o->blas_threads = 1;
     o->walk_max = 30;
     o->clamp = 1;
+    o->lookahead = 1;
     o->boards = 100;
     o->budget = 2000;
     o->weight = 1.5;
@@ -69,7 +70,47 @@ static int check_opts(const struct trn_avi_opts *o)
         return hn_fail(HN_ERR_ARG, "bootstrap: boards >= 1, budget >= 1, weight >= 1, "
                                    "1 <= walk <= walk max, walk step >= 0, 0 < raise <= 1, "
                                    "0 <= solved min <= raise and buffer >= batch are required");
+    if (o->lookahead < 1 || o->lookahead > TRN_AVI_MAX_LOOKAHEAD)
+        return hn_fail(HN_ERR_ARG, "lookahead %d is not 1..%d", o->lookahead,
+                       TRN_AVI_MAX_LOOKAHEAD);
+    if (!o->residual != !o->residual_spec || (o->residual && o->method != TRN_AVI_DAVI))
+        return hn_fail(HN_ERR_ARG, "a residual needs both its heuristic and its name, and "
+                                   "works with DAVI only");
     return HN_OK;
+}
+
+/* ---- heuristics -------------------------------------------------------- */
+
+static int borrowed_eval(void *self, const srch_np_board *b)
+{
+    return srch_np_heur_eval(self, b);
+}
+
+static int borrowed_batch(void *self, const srch_np_board *b, size_t n, int *out)
+{
+    return srch_np_heur_eval_batch(self, b, n, out);
+}
+
+srch_np_heur *trn_avi_borrow(const srch_np_heur *h, int *status)
+{
+    srch_np_heur_ops ops = {
+        .name = srch_np_heur_name(h), .eval = borrowed_eval, .eval_batch = borrowed_batch};
+    return srch_np_heur_custom_new(&ops, (void *)h, srch_np_heur_width(h), srch_np_heur_goal(h),
+                                   status);
+}
+
+srch_np_heur *trn_avi_net_heur(const struct trn_avi_opts *o, const nn_model *m, const char *name,
+                               srch_np_heur *floor, const srch_np_ann_opts *ao, int *status)
+{
+    srch_np_heur *h = srch_np_heur_ann_new(m, name, o->width, o->goal, floor, ao, status);
+    if (!h || !o->residual)
+        return h;
+    srch_np_heur *base = trn_avi_borrow(o->residual, status);
+    if (!base || (*status = srch_np_heur_ann_set_base(h, base))) {
+        srch_np_heur_free(h);
+        return NULL;
+    }
+    return h;
 }
 
 /* ---- threads ----------------------------------------------------------- */
@@ -179,7 +220,25 @@ static int check_model(const struct trn_avi_opts *o, const nn_model *m, const ch
                        nn_model_encoder(m), enc);
     if (nn_model_outputs(m) != 1)
         return hn_fail(HN_ERR_SHAPE, "%s: the network must have one output", name);
+    const char *res = nn_model_get_meta_str(m, "residual");
+    if (strcmp(res ? res : "", o->residual_spec ? o->residual_spec : ""))
+        return hn_fail(HN_ERR_ARG, "%s: the model is a residual over \"%s\", this run over \"%s\"",
+                       name, res ? res : "nothing",
+                       o->residual_spec ? o->residual_spec : "nothing");
     return HN_OK;
+}
+
+/* A fresh residual network starts at exactly 0 (last layer zeroed), so the
+ * run starts from h = residual heuristic, not from noise added to it. */
+static int zero_output(const struct trn_avi_opts *o, nn_model *m)
+{
+    struct nn_layer_info li;
+    int rc = nn_model_layer(m, nn_model_layers(m) - 1, &li);
+    if (rc)
+        return rc;
+    memset(li.kernel, 0, sizeof(float) * (size_t)li.in * (size_t)li.out);
+    memset(li.bias, 0, sizeof(float) * (size_t)li.out);
+    return nn_model_set_target(m, 0.0, o->target_std);
 }
 
 static int fresh_model(const struct trn_avi_opts *o, nn_model **out)
@@ -203,6 +262,10 @@ static int fresh_model(const struct trn_avi_opts *o, nn_model **out)
         return rc;
     srch_np_encode_name(o->width, o->goal, enc, sizeof enc);
     rc = nn_model_set_target(*out, o->target_mean, o->target_std);
+    if (!rc && o->residual)
+        rc = zero_output(o, *out);
+    if (!rc && o->residual)
+        rc = nn_model_set_meta_str(*out, "residual", o->residual_spec);
     return rc ? rc : nn_model_set_encoder(*out, enc);
 }
 
@@ -229,8 +292,9 @@ static int setup(const struct trn_avi_opts *o, struct avi_state *s)
             rc = rc ? rc : HN_ERR_NOMEM;
     }
     /* a model to start from is also the first target network: its values
-     * are what the run continues from, not the all-zero start of a fresh one */
-    if (!rc && !o->resume && o->init && !(s->target = nn_model_clone(s->m, &rc)))
+     * are what the run continues from, not the all-zero start of a fresh one;
+     * so is a fresh residual network (h = the residual heuristic) */
+    if (!rc && !o->resume && (o->init || o->residual) && !(s->target = nn_model_clone(s->m, &rc)))
         rc = rc ? rc : HN_ERR_NOMEM;
     /* dropout masks differ between processes (rank 0's are a lone run's) */
     int first, stripe = trn_avi_stripe(o, &first), rank = o->comm ? o->comm->rank : 0;
@@ -278,6 +342,7 @@ int trn_avi_record(const struct trn_avi_opts *o, const struct avi_state *s)
                 {"avi_update_loss", o->update_loss},
                 {"avi_clamp", o->clamp},
                 {"avi_integer_targets", o->integer_targets},
+                {"avi_lookahead", o->lookahead},
                 {"avi_boards", boot ? o->boards : 0},
                 {"avi_budget", boot ? (double)s->budget : 0},
                 {"avi_weight", boot ? o->weight : 0},
@@ -299,6 +364,8 @@ int trn_avi_record(const struct trn_avi_opts *o, const struct avi_state *s)
         rc = nn_model_set_meta_str(s->m, strs[i].k, strs[i].v);
     if (!rc && o->init)
         rc = nn_model_set_meta_str(s->m, "train_init_from", o->init);
+    if (!rc && o->residual)
+        rc = nn_model_set_meta_str(s->m, "residual", o->residual_spec);
     return rc;
 }
 

@@ -18,6 +18,7 @@ struct davi_job {
     int *walk; /* walk length per board (NULL: no clamp) */
     float *y;
     int *raised;   /* per board: 1 if the floor decided the target */
+    int *base;     /* per board: the residual heuristic, or NULL */
     uint8_t *rows; /* the boards' cells, row after row (NULL: not kept) */
     size_t n;
     int generate;  /* 1: draw the boards first (seeded per chunk) */
@@ -37,17 +38,63 @@ static int draw_walks(const struct davi_job *j, size_t lo, size_t hi, uint64_t c
     return HN_OK;
 }
 
-/* Children of boards lo..hi into c (parent index in par); returns the count. */
-static size_t children(const srch_np_board *b, size_t lo, size_t hi, srch_np_board *c, size_t *par)
+/* One level of the look-ahead tree below a chunk's boards: the boards, the
+ * index of each one's parent in the level above, the move that made it, and
+ * (filled bottom-up) its value and whether the floor decided that value. */
+struct level {
+    srch_np_board *b;
+    size_t *par;
+    int8_t *dir;
+    double *v;
+    int *up;
+    size_t n;
+};
+
+static void level_free(struct level *l)
 {
-    size_t k = 0;
-    for (size_t i = lo; i < hi; i++)
+    free(l->b);
+    free(l->par);
+    free(l->dir);
+    free(l->v);
+    free(l->up);
+}
+
+static int level_alloc(struct level *l, size_t cap)
+{
+    cap = cap ? cap : 1;
+    *l = (struct level){.b = malloc(sizeof *l->b * cap),
+                        .par = malloc(sizeof *l->par * cap),
+                        .dir = malloc(sizeof *l->dir * cap),
+                        .v = malloc(sizeof *l->v * cap),
+                        .up = malloc(sizeof *l->up * cap)};
+    if (l->b && l->par && l->dir && l->v && l->up)
+        return HN_OK;
+    level_free(l);
+    *l = (struct level){0};
+    return hn_fail(HN_ERR_NOMEM, "out of memory");
+}
+
+/* The children of `from`'s boards into `to`, except the move that undoes
+ * how a board was reached (from the roots: every move). A goal below the
+ * roots is not expanded: its value is 0. */
+static int expand(const struct trn_avi_opts *o, const struct level *from, int root,
+                  struct level *to)
+{
+    int rc = level_alloc(to, 4 * from->n);
+    for (size_t i = 0; !rc && i < from->n; i++) {
+        if (!root && srch_np_board_is_goal(&from->b[i], o->goal))
+            continue;
         for (int d = 0; d < 4; d++) {
-            c[k] = b[i];
-            if (srch_np_board_move(&c[k], d) >= 0)
-                par[k++] = i;
+            if (!root && d == (from->dir[i] ^ 1)) /* U<->D, L<->R */
+                continue;
+            to->b[to->n] = from->b[i];
+            if (srch_np_board_move(&to->b[to->n], d) >= 0) {
+                to->par[to->n] = i;
+                to->dir[to->n++] = (int8_t)d;
+            }
         }
-    return k;
+    }
+    return rc;
 }
 
 /* A child's value from the network: never below 0. With integer targets it
@@ -60,33 +107,79 @@ static double child_value(const struct trn_avi_opts *o, float h)
     return o->integer_targets ? floor(v + 0.5) : v;
 }
 
-/* The backup of boards lo..hi from the values of their k children. */
-static void backup(const struct davi_job *j, size_t lo, size_t hi, const srch_np_board *c,
-                   const size_t *par, size_t k, const float *h, const int *fl)
+/* The leaves' values: 0 at the goal, else max(network, floor). */
+static int leaf_values(const struct davi_job *j, struct level *l)
 {
-    for (size_t i = lo; i < hi; i++) {
-        j->y[i] = INFINITY;
-        j->raised[i] = 0;
+    float *h = j->net ? malloc(sizeof *h * (l->n ? l->n : 1)) : NULL;
+    int *fl = j->o->floor ? malloc(sizeof *fl * (l->n ? l->n : 1)) : NULL;
+    int rc =
+        (h || !j->net) && (fl || !j->o->floor) ? HN_OK : hn_fail(HN_ERR_NOMEM, "out of memory");
+    if (!rc && j->net)
+        rc = srch_np_heur_ann_estimate(j->net, l->b, l->n, h);
+    if (!rc && j->o->floor)
+        rc = srch_np_heur_eval_batch(j->o->floor, l->b, l->n, fl);
+    for (size_t m = 0; !rc && m < l->n; m++) {
+        double v = srch_np_board_is_goal(&l->b[m], j->o->goal) ? 0.0
+                   : h                                         ? child_value(j->o, h[m])
+                                                               : 0.0;
+        l->up[m] = fl && fl[m] > v;
+        l->v[m] = l->up[m] ? fl[m] : v;
     }
-    for (size_t m = 0; m < k; m++) {
-        size_t i = par[m];
-        double v = srch_np_board_is_goal(&c[m], j->o->goal) ? 0.0
-                   : h                                      ? child_value(j->o, h[m])
-                                                            : 0.0;
-        int up = fl && fl[m] > v;
-        if (up)
-            v = fl[m];
-        if (1.0 + v < j->y[i]) {
-            j->y[i] = (float)(1.0 + v);
-            j->raised[i] = up;
+    free(h);
+    free(fl);
+    return rc;
+}
+
+/* Each board of `up` gets min over its children of 1 + value (0 at a goal
+ * below the roots). */
+static void back_up(const struct trn_avi_opts *o, struct level *up, const struct level *kids,
+                    int root)
+{
+    for (size_t i = 0; i < up->n; i++) {
+        up->v[i] = !root && srch_np_board_is_goal(&up->b[i], o->goal) ? 0.0 : INFINITY;
+        up->up[i] = 0;
+    }
+    for (size_t m = 0; m < kids->n; m++) {
+        size_t i = kids->par[m];
+        if (1.0 + kids->v[m] < up->v[i]) {
+            up->v[i] = 1.0 + kids->v[m];
+            up->up[i] = kids->up[m];
         }
     }
-    for (size_t i = lo; i < hi; i++) {
-        if (srch_np_board_is_goal(&j->b[i], j->o->goal))
-            j->y[i] = 0.0f, j->raised[i] = 0;
-        else if (j->walk && j->o->clamp && j->y[i] > (float)j->walk[i])
-            j->y[i] = (float)j->walk[i], j->raised[i] = 0;
+}
+
+/* Targets of boards lo..hi: the backup through lookahead levels of moves
+ * (1: DAVI's one-step Bellman backup), then 0 at the goal and the clamp. */
+static int lookahead(const struct davi_job *j, size_t lo, size_t hi)
+{
+    struct level lv[TRN_AVI_MAX_LOOKAHEAD + 1] = {{0}};
+    int depth = j->o->lookahead > 1 ? j->o->lookahead : 1, rc = HN_OK;
+    size_t n = hi - lo;
+    lv[0] = (struct level){.b = j->b + lo,
+                           .n = n,
+                           .v = malloc(sizeof *lv[0].v * n),
+                           .up = malloc(sizeof *lv[0].up * n)};
+    if (!lv[0].v || !lv[0].up)
+        rc = hn_fail(HN_ERR_NOMEM, "out of memory");
+    for (int d = 1; !rc && d <= depth; d++)
+        rc = expand(j->o, &lv[d - 1], d == 1, &lv[d]);
+    if (!rc)
+        rc = leaf_values(j, &lv[depth]);
+    for (int d = depth - 1; !rc && d >= 0; d--)
+        back_up(j->o, &lv[d], &lv[d + 1], d == 0);
+    for (size_t i = 0; !rc && i < lv[0].n; i++) {
+        size_t b = lo + i;
+        j->y[b] = (float)lv[0].v[i];
+        j->raised[b] = lv[0].up[i];
+        if (srch_np_board_is_goal(&j->b[b], j->o->goal))
+            j->y[b] = 0.0f, j->raised[b] = 0;
+        else if (j->walk && j->o->clamp && j->y[b] > (float)j->walk[b])
+            j->y[b] = (float)j->walk[b], j->raised[b] = 0;
     }
+    lv[0].b = NULL; /* the chunk's own boards */
+    for (int d = 0; d <= depth; d++)
+        level_free(&lv[d]);
+    return rc;
 }
 
 static int davi_chunk(void *user, int job)
@@ -97,27 +190,11 @@ static int davi_chunk(void *user, int job)
         return HN_ERR_INTERRUPTED;
     if (j->generate && draw_walks(j, lo, hi, (uint64_t)job))
         return HN_ERR_NOMEM;
-    size_t cap = 4 * (hi - lo);
-    srch_np_board *c = malloc(sizeof *c * cap);
-    size_t *par = malloc(sizeof *par * cap);
-    float *h = j->net ? malloc(sizeof *h * cap) : NULL;
-    int *fl = j->o->floor ? malloc(sizeof *fl * cap) : NULL;
-    int rc = c && par && (h || !j->net) && (fl || !j->o->floor)
-                 ? HN_OK
-                 : hn_fail(HN_ERR_NOMEM, "out of memory");
-    size_t k = rc ? 0 : children(j->b, lo, hi, c, par);
-    if (!rc && j->net)
-        rc = srch_np_heur_ann_estimate(j->net, c, k, h);
-    if (!rc && j->o->floor)
-        rc = srch_np_heur_eval_batch(j->o->floor, c, k, fl);
-    if (!rc)
-        backup(j, lo, hi, c, par, k, h, fl);
+    int rc = lookahead(j, lo, hi);
+    if (!rc && j->base)
+        rc = srch_np_heur_eval_batch(j->o->residual, j->b + lo, hi - lo, j->base + lo);
     for (size_t i = lo; !rc && j->rows && i < hi; i++)
         memcpy(j->rows + i * j->b[i].ncells, j->b[i].tile, j->b[i].ncells);
-    free(c);
-    free(par);
-    free(h);
-    free(fl);
     return rc;
 }
 
@@ -129,8 +206,7 @@ static int run_jobs(struct davi_job *j, const nn_model *target)
         srch_np_ann_opts ao = SRCH_NP_ANN_DEFAULTS;
         ao.cache_bits = 0; /* the boards of a round rarely repeat */
         ao.max_batch = 4 * CHUNK;
-        net =
-            srch_np_heur_ann_new(target, "target network", j->o->width, j->o->goal, NULL, &ao, &rc);
+        net = trn_avi_net_heur(j->o, target, "target network", NULL, &ao, &rc);
         if (!net)
             return rc ? rc : HN_ERR_NOMEM;
     }
@@ -146,6 +222,8 @@ static int run_jobs(struct davi_job *j, const nn_model *target)
         rc = trn_avi_share(j->o, j->y, sizeof *j->y, njobs, CHUNK, j->n);
     if (!rc && j->rows)
         rc = trn_avi_share(j->o, j->raised, sizeof *j->raised, njobs, CHUNK, j->n);
+    if (!rc && j->rows && j->base)
+        rc = trn_avi_share(j->o, j->base, sizeof *j->base, njobs, CHUNK, j->n);
     return rc;
 }
 
@@ -202,6 +280,9 @@ static int round_rows(const struct trn_avi_opts *o, struct avi_state *s, struct 
     r->target_mean = sum / (double)j->n;
     r->target_max = mx;
     r->floor_share = raised / (double)j->n;
+    /* a residual network learns only the correction to its heuristic */
+    for (size_t i = 0; j->base && i < j->n; i++)
+        j->y[i] -= (float)j->base[i];
     hn_rng *g = hn_rng_new(hn_seed_mix(o->seed, 0xa0000000ull + (uint64_t)s->round));
     if (!g)
         return hn_fail(HN_ERR_NOMEM, "out of memory");
@@ -227,9 +308,10 @@ int trn_avi_davi_round(const struct trn_avi_opts *o, struct avi_state *s, struct
     j.walk = malloc(sizeof *j.walk * n);
     j.y = malloc(sizeof *j.y * n);
     j.raised = malloc(sizeof *j.raised * n);
+    j.base = o->residual ? malloc(sizeof *j.base * n) : NULL;
     uint8_t *rows = malloc(cells * n);
     uint32_t *perm = malloc(sizeof *perm * n);
-    int rc = j.b && j.walk && j.y && j.raised && rows && perm
+    int rc = j.b && j.walk && j.y && j.raised && rows && perm && (j.base || !o->residual)
                  ? HN_OK
                  : hn_fail(HN_ERR_NOMEM, "out of memory");
     if (!rc)
@@ -247,6 +329,7 @@ int trn_avi_davi_round(const struct trn_avi_opts *o, struct avi_state *s, struct
     free(j.walk);
     free(j.y);
     free(j.raised);
+    free(j.base);
     free(rows);
     free(perm);
     return rc;

@@ -4,6 +4,7 @@
 #ifndef TRN_AVI_PRIVATE_H
 #define TRN_AVI_PRIVATE_H
 
+#include "search/npuzzle/ann.h"
 #include "train/trn.h"
 
 struct avi_state {
@@ -66,6 +67,15 @@ int trn_avi_stop_check(const struct trn_avi_opts *o);
 int trn_avi_lockstep(const struct trn_avi_opts *o, nn_model *m);
 /* The checkpoint, written by process 0 only; its status agreed by all. */
 int trn_avi_ckpt_lead(const char *path, const struct trn_avi_opts *o, const struct avi_state *s);
+
+/* The caller's heuristic behind a wrapper that another heuristic may own
+ * and free (the wrapper does not free h). NULL on failure (*status). */
+srch_np_heur *trn_avi_borrow(const srch_np_heur *h, int *status);
+
+/* Model m as a heuristic for the run: its network plus o->residual (when
+ * set), floored by `floor` (taken over, may be NULL). NULL on failure. */
+srch_np_heur *trn_avi_net_heur(const struct trn_avi_opts *o, const nn_model *m, const char *name,
+                               srch_np_heur *floor, const srch_np_ann_opts *ao, int *status);
 
 /* The avi_* training record on s->m. */
 int trn_avi_record(const struct trn_avi_opts *o, const struct avi_state *s);

@@ -52,34 +52,14 @@ static void keep_path(const struct trn_avi_opts *o, struct avi_state *s, const s
     }
 }
 
-static int borrowed_eval(void *self, const srch_np_board *b)
-{
-    return srch_np_heur_eval(self, b);
-}
-
-static int borrowed_batch(void *self, const srch_np_board *b, size_t n, int *out)
-{
-    return srch_np_heur_eval_batch(self, b, n, out);
-}
-
-/* The caller's floor behind a wrapper the ANN heuristic may own and free. */
-static srch_np_heur *borrow(const srch_np_heur *floor, int *status)
-{
-    srch_np_heur_ops ops = {
-        .name = srch_np_heur_name(floor), .eval = borrowed_eval, .eval_batch = borrowed_batch};
-    return srch_np_heur_custom_new(&ops, (void *)floor, srch_np_heur_width(floor),
-                                   srch_np_heur_goal(floor), status);
-}
-
 static int solve_boards(const struct trn_avi_opts *o, struct avi_state *s, struct trn_avi_round *r)
 {
     int rc = 0;
     srch_np_ann_opts ao = SRCH_NP_ANN_DEFAULTS;
     srch_np_heur *fl = NULL;
-    if (o->floor && !(fl = borrow(o->floor, &rc)))
+    if (o->floor && !(fl = trn_avi_borrow(o->floor, &rc)))
         return rc ? rc : HN_ERR_NOMEM;
-    srch_np_heur *h =
-        srch_np_heur_ann_new(s->m, "current network", o->width, o->goal, fl, &ao, &rc);
+    srch_np_heur *h = trn_avi_net_heur(o, s->m, "current network", fl, &ao, &rc);
     if (!h)
         return rc ? rc : HN_ERR_NOMEM;
     struct boot_job j = {.o = o,

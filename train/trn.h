@@ -179,6 +179,11 @@ int trn_loss_parse(const char *s, enum nn_loss *loss, float *over_weight);
  * the budget doubles. */
 enum trn_avi_method { TRN_AVI_DAVI = 0, TRN_AVI_BOOT = 1 };
 
+/* DAVI's backup may look several moves ahead: y(s) = min over the paths of
+ * L moves (no immediate undo, stopping at the goal) of L + h_target(leaf),
+ * so one target update carries values L moves back instead of one. */
+#define TRN_AVI_MAX_LOOKAHEAD 3
+
 /* What one round measured (losses in moves^2 of the round's own targets). */
 struct trn_avi_round {
     int round;               /* 1-based, counting resumed rounds */
@@ -217,11 +222,18 @@ struct trn_avi_opts {
     int threads;               /* target / search threads [1] */
     int blas_threads;          /* BLAS threads of the Adam steps [1] */
     const srch_np_heur *floor; /* admissible floor max(floor, target); may be NULL */
+    /* DAVI on a residual: h = residual(s) + net(s); the network is trained on
+     * target - residual(s) and starts at 0 (last layer zeroed), so round 1
+     * already backs up the residual heuristic. residual_spec is its name
+     * (root attribute "residual" of the model). Both NULL: no residual. */
+    const srch_np_heur *residual;
+    const char *residual_spec;
     /* DAVI */
     int walk_max;        /* K [30] */
     double update_loss;  /* threshold; 0: replace every round [0] */
     int clamp;           /* 1: target <= walk length (an upper bound) [1] */
     int integer_targets; /* 1: child values rounded, >= 0 (unit costs) [0] */
+    int lookahead;       /* backup depth in moves, 1..TRN_AVI_MAX_LOOKAHEAD [1] */
     /* BOOTSTRAP */
     int boards;               /* boards per round [100] */
     uint64_t budget;          /* initial expansions per board [2000] */

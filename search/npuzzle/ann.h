@@ -68,6 +68,14 @@ srch_np_heur *srch_np_heur_ann_new(const struct nn_model *m, const char *name, i
 srch_np_heur *srch_np_heur_ann_load(const char *path, int width, int goal, srch_np_heur *floor,
                                     const srch_np_ann_opts *opts, int *status);
 
+/* Residual models (root attribute "residual", docs/formats.md): the network
+ * learned the correction to an admissible base heuristic, so every estimate
+ * becomes base(s) + net(s) before delta, scale and the floor. Takes
+ * ownership of `base` (also on failure); call it before the first
+ * evaluation. HN_ERR_ARG when h is not an ANN heuristic, already has a base,
+ * or base is for another board size or goal layout. */
+int srch_np_heur_ann_set_base(srch_np_heur *h, srch_np_heur *base);
+
 /* 1 if h was made by srch_np_heur_ann_new. */
 int srch_np_heur_is_ann(const srch_np_heur *h);
 /* Units per move of h's values: the ANN scale, 1 for every other heuristic. */
@@ -84,7 +92,8 @@ typedef struct srch_np_ann_stats {
 void srch_np_heur_ann_thread_stats(const srch_np_heur *h, srch_np_ann_stats *out);
 
 /* The network's raw estimates (moves, float; no rounding, delta or floor;
- * with `mirror` the mean over the board and its mirror) for n boards into
+ * with `mirror` the mean over the board and its mirror; plus the base of a
+ * residual model) for n boards into
  * out[n]. 0, HN_ERR_ARG (h is not an ANN heuristic),
  * HN_ERR_NOMEM or HN_ERR_NAN. */
 int srch_np_heur_ann_estimate(const srch_np_heur *h, const srch_np_board *b, size_t n, float *out);

@@ -54,6 +54,7 @@ typedef struct {
     pthread_mutex_t mu;
     ann_tls *all;
     srch_np_heur *floor; /* admissible part of max(ann - delta, floor), or NULL */
+    srch_np_heur *resid; /* residual models: estimate = resid + network, or NULL */
     srch_np_ann_opts o;
     int width, goal, model_goal, inputs;
 } ann_heur;
@@ -270,6 +271,29 @@ static int estimate(ann_heur *a, const srch_np_board *b, size_t n, float *est)
     return nrows ? run_rows(a, t, b, nrows, est) : 0;
 }
 
+/* A residual model's network predicts the correction to its base heuristic:
+ * the estimate is base(s) + net(s). The base is evaluated per call, not
+ * cached, so the cache keeps the network's own outputs. */
+static int add_base(const ann_heur *a, const srch_np_board *b, size_t n, float *est)
+{
+    int h[256];
+    for (size_t lo = 0; a->resid && lo < n; lo += 256) {
+        size_t k = n - lo < 256 ? n - lo : 256;
+        int st = srch_np_heur_eval_batch(a->resid, b + lo, k, h);
+        if (st)
+            return st;
+        for (size_t i = 0; i < k; i++)
+            est[lo + i] += (float)h[i];
+    }
+    return 0;
+}
+
+static int estimate_full(ann_heur *a, const srch_np_board *b, size_t n, float *est)
+{
+    int st = estimate(a, b, n, est);
+    return st ? st : add_base(a, b, n, est);
+}
+
 /* The heuristic value in 1/scale moves from the estimate and the floor. */
 static int combine(const ann_heur *a, const srch_np_board *b, float est, int floor_h)
 {
@@ -294,7 +318,7 @@ static int ann_eval_batch(void *self, const srch_np_board *b, size_t n, int *out
     size_t mb = (size_t)a->o.max_batch;
     for (size_t done = 0; done < n; done += mb) {
         size_t k = n - done < mb ? n - done : mb;
-        int st = estimate(a, b + done, k, est);
+        int st = estimate_full(a, b + done, k, est);
         if (!st && a->floor)
             st = srch_np_heur_eval_batch(a->floor, b + done, k, out + done);
         if (st)
@@ -331,6 +355,7 @@ static void ann_destroy(void *self)
     nn_infer_free(a->base);
     nn_sparse_free(a->sbase);
     srch_np_heur_free(a->floor);
+    srch_np_heur_free(a->resid);
     free(a);
 }
 
@@ -489,5 +514,26 @@ int srch_np_heur_ann_estimate(const srch_np_heur *h, const srch_np_board *b, siz
     ann_heur *a = as_ann(h);
     if (!a)
         return hn_fail(HN_ERR_ARG, "heuristic '%s' is not an ANN heuristic", srch_np_heur_name(h));
-    return estimate(a, b, n, out);
+    return estimate_full(a, b, n, out);
+}
+
+int srch_np_heur_ann_set_base(srch_np_heur *h, srch_np_heur *base)
+{
+    ann_heur *a = as_ann(h);
+    int st = 0;
+    if (!a)
+        st = hn_fail(HN_ERR_ARG, "heuristic '%s' is not an ANN heuristic", srch_np_heur_name(h));
+    else if (a->resid)
+        st = hn_fail(HN_ERR_ARG, "ANN heuristic: the residual base is already set");
+    else if (base && (srch_np_heur_width(base) != a->width || srch_np_heur_goal(base) != a->goal))
+        st = hn_fail(HN_ERR_ARG,
+                     "ANN heuristic: the residual base '%s' is for another board "
+                     "size or goal layout",
+                     srch_np_heur_name(base));
+    if (st) {
+        srch_np_heur_free(base);
+        return st;
+    }
+    a->resid = base;
+    return 0;
 }

@@ -1,0 +1,271 @@
+/* train, DAVI on a residual and with look-ahead: L-move backups equal
+ * hand-checked values; a residual ANN heuristic's estimate is the
+ * base heuristic plus the raw network output, on known boards and through
+ * the search interface; a fresh residual run starts at exactly the base
+ * heuristic; a short 8-puzzle run over Manhattan distance lowers the error
+ * against BFS truth and stays self-consistent; mismatched residuals and
+ * bad bases are refused. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "np_bfs.h"
+#include "search/npuzzle/ann.h"
+#include "search/srch.h"
+#include "train/trn.h"
+
+#define GOAL SRCH_NP_GOAL_BLANK_FIRST
+
+static srch_np_heur *manhattan(int width)
+{
+    int rc = 0;
+    return srch_np_heur_manhattan_new(width, GOAL, &rc);
+}
+
+/* n boards: random walks of 0..30 moves (seeded). */
+static srch_np_board *walk_boards(size_t n, uint64_t seed)
+{
+    srch_np_board *b = malloc(sizeof *b * n);
+    hn_rng *r = hn_rng_new(seed);
+    for (size_t i = 0; b && r && i < n; i++)
+        srch_np_board_random_walk(&b[i], 3, GOAL, (int)hn_rng_below(r, 31), r);
+    hn_rng_free(r);
+    return b;
+}
+
+static nn_model *random_model(void)
+{
+    struct nn_spec spec;
+    int rc = nn_spec_parse("81-16-1", NULL, &spec);
+    nn_model *m = rc ? NULL : nn_model_new(&spec, 9, &rc);
+    if (m) {
+        nn_model_set_target(m, 3.0, 2.0);
+        nn_model_set_encoder(m, "npuzzle-onehot n=3 goal=blank-first");
+    }
+    return m;
+}
+
+/* estimate(residual) = estimate(plain) + Manhattan; the search value is
+ * round(estimate - delta) floored by the admissible part; bad bases are
+ * refused. */
+static void test_heuristic(void)
+{
+    nn_model *m = random_model();
+    srch_np_board *b = walk_boards(64, 5);
+    CHECK(m && b);
+    if (!m || !b)
+        return;
+    int rc = 0;
+    srch_np_ann_opts ao = SRCH_NP_ANN_DEFAULTS;
+    ao.delta = 0.5;
+    srch_np_heur *plain = srch_np_heur_ann_new(m, "plain", 3, GOAL, NULL, &ao, &rc);
+    srch_np_heur *res = srch_np_heur_ann_new(m, "res", 3, GOAL, manhattan(3), &ao, &rc);
+    srch_np_heur *md = manhattan(3);
+    CHECK(plain && res && md);
+    CHECK(res && srch_np_heur_ann_set_base(res, manhattan(3)) == 0);
+    float e0[64], e1[64];
+    int v[64];
+    CHECK(srch_np_heur_ann_estimate(plain, b, 64, e0) == 0);
+    CHECK(srch_np_heur_ann_estimate(res, b, 64, e1) == 0);
+    CHECK(srch_np_heur_eval_batch(res, b, 64, v) == 0);
+    int bad = 0, differs = 0;
+    for (int i = 0; i < 64; i++) {
+        int h = srch_np_heur_eval(md, &b[i]);
+        long want = lround(e0[i] + h - ao.delta);
+        want = want < h ? h : want; /* the floor is Manhattan too */
+        if (srch_np_board_is_goal(&b[i], GOAL))
+            want = 0;
+        bad += fabsf(e1[i] - (e0[i] + (float)h)) > 1e-4f || v[i] != want;
+        differs += h > 0;
+    }
+    CHECK_MSG(bad == 0, "%d of 64 boards: residual estimate != network + Manhattan", bad);
+    CHECK(differs > 0);
+    /* a second base, a base of another size, a heuristic that is not an ANN */
+    CHECK(srch_np_heur_ann_set_base(res, manhattan(3)) == HN_ERR_ARG);
+    CHECK(srch_np_heur_ann_set_base(plain, manhattan(4)) == HN_ERR_ARG);
+    CHECK(strstr(hn_errmsg(), "another board size") != NULL);
+    CHECK(srch_np_heur_ann_set_base(md, manhattan(3)) == HN_ERR_ARG);
+    srch_np_heur_free(plain);
+    srch_np_heur_free(res);
+    srch_np_heur_free(md);
+    nn_model_free(m);
+    free(b);
+}
+
+static void residual_opts(struct trn_avi_opts *o, const srch_np_heur *md)
+{
+    trn_avi_opts_default(o);
+    o->arch = "81-64-32-1";
+    o->defaults.bn = 0;
+    o->batch = 128;
+    o->steps_per_round = 60;
+    o->walk_max = 14;
+    o->target_std = 2;
+    o->lr = 1e-3;
+    o->residual = md;
+    o->residual_spec = "manhattan";
+}
+
+/* Over the boards at BFS distance 1..dmax: mean |h - d| and the mean
+ * Bellman error |h(s) - min_c (1 + h(c))|, h = Manhattan + network. */
+static void errors(const nn_model *m, const srch_np_heur *md, const uint8_t *dist, int dmax,
+                   double *mae, double *bellman)
+{
+    int rc = 0;
+    size_t cap = 20000, n = 0;
+    srch_np_heur *h = srch_np_heur_ann_new(m, "m", 3, GOAL, NULL, NULL, &rc);
+    srch_np_board *b = malloc(sizeof *b * cap);
+    float *est = malloc(sizeof *est * cap), *y = malloc(sizeof *y * cap);
+    int *d = malloc(sizeof *d * cap);
+    struct trn_avi_opts o;
+    residual_opts(&o, md);
+    o.clamp = 0;
+    *mae = *bellman = INFINITY;
+    if (h && srch_np_heur_ann_set_base(h, manhattan(3))) {
+        srch_np_heur_free(h);
+        h = NULL;
+    }
+    for (uint32_t r = 0; h && b && est && y && d && r < N8 && n < cap; r += 3)
+        if (dist[r] >= 1 && dist[r] <= dmax) {
+            srch_np_board_unrank(&b[n], 3, r);
+            d[n++] = dist[r];
+        }
+    if (h && b && est && y && d && !srch_np_heur_ann_estimate(h, b, n, est) &&
+        !trn_avi_targets(&o, m, b, NULL, n, y)) {
+        double sa = 0, sb = 0;
+        for (size_t i = 0; i < n; i++) {
+            sa += fabs(est[i] - d[i]);
+            sb += fabs(est[i] - y[i]);
+        }
+        *mae = sa / (double)n;
+        *bellman = sb / (double)n;
+    }
+    srch_np_heur_free(h);
+    free(b);
+    free(est);
+    free(y);
+    free(d);
+}
+
+/* A fresh residual run is the base heuristic at round 0; 30 rounds of DAVI
+ * over Manhattan make it more self-consistent and closer to the truth. */
+static void test_learns(const uint8_t *dist)
+{
+    srch_np_heur *md = manhattan(3);
+    struct trn_avi_opts o;
+    residual_opts(&o, md);
+    o.rounds = 0;
+    nn_model *m0 = NULL, *m = NULL;
+    CHECK(trn_avi_run(&o, &m0) == 0 && m0);
+    const char *spec = m0 ? nn_model_get_meta_str(m0, "residual") : NULL;
+    CHECK(spec && !strcmp(spec, "manhattan"));
+    double mae0, bell0, mae1, bell1;
+    if (m0)
+        errors(m0, md, dist, 14, &mae0, &bell0);
+    o.rounds = 30;
+    o.threads = 2;
+    CHECK(trn_avi_run(&o, &m) == 0 && m);
+    if (m0 && m) {
+        errors(m, md, dist, 14, &mae1, &bell1);
+        printf("residual davi: MAE %.3f -> %.3f, Bellman error %.3f -> %.3f (distances 1..14)\n",
+               mae0, mae1, bell0, bell1);
+        CHECK_MSG(mae1 < 0.7 * mae0, "MAE %.3f -> %.3f", mae0, mae1);
+        /* Manhattan is nearly self-consistent already (its Bellman error is
+         * small though its distance error is large), so the Bellman error
+         * only has to stay small while the distance error falls */
+        CHECK_MSG(bell1 < 0.6, "Bellman error %.3f -> %.3f", bell0, bell1);
+    }
+    nn_model_free(m0);
+    nn_model_free(m);
+    srch_np_heur_free(md);
+}
+
+/* Resuming or starting from a model with another residual is refused, and
+ * so are a residual without its name and a residual with bootstrapping. */
+static void test_refused(void)
+{
+    const char *ck = "test_trn_avi_residual.ck.h5";
+    srch_np_heur *md = manhattan(3);
+    struct trn_avi_opts o;
+    residual_opts(&o, md);
+    o.rounds = 1;
+    o.checkpoint = ck;
+    nn_model *m = NULL;
+    CHECK(trn_avi_run(&o, &m) == 0);
+    nn_model_free(m);
+    m = NULL;
+    o.resume = ck;
+    o.arch = NULL;
+    o.rounds = 2;
+    o.residual = NULL;
+    o.residual_spec = NULL;
+    CHECK(trn_avi_run(&o, &m) == HN_ERR_ARG && !m);
+    CHECK(strstr(hn_errmsg(), "residual over \"manhattan\"") != NULL);
+    o.resume = NULL;
+    o.init = ck;
+    CHECK(trn_avi_run(&o, &m) == HN_ERR_ARG && !m);
+    residual_opts(&o, md);
+    o.residual_spec = NULL;
+    CHECK(trn_avi_run(&o, &m) == HN_ERR_ARG && !m);
+    residual_opts(&o, md);
+    o.method = TRN_AVI_BOOT;
+    o.walk = 4;
+    CHECK(trn_avi_run(&o, &m) == HN_ERR_ARG && !m);
+    remove(ck);
+    srch_np_heur_free(md);
+}
+
+/* With a network that says 7.25 everywhere, an L-move backup is L + 7.25
+ * unless a goal lies within L moves: the goal, boards one and two moves
+ * away, and a board far from the goal. */
+static void test_lookahead(void)
+{
+    nn_model *m = random_model();
+    CHECK(m != NULL);
+    if (!m)
+        return;
+    size_t n;
+    float *p = nn_model_params(m, &n);
+    memset(p, 0, sizeof(float) * n);
+    nn_model_set_target(m, 7.25, 1.0);
+    static const uint8_t tiles[4][9] = {{0, 1, 2, 3, 4, 5, 6, 7, 8},
+                                        {1, 0, 2, 3, 4, 5, 6, 7, 8},
+                                        {1, 2, 0, 3, 4, 5, 6, 7, 8},
+                                        {8, 7, 6, 5, 4, 3, 2, 1, 0}};
+    srch_np_board b[4];
+    for (int i = 0; i < 4; i++)
+        srch_np_board_set(&b[i], 3, tiles[i]);
+    static const float want[3][4] = {{0, 1, 8.25f, 8.25f}, {0, 1, 2, 9.25f}, {0, 1, 2, 10.25f}};
+    struct trn_avi_opts o;
+    trn_avi_opts_default(&o);
+    o.clamp = 0;
+    for (int l = 1; l <= 3; l++) {
+        float y[4];
+        o.lookahead = l;
+        CHECK(trn_avi_targets(&o, m, b, NULL, 4, y) == 0);
+        for (int i = 0; i < 4; i++)
+            CHECK_MSG(fabsf(y[i] - want[l - 1][i]) < 1e-5f, "lookahead %d board %d: %g, want %g", l,
+                      i, y[i], want[l - 1][i]);
+    }
+    nn_model *x = NULL;
+    o.lookahead = 4;
+    o.arch = "81-8-1";
+    CHECK(trn_avi_run(&o, &x) == HN_ERR_ARG && !x);
+    nn_model_free(m);
+}
+
+int main(void)
+{
+    test_lookahead();
+    nn_blas_threads(1);
+    uint8_t *dist = bfs8(GOAL);
+    CHECK(dist != NULL);
+    test_heuristic();
+    if (dist)
+        test_learns(dist);
+    test_refused();
+    free(dist);
+    return CHECK_DONE();
+}
