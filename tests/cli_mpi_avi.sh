@@ -27,6 +27,13 @@ compare d1.h5 d2.h5 1e-4 || fail "2-rank DAVI differs from 1 process"
 # (the printed target means agree)
 [ "$(rounds d1.csv | head -2)" = "$(rounds d2.csv | head -2)" ] ||
     fail "2-rank targets differ: $(cat d1.csv d2.csv)"
+# the residual over Manhattan distance and 2-move look-ahead: each rank's
+# base values travel with its rows
+R=("${A[@]}" --residual manhattan --lookahead 2)
+"$HN" avi "${R[@]}" --rounds 3 -o r1.h5 >/dev/null || fail "residual avi 1 process"
+"${MPI[@]}" "$HN" avi "${R[@]}" --rounds 3 -o r2.h5 >/dev/null 2>"$T/err" ||
+    fail "mpirun residual avi: $(head -c 300 "$T/err")"
+compare r1.h5 r2.h5 1e-4 || fail "2-rank residual DAVI differs from 1 process"
 expect 1 "not a multiple of the 2 processes" "${MPI[@]}" "$HN" avi "${A[@]/128/127}" --rounds 1 -o odd.h5
 
 # --- a 2-rank checkpoint resumes exactly, and also in 1 process ---------------
