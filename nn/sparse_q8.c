@@ -78,9 +78,11 @@ dpbusd(__m512i acc, __m512i x, __m512i w)
 VNNI_TILE(4, 2)
 VNNI_TILE(4, 1)
 VNNI_TILE(2, 4)
+VNNI_TILE(2, 2)
 VNNI_TILE(2, 1)
 VNNI_TILE(1, 8)
 VNNI_TILE(1, 4)
+VNNI_TILE(1, 2)
 VNNI_TILE(1, 1)
 
 static void q8_vnni(const struct nn_qlayer *q, const uint8_t *u, int n, int32_t *z)
@@ -101,6 +103,8 @@ static void q8_vnni(const struct nn_qlayer *q, const uint8_t *u, int n, int32_t 
         int ob = 0;
         for (; ob + 4 <= blocks; ob += 4)
             vnni_2x4(q, ur, zr, ob);
+        for (; ob + 2 <= blocks; ob += 2) /* narrow layers: 4 chains, not 2 */
+            vnni_2x2(q, ur, zr, ob);
         for (; ob < blocks; ob++)
             vnni_2x1(q, ur, zr, ob);
     }
@@ -112,6 +116,8 @@ static void q8_vnni(const struct nn_qlayer *q, const uint8_t *u, int n, int32_t 
             vnni_1x8(q, ur, zr, ob);
         for (; ob + 4 <= blocks; ob += 4)
             vnni_1x4(q, ur, zr, ob);
+        for (; ob + 2 <= blocks; ob += 2)
+            vnni_1x2(q, ur, zr, ob);
         for (; ob < blocks; ob++)
             vnni_1x1(q, ur, zr, ob);
     }
