@@ -77,6 +77,9 @@ dpbusd(__m512i acc, __m512i x, __m512i w)
     }
 VNNI_TILE(4, 2)
 VNNI_TILE(4, 1)
+VNNI_TILE(3, 4)
+VNNI_TILE(3, 2)
+VNNI_TILE(3, 1)
 VNNI_TILE(2, 4)
 VNNI_TILE(2, 2)
 VNNI_TILE(2, 1)
@@ -96,6 +99,18 @@ static void q8_vnni(const struct nn_qlayer *q, const uint8_t *u, int n, int32_t 
             vnni_4x2(q, ur, zr, ob);
         for (; ob < blocks; ob++)
             vnni_4x1(q, ur, zr, ob);
+    }
+    if (n - r == 3) { /* the usual 3 new children of an expansion, one row each */
+        const uint8_t *ur = u + (size_t)r * q->in4;
+        int32_t *zr = z + (size_t)r * q->out16;
+        int ob = 0;
+        for (; ob + 4 <= blocks; ob += 4)
+            vnni_3x4(q, ur, zr, ob);
+        for (; ob + 2 <= blocks; ob += 2)
+            vnni_3x2(q, ur, zr, ob);
+        for (; ob < blocks; ob++)
+            vnni_3x1(q, ur, zr, ob);
+        r += 3;
     }
     for (; r + 2 <= n; r += 2) { /* a board and its mirror */
         const uint8_t *ur = u + (size_t)r * q->in4;
