@@ -77,10 +77,15 @@ dpbusd(__m512i acc, __m512i x, __m512i w)
     }
 VNNI_TILE(4, 2)
 VNNI_TILE(4, 1)
+VNNI_TILE(3, 4)
+VNNI_TILE(3, 2)
+VNNI_TILE(3, 1)
 VNNI_TILE(2, 4)
+VNNI_TILE(2, 2)
 VNNI_TILE(2, 1)
 VNNI_TILE(1, 8)
 VNNI_TILE(1, 4)
+VNNI_TILE(1, 2)
 VNNI_TILE(1, 1)
 
 static void q8_vnni(const struct nn_qlayer *q, const uint8_t *u, int n, int32_t *z)
@@ -95,12 +100,26 @@ static void q8_vnni(const struct nn_qlayer *q, const uint8_t *u, int n, int32_t 
         for (; ob < blocks; ob++)
             vnni_4x1(q, ur, zr, ob);
     }
+    if (n - r == 3) { /* the usual 3 new children of an expansion, one row each */
+        const uint8_t *ur = u + (size_t)r * q->in4;
+        int32_t *zr = z + (size_t)r * q->out16;
+        int ob = 0;
+        for (; ob + 4 <= blocks; ob += 4)
+            vnni_3x4(q, ur, zr, ob);
+        for (; ob + 2 <= blocks; ob += 2)
+            vnni_3x2(q, ur, zr, ob);
+        for (; ob < blocks; ob++)
+            vnni_3x1(q, ur, zr, ob);
+        r += 3;
+    }
     for (; r + 2 <= n; r += 2) { /* a board and its mirror */
         const uint8_t *ur = u + (size_t)r * q->in4;
         int32_t *zr = z + (size_t)r * q->out16;
         int ob = 0;
         for (; ob + 4 <= blocks; ob += 4)
             vnni_2x4(q, ur, zr, ob);
+        for (; ob + 2 <= blocks; ob += 2) /* narrow layers: 4 chains, not 2 */
+            vnni_2x2(q, ur, zr, ob);
         for (; ob < blocks; ob++)
             vnni_2x1(q, ur, zr, ob);
     }
@@ -112,6 +131,8 @@ static void q8_vnni(const struct nn_qlayer *q, const uint8_t *u, int n, int32_t 
             vnni_1x8(q, ur, zr, ob);
         for (; ob + 4 <= blocks; ob += 4)
             vnni_1x4(q, ur, zr, ob);
+        for (; ob + 2 <= blocks; ob += 2)
+            vnni_1x2(q, ur, zr, ob);
         for (; ob < blocks; ob++)
             vnni_1x1(q, ur, zr, ob);
     }

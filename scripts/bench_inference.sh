@@ -9,22 +9,29 @@
 #      q8, and q8 without the board cache, the setting tuned on generated
 #      boards) next to A* with the 7-8 PDB, board by board in one run
 #      (heurnet bench search)
-# Prints every record; section 3 takes a few minutes on one core.
+#   4. the distilled search network (models/15puzzle-search.h5, its recorded
+#      heuristic) and the q8 teacher next to A* with the 7-8 PDB: --repeats
+#      runs of section 3's kind, each board by board in one run; prints each
+#      run's CPU ratio network / PDB and their median, minimum and maximum
+# Prints every record; sections 3 and 4 take a few minutes each on one core.
 #
 # usage: scripts/bench_inference.sh [--heurnet PATH] [--limit N] [--out DIR] [--skip-search]
+#                                   [--repeats R]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 HN=build/heurnet
 limit=500
 out=bench-inference
 search=1
+repeats=5
 while [ $# -gt 0 ]; do
     case $1 in
     --heurnet) HN=$2; shift ;;
     --limit) limit=$2; shift ;;
     --out) out=$2; shift ;;
     --skip-search) search=0 ;;
-    *) sed -n '14p' "$0" >&2; exit 2 ;;
+    --repeats) repeats=$2; shift ;;
+    *) sed -n '18,19p' "$0" >&2; exit 2 ;;
     esac
     shift
 done
@@ -67,4 +74,23 @@ if [ "$search" = 1 ]; then
     q=ann:models/15puzzle-annd-q35.h5,scale:10,mirror
     "$HN" bench search --instances "$dca" --goal blank-last --limit "$limit" -q \
         -H "$q,dense" -H "$q" -H "$q,q8" -H "$q,q8,cache:0"
+fi
+
+if [ "$search" = 1 ]; then
+    student=$("$HN" nn info models/15puzzle-search.h5 | sed -n 's/^attr.search=.*--heuristic ann:SELF\([^ ]*\).*/\1/p')
+    s=ann:models/15puzzle-search.h5$student
+    t=ann:models/15puzzle-annd-q35.h5,scale:10,mirror,q8,cache:0
+    for i in $(seq "$repeats"); do
+        "$HN" bench search --instances "$dca" --goal blank-last --limit "$limit" -q -H "$s" -H "$t"
+    done | tee "$out/repeats.txt"
+    # each run's CPU seconds per board: network / PDB, run by run
+    awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^cpu_s_per_board=/) c = substr($i, 18) }
+         /^heuristic=pdb/ { p = c } /^heuristic=ann:models\/15puzzle-search/ { r[n++] = c / p }
+         /^heuristic=ann:models\/15puzzle-annd-q35/ { q[m++] = c / p }
+         function med(a, k,   i, j, t) { for (i = 0; i < k; i++) for (j = i + 1; j < k; j++)
+             if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t } return a[int((k - 1) / 2)] }
+         END { a = med(r, n); b = med(q, m) # sorts r and q: [0] is the minimum
+               printf "ratio student/pdb runs=%d median=%.3f min=%.3f max=%.3f\n", n, a, r[0], r[n - 1]
+               printf "ratio teacher/pdb runs=%d median=%.3f min=%.3f max=%.3f\n", m, b, q[0], q[m - 1] }' \
+        "$out/repeats.txt"
 fi

@@ -1,6 +1,7 @@
 /* The sparse path against the dense reference: accumulators from active
  * inputs and from chains of moves give nn_infer_run's outputs; the int8
  * kernels agree with the scalar one exactly and with float within a bound. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -277,6 +278,23 @@ done:
     nn_sparse_free(qc);
 }
 
+/* A shipped model (path below the source tree) through every check that
+ * needs no random weights. */
+static void test_shipped(const char *path, double mae, double max)
+{
+    char full[1024];
+    int st = 0;
+    snprintf(full, sizeof full, "%s/%s", HN_TEST_SRC, path);
+    nn_model *m = nn_model_load(full, &st);
+    CHECK_MSG(m != NULL, "%s does not load", path);
+    if (m) {
+        test_random_boards(m);
+        test_kernels_agree(m);
+        test_q8_accuracy(m, path, mae, max);
+    }
+    nn_model_free(m);
+}
+
 int main(void)
 {
     nn_model *m = random_model("256-96-40-24:relu-1", 4);
@@ -292,15 +310,9 @@ int main(void)
     }
     nn_model_free(m);
     nn_model_free(small);
-    /* the shipped search network, in moves */
-    int st = 0;
-    nn_model *shipped = nn_model_load(HN_TEST_SRC "/models/15puzzle-annd-q35.h5", &st);
-    CHECK(shipped != NULL);
-    if (shipped) {
-        test_random_boards(shipped);
-        test_kernels_agree(shipped);
-        test_q8_accuracy(shipped, "models/15puzzle-annd-q35.h5", 0.1, 0.5);
-    }
-    nn_model_free(shipped);
+    /* the shipped search networks, in moves: the 0.35-quantile network and
+     * the student distilled from it */
+    test_shipped("models/15puzzle-annd-q35.h5", 0.1, 0.5);
+    test_shipped("models/15puzzle-search.h5", 0.1, 0.5);
     return CHECK_DONE();
 }
