@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # heurnet quickstart: installs missing packages, builds Release, and runs the
-# main job on shipped defaults: the shipped 15-puzzle search network solves
-# DeepCubeA's test boards with plain A*, side by side with A* on the additive
+# main job on shipped defaults: the shipped 15-puzzle search network (int8,
+# incremental first layer) solves DeepCubeA's test boards with plain A*,
+# side by side with A* on the additive
 # 7-8 pattern database (built on first use into $HEURNET_DATA or
 # ~/.cache/heurnet: a few minutes and about 2 GB of memory, once).
 # The three eval reports (summary.md, instances.tsv, PNG figures when
@@ -18,7 +19,7 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$(nproc)" >/dev/null
 H=build/heurnet
 model=models/15puzzle-annd.h5
-search_model=models/15puzzle-annd-q35.h5
+search_model=models/15puzzle-search.h5
 inst=instances/npuzzle/deepcubea_test_15puzzle.txt
 mkdir -p "$out"
 
@@ -26,8 +27,8 @@ echo "== $($H --version); models $search_model (search) and $model (accuracy)"
 $H nn info "$search_model" | grep -E '^(spec|encoder|params)' || true
 echo
 echo "== 1. the search network's recorded search vs A* with the 7-8 PDB ($boards boards, goal blank-last)"
-echo "   (the network predicts a low quantile of the distance; each board is evaluated with"
-echo "    its diagonal mirror and the mean kept in 1/10 moves; the model file records:"
+echo "   (a small network distilled from a larger one, run in int8 with an incremental first"
+echo "    layer; estimates kept in 1/10 moves; the model file records:"
 echo "    $($H nn info "$search_model" | sed -n 's/^attr.search=//p'))"
 $H eval --model "$search_model" --instances "$inst" --goal blank-last --limit "$boards" \
     -o "$out/search" --force
