@@ -13,6 +13,9 @@
 
 HEURNET_API_BEGIN
 
+/* The learned order of the backtracker's candidates (srch_em_place.h). */
+typedef struct srch_em_place_scorer srch_em_place_scorer;
+
 /* Sides in the internal order (clockwise from the top). A rotation r turns a
  * piece r quarter turns clockwise: the colour on side s moves to (s+1)%4. */
 enum srch_em_side { SRCH_EM_N = 0, SRCH_EM_E = 1, SRCH_EM_S = 2, SRCH_EM_W = 3 };
@@ -184,6 +187,9 @@ typedef struct {
     /* optional: called with the figures so far at each better complete board */
     void (*on_board)(const srch_em_scan_result *res, void *user);
     void *user;
+    /* optional: a learned order of each cell's perfect-match candidates
+     * (srch_em_place_scorer_new); NULL: the shuffled order */
+    srch_em_place_scorer *order;
 } srch_em_scan_opts;
 
 /* The default budget, shared with srch_em_opts: breaks from cell 200 of
@@ -222,6 +228,7 @@ typedef struct {
     double backtrack_time; /* seconds of the backtracking start (0: time/10) */
     double break_from;     /* the backtracking start's budget (srch_em_scan_opts) */
     int breaks;
+    srch_em_place_scorer *order; /* the backtracking start's learned order (or NULL) */
     double restart;     /* > 0: after this many seconds (on the run's clock) without a
                          * new best in the current descent, go back to the start board
                          * (built once; or reheat the best, see reheat_temp) for a new
