@@ -1,0 +1,30 @@
+/* Private to the edge-matching data files (emp_moves.c, emp_place.c): the
+ * growing row buffer and the HDF5 dataset helpers both use. */
+#ifndef DG_EMP_H5_H
+#define DG_EMP_H5_H
+
+#include <hdf5.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Rows of dim features, a label and a group (state) id, grown on demand. */
+typedef struct {
+    int dim;
+    size_t n, cap;
+    float *x, *y;
+    int32_t *group;
+} dg_emp_rows;
+
+/* Append one row; 0 or HN_ERR_NOMEM (message set). */
+int dg_emp_rows_push(dg_emp_rows *r, const float *x, float y, int32_t group);
+void dg_emp_rows_free(dg_emp_rows *r);
+
+/* Write v ([dims], float32, or int32 when is_int) as dataset `name`; 0 or -1. */
+int dg_emp_write_ds(hid_t f, const char *name, int rank, const hsize_t *dims, const void *v,
+                    int is_int);
+/* Read dataset `name` of rank 1 or 2 as float32 into *v (malloc'd), checking
+ * the extents dims[k] != 0 and finite values; dims gets the extents. 0 or a
+ * status whose message names `path` and the dataset. */
+int dg_emp_read_ds(hid_t f, const char *path, const char *name, int rank, hsize_t *dims, float **v);
+
+#endif
