@@ -42,5 +42,13 @@ if [ -f "$SRC/models/emp-move-scorer.h5" ]; then
         "$T/g8.txt" -o "$T/s.sol"
 fi
 
+# ab-stats: mean, paired and Welch p-values against the base arm
+printf 'g off 1 450\ng off 2 452\ng off 3 451\ng on 1 453\ng on 2 452\ng on 3 455\n' >"$T/ab.txt"
+expect_re 0 "^\| g \| on \| 3 \| 453.33 \| 1.53 \| 0.88 \| \+2.33 \| 0.192 \| 0.102 \|" \
+    "$H" emp ab-stats "$T/ab.txt"
+expect_re 1 "no rows of the base arm 'x'" "$H" emp ab-stats --base x "$T/ab.txt"
+printf 'g off one 450\n' >"$T/bad.txt"
+expect_re 1 "bad.txt: line 1: want INSTANCE ARM SEED VALUE" "$H" emp ab-stats "$T/bad.txt"
+
 [ "$fails" = 0 ] && echo "cli_emp_place: ok" || echo "cli_emp_place: $fails failure(s)"
 [ "$fails" = 0 ]
