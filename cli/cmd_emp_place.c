@@ -18,7 +18,7 @@ int emp_place_attach(const char *path, double temp, const srch_em_inst *in, srch
                      srch_em_place_scorer **out)
 {
     int st;
-    *out = srch_em_place_scorer_new(path, in, temp, 20, &st);
+    *out = srch_em_place_scorer_new(path, in, temp, 16, &st);
     if (!*out)
         return cli_fail("--scorer");
     o->order = *out;

@@ -196,50 +196,6 @@ void scan_set_budget(scan_ctx *s, int from, int total)
         s->allowed[d] = d < from ? 0 : (int)((long)total * (d - from + 1) / (s->m - from));
 }
 
-/* The candidate list of phase ph at a cell whose west and north neighbours
- * show colours w and nn: 0 matches both, 1 west only, 2 north only, 3 any
- * (both sides broken, for boards no single break can finish). */
-static const scan_item *phase_list(const scan_kind *k, int ph, int w, int nn, int ncol, int *lo,
-                                   int *hi)
-{
-    switch (ph) {
-    case 0:
-        *lo = k->off_wn[w * ncol + nn], *hi = k->off_wn[w * ncol + nn + 1];
-        return k->by_wn;
-    case 1:
-        *lo = k->off_w[w], *hi = k->off_w[w + 1];
-        return k->by_w;
-    case 2:
-        *lo = k->off_n[nn], *hi = k->off_n[nn + 1];
-        return k->by_n;
-    default:
-        *lo = 0, *hi = k->nall;
-        return k->all;
-    }
-}
-
-void scan_place(scan_ctx *s, int d, const scan_item *it, int cost)
-{
-    const scan_step *st = &s->step[d];
-    s->used[it->piece] = 1;
-    s->east[st->cell] = it->e;
-    s->south[st->cell] = it->s;
-    s->chosen[d] = *it;
-    s->brk[d + 1] = s->brk[d] + cost;
-}
-
-const scan_item *scan_perfect(const scan_ctx *s, int d, int *lo, int *hi)
-{
-    const scan_step *st = &s->step[d];
-    return phase_list(st->kind, 0, s->east[st->west], s->south[st->north], s->ncol, lo, hi);
-}
-
-int scan_clue_cost(const scan_ctx *s, int d, const scan_item *it)
-{
-    const scan_step *st = &s->step[d];
-    return (st->e_need >= 0 && it->e != st->e_need) + (st->s_need >= 0 && it->s != st->s_need);
-}
-
 /* Place `it` at depth d in phase ph if it is free, listed first by this
  * phase and within the budget; 1 if placed. */
 static inline int try_item(scan_ctx *s, int d, const scan_item *it, int ph, int base, int budget,
@@ -280,7 +236,7 @@ static int next_placement(scan_ctx *s, int d)
         int ph = s->phase[d], base = ph == 0 ? 0 : ph < 3 ? 1 : 2, lo, hi;
         if (base > budget)
             return 0; /* the later phases cost at least as much */
-        const scan_item *list = phase_list(st->kind, ph, w, nn, s->ncol, &lo, &hi);
+        const scan_item *list = scan_phase_list(st->kind, ph, w, nn, s->ncol, &lo, &hi);
         if (ph == 0 && s->nord[d] >= 0) {
             if (next_ordered(s, d, list, lo, budget))
                 return 1;

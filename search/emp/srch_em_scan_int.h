@@ -6,8 +6,9 @@
 #include "search/emp/srch_em_int.h"
 #include "search/emp/srch_em_place.h"
 
-/* Most perfect-match candidates one cell may have for the learned order
- * (more are tried in bucket order). */
+/* The learned order covers a cell whose perfect-match bucket holds at most
+ * this many items (a larger one keeps its shuffled order); offsets within a
+ * bucket then fit four bits. */
 #define SCAN_ORD_MAX 16
 
 /* A piece at a rotation, with the colours the scan reads: the west and north
@@ -78,13 +79,54 @@ void scan_set_budget(scan_ctx *s, int from, int total);
  * or a stop request; the path below floor is unmarked on return. Returns 1
  * if the subtree was exhausted. */
 int scan_dfs(scan_ctx *s, int floor, long limit);
-/* Place item `it` at depth d by hand (as next_placement would), with
- * `cost` breaks; and take it back. */
-void scan_place(scan_ctx *s, int d, const scan_item *it, int cost);
-/* The candidates of phase 0 (perfect matches) at depth d: list[lo..hi). */
-const scan_item *scan_perfect(const scan_ctx *s, int d, int *lo, int *hi);
-/* Breaks item `it` makes at depth d in phase 0 (only clues east or south). */
-int scan_clue_cost(const scan_ctx *s, int d, const scan_item *it);
+/* Place item `it` at depth d by hand (as next_placement does), with `cost`
+ * breaks (scan_place); the candidates of phase 0 (perfect matches) at depth
+ * d: list[lo..hi) (scan_perfect); the breaks item `it` makes at depth d in
+ * phase 0, only with clues east or south (scan_clue_cost). Inline: they run
+ * at every placement. */
+/* The candidate list of phase ph at a cell whose west and north neighbours
+ * show colours w and nn: 0 matches both, 1 west only, 2 north only, 3 any
+ * (both sides broken, for boards no single break can finish). */
+static inline const scan_item *scan_phase_list(const scan_kind *k, int ph, int w, int nn, int ncol,
+                                               int *lo, int *hi)
+{
+    switch (ph) {
+    case 0:
+        *lo = k->off_wn[w * ncol + nn], *hi = k->off_wn[w * ncol + nn + 1];
+        return k->by_wn;
+    case 1:
+        *lo = k->off_w[w], *hi = k->off_w[w + 1];
+        return k->by_w;
+    case 2:
+        *lo = k->off_n[nn], *hi = k->off_n[nn + 1];
+        return k->by_n;
+    default:
+        *lo = 0, *hi = k->nall;
+        return k->all;
+    }
+}
+
+static inline void scan_place(scan_ctx *s, int d, const scan_item *it, int cost)
+{
+    const scan_step *st = &s->step[d];
+    s->used[it->piece] = 1;
+    s->east[st->cell] = it->e;
+    s->south[st->cell] = it->s;
+    s->chosen[d] = *it;
+    s->brk[d + 1] = s->brk[d] + cost;
+}
+
+static inline const scan_item *scan_perfect(const scan_ctx *s, int d, int *lo, int *hi)
+{
+    const scan_step *st = &s->step[d];
+    return scan_phase_list(st->kind, 0, s->east[st->west], s->south[st->north], s->ncol, lo, hi);
+}
+
+static inline int scan_clue_cost(const scan_ctx *s, int d, const scan_item *it)
+{
+    const scan_step *st = &s->step[d];
+    return (st->e_need >= 0 && it->e != st->e_need) + (st->s_need >= 0 && it->s != st->s_need);
+}
 
 /* srch_em_scan_order.c: the learned order of depth d's perfect-match
  * candidates into s->ord (returns their count), or -1 to keep the bucket's

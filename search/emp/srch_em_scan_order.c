@@ -11,12 +11,11 @@
 #include "nn/nn.h"
 #include "search/emp/srch_em_scan_int.h"
 
-/* One cached order: the key and the candidates' bucket offsets, best first. */
+/* One cached order in 16 bytes, so the table stays in the fast caches: the
+ * key (bit 63 set when in use; depth, colours, breaks, free candidates) and
+ * the candidates' bucket offsets best first, four bits each. */
 typedef struct {
-    uint64_t mask; /* free candidates (bucket offsets) */
-    uint32_t ctx;  /* depth, colours and breaks (hashed) */
-    uint32_t epoch;
-    uint8_t n, ord[SCAN_ORD_MAX];
+    uint64_t key, ord;
 } order_entry;
 
 struct srch_em_place_scorer {
@@ -27,7 +26,6 @@ struct srch_em_place_scorer {
     double temp;
     order_entry *cache;
     uint64_t cache_mask;
-    uint32_t epoch;
     srch_em_place_stats st;
 };
 
@@ -82,7 +80,6 @@ srch_em_place_scorer *srch_em_place_scorer_new(const char *path, const srch_em_i
         *status = hn_fail(HN_ERR_NOMEM, "out of memory for the place scorer's cache");
         goto fail;
     }
-    s->epoch = 1; /* calloc'd entries hold epoch 0: never served */
     return s;
 fail:
     srch_em_place_scorer_free(s);
@@ -96,7 +93,7 @@ void srch_em_place_scorer_stats(const srch_em_place_scorer *s, srch_em_place_sta
 
 void scan_order_restart(srch_em_place_scorer *sc)
 {
-    sc->epoch++;
+    memset(sc->cache, 0, sizeof *sc->cache * (sc->cache_mask + 1));
 }
 
 const char *srch_em_model_decision(const char *path, int *status)
@@ -178,39 +175,54 @@ static uint64_t mix64(uint64_t x)
     return x ^ (x >> 33);
 }
 
-int scan_order(scan_ctx *s, int d)
+/* The cache key of depth d's context, or 0 when it does not fit one. */
+static uint64_t order_key(const scan_ctx *s, int d, uint64_t mask, int n)
+{
+    const scan_step *st = &s->step[d];
+    if (d > 0xffff || s->brk[d] > 0xff)
+        return 0;
+    return 1ULL << 63 | (uint64_t)n << 56 | (uint64_t)s->brk[d] << 48 |
+           (uint64_t)s->south[st->north] << 40 | (uint64_t)s->east[st->west] << 32 |
+           (uint64_t)d << 16 | mask;
+}
+
+/* The order of the n free candidates of depth d into ord (bucket offsets),
+ * from the cache or the network; n, or -1 if the network failed. */
+static int cached_order(scan_ctx *s, int d, const scan_item *list, int lo, uint8_t *ord, int n,
+                        uint64_t mask)
 {
     srch_em_place_scorer *sc = s->order;
-    int lo, hi, n = 0;
-    const scan_item *list = scan_perfect(s, d, &lo, &hi);
-    if (hi - lo < 2 || hi - lo > 64)
-        return -1;
-    uint8_t *ord = s->ord + (size_t)d * SCAN_ORD_MAX;
-    uint64_t mask = 0;
-    for (int i = lo; i < hi; i++)
-        if (!s->used[list[i].piece]) {
-            if (n == SCAN_ORD_MAX)
-                return -1;
-            ord[n++] = (uint8_t)(i - lo);
-            mask |= (uint64_t)1 << (i - lo);
-        }
-    if (n < 2)
-        return -1;
-    const scan_step *st = &s->step[d];
-    uint32_t ctx = (uint32_t)d * 0x9e3779b1u ^
-                   (uint32_t)(s->east[st->west] << 8 | s->south[st->north] | s->brk[d] << 16);
-    order_entry *e = &sc->cache[mix64(mask ^ (uint64_t)ctx << 32 ^ (uint64_t)d) & sc->cache_mask];
-    if (e->epoch == sc->epoch && e->mask == mask && e->ctx == ctx && e->n == n) {
-        memcpy(ord, e->ord, (size_t)n);
+    uint64_t key = order_key(s, d, mask, n);
+    order_entry *e = &sc->cache[mix64(key) & sc->cache_mask];
+    if (key && e->key == key) {
+        for (int i = 0; i < n; i++)
+            ord[i] = (uint8_t)(e->ord >> 4 * i & 15);
         sc->st.hits++;
         return n;
     }
     double t0 = srch_em_cpu_seconds();
     int k = score_and_sort(s, d, list, lo, ord, n);
     sc->st.seconds += srch_em_cpu_seconds() - t0;
-    if (k < 0)
-        return -1;
-    *e = (order_entry){.mask = mask, .ctx = ctx, .epoch = sc->epoch, .n = (uint8_t)n};
-    memcpy(e->ord, ord, (size_t)n);
+    if (k < 0 || !key)
+        return k;
+    e->key = key, e->ord = 0;
+    for (int i = 0; i < n; i++)
+        e->ord |= (uint64_t)ord[i] << 4 * i;
     return n;
+}
+
+int scan_order(scan_ctx *s, int d)
+{
+    int lo, hi, n = 0;
+    const scan_item *list = scan_perfect(s, d, &lo, &hi);
+    if (hi - lo < 2 || hi - lo > SCAN_ORD_MAX)
+        return -1;
+    uint8_t *ord = s->ord + (size_t)d * SCAN_ORD_MAX;
+    uint64_t mask = 0;
+    for (int i = lo; i < hi; i++)
+        if (!s->used[list[i].piece]) {
+            ord[n++] = (uint8_t)(i - lo);
+            mask |= (uint64_t)1 << (i - lo);
+        }
+    return n < 2 ? -1 : cached_order(s, d, list, lo, ord, n, mask);
 }
