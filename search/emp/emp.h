@@ -228,7 +228,6 @@ typedef struct {
     double backtrack_time; /* seconds of the backtracking start (0: time/10) */
     double break_from;     /* the backtracking start's budget (srch_em_scan_opts) */
     int breaks;
-    srch_em_place_scorer *order; /* the backtracking start's learned order (or NULL) */
     double restart;     /* > 0: after this many seconds (on the run's clock) without a
                          * new best in the current descent, go back to the start board
                          * (built once; or reheat the best, see reheat_temp) for a new
@@ -244,6 +243,9 @@ typedef struct {
      * back to the random pick. NULL: the search is unchanged. */
     int (*choose)(void *user, srch_em_board *b, const srch_em_move *cand, int n, hn_rng *rng);
     void *choose_user;
+    /* Optional learned order of the backtracking start's candidates
+     * (srch_em_place_scorer_new); NULL: the shuffled order. */
+    srch_em_place_scorer *order;
 } srch_em_opts;
 
 /* The defaults of srch_em_opts. */
