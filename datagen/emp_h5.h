@@ -27,4 +27,12 @@ int dg_emp_write_ds(hid_t f, const char *name, int rank, const hsize_t *dims, co
  * status whose message names `path` and the dataset. */
 int dg_emp_read_ds(hid_t f, const char *path, const char *name, int rank, hsize_t *dims, float **v);
 
+/* Root attributes format, format_version and encoder as expected; else
+ * HN_ERR_FORMAT naming `path`. */
+int dg_emp_check_header(hid_t f, const char *path, const char *format, int version,
+                        const char *encoder);
+/* /x [rows, dims[1]] and /y [rows] as float32 (dg_emp_read_ds); dims[0]
+ * gets the rows. */
+int dg_emp_read_xy(hid_t f, const char *path, hsize_t *dims, float **x, float **y);
+
 #endif

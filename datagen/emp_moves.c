@@ -339,17 +339,11 @@ int dg_emp_read_ds(hid_t f, const char *path, const char *name, int rank, hsize_
 
 static int check_attrs(hid_t f, const char *path, dg_emp_moves_info *info)
 {
-    char fmt[64] = "", enc[64] = "";
-    long long ver = 0, m = 0, h = 0, seed = 0;
-    if (hn_h5_attr_get_str(f, "format", fmt, sizeof fmt) || strcmp(fmt, DG_EMP_MOVES_FORMAT))
-        return hn_fail(HN_ERR_FORMAT, "%s: attribute format is \"%s\", expected \"%s\"", path, fmt,
-                       DG_EMP_MOVES_FORMAT);
-    if (hn_h5_attr_get_int(f, "format_version", &ver) || ver != DG_EMP_MOVES_VERSION)
-        return hn_fail(HN_ERR_FORMAT, "%s: format_version %lld, this build reads %d", path, ver,
-                       DG_EMP_MOVES_VERSION);
-    if (hn_h5_attr_get_str(f, "encoder", enc, sizeof enc) || strcmp(enc, SRCH_EM_FEAT_ENCODER))
-        return hn_fail(HN_ERR_FORMAT, "%s: encoder \"%s\", expected \"%s\"", path, enc,
-                       SRCH_EM_FEAT_ENCODER);
+    long long m = 0, h = 0, seed = 0;
+    int st = dg_emp_check_header(f, path, DG_EMP_MOVES_FORMAT, DG_EMP_MOVES_VERSION,
+                                 SRCH_EM_FEAT_ENCODER);
+    if (st != HN_OK)
+        return st;
     if (hn_h5_attr_get_int(f, "moves_per_state", &m) || hn_h5_attr_get_int(f, "horizon", &h) ||
         hn_h5_attr_get_int(f, "seed", &seed))
         return hn_fail(HN_ERR_FORMAT, "%s: attributes moves_per_state, horizon, seed missing",
@@ -368,12 +362,9 @@ int dg_emp_moves_read(const char *path, float **x, float **y, dg_emp_moves_info 
     if (f < 0)
         return (int)f;
     int st = check_attrs(f, path, info);
-    hsize_t dx[2] = {0, SRCH_EM_FEAT_DIM}, dy[1] = {0};
+    hsize_t dx[2] = {0, SRCH_EM_FEAT_DIM};
     if (st == HN_OK)
-        st = dg_emp_read_ds(f, path, "x", 2, dx, x);
-    dy[0] = dx[0];
-    if (st == HN_OK)
-        st = dg_emp_read_ds(f, path, "y", 1, dy, y);
+        st = dg_emp_read_xy(f, path, dx, x, y);
     H5Fclose(f);
     if (st != HN_OK) {
         free(*x);

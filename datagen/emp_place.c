@@ -103,17 +103,11 @@ int dg_emp_place_gen(const srch_em_inst *const *inst, const char *const *names, 
 
 static int check_attrs(hid_t f, const char *path, dg_emp_place_info *info)
 {
-    char fmt[64] = "", enc[64] = "";
-    long long ver = 0, seed = 0;
-    if (hn_h5_attr_get_str(f, "format", fmt, sizeof fmt) || strcmp(fmt, DG_EMP_PLACE_FORMAT))
-        return hn_fail(HN_ERR_FORMAT, "%s: attribute format is \"%s\", expected \"%s\"", path, fmt,
-                       DG_EMP_PLACE_FORMAT);
-    if (hn_h5_attr_get_int(f, "format_version", &ver) || ver != DG_EMP_PLACE_VERSION)
-        return hn_fail(HN_ERR_FORMAT, "%s: format_version %lld, this build reads %d", path, ver,
-                       DG_EMP_PLACE_VERSION);
-    if (hn_h5_attr_get_str(f, "encoder", enc, sizeof enc) || strcmp(enc, SRCH_EM_PLACE_ENCODER))
-        return hn_fail(HN_ERR_FORMAT, "%s: encoder \"%s\", expected \"%s\"", path, enc,
-                       SRCH_EM_PLACE_ENCODER);
+    long long seed = 0;
+    int st = dg_emp_check_header(f, path, DG_EMP_PLACE_FORMAT, DG_EMP_PLACE_VERSION,
+                                 SRCH_EM_PLACE_ENCODER);
+    if (st != HN_OK)
+        return st;
     if (hn_h5_attr_get_int(f, "seed", &seed))
         return hn_fail(HN_ERR_FORMAT, "%s: attribute seed missing", path);
     info->seed = (uint64_t)seed;
@@ -151,10 +145,8 @@ int dg_emp_place_read(const char *path, float **x, float **y, int32_t **group,
     int st = check_attrs(f, path, info);
     hsize_t dx[2] = {0, SRCH_EM_PLACE_DIM}, dy[1] = {0};
     if (st == HN_OK)
-        st = dg_emp_read_ds(f, path, "x", 2, dx, x);
+        st = dg_emp_read_xy(f, path, dx, x, y);
     dy[0] = dx[0];
-    if (st == HN_OK)
-        st = dg_emp_read_ds(f, path, "y", 1, dy, y);
     if (st == HN_OK)
         st = dg_emp_read_ds(f, path, "group", 1, dy, &g);
     H5Fclose(f);

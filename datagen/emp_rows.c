@@ -1,8 +1,10 @@
-/* The row buffer of the edge-matching data generators (emp_h5.h). */
+/* What the edge-matching data generators share (emp_h5.h): the row buffer,
+ * the header check and the /x /y reader. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/hn.h"
+#include "common/hn_h5.h"
 #include "datagen/emp_h5.h"
 
 int dg_emp_rows_push(dg_emp_rows *r, const float *x, float y, int32_t group)
@@ -32,4 +34,27 @@ void dg_emp_rows_free(dg_emp_rows *r)
     free(r->x), free(r->y), free(r->group);
     r->x = r->y = NULL;
     r->group = NULL;
+}
+
+int dg_emp_check_header(hid_t f, const char *path, const char *format, int version,
+                        const char *encoder)
+{
+    char fmt[64] = "", enc[64] = "";
+    long long ver = 0;
+    if (hn_h5_attr_get_str(f, "format", fmt, sizeof fmt) || strcmp(fmt, format))
+        return hn_fail(HN_ERR_FORMAT, "%s: attribute format is \"%s\", expected \"%s\"", path, fmt,
+                       format);
+    if (hn_h5_attr_get_int(f, "format_version", &ver) || ver != version)
+        return hn_fail(HN_ERR_FORMAT, "%s: format_version %lld, this build reads %d", path, ver,
+                       version);
+    if (hn_h5_attr_get_str(f, "encoder", enc, sizeof enc) || strcmp(enc, encoder))
+        return hn_fail(HN_ERR_FORMAT, "%s: encoder \"%s\", expected \"%s\"", path, enc, encoder);
+    return HN_OK;
+}
+
+int dg_emp_read_xy(hid_t f, const char *path, hsize_t *dims, float **x, float **y)
+{
+    int st = dg_emp_read_ds(f, path, "x", 2, dims, x);
+    hsize_t dy[1] = {dims[0]};
+    return st == HN_OK ? dg_emp_read_ds(f, path, "y", 1, dy, y) : st;
 }
