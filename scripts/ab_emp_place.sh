@@ -18,6 +18,8 @@
 # Usage: scripts/ab_emp_place.sh [--heurnet PATH] [--model M.h5] [--time S]
 #        [--seeds N] [--jobs J] [--arms "off place"] [--only "e2 meta16 gen16 gen16b"]
 #        [--mode start|pipeline] [--keep DIR]
+# --keep DIR keeps the records and solutions there, and a second call with the
+# same DIR and settings runs only what is missing.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 H="$root/build/heurnet"; model="$root/models/emp-scorer.h5"; data="$root/instances/emp"
@@ -47,13 +49,16 @@ declare -A file=([e2]="$data/eternity2.txt" [meta16]="$data/meta_16x16.txt"
 : >"$tmp/jobs"
 for name in $only; do
     [ -n "${file[$name]:-}" ] || { echo "$0: unknown instance '$name'" >&2; exit 2; }
-    for a in $arms; do for s in $(seq 1 "$nseeds"); do
-        echo "$name ${file[$name]} $a $s" >>"$tmp/jobs"
-    done; done
 done
+# seed by seed, so a run cut short still has every arm on the same seeds
+for s in $(seq 1 "$nseeds"); do for name in $only; do for a in $arms; do
+    echo "$name ${file[$name]} $a $s" >>"$tmp/jobs"
+done; done; done
 export H model t tmp mode
-# up to --jobs runs at a time; each: name file arm seed
+# up to --jobs runs at a time; each: name file arm seed; a run whose record
+# is already in --keep DIR is not repeated (a cut run resumes)
 xargs -P "$jobs" -L 1 bash -c 'name=$0 f=$1 a=$2 s=$3 sc="" ex="" bt=""
+    grep -qs "^instance=" "$tmp/r.$name.$a.$s" && exit 0
     case "$a" in off) ;; place) sc="--scorer $model" ;;
                  place:*) sc="--scorer $model --scorer-temp ${a#place:}" ;; esac
     [ "$name" = e2 ] && ex="--clue 138,8,7,2"
