@@ -86,7 +86,7 @@ static int kind_build(scan_ctx *s, scan_kind *k, int cell)
     return st;
 }
 
-void scan_free(scan_ctx *s)
+void srch_em_scan_free(scan_ctx *s)
 {
     for (int k = 0; k < s->nkinds; k++) {
         scan_kind *q = &s->kind[k];
@@ -123,7 +123,7 @@ static int clue_side(const srch_em_inst *in, int cell, int side)
 }
 
 /* Scan order, clue colours, cell kinds and their candidate tables. */
-int scan_init(scan_ctx *s, const srch_em_inst *in, hn_rng *rng)
+int srch_em_scan_init(scan_ctx *s, const srch_em_inst *in, hn_rng *rng)
 {
     int n = in->n;
     *s = (scan_ctx){.in = in, .ncol = in->ncol, .rng = rng};
@@ -180,7 +180,7 @@ static void shuffle_buckets(scan_ctx *s, scan_item *items, const int *off, int n
         }
 }
 
-void scan_shuffle(scan_ctx *s)
+void srch_em_scan_shuffle(scan_ctx *s)
 {
     for (int k = 0; k < s->nkinds; k++) {
         scan_kind *q = &s->kind[k];
@@ -190,7 +190,7 @@ void scan_shuffle(scan_ctx *s)
     }
 }
 
-void scan_set_budget(scan_ctx *s, int from, int total)
+void srch_em_scan_set_budget(scan_ctx *s, int from, int total)
 {
     for (int d = 0; d <= s->m; d++)
         s->allowed[d] = d < from ? 0 : (int)((long)total * (d - from + 1) / (s->m - from));
@@ -231,7 +231,7 @@ static int next_placement(scan_ctx *s, int d)
     int w = s->east[st->west], nn = s->south[st->north];
     int budget = s->allowed[d] - s->brk[d];
     if (s->phase[d] == 0 && s->idx[d] < 0)
-        s->nord[d] = s->order ? scan_order(s, d) : -1;
+        s->nord[d] = s->order ? srch_em_scan_order(s, d) : -1;
     for (; s->phase[d] < 4; s->phase[d]++, s->idx[d] = -1) {
         int ph = s->phase[d], base = ph == 0 ? 0 : ph < 3 ? 1 : 2, lo, hi;
         if (base > budget)
@@ -265,7 +265,7 @@ static void new_best(scan_ctx *s)
     res->complete = 1;
     res->time_best = scan_clock(s->o->cpu_clock) - s->t0;
     memcpy(s->best, s->chosen, sizeof *s->best * (size_t)s->m);
-    scan_set_budget(s, s->from, res->breaks - 1);
+    srch_em_scan_set_budget(s, s->from, res->breaks - 1);
     if (s->o->on_board)
         s->o->on_board(res, s->o->user);
 }
@@ -285,7 +285,7 @@ static void on_complete(scan_ctx *s)
     }
 }
 
-int scan_dfs(scan_ctx *s, int floor, long limit)
+int srch_em_scan_dfs(scan_ctx *s, int floor, long limit)
 {
     srch_em_scan_result *res = s->res;
     int cpu = s->o->cpu_clock;
@@ -326,11 +326,11 @@ int scan_dfs(scan_ctx *s, int floor, long limit)
  * exists under the budget). */
 static int scan_restart(scan_ctx *s)
 {
-    scan_shuffle(s);
+    srch_em_scan_shuffle(s);
     if (s->order)
-        scan_order_restart(s->order);
+        srch_em_scan_order_restart(s->order);
     s->brk[0] = 0;
-    return scan_dfs(s, 0, s->res->nodes + s->o->restart_nodes);
+    return srch_em_scan_dfs(s, 0, s->res->nodes + s->o->restart_nodes);
 }
 
 /* The result onto the board: the best complete board, or else the deepest
@@ -361,9 +361,9 @@ int srch_em_scan(srch_em_board *b, const srch_em_scan_opts *o, hn_rng *rng,
         return hn_fail(HN_ERR_ARG, "invalid backtracking options (seconds >= 0, break_from "
                                    "0..1, breaks >= 0, restart and fill nodes >= 1)");
     scan_ctx s;
-    int st = scan_init(&s, b->inst, rng);
+    int st = srch_em_scan_init(&s, b->inst, rng);
     if (st != HN_OK) {
-        scan_free(&s);
+        srch_em_scan_free(&s);
         return hn_fail(HN_ERR_NOMEM, "out of memory for the backtracking start");
     }
     s.o = o, s.res = res, s.order = o->order;
@@ -372,7 +372,7 @@ int srch_em_scan(srch_em_board *b, const srch_em_scan_opts *o, hn_rng *rng,
     if (s.from >= s.m)
         s.from = s.m - 1;
     if (s.m > 0)
-        scan_set_budget(&s, s.from, o->breaks);
+        srch_em_scan_set_budget(&s, s.from, o->breaks);
     while (s.m > 0 && scan_clock(o->cpu_clock) < s.deadline && !hn_stop_requested()) {
         res->restarts++;
         if (scan_restart(&s))
@@ -380,6 +380,6 @@ int srch_em_scan(srch_em_board *b, const srch_em_scan_opts *o, hn_rng *rng,
     }
     res->seconds = scan_clock(o->cpu_clock) - s.t0;
     scan_write(&s, b, res, o->fill_nodes, rng);
-    scan_free(&s);
+    srch_em_scan_free(&s);
     return HN_OK;
 }

@@ -78,12 +78,12 @@ static double probe(sampler *sm, int d, int i, uint64_t seed)
     if (!rng)
         return -1;
     p->rng = rng;
-    scan_shuffle(p);
+    srch_em_scan_shuffle(p);
     sm->pres = (srch_em_scan_result){.deepest = d + 1};
     p->probe_best = -1;
     scan_place(p, d, sm->cand[i], sm->cost[i]);
     if (d + 1 < p->m)
-        scan_dfs(p, d + 1, sm->o->probe_nodes);
+        srch_em_scan_dfs(p, d + 1, sm->o->probe_nodes);
     else
         p->probe_best = p->brk[p->m];
     p->used[sm->cand[i]->piece] = 0;
@@ -100,8 +100,8 @@ static int label_state(sampler *sm, int d, int n)
 {
     copy_state(sm, d);
     srch_em_place_ctx ctx;
-    scan_place_ctx(&sm->main, d, &ctx);
-    scan_sync_feat(sm->feat, &sm->main, d);
+    srch_em_scan_place_ctx(&sm->main, d, &ctx);
+    srch_em_scan_sync_feat(sm->feat, &sm->main, d);
     int cell = sm->main.step[d].cell;
     for (int i = 0; i < n; i++) {
         srch_em_pfeat_encode(sm->feat, cell, sm->cand[i]->piece, sm->cand[i]->rot, &ctx,
@@ -167,14 +167,14 @@ static int sampler_init(sampler *sm, const srch_em_inst *in, const srch_em_place
     scan_ctx *ctx[2] = {&sm->main, &sm->probe};
     srch_em_scan_result *res[2] = {&sm->mres, &sm->pres};
     for (int k = 0; k < 2 && st == HN_OK; k++) {
-        st = scan_init(ctx[k], in, sm->rng);
+        st = srch_em_scan_init(ctx[k], in, sm->rng);
         ctx[k]->o = &sm->so, ctx[k]->res = res[k];
         ctx[k]->deadline = HUGE_VAL;
         ctx[k]->from = (int)(o->break_from * ctx[k]->m);
         if (ctx[k]->from >= ctx[k]->m)
             ctx[k]->from = ctx[k]->m - 1;
         if (st == HN_OK && ctx[k]->m > 0)
-            scan_set_budget(ctx[k], ctx[k]->from, o->breaks);
+            srch_em_scan_set_budget(ctx[k], ctx[k]->from, o->breaks);
     }
     sm->main.enter = on_enter, sm->main.user = sm;
     sm->probe.probe = 1;
@@ -183,8 +183,8 @@ static int sampler_init(sampler *sm, const srch_em_inst *in, const srch_em_place
 
 static void sampler_free(sampler *sm)
 {
-    scan_free(&sm->main);
-    scan_free(&sm->probe);
+    srch_em_scan_free(&sm->main);
+    srch_em_scan_free(&sm->probe);
     srch_em_pfeat_free(sm->feat);
     hn_rng_free(sm->rng);
 }
@@ -197,9 +197,9 @@ static int drive(sampler *sm)
         if (hn_stop_requested())
             return hn_fail(HN_ERR_INTERRUPTED, "sampling stopped");
         int before = sm->done;
-        scan_shuffle(&sm->main);
+        srch_em_scan_shuffle(&sm->main);
         sm->main.brk[0] = 0;
-        scan_dfs(&sm->main, 0, sm->mres.nodes + sm->o->restart_nodes);
+        srch_em_scan_dfs(&sm->main, 0, sm->mres.nodes + sm->o->restart_nodes);
         idle = sm->done > before ? 0 : idle + 1;
         if (idle >= 100)
             return hn_fail(HN_ERR_LIMIT, "no cells to sample in 100 restarts (tree too small, or "

@@ -68,17 +68,17 @@ struct scan_ctx {
 
 /* Scan order, clue colours, cell kinds and candidate tables; scan_free
  * frees a partial build. */
-int scan_init(scan_ctx *s, const srch_em_inst *in, hn_rng *rng);
-void scan_free(scan_ctx *s);
+int srch_em_scan_init(scan_ctx *s, const srch_em_inst *in, hn_rng *rng);
+void srch_em_scan_free(scan_ctx *s);
 /* Reshuffle every bucket of the candidate tables from s->rng. */
-void scan_shuffle(scan_ctx *s);
+void srch_em_scan_shuffle(scan_ctx *s);
 /* The budget: none before `from`, then a linear rise to `total` at the last cell. */
-void scan_set_budget(scan_ctx *s, int from, int total);
+void srch_em_scan_set_budget(scan_ctx *s, int from, int total);
 /* Depth-first search from depth `floor` (the path above it placed by the
  * caller) until `limit` placements in s->res->nodes, the deadline, s->enter
  * or a stop request; the path below floor is unmarked on return. Returns 1
  * if the subtree was exhausted. */
-int scan_dfs(scan_ctx *s, int floor, long limit);
+int srch_em_scan_dfs(scan_ctx *s, int floor, long limit);
 /* Place item `it` at depth d by hand (as next_placement does), with `cost`
  * breaks (scan_place); the candidates of phase 0 (perfect matches) at depth
  * d: list[lo..hi) (scan_perfect); the breaks item `it` makes at depth d in
@@ -131,13 +131,13 @@ static inline int scan_clue_cost(const scan_ctx *s, int d, const scan_item *it)
 /* srch_em_scan_order.c: the learned order of depth d's perfect-match
  * candidates into s->ord (returns their count), or -1 to keep the bucket's
  * order (fewer than two, too many, or the scorer failed). */
-int scan_order(scan_ctx *s, int d);
+int srch_em_scan_order(scan_ctx *s, int d);
 /* Bring the encoder's stack to the scan's path above depth d: pop back to
  * where they part, push the rest. */
-void scan_sync_feat(srch_em_pfeat *f, const scan_ctx *s, int d);
+void srch_em_scan_sync_feat(srch_em_pfeat *f, const scan_ctx *s, int d);
 /* The encoder's view of depth d's decision. */
-void scan_place_ctx(const scan_ctx *s, int d, srch_em_place_ctx *c);
+void srch_em_scan_place_ctx(const scan_ctx *s, int d, srch_em_place_ctx *c);
 /* A new restart: orders cached before it are not served again (fresh noise). */
-void scan_order_restart(srch_em_place_scorer *sc);
+void srch_em_scan_order_restart(srch_em_place_scorer *sc);
 
 #endif

@@ -91,7 +91,7 @@ void srch_em_place_scorer_stats(const srch_em_place_scorer *s, srch_em_place_sta
     *st = s->st;
 }
 
-void scan_order_restart(srch_em_place_scorer *sc)
+void srch_em_scan_order_restart(srch_em_place_scorer *sc)
 {
     memset(sc->cache, 0, sizeof *sc->cache * (sc->cache_mask + 1));
 }
@@ -108,7 +108,7 @@ const char *srch_em_model_decision(const char *path, int *status)
     return out;
 }
 
-void scan_sync_feat(srch_em_pfeat *f, const scan_ctx *s, int d)
+void srch_em_scan_sync_feat(srch_em_pfeat *f, const scan_ctx *s, int d)
 {
     int k = 0, top = srch_em_pfeat_depth(f);
     while (k < top && k < d) {
@@ -124,7 +124,7 @@ void scan_sync_feat(srch_em_pfeat *f, const scan_ctx *s, int d)
         srch_em_pfeat_push(f, s->step[k].cell, s->chosen[k].piece, s->chosen[k].rot);
 }
 
-void scan_place_ctx(const scan_ctx *s, int d, srch_em_place_ctx *c)
+void srch_em_scan_place_ctx(const scan_ctx *s, int d, srch_em_place_ctx *c)
 {
     *c = (srch_em_place_ctx){.depth = d,
                              .depths = s->m,
@@ -138,9 +138,9 @@ void scan_place_ctx(const scan_ctx *s, int d, srch_em_place_ctx *c)
 static int score_and_sort(scan_ctx *s, int d, const scan_item *list, int lo, uint8_t *ord, int n)
 {
     srch_em_place_scorer *sc = s->order;
-    scan_sync_feat(sc->feat, s, d);
+    srch_em_scan_sync_feat(sc->feat, s, d);
     srch_em_place_ctx ctx;
-    scan_place_ctx(s, d, &ctx);
+    srch_em_scan_place_ctx(s, d, &ctx);
     int cell = s->step[d].cell;
     for (int i = 0; i < n; i++) {
         const scan_item *it = &list[lo + ord[i]];
@@ -211,7 +211,7 @@ static int cached_order(scan_ctx *s, int d, const scan_item *list, int lo, uint8
     return n;
 }
 
-int scan_order(scan_ctx *s, int d)
+int srch_em_scan_order(scan_ctx *s, int d)
 {
     int lo, hi, n = 0;
     const scan_item *list = scan_perfect(s, d, &lo, &hi);
