@@ -27,6 +27,12 @@ int dg_emp_write_ds(hid_t f, const char *name, int rank, const hsize_t *dims, co
  * status whose message names `path` and the dataset. */
 int dg_emp_read_ds(hid_t f, const char *path, const char *name, int rank, hsize_t *dims, float **v);
 
+/* Write r as /x, /y and /<group_name> (int32) to `out` through out.part,
+ * with the root attributes attrs(f, ctx) sets (nonzero: it failed); the
+ * file is renamed into place (sealed) only when everything was written.
+ * 0 or a status whose message names the file. */
+int dg_emp_rows_write(const char *out, const dg_emp_rows *r, const char *group_name,
+                      int (*attrs)(hid_t f, const void *ctx), const void *ctx);
 /* Root attributes format, format_version and encoder as expected; else
  * HN_ERR_FORMAT naming `path`. */
 int dg_emp_check_header(hid_t f, const char *path, const char *format, int version,

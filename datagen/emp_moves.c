@@ -229,43 +229,38 @@ int dg_emp_write_ds(hid_t f, const char *name, int rank, const hsize_t *dims, co
     return e < 0 ? -1 : 0;
 }
 
+typedef struct {
+    const dg_emp_moves_opts *o;
+    const char *feats, *insts;
+} moves_attrs;
+
+static int write_attrs(hid_t f, const void *ctx)
+{
+    const moves_attrs *m = ctx;
+    const dg_emp_moves_opts *o = m->o;
+    return hn_h5_attr_set_str(f, "format", DG_EMP_MOVES_FORMAT) ||
+           hn_h5_attr_set_int(f, "format_version", DG_EMP_MOVES_VERSION) ||
+           hn_h5_attr_set_str(f, "encoder", SRCH_EM_FEAT_ENCODER) ||
+           hn_h5_attr_set_str(f, "features", m->feats) ||
+           hn_h5_attr_set_int(f, "moves_per_state", o->moves_per_state) ||
+           hn_h5_attr_set_int(f, "horizon", o->horizon) ||
+           hn_h5_attr_set_int(f, "seed", (long long)o->seed) ||
+           hn_h5_attr_set_int(f, "states", o->states) ||
+           hn_h5_attr_set_str(f, "instances", m->insts);
+}
+
 static int write_file(const char *out, const dg_emp_rows *r, const dg_emp_moves_opts *o,
                       const char *const *names, int ninst)
 {
-    char part[4200], feats[1024] = "", insts[8192] = "";
-    if (hn_part_path(out, part, sizeof part) != HN_OK)
-        return hn_fail(HN_ERR_ARG, "%s: output path too long", out);
+    char feats[1024] = "", insts[8192] = "";
     for (int i = 0; i < SRCH_EM_FEAT_DIM; i++)
         snprintf(feats + strlen(feats), sizeof feats - strlen(feats), "%s%s", i ? "," : "",
                  srch_em_feat_name(i));
     for (int i = 0; i < ninst; i++)
         snprintf(insts + strlen(insts), sizeof insts - strlen(insts), "%s%s", i ? " " : "",
                  names[i]);
-    hn_h5_quiet();
-    hid_t f = H5Fcreate(part, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    if (f < 0)
-        return hn_fail(HN_ERR_IO, "%s: cannot create the file", part);
-    hsize_t dx[2] = {r->n, SRCH_EM_FEAT_DIM}, dy[1] = {r->n};
-    int bad = dg_emp_write_ds(f, "x", 2, dx, r->x, 0) || dg_emp_write_ds(f, "y", 1, dy, r->y, 0) ||
-              dg_emp_write_ds(f, "state", 1, dy, r->group, 1) ||
-              hn_h5_attr_set_str(f, "format", DG_EMP_MOVES_FORMAT) ||
-              hn_h5_attr_set_int(f, "format_version", DG_EMP_MOVES_VERSION) ||
-              hn_h5_attr_set_str(f, "encoder", SRCH_EM_FEAT_ENCODER) ||
-              hn_h5_attr_set_str(f, "features", feats) ||
-              hn_h5_attr_set_int(f, "moves_per_state", o->moves_per_state) ||
-              hn_h5_attr_set_int(f, "horizon", o->horizon) ||
-              hn_h5_attr_set_int(f, "seed", (long long)o->seed) ||
-              hn_h5_attr_set_int(f, "states", o->states) ||
-              hn_h5_attr_set_str(f, "instances", insts);
-    if (H5Fclose(f) < 0 || bad) {
-        hn_part_discard(out);
-        return hn_fail(HN_ERR_HDF5, "%s: writing the dataset failed", part);
-    }
-    if (hn_part_commit_sealed(out) != HN_OK) {
-        hn_part_discard(out);
-        return hn_fail(HN_ERR_IO, "%s: cannot rename %s into place", out, part);
-    }
-    return HN_OK;
+    moves_attrs m = {o, feats, insts};
+    return dg_emp_rows_write(out, r, "state", write_attrs, &m);
 }
 
 int dg_emp_moves_gen(const srch_em_inst *const *inst, const char *const *names, int ninst,

@@ -16,9 +16,15 @@ static int add_row(void *user, int state, const float *x, float y)
     return dg_emp_rows_push(user, x, y, state);
 }
 
+typedef struct {
+    const srch_em_place_sample_opts *o;
+    const char *insts;
+} place_attrs;
+
 /* The options as root attributes; nonzero if one failed. */
-static int write_attrs(hid_t f, const srch_em_place_sample_opts *o, const char *insts)
+static int write_attrs(hid_t f, const void *ctx)
 {
+    const srch_em_place_sample_opts *o = ((const place_attrs *)ctx)->o;
     char feats[1024] = "";
     for (int i = 0; i < SRCH_EM_PLACE_DIM; i++)
         snprintf(feats + strlen(feats), sizeof feats - strlen(feats), "%s%s", i ? "," : "",
@@ -34,34 +40,19 @@ static int write_attrs(hid_t f, const srch_em_place_sample_opts *o, const char *
            hn_h5_attr_set_double(f, "min_depth", o->min_depth) ||
            hn_h5_attr_set_double(f, "rate", o->rate) ||
            hn_h5_attr_set_double(f, "break_from", o->break_from) ||
-           hn_h5_attr_set_int(f, "breaks", o->breaks) || hn_h5_attr_set_str(f, "instances", insts);
+           hn_h5_attr_set_int(f, "breaks", o->breaks) ||
+           hn_h5_attr_set_str(f, "instances", ((const place_attrs *)ctx)->insts);
 }
 
 static int write_file(const char *out, const dg_emp_rows *r, const srch_em_place_sample_opts *o,
                       const char *const *names, int ninst)
 {
-    char part[4200], insts[8192] = "";
-    if (hn_part_path(out, part, sizeof part) != HN_OK)
-        return hn_fail(HN_ERR_ARG, "%s: output path too long", out);
+    char insts[8192] = "";
     for (int i = 0; i < ninst; i++)
         snprintf(insts + strlen(insts), sizeof insts - strlen(insts), "%s%s", i ? " " : "",
                  names[i]);
-    hn_h5_quiet();
-    hid_t f = H5Fcreate(part, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    if (f < 0)
-        return hn_fail(HN_ERR_IO, "%s: cannot create the file", part);
-    hsize_t dx[2] = {r->n, SRCH_EM_PLACE_DIM}, dy[1] = {r->n};
-    int bad = dg_emp_write_ds(f, "x", 2, dx, r->x, 0) || dg_emp_write_ds(f, "y", 1, dy, r->y, 0) ||
-              dg_emp_write_ds(f, "group", 1, dy, r->group, 1) || write_attrs(f, o, insts);
-    if (H5Fclose(f) < 0 || bad) {
-        hn_part_discard(out);
-        return hn_fail(HN_ERR_HDF5, "%s: writing the dataset failed", part);
-    }
-    if (hn_part_commit_sealed(out) != HN_OK) {
-        hn_part_discard(out);
-        return hn_fail(HN_ERR_IO, "%s: cannot rename %s into place", out, part);
-    }
-    return HN_OK;
+    place_attrs a = {o, insts};
+    return dg_emp_rows_write(out, r, "group", write_attrs, &a);
 }
 
 /* Progress over all instances: states done before this one plus its own. */

@@ -58,3 +58,27 @@ int dg_emp_read_xy(hid_t f, const char *path, hsize_t *dims, float **x, float **
     hsize_t dy[1] = {dims[0]};
     return st == HN_OK ? dg_emp_read_ds(f, path, "y", 1, dy, y) : st;
 }
+
+int dg_emp_rows_write(const char *out, const dg_emp_rows *r, const char *group_name,
+                      int (*attrs)(hid_t f, const void *ctx), const void *ctx)
+{
+    char part[4200];
+    if (hn_part_path(out, part, sizeof part) != HN_OK)
+        return hn_fail(HN_ERR_ARG, "%s: output path too long", out);
+    hn_h5_quiet();
+    hid_t f = H5Fcreate(part, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (f < 0)
+        return hn_fail(HN_ERR_IO, "%s: cannot create the file", part);
+    hsize_t dx[2] = {r->n, (hsize_t)r->dim}, dy[1] = {r->n};
+    int bad = dg_emp_write_ds(f, "x", 2, dx, r->x, 0) || dg_emp_write_ds(f, "y", 1, dy, r->y, 0) ||
+              dg_emp_write_ds(f, group_name, 1, dy, r->group, 1) || attrs(f, ctx);
+    if (H5Fclose(f) < 0 || bad) {
+        hn_part_discard(out);
+        return hn_fail(HN_ERR_HDF5, "%s: writing the dataset failed", part);
+    }
+    if (hn_part_commit_sealed(out) != HN_OK) {
+        hn_part_discard(out);
+        return hn_fail(HN_ERR_IO, "%s: cannot rename %s into place", out, part);
+    }
+    return HN_OK;
+}
