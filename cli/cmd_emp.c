@@ -245,7 +245,9 @@ static void emp_help(FILE *f)
             "  gen     write a solvable random instance\n"
             "  milp    write the MILP (CPLEX LP) and/or solve it with GLPK\n"
             "  clique  write the max-clique graph (DIMACS) and/or run the clique heuristic\n"
-            "  gen-data  move-scorer training data (learned move scorer, --scorer)\n\n"
+            "  gen-data  scorer training data (move scorer; --decision place: candidate order)\n"
+            "  train-place  train a place scorer (listwise loss) on gen-data --decision place\n"
+            "  ab-stats  mean, standard error, paired and Welch t-tests of an A/B run\n\n"
             "'heurnet emp <command> --help' prints its options and defaults.\n"
             "Eternity II's centre clue: --clue 138,8,7,2 (0-based piece, row, column, rotation)\n"
             "for the shared eternity2.txt.\n");
@@ -274,6 +276,10 @@ int cmd_emp(int argc, char **argv)
         return cmd_emp_gendata(argc - 1, argv + 1);
     if (!strcmp(sub, "clique"))
         return cmd_emp_clique(argc - 1, argv + 1);
+    if (!strcmp(sub, "train-place"))
+        return cmd_emp_train_place(argc - 1, argv + 1);
+    if (!strcmp(sub, "ab-stats"))
+        return cmd_emp_ab_stats(argc - 1, argv + 1);
     fprintf(stderr, "heurnet emp: unknown command '%s'\nTry 'heurnet emp --help'.\n", sub);
     return CLI_EXIT_USAGE;
 }

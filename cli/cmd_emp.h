@@ -27,5 +27,18 @@ int cmd_emp_gendata(int argc, char **argv);
 int emp_scorer_attach(const char *path, const char *pick, const srch_em_inst *in, srch_em_opts *o,
                       struct srch_em_scorer **out);
 void emp_scorer_report(const struct srch_em_scorer *s);
+/* Load training instances, refusing the benchmark ones (instances/, marked
+ * by a SOURCES.md) unless allow_shared; CLI exit code (reason printed). */
+int emp_load_training(char **paths, int n, int format, int allow_shared, srch_em_inst **in);
+/* cmd_emp_place.c: `emp gen-data --decision place` and the place scorer's
+ * glue in `emp solve`. */
+int cmd_emp_gendata_place(int argc, char **argv);
+int emp_place_attach(const char *path, double temp, const srch_em_inst *in, srch_em_opts *o,
+                     srch_em_place_scorer **out);
+void emp_place_report(const srch_em_place_scorer *s, double cpu_seconds);
+/* cmd_emp_ab.c: `emp ab-stats`. */
+int cmd_emp_ab_stats(int argc, char **argv);
+/* cmd_emp_train.c: `emp train-place`. */
+int cmd_emp_train_place(int argc, char **argv);
 
 #endif

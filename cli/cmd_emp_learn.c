@@ -66,6 +66,9 @@ static void gendata_help(FILE *f)
             "  --nodes N             BO/RO node limit of the driving search [%ld]\n"
             "  --format meta|e2pieces  instance format [meta]\n"
             "  --allow-shared        accept the benchmark instances (instances/)\n"
+            "  --decision move|place what the data is for: move (this page) or place\n"
+            "                        (the backtracker's candidate order; see\n"
+            "                        `emp gen-data --decision place --help`) [move]\n"
             "  -o, --output FILE     dataset (required)\n"
             "  -q, --quiet           no progress\n"
             "  -h, --help            this help\n",
@@ -90,6 +93,7 @@ static int parse_gendata(int argc, char **argv, dg_emp_moves_opts *o, int *forma
                                        {"nodes", required_argument, 0, 'N'},
                                        {"format", required_argument, 0, 'f'},
                                        {"allow-shared", no_argument, 0, 'A'},
+                                       {"decision", required_argument, 0, 'D'},
                                        {"output", required_argument, 0, 'o'},
                                        {"quiet", no_argument, 0, 'q'},
                                        {"help", no_argument, 0, 'h'},
@@ -138,6 +142,10 @@ static int parse_gendata(int argc, char **argv, dg_emp_moves_opts *o, int *forma
         case 'A':
             *allow_shared = 1;
             break;
+        case 'D':
+            if (strcmp(optarg, "move"))
+                return cli_usage(cmd, "--decision must be move or place, not '%s'", optarg);
+            break;
         case 'o':
             *out = optarg;
             break;
@@ -177,6 +185,38 @@ static int is_shared(const char *path)
     return shared;
 }
 
+int emp_load_training(char **paths, int n, int format, int allow_shared, srch_em_inst **in)
+{
+    emp_inst_opts io = {.format = format};
+    for (int i = 0; i < n; i++) {
+        const char *p = paths[i];
+        if (!allow_shared && is_shared(p)) {
+            fprintf(stderr,
+                    "heurnet emp gen-data: %s is a benchmark instance (instances/); train on "
+                    "`heurnet emp gen` instances (or pass --allow-shared)\n",
+                    p);
+            return CLI_EXIT_USAGE;
+        }
+        if (!(in[i] = emp_load(p, &io)))
+            return CLI_EXIT_FAIL;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* The value of --decision (either spelling), or NULL. */
+static const char *decision_arg(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--"))
+            break;
+        if (!strcmp(argv[i], "--decision") && i + 1 < argc)
+            return argv[i + 1];
+        if (!strncmp(argv[i], "--decision=", 11))
+            return argv[i] + 11;
+    }
+    return NULL;
+}
+
 static void print_summary(const char *out)
 {
     float *x, *y;
@@ -202,6 +242,9 @@ static void print_summary(const char *out)
 
 int cmd_emp_gendata(int argc, char **argv)
 {
+    const char *decision = decision_arg(argc, argv);
+    if (decision && !strcmp(decision, "place"))
+        return cmd_emp_gendata_place(argc, argv);
     dg_emp_moves_opts o = DG_EMP_MOVES_DEFAULTS;
     int format = SRCH_EM_FORMAT_META, quiet = 0, allow_shared = 0;
     const char *out = NULL;
@@ -212,19 +255,7 @@ int cmd_emp_gendata(int argc, char **argv)
     srch_em_inst **in = calloc((size_t)ninst, sizeof *in);
     if (!in)
         return cli_fail("out of memory");
-    emp_inst_opts io = {.format = format};
-    for (int i = 0; i < ninst && rc == CLI_EXIT_OK; i++) {
-        const char *p = argv[optind + i];
-        if (!allow_shared && is_shared(p)) {
-            fprintf(stderr,
-                    "heurnet emp gen-data: %s is a benchmark instance (instances/); train on "
-                    "`heurnet emp gen` instances (or pass --allow-shared)\n",
-                    p);
-            rc = CLI_EXIT_USAGE;
-        } else if (!(in[i] = emp_load(p, &io))) {
-            rc = CLI_EXIT_FAIL;
-        }
-    }
+    rc = emp_load_training(argv + optind, ninst, format, allow_shared, in);
     if (rc == CLI_EXIT_OK) {
         cli_log_init(quiet);
         hn_stop_install();

@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "cli/cmd_emp.h"
 #include "common/hn.h"
+#include "search/emp/srch_em_place.h"
 #include "search/emp/srch_em_scorer.h"
 
 static void solve_help(FILE *f)
@@ -49,8 +50,13 @@ static void solve_help(FILE *f)
         "                        last cell until a board is found [%d]\n"
         "  --format meta|e2pieces  instance format [meta]\n"
         "  --clue P,R,C,ROT      fixed piece, repeatable (Eternity II: 138,8,7,2)\n"
-        "  --scorer MODEL.h5     learned move scorer (emp-move-v1) picks the perturbation moves\n"
-        "  --scorer-pick P       best | softmax:T (sample by score / T) [best]\n"
+        "  --scorer MODEL.h5     learned scorer, plugged in where the model's decision\n"
+        "                        attribute says: move (emp-move-v1) picks the perturbation\n"
+        "                        moves; place (emp-place-v1) orders the backtracker's\n"
+        "                        candidates and implies --start backtrack\n"
+        "  --scorer-pick P       move scorer: best | softmax:T (sample by score / T) [best]\n"
+        "  --scorer-temp T       place scorer: Gumbel noise on the scores, so restarts\n"
+        "                        differ [the model's place_temperature]\n"
         "  -o, --output FILE     solution file (required)\n"
         "  -q, --quiet           no progress\n"
         "  -h, --help            this help\n",
@@ -105,6 +111,8 @@ static const char *scan_record(const srch_em_opts *o, const srch_em_result *res)
 }
 
 static const char *scorer_path, *scorer_pick; /* --scorer, --scorer-pick */
+static double scorer_temp = -1;               /* --scorer-temp (< 0: the model's) */
+static int start_given;                       /* --start was on the command line */
 
 static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io, const char **out,
                        int *quiet)
@@ -136,6 +144,7 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
                                        {"quiet", no_argument, 0, 'q'},
                                        {"scorer", required_argument, 0, 'L'},
                                        {"scorer-pick", required_argument, 0, 'P'},
+                                       {"scorer-temp", required_argument, 0, 'Z'},
                                        {"help", no_argument, 0, 'h'},
                                        {0, 0, 0, 0}};
     const char *cmd = "emp solve";
@@ -156,6 +165,7 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
                 return cli_usage(cmd, "--seed must be a non-negative integer");
             break;
         case 'S':
+            start_given = 1;
             if (!strcmp(optarg, "random"))
                 o->start = SRCH_EM_START_RANDOM;
             else if (!strcmp(optarg, "greedy"))
@@ -267,6 +277,10 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
         case 'P':
             scorer_pick = optarg;
             break;
+        case 'Z':
+            if (cli_parse_double(optarg, &scorer_temp) < 0 || !(scorer_temp >= 0))
+                return cli_usage(cmd, "--scorer-temp must be >= 0, not '%s'", optarg);
+            break;
         default:
             return cli_usage(cmd, "unknown option");
         }
@@ -278,6 +292,26 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
     if (o->reheat_temp > 0 && !(o->restart > 0))
         return cli_usage(cmd, "--reheat needs --restart S (a reheat starts a new descent)");
     return 0;
+}
+
+/* --scorer: a place model orders the backtracker's candidates (and needs
+ * the backtracking start, which it selects), any other is a move scorer. */
+static int attach_scorer(const srch_em_inst *in, srch_em_opts *o, srch_em_scorer **move,
+                         srch_em_place_scorer **place)
+{
+    int st;
+    const char *decision = srch_em_model_decision(scorer_path, &st);
+    if (!decision)
+        return cli_fail("--scorer");
+    if (strcmp(decision, SRCH_EM_DECISION_PLACE))
+        return emp_scorer_attach(scorer_path, scorer_pick, in, o, move);
+    if (start_given && o->start != SRCH_EM_START_BACKTRACK)
+        return cli_usage("emp solve",
+                         "%s orders the backtracker's candidates: it needs "
+                         "--start backtrack",
+                         scorer_path);
+    o->start = SRCH_EM_START_BACKTRACK;
+    return emp_place_attach(scorer_path, scorer_temp, in, o, place);
 }
 
 int cmd_emp_solve(int argc, char **argv)
@@ -296,7 +330,8 @@ int cmd_emp_solve(int argc, char **argv)
     if (!in)
         return CLI_EXIT_FAIL;
     srch_em_scorer *scorer = NULL;
-    int arc = scorer_path ? emp_scorer_attach(scorer_path, scorer_pick, in, &o, &scorer) : 0;
+    srch_em_place_scorer *place = NULL;
+    int arc = scorer_path ? attach_scorer(in, &o, &scorer, &place) : 0;
     if (arc != CLI_EXIT_OK) {
         srch_em_inst_free(in);
         return arc;
@@ -347,8 +382,11 @@ int cmd_emp_solve(int argc, char **argv)
            starts[o.start], scan_record(&o, &res), out, res.stopped ? " stopped=1" : "");
     if (scorer)
         emp_scorer_report(scorer);
+    if (place)
+        emp_place_report(place, res.cpu_seconds);
 out:
     srch_em_scorer_free(scorer);
+    srch_em_place_scorer_free(place);
     free(piece);
     free(rot);
     srch_em_inst_free(in);

@@ -11,6 +11,7 @@
 #include "datagen/emp_moves.h"
 #include "search/emp/srch_em_scorer.h"
 #include "common/hn_h5.h"
+#include "datagen/emp_h5.h"
 
 const dg_emp_moves_opts DG_EMP_MOVES_DEFAULTS = {
     .moves_per_state = 16, .horizon = 20, .seed = 1, .states = 200, .ta_n = 200, .nodes = 2000};
@@ -72,34 +73,6 @@ int dg_emp_rollout(const srch_em_board *b, const srch_em_move *m, int horizon, u
 
 /* ---- rows --------------------------------------------------------------- */
 
-typedef struct {
-    float *x, *y;
-    int32_t *state; /* which perturbation step the row's move belongs to */
-    size_t n, cap;
-} rows_buf;
-
-static int rows_push(rows_buf *r, const float *x, float y, uint64_t state)
-{
-    if (r->n == r->cap) {
-        size_t cap = r->cap ? 2 * r->cap : 4096;
-        float *nx = realloc(r->x, sizeof *nx * cap * SRCH_EM_FEAT_DIM);
-        if (nx)
-            r->x = nx;
-        float *ny = nx ? realloc(r->y, sizeof *ny * cap) : NULL;
-        if (ny)
-            r->y = ny;
-        int32_t *ns = ny ? realloc(r->state, sizeof *ns * cap) : NULL;
-        if (!ns)
-            return hn_fail(HN_ERR_NOMEM, "out of memory for %zu dataset rows", cap);
-        r->state = ns;
-        r->cap = cap;
-    }
-    memcpy(r->x + r->n * SRCH_EM_FEAT_DIM, x, sizeof *x * SRCH_EM_FEAT_DIM);
-    r->state[r->n] = (int32_t)state;
-    r->y[r->n++] = y;
-    return HN_OK;
-}
-
 /* ---- driver ------------------------------------------------------------- */
 
 typedef struct {
@@ -111,7 +84,7 @@ typedef struct {
     srch_em_move *cand, *roll;
     int *order;
     hn_rng *rng;
-    rows_buf *rows;
+    dg_emp_rows *rows;
     uint64_t states, total;
 } drive;
 
@@ -155,7 +128,7 @@ static int label_state(drive *d, int nc)
         if (st != HN_OK)
             return st;
         srch_em_feat_move(d->feat, d->cur, mv, x);
-        if ((st = rows_push(d->rows, x, (float)gain, d->states)) != HN_OK)
+        if ((st = dg_emp_rows_push(d->rows, x, (float)gain, (int32_t)d->states)) != HN_OK)
             return st;
     }
     return HN_OK;
@@ -239,7 +212,7 @@ static int drive_init(drive *d, const srch_em_inst *in, int index)
     return HN_OK;
 }
 
-static int write_ds(hid_t f, const char *name, int rank, const hsize_t *dims, const void *v,
+int dg_emp_write_ds(hid_t f, const char *name, int rank, const hsize_t *dims, const void *v,
                     int is_int)
 {
     hid_t sp = H5Screate_simple(rank, dims, NULL);
@@ -256,43 +229,38 @@ static int write_ds(hid_t f, const char *name, int rank, const hsize_t *dims, co
     return e < 0 ? -1 : 0;
 }
 
-static int write_file(const char *out, const rows_buf *r, const dg_emp_moves_opts *o,
+typedef struct {
+    const dg_emp_moves_opts *o;
+    const char *feats, *insts;
+} moves_attrs;
+
+static int write_attrs(hid_t f, const void *ctx)
+{
+    const moves_attrs *m = ctx;
+    const dg_emp_moves_opts *o = m->o;
+    return hn_h5_attr_set_str(f, "format", DG_EMP_MOVES_FORMAT) ||
+           hn_h5_attr_set_int(f, "format_version", DG_EMP_MOVES_VERSION) ||
+           hn_h5_attr_set_str(f, "encoder", SRCH_EM_FEAT_ENCODER) ||
+           hn_h5_attr_set_str(f, "features", m->feats) ||
+           hn_h5_attr_set_int(f, "moves_per_state", o->moves_per_state) ||
+           hn_h5_attr_set_int(f, "horizon", o->horizon) ||
+           hn_h5_attr_set_int(f, "seed", (long long)o->seed) ||
+           hn_h5_attr_set_int(f, "states", o->states) ||
+           hn_h5_attr_set_str(f, "instances", m->insts);
+}
+
+static int write_file(const char *out, const dg_emp_rows *r, const dg_emp_moves_opts *o,
                       const char *const *names, int ninst)
 {
-    char part[4200], feats[1024] = "", insts[8192] = "";
-    if (hn_part_path(out, part, sizeof part) != HN_OK)
-        return hn_fail(HN_ERR_ARG, "%s: output path too long", out);
+    char feats[1024] = "", insts[8192] = "";
     for (int i = 0; i < SRCH_EM_FEAT_DIM; i++)
         snprintf(feats + strlen(feats), sizeof feats - strlen(feats), "%s%s", i ? "," : "",
                  srch_em_feat_name(i));
     for (int i = 0; i < ninst; i++)
         snprintf(insts + strlen(insts), sizeof insts - strlen(insts), "%s%s", i ? " " : "",
                  names[i]);
-    hn_h5_quiet();
-    hid_t f = H5Fcreate(part, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    if (f < 0)
-        return hn_fail(HN_ERR_IO, "%s: cannot create the file", part);
-    hsize_t dx[2] = {r->n, SRCH_EM_FEAT_DIM}, dy[1] = {r->n};
-    int bad = write_ds(f, "x", 2, dx, r->x, 0) || write_ds(f, "y", 1, dy, r->y, 0) ||
-              write_ds(f, "state", 1, dy, r->state, 1) ||
-              hn_h5_attr_set_str(f, "format", DG_EMP_MOVES_FORMAT) ||
-              hn_h5_attr_set_int(f, "format_version", DG_EMP_MOVES_VERSION) ||
-              hn_h5_attr_set_str(f, "encoder", SRCH_EM_FEAT_ENCODER) ||
-              hn_h5_attr_set_str(f, "features", feats) ||
-              hn_h5_attr_set_int(f, "moves_per_state", o->moves_per_state) ||
-              hn_h5_attr_set_int(f, "horizon", o->horizon) ||
-              hn_h5_attr_set_int(f, "seed", (long long)o->seed) ||
-              hn_h5_attr_set_int(f, "states", o->states) ||
-              hn_h5_attr_set_str(f, "instances", insts);
-    if (H5Fclose(f) < 0 || bad) {
-        hn_part_discard(out);
-        return hn_fail(HN_ERR_HDF5, "%s: writing the dataset failed", part);
-    }
-    if (hn_part_commit_sealed(out) != HN_OK) {
-        hn_part_discard(out);
-        return hn_fail(HN_ERR_IO, "%s: cannot rename %s into place", out, part);
-    }
-    return HN_OK;
+    moves_attrs m = {o, feats, insts};
+    return dg_emp_rows_write(out, r, "state", write_attrs, &m);
 }
 
 int dg_emp_moves_gen(const srch_em_inst *const *inst, const char *const *names, int ninst,
@@ -302,7 +270,7 @@ int dg_emp_moves_gen(const srch_em_inst *const *inst, const char *const *names, 
         o->nodes < 1)
         return hn_fail(HN_ERR_ARG, "gen-data: need instances, moves per state >= 1, horizon >= 0, "
                                    "states >= 1");
-    rows_buf rows = {0};
+    dg_emp_rows rows = {.dim = SRCH_EM_FEAT_DIM};
     int st = HN_OK;
     uint64_t states = 0;
     for (int i = 0; i < ninst && st == HN_OK; i++) {
@@ -320,16 +288,14 @@ int dg_emp_moves_gen(const srch_em_inst *const *inst, const char *const *names, 
         st = hn_fail(HN_ERR_ARG, "gen-data: no move was labelled (every cell fixed?)");
     if (st == HN_OK)
         st = write_file(out, &rows, o, names, ninst);
-    free(rows.x);
-    free(rows.y);
-    free(rows.state);
+    dg_emp_rows_free(&rows);
     return st;
 }
 
 /* ---- reading ------------------------------------------------------------ */
 
 /* Open dataset `name`, check rank and extents against want (0 = any). */
-static int read_ds(hid_t f, const char *path, const char *name, int rank, hsize_t *dims, float **v)
+int dg_emp_read_ds(hid_t f, const char *path, const char *name, int rank, hsize_t *dims, float **v)
 {
     if (H5Lexists(f, name, H5P_DEFAULT) <= 0)
         return hn_fail(HN_ERR_FORMAT, "%s: dataset /%s is missing", path, name);
@@ -370,17 +336,11 @@ static int read_ds(hid_t f, const char *path, const char *name, int rank, hsize_
 
 static int check_attrs(hid_t f, const char *path, dg_emp_moves_info *info)
 {
-    char fmt[64] = "", enc[64] = "";
-    long long ver = 0, m = 0, h = 0, seed = 0;
-    if (hn_h5_attr_get_str(f, "format", fmt, sizeof fmt) || strcmp(fmt, DG_EMP_MOVES_FORMAT))
-        return hn_fail(HN_ERR_FORMAT, "%s: attribute format is \"%s\", expected \"%s\"", path, fmt,
-                       DG_EMP_MOVES_FORMAT);
-    if (hn_h5_attr_get_int(f, "format_version", &ver) || ver != DG_EMP_MOVES_VERSION)
-        return hn_fail(HN_ERR_FORMAT, "%s: format_version %lld, this build reads %d", path, ver,
-                       DG_EMP_MOVES_VERSION);
-    if (hn_h5_attr_get_str(f, "encoder", enc, sizeof enc) || strcmp(enc, SRCH_EM_FEAT_ENCODER))
-        return hn_fail(HN_ERR_FORMAT, "%s: encoder \"%s\", expected \"%s\"", path, enc,
-                       SRCH_EM_FEAT_ENCODER);
+    long long m = 0, h = 0, seed = 0;
+    int st = dg_emp_check_header(f, path, DG_EMP_MOVES_FORMAT, DG_EMP_MOVES_VERSION,
+                                 SRCH_EM_FEAT_ENCODER);
+    if (st != HN_OK)
+        return st;
     if (hn_h5_attr_get_int(f, "moves_per_state", &m) || hn_h5_attr_get_int(f, "horizon", &h) ||
         hn_h5_attr_get_int(f, "seed", &seed))
         return hn_fail(HN_ERR_FORMAT, "%s: attributes moves_per_state, horizon, seed missing",
@@ -399,12 +359,9 @@ int dg_emp_moves_read(const char *path, float **x, float **y, dg_emp_moves_info 
     if (f < 0)
         return (int)f;
     int st = check_attrs(f, path, info);
-    hsize_t dx[2] = {0, SRCH_EM_FEAT_DIM}, dy[1] = {0};
+    hsize_t dx[2] = {0, SRCH_EM_FEAT_DIM};
     if (st == HN_OK)
-        st = read_ds(f, path, "x", 2, dx, x);
-    dy[0] = dx[0];
-    if (st == HN_OK)
-        st = read_ds(f, path, "y", 1, dy, y);
+        st = dg_emp_read_xy(f, path, dx, x, y);
     H5Fclose(f);
     if (st != HN_OK) {
         free(*x);

@@ -222,6 +222,20 @@ float *nn_train_grad(nn_train *t);
 /* The dropout RNG (for checkpoints: hn_rng_state_get/set). */
 hn_rng *nn_train_rng(nn_train *t);
 
+/* Listwise softmax cross-entropy (ListNet's top-one form) for ranking the
+ * rows of a group against each other: consecutive rows with the same
+ * group[i] form one list (a group's rows must be contiguous). Within a list
+ * the target distribution is p = softmax(target / target_temp) and the model's
+ * q = softmax(y); the loss is the mean over lists of -sum p log q, and
+ * dy[i] = (q_i - p_i) / lists. Single-row lists add nothing. Writes dy
+ * (may be NULL) and returns the loss; target_temp > 0. */
+double nn_listwise_loss(const float *y, const float *target, const int32_t *group, int n,
+                        float target_temp, float *dy);
+/* The same on the last forward of t (one output), storing the output
+ * gradient for nn_train_backward. */
+double nn_train_loss_listwise(nn_train *t, const float *target, const int32_t *group,
+                              float target_temp);
+
 /* ---- Adam -------------------------------------------------------------- */
 
 struct nn_adam_opts {

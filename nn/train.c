@@ -483,3 +483,11 @@ int nn_train_backward(nn_train *t)
     }
     return HN_OK;
 }
+
+double nn_train_loss_listwise(nn_train *t, const float *target, const int32_t *group,
+                              float target_temp)
+{
+    if (!t->have_fwd || t->n == 0 || nn_model_outputs(t->m) != 1)
+        return 0.0;
+    return nn_listwise_loss(nn_train_output(t), target, group, t->n, target_temp, t->dy);
+}

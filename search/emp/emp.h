@@ -13,6 +13,9 @@
 
 HEURNET_API_BEGIN
 
+/* The learned order of the backtracker's candidates (srch_em_place.h). */
+typedef struct srch_em_place_scorer srch_em_place_scorer;
+
 /* Sides in the internal order (clockwise from the top). A rotation r turns a
  * piece r quarter turns clockwise: the colour on side s moves to (s+1)%4. */
 enum srch_em_side { SRCH_EM_N = 0, SRCH_EM_E = 1, SRCH_EM_S = 2, SRCH_EM_W = 3 };
@@ -184,6 +187,9 @@ typedef struct {
     /* optional: called with the figures so far at each better complete board */
     void (*on_board)(const srch_em_scan_result *res, void *user);
     void *user;
+    /* optional: a learned order of each cell's perfect-match candidates
+     * (srch_em_place_scorer_new); NULL: the shuffled order */
+    srch_em_place_scorer *order;
 } srch_em_scan_opts;
 
 /* The default budget, shared with srch_em_opts: breaks from cell 200 of
@@ -237,6 +243,9 @@ typedef struct {
      * back to the random pick. NULL: the search is unchanged. */
     int (*choose)(void *user, srch_em_board *b, const srch_em_move *cand, int n, hn_rng *rng);
     void *choose_user;
+    /* Optional learned order of the backtracking start's candidates
+     * (srch_em_place_scorer_new); NULL: the shuffled order. */
+    srch_em_place_scorer *order;
 } srch_em_opts;
 
 /* The defaults of srch_em_opts. */

@@ -151,4 +151,11 @@ void srch_em_walk_sync(srch_em_board *b);
  * exactly as srch_em_swap_best does; the board is unchanged. */
 void srch_em_walk_score(srch_em_board *b, srch_em_move *m);
 
+/* The model scores rows of `encoder` (dim inputs) with one output; else
+ * HN_ERR_FORMAT / HN_ERR_SHAPE with a message naming `path` and `what`
+ * needs it (srch_em_scorer.c; both scorers use it). */
+struct nn_model;
+int srch_em_model_check(const struct nn_model *m, const char *path, const char *encoder, int dim,
+                        const char *what);
+
 #endif

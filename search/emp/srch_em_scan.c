@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "search/emp/srch_em_int.h"
+#include "search/emp/srch_em_scan_int.h"
 
 const srch_em_scan_opts SRCH_EM_SCAN_OPTS_DEFAULTS = {.seconds = 10,
                                                       .cpu_clock = 0,
@@ -14,48 +14,6 @@ const srch_em_scan_opts SRCH_EM_SCAN_OPTS_DEFAULTS = {.seconds = 10,
                                                       .breaks = SRCH_EM_SCAN_BREAKS,
                                                       .restart_nodes = 100000000,
                                                       .fill_nodes = 1000000};
-
-/* A piece at a rotation, with the colours the scan reads: the west and north
- * sides select it, the east and south sides constrain the next cells. */
-typedef struct {
-    uint16_t piece;
-    uint8_t rot, e, s, w, n;
-} scan_item;
-
-/* Candidates of one cell kind (frame orientation or inner) in three orders:
- * by (west, north) colour pair, by west colour alone, by north alone. */
-typedef struct {
-    scan_item *by_wn, *by_w, *by_n, *all;
-    int *off_wn, *off_w, *off_n, nall;
-} scan_kind;
-
-enum { SCAN_KINDS = 9 };
-
-/* What one depth of the scan reads, fixed for the whole search: its cell,
- * the cells whose east / south colours it must match (the sentinel cell n
- * shows grey, the outside), and the colours a clue east or south needs
- * (-1: no clue there). */
-typedef struct {
-    int cell, west, north, e_need, s_need;
-    const scan_kind *kind;
-} scan_step;
-
-typedef struct {
-    const srch_em_inst *in;
-    const srch_em_scan_opts *o;
-    srch_em_scan_result *res;
-    double t0, deadline;
-    int from;                /* depth of the first break */
-    int ncol, nkinds, m;     /* m: free cells in scan order */
-    int kind_of[SCAN_KINDS]; /* key of each kind: class and outward side, -1 inner */
-    scan_kind kind[SCAN_KINDS];
-    scan_step *step;
-    int *allowed, *brk, *phase, *idx;
-    scan_item *chosen, *deep, *best; /* the current path, the deepest one, the best board */
-    uint8_t *east, *south;           /* [n + 1]: colours each placed cell shows east and south */
-    uint8_t *used, *fixed_cell;
-    hn_rng *rng; /* the shuffles of each restart */
-} scan_ctx;
 
 static int kind_key(const srch_em_inst *in, int cell)
 {
@@ -128,7 +86,7 @@ static int kind_build(scan_ctx *s, scan_kind *k, int cell)
     return st;
 }
 
-static void scan_free(scan_ctx *s)
+void srch_em_scan_free(scan_ctx *s)
 {
     for (int k = 0; k < s->nkinds; k++) {
         scan_kind *q = &s->kind[k];
@@ -138,7 +96,7 @@ static void scan_free(scan_ctx *s)
     free(s->step), free(s->allowed), free(s->brk), free(s->phase);
     free(s->idx), free(s->deep), free(s->best), free(s->chosen), free(s->east), free(s->south),
         free(s->used);
-    free(s->fixed_cell);
+    free(s->fixed_cell), free(s->ord), free(s->nord);
 }
 
 /* The kind of `cell` (its candidate table), built on first use. */
@@ -165,7 +123,7 @@ static int clue_side(const srch_em_inst *in, int cell, int side)
 }
 
 /* Scan order, clue colours, cell kinds and their candidate tables. */
-static int scan_init(scan_ctx *s, const srch_em_inst *in, hn_rng *rng)
+int srch_em_scan_init(scan_ctx *s, const srch_em_inst *in, hn_rng *rng)
 {
     int n = in->n;
     *s = (scan_ctx){.in = in, .ncol = in->ncol, .rng = rng};
@@ -179,8 +137,10 @@ static int scan_init(scan_ctx *s, const srch_em_inst *in, hn_rng *rng)
     s->best = malloc(sizeof(scan_item) * ((size_t)n + 1));
     s->east = calloc((size_t)n + 1, 1), s->south = calloc((size_t)n + 1, 1);
     s->used = calloc((size_t)n, 1), s->fixed_cell = calloc((size_t)n, 1);
+    s->ord = malloc(((size_t)n + 1) * SCAN_ORD_MAX);
+    s->nord = malloc(sizeof(int) * ((size_t)n + 1));
     if (!s->step || !s->allowed || !s->brk || !s->phase || !s->idx || !s->deep || !s->best ||
-        !s->chosen || !s->east || !s->south || !s->used || !s->fixed_cell)
+        !s->chosen || !s->east || !s->south || !s->used || !s->fixed_cell || !s->ord || !s->nord)
         return HN_ERR_NOMEM;
     for (int k = 0; k < in->nclues; k++) {
         const uint8_t *col = srch_em_pc(in, in->clue_piece[k], in->clue_rot[k]);
@@ -220,34 +180,46 @@ static void shuffle_buckets(scan_ctx *s, scan_item *items, const int *off, int n
         }
 }
 
-/* The budget: none before break_from of the cells, then a linear rise to
- * `total` at the last cell. */
-static void set_budget(scan_ctx *s, int from, int total)
+void srch_em_scan_shuffle(scan_ctx *s)
+{
+    for (int k = 0; k < s->nkinds; k++) {
+        scan_kind *q = &s->kind[k];
+        shuffle_buckets(s, q->by_wn, q->off_wn, s->ncol * s->ncol);
+        shuffle_buckets(s, q->by_w, q->off_w, s->ncol);
+        shuffle_buckets(s, q->by_n, q->off_n, s->ncol);
+    }
+}
+
+void srch_em_scan_set_budget(scan_ctx *s, int from, int total)
 {
     for (int d = 0; d <= s->m; d++)
         s->allowed[d] = d < from ? 0 : (int)((long)total * (d - from + 1) / (s->m - from));
 }
 
-/* The candidate list of phase ph at a cell whose west and north neighbours
- * show colours w and nn: 0 matches both, 1 west only, 2 north only, 3 any
- * (both sides broken, for boards no single break can finish). */
-static const scan_item *phase_list(const scan_kind *k, int ph, int w, int nn, int ncol, int *lo,
-                                   int *hi)
+/* Place `it` at depth d in phase ph if it is free, listed first by this
+ * phase and within the budget; 1 if placed. */
+static inline int try_item(scan_ctx *s, int d, const scan_item *it, int ph, int base, int budget,
+                           int w, int nn)
 {
-    switch (ph) {
-    case 0:
-        *lo = k->off_wn[w * ncol + nn], *hi = k->off_wn[w * ncol + nn + 1];
-        return k->by_wn;
-    case 1:
-        *lo = k->off_w[w], *hi = k->off_w[w + 1];
-        return k->by_w;
-    case 2:
-        *lo = k->off_n[nn], *hi = k->off_n[nn + 1];
-        return k->by_n;
-    default:
-        *lo = 0, *hi = k->nall;
-        return k->all;
-    }
+    if (s->used[it->piece] || (ph & 1 && it->n == nn) || (ph >= 2 && it->w == w))
+        return 0; /* taken, or listed by an earlier phase */
+    int cost = base + scan_clue_cost(s, d, it);
+    if (cost > budget)
+        return 0;
+    scan_place(s, d, it, cost);
+    return 1;
+}
+
+/* Phase 0 in the learned order: 1 if a candidate was placed. */
+static int next_ordered(scan_ctx *s, int d, const scan_item *list, int lo, int budget)
+{
+    const uint8_t *ord = s->ord + (size_t)d * SCAN_ORD_MAX;
+    for (int j = s->idx[d] + 1; j < s->nord[d]; j++)
+        if (try_item(s, d, &list[lo + ord[j]], 0, 0, budget, 0, 0)) {
+            s->idx[d] = j;
+            return 1;
+        }
+    return 0;
 }
 
 /* Next candidate for depth d within the budget, from where the depth's
@@ -258,27 +230,23 @@ static int next_placement(scan_ctx *s, int d)
     const scan_step *st = &s->step[d];
     int w = s->east[st->west], nn = s->south[st->north];
     int budget = s->allowed[d] - s->brk[d];
+    if (s->phase[d] == 0 && s->idx[d] < 0)
+        s->nord[d] = s->order ? srch_em_scan_order(s, d) : -1;
     for (; s->phase[d] < 4; s->phase[d]++, s->idx[d] = -1) {
         int ph = s->phase[d], base = ph == 0 ? 0 : ph < 3 ? 1 : 2, lo, hi;
         if (base > budget)
             return 0; /* the later phases cost at least as much */
-        const scan_item *list = phase_list(st->kind, ph, w, nn, s->ncol, &lo, &hi);
-        for (int i = s->idx[d] < 0 ? lo : s->idx[d] + 1; i < hi; i++) {
-            const scan_item *it = &list[i];
-            if (s->used[it->piece] || (ph & 1 && it->n == nn) || (ph >= 2 && it->w == w))
-                continue; /* taken, or listed by an earlier phase */
-            int cost = base + (st->e_need >= 0 && it->e != st->e_need) +
-                       (st->s_need >= 0 && it->s != st->s_need);
-            if (cost > budget)
-                continue;
-            s->idx[d] = i;
-            s->used[it->piece] = 1;
-            s->east[st->cell] = it->e;
-            s->south[st->cell] = it->s;
-            s->chosen[d] = *it;
-            s->brk[d + 1] = s->brk[d] + cost;
-            return 1;
+        const scan_item *list = scan_phase_list(st->kind, ph, w, nn, s->ncol, &lo, &hi);
+        if (ph == 0 && s->nord[d] >= 0) {
+            if (next_ordered(s, d, list, lo, budget))
+                return 1;
+            continue;
         }
+        for (int i = s->idx[d] < 0 ? lo : s->idx[d] + 1; i < hi; i++)
+            if (try_item(s, d, &list[i], ph, base, budget, w, nn)) {
+                s->idx[d] = i;
+                return 1;
+            }
     }
     return 0;
 }
@@ -297,33 +265,38 @@ static void new_best(scan_ctx *s)
     res->complete = 1;
     res->time_best = scan_clock(s->o->cpu_clock) - s->t0;
     memcpy(s->best, s->chosen, sizeof *s->best * (size_t)s->m);
-    set_budget(s, s->from, res->breaks - 1);
+    srch_em_scan_set_budget(s, s->from, res->breaks - 1);
     if (s->o->on_board)
         s->o->on_board(res, s->o->user);
 }
 
-/* One restart: a depth-first search from the first cell with freshly
- * shuffled candidate orders, until `nodes` placements, the clock or a
- * request to stop; returns 1 if it exhausted its tree (nothing better
- * exists under the budget). */
-static int scan_restart(scan_ctx *s)
+/* A complete board under the current path: the best so far lowers the
+ * budget; a probe only keeps its fewest breaks. */
+static void on_complete(scan_ctx *s)
+{
+    srch_em_scan_result *res = s->res;
+    res->boards++;
+    int b = s->brk[s->m];
+    if (s->probe) {
+        if (s->probe_best < 0 || b < s->probe_best)
+            s->probe_best = b;
+    } else if (!res->complete || b < res->breaks) {
+        new_best(s);
+    }
+}
+
+int srch_em_scan_dfs(scan_ctx *s, int floor, long limit)
 {
     srch_em_scan_result *res = s->res;
     int cpu = s->o->cpu_clock;
-    for (int k = 0; k < s->nkinds; k++) {
-        scan_kind *q = &s->kind[k];
-        shuffle_buckets(s, q->by_wn, q->off_wn, s->ncol * s->ncol);
-        shuffle_buckets(s, q->by_w, q->off_w, s->ncol);
-        shuffle_buckets(s, q->by_n, q->off_n, s->ncol);
-    }
-    long limit = res->nodes + s->o->restart_nodes, steps = 0;
-    int d = 0;
-    s->phase[0] = 0, s->idx[0] = -1, s->brk[0] = 0;
-    while (d >= 0 && res->nodes < limit) {
+    long steps = 0;
+    int d = floor;
+    s->phase[d] = 0, s->idx[d] = -1;
+    while (d >= floor && res->nodes < limit) {
         if ((++steps & 0xffff) == 0 && (scan_clock(cpu) > s->deadline || hn_stop_requested()))
             break;
         if (!next_placement(s, d)) {
-            if (--d >= 0)
+            if (--d >= floor)
                 s->used[s->chosen[d].piece] = 0;
             continue;
         }
@@ -335,16 +308,29 @@ static int scan_restart(scan_ctx *s)
         if (d + 1 < s->m) {
             d++;
             s->phase[d] = 0, s->idx[d] = -1;
+            if (s->enter && s->enter(s, d))
+                break;
             continue;
         }
-        res->boards++;
-        if (!res->complete || s->brk[s->m] < res->breaks)
-            new_best(s);
+        on_complete(s);
         s->used[s->chosen[d].piece] = 0; /* the next candidate of the last cell */
     }
-    for (int k = 0; k < d; k++) /* the abandoned path (depth d is never placed here) */
+    for (int k = floor; k < d; k++) /* the abandoned path (depth d is never placed here) */
         s->used[s->chosen[k].piece] = 0;
-    return d < 0;
+    return d < floor;
+}
+
+/* One restart: a depth-first search from the first cell with freshly
+ * shuffled candidate orders, until `nodes` placements, the clock or a
+ * request to stop; returns 1 if it exhausted its tree (nothing better
+ * exists under the budget). */
+static int scan_restart(scan_ctx *s)
+{
+    srch_em_scan_shuffle(s);
+    if (s->order)
+        srch_em_scan_order_restart(s->order);
+    s->brk[0] = 0;
+    return srch_em_scan_dfs(s, 0, s->res->nodes + s->o->restart_nodes);
 }
 
 /* The result onto the board: the best complete board, or else the deepest
@@ -375,18 +361,18 @@ int srch_em_scan(srch_em_board *b, const srch_em_scan_opts *o, hn_rng *rng,
         return hn_fail(HN_ERR_ARG, "invalid backtracking options (seconds >= 0, break_from "
                                    "0..1, breaks >= 0, restart and fill nodes >= 1)");
     scan_ctx s;
-    int st = scan_init(&s, b->inst, rng);
+    int st = srch_em_scan_init(&s, b->inst, rng);
     if (st != HN_OK) {
-        scan_free(&s);
+        srch_em_scan_free(&s);
         return hn_fail(HN_ERR_NOMEM, "out of memory for the backtracking start");
     }
-    s.o = o, s.res = res;
+    s.o = o, s.res = res, s.order = o->order;
     s.t0 = scan_clock(o->cpu_clock), s.deadline = s.t0 + o->seconds;
     s.from = (int)(o->break_from * s.m);
     if (s.from >= s.m)
         s.from = s.m - 1;
     if (s.m > 0)
-        set_budget(&s, s.from, o->breaks);
+        srch_em_scan_set_budget(&s, s.from, o->breaks);
     while (s.m > 0 && scan_clock(o->cpu_clock) < s.deadline && !hn_stop_requested()) {
         res->restarts++;
         if (scan_restart(&s))
@@ -394,6 +380,6 @@ int srch_em_scan(srch_em_board *b, const srch_em_scan_opts *o, hn_rng *rng,
     }
     res->seconds = scan_clock(o->cpu_clock) - s.t0;
     scan_write(&s, b, res, o->fill_nodes, rng);
-    scan_free(&s);
+    srch_em_scan_free(&s);
     return HN_OK;
 }

@@ -34,20 +34,19 @@ void srch_em_scorer_free(srch_em_scorer *s)
     free(s);
 }
 
-/* The model must be an emp-move-v1 scorer: right encoder, width, one output. */
-static int check_model(const nn_model *m, const char *path)
+int srch_em_model_check(const nn_model *m, const char *path, const char *encoder, int dim,
+                        const char *what)
 {
     const char *enc = nn_model_encoder(m);
-    if (strcmp(enc, SRCH_EM_FEAT_ENCODER))
-        return hn_fail(HN_ERR_FORMAT,
-                       "%s: model encoder is \"%s\", but the move scorer needs \"%s\"", path, enc,
-                       SRCH_EM_FEAT_ENCODER);
-    if (nn_model_inputs(m) != SRCH_EM_FEAT_DIM)
+    if (strcmp(enc, encoder))
+        return hn_fail(HN_ERR_FORMAT, "%s: model encoder is \"%s\", but the %s needs \"%s\"", path,
+                       enc, what, encoder);
+    if (nn_model_inputs(m) != dim)
         return hn_fail(HN_ERR_SHAPE, "%s: model takes %d inputs, but %s has %d features", path,
-                       nn_model_inputs(m), SRCH_EM_FEAT_ENCODER, SRCH_EM_FEAT_DIM);
+                       nn_model_inputs(m), encoder, dim);
     if (nn_model_outputs(m) != 1)
-        return hn_fail(HN_ERR_SHAPE, "%s: model has %d outputs, the move scorer needs 1", path,
-                       nn_model_outputs(m));
+        return hn_fail(HN_ERR_SHAPE, "%s: model has %d outputs, the %s needs 1", path,
+                       nn_model_outputs(m), what);
     return HN_OK;
 }
 
@@ -69,7 +68,8 @@ srch_em_scorer *srch_em_scorer_new(const char *path, const srch_em_inst *inst, i
     s->model = nn_model_load(path, status);
     if (!s->model)
         goto fail;
-    if ((*status = check_model(s->model, path)) != HN_OK)
+    if ((*status = srch_em_model_check(s->model, path, SRCH_EM_FEAT_ENCODER, SRCH_EM_FEAT_DIM,
+                                       "move scorer")) != HN_OK)
         goto fail;
     s->inf = nn_infer_new(s->model, s->cap, status);
     s->feat = s->inf ? srch_em_feat_new(inst, status) : NULL;

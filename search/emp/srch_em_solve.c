@@ -235,6 +235,7 @@ static int start_board(em_run *r)
         so.cpu_clock = o->cpu_clock;
         so.break_from = o->break_from;
         so.breaks = o->breaks;
+        so.order = o->order;
         so.fill_nodes = o->start_nodes;
         so.on_board = scan_board;
         so.user = r;

@@ -1,0 +1,143 @@
+/* Private to the scan-row backtracker and what drives it (the learned
+ * ordering, the sampler of labelled states): its context and search loop. */
+#ifndef SRCH_EM_SCAN_INT_H
+#define SRCH_EM_SCAN_INT_H
+
+#include "search/emp/srch_em_int.h"
+#include "search/emp/srch_em_place.h"
+
+/* The learned order covers a cell whose perfect-match bucket holds at most
+ * this many items (a larger one keeps its shuffled order); offsets within a
+ * bucket then fit four bits. */
+#define SCAN_ORD_MAX 16
+
+/* A piece at a rotation, with the colours the scan reads: the west and north
+ * sides select it, the east and south sides constrain the next cells. */
+typedef struct {
+    uint16_t piece;
+    uint8_t rot, e, s, w, n;
+} scan_item;
+
+/* Candidates of one cell kind (frame orientation or inner) in three orders:
+ * by (west, north) colour pair, by west colour alone, by north alone. */
+typedef struct {
+    scan_item *by_wn, *by_w, *by_n, *all;
+    int *off_wn, *off_w, *off_n, nall;
+} scan_kind;
+
+enum { SCAN_KINDS = 9 };
+
+/* What one depth of the scan reads, fixed for the whole search: its cell,
+ * the cells whose east / south colours it must match (the sentinel cell n
+ * shows grey, the outside), and the colours a clue east or south needs
+ * (-1: no clue there). */
+typedef struct {
+    int cell, west, north, e_need, s_need;
+    const scan_kind *kind;
+} scan_step;
+
+typedef struct scan_ctx scan_ctx;
+struct scan_ctx {
+    const srch_em_inst *in;
+    const srch_em_scan_opts *o;
+    srch_em_scan_result *res;
+    double t0, deadline;
+    int from;                /* depth of the first break */
+    int ncol, nkinds, m;     /* m: free cells in scan order */
+    int kind_of[SCAN_KINDS]; /* key of each kind: class and outward side, -1 inner */
+    scan_kind kind[SCAN_KINDS];
+    scan_step *step;
+    int *allowed, *brk, *phase, *idx;
+    scan_item *chosen, *deep, *best; /* the current path, the deepest one, the best board */
+    uint8_t *east, *south;           /* [n + 1]: colours each placed cell shows east and south */
+    uint8_t *used, *fixed_cell;
+    hn_rng *rng; /* the shuffles of each restart */
+    /* learned ordering (srch_em_scan_order.c): per depth, the perfect-match
+     * candidates in the scorer's order (bucket offsets), or nord -1 for the
+     * bucket's own (shuffled) order */
+    srch_em_place_scorer *order;
+    uint8_t *ord;
+    int *nord;
+    /* optional: called on entering depth d (its cell not yet placed); a
+     * nonzero return stops the search (srch_em_scan_data.c samples here) */
+    int (*enter)(scan_ctx *s, int d);
+    void *user;
+    int probe;      /* 1: complete boards only counted, the budget never lowered */
+    int probe_best; /* probe: fewest breaks of a complete board, -1 none */
+};
+
+/* Scan order, clue colours, cell kinds and candidate tables; scan_free
+ * frees a partial build. */
+int srch_em_scan_init(scan_ctx *s, const srch_em_inst *in, hn_rng *rng);
+void srch_em_scan_free(scan_ctx *s);
+/* Reshuffle every bucket of the candidate tables from s->rng. */
+void srch_em_scan_shuffle(scan_ctx *s);
+/* The budget: none before `from`, then a linear rise to `total` at the last cell. */
+void srch_em_scan_set_budget(scan_ctx *s, int from, int total);
+/* Depth-first search from depth `floor` (the path above it placed by the
+ * caller) until `limit` placements in s->res->nodes, the deadline, s->enter
+ * or a stop request; the path below floor is unmarked on return. Returns 1
+ * if the subtree was exhausted. */
+int srch_em_scan_dfs(scan_ctx *s, int floor, long limit);
+/* Place item `it` at depth d by hand (as next_placement does), with `cost`
+ * breaks (scan_place); the candidates of phase 0 (perfect matches) at depth
+ * d: list[lo..hi) (scan_perfect); the breaks item `it` makes at depth d in
+ * phase 0, only with clues east or south (scan_clue_cost). Inline: they run
+ * at every placement. */
+/* The candidate list of phase ph at a cell whose west and north neighbours
+ * show colours w and nn: 0 matches both, 1 west only, 2 north only, 3 any
+ * (both sides broken, for boards no single break can finish). */
+static inline const scan_item *scan_phase_list(const scan_kind *k, int ph, int w, int nn, int ncol,
+                                               int *lo, int *hi)
+{
+    switch (ph) {
+    case 0:
+        *lo = k->off_wn[w * ncol + nn], *hi = k->off_wn[w * ncol + nn + 1];
+        return k->by_wn;
+    case 1:
+        *lo = k->off_w[w], *hi = k->off_w[w + 1];
+        return k->by_w;
+    case 2:
+        *lo = k->off_n[nn], *hi = k->off_n[nn + 1];
+        return k->by_n;
+    default:
+        *lo = 0, *hi = k->nall;
+        return k->all;
+    }
+}
+
+static inline void scan_place(scan_ctx *s, int d, const scan_item *it, int cost)
+{
+    const scan_step *st = &s->step[d];
+    s->used[it->piece] = 1;
+    s->east[st->cell] = it->e;
+    s->south[st->cell] = it->s;
+    s->chosen[d] = *it;
+    s->brk[d + 1] = s->brk[d] + cost;
+}
+
+static inline const scan_item *scan_perfect(const scan_ctx *s, int d, int *lo, int *hi)
+{
+    const scan_step *st = &s->step[d];
+    return scan_phase_list(st->kind, 0, s->east[st->west], s->south[st->north], s->ncol, lo, hi);
+}
+
+static inline int scan_clue_cost(const scan_ctx *s, int d, const scan_item *it)
+{
+    const scan_step *st = &s->step[d];
+    return (st->e_need >= 0 && it->e != st->e_need) + (st->s_need >= 0 && it->s != st->s_need);
+}
+
+/* srch_em_scan_order.c: the learned order of depth d's perfect-match
+ * candidates into s->ord (returns their count), or -1 to keep the bucket's
+ * order (fewer than two, too many, or the scorer failed). */
+int srch_em_scan_order(scan_ctx *s, int d);
+/* Bring the encoder's stack to the scan's path above depth d: pop back to
+ * where they part, push the rest. */
+void srch_em_scan_sync_feat(srch_em_pfeat *f, const scan_ctx *s, int d);
+/* The encoder's view of depth d's decision. */
+void srch_em_scan_place_ctx(const scan_ctx *s, int d, srch_em_place_ctx *c);
+/* A new restart: orders cached before it are not served again (fresh noise). */
+void srch_em_scan_order_restart(srch_em_place_scorer *sc);
+
+#endif
