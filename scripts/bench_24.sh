@@ -71,8 +71,8 @@ set_file() { # set_file NAME: instance file and goal layout
 }
 
 # The first N boards of FILE (all for N = 0), comments dropped.
-take() {
-    if [ "$2" -gt 0 ]; then grep -v '^#' "$1" | head -n "$2"; else grep -v '^#' "$1"; fi
+take() { # one awk, no `| head`: under pipefail, grep killed by SIGPIPE ended the script
+    awk -v n="$2" '!/^#/ && (n <= 0 || k++ < n)' "$1"
 }
 
 # Summarise `heurnet solve` records of a 24-puzzle run: replay every
