@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/isolate.h"
 #include "cli/cli.h"
 #include "common/hn.h"
 #include "common/hn_h5.h"
@@ -62,6 +63,7 @@ static int stdout_closed(int rc)
 
 int main(int argc, char **argv)
 {
+    hn_isolate_set(cli_isolate); /* unverifiable files are read in a child first */
     if (argc < 2) {
         usage(stderr);
         return CLI_EXIT_USAGE;

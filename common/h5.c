@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 void hn_h5_quiet(void)
@@ -115,32 +114,43 @@ static void probe_read_all(void *arg)
 static _Thread_local int in_probe;          /* 1 in a probe's child */
 static _Thread_local const char *probed_ok; /* the path a loader probe passed */
 
-/* Run fn(arg) in a child; 0 if it returned, else HN_ERR_FORMAT naming path
- * (or HN_ERR_IO when no child could be started). */
+static hn_isolate_fn isolate;
+
+void hn_isolate_set(hn_isolate_fn fn)
+{
+    isolate = fn;
+}
+
+struct probe_job {
+    void (*fn)(void *);
+    void *arg;
+};
+
+/* What runs isolated: marks the process as a probe, then the loader. */
+static void probe_child(void *user)
+{
+    const struct probe_job *j = user;
+    in_probe = 1;
+    probe_child_setup();
+    j->fn(j->arg);
+}
+
+/* Run fn(arg) through the isolation function; 0 if it returned (or there is
+ * none), else HN_ERR_FORMAT naming path, or HN_ERR_IO when it could not run. */
 static int probe_run(const char *path, void (*fn)(void *), void *arg)
 {
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0)
-        return hn_fail(HN_ERR_IO, "%s: cannot start the check of a file without a checksum: %s",
-                       path, strerror(errno));
-    if (pid == 0) {
-        in_probe = 1;
-        probe_child_setup();
-        fn(arg);
-        _exit(0); /* no atexit handlers, no leak report: only the verdict counts */
-    }
-    int ws;
-    while (waitpid(pid, &ws, 0) < 0)
-        if (errno != EINTR)
-            return hn_fail(HN_ERR_IO, "%s: the check of a file without a checksum failed: %s", path,
-                           strerror(errno));
-    if (WIFEXITED(ws) && WEXITSTATUS(ws) == 0)
+    if (!isolate)
         return 0;
-    return hn_fail(HN_ERR_FORMAT,
-                   "%s: damaged: it has no checksum and the HDF5 library fails reading it (%s %d)",
-                   path, WIFSIGNALED(ws) ? "signal" : "exit",
-                   WIFSIGNALED(ws) ? WTERMSIG(ws) : WEXITSTATUS(ws));
+    struct probe_job j = {fn, arg};
+    char why[128] = "";
+    int rc = isolate(probe_child, &j, why, sizeof why);
+    if (rc == HN_ERR_IO)
+        return hn_fail(HN_ERR_IO, "%s: cannot check a file without a checksum: %s", path, why);
+    if (rc)
+        return hn_fail(HN_ERR_FORMAT,
+                       "%s: damaged: it has no checksum and the HDF5 library fails reading it (%s)",
+                       path, why);
+    return 0;
 }
 
 int hn_h5_probe_call(const char *path, void (*fn)(void *), void *arg)

@@ -69,6 +69,20 @@ int hn_stop_requested(void);
 /* Request a stop programmatically (tests) or clear it (value 0). */
 void hn_stop_set(int value);
 
+/* ---- isolation for files that cannot be verified ---------------------- */
+
+/* A file without a checksum trailer cannot be verified, and libhdf5 can crash
+ * on a damaged one. With an isolation function set, the readers first run
+ * themselves on such a file through it and refuse the file when that fails.
+ * The function runs fn(arg) where a crash cannot reach the caller (the
+ * executable and the tests fork a child, cli/isolate.c) and returns 0 if fn
+ * returned, HN_ERR_FORMAT if it did not, HN_ERR_IO if it could not be run;
+ * on failure why (cap bytes) says how it ended. The library itself never
+ * forks or ends a process: without a function (the default) such files are
+ * read in the calling process. */
+typedef int (*hn_isolate_fn)(void (*fn)(void *), void *arg, char *why, size_t cap);
+void hn_isolate_set(hn_isolate_fn fn);
+
 /* ---- time and memory --------------------------------------------------- */
 
 double hn_now(void);           /* monotonic seconds */

@@ -24,9 +24,10 @@ hid_t hn_h5_open_read(const char *path);
 hid_t hn_h5_open_verified(const char *path);
 /* libhdf5 can crash on a damaged file, and a file without a checksum
  * trailer cannot be verified: for such a file, run fn(arg) (a loader on the
- * same arguments) in a forked child first. 0 if the child returned or the
- * file is sealed (or cannot be read: the loader reports that), else
- * HN_ERR_FORMAT naming the file. Inside the child it does nothing. */
+ * same arguments) through the isolation function (hn_isolate_set) first.
+ * 0 if it returned, the file is sealed (or cannot be read: the loader
+ * reports that) or no isolation is set, else HN_ERR_FORMAT naming the file.
+ * Inside the isolated run it does nothing. */
 int hn_h5_probe_call(const char *path, void (*fn)(void *), void *arg);
 int hn_h5_attr_set_str(hid_t obj, const char *name, const char *value);
 int hn_h5_attr_set_int(hid_t obj, const char *name, long long value);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "common/hn.h"
+#include "cli/isolate.h"
 #include "common/hn_h5.h"
 #include "tests/check.h"
 
@@ -170,6 +171,42 @@ static void test_attrs(void)
     unlink(path);
 }
 
+static int isolate_calls;
+
+static int isolate_refuse(void (*fn)(void *), void *arg, char *why, size_t cap)
+{
+    (void)fn;
+    (void)arg;
+    isolate_calls++;
+    snprintf(why, cap, "signal 11");
+    return HN_ERR_FORMAT;
+}
+
+/* A file without a checksum goes through the program's isolation function
+ * (a failure there refuses it, naming the file); a sealed file does not, and
+ * without a function the library reads it in-process. */
+static void test_isolation(void)
+{
+    const char *path = "test_hn_h5files_iso.h5";
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(f >= 0 && H5Fclose(f) >= 0);
+    hn_isolate_set(isolate_refuse);
+    isolate_calls = 0;
+    CHECK(hn_h5_open_read(path) == HN_ERR_FORMAT && isolate_calls == 1);
+    CHECK(strstr(hn_errmsg(), path) && strstr(hn_errmsg(), "signal 11"));
+    CHECK(hn_file_seal(path) == HN_OK);
+    f = hn_h5_open_read(path);
+    CHECK(f >= 0 && isolate_calls == 1);
+    H5Fclose(f);
+    CHECK(hn_file_unseal(path) == HN_OK);
+    hn_isolate_set(NULL);
+    f = hn_h5_open_read(path);
+    CHECK(f >= 0 && isolate_calls == 1);
+    H5Fclose(f);
+    hn_isolate_set(cli_isolate);
+    unlink(path);
+}
+
 /* Defect 7: a damaged mt19937 position crashed in gsl_rng_get. */
 static void test_rng_state(void)
 {
@@ -244,6 +281,7 @@ static void test_seal(void)
 int main(void)
 {
     test_attrs();
+    test_isolation();
     test_rng_state();
     test_seal();
     return CHECK_DONE();
