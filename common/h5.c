@@ -461,6 +461,30 @@ int hn_h5_attr_get_int(hid_t obj, const char *name, long long *value)
     return attr_read_num(obj, name, &d, value);
 }
 
+int hn_h5_attr_get_u64(hid_t obj, const char *name, uint64_t *value)
+{
+    hid_t a = attr_open(obj, name);
+    if (a < 0)
+        return (int)a;
+    hid_t ft = H5Aget_type(a);
+    int rc = attr_check_one(a, name);
+    if (!rc && (H5Tget_class(ft) != H5T_INTEGER || H5Tget_size(ft) > 8))
+        rc = hn_fail(HN_ERR_FORMAT, "attribute '%s' is not an unsigned integer", name);
+    long long v = 0;
+    unsigned long long u = 0;
+    int is_unsigned = !rc && H5Tget_sign(ft) == H5T_SGN_NONE;
+    if (!rc && H5Aread(a, is_unsigned ? H5T_NATIVE_ULLONG : H5T_NATIVE_LLONG,
+                       is_unsigned ? (void *)&u : (void *)&v) < 0)
+        rc = hn_fail(HN_ERR_FORMAT, "attribute '%s' cannot be read", name);
+    else if (!rc && !is_unsigned && v < 0)
+        rc = hn_fail(HN_ERR_FORMAT, "attribute '%s' is %lld, expected >= 0", name, v);
+    if (!rc)
+        *value = is_unsigned ? u : (uint64_t)v;
+    H5Tclose(ft);
+    H5Aclose(a);
+    return rc;
+}
+
 int hn_h5_attr_get_double(hid_t obj, const char *name, double *value)
 {
     return attr_read_num(obj, name, value, NULL);

@@ -5,6 +5,7 @@
 #define HN_H5_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <hdf5.h>
 
@@ -43,6 +44,8 @@ int hn_h5_attr_set_double(hid_t obj, const char *name, double value);
 int hn_h5_attr_get_str(hid_t obj, const char *name, char *buf, size_t cap);
 int hn_h5_attr_get_int(hid_t obj, const char *name, long long *value);
 int hn_h5_attr_get_double(hid_t obj, const char *name, double *value);
+/* One integer >= 0 of up to 64 bits (seeds use all of them). */
+int hn_h5_attr_get_u64(hid_t obj, const char *name, uint64_t *value);
 int hn_h5_attr_exists(hid_t obj, const char *name); /* 1, 0 */
 /* Before a dataset of a file that may be damaged is read: its stored type
  * must be an integer or a float of 1 to 8 bytes, and a chunked layout must

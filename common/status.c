@@ -42,10 +42,14 @@ const char *hn_strerror(int status)
 
 int hn_fail(int status, const char *fmt, ...)
 {
+    /* callers may pass hn_errmsg() to add context: format into a copy, as
+     * vsnprintf's source and destination must not overlap */
+    char msg[sizeof err_msg];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err_msg, sizeof err_msg, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    memcpy(err_msg, msg, sizeof msg);
     err_status = status;
     return status;
 }

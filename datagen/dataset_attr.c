@@ -3,6 +3,7 @@
  * place says the names, types and shapes of the per-row datasets. */
 #include <stddef.h>
 #include <stdio.h>
+#include <limits.h>
 #include <string.h>
 
 #include "datagen/dataset_priv.h"
@@ -127,20 +128,6 @@ static int attr_set_u64(hid_t f, const char *name, uint64_t v)
     return ok ? HN_OK : hn_fail(HN_ERR_HDF5, "cannot write attribute '%s'", name);
 }
 
-static int attr_get_u64(hid_t f, const char *name, uint64_t *v)
-{
-    if (H5Aexists(f, name) <= 0)
-        return hn_fail(HN_ERR_FORMAT, "attribute '%s' is missing", name);
-    hid_t a = H5Aopen(f, name, H5P_DEFAULT);
-    hid_t t = a >= 0 ? H5Aget_type(a) : -1;
-    int ok = t >= 0 && H5Tget_class(t) == H5T_INTEGER && H5Aread(a, H5T_NATIVE_UINT64, v) >= 0;
-    if (t >= 0)
-        H5Tclose(t);
-    if (a >= 0)
-        H5Aclose(a);
-    return ok ? HN_OK : hn_fail(HN_ERR_FORMAT, "attribute '%s' is not an unsigned integer", name);
-}
-
 static int field_write(hid_t f, const struct field *fd, const dg_ds_info *info)
 {
     const char *p = (const char *)info + fd->off;
@@ -193,10 +180,15 @@ static int field_read(hid_t f, const char *path, const struct field *fd, dg_ds_i
     char *p = (char *)info + fd->off;
     long long v = 0;
     int rc = fd->kind == F_STR   ? hn_h5_attr_get_str(f, fd->name, p, fd->size)
-             : fd->kind == F_U64 ? attr_get_u64(f, fd->name, (uint64_t *)p)
+             : fd->kind == F_U64 ? hn_h5_attr_get_u64(f, fd->name, (uint64_t *)p)
                                  : hn_h5_attr_get_int(f, fd->name, &v);
     if (rc)
         return hn_fail(HN_ERR_FORMAT, "%s: %s", path, hn_errmsg());
+    /* a value that does not fit its field would wrap to another one */
+    if ((fd->kind == F_INT && (v < INT_MIN || v > INT_MAX)) ||
+        (fd->kind == F_U32 && (v < 0 || v > (long long)UINT32_MAX)))
+        return hn_fail(HN_ERR_FORMAT, "%s: attribute '%s' is %lld, out of range", path, fd->name,
+                       v);
     if (fd->kind == F_INT)
         *(int *)p = (int)v;
     else if (fd->kind == F_U32)

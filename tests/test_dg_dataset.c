@@ -207,6 +207,29 @@ static void test_bad_files(void)
     H5Fclose(h);
     CHECK(dg_dataset_load("t_dg_shape.h5", &rc) == NULL && rc == HN_ERR_FORMAT);
     CHECK(strstr(hn_errmsg(), "/boards has the wrong shape") != NULL);
+    /* a 64-bit count stored as an array (read into one uint64_t, it
+     * overflowed the stack), and an int field that does not fit an int */
+    in = base_info();
+    CHECK(write_range("t_dg_attr.h5", &in, 0, 10) == HN_OK);
+    h = H5Fopen("t_dg_attr.h5", H5F_ACC_RDWR, H5P_DEFAULT);
+    H5Adelete(h, "count");
+    hsize_t four = 4;
+    uint64_t counts[4] = {10, 10, 10, 10};
+    sp = H5Screate_simple(1, &four, NULL);
+    hid_t a = H5Acreate2(h, "count", H5T_STD_U64LE, sp, H5P_DEFAULT, H5P_DEFAULT);
+    H5Awrite(a, H5T_NATIVE_UINT64, counts);
+    H5Aclose(a);
+    H5Sclose(sp);
+    H5Fclose(h);
+    dg_ds_info got;
+    CHECK(dg_ds_info_read("t_dg_attr.h5", &got) == HN_ERR_FORMAT);
+    CHECK(strstr(hn_errmsg(), "'count' holds 4 values") != NULL);
+    CHECK(write_range("t_dg_attr.h5", &in, 0, 10) == HN_OK);
+    h = H5Fopen("t_dg_attr.h5", H5F_ACC_RDWR, H5P_DEFAULT);
+    hn_h5_attr_set_int(h, "width", (1LL << 32) + 3); /* wrapped to 3 before */
+    H5Fclose(h);
+    CHECK(dg_ds_info_read("t_dg_attr.h5", &got) == HN_ERR_FORMAT);
+    CHECK(strstr(hn_errmsg(), "'width' is 4294967299, out of range") != NULL);
     /* resume refuses a foreign file rather than overwriting it */
     CHECK(dg_writer_resume("t_dg_foreign.h5", &in, &in, &rc) == NULL && rc == HN_ERR_FORMAT);
 }

@@ -13,6 +13,9 @@ static void test_errors(void)
     int rc = hn_fail(HN_ERR_FORMAT, "%s: line %d: bad", "f.txt", 3);
     CHECK(rc == HN_ERR_FORMAT);
     CHECK(strcmp(hn_errmsg(), "f.txt: line 3: bad") == 0);
+    /* context added to the last message: it was garbled (overlapping copy) */
+    hn_fail(HN_ERR_FORMAT, "%s: %s", "model.h5", hn_errmsg());
+    CHECK(strcmp(hn_errmsg(), "model.h5: f.txt: line 3: bad") == 0);
     hn_error_clear();
     CHECK(strcmp(hn_errmsg(), "success") == 0);
     CHECK(strcmp(hn_strerror(HN_ERR_UNSOLVABLE), "unsolvable board") == 0);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "common/hn_h5.h"
 #include "np_bfs.h"
 #include "search/npuzzle/ann.h"
 #include "search/srch.h"
@@ -309,9 +310,78 @@ static void test_refused(void)
     CHECK(trn_avi_run(&o, &m) == HN_ERR_ARG && !m);
 }
 
+/* Damage one field of a sealed checkpoint and seal it again (what the
+ * checksum cannot catch): the resume must refuse it, naming the field. */
+static void damage_and_resume(const char *ck, const char *field, double value)
+{
+    char copy[64];
+    snprintf(copy, sizeof copy, "%s.bad", ck);
+    FILE *in = fopen(ck, "rb"), *out = fopen(copy, "wb");
+    char buf[4096];
+    size_t n;
+    while (in && out && (n = fread(buf, 1, sizeof buf, in)) > 0)
+        fwrite(buf, 1, n, out);
+    if (in)
+        fclose(in);
+    if (out)
+        fclose(out);
+    CHECK(hn_file_unseal(copy) == HN_OK);
+    hid_t f = H5Fopen(copy, H5F_ACC_RDWR, H5P_DEFAULT);
+    hid_t g = H5Gopen2(f, "avi", H5P_DEFAULT);
+    if (!strcmp(field, "adam_v")) {
+        hid_t d = H5Dopen2(g, field, H5P_DEFAULT);
+        hid_t sp = H5Dget_space(d);
+        size_t k = (size_t)H5Sget_simple_extent_npoints(sp);
+        float *v = malloc(k * sizeof *v);
+        H5Dread(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
+        v[k / 2] = (float)value;
+        H5Dwrite(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
+        free(v);
+        H5Sclose(sp);
+        H5Dclose(d);
+    } else {
+        CHECK(hn_h5_attr_set_double(g, field, value) == HN_OK);
+    }
+    H5Gclose(g);
+    H5Fclose(f);
+    CHECK(hn_file_seal(copy) == HN_OK);
+    struct trn_avi_opts o;
+    small_opts(&o);
+    o.rounds = 2;
+    o.arch = NULL;
+    o.resume = copy;
+    nn_model *m = NULL;
+    CHECK(trn_avi_run(&o, &m) == HN_ERR_FORMAT && m == NULL);
+    CHECK_MSG(strstr(hn_errmsg(), field) != NULL, "%s: %s", field, hn_errmsg());
+    remove(copy);
+}
+
+/* Counters were cast to int unchecked (NaN, 1e300: undefined; -1 wrapped)
+ * and the Adam moments were not checked at all. */
+static void test_damaged(void)
+{
+    const char *ck = "test_trn_avi.dmg.h5";
+    struct trn_avi_opts o;
+    small_opts(&o);
+    o.rounds = 1;
+    o.checkpoint = ck;
+    nn_model *m = NULL;
+    CHECK(trn_avi_run(&o, &m) == 0);
+    nn_model_free(m);
+    damage_and_resume(ck, "round", -1);
+    damage_and_resume(ck, "round", 1e300);
+    damage_and_resume(ck, "steps", NAN);
+    damage_and_resume(ck, "walk", 0.5);
+    damage_and_resume(ck, "adam_v", -1);
+    damage_and_resume(ck, "adam_v", NAN);
+    remove(ck);
+}
+
 int main(void)
 {
     nn_blas_threads(1);
+    hn_h5_quiet();
+    test_damaged();
     uint8_t *dist = bfs8(SRCH_NP_GOAL_BLANK_FIRST);
     CHECK(dist != NULL);
     test_backups();

@@ -3,6 +3,7 @@
  * plus a group /avi with the Adam moments, the frozen target network, the
  * counters and the bootstrap buffer. Written to PATH.tmp, sealed with the
  * checksum trailer and renamed. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,11 +133,18 @@ int trn_avi_ckpt_save(const char *path, const struct trn_avi_opts *o, const stru
 static int load_counts(hid_t g, const char *path, const struct trn_avi_opts *o, struct avi_state *s)
 {
     double v[NCOUNT], head = 0;
-    for (int i = 0; i < NCOUNT; i++)
+    for (int i = 0; i < NCOUNT; i++) {
         if (hn_h5_attr_get_double(g, count_names[i], &v[i]))
             return hn_fail(HN_ERR_FORMAT, "%s: /avi attribute %s is missing", path, count_names[i]);
+        /* cast to int and uint64_t below: a damaged value must not wrap */
+        double max = i == 0 || i == 1 || i == 7 ? 2147483647.0 : 9007199254740992.0;
+        if (!(v[i] >= 0 && v[i] <= max) || (i != 4 && v[i] != floor(v[i])))
+            return hn_fail(HN_ERR_FORMAT,
+                           "%s: /avi attribute %s is %g, expected a count in 0..%.0f", path,
+                           count_names[i], v[i], max);
+    }
     if (v[8] > 0 && (hn_h5_attr_get_double(g, "buf_head", &head) || v[8] > (double)o->buffer_max ||
-                     head >= (double)o->buffer_max))
+                     !(head >= 0 && head < (double)o->buffer_max && head == floor(head))))
         return hn_fail(HN_ERR_ARG,
                        "%s: the checkpoint's buffer of %.0f states does not fit --buffer %llu",
                        path, v[8], (unsigned long long)o->buffer_max);
@@ -167,6 +175,36 @@ static int load_target(hid_t g, const char *path, struct avi_state *s)
     return rc ? rc : read_arr(g, path, "target_state", H5T_NATIVE_FLOAT, st, ns);
 }
 
+/* n floats of /avi/name must be finite (and >= 0 with nonneg): a damaged
+ * moment or label would train on NaN without a word. */
+static int check_floats(const char *path, const char *name, const float *p, size_t n, int nonneg)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(p[i]) || (nonneg && p[i] < 0.0f))
+            return hn_fail(HN_ERR_FORMAT,
+                           "%s: /avi/%s holds %g at index %zu, expected a finite%s number", path,
+                           name, p[i], i, nonneg ? " non-negative" : "");
+    return HN_OK;
+}
+
+/* Every buffered board must be a permutation of the tiles: the encoder
+ * indexes its one-hot rows by them. */
+static int check_boards(const char *path, const uint8_t *b, uint64_t n, size_t cells)
+{
+    for (uint64_t r = 0; r < n; r++) {
+        uint64_t seen = 0;
+        for (size_t c = 0; c < cells; c++) {
+            uint8_t t = b[r * cells + c];
+            if (t >= cells || (seen >> t & 1))
+                return hn_fail(HN_ERR_FORMAT,
+                               "%s: /avi/buffer_boards row %llu is not a board (cell %zu holds %u)",
+                               path, (unsigned long long)r, c, t);
+            seen |= 1ull << t;
+        }
+    }
+    return HN_OK;
+}
+
 static int load_group(hid_t g, const char *path, const struct trn_avi_opts *o, struct avi_state *s)
 {
     size_t np = nn_adam_size(s->a), cells = (size_t)(o->width * o->width);
@@ -178,11 +216,27 @@ static int load_group(hid_t g, const char *path, const struct trn_avi_opts *o, s
     if (!rc)
         rc = read_arr(g, path, "adam_v", H5T_NATIVE_FLOAT, nn_adam_v(s->a), np);
     if (!rc)
+        rc = check_floats(path, "adam_m", nn_adam_m(s->a), np, 0);
+    if (!rc)
+        rc = check_floats(path, "adam_v", nn_adam_v(s->a), np, 1);
+    if (!rc)
         rc = load_target(g, path, s);
+    if (!rc && s->target) {
+        size_t n;
+        const float *p = nn_model_params(s->target, &n);
+        rc = check_floats(path, "target_params", p, n, 0);
+        p = nn_model_state(s->target, &n);
+        if (!rc)
+            rc = check_floats(path, "target_state", p, n, 0);
+    }
     if (!rc && s->buf_n && s->buf_b) {
         rc = read_arr(g, path, "buffer_boards", H5T_NATIVE_UINT8, s->buf_b, s->buf_n * cells);
         if (!rc)
+            rc = check_boards(path, s->buf_b, s->buf_n, cells);
+        if (!rc)
             rc = read_arr(g, path, "buffer_cost", H5T_NATIVE_FLOAT, s->buf_y, s->buf_n);
+        if (!rc)
+            rc = check_floats(path, "buffer_cost", s->buf_y, s->buf_n, 1);
     }
     return rc;
 }
