@@ -41,7 +41,7 @@ for h in "${names[@]}"; do
     if [ "$secs" -gt 0 ]; then
         if "$bin" "${opts[@]}" -max_total_time="$secs" -print_final_stats=1 "$work" "$seeds" \
             >"build-fuzz/$h.log" 2>&1; then
-            runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "build-fuzz/$h.log")
+            runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "build-fuzz/$h.log" | tail -n 1)
             echo "fuzz $h: ${runs:-?} executions in $secs s, no finding"
         else
             echo "fuzz $h: FINDING, see build-fuzz/$h.log and build-fuzz/artifacts/" >&2

@@ -35,7 +35,7 @@ for h in "$@"; do
         -print_final_stats=1 "$out/$h" "tests/fuzz/corpus/$h" >"$log" 2>&1
     rc=$?
     secs=$(($(date +%s) - t0))
-    n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+    n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
     n=${n:-0}
     finding=0
     [ $rc -ne 0 ] && finding="1 (see $log)" && status=1

@@ -145,6 +145,9 @@ static int header_decode(const uint8_t *h, const char *path, srch_np_partition *
         return hn_fail(HN_ERR_FORMAT, "%s: format version %u, this build reads %d", path,
                        get_u32(q), FORMAT_VERSION);
     memset(part, 0, sizeof *part);
+    /* width first: width * width of a forged header overflows an int */
+    if (get_u32(q + 8) < 2 || get_u32(q + 8) > SRCH_NP_MAX_WIDTH)
+        return hn_fail(HN_ERR_FORMAT, "%s: width %u is not a puzzle's", path, get_u32(q + 8));
     part->width = (int)get_u32(q + 8);
     part->npatterns = (int)get_u32(q + 16);
     if (get_u32(q + 12) != SRCH_NP_GOAL_BLANK_FIRST ||
