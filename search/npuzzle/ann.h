@@ -45,6 +45,8 @@ typedef struct srch_np_ann_opts {
     int max_batch;  /* boards per network call, 1..65536 [1024] */
     int cache_bits; /* per-thread cache of 2^bits evaluated boards, 0 = off [18] */
     int engine;     /* enum srch_np_ann_engine [SPARSE] */
+    int acc16;      /* Q8: 16-bit accumulators, exact for one-hot boards (one input
+                       per tile on; nn_sparse_new_bounded), when the model allows [0] */
 } srch_np_ann_opts;
 
 extern const srch_np_ann_opts SRCH_NP_ANN_DEFAULTS;

@@ -395,10 +395,11 @@ static int check_opts(const srch_np_ann_opts *o, const srch_np_heur *floor, int 
     if (o->scale < 1 || o->scale > 1000 || o->max_batch < 1 || o->max_batch > 1 << 16 ||
         o->cache_bits < 0 || o->cache_bits > 28 || !isfinite(o->delta) || o->delta < 0 ||
         (o->mirror != 0 && o->mirror != 1) || (o->mirror && o->max_batch < 2) ||
-        o->engine < SRCH_NP_ANN_SPARSE || o->engine > SRCH_NP_ANN_DENSE)
+        (o->acc16 != 0 && o->acc16 != 1) || o->engine < SRCH_NP_ANN_SPARSE ||
+        o->engine > SRCH_NP_ANN_DENSE)
         return hn_fail(HN_ERR_ARG, "ANN heuristic: scale must be 1..1000, max_batch 1..65536 "
                                    "(2.. with mirror), cache_bits 0..28, delta >= 0 and "
-                                   "mirror 0 or 1, engine sparse, q8 or dense");
+                                   "mirror and acc16 0 or 1, engine sparse, q8 or dense");
     if (floor && (srch_np_heur_width(floor) != width || srch_np_heur_goal(floor) != goal))
         return hn_fail(HN_ERR_ARG, "ANN heuristic: the admissible part is for another board "
                                    "size or goal layout");
@@ -455,8 +456,9 @@ srch_np_heur *srch_np_heur_ann_new(const nn_model *m, const char *name, int widt
     if (o.engine == SRCH_NP_ANN_DENSE)
         ok = (a->base = nn_infer_new(m, 1, &st)) != NULL;
     else
-        ok = (a->sbase = nn_sparse_new(
-                  m, o.engine == SRCH_NP_ANN_Q8 ? NN_SPARSE_Q8 : NN_SPARSE_FLOAT, 1, &st)) != NULL;
+        ok = (a->sbase = nn_sparse_new_bounded(
+                  m, o.engine == SRCH_NP_ANN_Q8 ? NN_SPARSE_Q8 : NN_SPARSE_FLOAT, 1,
+                  o.acc16 ? width * width : 0, &st)) != NULL;
     if (ok && pthread_key_create(&a->key, NULL))
         st = hn_fail(HN_ERR_NOMEM, "ANN heuristic: no thread key left");
     if (!ok || st) {
