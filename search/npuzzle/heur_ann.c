@@ -210,13 +210,12 @@ static void sparse_row(const ann_heur *a, ann_tls *t, int s, const srch_np_board
     for (int p = 0; p < cells; p++)
         idx[p] = a->map[s][b->tile[p]][p];
     int32_t *dst = t->acc + (size_t)row * stride;
-    if (t->ref_row[s] >= 0) {
-        for (int p = 0; p < cells; p++)
-            if (idx[p] != ref[p]) {
-                rem[k] = ref[p];
-                add[k++] = idx[p];
-            }
-    }
+    if (t->ref_row[s] >= 0)
+        for (int p = 0; p < cells; p++) { /* no branch: which cells differ is unpredictable */
+            rem[k] = ref[p];
+            add[k] = idx[p];
+            k += idx[p] != ref[p];
+        }
     if (t->ref_row[s] >= 0 && 2 * k < cells) {
         nn_sparse_acc_update(t->sp, t->acc + (size_t)t->ref_row[s] * stride, rem, k, add, k, dst);
         t->st.acc_updates++;
