@@ -545,7 +545,8 @@ static inline float act_q8(enum nn_act act, float alpha, float x)
 #define QUANT_LOOP(ACT, X)                                                                         \
     for (int i = 0; i < in; i++) {                                                                 \
         int v = (int)fmaf(act_q8(ACT, alpha, X(i)), inv, half);                                    \
-        u[i] = (uint8_t)(v > 127 ? 127 : v < 0 ? 0 : v);                                           \
+        v = v < 0 ? 0 : v;                                                                         \
+        u[i] = (uint8_t)(v > 127 ? 127 : v);                                                       \
     }
 #define QUANT_ROW(X)                                                                               \
     do {                                                                                           \
