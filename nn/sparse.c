@@ -29,17 +29,28 @@
  * narrower ones on other targets. */
 typedef float v16f __attribute__((vector_size(64)));
 typedef int32_t v16i __attribute__((vector_size(64)));
+/* 16-bit accumulator lanes, unsigned so that sums wrap (see acc16_bits) */
+typedef uint16_t v32u __attribute__((vector_size(64)));
+
+/* Fewest fractional bits 16-bit accumulators may have: a step of 2^-8 keeps
+ * an accumulator of 17 rounded terms within 17/512 of the float sum, below a
+ * quarter of the 7-bit input step of a row whose range is 16 or more. */
+#define ACC16_MIN_BITS 8
 
 /* What clones share, read-only after creation. */
 struct nn_sparse_w {
     atomic_int refs;
     struct nn_folded *f;
     enum nn_sparse_kind kind;
-    int stride;  /* accumulator floats: first layer width rounded up to 16 */
-    int wide;    /* float scratch row: widest layer rounded up to 16 */
-    int32_t *w0; /* first-layer kernel rows in fixed point, padded: [inputs, stride] */
-    int32_t *b0; /* first-layer bias in fixed point, padded: [stride] */
-    float unit;  /* value of one fixed-point step: 2^-bits */
+    int stride;         /* int32 words per accumulator: first layer width rounded up to 16
+                           (int32 entries), or to 32 and halved (int16 entries) */
+    int wide;           /* float scratch row: widest layer rounded up to 16 */
+    int acc16;          /* entries are int16 (nn_sparse_new_bounded), else int32 */
+    int lanes;          /* entries per accumulator: stride, or 2 * stride with acc16 */
+    int32_t *w0;        /* first-layer kernel rows in fixed point, padded: [inputs, lanes] */
+    int32_t *b0;        /* first-layer bias in fixed point, padded: [lanes] */
+    int16_t *w0h, *b0h; /* the same in 16 bits (acc16) */
+    float unit;         /* value of one fixed-point step: 2^-bits */
     struct nn_qlayer q[NN_MAX_LAYERS]; /* Q8: layers 1 .. n_layers - 2 */
 };
 
@@ -87,6 +98,8 @@ static void weights_release(struct nn_sparse_w *w)
     nn_folded_release(w->f);
     free(w->w0);
     free(w->b0);
+    free(w->w0h);
+    free(w->b0h);
     free(w);
 }
 
@@ -138,11 +151,83 @@ static void first_layer_fixed(struct nn_sparse_w *w, const float *W, const float
     for (int j = 0; j < out; j++) {
         w->b0[j] = (int32_t)llround(b[j] * one);
         for (int i = 0; i < in; i++)
-            w->w0[(size_t)i * w->stride + j] = (int32_t)llround(W[(size_t)i * out + j] * one);
+            w->w0[(size_t)i * w->lanes + j] = (int32_t)llround(W[(size_t)i * out + j] * one);
     }
 }
 
-static struct nn_sparse_w *weights_make(const nn_model *m, enum nn_sparse_kind kind)
+/* |b_j| + the sum of the `active` largest |w_ij| over i, the weights and
+ * bias scaled by `one` and rounded to integers (one = 0: not scaled, not
+ * rounded): the largest |output j| of any input with `active` ones. */
+static double column_bound(const float *W, const float *b, int in, int out, int j, int active,
+                           double one)
+{
+    double top[NN_SPARSE_MAX_ACTIVE] = {0}; /* descending */
+    for (int i = 0; i < in; i++) {
+        double v = W[(size_t)i * out + j];
+        v = fabs(one > 0 ? (double)llround(v * one) : v);
+        int k = active;
+        for (; k > 0 && top[k - 1] < v; k--)
+            if (k < active)
+                top[k] = top[k - 1];
+        if (k < active)
+            top[k] = v;
+    }
+    double t = fabs(one > 0 ? (double)llround(b[j] * one) : (double)b[j]);
+    for (int k = 0; k < active; k++)
+        t += top[k];
+    return t;
+}
+
+/* Fractional bits of 16-bit accumulators for inputs with at most `active`
+ * ones: the most (up to 15) for which every output's bound, in the rounded
+ * integers themselves, fits int16. Then every accumulator of such an input
+ * is exact. The partial sums of an update (parent - rows + rows) may leave
+ * int16; the lanes wrap (unsigned arithmetic) and the result, which is in
+ * range, is still exact. -1 when even ACC16_MIN_BITS do not fit. */
+static int acc16_bits(const float *W, const float *b, int in, int out, int active)
+{
+    double worst = 1e-30;
+    for (int j = 0; j < out; j++)
+        worst = fmax(worst, column_bound(W, b, in, out, j, active, 0));
+    /* rounding adds at most (active + 1) / 2 to a bound */
+    int bits = (int)floor(log2((INT16_MAX - (active + 1) / 2.0) / worst));
+    for (bits = bits > 15 ? 15 : bits; bits >= ACC16_MIN_BITS; bits--) {
+        double one = ldexp(1.0, bits), w2 = 0;
+        for (int j = 0; j < out && w2 <= INT16_MAX; j++)
+            w2 = fmax(w2, column_bound(W, b, in, out, j, active, one));
+        if (w2 <= INT16_MAX)
+            return bits;
+    }
+    return -1;
+}
+
+/* The first layer in 16 bits when `active` (1..NN_SPARSE_MAX_ACTIVE)
+ * allows ACC16_MIN_BITS: 1, 0 when it does not, -1 when out of memory. */
+static int first_layer_16(struct nn_sparse_w *w, const float *W, const float *b, int in, int out,
+                          int active)
+{
+    int bits = acc16_bits(W, b, in, out, active);
+    if (bits < 0)
+        return 0;
+    w->lanes = round_up(out, 32);
+    w->stride = w->lanes / 2;
+    w->w0h = zalloc64((size_t)in * w->lanes * sizeof *w->w0h);
+    w->b0h = zalloc64((size_t)w->lanes * sizeof *w->b0h);
+    if (!w->w0h || !w->b0h)
+        return -1;
+    double one = ldexp(1.0, bits);
+    w->unit = (float)ldexp(1.0, -bits);
+    w->acc16 = 1;
+    for (int j = 0; j < out; j++) {
+        w->b0h[j] = (int16_t)llround(b[j] * one);
+        for (int i = 0; i < in; i++)
+            w->w0h[(size_t)i * w->lanes + j] = (int16_t)llround(W[(size_t)i * out + j] * one);
+    }
+    return 1;
+}
+
+/* The shared weights; max_active > 0 (Q8 only) tries 16-bit accumulators. */
+static struct nn_sparse_w *weights_make(const nn_model *m, enum nn_sparse_kind kind, int max_active)
 {
     struct nn_sparse_w *w = calloc(1, sizeof *w);
     if (!w)
@@ -153,14 +238,21 @@ static struct nn_sparse_w *weights_make(const nn_model *m, enum nn_sparse_kind k
     if (!w->f)
         goto fail;
     const struct nn_folded *f = w->f;
-    int out0 = f->layer[0].out;
-    w->stride = round_up(out0, 16);
+    int out0 = f->layer[0].out, got16 = 0;
     w->wide = round_up(f->widest, 16);
-    w->w0 = zalloc64((size_t)f->n_inputs * w->stride * sizeof *w->w0);
-    w->b0 = zalloc64((size_t)w->stride * sizeof *w->b0);
-    if (!w->w0 || !w->b0)
+    /* 16 bits only where the quantizing pass reads them (a layer after the first) */
+    if (kind == NN_SPARSE_Q8 && max_active > 0 && f->n_layers > 2)
+        got16 = first_layer_16(w, f->layer[0].w, f->layer[0].b, f->n_inputs, out0, max_active);
+    if (got16 < 0)
         goto fail;
-    first_layer_fixed(w, f->layer[0].w, f->layer[0].b, f->n_inputs, out0);
+    if (!got16) {
+        w->lanes = w->stride = round_up(out0, 16);
+        w->w0 = zalloc64((size_t)f->n_inputs * w->stride * sizeof *w->w0);
+        w->b0 = zalloc64((size_t)w->stride * sizeof *w->b0);
+        if (!w->w0 || !w->b0)
+            goto fail;
+        first_layer_fixed(w, f->layer[0].w, f->layer[0].b, f->n_inputs, out0);
+    }
     for (int l = 1; kind == NN_SPARSE_Q8 && l + 1 < f->n_layers; l++)
         if (qlayer_make(&w->q[l], f->layer[l].w, f->layer[l].in, f->layer[l].out))
             goto fail;
@@ -204,7 +296,20 @@ fail:
 
 nn_sparse *nn_sparse_new(const nn_model *m, enum nn_sparse_kind kind, int max_batch, int *status)
 {
-    struct nn_sparse_w *w = weights_make(m, kind);
+    return nn_sparse_new_bounded(m, kind, max_batch, 0, status);
+}
+
+nn_sparse *nn_sparse_new_bounded(const nn_model *m, enum nn_sparse_kind kind, int max_batch,
+                                 int max_active, int *status)
+{
+    if (max_active < 0 || max_active > NN_SPARSE_MAX_ACTIVE) {
+        int rc = hn_fail(HN_ERR_ARG, "at most %d active inputs, 0..%d supported", max_active,
+                         NN_SPARSE_MAX_ACTIVE);
+        if (status)
+            *status = rc;
+        return NULL;
+    }
+    struct nn_sparse_w *w = weights_make(m, kind, max_active);
     if (!w) {
         int rc = hn_fail(HN_ERR_NOMEM, "out of memory for the sparse network's weights");
         if (status)
@@ -255,6 +360,22 @@ int nn_sparse_acc_stride(const nn_sparse *s)
     return s->w->stride;
 }
 
+int nn_sparse_acc_bits(const nn_sparse *s)
+{
+    return s->w->acc16 ? 16 : 32;
+}
+
+float nn_sparse_acc_unit(const nn_sparse *s)
+{
+    return s->w->unit;
+}
+
+float nn_sparse_acc_value(const nn_sparse *s, const int32_t *acc, int j)
+{
+    const struct nn_sparse_w *w = s->w;
+    return (float)(w->acc16 ? ((const int16_t *)acc)[j] : acc[j]) * w->unit;
+}
+
 int32_t *nn_sparse_acc_alloc(const nn_sparse *s, int n)
 {
     return n < 1 ? NULL : zalloc64((size_t)n * s->w->stride * sizeof(int32_t));
@@ -269,37 +390,47 @@ int nn_sparse_set_simd(nn_sparse *s, enum nn_simd simd)
     return HN_OK;
 }
 
-/* dst = base - rows `sub` + rows `add` of the fixed-point kernel, sixteen
- * entries at a time so each block stays in a register across all rows.
- * base may equal dst: a block is read before it is written. */
-NN_CLONES static void acc_sum(const struct nn_sparse_w *w, const int32_t *base, const int *sub,
-                              int ns, const int *add, int na, int32_t *dst)
-{
-    int k = w->stride;
-    for (int j0 = 0; j0 < k; j0 += 16) {
-        v16i t, r;
-        memcpy(&t, base + j0, sizeof t);
-        for (int a = 0; a < ns; a++) {
-            memcpy(&r, w->w0 + (size_t)sub[a] * k + j0, sizeof r);
-            t -= r;
-        }
-        for (int a = 0; a < na; a++) {
-            memcpy(&r, w->w0 + (size_t)add[a] * k + j0, sizeof r);
-            t += r;
-        }
-        memcpy(dst + j0, &t, sizeof t);
+/* dst = base - rows `sub` + rows `add` of the fixed-point kernel KERNEL,
+ * one vector V of entries T at a time so each block stays in a register
+ * across all rows. base may equal dst: a block is read before it is
+ * written. */
+#define ACC_SUM(NAME, T, V, KERNEL)                                                                \
+    NN_CLONES static void NAME(const struct nn_sparse_w *w, const T *base, const int *sub, int ns, \
+                               const int *add, int na, T *dst)                                     \
+    {                                                                                              \
+        int k = w->lanes, step = (int)(sizeof(V) / sizeof(T));                                     \
+        for (int j0 = 0; j0 < k; j0 += step) {                                                     \
+            V t, r;                                                                                \
+            memcpy(&t, base + j0, sizeof t);                                                       \
+            for (int a = 0; a < ns; a++) {                                                         \
+                memcpy(&r, w->KERNEL + (size_t)sub[a] * k + j0, sizeof r);                         \
+                t -= r;                                                                            \
+            }                                                                                      \
+            for (int a = 0; a < na; a++) {                                                         \
+                memcpy(&r, w->KERNEL + (size_t)add[a] * k + j0, sizeof r);                         \
+                t += r;                                                                            \
+            }                                                                                      \
+            memcpy(dst + j0, &t, sizeof t);                                                        \
+        }                                                                                          \
     }
-}
+ACC_SUM(acc_sum, int32_t, v16i, w0)
+ACC_SUM(acc_sum16, int16_t, v32u, w0h) /* wraps; exact for legal inputs (acc16_bits) */
 
 void nn_sparse_acc_init(const nn_sparse *s, const int *active, int n, int32_t *acc)
 {
-    acc_sum(s->w, s->w->b0, NULL, 0, active, n, acc);
+    if (s->w->acc16)
+        acc_sum16(s->w, s->w->b0h, NULL, 0, active, n, (int16_t *)acc);
+    else
+        acc_sum(s->w, s->w->b0, NULL, 0, active, n, acc);
 }
 
 void nn_sparse_acc_update(const nn_sparse *s, const int32_t *parent, const int *removed, int nr,
                           const int *added, int na, int32_t *child)
 {
-    acc_sum(s->w, parent, removed, nr, added, na, child);
+    if (s->w->acc16)
+        acc_sum16(s->w, (const int16_t *)parent, removed, nr, added, na, (int16_t *)child);
+    else
+        acc_sum(s->w, parent, removed, nr, added, na, child);
 }
 
 /* exp(x) for x <= 0 within 5e-5 (relative): nn_expf_neg's range reduction
@@ -414,7 +545,8 @@ static inline float act_q8(enum nn_act act, float alpha, float x)
 #define QUANT_LOOP(ACT, X)                                                                         \
     for (int i = 0; i < in; i++) {                                                                 \
         int v = (int)fmaf(act_q8(ACT, alpha, X(i)), inv, half);                                    \
-        u[i] = (uint8_t)(v > 127 ? 127 : v < 0 ? 0 : v);                                           \
+        v = v < 0 ? 0 : v;                                                                         \
+        u[i] = (uint8_t)(v > 127 ? 127 : v);                                                       \
     }
 #define QUANT_ROW(X)                                                                               \
     do {                                                                                           \
@@ -454,25 +586,28 @@ NN_CLONES static void quantize_pre(nn_sparse *s, const struct nn_qlayer *q, cons
     QUANT_ROW(X_FLOAT);
 }
 
-/* The first layer: row r's fixed-point accumulator to row r of s->u (the
- * order of the integers is that of the floats they stand for). */
+/* The first layer: row r's fixed-point accumulator (entries T) to row r
+ * of s->u (the order of the integers is that of the floats they stand for). */
 #define X_FIXED(i) ((float)acc[i] * unit)
-NN_CLONES static void quantize_first(nn_sparse *s, const int32_t *restrict acc, int r)
-{
-    const struct nn_sparse_w *w = s->w;
-    const struct nn_qlayer *q = &w->q[1];
-    enum nn_act act = w->f->layer[0].act;
-    float alpha = w->f->layer[0].alpha, unit = w->unit, inv, half;
-    int in = q->in, in4 = q->in4;
-    int32_t a = acc[0], b = acc[0];
-    for (int i = 0; i < in; i++) {
-        a = acc[i] < a ? acc[i] : a;
-        b = acc[i] > b ? acc[i] : b;
+#define QUANTIZE_FIRST(NAME, T)                                                                    \
+    NN_CLONES static void NAME(nn_sparse *s, const T *restrict acc, int r)                         \
+    {                                                                                              \
+        const struct nn_sparse_w *w = s->w;                                                        \
+        const struct nn_qlayer *q = &w->q[1];                                                      \
+        enum nn_act act = w->f->layer[0].act;                                                      \
+        float alpha = w->f->layer[0].alpha, unit = w->unit, inv, half;                             \
+        int in = q->in, in4 = q->in4;                                                              \
+        T a = acc[0], b = acc[0];                                                                  \
+        for (int i = 0; i < in; i++) {                                                             \
+            a = acc[i] < a ? acc[i] : a;                                                           \
+            b = acc[i] > b ? acc[i] : b;                                                           \
+        }                                                                                          \
+        row_range(s, r, unit *(float)a, unit *(float)b, act, alpha, &inv, &half);                  \
+        uint8_t *restrict u = s->u + (size_t)r * in4;                                              \
+        QUANT_ROW(X_FIXED);                                                                        \
     }
-    row_range(s, r, (float)a * unit, (float)b * unit, act, alpha, &inv, &half);
-    uint8_t *restrict u = s->u + (size_t)r * in4;
-    QUANT_ROW(X_FIXED);
-}
+QUANTIZE_FIRST(quantize_first, int32_t)
+QUANTIZE_FIRST(quantize_first16, int16_t)
 
 /* o_j = scale_j (step z_j + lo colsum_j) + b_j: the pre-activation of
  * layer l from the integer sums (b may be NULL). */
@@ -510,7 +645,10 @@ static int q8_run(nn_sparse *s, const int32_t *acc, int n, float *h, float *pre)
     const struct nn_folded *f = w->f;
     int wide = w->wide;
     for (int r = 0; r < n; r++)
-        quantize_first(s, acc + (size_t)r * w->stride, r);
+        if (w->acc16)
+            quantize_first16(s, (const int16_t *)(acc + (size_t)r * w->stride), r);
+        else
+            quantize_first(s, acc + (size_t)r * w->stride, r);
     int l = 1;
     for (; w->q[l].w; l++) {
         const struct nn_qlayer *q = &w->q[l];

@@ -57,6 +57,25 @@ typedef struct nn_sparse nn_sparse;
  * Q8 quantizes the weights here, once; the kernel is nn_simd_best(). NULL
  * on error (*status: HN_ERR_ARG for a bad batch, HN_ERR_NOMEM). */
 nn_sparse *nn_sparse_new(const nn_model *m, enum nn_sparse_kind kind, int max_batch, int *status);
+/* Largest max_active of nn_sparse_new_bounded. */
+#define NN_SPARSE_MAX_ACTIVE 64
+
+/* nn_sparse_new for inputs of which at most max_active (0..64; 0 = no
+ * bound) are on at once. The n-puzzle's one-hot boards have exactly one
+ * input on per tile, the blank included: 16 of 256 on the 15-puzzle, 25 of
+ * 625 on the 24-puzzle. With Q8 and a model with a layer after the first,
+ * the bound lets the accumulators be int16 (NNUE's, half the memory an
+ * update reads and writes): every output j of the first layer lies within
+ * |bias_j| + the sum of its max_active largest |weights|, so the most
+ * fractional bits k for which that fits 16 bits make every accumulator of a
+ * legal input exact; partial sums of an update may leave the range and wrap,
+ * and the result is exact again. When k would be below 8, or for FLOAT, the
+ * accumulators stay int32 (nn_sparse_acc_bits tells which). Passing more
+ * active inputs than the bound gives wrong values (not checked). NULL on
+ * error as nn_sparse_new (HN_ERR_ARG also for max_active out of range). */
+nn_sparse *nn_sparse_new_bounded(const nn_model *m, enum nn_sparse_kind kind, int max_batch,
+                                 int max_active, int *status);
+
 /* Another workspace sharing base's weights (no copy) and kernel choice, for
  * one more thread. Either may be freed first. NULL on error. */
 nn_sparse *nn_sparse_clone(const nn_sparse *base, int max_batch, int *status);
@@ -70,15 +89,24 @@ int nn_sparse_set_simd(nn_sparse *s, enum nn_simd simd);
 int nn_sparse_inputs(const nn_sparse *s);
 int nn_sparse_max_batch(const nn_sparse *s);
 
-/* Entries per accumulator: the first layer's width rounded up to 16 (the
- * stride of the rows nn_sparse_run reads). Padding entries stay zero.
+/* int32 words per accumulator (the stride of the rows nn_sparse_run
+ * reads): the first layer's width rounded up to 16, or with 16-bit entries
+ * rounded up to 32 and halved. Padding entries stay zero.
  *
- * Accumulators are int32 fixed point (the first layer's folded weights and
- * bias rounded to 2^-k, k per model as large as keeps every possible sum
- * below 2^30; 23 for the shipped 15-puzzle models): sums are exact, so an
- * accumulator updated along any chain of moves is bit for bit the one
- * acc_init builds. */
+ * Accumulators are fixed point: the first layer's folded weights and bias
+ * rounded to 2^-k. With int32 entries (the default), k per model is as large
+ * as keeps every possible sum below 2^30 (23 for the shipped 15-puzzle
+ * models); with int16 entries see nn_sparse_new_bounded. Sums are exact
+ * either way, so an accumulator updated along any chain of moves is bit for
+ * bit the one acc_init builds. Callers treat the words as opaque. */
 int nn_sparse_acc_stride(const nn_sparse *s);
+/* 16 or 32: the bits of one accumulator entry. */
+int nn_sparse_acc_bits(const nn_sparse *s);
+/* The value of one fixed-point step of the accumulators: 2^-k. */
+float nn_sparse_acc_unit(const nn_sparse *s);
+/* Entry j of accumulator acc (0 <= j < the first layer's width) as the
+ * float it stands for: the first layer's pre-activation, rounded to 2^-k. */
+float nn_sparse_acc_value(const nn_sparse *s, const int32_t *acc, int j);
 
 /* Zeroed room for n accumulators (n * stride entries) on a 64-byte
  * boundary, which the vector loads and stores run fastest on (any int32

@@ -68,6 +68,8 @@ static int ann_option(const char *spec, const char *part, ann_spec *a)
         a->o.scale = (int)v;
     } else if (!strcmp(part, "mirror")) {
         a->o.mirror = 1;
+    } else if (!strcmp(part, "acc16")) {
+        a->o.acc16 = 1;
     } else if (!strcmp(part, "q8") || !strcmp(part, "sparse") || !strcmp(part, "dense")) {
         a->o.engine = part[0] == 'q'   ? SRCH_NP_ANN_Q8
                       : part[0] == 's' ? SRCH_NP_ANN_SPARSE
@@ -87,7 +89,8 @@ static int ann_option(const char *spec, const char *part, ann_spec *a)
 bad:
     return hn_fail(HN_ERR_ARG,
                    "heuristic '%s': bad setting '%s' (delta:D >= 0, scale:1..1000, "
-                   "cache:0..28 (24 * 2^BITS bytes per thread), mirror, sparse, q8, dense)",
+                   "cache:0..28 (24 * 2^BITS bytes per thread), mirror, sparse, q8, acc16, "
+                   "dense)",
                    spec, part);
 }
 

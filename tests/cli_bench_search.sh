@@ -16,11 +16,12 @@ c 0 3 2 4 1 5 6 7 8
 d 1 4 2 3 7 5 6 0 8
 B
 "$HN" bench search --width 3 --instances "$T/boards.txt" --baseline lc -q \
-    -H "ann:$model,dense" -H "ann:$model" -H "ann:$model,q8,cache:0" >"$T/rec" 2>"$T/err" ||
+    -H "ann:$model,dense" -H "ann:$model" -H "ann:$model,q8,cache:0" \
+    -H "ann:$model,q8,acc16,cache:0" >"$T/rec" 2>"$T/err" ||
     fail "bench search exited $?: $(head -c 300 "$T/err")"
-[ "$(grep -c '^heuristic=' "$T/rec")" = 4 ] || fail "want 4 records: $(cat "$T/rec")"
+[ "$(grep -c '^heuristic=' "$T/rec")" = 5 ] || fail "want 5 records: $(cat "$T/rec")"
 grep -q '^heuristic=lc boards=4 solved=4 optimal=4 ' "$T/rec" || fail "baseline record: $(cat "$T/rec")"
-for e in ",dense" "" ",q8,cache:0"; do
+for e in ",dense" "" ",q8,cache:0" ",q8,acc16,cache:0"; do
     line=$(grep "^heuristic=ann:$model$e " "$T/rec")
     [ -n "$line" ] || fail "no record for ann:$model$e"
     grep -q ' solved=4 ' <<<"$line" || fail "ann:$model$e did not solve every board: $line"

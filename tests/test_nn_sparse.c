@@ -1,6 +1,7 @@
 /* The sparse path against the dense reference: accumulators from active
  * inputs and from chains of moves give nn_infer_run's outputs; the int8
  * kernels agree with the scalar one exactly and with float within a bound. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,6 +140,29 @@ done:
     nn_sparse_free(sp);
 }
 
+/* A random board b and its accumulator: where a walk starts. */
+static void walk_start(const nn_sparse *sp, board *b, hn_rng *r, int32_t *acc)
+{
+    int idx[CELLS];
+    board_random(b, r);
+    board_active(b, idx);
+    nn_sparse_acc_init(sp, idx, CELLS, acc);
+}
+
+/* 100 random moves of b with acc updated in place, then a fresh accumulator
+ * of the board reached into `fresh`: 1 if the two are equal bit for bit. */
+static int walk_100(const nn_sparse *sp, board *b, hn_rng *r, int32_t *acc, int32_t *fresh)
+{
+    int idx[CELLS], rem[2], add[2];
+    for (int step = 0; step < 100; step++) {
+        board_move(b, r, rem, add);
+        nn_sparse_acc_update(sp, acc, rem, 2, add, 2, acc);
+    }
+    board_active(b, idx);
+    nn_sparse_acc_init(sp, idx, CELLS, fresh);
+    return !memcmp(acc, fresh, sizeof *acc * nn_sparse_acc_stride(sp));
+}
+
 /* A random walk of 2000 moves with the accumulator updated in place; every
  * 100 moves it must equal a fresh acc_init bit for bit (fixed-point sums
  * are exact) and give the dense outputs. */
@@ -150,24 +174,16 @@ static void test_move_chain(nn_model *m)
     CHECK(inf && sp);
     if (!inf || !sp)
         goto done;
-    int stride = nn_sparse_acc_stride(sp), idx[CELLS], rem[2], add[2];
+    int stride = nn_sparse_acc_stride(sp);
     int32_t *acc = calloc((size_t)stride, sizeof *acc),
             *fresh = calloc((size_t)stride, sizeof *fresh);
     float x[INPUTS], y0, y1;
     hn_rng *r = hn_rng_new(9);
     board b;
-    board_random(&b, r);
-    board_active(&b, idx);
-    nn_sparse_acc_init(sp, idx, CELLS, acc);
+    walk_start(sp, &b, r, acc);
     int same = 1;
-    for (int step = 1; step <= 2000; step++) {
-        board_move(&b, r, rem, add);
-        nn_sparse_acc_update(sp, acc, rem, 2, add, 2, acc);
-        if (step % 100)
-            continue;
-        board_active(&b, idx);
-        nn_sparse_acc_init(sp, idx, CELLS, fresh);
-        same &= !memcmp(acc, fresh, sizeof *acc * stride);
+    for (int k = 0; k < 20; k++) {
+        same &= walk_100(sp, &b, r, acc, fresh);
         encode(&b, x);
         nn_infer_run(inf, x, 1, &y0);
         nn_sparse_run(sp, acc, 1, &y1);
@@ -235,6 +251,22 @@ static void test_kernels_agree(nn_model *m)
     nn_sparse_free(q);
 }
 
+/* Mean and largest |y1 - y0| over n outputs, checked against `mae` and
+ * `max` for `what`. */
+static void check_diff(const char *what, const float *y1, const float *y0, int n, double mae,
+                       double max, double *mean, double *worst)
+{
+    double sum = 0.0;
+    *worst = 0.0;
+    for (int i = 0; i < n; i++) {
+        sum += fabs((double)y1[i] - y0[i]);
+        *worst = fmax(*worst, fabs((double)y1[i] - y0[i]));
+    }
+    *mean = sum / n;
+    CHECK_MSG(*mean <= mae, "%s: mean |q8 - float| %g > %g", what, *mean, mae);
+    CHECK_MSG(*worst <= max, "%s: max |q8 - float| %g > %g", what, *worst, max);
+}
+
 /* Q8 against float on 400 random boards: the mean and largest absolute
  * difference in output units must stay below `mae` and `max`. */
 static void test_q8_accuracy(nn_model *m, const char *what, double mae, double max)
@@ -258,16 +290,11 @@ static void test_q8_accuracy(nn_model *m, const char *what, double mae, double m
     }
     CHECK(nn_sparse_run(fl, acc, n, y0) == 0 && nn_sparse_run(q, acc, n, y1) == 0);
     CHECK(nn_sparse_run(qc, acc, 3, y2) == 0);
-    double sum = 0.0, worst = 0.0;
-    for (int i = 0; i < n; i++) {
-        sum += fabs((double)y1[i] - y0[i]);
-        worst = fmax(worst, fabs((double)y1[i] - y0[i]));
-    }
+    double mean, worst;
+    check_diff(what, y1, y0, n, mae, max, &mean, &worst);
     for (int i = 0; i < 3; i++)
         CHECK(y2[i] == y1[i]); /* a clone shares the quantized weights */
-    printf("%s: q8 vs float on %d boards: mean |diff| %.4f, max %.4f\n", what, n, sum / n, worst);
-    CHECK_MSG(sum / n <= mae, "%s: mean |q8 - float| %g > %g", what, sum / n, mae);
-    CHECK_MSG(worst <= max, "%s: max |q8 - float| %g > %g", what, worst, max);
+    printf("%s: q8 vs float on %d boards: mean |diff| %.4f, max %.4f\n", what, n, mean, worst);
     hn_rng_free(r);
     free(acc);
     free(y0);
@@ -276,6 +303,89 @@ done:
     nn_sparse_free(fl);
     nn_sparse_free(q);
     nn_sparse_free(qc);
+}
+
+/* |a - b| over the first layer's entries of two accumulators (of two workspaces). */
+static double acc_diff(const nn_sparse *sa, const int32_t *a, const nn_sparse *sb, const int32_t *b,
+                       int width)
+{
+    double worst = 0.0;
+    for (int j = 0; j < width; j++)
+        worst = fmax(worst, fabs((double)nn_sparse_acc_value(sa, a, j) -
+                                 (double)nn_sparse_acc_value(sb, b, j)));
+    return worst;
+}
+
+/* 16-bit accumulators (nn_sparse_new_bounded, CELLS active inputs): a
+ * 2,000-move walk updated in place equals a fresh accumulator bit for bit
+ * every 100 moves, and every entry is within the rounding bound of the
+ * int32 accumulator's: each holds CELLS + 1 rounded terms, so the two
+ * differ by at most (CELLS + 1) / 2 * (unit16 + unit32). Then the outputs
+ * against float on 400 random boards, within `mae` and `max` as q8. */
+static void test_acc16(nn_model *m, const char *what, int width, double mae, double max)
+{
+    int st = 0, n = 400;
+    nn_sparse *q16 = nn_sparse_new_bounded(m, NN_SPARSE_Q8, n, CELLS, &st);
+    nn_sparse *q32 = nn_sparse_new(m, NN_SPARSE_Q8, 1, &st);
+    nn_sparse *fl = nn_sparse_new(m, NN_SPARSE_FLOAT, n, &st);
+    CHECK(q16 && q32 && fl);
+    if (!q16 || !q32 || !fl)
+        goto done;
+    CHECK_MSG(nn_sparse_acc_bits(q16) == 16 && nn_sparse_acc_bits(q32) == 32,
+              "%s: accumulators of %d and %d bits", what, nn_sparse_acc_bits(q16),
+              nn_sparse_acc_bits(q32));
+    float u16 = nn_sparse_acc_unit(q16), u32 = nn_sparse_acc_unit(q32);
+    int s16 = nn_sparse_acc_stride(q16), s32 = nn_sparse_acc_stride(fl), idx[CELLS];
+    CHECK(s16 % 16 == 0 && 2 * s16 >= width);
+    int32_t *acc = nn_sparse_acc_alloc(q16, n), *fresh = nn_sparse_acc_alloc(q16, 1),
+            *a32 = nn_sparse_acc_alloc(fl, n);
+    float *y0 = calloc(n, sizeof *y0), *y1 = calloc(n, sizeof *y1);
+    hn_rng *r = hn_rng_new(12);
+    board b;
+    walk_start(q16, &b, r, acc);
+    int same = 1;
+    double worst = 0.0, bound = (CELLS + 1) / 2.0 * ((double)u16 + u32);
+    for (int k = 0; k < 20; k++) {
+        same &= walk_100(q16, &b, r, acc, fresh);
+        board_active(&b, idx);
+        nn_sparse_acc_init(fl, idx, CELLS, a32);
+        worst = fmax(worst, acc_diff(q16, acc, fl, a32, width));
+    }
+    CHECK_MSG(same, "%s: a 16-bit accumulator updated by moves differs from a fresh one", what);
+    CHECK_MSG(worst <= bound, "%s: 16-bit accumulator off by %g > %g", what, worst, bound);
+    for (int i = 0; i < n; i++) {
+        board_random(&b, r);
+        board_active(&b, idx);
+        nn_sparse_acc_init(q16, idx, CELLS, acc + (size_t)i * s16);
+        nn_sparse_acc_init(fl, idx, CELLS, a32 + (size_t)i * s32);
+    }
+    CHECK(nn_sparse_run(q16, acc, n, y1) == 0 && nn_sparse_run(fl, a32, n, y0) == 0);
+    double mean, far;
+    check_diff(what, y1, y0, n, mae, max, &mean, &far);
+    printf("%s: acc16 unit 2^%d, entries within %.2g of int32 (bound %.2g); q8 vs float: mean "
+           "|diff| %.4f, max %.4f\n",
+           what, (int)lround(log2(u16)), worst, bound, mean, far);
+    hn_rng_free(r);
+    free(acc);
+    free(fresh);
+    free(a32);
+    free(y0);
+    free(y1);
+done:
+    nn_sparse_free(q16);
+    nn_sparse_free(q32);
+    nn_sparse_free(fl);
+}
+
+/* The bound's edges: FLOAT keeps int32, and more than NN_SPARSE_MAX_ACTIVE is refused. */
+static void test_acc16_edges(nn_model *m)
+{
+    int st = 0;
+    nn_sparse *f = nn_sparse_new_bounded(m, NN_SPARSE_FLOAT, 1, CELLS, &st);
+    CHECK(f && nn_sparse_acc_bits(f) == 32);
+    nn_sparse_free(f);
+    CHECK(!nn_sparse_new_bounded(m, NN_SPARSE_Q8, 1, NN_SPARSE_MAX_ACTIVE + 1, &st) &&
+          st == HN_ERR_ARG);
 }
 
 /* A shipped model (path below the source tree) through every check that
@@ -291,6 +401,7 @@ static void test_shipped(const char *path, double mae, double max)
         test_random_boards(m);
         test_kernels_agree(m);
         test_q8_accuracy(m, path, mae, max);
+        test_acc16(m, path, 512, mae, max);
     }
     nn_model_free(m);
 }
@@ -307,6 +418,8 @@ int main(void)
         test_kernels_agree(m);
         /* target std 8: 0.3 is about 4 % of the output's scale */
         test_q8_accuracy(m, "random 256-96-40-24-1", 0.3, 1.5);
+        test_acc16(m, "random 256-96-40-24-1", 96, 0.3, 1.5);
+        test_acc16_edges(m);
     }
     nn_model_free(m);
     nn_model_free(small);

@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "nn/nn.h"
+#include "nn/sparse.h"
 #include "np_bfs.h"
 #include "search/npuzzle/ann.h"
 #include "search/npuzzle/encode.h"
@@ -121,17 +122,24 @@ static void test_values(const nn_model *m, const srch_np_board *boards, int goal
 }
 
 /* The sparse engines against the dense one, with and without mirror: SPARSE
- * within float rounding, Q8 within its quantization error (nn/sparse.h);
- * and since accumulators are exact, the values do not depend on the order
- * boards come in (forward, then backward, no cache). */
+ * within float rounding, Q8 (with 32- and 16-bit accumulators) within its
+ * quantization error (nn/sparse.h); and since accumulators are exact, the
+ * values do not depend on the order boards come in (forward, then
+ * backward, no cache). */
 static void test_engines(const nn_model *m, const srch_np_board *boards, int goal)
 {
+    int rc = 0;
+    nn_sparse *q16 = nn_sparse_new_bounded(m, NN_SPARSE_Q8, 1, 9, &rc);
+    CHECK_MSG(q16 && nn_sparse_acc_bits(q16) == 16, "acc16 does not apply to the test model");
+    nn_sparse_free(q16);
     for (int mir = 0; mir < 2; mir++)
-        for (int e = SRCH_NP_ANN_SPARSE; e <= SRCH_NP_ANN_Q8; e++) {
+        for (int v = 0; v < 3; v++) { /* SPARSE, Q8, Q8 with acc16 */
+            int e = v ? SRCH_NP_ANN_Q8 : SRCH_NP_ANN_SPARSE;
             srch_np_ann_opts od = SRCH_NP_ANN_DEFAULTS, oe = SRCH_NP_ANN_DEFAULTS;
             od.mirror = oe.mirror = mir;
             od.engine = SRCH_NP_ANN_DENSE;
             oe.engine = e;
+            oe.acc16 = v == 2;
             oe.cache_bits = 0;
             oe.max_batch = 4; /* rows derived across calls, too */
             srch_np_heur *d = ann8(m, goal, &od), *h = ann8(m, goal, &oe);
@@ -159,8 +167,10 @@ static void test_engines(const nn_model *m, const srch_np_board *boards, int goa
             /* SPARSE: float rounding of outputs near 20; Q8: 8-bit weights
              * and inputs, on an output of std 4 (measured max ~0.1) */
             double tol = e == SRCH_NP_ANN_SPARSE ? 1e-4 : 0.4;
-            CHECK_MSG(worst <= tol, "engine %d mirror %d: |diff| %g > %g", e, mir, worst, tol);
-            CHECK_MSG(same, "engine %d mirror %d: values depend on the order", e, mir);
+            CHECK_MSG(worst <= tol, "engine %d acc16 %d mirror %d: |diff| %g > %g", e, oe.acc16,
+                      mir, worst, tol);
+            CHECK_MSG(same, "engine %d acc16 %d mirror %d: values depend on the order", e, oe.acc16,
+                      mir);
             srch_np_heur_free(d);
             srch_np_heur_free(h);
         }

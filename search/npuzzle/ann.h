@@ -45,6 +45,8 @@ typedef struct srch_np_ann_opts {
     int max_batch;  /* boards per network call, 1..65536 [1024] */
     int cache_bits; /* per-thread cache of 2^bits evaluated boards, 0 = off [18] */
     int engine;     /* enum srch_np_ann_engine [SPARSE] */
+    int acc16;      /* Q8: 16-bit accumulators, exact for one-hot boards (one input
+                       per tile on; nn_sparse_new_bounded), when the model allows [0] */
 } srch_np_ann_opts;
 
 extern const srch_np_ann_opts SRCH_NP_ANN_DEFAULTS;
@@ -86,7 +88,9 @@ typedef struct srch_np_ann_stats {
     uint64_t rows;        /* boards sent through the network */
     uint64_t calls;       /* network calls */
     uint64_t hits;        /* boards answered from the cache */
-    double seconds;       /* time inside the network calls (SPARSE/Q8: not the accumulators) */
+    double seconds;       /* time inside the network calls (SPARSE/Q8: not the accumulators),
+                             estimated from every 16th call: two clock reads per call
+                             would cost 2-3 % of A* with a small network */
     uint64_t acc_updates; /* SPARSE/Q8: rows derived from the previous row */
 } srch_np_ann_stats;
 void srch_np_heur_ann_thread_stats(const srch_np_heur *h, srch_np_ann_stats *out);

@@ -94,8 +94,10 @@ static int expand(bwa *a, int npar, srch_np_result *res)
     res->batches++;
     for (int i = 0; i < nk; i++) {
         const srch_np_bfs_child *c = &a->kids[i];
-        long k =
-            srch_np_bfs_store_find(&a->s, c->key); /* a twin from another parent of the batch */
+        /* a twin from another parent of the batch; the children of one
+         * parent are distinct and were not in the store, so with one parent
+         * (plain A*, the usual case) there is nothing to look up */
+        long k = npar > 1 ? srch_np_bfs_store_find(&a->s, c->key) : -1;
         if (k >= 0 && a->s.nodes[k].g <= c->g)
             continue;
         if (k >= 0) {

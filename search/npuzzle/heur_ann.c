@@ -163,14 +163,19 @@ static int rows_per_board(const ann_heur *a)
     return a->o.mirror ? 2 : 1;
 }
 
+/* Network calls per timed one (a power of two; see srch_np_ann_stats). */
+#define TIME_EVERY 16
+
 /* Send rows 0..nrows-1 of t->x through the network and store for each board
  * the mean of the outputs of its rows (consecutive in t->miss). */
 static int run_rows(ann_heur *a, ann_tls *t, const srch_np_board *b, int nrows, float *est)
 {
-    double t0 = hn_now();
+    int timed = (t->st.calls & (TIME_EVERY - 1)) == 0;
+    double t0 = timed ? hn_now() : 0.0;
     int st =
         t->sp ? nn_sparse_run(t->sp, t->acc, nrows, t->y) : nn_infer_run(t->inf, t->x, nrows, t->y);
-    t->st.seconds += hn_now() - t0;
+    if (timed)
+        t->st.seconds += TIME_EVERY * (hn_now() - t0);
     if (st)
         return st;
     t->st.rows += (uint64_t)nrows;
@@ -205,13 +210,12 @@ static void sparse_row(const ann_heur *a, ann_tls *t, int s, const srch_np_board
     for (int p = 0; p < cells; p++)
         idx[p] = a->map[s][b->tile[p]][p];
     int32_t *dst = t->acc + (size_t)row * stride;
-    if (t->ref_row[s] >= 0) {
-        for (int p = 0; p < cells; p++)
-            if (idx[p] != ref[p]) {
-                rem[k] = ref[p];
-                add[k++] = idx[p];
-            }
-    }
+    if (t->ref_row[s] >= 0)
+        for (int p = 0; p < cells; p++) { /* no branch: which cells differ is unpredictable */
+            rem[k] = ref[p];
+            add[k] = idx[p];
+            k += idx[p] != ref[p];
+        }
     if (t->ref_row[s] >= 0 && 2 * k < cells) {
         nn_sparse_acc_update(t->sp, t->acc + (size_t)t->ref_row[s] * stride, rem, k, add, k, dst);
         t->st.acc_updates++;
@@ -390,10 +394,11 @@ static int check_opts(const srch_np_ann_opts *o, const srch_np_heur *floor, int 
     if (o->scale < 1 || o->scale > 1000 || o->max_batch < 1 || o->max_batch > 1 << 16 ||
         o->cache_bits < 0 || o->cache_bits > 28 || !isfinite(o->delta) || o->delta < 0 ||
         (o->mirror != 0 && o->mirror != 1) || (o->mirror && o->max_batch < 2) ||
-        o->engine < SRCH_NP_ANN_SPARSE || o->engine > SRCH_NP_ANN_DENSE)
+        (o->acc16 != 0 && o->acc16 != 1) || o->engine < SRCH_NP_ANN_SPARSE ||
+        o->engine > SRCH_NP_ANN_DENSE)
         return hn_fail(HN_ERR_ARG, "ANN heuristic: scale must be 1..1000, max_batch 1..65536 "
                                    "(2.. with mirror), cache_bits 0..28, delta >= 0 and "
-                                   "mirror 0 or 1, engine sparse, q8 or dense");
+                                   "mirror and acc16 0 or 1, engine sparse, q8 or dense");
     if (floor && (srch_np_heur_width(floor) != width || srch_np_heur_goal(floor) != goal))
         return hn_fail(HN_ERR_ARG, "ANN heuristic: the admissible part is for another board "
                                    "size or goal layout");
@@ -450,8 +455,9 @@ srch_np_heur *srch_np_heur_ann_new(const nn_model *m, const char *name, int widt
     if (o.engine == SRCH_NP_ANN_DENSE)
         ok = (a->base = nn_infer_new(m, 1, &st)) != NULL;
     else
-        ok = (a->sbase = nn_sparse_new(
-                  m, o.engine == SRCH_NP_ANN_Q8 ? NN_SPARSE_Q8 : NN_SPARSE_FLOAT, 1, &st)) != NULL;
+        ok = (a->sbase = nn_sparse_new_bounded(
+                  m, o.engine == SRCH_NP_ANN_Q8 ? NN_SPARSE_Q8 : NN_SPARSE_FLOAT, 1,
+                  o.acc16 ? width * width : 0, &st)) != NULL;
     if (ok && pthread_key_create(&a->key, NULL))
         st = hn_fail(HN_ERR_NOMEM, "ANN heuristic: no thread key left");
     if (!ok || st) {
