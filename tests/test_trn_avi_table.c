@@ -3,8 +3,8 @@
  * rounded or not, with a floor); 1- to 4-move table targets of a constant
  * network equal min(BFS distance, L + c); uniform boards are solvable and
  * not walks; a short table run lowers the Bellman error and the error
- * against BFS; a resumed table run gives the same weights bit for bit; bad
- * options are refused. */
+ * against BFS; a resumed table run gives the same weights bit for bit and
+ * records both sessions' settings; bad options are refused. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -278,6 +278,12 @@ static void test_resume(void)
     CHECK(trn_avi_run(&o, &rest) == 0);
     CHECK(full && rest && weights_equal(full, rest));
     CHECK(full && half && !weights_equal(full, half));
+    /* the record keeps each session's rounds and settings */
+    const char *h = rest ? nn_model_get_meta_str(rest, "avi_history") : NULL;
+    CHECK_MSG(h && !strncmp(h, "rounds 1-2: steps 60 ", 21) &&
+                  strstr(h, "; rounds 3-4: steps 60 ") &&
+                  strstr(h, "lookahead 2 integer 1 table 1 uniform 0.5"),
+              "avi_history: %s", h ? h : "(none)");
     nn_model_free(full);
     nn_model_free(half);
     nn_model_free(rest);

@@ -313,6 +313,12 @@ static int setup(const struct trn_avi_opts *o, struct avi_state *s)
         rc = rc ? rc : HN_ERR_NOMEM;
     if (!rc && o->comm)
         nn_train_set_sum(s->t, o->comm->sum_double, o->comm->user);
+    s->session_first = s->round + 1;
+    const char *h = rc ? NULL : nn_model_get_meta_str(s->m, "avi_history");
+    if (o->resume && h && !(s->history = malloc(strlen(h) + 1)))
+        rc = hn_fail(HN_ERR_NOMEM, "out of memory");
+    if (s->history)
+        memcpy(s->history, h, strlen(h) + 1);
     return rc;
 }
 
@@ -325,6 +331,31 @@ static void state_free(struct avi_state *s)
     free(s->buf_b);
     free(s->buf_y);
     trn_avi_table_free(&s->tab);
+    free(s->history);
+}
+
+/* avi_history: earlier sessions, then this one's rounds and settings, so a
+ * model continued over several sessions says how each part was trained. */
+static int record_history(const struct trn_avi_opts *o, const struct avi_state *s)
+{
+    char line[512];
+    if (s->round < s->session_first)
+        return s->history ? nn_model_set_meta_str(s->m, "avi_history", s->history) : HN_OK;
+    snprintf(line, sizeof line,
+             "rounds %d-%d: steps %d batch %d lr %g decay %g%s lookahead %d integer %d table %d "
+             "uniform %g walk_max %d floor %s update_loss %g threads %d",
+             s->session_first, s->round, o->steps_per_round, o->batch, o->lr, o->lr_decay,
+             o->lr_cosine ? " cosine" : "", o->lookahead, o->integer_targets, o->table,
+             o->uniform_share, o->walk_max, o->floor ? srch_np_heur_name(o->floor) : "none",
+             o->update_loss, o->threads);
+    size_t n = (s->history ? strlen(s->history) + 2 : 0) + strlen(line) + 1;
+    char *all = malloc(n);
+    if (!all)
+        return hn_fail(HN_ERR_NOMEM, "out of memory");
+    snprintf(all, n, "%s%s%s", s->history ? s->history : "", s->history ? "; " : "", line);
+    int rc = nn_model_set_meta_str(s->m, "avi_history", all);
+    free(all);
+    return rc;
 }
 
 /* ---- the record -------------------------------------------------------- */
@@ -380,7 +411,7 @@ int trn_avi_record(const struct trn_avi_opts *o, const struct avi_state *s)
         rc = nn_model_set_meta_str(s->m, "train_init_from", o->init);
     if (!rc && o->residual)
         rc = nn_model_set_meta_str(s->m, "residual", o->residual_spec);
-    return rc;
+    return rc ? rc : record_history(o, s);
 }
 
 /* ---- the loop ---------------------------------------------------------- */

@@ -33,6 +33,10 @@ struct avi_state {
     /* DAVI with o->table: built from `target` when built_at != updates */
     struct trn_avi_table tab;
     int tab_built_at;
+    /* avi_history: the settings of earlier sessions (from the checkpoint,
+     * malloc'd or NULL) and the first round of this one */
+    char *history;
+    int session_first;
 };
 
 /* A child's value from the target network's estimate h (never below 0;
