@@ -62,8 +62,16 @@ static void help(const struct trn_avi_opts *o)
            "  --update-loss L    replace the target network only after a round whose loss\n"
            "                     (moves^2) is below L; 0 = after every round [%g]\n"
            "  --no-clamp         do not cap a target at its board's walk length\n"
-           "  --lookahead L      back up through L moves (1..3; no immediate undo):\n"
-           "                     y = min over L-move paths of L + h(leaf) [1]\n"
+           "  --lookahead L      back up through L moves (1..3, with --table 1..4; no\n"
+           "                     immediate undo): y = min over L-move paths of L + h(leaf) [1]\n"
+           "  --states S         walk: random walks of 0..K moves; uniform[:F]: a share F\n"
+           "                     (default 1) drawn uniformly among all solvable boards (no\n"
+           "                     distance known, no clamp), the rest by walks [walk]\n"
+           "  --table            8-puzzle: after each target update evaluate the target\n"
+           "                     network on all 181,440 states once; targets are then table\n"
+           "                     lookups (still min over moves of 1 + target network)\n"
+           "  --lr-cosine        anneal the lr to 0 along a half cosine within every round\n"
+           "                     (target period), restarting at lr * decay^step\n"
            "  --integer-targets  round each child's network value to the nearest integer\n"
            "                     (at least 0) before the min: the exact Bellman operator\n"
            "                     of a unit-cost puzzle, so errors under 0.5 do not compound\n"
@@ -140,7 +148,10 @@ enum {
     O_QUIET,
     O_BLAS,
     O_RESIDUAL,
-    O_LOOKAHEAD
+    O_LOOKAHEAD,
+    O_STATES,
+    O_TABLE,
+    O_LRCOS
 };
 
 static const struct option longopts[] = {CLI_ARCH_LONGOPTS,
@@ -158,6 +169,9 @@ static const struct option longopts[] = {CLI_ARCH_LONGOPTS,
                                          {"floor", required_argument, NULL, O_FLOOR},
                                          {"residual", required_argument, NULL, O_RESIDUAL},
                                          {"lookahead", required_argument, NULL, O_LOOKAHEAD},
+                                         {"states", required_argument, NULL, O_STATES},
+                                         {"table", no_argument, NULL, O_TABLE},
+                                         {"lr-cosine", no_argument, NULL, O_LRCOS},
                                          {"threads", required_argument, NULL, O_THREADS},
                                          {"blas-threads", required_argument, NULL, O_BLAS},
                                          {"seed", required_argument, NULL, O_SEED},
@@ -202,7 +216,7 @@ static int int_option(struct avi_cli *c, int opt, const char *arg)
              {O_WALK, &c->o.walk, 1, SRCH_NP_MAX_PATH, "--walk"},
              {O_WALKSTEP, &c->o.walk_step, 0, SRCH_NP_MAX_PATH, "--walk-step"},
              {O_EVALN, &c->eval_every, 1, 100000000, "--eval-every"},
-             {O_LOOKAHEAD, &c->o.lookahead, 1, TRN_AVI_MAX_LOOKAHEAD, "--lookahead"}};
+             {O_LOOKAHEAD, &c->o.lookahead, 1, TRN_AVI_MAX_TABLE_LOOKAHEAD, "--lookahead"}};
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
         if (t[i].opt != opt)
             continue;
@@ -245,6 +259,19 @@ static int real_option(struct avi_cli *c, int opt, const char *arg)
     return 0;
 }
 
+/* --states walk | uniform[:share] */
+static int states_option(struct avi_cli *c, const char *arg)
+{
+    double v = 1;
+    if (!strcmp(arg, "walk"))
+        v = 0;
+    else if (strncmp(arg, "uniform", 7) ||
+             (arg[7] && (arg[7] != ':' || cli_parse_double(arg + 8, &v) || !(v >= 0 && v <= 1))))
+        return cli_usage("avi", "--states '%s' is not walk or uniform[:SHARE] (0..1)", arg);
+    c->o.uniform_share = v;
+    return 1;
+}
+
 static int other_option(struct avi_cli *c, int opt, const char *arg)
 {
     uint64_t u;
@@ -282,6 +309,14 @@ static int other_option(struct avi_cli *c, int opt, const char *arg)
     case O_INTTGT:
         c->o.integer_targets = 1;
         return 1;
+    case O_TABLE:
+        c->o.table = 1;
+        return 1;
+    case O_LRCOS:
+        c->o.lr_cosine = 1;
+        return 1;
+    case O_STATES:
+        return states_option(c, arg);
     case O_QUIET:
         c->quiet = 1;
         return 1;
@@ -337,6 +372,11 @@ static int check_args(struct avi_cli *c)
                                 "and --buffer >= --batch");
     if ((uint64_t)c->o.batch * (uint64_t)c->o.steps_per_round > 100000000)
         return cli_usage("avi", "--batch * --steps exceeds 10^8 rows per round");
+    if (c->o.lookahead > TRN_AVI_MAX_LOOKAHEAD && !c->o.table)
+        return cli_usage("avi", "--lookahead %d needs --table (without: 1..%d)", c->o.lookahead,
+                         TRN_AVI_MAX_LOOKAHEAD);
+    if (c->o.table && (c->o.width != 3 || c->o.method != TRN_AVI_DAVI))
+        return cli_usage("avi", "--table needs --puzzle 8 and --method davi");
     if (c->residual && c->o.method != TRN_AVI_DAVI)
         return cli_usage("avi", "--residual works with --method davi only");
     if (c->residual && !strncmp(c->residual, "ann:", 4))

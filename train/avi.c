@@ -70,9 +70,15 @@ static int check_opts(const struct trn_avi_opts *o)
         return hn_fail(HN_ERR_ARG, "bootstrap: boards >= 1, budget >= 1, weight >= 1, "
                                    "1 <= walk <= walk max, walk step >= 0, 0 < raise <= 1, "
                                    "0 <= solved min <= raise and buffer >= batch are required");
-    if (o->lookahead < 1 || o->lookahead > TRN_AVI_MAX_LOOKAHEAD)
-        return hn_fail(HN_ERR_ARG, "lookahead %d is not 1..%d", o->lookahead,
-                       TRN_AVI_MAX_LOOKAHEAD);
+    int max_look = o->table ? TRN_AVI_MAX_TABLE_LOOKAHEAD : TRN_AVI_MAX_LOOKAHEAD;
+    if (o->lookahead < 1 || o->lookahead > max_look)
+        return hn_fail(HN_ERR_ARG, "lookahead %d is not 1..%d%s", o->lookahead, max_look,
+                       o->table ? "" : " (without a target table)");
+    if (o->table && (o->width != 3 || o->method != TRN_AVI_DAVI))
+        return hn_fail(HN_ERR_ARG, "a target table needs DAVI on the 8-puzzle (width 3, not %d)",
+                       o->width);
+    if (!(o->uniform_share >= 0 && o->uniform_share <= 1))
+        return hn_fail(HN_ERR_ARG, "uniform share %g is not 0..1", o->uniform_share);
     if (!o->residual != !o->residual_spec || (o->residual && o->method != TRN_AVI_DAVI))
         return hn_fail(HN_ERR_ARG, "a residual needs both its heuristic and its name, and "
                                    "works with DAVI only");
@@ -183,7 +189,11 @@ int trn_avi_fit(const struct trn_avi_opts *o, struct avi_state *s, const uint8_t
                                         x + (size_t)i * (size_t)din);
             t[i] = (float)((y[row[i]] - mean) / std);
         }
-        nn_adam_set_lr(s->a, (float)(o->lr * pow(o->lr_decay, (double)s->steps)));
+        double lr = o->lr * pow(o->lr_decay, (double)s->steps);
+        /* annealed within the target period, so the fit ends precise */
+        if (o->lr_cosine)
+            lr *= 0.5 * (1.0 + cos(3.14159265358979323846 * (k + 0.5) / steps));
+        nn_adam_set_lr(s->a, (float)lr);
         if ((rc = nn_train_forward(s->t, x, stripe, NN_MODE_TRAIN)))
             break;
         sum += nn_train_loss(s->t, t, NN_LOSS_MSE, 1.0f);
@@ -272,7 +282,7 @@ static int fresh_model(const struct trn_avi_opts *o, nn_model **out)
 static int setup(const struct trn_avi_opts *o, struct avi_state *s)
 {
     int rc = HN_OK;
-    *s = (struct avi_state){.budget = o->budget, .walk = o->walk};
+    *s = (struct avi_state){.budget = o->budget, .walk = o->walk, .tab_built_at = -1};
     if (o->method == TRN_AVI_BOOT) {
         size_t cells = (size_t)(o->width * o->width);
         s->buf_b = malloc(cells * o->buffer_max);
@@ -303,6 +313,12 @@ static int setup(const struct trn_avi_opts *o, struct avi_state *s)
         rc = rc ? rc : HN_ERR_NOMEM;
     if (!rc && o->comm)
         nn_train_set_sum(s->t, o->comm->sum_double, o->comm->user);
+    s->session_first = s->round + 1;
+    const char *h = rc ? NULL : nn_model_get_meta_str(s->m, "avi_history");
+    if (o->resume && h && !(s->history = malloc(strlen(h) + 1)))
+        rc = hn_fail(HN_ERR_NOMEM, "out of memory");
+    if (s->history)
+        memcpy(s->history, h, strlen(h) + 1);
     return rc;
 }
 
@@ -314,6 +330,32 @@ static void state_free(struct avi_state *s)
     nn_model_free(s->target);
     free(s->buf_b);
     free(s->buf_y);
+    trn_avi_table_free(&s->tab);
+    free(s->history);
+}
+
+/* avi_history: earlier sessions, then this one's rounds and settings, so a
+ * model continued over several sessions says how each part was trained. */
+static int record_history(const struct trn_avi_opts *o, const struct avi_state *s)
+{
+    char line[512];
+    if (s->round < s->session_first)
+        return s->history ? nn_model_set_meta_str(s->m, "avi_history", s->history) : HN_OK;
+    snprintf(line, sizeof line,
+             "rounds %d-%d: steps %d batch %d lr %g decay %g%s lookahead %d integer %d table %d "
+             "uniform %g walk_max %d floor %s update_loss %g threads %d",
+             s->session_first, s->round, o->steps_per_round, o->batch, o->lr, o->lr_decay,
+             o->lr_cosine ? " cosine" : "", o->lookahead, o->integer_targets, o->table,
+             o->uniform_share, o->walk_max, o->floor ? srch_np_heur_name(o->floor) : "none",
+             o->update_loss, o->threads);
+    size_t n = (s->history ? strlen(s->history) + 2 : 0) + strlen(line) + 1;
+    char *all = malloc(n);
+    if (!all)
+        return hn_fail(HN_ERR_NOMEM, "out of memory");
+    snprintf(all, n, "%s%s%s", s->history ? s->history : "", s->history ? "; " : "", line);
+    int rc = nn_model_set_meta_str(s->m, "avi_history", all);
+    free(all);
+    return rc;
 }
 
 /* ---- the record -------------------------------------------------------- */
@@ -343,6 +385,9 @@ int trn_avi_record(const struct trn_avi_opts *o, const struct avi_state *s)
                 {"avi_clamp", o->clamp},
                 {"avi_integer_targets", o->integer_targets},
                 {"avi_lookahead", o->lookahead},
+                {"avi_uniform_share", o->uniform_share},
+                {"avi_table", o->table},
+                {"avi_lr_cosine", o->lr_cosine},
                 {"avi_boards", boot ? o->boards : 0},
                 {"avi_budget", boot ? (double)s->budget : 0},
                 {"avi_weight", boot ? o->weight : 0},
@@ -366,7 +411,7 @@ int trn_avi_record(const struct trn_avi_opts *o, const struct avi_state *s)
         rc = nn_model_set_meta_str(s->m, "train_init_from", o->init);
     if (!rc && o->residual)
         rc = nn_model_set_meta_str(s->m, "residual", o->residual_spec);
-    return rc;
+    return rc ? rc : record_history(o, s);
 }
 
 /* ---- the loop ---------------------------------------------------------- */

@@ -13,9 +13,10 @@
 
 struct davi_job {
     const struct trn_avi_opts *o;
-    const srch_np_heur *net; /* the frozen network as a heuristic, or NULL (h = 0) */
+    const srch_np_heur *net;         /* the frozen network as a heuristic, or NULL (h = 0) */
+    const struct trn_avi_table *tab; /* its values of all boards (o->table), or NULL */
     srch_np_board *b;
-    int *walk; /* walk length per board (NULL: no clamp) */
+    int *walk; /* walk length per board, -1 for a uniform board (NULL: no clamp) */
     float *y;
     int *raised;   /* per board: 1 if the floor decided the target */
     int *base;     /* per board: the residual heuristic, or NULL */
@@ -31,6 +32,12 @@ static int draw_walks(const struct davi_job *j, size_t lo, size_t hi, uint64_t c
     if (!r)
         return hn_fail(HN_ERR_NOMEM, "out of memory");
     for (size_t i = lo; i < hi; i++) {
+        /* a uniform board knows no bound on its distance: no clamp */
+        if (j->o->uniform_share > 0 && hn_rng_uniform(r) < j->o->uniform_share) {
+            j->walk[i] = -1;
+            srch_np_board_random(&j->b[i], j->o->width, j->o->goal, r);
+            continue;
+        }
         j->walk[i] = (int)hn_rng_below(r, (uint32_t)j->o->walk_max + 1);
         srch_np_board_random_walk(&j->b[i], j->o->width, j->o->goal, j->walk[i], r);
     }
@@ -101,7 +108,7 @@ static int expand(const struct trn_avi_opts *o, const struct level *from, int ro
  * is also rounded to the nearest integer. With unit costs the backup is then
  * the exact discrete Bellman operator on a network whose error is below 0.5
  * everywhere, so such an error no longer compounds from update to update. */
-static double child_value(const struct trn_avi_opts *o, float h)
+double trn_avi_child_value(const struct trn_avi_opts *o, float h)
 {
     double v = h > 0 ? (double)h : 0.0;
     return o->integer_targets ? floor(v + 0.5) : v;
@@ -120,7 +127,7 @@ static int leaf_values(const struct davi_job *j, struct level *l)
         rc = srch_np_heur_eval_batch(j->o->floor, l->b, l->n, fl);
     for (size_t m = 0; !rc && m < l->n; m++) {
         double v = srch_np_board_is_goal(&l->b[m], j->o->goal) ? 0.0
-                   : h                                         ? child_value(j->o, h[m])
+                   : h                                         ? trn_avi_child_value(j->o, h[m])
                                                                : 0.0;
         l->up[m] = fl && fl[m] > v;
         l->v[m] = l->up[m] ? fl[m] : v;
@@ -150,8 +157,24 @@ static void back_up(const struct trn_avi_opts *o, struct level *up, const struct
 
 /* Targets of boards lo..hi: the backup through lookahead levels of moves
  * (1: DAVI's one-step Bellman backup), then 0 at the goal and the clamp. */
+static void clamp_targets(const struct davi_job *j, size_t lo, size_t hi)
+{
+    for (size_t b = lo; b < hi; b++) {
+        if (srch_np_board_is_goal(&j->b[b], j->o->goal))
+            j->y[b] = 0.0f, j->raised[b] = 0;
+        else if (j->walk && j->walk[b] >= 0 && j->o->clamp && j->y[b] > (float)j->walk[b])
+            j->y[b] = (float)j->walk[b], j->raised[b] = 0;
+    }
+}
+
 static int lookahead(const struct davi_job *j, size_t lo, size_t hi)
 {
+    if (j->tab) {
+        for (size_t b = lo; b < hi; b++)
+            j->y[b] = (float)trn_avi_table_target(j->o, j->tab, &j->b[b], &j->raised[b]);
+        clamp_targets(j, lo, hi);
+        return HN_OK;
+    }
     struct level lv[TRN_AVI_MAX_LOOKAHEAD + 1] = {{0}};
     int depth = j->o->lookahead > 1 ? j->o->lookahead : 1, rc = HN_OK;
     size_t n = hi - lo;
@@ -168,14 +191,11 @@ static int lookahead(const struct davi_job *j, size_t lo, size_t hi)
     for (int d = depth - 1; !rc && d >= 0; d--)
         back_up(j->o, &lv[d], &lv[d + 1], d == 0);
     for (size_t i = 0; !rc && i < lv[0].n; i++) {
-        size_t b = lo + i;
-        j->y[b] = (float)lv[0].v[i];
-        j->raised[b] = lv[0].up[i];
-        if (srch_np_board_is_goal(&j->b[b], j->o->goal))
-            j->y[b] = 0.0f, j->raised[b] = 0;
-        else if (j->walk && j->o->clamp && j->y[b] > (float)j->walk[b])
-            j->y[b] = (float)j->walk[b], j->raised[b] = 0;
+        j->y[lo + i] = (float)lv[0].v[i];
+        j->raised[lo + i] = lv[0].up[i];
     }
+    if (!rc)
+        clamp_targets(j, lo, hi);
     lv[0].b = NULL; /* the chunk's own boards */
     for (int d = 0; d <= depth; d++)
         level_free(&lv[d]);
@@ -202,7 +222,7 @@ static int run_jobs(struct davi_job *j, const nn_model *target)
 {
     int rc = 0;
     srch_np_heur *net = NULL;
-    if (target) {
+    if (target && !j->tab) {
         srch_np_ann_opts ao = SRCH_NP_ANN_DEFAULTS;
         ao.cache_bits = 0; /* the boards of a round rarely repeat */
         ao.max_batch = 4 * CHUNK;
@@ -241,8 +261,12 @@ int trn_avi_targets(const struct trn_avi_opts *o, const nn_model *target, const 
                          .y = y,
                          .raised = raised,
                          .n = n};
+    struct trn_avi_table tab = {0};
     nn_blas_threads(1);
-    int rc = run_jobs(&j, target);
+    int rc = o->table ? trn_avi_table_build(&alone, target, &tab) : HN_OK;
+    j.tab = o->table ? &tab : NULL;
+    rc = rc ? rc : run_jobs(&j, target);
+    trn_avi_table_free(&tab);
     free(raised);
     return rc;
 }
@@ -266,7 +290,13 @@ static int round_rows(const struct trn_avi_opts *o, struct avi_state *s, struct 
     double t0 = hn_now();
     j->rows = rows;
     nn_blas_threads(1);
-    int rc = run_jobs(j, s->target);
+    int rc = HN_OK;
+    if (o->table && s->tab_built_at != s->updates) {
+        rc = trn_avi_table_build(o, s->target, &s->tab);
+        s->tab_built_at = rc ? -1 : s->updates;
+    }
+    j->tab = o->table ? &s->tab : NULL;
+    rc = rc ? rc : run_jobs(j, s->target);
     nn_blas_threads(o->blas_threads);
     r->target_seconds = hn_now() - t0;
     if (rc)

@@ -7,6 +7,14 @@
 #include "search/npuzzle/ann.h"
 #include "train/trn.h"
 
+/* DAVI with o->table: the leaf value (0 at the goal, else the target
+ * network's child value floored) of every 3x3 board, by srch_np_board_rank
+ * (NAN for unsolvable ranks), and whether the floor decided it. */
+struct trn_avi_table {
+    float *value;
+    uint8_t *raised;
+};
+
 struct avi_state {
     nn_model *m;      /* the network being trained */
     nn_model *target; /* DAVI: frozen copy; NULL until the first update */
@@ -22,7 +30,28 @@ struct avi_state {
     uint8_t *buf_b; /* ring of buffer_max boards (cells bytes each) */
     float *buf_y;   /* their cost-to-go */
     uint64_t buf_n, buf_head;
+    /* DAVI with o->table: built from `target` when built_at != updates */
+    struct trn_avi_table tab;
+    int tab_built_at;
+    /* avi_history: the settings of earlier sessions (from the checkpoint,
+     * malloc'd or NULL) and the first round of this one */
+    char *history;
+    int session_first;
 };
+
+/* A child's value from the target network's estimate h (never below 0;
+ * rounded with o->integer_targets). */
+double trn_avi_child_value(const struct trn_avi_opts *o, float h);
+
+/* Fill t (allocated on first use) from `target` (NULL: h = 0) and o->floor
+ * on o->threads threads. 0 or a status. trn_avi_table_free releases it. */
+int trn_avi_table_build(const struct trn_avi_opts *o, const nn_model *target,
+                        struct trn_avi_table *t);
+void trn_avi_table_free(struct trn_avi_table *t);
+/* Board b's target through o->lookahead moves by table lookups (0 at the
+ * goal); *raised = 1 if the floor decided it. No clamp. */
+double trn_avi_table_target(const struct trn_avi_opts *o, const struct trn_avi_table *t,
+                            const srch_np_board *b, int *raised);
 
 /* Adam steps on rows (boards in the run's goal layout, targets in moves):
  * `steps` batches of o->batch rows, taken in order from idx (steps * batch

@@ -183,6 +183,8 @@ enum trn_avi_method { TRN_AVI_DAVI = 0, TRN_AVI_BOOT = 1 };
  * L moves (no immediate undo, stopping at the goal) of L + h_target(leaf),
  * so one target update carries values L moves back instead of one. */
 #define TRN_AVI_MAX_LOOKAHEAD 3
+/* With a target table (8-puzzle) the leaves are lookups, so deeper is cheap. */
+#define TRN_AVI_MAX_TABLE_LOOKAHEAD 4
 
 /* What one round measured (losses in moves^2 of the round's own targets). */
 struct trn_avi_round {
@@ -233,7 +235,15 @@ struct trn_avi_opts {
     double update_loss;  /* threshold; 0: replace every round [0] */
     int clamp;           /* 1: target <= walk length (an upper bound) [1] */
     int integer_targets; /* 1: child values rounded, >= 0 (unit costs) [0] */
-    int lookahead;       /* backup depth in moves, 1..TRN_AVI_MAX_LOOKAHEAD [1] */
+    int lookahead;       /* backup depth in moves, 1..TRN_AVI_MAX_LOOKAHEAD (with a
+                            table 1..TRN_AVI_MAX_TABLE_LOOKAHEAD) [1] */
+    double uniform_share; /* share of the boards drawn uniformly among the solvable
+                             ones instead of by a walk (no walk length, no clamp) [0] */
+    int table;            /* 8-puzzle: after each target update the target network's
+                             values of all 181,440 states go into a table, and the
+                             targets are lookups in it [0] */
+    int lr_cosine;        /* 1: within each round the lr falls from lr * decay^step
+                             to 0 along a half cosine (restarts each round) [0] */
     /* BOOTSTRAP */
     int boards;               /* boards per round [100] */
     uint64_t budget;          /* initial expansions per board [2000] */
