@@ -48,6 +48,9 @@ static void solve_help(FILE *f)
         "                        before a join may be left unmatched [%g]\n"
         "  --breaks B            --start backtrack: unmatched joins allowed by the\n"
         "                        last cell until a board is found [%d]\n"
+        "  --scan-bound B        --start backtrack: prune when the breaks so far plus a\n"
+        "                        lower bound on those to come exceed the budget:\n"
+        "                        none | dead (unmeetable demands) | parity [none]\n"
         "  --format meta|e2pieces  instance format [meta]\n"
         "  --clue P,R,C,ROT      fixed piece, repeatable (Eternity II: 138,8,7,2)\n"
         "  --scorer MODEL.h5     learned scorer, plugged in where the model's decision\n"
@@ -95,6 +98,18 @@ static int parse_region(const char *s, int *w, int *h)
     return 0;
 }
 
+/* --scan-bound NAME into enum srch_em_scan_bound; -1 if unknown. */
+static int parse_bound(const char *s, int *out)
+{
+    static const char *const names[] = {"none", "dead", "parity"};
+    for (int k = 0; k < 3; k++)
+        if (!strcmp(s, names[k])) {
+            *out = k;
+            return 0;
+        }
+    return -1;
+}
+
 /* The backtracking start's figures for the record ("" for other starts). */
 static const char *scan_record(const srch_em_opts *o, const srch_em_result *res)
 {
@@ -104,9 +119,10 @@ static const char *scan_record(const srch_em_opts *o, const srch_em_result *res)
         return "";
     snprintf(buf, sizeof buf,
              " scan_complete=%d scan_breaks=%d scan_boards=%ld scan_nodes=%ld "
-             "scan_restarts=%ld scan_deepest=%d scan_time_best=%.2f scan_seconds=%.2f",
+             "scan_restarts=%ld scan_pruned=%ld scan_deepest=%d scan_time_best=%.2f "
+             "scan_seconds=%.2f",
              s->complete, s->complete ? s->breaks : -1, s->boards, s->nodes, s->restarts,
-             s->deepest, s->time_best, s->seconds);
+             s->pruned, s->deepest, s->time_best, s->seconds);
     return buf;
 }
 
@@ -138,6 +154,7 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
                                        {"reheat-tries", required_argument, 0, 'Y'},
                                        {"break-from", required_argument, 0, 'F'},
                                        {"breaks", required_argument, 0, 'K'},
+                                       {"scan-bound", required_argument, 0, 'b'},
                                        {"format", required_argument, 0, 'f'},
                                        {"clue", required_argument, 0, 'c'},
                                        {"output", required_argument, 0, 'o'},
@@ -256,6 +273,11 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
             if (cli_parse_long(optarg, 0, 100000, &v) < 0)
                 return cli_usage(cmd, "--breaks must be 0..1e5, not '%s'", optarg);
             o->breaks = (int)v;
+            break;
+        case 'b':
+            if (parse_bound(optarg, &o->scan_bound) < 0)
+                return cli_usage(cmd, "--scan-bound must be none, dead or parity, not '%s'",
+                                 optarg);
             break;
         case 'f':
             if (emp_parse_format(optarg, &io->format) < 0)

@@ -11,7 +11,7 @@
 #   --mode pipeline  the whole run (backtracking start for time/10, then the
 #                    local search), the value is the final score
 # Arms: off (no scorer), place (the model at its recorded temperature),
-# place:T (--scorer-temp T).
+# place:T (--scorer-temp T), bound:B (no scorer, --scan-bound B).
 # The issue's full protocol (10 seeds x 10 CPU min, and 3 x 60-min E2 pipelines):
 #   scripts/ab_emp_place.sh --time 600 --seeds 10 --only "e2 meta16 gen16"
 #   scripts/ab_emp_place.sh --mode pipeline --time 3600 --seeds 3 --only e2
@@ -60,7 +60,8 @@ export H model t tmp mode
 xargs -P "$jobs" -L 1 bash -c 'name=$0 f=$1 a=$2 s=$3 sc="" ex="" bt=""
     grep -qs "^instance=" "$tmp/r.$name.$a.$s" && exit 0
     case "$a" in off) ;; place) sc="--scorer $model" ;;
-                 place:*) sc="--scorer $model --scorer-temp ${a#place:}" ;; esac
+                 place:*) sc="--scorer $model --scorer-temp ${a#place:}" ;;
+                 bound:*) sc="--scan-bound ${a#bound:}" ;; esac
     [ "$name" = e2 ] && ex="--clue 138,8,7,2"
     [ "$mode" = start ] && bt="--backtrack-time $t"
     "$H" emp solve -q --cpu --time "$t" $bt --start backtrack --seed "$s" $sc $ex "$f" \

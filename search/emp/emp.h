@@ -172,6 +172,7 @@ typedef struct {
     long boards;  /* complete boards found (each within the budget of its time) */
     long nodes;   /* placements */
     long restarts;
+    long pruned;      /* placements refused by the colour bound */
     int deepest;      /* most cells placed at once */
     double time_best; /* seconds until the best board (on the chosen clock) */
     double seconds;   /* seconds run */
@@ -190,7 +191,18 @@ typedef struct {
     /* optional: a learned order of each cell's perfect-match candidates
      * (srch_em_place_scorer_new); NULL: the shuffled order */
     srch_em_place_scorer *order;
+    int bound; /* enum srch_em_scan_bound: prune a placement when the breaks so far
+                * plus a lower bound on the breaks still to come exceed the budget
+                * at the last cell [SRCH_EM_SCAN_BOUND_NONE] */
 } srch_em_scan_opts;
+
+/* Lower bounds on the breaks the empty cells must still add, from colour
+ * counts of the unplaced pieces' sides and of the open demands (sides that
+ * placed cells and clues show to empty cells): DEAD counts demands no
+ * unplaced side of their colour is left for; PARITY adds that a colour with
+ * an odd number of sides left over after its demands leaves one unmatched
+ * side inside the empty region (breaks >= (dead + odd colours) / 2). */
+enum srch_em_scan_bound { SRCH_EM_SCAN_BOUND_NONE, SRCH_EM_SCAN_BOUND_DEAD, SRCH_EM_SCAN_BOUND_PARITY };
 
 /* The default budget, shared with srch_em_opts: breaks from cell 200 of
  * Eternity II's 255, the best of the settings measured (README). */
@@ -228,6 +240,7 @@ typedef struct {
     double backtrack_time; /* seconds of the backtracking start (0: time/10) */
     double break_from;     /* the backtracking start's budget (srch_em_scan_opts) */
     int breaks;
+    int scan_bound;        /* the backtracking start's bound (enum srch_em_scan_bound) */
     double restart;     /* > 0: after this many seconds (on the run's clock) without a
                          * new best in the current descent, go back to the start board
                          * (built once; or reheat the best, see reheat_temp) for a new
