@@ -20,8 +20,7 @@ typedef struct {
 static int cost_of(const scan_ctx *s, int d, const scan_item *it)
 {
     const scan_step *st = &s->step[d];
-    return (it->w != s->east[st->west]) + (it->n != s->south[st->north]) +
-           scan_clue_cost(s, d, it);
+    return (it->w != s->east[st->west]) + (it->n != s->south[st->north]) + scan_clue_cost(s, d, it);
 }
 
 /* dead and odd recounted from scratch after depth d is placed: the sides
@@ -105,8 +104,8 @@ static int min_future(walk *wk, int d)
         int lb = (s->dead + s->odd + 1) / 2;
         lb = s->dead > lb ? s->dead : lb;
         CHECK_MSG(lb <= future, "depth %d: bound %d > fewest breaks to come %d", d, lb, future);
-        CHECK_MSG(s->dead <= window, "depth %d: %d dead demands, %d breaks by depth %d", d,
-                  s->dead, window, s->resolve[d]);
+        CHECK_MSG(s->dead <= window, "depth %d: %d dead demands, %d breaks by depth %d", d, s->dead,
+                  window, s->resolve[d]);
         wk->states++, wk->dead_states += s->dead > 0, wk->lb_states += lb > 0;
         scan_unplace(s, d);
         best = c + future < best ? c + future : best;

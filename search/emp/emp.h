@@ -220,6 +220,11 @@ int srch_em_scan(srch_em_board *b, const srch_em_scan_opts *opts, hn_rng *rng,
 
 /* ---- the local search -------------------------------------------------- */
 
+/* Board features of a restart point (srch_em_stage_features; names in
+ * SRCH_EM_STAGE_NAMES, see docs/edge-matching.md). */
+#define SRCH_EM_STAGE_DIM 8
+extern const char *const SRCH_EM_STAGE_NAMES[SRCH_EM_STAGE_DIM];
+
 typedef struct {
     double time_limit; /* seconds */
     int cpu_clock;     /* 1: time_limit counts this process's CPU time, not wall time */
@@ -256,6 +261,23 @@ typedef struct {
      * back to the random pick. NULL: the search is unchanged. */
     int (*choose)(void *user, srch_em_board *b, const srch_em_move *cand, int n, hn_rng *rng);
     void *choose_user;
+    /* > 0 (with choose): the chooser picks instead among this many sideways
+     * moves gathered by the plateau walk (--walk), and the perturbation step
+     * keeps its random pick; 0: the chooser serves the perturbation step */
+    int walk_choose;
+    /* STAGE-like restart points (with restart > 0, instead of the start
+     * board or a reheat): stage_k > 0 kicked copies of the run's best (each
+     * by stage_kick/2 .. 3*stage_kick/2 random perturbation moves) are made,
+     * and the new descent starts from the one of highest value
+     * stage_w[0] + sum stage_w[1 + k] * feature k (srch_em_stage_features;
+     * all weights 0: the first copy); 0: off */
+    int stage_k, stage_kick;
+    float stage_w[SRCH_EM_STAGE_DIM + 1];
+    /* optional, with stage_k: at the end of each such descent, its start's
+     * features, the run's best when it began and the best it reached (the
+     * data a value is fitted to) */
+    void (*on_descent)(const float *f, int best_before, int reached, void *user);
+    void *descent_user;
     /* Optional learned order of the backtracking start's candidates
      * (srch_em_place_scorer_new); NULL: the shuffled order. */
     srch_em_place_scorer *order;
