@@ -273,9 +273,9 @@ typedef struct {
      * all weights 0: the first copy); 0: off */
     int stage_k, stage_kick;
     float stage_w[SRCH_EM_STAGE_DIM + 1];
-    /* optional, with stage_k: at the end of each such descent, its start's
-     * features, the run's best when it began and the best it reached (the
-     * data a value is fitted to) */
+    /* optional, with stage_k: when each such descent ends by a restart (not
+     * by the clock), its start's features, the run's best when it began and
+     * the best it reached (the data a value is fitted to) */
     void (*on_descent)(const float *f, int best_before, int reached, void *user);
     void *descent_user;
     /* Optional learned order of the backtracking start's candidates

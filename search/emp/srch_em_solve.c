@@ -391,8 +391,7 @@ int srch_em_solve(const srch_em_inst *in, const srch_em_opts *opts, int *piece, 
         for (int i = 0; i < strength; i++)
             choose_perturbation_move(&r);
     }
-    note_best(&r);
-    stage_log(&r);
+    note_best(&r); /* (a descent the clock cut is not logged: it did not settle) */
     srch_em_board_get(r.best, piece, rot);
     res->best = r.best->score;
     res->moves = r.cur->evals;
