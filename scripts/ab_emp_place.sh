@@ -15,25 +15,30 @@
 #                    value is the final score
 # Arms: off (no scorer), place (the model at its recorded temperature),
 # place:T (--scorer-temp T), bound:B (no scorer, --scan-bound B), walk:K (the
-# move model --move-model picks among K sideways moves of the walk).
+# move model --move-model picks among K sideways moves of the walk), and with
+# new descents every 2 s without a better board (--restart 2): restart (from
+# the start board), kick:K (from the first of K kicked copies of the best,
+# --stage K) and stage:K (the copy of highest value, --stage-weights W).
 # The issue's full protocol (10 seeds x 10 CPU min, and 3 x 60-min E2 pipelines):
 #   scripts/ab_emp_place.sh --time 600 --seeds 10 --only "e2 meta16 gen16"
 #   scripts/ab_emp_place.sh --mode pipeline --time 3600 --seeds 3 --only e2
 # Usage: scripts/ab_emp_place.sh [--heurnet PATH] [--model M.h5] [--time S]
 #        [--seeds N] [--jobs J] [--arms "off place"] [--only "e2 meta16 gen16 gen16b"]
-#        [--mode start|pipeline|walk] [--move-model M.h5] [--keep DIR]
+#        [--mode start|pipeline|walk] [--move-model M.h5] [--stage-weights W]
+#        [--keep DIR]
 # --keep DIR keeps the records and solutions there, and a second call with the
 # same DIR and settings runs only what is missing.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 H="$root/build/heurnet"; model="$root/models/emp-scorer.h5"; data="$root/instances/emp"
-move_model="$root/models/emp-move-scorer.h5"
+move_model="$root/models/emp-move-scorer.h5"; stage_w=""
 t=60; nseeds=10; jobs=2; arms="off place"; only="e2 meta16 gen16"; mode=start; keep=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --heurnet) H="$2"; shift ;;
         --model) model="$2"; shift ;;
         --move-model) move_model="$2"; shift ;;
+        --stage-weights) stage_w="$2"; shift ;;
         --time) t="$2"; shift ;;
         --seeds) nseeds="$2"; shift ;;
         --jobs) jobs="$2"; shift ;;
@@ -60,7 +65,7 @@ done
 for s in $(seq 1 "$nseeds"); do for name in $only; do for a in $arms; do
     echo "$name ${file[$name]} $a $s" >>"$tmp/jobs"
 done; done; done
-export H model move_model t tmp mode
+export H model move_model stage_w t tmp mode
 # up to --jobs runs at a time; each: name file arm seed; a run whose record
 # is already in --keep DIR is not repeated (a cut run resumes)
 xargs -P "$jobs" -L 1 bash -c 'name=$0 f=$1 a=$2 s=$3 sc="" ex="" bt=""
@@ -68,7 +73,10 @@ xargs -P "$jobs" -L 1 bash -c 'name=$0 f=$1 a=$2 s=$3 sc="" ex="" bt=""
     case "$a" in off) ;; place) sc="--scorer $model" ;;
                  place:*) sc="--scorer $model --scorer-temp ${a#place:}" ;;
                  bound:*) sc="--scan-bound ${a#bound:}" ;;
-                 walk:*) sc="--scorer $move_model --walk-choose ${a#walk:}" ;; esac
+                 walk:*) sc="--scorer $move_model --walk-choose ${a#walk:}" ;;
+                 restart) sc="--restart 2" ;;
+                 kick:*) sc="--restart 2 --stage ${a#kick:}" ;;
+                 stage:*) sc="--restart 2 --stage ${a#stage:} --stage-weights $stage_w" ;; esac
     [ "$name" = e2 ] && ex="--clue 138,8,7,2"
     st="--start backtrack"
     [ "$mode" = start ] && bt="--backtrack-time $t"

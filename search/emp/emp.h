@@ -202,7 +202,11 @@ typedef struct {
  * unplaced side of their colour is left for; PARITY adds that a colour with
  * an odd number of sides left over after its demands leaves one unmatched
  * side inside the empty region (breaks >= (dead + odd colours) / 2). */
-enum srch_em_scan_bound { SRCH_EM_SCAN_BOUND_NONE, SRCH_EM_SCAN_BOUND_DEAD, SRCH_EM_SCAN_BOUND_PARITY };
+enum srch_em_scan_bound {
+    SRCH_EM_SCAN_BOUND_NONE,
+    SRCH_EM_SCAN_BOUND_DEAD,
+    SRCH_EM_SCAN_BOUND_PARITY
+};
 
 /* The default budget, shared with srch_em_opts: breaks from cell 200 of
  * Eternity II's 255, the best of the settings measured (README). */
@@ -245,7 +249,7 @@ typedef struct {
     double backtrack_time; /* seconds of the backtracking start (0: time/10) */
     double break_from;     /* the backtracking start's budget (srch_em_scan_opts) */
     int breaks;
-    int scan_bound;        /* the backtracking start's bound (enum srch_em_scan_bound) */
+    int scan_bound;     /* the backtracking start's bound (enum srch_em_scan_bound) */
     double restart;     /* > 0: after this many seconds (on the run's clock) without a
                          * new best in the current descent, go back to the start board
                          * (built once; or reheat the best, see reheat_temp) for a new
