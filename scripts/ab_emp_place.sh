@@ -5,7 +5,8 @@
 # Eternity II with its centre clue, META 16x16 and generated 16x16s (seeds
 # 901, 902; the training pool is 101..104). Prints the conditions, then the
 # Markdown table of `heurnet emp ab-stats` (mean, sd, standard error, paired
-# and Welch t-test p-values against the arm "off") and one of search figures.
+# and Welch t-test p-values against the arm "off", else the first arm) and one
+# of the backtracker's figures.
 #   --mode start     (default) the backtracking start alone: --backtrack-time =
 #                    --time, the value is the start board's score
 #   --mode pipeline  the whole run (backtracking start for time/10, then the
@@ -94,7 +95,10 @@ done <"$tmp/jobs"
 echo "conditions: --mode $mode, --cpu --time $t per run, seeds 1..$nseeds, $jobs runs at a time," \
      "load $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores, $(date -u +%F), model $(basename "$model")"
 echo
-"$H" emp ab-stats --base off "$tmp/results"
+base=off # the arm the others are compared with: off, else the first one
+case " $arms " in *" off "*) ;; *) base=${arms%% *} ;; esac
+"$H" emp ab-stats --base "$base" "$tmp/results"
+[ "$mode" = walk ] && exit 0 # no backtracking figures
 echo
 echo "| instance | arm | scan nodes / CPU s | complete boards | scorer CPU share | cache hits |"
 echo "|---|---|---:|---:|---:|---:|"
