@@ -2,6 +2,7 @@
  * progress on stderr, one key=value record on stdout, the best solution
  * written to -o (also when stopped with Ctrl-C). */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,9 @@ static void solve_help(FILE *f)
         "                        before a join may be left unmatched [%g]\n"
         "  --breaks B            --start backtrack: unmatched joins allowed by the\n"
         "                        last cell until a board is found [%d]\n"
+        "  --scan-bound B        --start backtrack: prune when the breaks so far plus a\n"
+        "                        lower bound on those to come exceed the budget:\n"
+        "                        none | dead (unmeetable demands) | parity [none]\n"
         "  --format meta|e2pieces  instance format [meta]\n"
         "  --clue P,R,C,ROT      fixed piece, repeatable (Eternity II: 138,8,7,2)\n"
         "  --scorer MODEL.h5     learned scorer, plugged in where the model's decision\n"
@@ -55,6 +59,15 @@ static void solve_help(FILE *f)
         "                        moves; place (emp-place-v1) orders the backtracker's\n"
         "                        candidates and implies --start backtrack\n"
         "  --scorer-pick P       move scorer: best | softmax:T (sample by score / T) [best]\n"
+        "  --walk-choose K       move scorer: pick among K sideways moves of the plateau\n"
+        "                        walk instead of the perturbation moves; 0 = off [0]\n"
+        "  --stage K             with --restart: a new descent starts from the best of K\n"
+        "                        kicked copies of the best board by --stage-weights\n"
+        "                        (STAGE); 0 = off [0]\n"
+        "  --stage-kick M        moves of one kick, M/2..3M/2; 0 = cells/8 + 1 [0]\n"
+        "  --stage-weights W     bias and one weight per board feature (%d numbers,\n"
+        "                        comma-separated) [0,...: the first copy]\n"
+        "  --stage-log FILE      TSV per STAGE descent: features, best before, reached\n"
         "  --scorer-temp T       place scorer: Gumbel noise on the scores, so restarts\n"
         "                        differ [the model's place_temperature]\n"
         "  -o, --output FILE     solution file (required)\n"
@@ -62,7 +75,7 @@ static void solve_help(FILE *f)
         "  -h, --help            this help\n",
         d.time_limit, (unsigned long long)d.seed, d.ta_k, d.ta_n, d.ro_w, d.ro_h, d.ro_n,
         d.ro_nodes, d.start_nodes, d.perturb, d.walk, d.slack, d.escalate, d.reheat_tries,
-        d.break_from, d.breaks);
+        d.break_from, d.breaks, SRCH_EM_STAGE_DIM + 1);
 }
 
 typedef struct {
@@ -95,6 +108,48 @@ static int parse_region(const char *s, int *w, int *h)
     return 0;
 }
 
+static const char *stage_log_path; /* --stage-log */
+
+/* --stage-weights: exactly SRCH_EM_STAGE_DIM + 1 comma-separated numbers. */
+static int parse_weights(const char *s, float *w)
+{
+    char buf[512];
+    if (strlen(s) >= sizeof buf)
+        return -1;
+    strcpy(buf, s);
+    int k = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        double v;
+        if (k > SRCH_EM_STAGE_DIM || cli_parse_double(tok, &v) < 0 || !isfinite(v))
+            return -1;
+        w[k++] = (float)v;
+    }
+    return k == SRCH_EM_STAGE_DIM + 1 ? 0 : -1;
+}
+
+/* --stage-log: one TSV line per STAGE descent (features, run best before it,
+ * best it reached). */
+static void on_descent(const float *f, int before, int reached, void *user)
+{
+    FILE *fp = user;
+    for (int k = 0; k < SRCH_EM_STAGE_DIM; k++)
+        fprintf(fp, "%.6g\t", (double)f[k]);
+    fprintf(fp, "%d\t%d\n", before, reached);
+}
+
+/* --scan-bound NAME into enum srch_em_scan_bound; -1 if unknown. */
+static int parse_bound(const char *s, int *out)
+{
+    static const char *const names[] = {"none", "dead", "parity"};
+    for (int k = 0; k < 3; k++)
+        if (!strcmp(s, names[k])) {
+            *out = k;
+            return 0;
+        }
+    return -1;
+}
+
 /* The backtracking start's figures for the record ("" for other starts). */
 static const char *scan_record(const srch_em_opts *o, const srch_em_result *res)
 {
@@ -104,8 +159,9 @@ static const char *scan_record(const srch_em_opts *o, const srch_em_result *res)
         return "";
     snprintf(buf, sizeof buf,
              " scan_complete=%d scan_breaks=%d scan_boards=%ld scan_nodes=%ld "
-             "scan_restarts=%ld scan_deepest=%d scan_time_best=%.2f scan_seconds=%.2f",
-             s->complete, s->complete ? s->breaks : -1, s->boards, s->nodes, s->restarts,
+             "scan_restarts=%ld scan_pruned=%ld scan_deepest=%d scan_time_best=%.2f "
+             "scan_seconds=%.2f",
+             s->complete, s->complete ? s->breaks : -1, s->boards, s->nodes, s->restarts, s->pruned,
              s->deepest, s->time_best, s->seconds);
     return buf;
 }
@@ -138,6 +194,12 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
                                        {"reheat-tries", required_argument, 0, 'Y'},
                                        {"break-from", required_argument, 0, 'F'},
                                        {"breaks", required_argument, 0, 'K'},
+                                       {"scan-bound", required_argument, 0, 'b'},
+                                       {"walk-choose", required_argument, 0, 'W'},
+                                       {"stage", required_argument, 0, 'g'},
+                                       {"stage-kick", required_argument, 0, 'j'},
+                                       {"stage-weights", required_argument, 0, 'V'},
+                                       {"stage-log", required_argument, 0, 'l'},
                                        {"format", required_argument, 0, 'f'},
                                        {"clue", required_argument, 0, 'c'},
                                        {"output", required_argument, 0, 'o'},
@@ -257,6 +319,34 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
                 return cli_usage(cmd, "--breaks must be 0..1e5, not '%s'", optarg);
             o->breaks = (int)v;
             break;
+        case 'g':
+            if (cli_parse_long(optarg, 0, 1000, &v) < 0)
+                return cli_usage(cmd, "--stage must be 0..1000, not '%s'", optarg);
+            o->stage_k = (int)v;
+            break;
+        case 'j':
+            if (cli_parse_long(optarg, 0, 100000, &v) < 0)
+                return cli_usage(cmd, "--stage-kick must be 0..1e5, not '%s'", optarg);
+            o->stage_kick = (int)v;
+            break;
+        case 'V':
+            if (parse_weights(optarg, o->stage_w) < 0)
+                return cli_usage(cmd, "--stage-weights wants %d numbers w0,w1,..., got '%s'",
+                                 SRCH_EM_STAGE_DIM + 1, optarg);
+            break;
+        case 'l':
+            stage_log_path = optarg;
+            break;
+        case 'W':
+            if (cli_parse_long(optarg, 0, 4096, &v) < 0)
+                return cli_usage(cmd, "--walk-choose must be 0..4096, not '%s'", optarg);
+            o->walk_choose = (int)v;
+            break;
+        case 'b':
+            if (parse_bound(optarg, &o->scan_bound) < 0)
+                return cli_usage(cmd, "--scan-bound must be none, dead or parity, not '%s'",
+                                 optarg);
+            break;
         case 'f':
             if (emp_parse_format(optarg, &io->format) < 0)
                 return cli_usage(cmd, "--format must be meta or e2pieces, not '%s'", optarg);
@@ -291,6 +381,13 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
         return cli_usage(cmd, "-o SOLUTION is required");
     if (o->reheat_temp > 0 && !(o->restart > 0))
         return cli_usage(cmd, "--reheat needs --restart S (a reheat starts a new descent)");
+    if ((o->stage_k > 0 || stage_log_path) && !(o->restart > 0))
+        return cli_usage(cmd, "--stage and --stage-log need --restart S (STAGE picks where "
+                              "a new descent starts)");
+    if (stage_log_path && !o->stage_k)
+        return cli_usage(cmd, "--stage-log needs --stage K");
+    if (o->walk_choose > 0 && (!scorer_path || !o->walk))
+        return cli_usage(cmd, "--walk-choose needs a move model (--scorer) and --walk N");
     return 0;
 }
 
@@ -305,6 +402,9 @@ static int attach_scorer(const srch_em_inst *in, srch_em_opts *o, srch_em_scorer
         return cli_fail("--scorer");
     if (strcmp(decision, SRCH_EM_DECISION_PLACE))
         return emp_scorer_attach(scorer_path, scorer_pick, in, o, move);
+    if (o->walk_choose > 0)
+        return cli_usage("emp solve", "--walk-choose needs a move model; %s is a place model",
+                         scorer_path);
     if (start_given && o->start != SRCH_EM_START_BACKTRACK)
         return cli_usage("emp solve",
                          "%s orders the backtracker's candidates: it needs "
@@ -357,8 +457,22 @@ int cmd_emp_solve(int argc, char **argv)
         rc = cli_fail("out of memory");
         goto out;
     }
+    FILE *log = stage_log_path ? fopen(stage_log_path, "w") : NULL;
+    if (stage_log_path && !log) {
+        hn_progress_finish(ui.prog);
+        fprintf(stderr, "heurnet: cannot open the --stage-log file %s for writing\n",
+                stage_log_path);
+        rc = CLI_EXIT_FAIL;
+        goto out;
+    }
+    o.on_descent = log ? on_descent : NULL, o.descent_user = log;
     int st = srch_em_solve(in, &o, piece, rot, &res, on_progress, &ui);
     hn_progress_finish(ui.prog);
+    if (log && fclose(log) != 0) {
+        fprintf(stderr, "heurnet: error writing the --stage-log file %s\n", stage_log_path);
+        rc = CLI_EXIT_FAIL;
+        goto out;
+    }
     if (st != HN_OK && st != HN_ERR_INTERRUPTED) {
         rc = cli_fail(path);
         goto out;

@@ -5,29 +5,41 @@
 # Eternity II with its centre clue, META 16x16 and generated 16x16s (seeds
 # 901, 902; the training pool is 101..104). Prints the conditions, then the
 # Markdown table of `heurnet emp ab-stats` (mean, sd, standard error, paired
-# and Welch t-test p-values against the arm "off") and one of search figures.
+# and Welch t-test p-values against the arm "off", else the first arm) and one
+# of the backtracker's figures.
 #   --mode start     (default) the backtracking start alone: --backtrack-time =
 #                    --time, the value is the start board's score
 #   --mode pipeline  the whole run (backtracking start for time/10, then the
 #                    local search), the value is the final score
+#   --mode walk      the local search alone with the annealed walk (greedy
+#                    start, --walk 10000000 --walk-temp 0.25 --slack 8), the
+#                    value is the final score
 # Arms: off (no scorer), place (the model at its recorded temperature),
-# place:T (--scorer-temp T).
+# place:T (--scorer-temp T), bound:B (no scorer, --scan-bound B), walk:K (the
+# move model --move-model picks among K sideways moves of the walk), and with
+# new descents every 2 s without a better board (--restart 2): restart (from
+# the start board), kick:K (from the first of K kicked copies of the best,
+# --stage K) and stage:K (the copy of highest value, --stage-weights W).
 # The issue's full protocol (10 seeds x 10 CPU min, and 3 x 60-min E2 pipelines):
 #   scripts/ab_emp_place.sh --time 600 --seeds 10 --only "e2 meta16 gen16"
 #   scripts/ab_emp_place.sh --mode pipeline --time 3600 --seeds 3 --only e2
 # Usage: scripts/ab_emp_place.sh [--heurnet PATH] [--model M.h5] [--time S]
 #        [--seeds N] [--jobs J] [--arms "off place"] [--only "e2 meta16 gen16 gen16b"]
-#        [--mode start|pipeline] [--keep DIR]
+#        [--mode start|pipeline|walk] [--move-model M.h5] [--stage-weights W]
+#        [--keep DIR]
 # --keep DIR keeps the records and solutions there, and a second call with the
 # same DIR and settings runs only what is missing.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 H="$root/build/heurnet"; model="$root/models/emp-scorer.h5"; data="$root/instances/emp"
+move_model="$root/models/emp-move-scorer.h5"; stage_w=""
 t=60; nseeds=10; jobs=2; arms="off place"; only="e2 meta16 gen16"; mode=start; keep=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --heurnet) H="$2"; shift ;;
         --model) model="$2"; shift ;;
+        --move-model) move_model="$2"; shift ;;
+        --stage-weights) stage_w="$2"; shift ;;
         --time) t="$2"; shift ;;
         --seeds) nseeds="$2"; shift ;;
         --jobs) jobs="$2"; shift ;;
@@ -40,7 +52,7 @@ while [ $# -gt 0 ]; do
     esac
     shift
 done
-case "$mode" in start|pipeline) ;; *) echo "$0: --mode must be start or pipeline" >&2; exit 2 ;; esac
+case "$mode" in start|pipeline|walk) ;; *) echo "$0: --mode must be start, pipeline or walk" >&2; exit 2 ;; esac
 if [ -n "$keep" ]; then tmp="$keep"; mkdir -p "$tmp"; else tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT; fi
 "$H" emp gen --size 16 --frame-colours 5 --inner-colours 17 --seed 901 -o "$tmp/g16.txt" >/dev/null
 "$H" emp gen --size 16 --frame-colours 5 --inner-colours 17 --seed 902 -o "$tmp/g16b.txt" >/dev/null
@@ -54,16 +66,23 @@ done
 for s in $(seq 1 "$nseeds"); do for name in $only; do for a in $arms; do
     echo "$name ${file[$name]} $a $s" >>"$tmp/jobs"
 done; done; done
-export H model t tmp mode
+export H model move_model stage_w t tmp mode
 # up to --jobs runs at a time; each: name file arm seed; a run whose record
 # is already in --keep DIR is not repeated (a cut run resumes)
 xargs -P "$jobs" -L 1 bash -c 'name=$0 f=$1 a=$2 s=$3 sc="" ex="" bt=""
     grep -qs "^instance=" "$tmp/r.$name.$a.$s" && exit 0
     case "$a" in off) ;; place) sc="--scorer $model" ;;
-                 place:*) sc="--scorer $model --scorer-temp ${a#place:}" ;; esac
+                 place:*) sc="--scorer $model --scorer-temp ${a#place:}" ;;
+                 bound:*) sc="--scan-bound ${a#bound:}" ;;
+                 walk:*) sc="--scorer $move_model --walk-choose ${a#walk:}" ;;
+                 restart) sc="--restart 2" ;;
+                 kick:*) sc="--restart 2 --stage ${a#kick:}" ;;
+                 stage:*) sc="--restart 2 --stage ${a#stage:} --stage-weights $stage_w" ;; esac
     [ "$name" = e2 ] && ex="--clue 138,8,7,2"
+    st="--start backtrack"
     [ "$mode" = start ] && bt="--backtrack-time $t"
-    "$H" emp solve -q --cpu --time "$t" $bt --start backtrack --seed "$s" $sc $ex "$f" \
+    [ "$mode" = walk ] && st="--start greedy --walk 10000000 --walk-temp 0.25 --slack 8"
+    "$H" emp solve -q --cpu --time "$t" $bt $st --seed "$s" $sc $ex "$f" \
         -o "$tmp/s.$name.$a.$s.sol" >"$tmp/r.$name.$a.$s" || echo "run failed: $f $a seed $s" >&2' \
     <"$tmp/jobs"
 field=$([ "$mode" = start ] && echo start_score || echo score)
@@ -76,7 +95,10 @@ done <"$tmp/jobs"
 echo "conditions: --mode $mode, --cpu --time $t per run, seeds 1..$nseeds, $jobs runs at a time," \
      "load $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores, $(date -u +%F), model $(basename "$model")"
 echo
-"$H" emp ab-stats --base off "$tmp/results"
+base=off # the arm the others are compared with: off, else the first one
+case " $arms " in *" off "*) ;; *) base=${arms%% *} ;; esac
+"$H" emp ab-stats --base "$base" "$tmp/results"
+[ "$mode" = walk ] && exit 0 # no backtracking figures
 echo
 echo "| instance | arm | scan nodes / CPU s | complete boards | scorer CPU share | cache hits |"
 echo "|---|---|---:|---:|---:|---:|"

@@ -42,6 +42,37 @@ if [ -f "$SRC/models/emp-move-scorer.h5" ]; then
         "$T/g8.txt" -o "$T/s.sol"
 fi
 
+# the other places of issue 21: the colour bound, scorer-picked walk moves, STAGE restarts
+expect_re 0 "scan_pruned=[0-9]+" "$H" emp solve -q --cpu --time 0.3 --start backtrack --scan-bound parity \
+    "$T/g8.txt" -o "$T/s.sol"
+expect_re 2 "--scan-bound must be none, dead or parity" \
+    "$H" emp solve --scan-bound some "$T/g8.txt" -o "$T/s.sol"
+expect_re 2 "--walk-choose needs a move model" "$H" emp solve --walk 10 --walk-choose 4 "$T/g8.txt" -o "$T/s.sol"
+expect_re 2 "--walk-choose needs a move model; .* is a place model" \
+    "$H" emp solve --walk 10 --walk-choose 4 --scorer "$T/place.h5" "$T/g8.txt" -o "$T/s.sol"
+if [ -f "$SRC/models/emp-move-scorer.h5" ]; then
+    expect_re 0 "scorer_calls=[1-9]" "$H" emp solve -q --cpu --time 0.3 --walk 100000 --walk-choose 4 \
+        --scorer "$SRC/models/emp-move-scorer.h5" "$T/g8.txt" -o "$T/s.sol"
+fi
+expect_re 2 "--stage and --stage-log need --restart" "$H" emp solve --stage 4 "$T/g8.txt" -o "$T/s.sol"
+expect_re 2 "--stage-weights wants 9 numbers" \
+    "$H" emp solve --restart 1 --stage 4 --stage-weights 1,2,3 "$T/g8.txt" -o "$T/s.sol"
+expect_re 0 "restarts=[0-9]" "$H" emp solve -q --cpu --time 0.5 --restart 0.01 --stage 4 --walk 10000 \
+    --stage-weights 0,1,0,0,0,0,0,-1,0 --stage-log "$T/stage.tsv" "$T/g8.txt" -o "$T/s.sol"
+r=$(grep -o "restarts=[0-9]*" "$T/out" | cut -d= -f2)
+# one line per descent a restart ended (the clock cuts the last), 8 features + 2 scores
+awk -v want=$((r > 0 ? r - 1 : 0)) 'NF != 10 { bad = 1 } END { exit bad || NR != want }' "$T/stage.tsv" ||
+    { echo "FAIL: --stage-log: not one line of 10 fields per descent"; fails=$((fails + 1)); }
+if command -v python3 >/dev/null; then # the fit on rows with a known linear target
+    awk 'BEGIN { srand(3); for (i = 0; i < 40; i++) { s = 0.9 + rand() / 10; d = rand() / 4;
+         printf "%g\t0.1\t0.1\t0\t0\t0\t%g\t0.5\t450\t%d\n", s, d, 450 + int(100 * s - 40 * d - 90) } }' \
+        >"$T/fit.tsv"
+    python3 "$SRC/scripts/fit_emp_stage.py" "$T/fit.tsv" >"$T/fit" 2>&1 &&
+        grep -qE "^--stage-weights [-0-9.e]+(,[-0-9.e]+){8}$" "$T/fit" &&
+        grep -qE "all features +mse=[0-9.]+ R2=\+0\.[89]" "$T/fit" ||
+        { echo "FAIL: fit_emp_stage.py"; cat "$T/fit"; fails=$((fails + 1)); }
+fi
+
 # ab-stats: mean, paired and Welch p-values against the base arm
 printf 'g off 1 450\ng off 2 452\ng off 3 451\ng on 1 453\ng on 2 452\ng on 3 455\n' >"$T/ab.txt"
 expect_re 0 "^\| g \| on \| 3 \| 453.33 \| 1.53 \| 0.88 \| \+2.33 \| 0.192 \| 0.102 \|" \

@@ -172,6 +172,7 @@ typedef struct {
     long boards;  /* complete boards found (each within the budget of its time) */
     long nodes;   /* placements */
     long restarts;
+    long pruned;      /* placements refused by the colour bound */
     int deepest;      /* most cells placed at once */
     double time_best; /* seconds until the best board (on the chosen clock) */
     double seconds;   /* seconds run */
@@ -190,7 +191,22 @@ typedef struct {
     /* optional: a learned order of each cell's perfect-match candidates
      * (srch_em_place_scorer_new); NULL: the shuffled order */
     srch_em_place_scorer *order;
+    int bound; /* enum srch_em_scan_bound: prune a placement when the breaks so far
+                * plus a lower bound on the breaks still to come exceed the budget
+                * at the last cell [SRCH_EM_SCAN_BOUND_NONE] */
 } srch_em_scan_opts;
+
+/* Lower bounds on the breaks the empty cells must still add, from colour
+ * counts of the unplaced pieces' sides and of the open demands (sides that
+ * placed cells and clues show to empty cells): DEAD counts demands no
+ * unplaced side of their colour is left for; PARITY adds that a colour with
+ * an odd number of sides left over after its demands leaves one unmatched
+ * side inside the empty region (breaks >= (dead + odd colours) / 2). */
+enum srch_em_scan_bound {
+    SRCH_EM_SCAN_BOUND_NONE,
+    SRCH_EM_SCAN_BOUND_DEAD,
+    SRCH_EM_SCAN_BOUND_PARITY
+};
 
 /* The default budget, shared with srch_em_opts: breaks from cell 200 of
  * Eternity II's 255, the best of the settings measured (README). */
@@ -207,6 +223,11 @@ int srch_em_scan(srch_em_board *b, const srch_em_scan_opts *opts, hn_rng *rng,
                  srch_em_scan_result *res);
 
 /* ---- the local search -------------------------------------------------- */
+
+/* Board features of a restart point (srch_em_stage_features; names in
+ * SRCH_EM_STAGE_NAMES, see docs/edge-matching.md). */
+#define SRCH_EM_STAGE_DIM 8
+extern const char *const SRCH_EM_STAGE_NAMES[SRCH_EM_STAGE_DIM];
 
 typedef struct {
     double time_limit; /* seconds */
@@ -228,6 +249,7 @@ typedef struct {
     double backtrack_time; /* seconds of the backtracking start (0: time/10) */
     double break_from;     /* the backtracking start's budget (srch_em_scan_opts) */
     int breaks;
+    int scan_bound;     /* the backtracking start's bound (enum srch_em_scan_bound) */
     double restart;     /* > 0: after this many seconds (on the run's clock) without a
                          * new best in the current descent, go back to the start board
                          * (built once; or reheat the best, see reheat_temp) for a new
@@ -243,6 +265,23 @@ typedef struct {
      * back to the random pick. NULL: the search is unchanged. */
     int (*choose)(void *user, srch_em_board *b, const srch_em_move *cand, int n, hn_rng *rng);
     void *choose_user;
+    /* > 0 (with choose): the chooser picks instead among this many sideways
+     * moves gathered by the plateau walk (--walk), and the perturbation step
+     * keeps its random pick; 0: the chooser serves the perturbation step */
+    int walk_choose;
+    /* STAGE-like restart points (with restart > 0, instead of the start
+     * board or a reheat): stage_k > 0 kicked copies of the run's best (each
+     * by stage_kick/2 .. 3*stage_kick/2 random perturbation moves) are made,
+     * and the new descent starts from the one of highest value
+     * stage_w[0] + sum stage_w[1 + k] * feature k (srch_em_stage_features;
+     * all weights 0: the first copy); 0: off */
+    int stage_k, stage_kick;
+    float stage_w[SRCH_EM_STAGE_DIM + 1];
+    /* optional, with stage_k: when each such descent ends by a restart (not
+     * by the clock), its start's features, the run's best when it began and
+     * the best it reached (the data a value is fitted to) */
+    void (*on_descent)(const float *f, int best_before, int reached, void *user);
+    void *descent_user;
     /* Optional learned order of the backtracking start's candidates
      * (srch_em_place_scorer_new); NULL: the shuffled order. */
     srch_em_place_scorer *order;

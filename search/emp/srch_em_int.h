@@ -143,6 +143,29 @@ void srch_em_walk_seed(srch_em_walk_rng *w, uint64_t seed);
  * Returns the tries made. */
 long srch_em_walk(srch_em_board *b, long tries, const srch_em_metropolis *acc,
                   srch_em_walk_rng *rng, int stop_above);
+/* A chooser among the walk's sideways moves (the learned move scorer):
+ * k of them are gathered (cand holds k), and the one `choose` picks is
+ * played. */
+typedef struct {
+    int k;
+    srch_em_move *cand;
+    int (*choose)(void *user, srch_em_board *b, const srch_em_move *cand, int n, hn_rng *rng);
+    void *user;
+    hn_rng *rng;
+} srch_em_walk_guide;
+/* srch_em_walk with the sideways moves (delta 0) chosen by g: gains and
+ * moves that lose joins are played when drawn, sideways ones are gathered
+ * until g->k and one of them is played (a move played in between empties
+ * the gathering: it was scored on another board). */
+long srch_em_walk_guided(srch_em_board *b, long tries, const srch_em_metropolis *acc,
+                         srch_em_walk_rng *rng, int stop_above, const srch_em_walk_guide *g);
+/* The STAGE features of board b (srch_em_stage.c) into f[SRCH_EM_STAGE_DIM];
+ * `ref` is the board it was kicked from (the distance feature); scratch
+ * holds n ints. */
+void srch_em_stage_features(const srch_em_board *b, const srch_em_board *ref, int *scratch,
+                            float *f);
+/* w[0] + sum w[1 + k] f[k]. */
+double srch_em_stage_value(const float *w, const float *f);
 /* The walk's view of a complete board: fill face/need from it (srch_em_walk
  * does this itself; for tests). */
 void srch_em_walk_sync(srch_em_board *b);

@@ -96,7 +96,7 @@ void srch_em_scan_free(scan_ctx *s)
     free(s->step), free(s->allowed), free(s->brk), free(s->phase);
     free(s->idx), free(s->deep), free(s->best), free(s->chosen), free(s->east), free(s->south),
         free(s->used);
-    free(s->fixed_cell), free(s->ord), free(s->nord);
+    free(s->fixed_cell), free(s->ord), free(s->nord), free(s->bal), free(s->bal0), free(s->resolve);
 }
 
 /* The kind of `cell` (its candidate table), built on first use. */
@@ -169,6 +169,76 @@ int srch_em_scan_init(scan_ctx *s, const srch_em_inst *in, hn_rng *rng)
     return HN_OK;
 }
 
+/* resolve[d]: the deepest depth of an empty cell next to the path up to d
+ * or to a clue (its demands are met or broken by then), at least d. */
+static int bound_resolve(scan_ctx *s)
+{
+    const srch_em_inst *in = s->in;
+    int *depth = malloc(sizeof *depth * ((size_t)in->n + 1));
+    s->resolve = malloc(sizeof *s->resolve * ((size_t)s->m + 1));
+    if (!depth || !s->resolve) {
+        free(depth);
+        return HN_ERR_NOMEM;
+    }
+    for (int c = 0; c <= in->n; c++)
+        depth[c] = -1; /* clues and the sentinel */
+    for (int d = 0; d < s->m; d++)
+        depth[s->step[d].cell] = d;
+    int far = 0;
+    for (int k = 0; k < in->nclues; k++)
+        for (int side = 0; side < 4; side++) {
+            int y = depth[in->nb[(size_t)in->clue_cell[k] * 4 + side]];
+            far = y > far ? y : far;
+        }
+    for (int d = 0; d < s->m; d++) {
+        for (int side = 0; side < 4; side++) {
+            int y = depth[in->nb[(size_t)s->step[d].cell * 4 + side]];
+            far = y > far ? y : far;
+        }
+        s->resolve[d] = far > d ? far : d;
+    }
+    free(depth);
+    return HN_OK;
+}
+
+int srch_em_scan_bound_init(scan_ctx *s, int bound)
+{
+    const srch_em_inst *in = s->in;
+    size_t nc = (size_t)s->ncol;
+    s->bal = calloc(nc, sizeof *s->bal), s->bal0 = calloc(nc, sizeof *s->bal0);
+    if (!s->bal || !s->bal0)
+        return HN_ERR_NOMEM;
+    for (int p = 0; p < in->n; p++)
+        if (!s->used[p])
+            for (int k = 0; k < 4; k++)
+                s->bal0[srch_em_pc(in, p, 0)[k]]++;
+    for (int k = 0; k < in->nclues; k++) {
+        int c = in->clue_cell[k];
+        const uint8_t *col = srch_em_pc(in, in->clue_piece[k], in->clue_rot[k]);
+        for (int side = 0; side < 4; side++) {
+            int y = in->nb[(size_t)c * 4 + side];
+            if (y < in->n && !s->fixed_cell[y])
+                s->bal0[col[side]]--;
+        }
+    }
+    s->bound = bound;
+    srch_em_scan_bound_recount(s, 0);
+    return bound_resolve(s);
+}
+
+void srch_em_scan_bound_recount(scan_ctx *s, int upto)
+{
+    memcpy(s->bal, s->bal0, (size_t)s->ncol * sizeof *s->bal);
+    s->dead = s->odd = 0;
+    for (int c = 1; c < s->ncol; c++) {
+        int v = s->bal[c];
+        s->dead += v < 0 ? -v : 0;
+        s->odd += v > 0 ? v & 1 : 0;
+    }
+    for (int d = 0; d < upto; d++)
+        scan_bound_move(s, d, &s->chosen[d], 1);
+}
+
 static void shuffle_buckets(scan_ctx *s, scan_item *items, const int *off, int nkeys)
 {
     for (int b = 0; b < nkeys; b++)
@@ -207,6 +277,11 @@ static inline int try_item(scan_ctx *s, int d, const scan_item *it, int ph, int 
     if (cost > budget)
         return 0;
     scan_place(s, d, it, cost);
+    if (s->bound && d >= s->from - 1 && scan_bound_prunes(s, d)) {
+        scan_unplace(s, d);
+        s->res->pruned++;
+        return 0; /* the empty cells cannot stay within the budget */
+    }
     return 1;
 }
 
@@ -297,7 +372,7 @@ int srch_em_scan_dfs(scan_ctx *s, int floor, long limit)
             break;
         if (!next_placement(s, d)) {
             if (--d >= floor)
-                s->used[s->chosen[d].piece] = 0;
+                scan_unplace(s, d);
             continue;
         }
         res->nodes++;
@@ -313,10 +388,10 @@ int srch_em_scan_dfs(scan_ctx *s, int floor, long limit)
             continue;
         }
         on_complete(s);
-        s->used[s->chosen[d].piece] = 0; /* the next candidate of the last cell */
+        scan_unplace(s, d); /* the next candidate of the last cell */
     }
-    for (int k = floor; k < d; k++) /* the abandoned path (depth d is never placed here) */
-        s->used[s->chosen[k].piece] = 0;
+    for (int k = d - 1; k >= floor; k--) /* the abandoned path (depth d is not placed here) */
+        scan_unplace(s, k);
     return d < floor;
 }
 
@@ -357,20 +432,23 @@ int srch_em_scan(srch_em_board *b, const srch_em_scan_opts *o, hn_rng *rng,
         res = &dummy;
     *res = (srch_em_scan_result){0};
     if (!(o->seconds >= 0) || !(o->break_from >= 0 && o->break_from <= 1) || o->breaks < 0 ||
-        o->restart_nodes < 1 || o->fill_nodes < 1)
+        o->restart_nodes < 1 || o->fill_nodes < 1 || o->bound < SRCH_EM_SCAN_BOUND_NONE ||
+        o->bound > SRCH_EM_SCAN_BOUND_PARITY)
         return hn_fail(HN_ERR_ARG, "invalid backtracking options (seconds >= 0, break_from "
-                                   "0..1, breaks >= 0, restart and fill nodes >= 1)");
+                                   "0..1, breaks >= 0, restart and fill nodes >= 1, bound 0..2)");
     scan_ctx s;
     int st = srch_em_scan_init(&s, b->inst, rng);
+    s.from = (int)(o->break_from * s.m);
+    if (s.from >= s.m)
+        s.from = s.m - 1;
+    if (st == HN_OK && o->bound)
+        st = srch_em_scan_bound_init(&s, o->bound);
     if (st != HN_OK) {
         srch_em_scan_free(&s);
         return hn_fail(HN_ERR_NOMEM, "out of memory for the backtracking start");
     }
     s.o = o, s.res = res, s.order = o->order;
     s.t0 = scan_clock(o->cpu_clock), s.deadline = s.t0 + o->seconds;
-    s.from = (int)(o->break_from * s.m);
-    if (s.from >= s.m)
-        s.from = s.m - 1;
     if (s.m > 0)
         srch_em_scan_set_budget(&s, s.from, o->breaks);
     while (s.m > 0 && scan_clock(o->cpu_clock) < s.deadline && !hn_stop_requested()) {

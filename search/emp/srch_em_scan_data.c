@@ -86,7 +86,7 @@ static double probe(sampler *sm, int d, int i, uint64_t seed)
         srch_em_scan_dfs(p, d + 1, sm->o->probe_nodes);
     else
         p->probe_best = p->brk[p->m];
-    p->used[sm->cand[i]->piece] = 0;
+    scan_unplace(p, d);
     p->rng = NULL;
     hn_rng_free(rng);
     double v = sm->pres.deepest;

@@ -64,11 +64,21 @@ struct scan_ctx {
     void *user;
     int probe;      /* 1: complete boards only counted, the budget never lowered */
     int probe_best; /* probe: fewest breaks of a complete board, -1 none */
+    /* the colour bound (enum srch_em_scan_bound; 0: off, counters unused):
+     * per colour, the sides the unplaced pieces hold minus the sides placed
+     * cells and clues show to empty cells (open demands); dead = sum of
+     * max(0, -bal), odd = colours whose bal is positive and odd */
+    int bound;
+    int *bal, *bal0, dead, odd; /* bal0: of the empty path */
+    int *resolve; /* [m]: a depth by which every demand open after depth d is met or broken */
 };
 
 /* Scan order, clue colours, cell kinds and candidate tables; scan_free
  * frees a partial build. */
 int srch_em_scan_init(scan_ctx *s, const srch_em_inst *in, hn_rng *rng);
+/* Turn the colour bound on at level `bound` (supply and demands counted
+ * from the pieces and clues; call with s->from set and an empty path). */
+int srch_em_scan_bound_init(scan_ctx *s, int bound);
 void srch_em_scan_free(scan_ctx *s);
 /* Reshuffle every bucket of the candidate tables from s->rng. */
 void srch_em_scan_shuffle(scan_ctx *s);
@@ -106,14 +116,85 @@ static inline const scan_item *scan_phase_list(const scan_kind *k, int ph, int w
     }
 }
 
+/* Colour c's balance changes by delta (grey is no join). */
+static inline void scan_bound_colour(scan_ctx *s, int c, int delta)
+{
+    if (!c)
+        return;
+    int v = s->bal[c];
+    s->dead -= v < 0 ? -v : 0;
+    s->odd -= v > 0 ? v & 1 : 0;
+    v += delta;
+    s->bal[c] = v;
+    s->dead += v < 0 ? -v : 0;
+    s->odd += v > 0 ? v & 1 : 0;
+}
+
+/* The counters as item `it` enters (sign 1) or leaves (-1) depth d: it
+ * leaves the supply, meets or breaks the demands its west and north
+ * neighbours (and a clue east or south) showed it, and its free east and
+ * south sides become demands. A side that matches its demand changes
+ * nothing, so a perfect placement touches two colours. */
+static inline void scan_bound_move(scan_ctx *s, int d, const scan_item *it, int sign)
+{
+    const scan_step *st = &s->step[d];
+    int w = s->east[st->west], nn = s->south[st->north];
+    if (w != it->w)
+        scan_bound_colour(s, w, sign), scan_bound_colour(s, it->w, -sign);
+    if (nn != it->n)
+        scan_bound_colour(s, nn, sign), scan_bound_colour(s, it->n, -sign);
+    if (st->e_need < 0)
+        scan_bound_colour(s, it->e, -2 * sign);
+    else if (st->e_need != it->e)
+        scan_bound_colour(s, st->e_need, sign), scan_bound_colour(s, it->e, -sign);
+    if (st->s_need < 0)
+        scan_bound_colour(s, it->s, -2 * sign);
+    else if (st->s_need != it->s)
+        scan_bound_colour(s, st->s_need, sign), scan_bound_colour(s, it->s, -sign);
+}
+
+/* 1 if the breaks after placing depth d cannot stay within the budget.
+ * Every open demand needs its own unplaced side of its colour, so `dead`
+ * demands will be breaks, all made by depth resolve[d], where the budget is
+ * allowed[resolve[d]]; and a colour whose sides left over after its demands
+ * are odd in number leaves one unmatched side among the empty cells, where
+ * a break holds two unmatched sides, so the rest of the board adds at least
+ * (dead + odd) / 2 breaks by the last cell. */
+static inline int scan_bound_prunes(const scan_ctx *s, int d)
+{
+    int b = s->brk[d + 1];
+    if (b + s->dead > s->allowed[s->resolve[d]])
+        return 1;
+    return s->bound == SRCH_EM_SCAN_BOUND_PARITY &&
+           b + (s->dead + s->odd + 1) / 2 > s->allowed[s->m - 1];
+}
+
+/* The counters of the path above depth `upto` recounted (srch_em_scan.c);
+ * scan_place recounts at `from`:
+ * the bound cannot prune before breaks are allowed, so it is kept only past
+ * there, which spares the placements of the perfect prefix. */
+void srch_em_scan_bound_recount(scan_ctx *s, int upto);
+
 static inline void scan_place(scan_ctx *s, int d, const scan_item *it, int cost)
 {
     const scan_step *st = &s->step[d];
+    if (s->bound && d >= s->from)
+        scan_bound_move(s, d, it, 1);
     s->used[it->piece] = 1;
     s->east[st->cell] = it->e;
     s->south[st->cell] = it->s;
     s->chosen[d] = *it;
     s->brk[d + 1] = s->brk[d] + cost;
+    if (s->bound && d == s->from - 1)
+        srch_em_scan_bound_recount(s, s->from);
+}
+
+/* Undo scan_place at depth d. */
+static inline void scan_unplace(scan_ctx *s, int d)
+{
+    s->used[s->chosen[d].piece] = 0;
+    if (s->bound && d >= s->from)
+        scan_bound_move(s, d, &s->chosen[d], -1);
 }
 
 static inline const scan_item *scan_perfect(const scan_ctx *s, int d, int *lo, int *hi)

@@ -3,6 +3,7 @@
  * perturbation, until the time limit; the best board is kept. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "search/emp/srch_em_int.h"
@@ -46,6 +47,11 @@ typedef struct {
     void *user;
     srch_em_move *cand;
     int cand_cap;
+    /* STAGE restart points (opts.stage_k): the chosen candidate, scratch
+     * ints for the features, and the logged descent's start */
+    srch_em_board *stage_pick;
+    int *stage_scratch, stage_logged, stage_before;
+    float stage_f[SRCH_EM_STAGE_DIM];
 } em_run;
 
 double srch_em_cpu_seconds(void)
@@ -99,7 +105,9 @@ static void choose_perturbation_move(em_run *r)
     int nc = srch_em_moves_enum(b, cell, r->cand, r->cand_cap);
     if (nc == 0)
         return;
-    int k = r->o->choose ? r->o->choose(r->o->choose_user, b, r->cand, nc, r->rng) : -1;
+    int k = r->o->choose && !r->o->walk_choose
+                ? r->o->choose(r->o->choose_user, b, r->cand, nc, r->rng)
+                : -1;
     if (k >= 0 && k < nc) {
         srch_em_move_apply(b, &r->cand[k]);
         return;
@@ -130,10 +138,18 @@ static void annealed_walk(em_run *r, long tries, double temp)
     srch_em_metropolis_init(&acc, temp);
     srch_em_walk_rng wr;
     srch_em_walk_seed(&wr, hn_rng_u64(r->rng));
+    srch_em_walk_guide g = {.k = r->o->choose ? r->o->walk_choose : 0,
+                            .cand = r->cand,
+                            .choose = r->o->choose,
+                            .user = r->o->choose_user,
+                            .rng = r->rng};
     const long chunk = 1L << 16;
     while (tries > 0) {
         long n = tries < chunk ? tries : chunk;
-        tries -= srch_em_walk(r->cur, n, &acc, &wr, r->anchor->score);
+        if (g.k > 0)
+            tries -= srch_em_walk_guided(r->cur, n, &acc, &wr, r->anchor->score, &g);
+        else
+            tries -= srch_em_walk(r->cur, n, &acc, &wr, r->anchor->score);
         note_best(r);
         if (out_of_time(r))
             return;
@@ -146,9 +162,46 @@ static void annealed_walk(em_run *r, long tries, double temp)
  * start board keeps none of it. (On Eternity II the walk has a sharp melting
  * point: 30 M tries at T 0.25 move a tenth of the pieces of a 456 board, at
  * T 0.28 nearly all of them.) */
+/* The descent that ends now, for the caller fitting a value (opts.on_descent). */
+static void stage_log(em_run *r)
+{
+    if (r->stage_logged && r->o->on_descent)
+        r->o->on_descent(r->stage_f, r->stage_before, r->anchor->score, r->o->descent_user);
+    r->stage_logged = 0;
+}
+
+/* STAGE: kicked copies of the run's best, of random kick sizes; the one of
+ * highest learned value goes to r->cur. */
+static void stage_start(em_run *r)
+{
+    const srch_em_opts *o = r->o;
+    int kick = o->stage_kick > 0 ? o->stage_kick : r->in->n / 8 + 1;
+    double best_v = -HUGE_VAL;
+    float f[SRCH_EM_STAGE_DIM];
+    stage_log(r);
+    for (int i = 0; i < o->stage_k; i++) {
+        srch_em_board_copy(r->cur, r->best);
+        int moves = kick / 2 + (int)hn_rng_below(r->rng, (uint32_t)kick + 1);
+        for (int j = 0; j < moves; j++)
+            choose_perturbation_move(r);
+        srch_em_stage_features(r->cur, r->best, r->stage_scratch, f);
+        double v = srch_em_stage_value(o->stage_w, f);
+        if (v > best_v) {
+            best_v = v;
+            srch_em_board_copy(r->stage_pick, r->cur);
+            memcpy(r->stage_f, f, sizeof f);
+        }
+    }
+    srch_em_board_copy(r->cur, r->stage_pick);
+    r->stage_before = r->best->score;
+    r->stage_logged = 1;
+}
+
 static void new_descent(em_run *r)
 {
-    if (r->o->reheat_temp > 0) {
+    if (r->o->stage_k > 0) {
+        stage_start(r);
+    } else if (r->o->reheat_temp > 0) {
         /* anchored on the best, so a reheat that passes it keeps that board */
         srch_em_board_copy(r->cur, r->best);
         srch_em_board_copy(r->anchor, r->best);
@@ -236,6 +289,7 @@ static int start_board(em_run *r)
         so.break_from = o->break_from;
         so.breaks = o->breaks;
         so.order = o->order;
+        so.bound = o->scan_bound;
         so.fill_nodes = o->start_nodes;
         so.on_board = scan_board;
         so.user = r;
@@ -266,9 +320,12 @@ int srch_em_solve(const srch_em_inst *in, const srch_em_opts *opts, int *piece, 
         o.start_nodes < 1 || o.slack < 0 || o.escalate < 0 || !(o.restart >= 0) ||
         !(o.time_limit >= 0) || !(o.walk_temp >= 0 && o.walk_temp <= 1e3) ||
         !(o.reheat_temp >= 0 && o.reheat_temp <= 1e3) || o.reheat_tries < 0 ||
-        (o.reheat_temp > 0 && !(o.restart > 0)))
+        (o.reheat_temp > 0 && !(o.restart > 0)) || o.walk_choose < 0 || o.walk_choose > in->n ||
+        o.stage_k < 0 || o.stage_k > 1000 || o.stage_kick < 0 ||
+        (o.stage_k > 0 && !(o.restart > 0)))
         return hn_fail(HN_ERR_ARG, "invalid local search options (ta_k >= 2, region >= 1x1, "
                                    "walk_temp and reheat_temp 0..1000, a reheat only with restart, "
+                                   "walk_choose 0..cells, stage_k 0..1000 and only with restart, "
                                    "no negative counts)");
     int st = HN_OK;
     em_run r = {.o = &o, .in = in, .res = res, .fn = fn, .user = user};
@@ -283,7 +340,12 @@ int srch_em_solve(const srch_em_inst *in, const srch_em_opts *opts, int *piece, 
     r.rng = hn_rng_new(o.seed);
     r.cand_cap = in->n + 4;
     r.cand = malloc(sizeof *r.cand * (size_t)r.cand_cap);
-    if (!r.cur || !r.best || !r.anchor || !r.rng || !r.cand) {
+    if (o.stage_k > 0) {
+        r.stage_pick = srch_em_board_new(in, &st);
+        r.stage_scratch = malloc(sizeof *r.stage_scratch * (size_t)in->n);
+    }
+    if (!r.cur || !r.best || !r.anchor || !r.rng || !r.cand ||
+        (o.stage_k > 0 && (!r.stage_pick || !r.stage_scratch))) {
         st = r.cur && r.best && r.anchor
                  ? hn_fail(HN_ERR_NOMEM, "out of memory for the local search")
                  : st;
@@ -329,7 +391,7 @@ int srch_em_solve(const srch_em_inst *in, const srch_em_opts *opts, int *piece, 
         for (int i = 0; i < strength; i++)
             choose_perturbation_move(&r);
     }
-    note_best(&r);
+    note_best(&r); /* (a descent the clock cut is not logged: it did not settle) */
     srch_em_board_get(r.best, piece, rot);
     res->best = r.best->score;
     res->moves = r.cur->evals;
@@ -347,5 +409,7 @@ out:
         srch_em_board_free(r.anchor);
     hn_rng_free(r.rng);
     free(r.cand);
+    srch_em_board_free(r.stage_pick);
+    free(r.stage_scratch);
     return st;
 }

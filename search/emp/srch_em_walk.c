@@ -276,3 +276,51 @@ long srch_em_walk(srch_em_board *b, long tries, const srch_em_metropolis *acc,
     b->evals += t;
     return t;
 }
+
+/* One random try of the walk: a pair of cells of one class scored into *mv;
+ * 0 when the draw gives no move (an empty class, a frame piece with itself). */
+static inline int walk_draw(const srch_em_board *b, uint64_t *s, srch_em_move *mv)
+{
+    int cls = walk_class(b, walk_next(s));
+    uint32_t m = (uint32_t)b->cls_len[cls];
+    if (m == 0)
+        return 0;
+    uint64_t x = walk_next(s);
+    const int *cells = b->cls_cells + b->cls_off[cls];
+    int a = cells[((x & 0xffffffffu) * m) >> 32], c = cells[((x >> 32) * m) >> 32];
+    if (a == c && cls != SRCH_EM_INNER)
+        return 0;
+    *mv = (srch_em_move){.a = a, .b = c};
+    walk_score(b, cls, mv);
+    return 1;
+}
+
+long srch_em_walk_guided(srch_em_board *b, long tries, const srch_em_metropolis *acc,
+                         srch_em_walk_rng *rng, int stop_above, const srch_em_walk_guide *g)
+{
+    srch_em_walk_sync(b);
+    uint64_t s[4] = {rng->s[0], rng->s[1], rng->s[2], rng->s[3]};
+    long t = 0;
+    int n = 0;
+    while (t < tries && b->score <= stop_above) {
+        t++;
+        srch_em_move mv;
+        if (!walk_draw(b, s, &mv) || !SRCH_EM_METROPOLIS_KEEP(acc, mv.delta, walk_next(s)))
+            continue;
+        if (mv.delta != 0) { /* a gain, or a loss the temperature keeps: played at once */
+            walk_apply(b, &mv);
+            n = 0; /* the gathered moves were scored on the board before it */
+            continue;
+        }
+        g->cand[n++] = mv;
+        if (n < g->k)
+            continue;
+        int k = g->choose(g->user, b, g->cand, n, g->rng);
+        walk_apply(b, &g->cand[k >= 0 && k < n ? k : 0]);
+        n = 0;
+    }
+    for (int i = 0; i < 4; i++)
+        rng->s[i] = s[i];
+    b->evals += t;
+    return t;
+}
