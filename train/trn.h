@@ -231,12 +231,12 @@ struct trn_avi_opts {
     const srch_np_heur *residual;
     const char *residual_spec;
     /* DAVI */
-    int walk_max;        /* K [30] */
-    double update_loss;  /* threshold; 0: replace every round [0] */
-    int clamp;           /* 1: target <= walk length (an upper bound) [1] */
-    int integer_targets; /* 1: child values rounded, >= 0 (unit costs) [0] */
-    int lookahead;       /* backup depth in moves, 1..TRN_AVI_MAX_LOOKAHEAD (with a
-                            table 1..TRN_AVI_MAX_TABLE_LOOKAHEAD) [1] */
+    int walk_max;         /* K [30] */
+    double update_loss;   /* threshold; 0: replace every round [0] */
+    int clamp;            /* 1: target <= walk length (an upper bound) [1] */
+    int integer_targets;  /* 1: child values rounded, >= 0 (unit costs) [0] */
+    int lookahead;        /* backup depth in moves, 1..TRN_AVI_MAX_LOOKAHEAD (with a
+                             table 1..TRN_AVI_MAX_TABLE_LOOKAHEAD) [1] */
     double uniform_share; /* share of the boards drawn uniformly among the solvable
                              ones instead of by a walk (no walk length, no clamp) [0] */
     int table;            /* 8-puzzle: after each target update the target network's
