@@ -113,6 +113,11 @@ static int to_groups(const char *path, const float *g, size_t n, int32_t **group
         return hn_fail(HN_ERR_NOMEM, "%s: out of memory for /group", path);
     *groups = 0;
     for (size_t i = 0; i < n; i++) {
+        /* stored as floats: whole numbers up to 2^24 are exact, and a cast of
+         * anything else would be undefined or change the grouping silently */
+        if (!(g[i] >= 0.0f && g[i] <= 16777216.0f && g[i] == floorf(g[i])))
+            return hn_fail(HN_ERR_FORMAT, "%s: /group row %zu holds %g, expected a group number",
+                           path, i, (double)g[i]);
         (*group)[i] = (int32_t)g[i];
         if (i == 0 || (*group)[i] != (*group)[i - 1]) {
             if (i > 0 && (*group)[i] < (*group)[i - 1])
