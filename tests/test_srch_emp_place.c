@@ -12,17 +12,7 @@
 #include "search/emp/emp.h"
 #include "search/emp/srch_em_place.h"
 #include "tests/check.h"
-
-static int is_clue(const srch_em_inst *in, int cell)
-{
-    for (int k = 0; k < srch_em_inst_nclues(in); k++) {
-        int p, c, r;
-        srch_em_inst_clue(in, k, &p, &c, &r);
-        if (c == cell)
-            return 1;
-    }
-    return 0;
-}
+#include "tests/emp_check.h"
 
 /* A 7x6 instance with an inner clue, so the counts start from a non-empty
  * board. */
@@ -78,7 +68,7 @@ static void test_incremental(void)
     int n = 42;
     uint8_t on[42] = {0};
     for (int c = 0; c < n; c++)
-        on[c] = (uint8_t)is_clue(in, c);
+        on[c] = (uint8_t)emp_is_clue(in, c);
     long compared = 0, mismatched = 0, pushes = 0;
     srch_em_board_random(ref, rng);
     for (int it = 0; it < 2000; it++) {
@@ -108,7 +98,7 @@ static void test_incremental(void)
         srch_em_pfeat_pop(f);
     srch_em_pfeat_encode(f, 8, srch_em_board_piece(ref, 8), srch_em_board_rot(ref, 8), &ctx, a);
     for (int c = 0; c < n; c++)
-        if (c != 8 && !is_clue(in, c))
+        if (c != 8 && !emp_is_clue(in, c))
             srch_em_pfeat_push(f, c, srch_em_board_piece(ref, c), srch_em_board_rot(ref, c));
     srch_em_pfeat_encode(f, 8, srch_em_board_piece(ref, 8), srch_em_board_rot(ref, 8), &ctx, b);
     CHECK(memcmp(a, b, sizeof a) != 0);

@@ -8,6 +8,7 @@
 
 #include "search/emp/emp.h"
 #include "tests/check.h"
+#include "tests/emp_check.h"
 
 enum { W = 8, H = 8, N = W * H };
 
@@ -29,17 +30,6 @@ static srch_em_inst *clued8(void)
     return in;
 }
 
-static int is_clue(const srch_em_inst *in, int cell)
-{
-    for (int k = 0; k < srch_em_inst_nclues(in); k++) {
-        int p, c, r;
-        srch_em_inst_clue(in, k, &p, &c, &r);
-        if (c == cell)
-            return 1;
-    }
-    return 0;
-}
-
 /* 1 if the join between a and its neighbour b on `side` is broken. */
 static int broken(const srch_em_inst *in, const int *piece, const int *rot, int a, int b, int side)
 {
@@ -53,13 +43,15 @@ static int scan_breaks(const srch_em_inst *in, const int *piece, const int *rot,
 {
     int m = 0, total = 0;
     for (int c = 0; c < N; c++) {
-        if (is_clue(in, c))
+        if (emp_is_clue(in, c))
             continue;
         int row = c / W, col = c % W;
         total += col > 0 && broken(in, piece, rot, c, c - 1, SRCH_EM_W);
         total += row > 0 && broken(in, piece, rot, c, c - W, SRCH_EM_N);
-        total += col < W - 1 && is_clue(in, c + 1) && broken(in, piece, rot, c, c + 1, SRCH_EM_E);
-        total += row < H - 1 && is_clue(in, c + W) && broken(in, piece, rot, c, c + W, SRCH_EM_S);
+        total +=
+            col < W - 1 && emp_is_clue(in, c + 1) && broken(in, piece, rot, c, c + 1, SRCH_EM_E);
+        total +=
+            row < H - 1 && emp_is_clue(in, c + W) && broken(in, piece, rot, c, c + W, SRCH_EM_S);
         cum[m++] = total;
     }
     return m;

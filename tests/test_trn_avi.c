@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "avi_check.h"
 #include "check.h"
 #include "common/hn_h5.h"
 #include "np_bfs.h"
@@ -177,11 +178,6 @@ static void test_learns(const uint8_t *dist)
     nn_model_free(m);
 }
 
-static void keep_target_mean(const struct trn_avi_round *r, void *user)
-{
-    *(double *)user = r->target_mean;
-}
-
 /* --init-from: the model started from is also the first target network, so
  * round 1 backs up its values (1 + 7.25 nearly everywhere), not zeros. */
 static void test_init_target(void)
@@ -198,7 +194,7 @@ static void test_init_target(void)
     o.walk_max = 30;
     o.clamp = 0;
     double mean = 0;
-    o.on_round = keep_target_mean;
+    o.on_round = avi_keep_mean;
     o.round_user = &mean;
     nn_model *m = NULL;
     CHECK(trn_avi_run(&o, &m) == 0);
@@ -207,41 +203,17 @@ static void test_init_target(void)
     remove(path);
 }
 
-static int weights_equal(nn_model *a, nn_model *b)
-{
-    size_t na, nb;
-    float *p = nn_model_params(a, &na), *q = nn_model_params(b, &nb);
-    return na == nb && !memcmp(p, q, sizeof(float) * na);
-}
-
 static void test_resume(void)
 {
     const char *ck = "test_trn_avi.ck.h5";
     struct trn_avi_opts o;
     small_opts(&o);
-    o.rounds = 4;
-    o.threads = 2;
-    nn_model *full = NULL, *half = NULL, *rest = NULL;
-    CHECK(trn_avi_run(&o, &full) == 0);
-    o.rounds = 2;
-    o.threads = 1; /* the thread count does not change the targets */
-    o.checkpoint = ck;
-    CHECK(trn_avi_run(&o, &half) == 0);
-    int sealed = 0; /* the checkpoint carries the checksum trailer */
-    CHECK(hn_file_verify(ck, &sealed) == HN_OK && sealed == 1);
-    o.rounds = 4;
-    o.resume = ck;
-    o.arch = NULL;
-    CHECK(trn_avi_run(&o, &rest) == 0);
-    CHECK(full && rest && weights_equal(full, rest));
-    CHECK(full && half && !weights_equal(full, half));
+    nn_model *rest = avi_check_resume(&o, 4, ck);
     /* another method or batch is refused */
     nn_model *x = NULL;
     o.batch = 64;
     CHECK(trn_avi_run(&o, &x) == HN_ERR_ARG && x == NULL);
     CHECK(strstr(hn_errmsg(), "batch") != NULL);
-    nn_model_free(full);
-    nn_model_free(half);
     nn_model_free(rest);
     remove(ck);
 }
@@ -312,7 +284,7 @@ static void test_refused(void)
 
 /* Damage one field of a sealed checkpoint and seal it again (what the
  * checksum cannot catch): the resume must refuse it, naming the field. */
-static void damage_and_resume(const char *ck, const char *field, double value)
+static void damage_and_resume(const char *ck, const char *field, double value, int want)
 {
     char copy[64];
     snprintf(copy, sizeof copy, "%s.bad", ck);
@@ -351,7 +323,7 @@ static void damage_and_resume(const char *ck, const char *field, double value)
     o.arch = NULL;
     o.resume = copy;
     nn_model *m = NULL;
-    CHECK(trn_avi_run(&o, &m) == HN_ERR_FORMAT && m == NULL);
+    CHECK(trn_avi_run(&o, &m) == want && m == NULL);
     CHECK_MSG(strstr(hn_errmsg(), field) != NULL, "%s: %s", field, hn_errmsg());
     remove(copy);
 }
@@ -368,12 +340,12 @@ static void test_damaged(void)
     nn_model *m = NULL;
     CHECK(trn_avi_run(&o, &m) == 0);
     nn_model_free(m);
-    damage_and_resume(ck, "round", -1);
-    damage_and_resume(ck, "round", 1e300);
-    damage_and_resume(ck, "steps", NAN);
-    damage_and_resume(ck, "walk", 0.5);
-    damage_and_resume(ck, "adam_v", -1);
-    damage_and_resume(ck, "adam_v", NAN);
+    damage_and_resume(ck, "round", -1, HN_ERR_FORMAT);
+    damage_and_resume(ck, "round", 1e300, HN_ERR_FORMAT);
+    damage_and_resume(ck, "steps", NAN, HN_ERR_FORMAT);
+    damage_and_resume(ck, "walk", 0.5, HN_ERR_FORMAT);
+    damage_and_resume(ck, "adam_v", -1, HN_ERR_NAN);
+    damage_and_resume(ck, "adam_v", NAN, HN_ERR_NAN);
     remove(ck);
 }
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "avi_check.h"
 #include "check.h"
 #include "np_bfs.h"
 #include "search/npuzzle/ann.h"
@@ -142,11 +143,6 @@ static void small_opts(struct trn_avi_opts *o)
     o->integer_targets = 1;
 }
 
-static void keep_mean(const struct trn_avi_round *r, void *user)
-{
-    *(double *)user = r->target_mean;
-}
-
 /* Round 1 (h = 0, look-ahead 4) with walks of 0 moves: every walk board is
  * the goal (target 0), nearly every uniform board gets 4. */
 static void test_uniform(const uint8_t *dist)
@@ -169,7 +165,7 @@ static void test_uniform(const uint8_t *dist)
         o.lookahead = 4;
         o.uniform_share = share[k];
         double mean = -1;
-        o.on_round = keep_mean;
+        o.on_round = avi_keep_mean;
         o.round_user = &mean;
         nn_model *m = NULL;
         CHECK(trn_avi_run(&o, &m) == 0);
@@ -248,13 +244,6 @@ out:
     nn_model_free(late);
 }
 
-static int weights_equal(nn_model *a, nn_model *b)
-{
-    size_t na, nb;
-    float *p = nn_model_params(a, &na), *q = nn_model_params(b, &nb);
-    return na == nb && !memcmp(p, q, sizeof(float) * na);
-}
-
 /* The table is rebuilt from the checkpoint's target network on resume. */
 static void test_resume(void)
 {
@@ -264,28 +253,13 @@ static void test_resume(void)
     o.uniform_share = 0.5;
     o.lookahead = 2;
     o.lr_cosine = 1;
-    o.rounds = 4;
-    o.threads = 2;
-    nn_model *full = NULL, *half = NULL, *rest = NULL;
-    CHECK(trn_avi_run(&o, &full) == 0);
-    o.rounds = 2;
-    o.threads = 1;
-    o.checkpoint = ck;
-    CHECK(trn_avi_run(&o, &half) == 0);
-    o.rounds = 4;
-    o.resume = ck;
-    o.arch = NULL;
-    CHECK(trn_avi_run(&o, &rest) == 0);
-    CHECK(full && rest && weights_equal(full, rest));
-    CHECK(full && half && !weights_equal(full, half));
+    nn_model *rest = avi_check_resume(&o, 4, ck);
     /* the record keeps each session's rounds and settings */
     const char *h = rest ? nn_model_get_meta_str(rest, "avi_history") : NULL;
     CHECK_MSG(h && !strncmp(h, "rounds 1-2: steps 60 ", 21) &&
                   strstr(h, "; rounds 3-4: steps 60 ") &&
                   strstr(h, "lookahead 2 integer 1 table 1 uniform 0.5"),
               "avi_history: %s", h ? h : "(none)");
-    nn_model_free(full);
-    nn_model_free(half);
     nn_model_free(rest);
     remove(ck);
 }
