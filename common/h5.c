@@ -413,6 +413,20 @@ int hn_h5_attr_get_str(hid_t obj, const char *name, char *buf, size_t cap)
     return rc;
 }
 
+/* One integer attribute in its own signedness: *u when the stored type is
+ * unsigned (*is_unsigned 1), else *v, so a 64-bit value cannot wrap. */
+static int attr_read_integer(hid_t a, hid_t ft, const char *name, long long *v,
+                             unsigned long long *u, int *is_unsigned)
+{
+    *v = 0;
+    *u = 0;
+    *is_unsigned = H5Tget_sign(ft) == H5T_SGN_NONE;
+    if (H5Aread(a, *is_unsigned ? H5T_NATIVE_ULLONG : H5T_NATIVE_LLONG,
+                *is_unsigned ? (void *)u : (void *)v) < 0)
+        return hn_fail(HN_ERR_FORMAT, "attribute '%s' cannot be read", name);
+    return HN_OK;
+}
+
 /* Read one number: a float must be finite and, when `ll` is wanted, an
  * integer in range; an unsigned 64-bit value is read as such so it cannot wrap. */
 static int attr_read_num(hid_t obj, const char *name, double *d, long long *ll)
@@ -435,15 +449,13 @@ static int attr_read_num(hid_t obj, const char *name, double *d, long long *ll)
         else if (ll)
             *ll = (long long)*d;
     } else if (!rc) {
-        long long v = 0;
-        unsigned long long u = 0;
-        int is_unsigned = H5Tget_sign(ft) == H5T_SGN_NONE;
-        if (H5Aread(a, is_unsigned ? H5T_NATIVE_ULLONG : H5T_NATIVE_LLONG,
-                    is_unsigned ? (void *)&u : (void *)&v) < 0)
-            rc = hn_fail(HN_ERR_FORMAT, "attribute '%s' cannot be read", name);
-        else if (is_unsigned && u > (unsigned long long)LLONG_MAX)
+        long long v;
+        unsigned long long u;
+        int is_unsigned;
+        rc = attr_read_integer(a, ft, name, &v, &u, &is_unsigned);
+        if (!rc && is_unsigned && u > (unsigned long long)LLONG_MAX)
             rc = hn_fail(HN_ERR_FORMAT, "attribute '%s' is %llu, out of range", name, u);
-        else if (is_unsigned)
+        if (!rc && is_unsigned)
             v = (long long)u;
         if (!rc && ll)
             *ll = v;
@@ -470,13 +482,12 @@ int hn_h5_attr_get_u64(hid_t obj, const char *name, uint64_t *value)
     int rc = attr_check_one(a, name);
     if (!rc && (H5Tget_class(ft) != H5T_INTEGER || H5Tget_size(ft) > 8))
         rc = hn_fail(HN_ERR_FORMAT, "attribute '%s' is not an unsigned integer", name);
-    long long v = 0;
-    unsigned long long u = 0;
-    int is_unsigned = !rc && H5Tget_sign(ft) == H5T_SGN_NONE;
-    if (!rc && H5Aread(a, is_unsigned ? H5T_NATIVE_ULLONG : H5T_NATIVE_LLONG,
-                       is_unsigned ? (void *)&u : (void *)&v) < 0)
-        rc = hn_fail(HN_ERR_FORMAT, "attribute '%s' cannot be read", name);
-    else if (!rc && !is_unsigned && v < 0)
+    long long v;
+    unsigned long long u;
+    int is_unsigned;
+    if (!rc)
+        rc = attr_read_integer(a, ft, name, &v, &u, &is_unsigned);
+    if (!rc && !is_unsigned && v < 0)
         rc = hn_fail(HN_ERR_FORMAT, "attribute '%s' is %lld, expected >= 0", name, v);
     if (!rc)
         *value = is_unsigned ? u : (uint64_t)v;

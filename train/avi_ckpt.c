@@ -46,6 +46,15 @@ static int read_arr(hid_t g, const char *path, const char *name, hid_t type, voi
 #define NCOUNT 9
 static const char *const count_names[NCOUNT] = {
     "round", "updates", "steps", "samples", "seconds", "adam_steps", "budget", "walk", "buf_n"};
+/* What each may hold when read back: the int counters (round, updates,
+ * walk) fit an int, the others a double's exact integers; all but seconds
+ * are whole numbers. A damaged value must be refused, not cast and wrapped. */
+#define INT_COUNT 2147483647.0
+#define EXACT_COUNT 9007199254740992.0
+static const double count_max[NCOUNT] = {INT_COUNT,   INT_COUNT,   EXACT_COUNT,
+                                         EXACT_COUNT, EXACT_COUNT, EXACT_COUNT,
+                                         EXACT_COUNT, INT_COUNT,   EXACT_COUNT};
+static const int count_whole[NCOUNT] = {1, 1, 1, 1, 0, 1, 1, 1, 1};
 
 static void counts_get(const struct avi_state *s, double *v)
 {
@@ -136,12 +145,10 @@ static int load_counts(hid_t g, const char *path, const struct trn_avi_opts *o, 
     for (int i = 0; i < NCOUNT; i++) {
         if (hn_h5_attr_get_double(g, count_names[i], &v[i]))
             return hn_fail(HN_ERR_FORMAT, "%s: /avi attribute %s is missing", path, count_names[i]);
-        /* cast to int and uint64_t below: a damaged value must not wrap */
-        double max = i == 0 || i == 1 || i == 7 ? 2147483647.0 : 9007199254740992.0;
-        if (!(v[i] >= 0 && v[i] <= max) || (i != 4 && v[i] != floor(v[i])))
+        if (!(v[i] >= 0 && v[i] <= count_max[i]) || (count_whole[i] && v[i] != floor(v[i])))
             return hn_fail(HN_ERR_FORMAT,
                            "%s: /avi attribute %s is %g, expected a count in 0..%.0f", path,
-                           count_names[i], v[i], max);
+                           count_names[i], v[i], count_max[i]);
     }
     if (v[8] > 0 && (hn_h5_attr_get_double(g, "buf_head", &head) || v[8] > (double)o->buffer_max ||
                      !(head >= 0 && head < (double)o->buffer_max && head == floor(head))))
@@ -175,18 +182,6 @@ static int load_target(hid_t g, const char *path, struct avi_state *s)
     return rc ? rc : read_arr(g, path, "target_state", H5T_NATIVE_FLOAT, st, ns);
 }
 
-/* n floats of /avi/name must be finite (and >= 0 with nonneg): a damaged
- * moment or label would train on NaN without a word. */
-static int check_floats(const char *path, const char *name, const float *p, size_t n, int nonneg)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!isfinite(p[i]) || (nonneg && p[i] < 0.0f))
-            return hn_fail(HN_ERR_FORMAT,
-                           "%s: /avi/%s holds %g at index %zu, expected a finite%s number", path,
-                           name, p[i], i, nonneg ? " non-negative" : "");
-    return HN_OK;
-}
-
 /* Every buffered board must be a permutation of the tiles: the encoder
  * indexes its one-hot rows by them. */
 static int check_boards(const char *path, const uint8_t *b, uint64_t n, size_t cells)
@@ -216,18 +211,18 @@ static int load_group(hid_t g, const char *path, const struct trn_avi_opts *o, s
     if (!rc)
         rc = read_arr(g, path, "adam_v", H5T_NATIVE_FLOAT, nn_adam_v(s->a), np);
     if (!rc)
-        rc = check_floats(path, "adam_m", nn_adam_m(s->a), np, 0);
+        rc = trn_check_floats(path, "avi", "adam_m", nn_adam_m(s->a), np, 0);
     if (!rc)
-        rc = check_floats(path, "adam_v", nn_adam_v(s->a), np, 1);
+        rc = trn_check_floats(path, "avi", "adam_v", nn_adam_v(s->a), np, 1);
     if (!rc)
         rc = load_target(g, path, s);
     if (!rc && s->target) {
         size_t n;
         const float *p = nn_model_params(s->target, &n);
-        rc = check_floats(path, "target_params", p, n, 0);
+        rc = trn_check_floats(path, "avi", "target_params", p, n, 0);
         p = nn_model_state(s->target, &n);
         if (!rc)
-            rc = check_floats(path, "target_state", p, n, 0);
+            rc = trn_check_floats(path, "avi", "target_state", p, n, 0);
     }
     if (!rc && s->buf_n && s->buf_b) {
         rc = read_arr(g, path, "buffer_boards", H5T_NATIVE_UINT8, s->buf_b, s->buf_n * cells);
@@ -236,7 +231,7 @@ static int load_group(hid_t g, const char *path, const struct trn_avi_opts *o, s
         if (!rc)
             rc = read_arr(g, path, "buffer_cost", H5T_NATIVE_FLOAT, s->buf_y, s->buf_n);
         if (!rc)
-            rc = check_floats(path, "buffer_cost", s->buf_y, s->buf_n, 1);
+            rc = trn_check_floats(path, "avi", "buffer_cost", s->buf_y, s->buf_n, 1);
     }
     return rc;
 }

@@ -11,6 +11,17 @@
 #include "train/trn_private.h"
 #include "common/hn_h5.h"
 
+int trn_check_floats(const char *path, const char *group, const char *name, const float *p,
+                     size_t n, int nonneg)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(p[i]) || (nonneg && p[i] < 0.0f))
+            return hn_fail(HN_ERR_NAN,
+                           "%s: /%s/%s holds %g at index %zu, expected a finite%s number", path,
+                           group, name, (double)p[i], i, nonneg ? " non-negative" : "");
+    return HN_OK;
+}
+
 int trn_h5_write_arr(hid_t g, const char *group, const char *name, hid_t type, const void *p,
                      size_t n)
 {
@@ -304,17 +315,6 @@ static int load_attrs(hid_t g, const char *path, struct trn_state *s, uint64_t *
     return HN_OK;
 }
 
-/* n floats of /checkpoint/name must be finite (and >= 0 with nonneg). */
-static int check_floats(const char *path, const char *name, const float *p, size_t n, int nonneg)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!isfinite(p[i]) || (nonneg && p[i] < 0.0f))
-            return hn_fail(HN_ERR_NAN,
-                           "%s: /checkpoint/%s holds %g at index %zu, expected a finite%s number",
-                           path, name, (double)p[i], i, nonneg ? " non-negative" : "");
-    return HN_OK;
-}
-
 struct load_args {
     const char *path;
     struct trn_state *s;
@@ -379,13 +379,13 @@ int trn_ckpt_load(const char *path, struct trn_state *s, const struct trn_opts *
     if (!rc)
         rc = read_arr(g, path, "best_state", H5T_NATIVE_FLOAT, 4, bs, ns, NULL, NULL);
     if (!rc)
-        rc = check_floats(path, "adam_m", nn_adam_m(s->a), np, 0);
+        rc = trn_check_floats(path, "checkpoint", "adam_m", nn_adam_m(s->a), np, 0);
     if (!rc)
-        rc = check_floats(path, "adam_v", nn_adam_v(s->a), np, 1);
+        rc = trn_check_floats(path, "checkpoint", "adam_v", nn_adam_v(s->a), np, 1);
     if (!rc)
-        rc = check_floats(path, "best_params", bp, np, 0);
+        rc = trn_check_floats(path, "checkpoint", "best_params", bp, np, 0);
     if (!rc)
-        rc = check_floats(path, "best_state", bs, ns, 0);
+        rc = trn_check_floats(path, "checkpoint", "best_state", bs, ns, 0);
     if (!rc)
         rc = read_arr(g, path, "rng", H5T_NATIVE_UINT8, 1, NULL, 0, &rb, rng_len);
     if (!rc && hn_rng_state_check(rb, *rng_len)) {

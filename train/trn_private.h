@@ -40,6 +40,11 @@ struct trn_data {
  * of group g (named `group` in the message). 0 or HN_ERR_HDF5. */
 int trn_h5_write_arr(hid_t g, const char *group, const char *name, hid_t type, const void *p,
                      size_t n);
+/* n floats read from /group/name of path must be finite (and >= 0 with
+ * nonneg): a damaged moment or label would train on NaN without a word.
+ * 0 or HN_ERR_NAN naming the value and its index. */
+int trn_check_floats(const char *path, const char *group, const char *name, const float *p,
+                     size_t n, int nonneg);
 
 /* Every process of a run must leave it together, or the others wait forever
  * in their next sum: rc becomes a failure (or a stop) in all of them when
