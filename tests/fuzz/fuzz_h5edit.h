@@ -190,32 +190,73 @@ static inline void fz_values_free(void *v, hid_t t, hsize_t count)
     free(v);
 }
 
+/* One object of the seed opened for an edit: obj is its group or dataset,
+ * h the attribute itself (or obj again for a dataset). obj < 0: nothing is
+ * open; h < 0: the attribute is missing. */
+struct fz_h {
+    hid_t obj, h;
+    int attr;
+};
+
+static inline struct fz_h fz_open(hid_t f, const struct fz_obj *o)
+{
+    struct fz_h x = {H5Oopen(f, o->path, H5P_DEFAULT), -1, o->attr[0] != 0};
+    if (x.obj >= 0)
+        x.h = x.attr ? H5Aopen(x.obj, o->attr, H5P_DEFAULT) : x.obj;
+    return x;
+}
+
+static inline hid_t fz_h_space(const struct fz_h *x)
+{
+    return x->h < 0 ? -1 : x->attr ? H5Aget_space(x->h) : H5Dget_space(x->h);
+}
+
+static inline hid_t fz_h_type(const struct fz_h *x)
+{
+    return x->h < 0 ? -1 : x->attr ? H5Aget_type(x->h) : H5Dget_type(x->h);
+}
+
+/* Close the attribute (before it is deleted); obj stays open. */
+static inline void fz_h_close_attr(struct fz_h *x)
+{
+    if (x->attr && x->h >= 0)
+        H5Aclose(x->h);
+    if (x->attr)
+        x->h = -1;
+}
+
+static inline void fz_h_close(struct fz_h *x)
+{
+    fz_h_close_attr(x);
+    if (x->obj >= 0)
+        H5Oclose(x->obj);
+    x->obj = x->h = -1;
+}
+
 /* Replace the object (an attribute, or a dataset with its attributes
  * lost) by a new one of the input's type, shape and values. */
 static inline void fz_replace(hid_t f, const struct fz_obj *o, struct fz_in *in)
 {
-    hid_t obj = H5Oopen(f, o->path, H5P_DEFAULT);
-    if (obj < 0)
+    struct fz_h x = fz_open(f, o);
+    if (x.obj < 0)
         return;
-    hid_t old = o->attr[0] ? H5Aopen(obj, o->attr, H5P_DEFAULT) : obj;
-    hid_t osp = old >= 0 ? (o->attr[0] ? H5Aget_space(old) : H5Dget_space(old)) : -1;
+    hid_t osp = fz_h_space(&x);
     hsize_t count;
     hid_t t = fz_type(in), sp = fz_space(in, osp, &count);
     void *v = sp >= 0 ? fz_values(in, t, count) : NULL;
     if (osp >= 0)
         H5Sclose(osp);
-    if (o->attr[0] && old >= 0)
-        H5Aclose(old);
-    if (v && o->attr[0]) {
-        H5Adelete(obj, o->attr);
-        hid_t a = H5Acreate2(obj, o->attr, t, sp, H5P_DEFAULT, H5P_DEFAULT);
+    fz_h_close_attr(&x);
+    if (v && x.attr) {
+        H5Adelete(x.obj, o->attr);
+        hid_t a = H5Acreate2(x.obj, o->attr, t, sp, H5P_DEFAULT, H5P_DEFAULT);
         if (a >= 0) {
             H5Awrite(a, t, v);
             H5Aclose(a);
         }
     }
-    H5Oclose(obj);
-    if (v && !o->attr[0] && H5Ldelete(f, o->path, H5P_DEFAULT) >= 0) {
+    fz_h_close(&x);
+    if (v && !x.attr && H5Ldelete(f, o->path, H5P_DEFAULT) >= 0) {
         hid_t d = H5Dcreate2(f, o->path, t, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
         if (d >= 0) {
             H5Dwrite(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
@@ -232,30 +273,28 @@ static inline void fz_replace(hid_t f, const struct fz_obj *o, struct fz_in *in)
  * wrong contents (a NaN weight, a huge epoch, a negative count). */
 static inline void fz_poke(hid_t f, const struct fz_obj *o, struct fz_in *in)
 {
-    hid_t obj = H5Oopen(f, o->path, H5P_DEFAULT);
-    if (obj < 0)
-        return;
-    hid_t a = o->attr[0] ? H5Aopen(obj, o->attr, H5P_DEFAULT) : obj;
-    hid_t ft = a < 0 ? -1 : o->attr[0] ? H5Aget_type(a) : H5Dget_type(a);
-    hid_t sp = a < 0 ? -1 : o->attr[0] ? H5Aget_space(a) : H5Dget_space(a);
+    struct fz_h x = fz_open(f, o);
+    hid_t ft = fz_h_type(&x), sp = fz_h_space(&x);
     hssize_t n = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : 0;
     hid_t mt = ft >= 0 ? H5Tget_native_type(ft, H5T_DIR_DEFAULT) : -1;
     size_t es = mt >= 0 ? H5Tget_size(mt) : 0;
     int plain = mt >= 0 && H5Tget_class(mt) != H5T_STRING && H5Tget_class(mt) != H5T_VLEN;
     uint8_t *v = plain && n > 0 && (size_t)n * es <= (1u << 22) ? malloc((size_t)n * es) : NULL;
-    herr_t rd =
-        v ? (o->attr[0] ? H5Aread(a, mt, v) : H5Dread(a, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, v))
-          : -1;
+    herr_t rd = !v       ? -1
+                : x.attr ? H5Aread(x.h, mt, v)
+                         : H5Dread(x.h, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
     if (rd >= 0) {
         size_t total = (size_t)n * es;
         for (unsigned k = 1 + fz_u8(in) % 4; k; k--) {
-            size_t at = ((size_t)fz_u8(in) << 16 | (size_t)fz_u8(in) << 8 | fz_u8(in)) % total;
+            size_t at = fz_u8(in); /* three bytes, read in order */
+            at = at << 8 | fz_u8(in);
+            at = (at << 8 | fz_u8(in)) % total;
             v[at] = (uint8_t)fz_u8(in);
         }
-        if (o->attr[0])
-            H5Awrite(a, mt, v);
+        if (x.attr)
+            H5Awrite(x.h, mt, v);
         else
-            H5Dwrite(a, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
+            H5Dwrite(x.h, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
     }
     free(v);
     if (mt >= 0)
@@ -264,9 +303,7 @@ static inline void fz_poke(hid_t f, const struct fz_obj *o, struct fz_in *in)
         H5Tclose(ft);
     if (sp >= 0)
         H5Sclose(sp);
-    if (o->attr[0] && a >= 0)
-        H5Aclose(a);
-    H5Oclose(obj);
+    fz_h_close(&x);
 }
 
 static inline void fz_delete(hid_t f, const struct fz_obj *o)
