@@ -45,12 +45,15 @@ static void usage(FILE *out)
             "  ann:M.h5; the options below given here still win. SELF in --heuristic = M.h5.\n"
             "  --heuristic H        network heuristic spec [ann:M.h5]; e.g.\n"
             "                       ann:M.h5,pdb:7-8,delta:2 or ann:M.h5,scale:10,mirror\n"
-            "  --algo A             astar, wastar, batch-astar, bwas, focal, idastar [astar]\n"
+            "  --algo A             astar, wastar, batch-astar, bwas, focal, anytime, idastar\n"
+            "                       [astar]\n"
             "  --batch B            batch-astar, bwas: nodes per step [16]\n"
             "  --weight W           wastar, batch-astar: f = g + W*h [wastar 1.5, else 1];\n"
             "                       bwas: lambda in f = lambda*g + h, (0, 1] [0.8]\n"
             "  --bound E            focal: suboptimality bound [1.05]\n"
-            "  --admissible H       focal: admissible heuristic [the baseline heuristic]\n"
+            "  --admissible H       focal, anytime: admissible heuristic [the baseline heuristic]\n"
+            "  --deltas LIST        anytime: rising deltas of its A* phases, inf last = prove\n"
+            "                       (heurnet solve --help) [" CLI_DEFAULT_DELTAS "]\n"
             "  --baseline H         admissible baseline heuristic [pdb:8 / pdb:7-8 / pdb:6-6-6-6]\n"
             "  --baseline-algo A    astar, idastar or none (use the file's optima)\n"
             "                       [astar; none for the 24-puzzle]\n"
@@ -341,6 +344,8 @@ static int finish(const eval_args *a, const evaluator *e, const char *part, size
         .batch = a->so.batch,
         .weight = a->so.weight,
         .bound = a->so.bound,
+        .deltas = a->so.deltas,
+        .ndeltas = a->so.ndeltas,
         .lim = a->lim,
         .in_file = in_file,
         .total = total,

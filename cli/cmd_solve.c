@@ -54,15 +54,21 @@ static void usage(FILE *out)
         "                      through the float reference [sparse: incremental float];\n"
         "                      acc16 (with q8): 16-bit first-layer accumulators where\n"
         "                      the model's weights allow them exactly [32-bit]\n"
-        "  --algo A            idastar, astar, wastar, batch-astar, bwas, focal\n"
+        "  --algo A            idastar, astar, wastar, batch-astar, bwas, focal, anytime\n"
         "                      [idastar; astar with --model]\n"
         "  --batch B           batch-astar, bwas: nodes expanded per step [16]\n"
         "  --weight W          wastar, batch-astar: f = g + W*h [wastar 1.5, else 1];\n"
         "                      bwas (DeepCubeA's batch-weighted A*): lambda in\n"
         "                      f = lambda*g + h, 0 < lambda <= 1 [0.8]\n"
         "  --bound E           focal: solution <= E * optimal [1.05]\n"
-        "  --admissible H      focal: heuristic proving the bound [the H of an ann: spec,\n"
-        "                      else the default PDB]\n"
+        "  --admissible H      focal: heuristic proving the bound; anytime: the H of\n"
+        "                      max(h - delta, H) [the H of an ann: spec, else the\n"
+        "                      default PDB]\n"
+        "  --deltas LIST       anytime: A* phases on max(h - delta, H), one per delta of\n"
+        "                      the rising LIST, each bounded by the best solution so far;\n"
+        "                      a last 'inf' (H alone) proves it optimal (proven=1); the\n"
+        "                      time limit ends the schedule, the best solution stands\n"
+        "                      (phases= says how far it got) [" CLI_DEFAULT_DELTAS "]\n"
         "  --max-expanded N    per-instance node limit, 0 = none [0]\n"
         "  --time-limit S      per-instance seconds, 0 = none [0]\n"
         "  --max-nodes N       A* family: stored-node (memory) limit, 0 = none [0]\n"
@@ -242,13 +248,15 @@ static const char *status_word(int st)
 }
 
 static void print_record(const srch_np_instance *x, const srch_np_result *r,
-                         const srch_np_ann_stats *nn)
+                         const srch_np_ann_stats *nn, int algo)
 {
     printf("id=%s status=%s length=%d expanded=%llu generated=%llu seconds=%.4f h0=%d h_calls=%llu "
            "batches=%llu nn_seconds=%.4f nn_rows=%llu",
            x->id, status_word(r->status), r->length, (unsigned long long)r->expanded,
            (unsigned long long)r->generated, r->seconds, r->h0, (unsigned long long)r->heur_calls,
            (unsigned long long)r->batches, nn->seconds, (unsigned long long)nn->rows);
+    if (algo == HEURNET_ALGO_ANYTIME)
+        printf(" phases=%d proven=%d", r->phases, r->proven);
     if (x->optimal >= 0)
         printf(" optimal=%d", x->optimal);
     char moves[SRCH_NP_MAX_PATH + 1];
@@ -267,7 +275,7 @@ static void run_all(const solve_args *a, const heurnet_search *s, const srch_np_
         for (size_t i = 0; i < n && !hn_stop_requested(); i++) {
             solve_worker(
                 &(job){.a = a, .s = s, .inst = inst + i, .res = res + i, .nn = nn + i, .n = 1});
-            print_record(&inst[i], &res[i], &nn[i]);
+            print_record(&inst[i], &res[i], &nn[i], a->so.algo);
             fflush(stdout);
         }
         return;
@@ -282,7 +290,7 @@ static void run_all(const solve_args *a, const heurnet_search *s, const srch_np_
     for (long t = 0; t < started; t++)
         pthread_join(tid[t], NULL);
     for (size_t i = 0; i < n; i++)
-        print_record(&inst[i], &res[i], &nn[i]);
+        print_record(&inst[i], &res[i], &nn[i], a->so.algo);
 }
 
 static int summarize(const solve_args *a, const srch_np_instance *inst, const srch_np_result *res,

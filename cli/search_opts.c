@@ -3,6 +3,7 @@
  * the command line, and `solve --model` / `eval --model` replay it. */
 #include "cli/search_opts.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +40,29 @@ static int copy_spec(const char *cmd, int hint, const char *what, const char *ar
     return 0;
 }
 
+/* "0,1,2.5,inf" into o->deltas: rising, 0..1000, inf only last. */
+static int parse_deltas(const char *cmd, int hint, const char *arg, cli_search_opts *o)
+{
+    char buf[256], *save = NULL;
+    int n = 0;
+    if (strlen(arg) >= sizeof buf)
+        return cli_search_usage(cmd, hint, "--deltas is too long");
+    memcpy(buf, arg, strlen(arg) + 1);
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        double d = INFINITY;
+        if (n == SRCH_NP_MAX_DELTAS || (strcmp(t, "inf") && cli_parse_double(t, &d)))
+            return cli_search_usage(cmd, hint,
+                                    "--deltas must be 1..%d comma-separated numbers or inf, not "
+                                    "'%s'",
+                                    SRCH_NP_MAX_DELTAS, arg);
+        o->deltas[n++] = d;
+    }
+    if (srch_np_anytime_check(o->deltas, n))
+        return cli_search_usage(cmd, hint, "--deltas '%s': %s", arg, hn_errmsg());
+    o->ndeltas = n;
+    return 0;
+}
+
 static int opt_take(const char *cmd, int hint, int code, const char *arg, cli_search_opts *o)
 {
     long v;
@@ -47,8 +71,8 @@ static int opt_take(const char *cmd, int hint, int code, const char *arg, cli_se
         if (heurnet_algo_parse(arg, &o->algo))
             return cli_search_usage(
                 cmd, hint,
-                "--algo must be idastar, astar, wastar, batch-astar, bwas or focal, "
-                "not '%s'",
+                "--algo must be idastar, astar, wastar, batch-astar, bwas, focal or "
+                "anytime, not '%s'",
                 arg);
         return 0;
     case CLI_SO_HEURISTIC:
@@ -70,6 +94,8 @@ static int opt_take(const char *cmd, int hint, int code, const char *arg, cli_se
         if (cli_parse_double(arg, &o->bound) || !(o->bound >= 1) || o->bound > 100)
             return cli_search_usage(cmd, hint, "--bound must be 1..100, not '%s'", arg);
         return 0;
+    case CLI_SO_DELTAS:
+        return parse_deltas(cmd, hint, arg, o);
     default:
         return -1;
     }
@@ -100,7 +126,7 @@ static int parse_pair(const char *where, char **tok, int ntok, int *i, cli_searc
         return cli_search_usage(
             where, 0,
             "unknown setting '%s' (allowed: --algo --heuristic --admissible --batch "
-            "--weight --bound)",
+            "--weight --bound --deltas)",
             t);
     if (eq)
         val = eq + 1;
@@ -141,6 +167,10 @@ void cli_search_opts_merge(cli_search_opts *o, const cli_search_opts *over)
         o->weight = over->weight;
     if (over->bound > 0)
         o->bound = over->bound;
+    if (over->ndeltas) {
+        memcpy(o->deltas, over->deltas, sizeof o->deltas);
+        o->ndeltas = over->ndeltas;
+    }
     if (over->heuristic[0])
         memcpy(o->heuristic, over->heuristic, sizeof o->heuristic);
     if (over->admissible[0])
@@ -171,6 +201,8 @@ int cli_search_opts_finish(const char *cmd, cli_search_opts *o, int default_algo
                                 "wastar expands one node at a time; use batch-astar for --batch");
     if (!o->bound)
         o->bound = DEFAULT_BOUND;
+    if (!o->ndeltas && parse_deltas(cmd, 1, CLI_DEFAULT_DELTAS, o))
+        return CLI_EXIT_USAGE;
     if (!(o->weight > 0))
         o->weight = o->algo == HEURNET_ALGO_WASTAR ? 1.5
                     : o->algo == HEURNET_ALGO_BWAS ? DEFAULT_LAMBDA
@@ -188,7 +220,10 @@ int cli_search_opts_finish(const char *cmd, cli_search_opts *o, int default_algo
 
 heurnet_search cli_search_opts_search(const cli_search_opts *o)
 {
-    return (heurnet_search){.algo = o->algo, .bfs = {o->batch, o->weight}, .bound = o->bound};
+    heurnet_search s = {
+        .algo = o->algo, .bfs = {o->batch, o->weight}, .bound = o->bound, .ndeltas = o->ndeltas};
+    memcpy(s.deltas, o->deltas, sizeof s.deltas);
+    return s;
 }
 
 int cli_model_search_get(const char *path, int *width, char *buf, size_t cap)

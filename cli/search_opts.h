@@ -1,5 +1,5 @@
 /* Private to cli/: the search options heurnet solve and heurnet eval share
- * (--algo --heuristic --admissible --batch --weight --bound) and the model
+ * (--algo --heuristic --admissible --batch --weight --bound --deltas) and the model
  * attribute `search` that records a model's recommended search in the
  * same words, so the settings travel with the model file. */
 #ifndef HN_CLI_SEARCH_OPTS_H
@@ -16,7 +16,8 @@ enum {
     CLI_SO_ADMISSIBLE,
     CLI_SO_BATCH,
     CLI_SO_WEIGHT,
-    CLI_SO_BOUND
+    CLI_SO_BOUND,
+    CLI_SO_DELTAS
 };
 
 #define CLI_SEARCH_LONGOPTS                                                                        \
@@ -25,9 +26,13 @@ enum {
         {"admissible", required_argument, 0, CLI_SO_ADMISSIBLE},                                   \
         {"batch", required_argument, 0, CLI_SO_BATCH},                                             \
         {"weight", required_argument, 0, CLI_SO_WEIGHT},                                           \
+        {"bound", required_argument, 0, CLI_SO_BOUND},                                             \
     {                                                                                              \
-        "bound", required_argument, 0, CLI_SO_BOUND                                                \
+        "deltas", required_argument, 0, CLI_SO_DELTAS                                              \
     }
+
+/* The anytime schedule when --deltas is not given. */
+#define CLI_DEFAULT_DELTAS "0,1,2,3,4,6,inf"
 
 /* The name of a model's root attribute holding its recommended search. */
 #define CLI_SEARCH_ATTR "search"
@@ -38,6 +43,8 @@ typedef struct cli_search_opts {
     int batch;     /* 0 = not given */
     double weight; /* wastar, batch-astar: f = g + W*h; bwas: lambda; 0 = not given */
     double bound;  /* focal; 0 = not given */
+    double deltas[SRCH_NP_MAX_DELTAS];     /* anytime */
+    int ndeltas;                           /* 0 = not given */
     char heuristic[1400], admissible[256]; /* "" = not given */
 } cli_search_opts;
 
@@ -66,7 +73,7 @@ void cli_search_opts_merge(cli_search_opts *o, const cli_search_opts *over);
 int cli_search_opts_self(const char *cmd, cli_search_opts *o, const char *model);
 
 /* Fill what was not given (algo `default_algo`, batch 16, weight: wastar 1.5,
- * bwas 0.8, else 1; bound 1.05) and check the combination (bwas weight
+ * bwas 0.8, else 1; bound 1.05; deltas CLI_DEFAULT_DELTAS) and check the combination (bwas weight
  * lambda in (0, 1], other weights 1..100). Returns 0 or CLI_EXIT_USAGE. */
 int cli_search_opts_finish(const char *cmd, cli_search_opts *o, int default_algo);
 

@@ -234,6 +234,8 @@ static void write_settings(FILE *f, const heurnet_eval_info *in, size_t n)
         fprintf(f, " (batch %d, f = %g*g + h)", in->batch, in->weight);
     if (!strcmp(in->algo, "focal"))
         fprintf(f, " (bound %g)", in->bound);
+    for (int i = 0; !strcmp(in->algo, "anytime") && i < in->ndeltas; i++)
+        fprintf(f, "%s%g%s", i ? "," : " (deltas ", in->deltas[i], i == in->ndeltas - 1 ? ")" : "");
     fprintf(f, "\n- limits per board (0 = none): %.1f s, %llu expanded, %llu stored nodes\n",
             in->lim.time_limit, (unsigned long long)in->lim.max_expanded,
             (unsigned long long)in->lim.max_nodes);
@@ -293,6 +295,23 @@ static void write_bound(FILE *f, const heurnet_eval_info *in, const heurnet_eval
                 : " (proven for weighted A* only with an admissible h)");
 }
 
+/* Anytime A* proves a length when its admissible last phase ends. */
+static void write_proven(FILE *f, const heurnet_eval_info *in, const heurnet_eval_row *r, size_t n)
+{
+    if (strcmp(in->algo, "anytime"))
+        return;
+    size_t solved = 0, proven = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!r[i].ann.status) {
+            solved++;
+            proven += r[i].ann.proven != 0;
+        }
+    fprintf(f,
+            "Lengths proven optimal by the search itself (its last phase, inf, ran to the "
+            "end): %zu / %zu solved.\n\n",
+            proven, solved);
+}
+
 static int write_summary(const char *path, const heurnet_eval_info *in, const heurnet_eval_row *r,
                          size_t n, double *buf)
 {
@@ -305,6 +324,7 @@ static int write_summary(const char *path, const heurnet_eval_info *in, const he
     write_settings(f, in, n);
     write_headline(f, &s);
     write_bound(f, in, r, n);
+    write_proven(f, in, r, n);
     fprintf(f, "## Expanded nodes by difficulty (baseline expansion quartiles, as Table 1 of "
                "Cahlik & Surynek 2019)\n\n");
     write_classes(f, r, n, buf);

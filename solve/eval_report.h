@@ -29,9 +29,11 @@ typedef struct heurnet_eval_info {
     const char *model, *instances, *heuristic, *algo, *baseline, *baseline_algo, *goal;
     int puzzle, batch;
     double weight, bound; /* weight: bwas lambda, else f = g + weight*h */
-    srch_limits lim;      /* per-board limits of the network search */
-    size_t in_file;       /* boards in the file */
-    size_t total;         /* boards to evaluate (--limit); rows may be fewer if interrupted */
+    const double *deltas; /* anytime: its schedule (ndeltas values) */
+    int ndeltas;
+    srch_limits lim; /* per-board limits of the network search */
+    size_t in_file;  /* boards in the file */
+    size_t total;    /* boards to evaluate (--limit); rows may be fewer if interrupted */
     int interrupted;
     double wall;
 } heurnet_eval_info;

@@ -11,8 +11,8 @@
 #include "solve/search.h"
 #include "nn/nn.h"
 
-static const char *const ALGO_NAMES[] = {"idastar",     "astar", "wastar",
-                                         "batch-astar", "focal", "bwas"};
+static const char *const ALGO_NAMES[] = {"idastar", "astar", "wastar", "batch-astar",
+                                         "focal",   "bwas",  "anytime"};
 #define N_ALGOS (int)(sizeof ALGO_NAMES / sizeof *ALGO_NAMES)
 
 int heurnet_algo_parse(const char *s, int *algo)
@@ -160,7 +160,9 @@ int heurnet_ann_spec_check(const char *spec, char *floor, size_t cap)
     return rc;
 }
 
-static int ann_build(const char *spec, int width, int goal, int quiet, int threads,
+/* The heuristic of an ann: spec; its admissible part is copied to
+ * floor_spec and, unless `no_floor`, becomes the floor of the max. */
+static int ann_build(const char *spec, int width, int goal, int quiet, int threads, int no_floor,
                      srch_np_heur **out, char *floor_spec, size_t cap)
 {
     ann_spec a;
@@ -171,7 +173,7 @@ static int ann_build(const char *spec, int width, int goal, int quiet, int threa
         return rc;
     snprintf(floor_spec, cap, "%s", a.floor);
     srch_np_heur *floor = NULL;
-    if (a.floor[0] && (rc = heurnet_heur_new(a.floor, width, goal, quiet, &floor)))
+    if (a.floor[0] && !no_floor && (rc = heurnet_heur_new(a.floor, width, goal, quiet, &floor)))
         return rc;
     /* one BLAS thread per search thread: the calls are small and searches
      * parallelise over boards (--threads) */
@@ -230,7 +232,7 @@ int heurnet_heur_ann_new(const char *spec, int width, int goal, int quiet, srch_
 {
     char floor[256];
     *out = NULL;
-    return ann_build(spec, width, goal, quiet, 1, out, floor, sizeof floor);
+    return ann_build(spec, width, goal, quiet, 1, 0, out, floor, sizeof floor);
 }
 
 int heurnet_search_setup(heurnet_search *s, const char *spec, const char *adm_spec, int width,
@@ -240,7 +242,11 @@ int heurnet_search_setup(heurnet_search *s, const char *spec, const char *adm_sp
     char floor[256] = "";
     int rc = strncmp(spec, "ann:", 4)
                  ? heurnet_heur_new(spec, width, goal, quiet, &s->h)
-                 : ann_build(spec, width, goal, quiet, s->threads, &s->h, floor, sizeof floor);
+                 /* anytime takes the max with its admissible heuristic itself:
+                    max(max(net, H) - delta, H) = max(net - delta, H), so the floor
+                    would be a second lookup of the same table per board */
+                 : ann_build(spec, width, goal, quiet, s->threads, s->algo == HEURNET_ALGO_ANYTIME,
+                             &s->h, floor, sizeof floor);
     if (rc)
         return rc;
     if (s->algo == HEURNET_ALGO_IDASTAR && srch_np_heur_scale(s->h) != 1) {
@@ -250,15 +256,15 @@ int heurnet_search_setup(heurnet_search *s, const char *spec, const char *adm_sp
                        "--algo astar",
                        spec);
     }
-    if (s->algo != HEURNET_ALGO_FOCAL)
+    if (s->algo != HEURNET_ALGO_FOCAL && s->algo != HEURNET_ALGO_ANYTIME)
         return 0;
     if (!adm_spec)
         adm_spec = floor[0] ? floor : heurnet_default_heuristic(width);
     if (!strncmp(adm_spec, "ann:", 4)) {
         heurnet_search_free(s);
         return hn_fail(HN_ERR_ARG,
-                       "focal: --admissible '%s' must be an admissible heuristic, not a network",
-                       adm_spec);
+                       "%s: --admissible '%s' must be an admissible heuristic, not a network",
+                       heurnet_algo_name(s->algo), adm_spec);
     }
     if ((rc = heurnet_heur_new(adm_spec, width, goal, quiet, &s->adm)))
         heurnet_search_free(s);
@@ -296,6 +302,9 @@ int heurnet_search_solve(const heurnet_search *s, const srch_np_board *b, const 
     case HEURNET_ALGO_BWAS: /* lambda*g + h orders like g + h/lambda */
         srch_np_batch_astar(b, s->h, &(srch_np_bfs_opts){s->bfs.batch, 1.0 / s->bfs.weight}, lim,
                             res);
+        break;
+    case HEURNET_ALGO_ANYTIME:
+        srch_np_anytime(b, s->h, s->adm, s->deltas, s->ndeltas, lim, res);
         break;
     default:
         srch_np_focal(b, s->adm, s->h, s->bound, lim, res);

@@ -15,29 +15,34 @@ enum heurnet_algo {
     HEURNET_ALGO_WASTAR = 2,
     HEURNET_ALGO_BATCH = 3,
     HEURNET_ALGO_FOCAL = 4,
-    HEURNET_ALGO_BWAS = 5 /* batch-astar ordered by lambda*g + h; bfs.weight holds lambda */
+    HEURNET_ALGO_BWAS = 5,   /* batch-astar ordered by lambda*g + h; bfs.weight holds lambda */
+    HEURNET_ALGO_ANYTIME = 6 /* A* phases over rising deltas (srch_np_anytime) */
 };
 
 /* A configured search: the algorithm, its settings and its heuristics. Set
  * algo, bfs and bound, then call heurnet_search_setup. */
 typedef struct heurnet_search {
-    int algo;             /* enum heurnet_algo */
-    srch_np_bfs_opts bfs; /* batch and weight (wastar, batch-astar; bwas: lambda) */
-    double bound;         /* focal */
-    srch_np_heur *h;      /* the heuristic that guides the search (owned) */
-    srch_np_heur *adm;    /* focal: the admissible heuristic that proves the bound (owned) */
-    int threads;          /* search threads sharing the heuristic (each has its own
-                             ann: cache, checked against physical memory); 0 counts as 1 */
+    int algo;                          /* enum heurnet_algo */
+    srch_np_bfs_opts bfs;              /* batch and weight (wastar, batch-astar; bwas: lambda) */
+    double bound;                      /* focal */
+    double deltas[SRCH_NP_MAX_DELTAS]; /* anytime: the schedule */
+    int ndeltas;
+    srch_np_heur *h;   /* the heuristic that guides the search (owned) */
+    srch_np_heur *adm; /* focal: the admissible heuristic that proves the bound; anytime:
+                          the one under max(h - delta, adm) (owned) */
+    int threads;       /* search threads sharing the heuristic (each has its own
+                          ann: cache, checked against physical memory); 0 counts as 1 */
 } heurnet_search;
 
-/* "idastar", "astar", "wastar", "batch-astar", "focal", "bwas" -> *algo; 0 or -1. */
+/* "idastar", "astar", "wastar", "batch-astar", "focal", "bwas", "anytime" -> *algo;
+ * 0 or -1. */
 int heurnet_algo_parse(const char *s, int *algo);
 /* The name of an algorithm ("?" when out of range); a static string. */
 const char *heurnet_algo_name(int algo);
 
 /* Build s->h from `spec` (any name heurnet_heur_new knows, including ann:
- * specs) and, for focal, s->adm from `adm_spec` (NULL: the admissible part of
- * the ann: spec, else the default PDB of the width). Refuses combinations
+ * specs) and, for focal and anytime, s->adm from `adm_spec` (NULL: the
+ * admissible part of the ann: spec, else the default PDB of the width). Refuses combinations
  * that cannot work (fixed-point values in IDA*) with HN_ERR_ARG. Returns 0,
  * or a negative status with hn_errmsg(); on failure s holds no heuristic. */
 int heurnet_search_setup(heurnet_search *s, const char *spec, const char *adm_spec, int width,

@@ -95,7 +95,8 @@ check "converted run optimal" grep -q "all_optimal=yes" "$tmp/out"
 expect_rc 0 "A* with mirrored, fixed-point values (blank-last boards)" "$HN" solve --puzzle 8 \
     --goal blank-last -q --algo astar --heuristic "ann:$tmp/m8.h5,scale:10,mirror" "$tmp/b8last.txt"
 check "mirrored run: h_calls counted" grep -q "status=solved.*h_calls=[1-9]" "$tmp/out"
-for algo in "focal --bound 1.1" "wastar --weight 1.5" "batch-astar --batch 64" "astar" "idastar"; do
+for algo in "focal --bound 1.1" "wastar --weight 1.5" "batch-astar --batch 64" "astar" "idastar" \
+    "anytime --deltas 0,1"; do
     # shellcheck disable=SC2086
     "$HN" solve --puzzle 8 -q --algo $algo --heuristic "ann:$tmp/m8.h5" --admissible manhattan \
         "$tmp/b8.txt" >"$tmp/out" 2>/dev/null
@@ -118,6 +119,23 @@ done
     "$tmp/b8.txt" >"$tmp/out" 2>/dev/null
 check "focal within its bound" awk '/^id=/ { split($3, l, "="); split($0, x, "optimal="); split(x[2], o, " ")
     if (l[2] > 1.1 * o[1] + 1e-9) bad = 1 } END { exit bad }' "$tmp/out"
+
+# anytime A*: a last phase of inf (the admissible heuristic alone) proves every length
+expect_rc 0 "anytime with inf last" run --algo anytime --deltas 0,2,inf --heuristic "ann:$tmp/m8.h5,scale:10" \
+    --admissible manhattan
+check "anytime optimal" grep -q "all_optimal=yes" "$tmp/out"
+check "anytime proves each length" test "$(grep -c "phases=3 proven=1" "$tmp/out")" -eq 6
+expect_rc 0 "eval with anytime" "$HN" eval --model "$tmp/m8.h5" --instances "$tmp/b8.txt" --baseline manhattan \
+    --baseline-algo none --algo anytime --deltas 0,inf --admissible manhattan -q -o "$tmp/repa"
+check "the report names the schedule" grep -q "(deltas 0,inf)" "$tmp/repa/summary.md"
+check "the report counts the proven lengths" grep -q "proven optimal by the search itself.*: 6 / 6 solved" \
+    "$tmp/repa/summary.md"
+expect_rc 2 "anytime: falling deltas" run --algo anytime --deltas 2,1 --heuristic "ann:$tmp/m8.h5"
+check "falling deltas explained" grep -q "deltas must rise" "$tmp/err"
+expect_rc 2 "anytime: inf not last" run --algo anytime --deltas inf,1 --heuristic "ann:$tmp/m8.h5"
+expect_rc 2 "anytime: not a number" run --algo anytime --deltas 0,x --heuristic "ann:$tmp/m8.h5"
+expect_rc 2 "anytime: a network as the admissible part" run --algo anytime \
+    --heuristic "ann:$tmp/m8.h5" --admissible "ann:$tmp/m8.h5"
 
 # --- eval: the report folder ---
 expect_rc 0 "eval" "$HN" eval --model "$tmp/m8.h5" --instances "$tmp/b8.txt" --baseline manhattan -q -o "$tmp/rep"

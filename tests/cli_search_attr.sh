@@ -65,6 +65,7 @@ expect_rc 2 "bad ann option" "$HN" nn set-search "$M" "--heuristic ann:SELF,delt
 expect_rc 2 "missing value" "$HN" nn set-search "$M" "--algo bwas --heuristic"
 expect_rc 2 "fixed point in IDA*" "$HN" nn set-search "$M" "--algo idastar --heuristic ann:SELF,scale:10"
 expect_rc 2 "no settings string" "$HN" nn set-search "$M"
+expect_rc 2 "anytime deltas falling" "$HN" nn set-search "$M" "--algo anytime --deltas 3,1 --heuristic ann:SELF"
 check "refusals left the file alone" test "$(cksum <"$M")" = "$sum0"
 expect_rc 0 "set-search --help" "$HN" nn set-search --help
 # a checkpoint would lose its optimizer state when the file is rewritten

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "np_replay.h"
 #include "nn/nn.h"
 #include "nn/sparse.h"
 #include "np_bfs.h"
@@ -59,15 +60,6 @@ static nn_model *manhattan_model(double factor)
                 t ? (float)(factor * (abs(p / 3 - t / 3) + abs(p % 3 - t % 3))) : 0.0f;
     li.bias[0] = 0;
     return m;
-}
-
-static int replays(const srch_np_board *b, const srch_np_result *r, int goal)
-{
-    srch_np_board x = *b;
-    for (int i = 0; i < r->nmoves; i++)
-        if (srch_np_board_move(&x, r->moves[i]) < 0)
-            return 0;
-    return r->nmoves == r->length && srch_np_board_is_goal(&x, goal);
 }
 
 /* An 8-puzzle network heuristic without a floor (NULL on error). */

@@ -7,20 +7,12 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "np_replay.h"
 #include "np_bfs.h"
 #include "search/npuzzle/ann.h"
 
 #define N8BOARDS 40
 #define N15BOARDS 6
-
-static int replays(const srch_np_board *b, const srch_np_result *r, int goal)
-{
-    srch_np_board x = *b;
-    for (int i = 0; i < r->nmoves; i++)
-        if (srch_np_board_move(&x, r->moves[i]) < 0)
-            return 0;
-    return r->nmoves == r->length && srch_np_board_is_goal(&x, goal);
-}
 
 /* Solve every board with BWAS(lambda, batch); count the solutions that
  * replay and stay within optimal/lambda (and those exactly optimal). */

@@ -135,6 +135,23 @@ int srch_np_batch_astar(const srch_np_board *start, const srch_np_heur *h,
 int srch_np_focal(const srch_np_board *start, const srch_np_heur *adm, const srch_np_heur *guide,
                   double bound, const srch_limits *lim, srch_np_result *res);
 
+/* Anytime A* over a schedule of deltas (search/npuzzle/anytime.c). Phase k
+ * is A* on f = g + max(h - deltas[k], adm) (h in 1/scale units, adm an
+ * admissible heuristic in whole moves, e.g. the PDB floor of an ann: spec),
+ * limited to f below the incumbent's length: each phase either finds a
+ * shorter solution or shows its order cannot. Boards keep their values
+ * across phases (one evaluation per board and run). Deltas rise from >= 0;
+ * INFINITY as the last one is adm alone, and when that phase ends the length
+ * is proven optimal (res->proven). A time or node limit ends the schedule:
+ * the incumbent is returned with status 0 (res->phases says how far it got),
+ * HN_ERR_LIMIT only when there is none. */
+#define SRCH_NP_MAX_DELTAS 16
+int srch_np_anytime(const srch_np_board *start, const srch_np_heur *h, const srch_np_heur *adm,
+                    const double *deltas, int ndeltas, const srch_limits *lim, srch_np_result *res);
+/* 0, or HN_ERR_ARG with a message when the schedule is not 1..16 rising
+ * deltas in 0..1000 (inf allowed last). */
+int srch_np_anytime_check(const double *deltas, int ndeltas);
+
 HEURNET_API_END
 
 #endif

@@ -13,42 +13,12 @@ typedef struct {
     srch_np_bfs_heap open;
 } astar;
 
-static int push(astar *a, uint32_t idx)
+static int push(void *ctx, uint32_t idx)
 {
+    astar *a = ctx;
     const srch_np_bfs_node *x = &a->s.nodes[idx];
     uint64_t pri = (uint64_t)(x->g + x->h[0]) << 16 | (uint64_t)(0xffff - x->g);
     return srch_np_bfs_heap_push(&a->open, pri, idx, x->g);
-}
-
-/* Generate the children of node `idx` (board b), re-open the ones reached
- * by a shorter path (with their known h), evaluate the new ones in one batch
- * and add them. */
-static int expand(astar *a, uint32_t idx, const srch_np_board *b, const srch_np_heur *h,
-                  srch_np_result *res)
-{
-    srch_np_bfs_child kids[4];
-    srch_np_board boards[4];
-    uint32_t improved[4];
-    int hv[4], nk = 0, nimp = 0;
-    srch_np_bfs_children(&a->s, idx, b, kids, &nk, improved, &nimp, res);
-    for (int i = 0; i < nimp; i++)
-        if (push(a, improved[i]))
-            return HN_ERR_NOMEM;
-    if (!nk)
-        return 0;
-    for (int i = 0; i < nk; i++)
-        boards[i] = kids[i].b;
-    int st = srch_np_heur_eval_batch(h, boards, (size_t)nk, hv);
-    if (st)
-        return st;
-    res->heur_calls += (uint64_t)nk;
-    res->batches++;
-    for (int i = 0; i < nk; i++) {
-        long k = srch_np_bfs_store_add(&a->s, &kids[i], hv[i], 0);
-        if (k < 0 || push(a, (uint32_t)k))
-            return HN_ERR_NOMEM;
-    }
-    return 0;
 }
 
 static int astar_run(astar *a, const srch_np_board *start, const srch_np_heur *h,
@@ -76,7 +46,7 @@ static int astar_run(astar *a, const srch_np_board *start, const srch_np_heur *h
         if (st)
             return st;
         res->expanded++;
-        if ((st = expand(a, top.idx, &b, h, res)))
+        if ((st = srch_np_bfs_expand(&a->s, top.idx, &b, h, NULL, push, a, res)))
             return st;
     }
     return hn_fail(HN_ERR_UNSOLVABLE, "A*: open list exhausted without reaching the goal");

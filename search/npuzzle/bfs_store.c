@@ -171,6 +171,37 @@ void srch_np_bfs_children(srch_np_bfs_store *s, uint32_t idx, const srch_np_boar
     }
 }
 
+int srch_np_bfs_expand(srch_np_bfs_store *s, uint32_t idx, const srch_np_board *b,
+                       const srch_np_heur *guide, const srch_np_heur *adm, srch_np_bfs_push_fn push,
+                       void *ctx, srch_np_result *res)
+{
+    srch_np_bfs_child kids[4];
+    srch_np_board boards[4];
+    uint32_t improved[4];
+    int hg[4], ha[4] = {0}, nk = 0, nimp = 0;
+    srch_np_bfs_children(s, idx, b, kids, &nk, improved, &nimp, res);
+    for (int i = 0; i < nimp; i++)
+        if (push(ctx, improved[i]))
+            return HN_ERR_NOMEM;
+    if (!nk)
+        return 0;
+    for (int i = 0; i < nk; i++)
+        boards[i] = kids[i].b;
+    int st = srch_np_heur_eval_batch(guide, boards, (size_t)nk, hg);
+    if (!st && adm)
+        st = srch_np_heur_eval_batch(adm, boards, (size_t)nk, ha);
+    if (st)
+        return st;
+    res->heur_calls += (uint64_t)nk;
+    res->batches++;
+    for (int i = 0; i < nk; i++) {
+        long k = srch_np_bfs_store_add(s, &kids[i], hg[i], ha[i] > 0xffff ? 0xffff : ha[i]);
+        if (k < 0 || push(ctx, (uint32_t)k))
+            return HN_ERR_NOMEM;
+    }
+    return 0;
+}
+
 void srch_np_bfs_take_path(const srch_np_bfs_store *s, size_t idx, srch_np_result *res)
 {
     int len = s->nodes[idx].g;

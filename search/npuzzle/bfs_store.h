@@ -67,6 +67,18 @@ void srch_np_bfs_children(srch_np_bfs_store *s, uint32_t idx, const srch_np_boar
                           srch_np_bfs_child *kids, int *nkids, uint32_t *improved, int *nimp,
                           srch_np_result *res);
 
+/* Queue node idx in the caller's open list: 0 or HN_ERR_NOMEM. */
+typedef int (*srch_np_bfs_push_fn)(void *ctx, uint32_t idx);
+
+/* One expansion of node idx (board b), shared by A*, focal and anytime
+ * search: its children are generated, those reached by a shorter path are
+ * queued again with the values they have, and the new ones are evaluated in
+ * one batch call per heuristic (`guide` into h[0], `adm` into h[1], 0 when
+ * adm is NULL), stored and queued. Does not count res->expanded. */
+int srch_np_bfs_expand(srch_np_bfs_store *s, uint32_t idx, const srch_np_board *b,
+                       const srch_np_heur *guide, const srch_np_heur *adm, srch_np_bfs_push_fn push,
+                       void *ctx, srch_np_result *res);
+
 /* Copy the path to node idx into res (length, moves). */
 void srch_np_bfs_take_path(const srch_np_bfs_store *s, size_t idx, srch_np_result *res);
 /* 0, or HN_ERR_LIMIT / HN_ERR_INTERRUPTED with a message naming `algo`. */

@@ -23,8 +23,6 @@ typedef struct {
     int gscale;
     double bound;
     long fb; /* nodes with f <= fb are in the focal list */
-    srch_np_bfs_child kids[4];
-    srch_np_board boards[4];
 } focal;
 
 static int valid(const focal *a, srch_np_bfs_item it)
@@ -47,8 +45,9 @@ static int wait_push(focal *a, long f, uint32_t idx, int g)
     return srch_np_bfs_heap_push(&a->wait.b[f], 0, idx, g);
 }
 
-static int push(focal *a, uint32_t idx)
+static int push(void *ctx, uint32_t idx)
 {
+    focal *a = ctx;
     const srch_np_bfs_node *x = &a->s.nodes[idx];
     long f = x->g + x->h[1];
     uint64_t tie = (uint64_t)(0xffff - x->g);
@@ -104,34 +103,6 @@ static long next_node(focal *a, int *st)
     return -1;
 }
 
-static int expand(focal *a, uint32_t idx, const srch_np_board *b, srch_np_result *res)
-{
-    int nk = 0, nimp = 0, ha[4], hg[4];
-    uint32_t improved[4];
-    srch_np_bfs_children(&a->s, idx, b, a->kids, &nk, improved, &nimp, res);
-    res->expanded++;
-    for (int i = 0; i < nimp; i++)
-        if (push(a, improved[i]))
-            return HN_ERR_NOMEM;
-    if (!nk)
-        return 0;
-    for (int i = 0; i < nk; i++)
-        a->boards[i] = a->kids[i].b;
-    int st = srch_np_heur_eval_batch(a->adm, a->boards, (size_t)nk, ha);
-    if (!st)
-        st = srch_np_heur_eval_batch(a->guide, a->boards, (size_t)nk, hg);
-    if (st)
-        return st;
-    res->heur_calls += (uint64_t)nk;
-    res->batches++;
-    for (int i = 0; i < nk; i++) {
-        long k = srch_np_bfs_store_add(&a->s, &a->kids[i], hg[i], ha[i]);
-        if (k < 0 || push(a, (uint32_t)k))
-            return HN_ERR_NOMEM;
-    }
-    return 0;
-}
-
 static int run(focal *a, const srch_np_board *start, const srch_limits *lim, double deadline,
                srch_np_result *res)
 {
@@ -156,7 +127,8 @@ static int run(focal *a, const srch_np_board *start, const srch_limits *lim, dou
             srch_np_bfs_take_path(&a->s, (size_t)idx, res);
             return 0;
         }
-        if ((st = expand(a, (uint32_t)idx, &b, res)))
+        res->expanded++;
+        if ((st = srch_np_bfs_expand(&a->s, (uint32_t)idx, &b, a->guide, a->adm, push, a, res)))
             return st;
     }
     return st ? st

@@ -1,0 +1,179 @@
+/* Anytime A* over a schedule of deltas: phase k is A* on
+ * f = g + max(h - delta_k, adm), restricted to f < the incumbent's length,
+ * so each phase either finds a shorter solution or shows that its ordering
+ * cannot. The node store (board, g, h, adm) lives across the phases: a
+ * board evaluated in an earlier phase is never sent through the network
+ * again, which makes a re-run with a larger delta cost only its new nodes.
+ * A last delta of infinity leaves the admissible heuristic alone, and that
+ * phase running to its end proves the incumbent optimal. Where the clock
+ * or a node limit stops the schedule, the incumbent is the answer. */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "search/npuzzle/bfs_store.h"
+#include "search/npuzzle/np_internal.h"
+
+typedef struct {
+    srch_np_bfs_store s;
+    srch_np_bfs_heap open;
+    const srch_np_heur *h, *adm;
+    int scale, goal;
+    long delta; /* this phase's delta in 1/scale units; LONG_MAX: adm alone */
+    int best;   /* incumbent length, INT_MAX: none */
+    int nmoves;
+    uint8_t moves[SRCH_NP_MAX_PATH];
+} anytime;
+
+/* f of node x in this phase (1/scale units; g and h below 2^16 each). */
+static uint64_t f_of(const anytime *a, const srch_np_bfs_node *x)
+{
+    long lo = (long)x->h[1] * a->scale;
+    long v = a->delta == LONG_MAX ? lo : (long)x->h[0] - a->delta;
+    return (uint64_t)x->g * (uint64_t)a->scale + (uint64_t)(v > lo ? v : lo);
+}
+
+/* A goal reached by a shorter path becomes the incumbent (kept outside the
+ * store, whose parents the next phase overwrites). */
+static void take_incumbent(anytime *a, uint32_t idx)
+{
+    srch_np_result r;
+    srch_np_bfs_take_path(&a->s, idx, &r);
+    a->best = r.length;
+    a->nmoves = r.nmoves;
+    memcpy(a->moves, r.moves, (size_t)r.nmoves);
+}
+
+/* Queue node idx unless it cannot lead to a solution shorter than the
+ * incumbent (f >= best); a goal is taken at once instead. */
+static int push(void *ctx, uint32_t idx)
+{
+    anytime *a = ctx;
+    const srch_np_bfs_node *x = &a->s.nodes[idx];
+    if (x->h[1] == 0 && x->g < a->best) {
+        srch_np_board b;
+        srch_np_bfs_board_of(&a->s, idx, &b);
+        if (srch_np_board_is_goal(&b, a->goal)) {
+            take_incumbent(a, idx);
+            return 0;
+        }
+    }
+    uint64_t f = f_of(a, x);
+    if (a->best != INT_MAX && f >= (uint64_t)a->best * (uint64_t)a->scale)
+        return 0;
+    return srch_np_bfs_heap_push(&a->open, f << 16 | (uint64_t)(0xffff - x->g), idx, x->g);
+}
+
+/* One phase from the root: every stored board unreached (g = max) again. */
+static int phase(anytime *a, const srch_limits *lim, double deadline, srch_np_result *res)
+{
+    for (size_t i = 0; i < a->s.n; i++) {
+        a->s.nodes[i].g = 0xffff;
+        a->s.nodes[i].open = 0;
+    }
+    a->s.nodes[0].g = 0;
+    a->s.nodes[0].open = 1;
+    a->open.n = 0;
+    if (push(a, 0))
+        return HN_ERR_NOMEM;
+    while (a->open.n) {
+        srch_np_bfs_item top = srch_np_bfs_heap_pop(&a->open);
+        srch_np_bfs_node *x = &a->s.nodes[top.idx];
+        if (!x->open || x->g != top.g)
+            continue;
+        if (a->best != INT_MAX && (top.pri >> 16) >= (uint64_t)a->best * (uint64_t)a->scale)
+            break; /* an incumbent found in this phase made the rest useless */
+        x->open = 0;
+        int st = srch_np_bfs_limits_hit("anytime A*", res, lim, deadline, a->s.n);
+        if (st)
+            return st;
+        /* boards stored in any phase keep their values: only new ones are evaluated */
+        srch_np_board b;
+        srch_np_bfs_board_of(&a->s, top.idx, &b);
+        res->expanded++;
+        if ((st = srch_np_bfs_expand(&a->s, top.idx, &b, a->h, a->adm, push, a, res)))
+            return st;
+    }
+    return 0;
+}
+
+static int run(anytime *a, const srch_np_board *start, const double *deltas, int ndeltas,
+               const srch_limits *lim, double deadline, srch_np_result *res)
+{
+    int h0 = srch_np_heur_eval(a->h, start), a0 = srch_np_heur_eval(a->adm, start);
+    res->h0 = h0;
+    res->heur_calls++;
+    srch_np_bfs_child root = {.b = *start, .parent = BFS_NO_PARENT};
+    srch_np_bfs_pack(start, root.key);
+    if (srch_np_bfs_store_add(&a->s, &root, h0, a0 > 0xffff ? 0xffff : a0) < 0)
+        return HN_ERR_NOMEM;
+    int st = 0;
+    for (int k = 0; k < ndeltas && !st; k++) {
+        a->delta = isinf(deltas[k]) ? LONG_MAX : lround(deltas[k] * a->scale);
+        if (!(st = phase(a, lim, deadline, res))) {
+            res->phases++;
+            res->proven = a->delta == LONG_MAX;
+        }
+    }
+    if (a->best == INT_MAX)
+        return st ? st
+                  : hn_fail(HN_ERR_UNSOLVABLE,
+                            "anytime A*: open list exhausted without reaching the goal");
+    res->length = a->best;
+    res->nmoves = a->nmoves;
+    memcpy(res->moves, a->moves, (size_t)a->nmoves);
+    /* a limit ends the schedule early, but the incumbent stands; an
+     * interrupt or an error does not make it an answer */
+    return st == HN_ERR_LIMIT ? 0 : st;
+}
+
+int srch_np_anytime_check(const double *deltas, int ndeltas)
+{
+    if (ndeltas < 1 || ndeltas > SRCH_NP_MAX_DELTAS)
+        return hn_fail(HN_ERR_ARG, "anytime A*: 1..%d deltas, not %d", SRCH_NP_MAX_DELTAS, ndeltas);
+    for (int i = 0; i < ndeltas; i++) {
+        double d = deltas[i];
+        if (isnan(d) || d < 0 || (!isinf(d) && d > 1000) || (i && d <= deltas[i - 1]))
+            return hn_fail(HN_ERR_ARG,
+                           "anytime A*: deltas must rise from >= 0 (each <= 1000, or inf last); "
+                           "delta %d is %g",
+                           i + 1, d);
+        if (isinf(d) && i != ndeltas - 1)
+            return hn_fail(HN_ERR_ARG, "anytime A*: inf can only be the last delta");
+    }
+    return 0;
+}
+
+int srch_np_anytime(const srch_np_board *start, const srch_np_heur *h, const srch_np_heur *adm,
+                    const double *deltas, int ndeltas, const srch_limits *lim, srch_np_result *res)
+{
+    if (srch_np_search_begin(start, h, res))
+        return res->status;
+    if ((res->status = srch_np_anytime_check(deltas, ndeltas)))
+        return res->status;
+    if (!adm || srch_np_heur_scale(adm) != 1 || srch_np_heur_width(adm) != start->width ||
+        srch_np_heur_goal(adm) != srch_np_heur_goal(h))
+        return res->status =
+                   hn_fail(HN_ERR_ARG, "anytime A*: the admissible heuristic must be given, in "
+                                       "whole moves, for the guide's board size and goal");
+    double t0 = hn_now();
+    anytime *a = calloc(1, sizeof *a);
+    if (!a)
+        return res->status = hn_fail(HN_ERR_NOMEM, "anytime A*: out of memory");
+    *a = (anytime){.h = h,
+                   .adm = adm,
+                   .scale = srch_np_heur_scale(h),
+                   .goal = srch_np_heur_goal(h),
+                   .best = INT_MAX};
+    res->status = srch_np_bfs_store_init(&a->s, start->width);
+    if (!res->status)
+        res->status = run(a, start, deltas, ndeltas, lim,
+                          lim && lim->time_limit > 0 ? t0 + lim->time_limit : 0, res);
+    res->stored = a->s.n;
+    res->seconds = hn_now() - t0;
+    srch_np_bfs_store_free(&a->s);
+    free(a->open.a);
+    free(a);
+    return res->status;
+}

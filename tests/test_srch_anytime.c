@@ -1,0 +1,150 @@
+/* Anytime A* over a schedule of deltas (srch_np_anytime), guided by an
+ * inadmissible heuristic (twice Manhattan) over Manhattan on 8-puzzle
+ * boards whose optima come from a BFS table: every solution replays to the
+ * goal; adding phases never makes a solution longer; a last phase of inf
+ * makes it optimal and says so; every board is evaluated once per run, not
+ * once per phase; a limit keeps the incumbent; bad schedules are refused. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "np_replay.h"
+#include "np_bfs.h"
+#include "search/npuzzle/ann.h"
+
+#define NBOARDS 60
+
+/* Twice Manhattan, counting the boards it is asked about. */
+typedef struct {
+    srch_np_heur *md;
+    long boards;
+} twice;
+
+static int twice_eval(void *self, const srch_np_board *b)
+{
+    twice *t = self;
+    t->boards++;
+    return 2 * srch_np_heur_eval(t->md, b);
+}
+
+static int twice_batch(void *self, const srch_np_board *b, size_t n, int *out)
+{
+    for (size_t i = 0; i < n; i++)
+        out[i] = twice_eval(self, &b[i]);
+    return 0;
+}
+
+typedef struct {
+    srch_np_heur *guide, *adm;
+    twice *t;
+    int goal;
+} fixture;
+
+/* Longer schedules of the same prefix: lengths never rise; with inf last
+ * the length is the optimum and proven; one evaluation per stored board. */
+static void check_board(const fixture *f, const srch_np_board *b, int opt, int *optimal0,
+                        int *improved)
+{
+    static const double s1[] = {0}, s2[] = {0, 2}, s3[] = {0, 2, INFINITY};
+    const double *sched[] = {s1, s2, s3};
+    int prev = 1 << 30;
+    for (int k = 0; k < 3; k++) {
+        srch_np_result r;
+        f->t->boards = 0;
+        int st = srch_np_anytime(b, f->guide, f->adm, sched[k], k + 1, NULL, &r);
+        CHECK_MSG(st == 0 && replays(b, &r, f->goal), "schedule %d: status %d", k + 1, st);
+        CHECK_MSG(r.length >= opt && r.length <= prev,
+                  "schedule %d: length %d, optimum %d, "
+                  "before %d",
+                  k + 1, r.length, opt, prev);
+        CHECK(r.phases == k + 1 && r.proven == (k == 2));
+        /* the root is evaluated alone, every other stored board in a batch */
+        CHECK_MSG(f->t->boards == (long)r.stored && r.heur_calls == r.stored,
+                  "schedule %d: %ld evaluations for %llu stored boards", k + 1, f->t->boards,
+                  (unsigned long long)r.stored);
+        if (k == 0)
+            *optimal0 += r.length == opt;
+        if (k == 2) {
+            CHECK_MSG(r.length == opt, "with inf last: length %d, optimum %d", r.length, opt);
+            *improved += r.length < prev;
+        }
+        prev = r.length;
+    }
+}
+
+static void test_schedules(const fixture *f, const uint8_t *dist, hn_rng *rng)
+{
+    int optimal0 = 0, improved = 0;
+    for (int i = 0; i < NBOARDS; i++) {
+        srch_np_board b;
+        srch_np_board_random(&b, 3, f->goal, rng);
+        check_board(f, &b, dist[srch_np_board_rank(&b)], &optimal0, &improved);
+    }
+    /* the test has teeth only if the guide alone misses optima */
+    CHECK_MSG(optimal0 < NBOARDS && improved > 0,
+              "twice Manhattan alone: %d/%d optimal, %d improved by later phases", optimal0,
+              NBOARDS, improved);
+}
+
+static void test_limits(const fixture *f, hn_rng *rng)
+{
+    const double sched[] = {0, 1, 2, 3, INFINITY};
+    srch_np_board b;
+    srch_np_result r;
+    do
+        srch_np_board_random(&b, 3, f->goal, rng);
+    while (srch_np_heur_eval(f->adm, &b) < 16);
+    /* no incumbent yet: the limit is the answer */
+    srch_limits one = {.max_expanded = 1};
+    CHECK(srch_np_anytime(&b, f->guide, f->adm, sched, 5, &one, &r) == HN_ERR_LIMIT &&
+          r.length == -1 && r.phases == 0);
+    /* enough for the first phase, not for all: the incumbent stands */
+    srch_np_result full;
+    const double first[] = {0};
+    CHECK(srch_np_anytime(&b, f->guide, f->adm, first, 1, NULL, &full) == 0);
+    srch_limits some = {.max_expanded = full.expanded + 1};
+    CHECK(srch_np_anytime(&b, f->guide, f->adm, sched, 5, &some, &r) == 0);
+    CHECK(replays(&b, &r, f->goal) && r.length <= full.length && r.phases >= 1 && !r.proven);
+}
+
+static void test_refused(const fixture *f)
+{
+    srch_np_board b;
+    srch_np_board_goal(&b, 3, f->goal);
+    CHECK(srch_np_board_apply(&b, "RRDD") == 0);
+    srch_np_result r;
+    const double bad[][3] = {{1, 0, 2}, {-1, 0, 1}, {INFINITY, 1, 2}, {NAN, 1, 2}, {0, 1, 1}};
+    for (int i = 0; i < 5; i++)
+        CHECK_MSG(srch_np_anytime(&b, f->guide, f->adm, bad[i], 3, NULL, &r) == HN_ERR_ARG,
+                  "bad schedule %d accepted", i);
+    const double ok[] = {0};
+    CHECK(srch_np_anytime(&b, f->guide, f->adm, ok, 0, NULL, &r) == HN_ERR_ARG);
+    CHECK(srch_np_anytime(&b, f->guide, NULL, ok, 1, NULL, &r) == HN_ERR_ARG);
+    CHECK(srch_np_anytime(&b, f->guide, f->adm, ok, 1, NULL, &r) == 0 && r.length == 4);
+}
+
+int main(void)
+{
+    int goal = SRCH_NP_GOAL_BLANK_FIRST, st;
+    uint8_t *dist = bfs8(goal);
+    twice t = {srch_np_heur_manhattan_new(3, goal, &st), 0};
+    srch_np_heur_ops ops = {.name = "twice-md", .eval = twice_eval, .eval_batch = twice_batch};
+    fixture f = {srch_np_heur_custom_new(&ops, &t, 3, goal, &st),
+                 srch_np_heur_manhattan_new(3, goal, &st), &t, goal};
+    CHECK(dist && t.md && f.guide && f.adm);
+    if (dist && t.md && f.guide && f.adm) {
+        hn_rng *rng = hn_rng_new(2026);
+        CHECK(rng != NULL);
+        if (rng) {
+            test_schedules(&f, dist, rng);
+            test_limits(&f, rng);
+            test_refused(&f);
+        }
+        hn_rng_free(rng);
+    }
+    srch_np_heur_free(f.guide);
+    srch_np_heur_free(f.adm);
+    srch_np_heur_free(t.md);
+    free(dist);
+    return CHECK_DONE();
+}
