@@ -1,5 +1,6 @@
 /* Learned candidate ordering for the backtracker: the emp-place-v1 features
- * kept incrementally equal features recounted from the placed pieces after
+ * (and the break gate's emp-break-v1, read from the same counts) kept
+ * incrementally equal features recounted from the placed pieces after
  * random push/pop sequences; the sampler of labelled states is reproducible
  * by seed and its labels are within what a probe can reach; a place model
  * orders the backtracker's candidates (legal boards, cached orders) and
@@ -21,7 +22,8 @@ static int is_frame(int cell)
 }
 
 /* Encode every allowed rotation of a few unplaced pieces of `ref` on their
- * cells, incrementally and from scratch; count mismatches. */
+ * cells, and the cells' break state (emp-break-v1), incrementally and from
+ * scratch; count mismatches. */
 static void compare(srch_em_pfeat *f, const srch_em_board *ref, const uint8_t *on, hn_rng *rng,
                     long *compared, long *mismatched)
 {
@@ -31,6 +33,10 @@ static void compare(srch_em_pfeat *f, const srch_em_board *ref, const uint8_t *o
         int cell = (int)hn_rng_below(rng, 42);
         if (on[cell])
             continue;
+        float b1[SRCH_EM_BREAK_DIM], b2[SRCH_EM_BREAK_DIM];
+        srch_em_bfeat_encode(f, cell, &ctx, b1);
+        srch_em_bfeat_encode_scratch(f, cell, &ctx, b2);
+        *mismatched += memcmp(b1, b2, sizeof b1) != 0;
         int p = srch_em_board_piece(ref, cell), r0 = srch_em_board_rot(ref, cell);
         for (int r = 0; r < (is_frame(cell) ? 1 : 4); r++) {
             float x1[SRCH_EM_PLACE_DIM], x2[SRCH_EM_PLACE_DIM];
