@@ -83,6 +83,8 @@ static void place_help(FILE *f)
             "  --states N            sampled cells per instance [%d]\n"
             "  --runs R              probes per candidate [%d]\n"
             "  --probe-nodes N       placements per probe [%ld]\n"
+            "  --probe-rows R        break: the probes' subtree begins R rows above the\n"
+            "                        sampled cell [%d]\n"
             "  --min-depth F         sample cells past this fraction of the free cells [%g]\n"
             "  --rate Q              chance a qualifying cell entry is sampled [%g]\n"
             "  --restart-nodes N     placements per restart of the driving search [%ld]\n"
@@ -95,8 +97,8 @@ static void place_help(FILE *f)
             "  -q, --quiet           no progress\n"
             "  -h, --help            this help\n",
             SRCH_EM_PLACE_ENCODER, SRCH_EM_PLACE_DIM, SRCH_EM_BREAK_ENCODER, d.states, d.runs,
-            d.probe_nodes, d.min_depth, d.rate, d.restart_nodes, d.break_from, d.breaks,
-            (unsigned long long)d.seed);
+            d.probe_nodes, d.probe_rows, d.min_depth, d.rate, d.restart_nodes, d.break_from,
+            d.breaks, (unsigned long long)d.seed);
 }
 
 typedef struct {
@@ -125,6 +127,11 @@ static int place_opt(int ch, const char *arg, place_args *a)
         return cli_parse_long(arg, 1, 1L << 40, &a->o.probe_nodes) < 0
                    ? cli_usage(cmd, "--probe-nodes must be >= 1, not '%s'", arg)
                    : 0;
+    case 'W':
+        if (cli_parse_long(arg, 0, 64, &v) < 0)
+            return cli_usage(cmd, "--probe-rows must be 0..64, not '%s'", arg);
+        a->o.probe_rows = (int)v;
+        return 0;
     case 'X':
         return cli_parse_long(arg, 1, 1L << 40, &a->o.restart_nodes) < 0
                    ? cli_usage(cmd, "--restart-nodes must be >= 1, not '%s'", arg)
@@ -180,6 +187,7 @@ static int parse_place(int argc, char **argv, place_args *a)
     static const struct option lo[] = {{"states", required_argument, 0, 'n'},
                                        {"runs", required_argument, 0, 'R'},
                                        {"probe-nodes", required_argument, 0, 'P'},
+                                       {"probe-rows", required_argument, 0, 'W'},
                                        {"restart-nodes", required_argument, 0, 'X'},
                                        {"min-depth", required_argument, 0, 'm'},
                                        {"rate", required_argument, 0, 'r'},

@@ -46,6 +46,7 @@ static int write_attrs(hid_t f, const void *ctx)
            hn_h5_attr_set_double(f, "rate", o->rate) ||
            hn_h5_attr_set_double(f, "break_from", o->break_from) ||
            hn_h5_attr_set_int(f, "breaks", o->breaks) ||
+           hn_h5_attr_set_int(f, "probe_rows", o->probe_rows) ||
            hn_h5_attr_set_str(f, "instances", ((const place_attrs *)ctx)->insts);
 }
 

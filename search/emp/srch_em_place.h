@@ -87,6 +87,7 @@ typedef struct {
     long restart_nodes; /* placements per restart of the driving search */
     double break_from;  /* budget of the driving search and the probes */
     int breaks;
+    int probe_rows;     /* break data: the probes' subtree begins this many rows above */
     uint64_t seed;
     hn_progress_fn progress; /* states done / total; may be NULL */
     void *user;
@@ -130,13 +131,14 @@ void srch_em_place_scorer_stats(const srch_em_place_scorer *s, srch_em_place_sta
 
 /* Labelled break decisions (srch_em_scan_bdata.c), with the sampling options
  * of the place data: the driving backtracker samples, at rate `rate`, cells
- * past min_depth where its break phases would begin; the search is then
- * continued from that moment for probe_nodes placements twice, once with the
- * cell's breaks allowed and once skipped (the same shuffles in both: run 0
- * keeps the driving search's, run k > 0 reshuffles with a seed shared by both
- * arms), and the label is the mean over `runs` of the difference, allowed
- * minus skipped, of the deepest cell reached plus, for a complete board,
- * 1 + the breaks it leaves unused. One row per state; `row` as above. */
+ * past min_depth where its break phases would begin; the subtree from
+ * probe_rows rows above that cell (the path above it as the driving search
+ * has it) is then searched for probe_nodes placements twice, once with the
+ * cell's breaks allowed and once skipped wherever the search meets that
+ * depth (the same shuffles in both arms of a run), and the label is the mean
+ * over `runs` of the difference, allowed minus skipped, of the deepest cell
+ * reached plus, for a complete board, 1 + the breaks it leaves unused. One
+ * row per state; `row` as above. */
 int srch_em_break_sample(const srch_em_inst *inst, const srch_em_place_sample_opts *o,
                          srch_em_place_row_fn row, void *user, int *state_base);
 

@@ -24,6 +24,7 @@ const srch_em_place_sample_opts SRCH_EM_PLACE_SAMPLE_DEFAULTS = {
     .restart_nodes = 2000000,
     .break_from = SRCH_EM_SCAN_BREAK_FROM,
     .breaks = SRCH_EM_SCAN_BREAKS,
+    .probe_rows = 1,
     .seed = 1,
 };
 
@@ -187,12 +188,13 @@ static double subtree(sampler *sm, int a, int d, int allow, uint64_t seed)
 }
 
 /* Label the break decision at depth d and hand its row over: the subtree
- * from one row up (the cell north of d in scan order), with and without
- * breaks at d, the same shuffles in both arms of a run. */
+ * from probe_rows rows up (one row: the cell north of d in scan order), with
+ * and without breaks at d, the same shuffles in both arms of a run. */
 static int label_break(sampler *sm, int d)
 {
     srch_em_scan_break_encode(sm->feat, &sm->main, d, sm->x);
-    int a = d - sm->main.in->w > 0 ? d - sm->main.in->w : 0;
+    int a = d - sm->o->probe_rows * sm->main.in->w;
+    a = a > 0 ? a : 0;
     double y = 0;
     for (int r = 0; r < sm->o->runs; r++) {
         uint64_t seed = hn_seed_mix(sm->o->seed, (uint64_t)sm->done * 1024 + (uint64_t)r + 1);
@@ -232,7 +234,7 @@ static int check_opts(const srch_em_place_sample_opts *o)
 {
     if (o->states < 1 || o->runs < 1 || o->probe_nodes < 1 || o->restart_nodes < 1 ||
         !(o->min_depth >= 0 && o->min_depth < 1) || !(o->rate > 0 && o->rate <= 1) ||
-        !(o->break_from >= 0 && o->break_from <= 1) || o->breaks < 0)
+        !(o->break_from >= 0 && o->break_from <= 1) || o->breaks < 0 || o->probe_rows < 0)
         return hn_fail(HN_ERR_ARG, "invalid sampling options (states, runs, nodes >= 1; "
                                    "min depth 0..1; rate in (0, 1]; break_from 0..1)");
     return HN_OK;
