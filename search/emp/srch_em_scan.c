@@ -364,15 +364,11 @@ static void on_complete(scan_ctx *s)
 
 int srch_em_scan_dfs(scan_ctx *s, int floor, long limit)
 {
-    s->phase[floor] = 0, s->idx[floor] = -1;
-    return srch_em_scan_dfs_resume(s, floor, floor, limit);
-}
-
-int srch_em_scan_dfs_resume(scan_ctx *s, int floor, int d, long limit)
-{
     srch_em_scan_result *res = s->res;
     int cpu = s->o->cpu_clock;
     long steps = 0;
+    int d = floor;
+    s->phase[d] = 0, s->idx[d] = -1;
     while (d >= floor && res->nodes < limit) {
         if ((++steps & 0xffff) == 0 && (scan_clock(cpu) > s->deadline || hn_stop_requested()))
             break;

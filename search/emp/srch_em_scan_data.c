@@ -6,8 +6,8 @@
  * the subtree under it within a node budget, a few times with different
  * shuffles (the same shuffles for every candidate: common random numbers).
  * The label is how far those probes got on average. Break data: at a cell
- * where the driving search would begin its break phases, the search is
- * continued from that very moment with the cell's breaks tried and with
+ * where the driving search would begin its break phases, the subtree from a
+ * row or two above it is searched with that cell's breaks tried and with
  * them skipped; the label is the difference of what the two reach. */
 #include <math.h>
 #include <stdlib.h>

@@ -95,10 +95,6 @@ void srch_em_scan_set_budget(scan_ctx *s, int from, int total);
  * or a stop request; the path below floor is unmarked on return. Returns 1
  * if the subtree was exhausted. */
 int srch_em_scan_dfs(scan_ctx *s, int floor, long limit);
-/* The same, resumed at depth d >= floor (the path above d placed, and the
- * iterators phase / idx of every depth floor..d standing where the caller
- * left them): a continuation of an interrupted search. */
-int srch_em_scan_dfs_resume(scan_ctx *s, int floor, int d, long limit);
 /* Place item `it` at depth d by hand (as next_placement does), with `cost`
  * breaks (scan_place); the candidates of phase 0 (perfect matches) at depth
  * d: list[lo..hi) (scan_perfect); the breaks item `it` makes at depth d in
