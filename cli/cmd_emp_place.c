@@ -35,13 +35,14 @@ void emp_place_report(const srch_em_place_scorer *s, double cpu_seconds)
            cpu_seconds > 0 ? ps.seconds / cpu_seconds : 0.0);
 }
 
-int emp_break_attach(const char *path, double threshold, const srch_em_inst *in, srch_em_opts *o,
-                     srch_em_break_gate **out)
+int emp_break_attach(const char *path, double threshold, double refuse, const srch_em_inst *in,
+                     srch_em_opts *o, srch_em_break_gate **out)
 {
     int st;
     *out = srch_em_break_gate_new(path, in, threshold, 16, &st);
     if (!*out)
         return cli_fail("--scorer");
+    srch_em_break_gate_set_random(*out, refuse);
     o->gate = *out;
     return CLI_EXIT_OK;
 }

@@ -73,7 +73,8 @@ static void solve_help(FILE *f)
         "                        differ [the model's place_temperature]\n"
         "  --scorer-gate T       break gate: a cell's breaks are tried when the model's\n"
         "                        score is above T; off = always (the ungated search,\n"
-        "                        the network still run) [the model's break_threshold, 0]\n"
+        "                        the network still run); random:P = ablation, refuse a\n"
+        "                        context with chance P [the model's break_threshold, 0]\n"
         "  -o, --output FILE     solution file (required)\n"
         "  -q, --quiet           no progress\n"
         "  -h, --help            this help\n",
@@ -173,6 +174,7 @@ static const char *scan_record(const srch_em_opts *o, const srch_em_result *res)
 static const char *scorer_path, *scorer_pick; /* --scorer, --scorer-pick */
 static double scorer_temp = -1;               /* --scorer-temp (< 0: the model's) */
 static double scorer_gate = NAN;              /* --scorer-gate (NAN: the model's) */
+static double gate_random = -1;               /* --scorer-gate random:P (< 0: off) */
 static int start_given;                       /* --start was on the command line */
 
 static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io, const char **out,
@@ -380,7 +382,12 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
         case 'Q':
             if (!strcmp(optarg, "off"))
                 scorer_gate = -INFINITY;
-            else if (cli_parse_double(optarg, &scorer_gate) < 0 || !isfinite(scorer_gate))
+            else if (!strncmp(optarg, "random:", 7)) {
+                if (cli_parse_double(optarg + 7, &gate_random) < 0 ||
+                    !(gate_random >= 0 && gate_random <= 1))
+                    return cli_usage(cmd, "--scorer-gate random:P wants P in 0..1, not '%s'",
+                                     optarg);
+            } else if (cli_parse_double(optarg, &scorer_gate) < 0 || !isfinite(scorer_gate))
                 return cli_usage(cmd, "--scorer-gate must be a number or off, not '%s'", optarg);
             break;
         default:
@@ -426,7 +433,7 @@ static int attach_scorer(const srch_em_inst *in, srch_em_opts *o, srch_em_scorer
                          scorer_path);
     o->start = SRCH_EM_START_BACKTRACK;
     if (brk)
-        return emp_break_attach(scorer_path, scorer_gate, in, o, gate);
+        return emp_break_attach(scorer_path, scorer_gate, gate_random, in, o, gate);
     return emp_place_attach(scorer_path, scorer_temp, in, o, place);
 }
 

@@ -16,7 +16,8 @@
 #                    value is the final score
 # Arms: off (no scorer), place (the model at its recorded temperature),
 # place:T (--scorer-temp T), break (a break model --model gating the break
-# phases at its recorded threshold), break:T (--scorer-gate T), bound:B (no
+# phases at its recorded threshold), break:T (--scorer-gate T; break:random:P
+# refuses a context with chance P instead, the ablation), bound:B (no
 # scorer, --scan-bound B), walk:K (the
 # move model --move-model picks among K sideways moves of the walk), and with
 # new descents every 2 s without a better board (--restart 2): restart (from

@@ -39,6 +39,10 @@ expect_re 0 "scorer_threshold=-inf .*scorer_denied=0 " "$H" emp solve -q --cpu -
 expect_re 0 "scorer_threshold=1e\+06 scorer_calls=[0-9]+ scorer_hits=[0-9]+ scorer_allowed=0 " \
     "$H" emp solve -q --cpu --time 0.3 --scorer "$T/break.h5" --scorer-gate 1e6 "$T/g8.txt" -o "$T/s.sol"
 expect_re 0 "score=" "$H" emp score "$T/g8.txt" "$T/s.sol"
+expect_re 0 "scorer_calls=0 scorer_hits=[1-9][0-9]* scorer_allowed=[1-9][0-9]* scorer_denied=[1-9]" \
+    "$H" emp solve -q --cpu --time 0.3 --scorer "$T/break.h5" --scorer-gate random:0.5 "$T/g8.txt" -o "$T/s.sol"
+expect_re 2 "--scorer-gate random:P wants P in 0..1" \
+    "$H" emp solve --scorer-gate random:1.5 --scorer "$T/break.h5" "$T/g8.txt" -o "$T/s.sol"
 expect_re 2 "--scorer-gate must be a number or off" \
     "$H" emp solve --scorer-gate x --scorer "$T/break.h5" "$T/g8.txt" -o "$T/s.sol"
 expect_re 2 "--scorer-gate must be a number or off" \

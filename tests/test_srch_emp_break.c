@@ -186,6 +186,15 @@ static void test_gate(void)
         CHECK(bs.calls > 0 && bs.hits > 0 && bs.denied == 0 && bs.allowed == bs.calls + bs.hits);
         srch_em_break_gate_free(g);
     }
+    /* the random ablation refusing nothing is the ungated search too */
+    g = srch_em_break_gate_new("t_break_ok.h5", in, 0, 10, &st);
+    CHECK(g != NULL);
+    if (g) {
+        srch_em_break_gate_set_random(g, 0);
+        CHECK(run(in, g, &t1, &r1, &legal) == HN_OK && legal);
+        CHECK(r0.nodes == r1.nodes && !memcmp(&t0, &t1, sizeof t0));
+        srch_em_break_gate_free(g);
+    }
     /* a gate that allows no break: every complete board is perfect, and the
      * break phases are never entered */
     g = srch_em_break_gate_new("t_break_ok.h5", in, INFINITY, 10, &st);

@@ -87,7 +87,7 @@ typedef struct {
     long restart_nodes; /* placements per restart of the driving search */
     double break_from;  /* budget of the driving search and the probes */
     int breaks;
-    int probe_rows;     /* break data: the probes' subtree begins this many rows above */
+    int probe_rows; /* break data: the probes' subtree begins this many rows above */
     uint64_t seed;
     hn_progress_fn progress; /* states done / total; may be NULL */
     void *user;
@@ -152,6 +152,10 @@ int srch_em_break_sample(const srch_em_inst *inst, const srch_em_place_sample_op
 srch_em_break_gate *srch_em_break_gate_new(const char *path, const srch_em_inst *inst,
                                            double threshold, int cache_bits, int *status);
 void srch_em_break_gate_free(srch_em_break_gate *g);
+/* Ablation: refuse each context with chance `refuse` (a hash of its cache
+ * key, so a context keeps its verdict as with the network) instead of asking
+ * the network; < 0: the network again. */
+void srch_em_break_gate_set_random(srch_em_break_gate *g, double refuse);
 
 typedef struct {
     long calls;       /* network calls (cache misses) */

@@ -17,6 +17,7 @@ struct srch_em_break_gate {
     float x[SRCH_EM_BREAK_DIM], y[1];
     uint64_t *cache; /* key | verdict in bit 0 (key has bit 63 set, bit 0 clear) */
     uint64_t cache_mask;
+    double refuse; /* >= 0: the ablation, refuse a context with this chance */
     srch_em_break_stats st;
 };
 
@@ -58,6 +59,7 @@ srch_em_break_gate *srch_em_break_gate_new(const char *path, const srch_em_inst 
     if ((*status = check_break_model(g->model, path)) != HN_OK)
         goto fail;
     g->st.threshold = threshold;
+    g->refuse = -1;
     if (isnan(threshold) &&
         nn_model_get_meta_double(g->model, "break_threshold", &g->st.threshold) != HN_OK)
         g->st.threshold = 0;
@@ -77,6 +79,11 @@ fail:
     return NULL;
 }
 
+void srch_em_break_gate_set_random(srch_em_break_gate *g, double refuse)
+{
+    g->refuse = refuse;
+}
+
 void srch_em_break_gate_stats(const srch_em_break_gate *g, srch_em_break_stats *st)
 {
     *st = g->st;
@@ -90,9 +97,12 @@ void srch_em_scan_break_encode(srch_em_pfeat *f, const scan_ctx *s, int d, float
     srch_em_bfeat_encode(f, s->step[d].cell, &ctx, out);
 }
 
-/* The network's verdict on depth d: 1 allow, 0 skip, -1 failure. */
-static int verdict(scan_ctx *s, srch_em_break_gate *g, int d)
+/* The network's verdict on depth d (or the ablation's coin, a hash of the
+ * context's key): 1 allow, 0 skip, -1 failure. */
+static int verdict(scan_ctx *s, srch_em_break_gate *g, int d, uint64_t key)
 {
+    if (g->refuse >= 0)
+        return (double)(scan_mix64(key ^ 0x9e3779b97f4a7c15ULL) >> 11) * 0x1p-53 >= g->refuse;
     double t0 = srch_em_cpu_seconds();
     srch_em_scan_break_encode(g->feat, s, d, g->x);
     int st = nn_infer_run(g->inf, g->x, 1, g->y);
@@ -117,7 +127,7 @@ int srch_em_scan_break_allow(scan_ctx *s, int d)
         allow = (int)(*e & 1);
         g->st.hits++;
     } else {
-        allow = verdict(s, g, d);
+        allow = verdict(s, g, d, key);
         if (allow < 0)
             return 1; /* the network failed: the ungated search */
         if (key)
