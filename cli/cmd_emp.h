@@ -36,6 +36,11 @@ int cmd_emp_gendata_place(int argc, char **argv);
 int emp_place_attach(const char *path, double temp, const srch_em_inst *in, srch_em_opts *o,
                      srch_em_place_scorer **out);
 void emp_place_report(const srch_em_place_scorer *s, double cpu_seconds);
+/* A break model gates the backtracker's break phases (threshold NAN: the
+ * model's; refuse >= 0: the random ablation instead of the network). */
+int emp_break_attach(const char *path, double threshold, double refuse, const srch_em_inst *in,
+                     srch_em_opts *o, srch_em_break_gate **out);
+void emp_break_report(const srch_em_break_gate *g, double cpu_seconds);
 /* cmd_emp_ab.c: `emp ab-stats`. */
 int cmd_emp_ab_stats(int argc, char **argv);
 /* cmd_emp_train.c: `emp train-place`. */

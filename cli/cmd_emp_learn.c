@@ -66,9 +66,10 @@ static void gendata_help(FILE *f)
             "  --nodes N             BO/RO node limit of the driving search [%ld]\n"
             "  --format meta|e2pieces  instance format [meta]\n"
             "  --allow-shared        accept the benchmark instances (instances/)\n"
-            "  --decision move|place what the data is for: move (this page) or place\n"
-            "                        (the backtracker's candidate order; see\n"
-            "                        `emp gen-data --decision place --help`) [move]\n"
+            "  --decision move|place|break  what the data is for: move (this page), place\n"
+            "                        (the backtracker's candidate order) or break (its\n"
+            "                        break gate); see `emp gen-data --decision place --help`\n"
+            "                        [move]\n"
             "  -o, --output FILE     dataset (required)\n"
             "  -q, --quiet           no progress\n"
             "  -h, --help            this help\n",
@@ -144,7 +145,7 @@ static int parse_gendata(int argc, char **argv, dg_emp_moves_opts *o, int *forma
             break;
         case 'D':
             if (strcmp(optarg, "move"))
-                return cli_usage(cmd, "--decision must be move or place, not '%s'", optarg);
+                return cli_usage(cmd, "--decision must be move, place or break, not '%s'", optarg);
             break;
         case 'o':
             *out = optarg;
@@ -243,7 +244,7 @@ static void print_summary(const char *out)
 int cmd_emp_gendata(int argc, char **argv)
 {
     const char *decision = decision_arg(argc, argv);
-    if (decision && !strcmp(decision, "place"))
+    if (decision && (!strcmp(decision, "place") || !strcmp(decision, "break")))
         return cmd_emp_gendata_place(argc, argv);
     dg_emp_moves_opts o = DG_EMP_MOVES_DEFAULTS;
     int format = SRCH_EM_FORMAT_META, quiet = 0, allow_shared = 0;

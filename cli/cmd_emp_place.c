@@ -35,6 +35,28 @@ void emp_place_report(const srch_em_place_scorer *s, double cpu_seconds)
            cpu_seconds > 0 ? ps.seconds / cpu_seconds : 0.0);
 }
 
+int emp_break_attach(const char *path, double threshold, double refuse, const srch_em_inst *in,
+                     srch_em_opts *o, srch_em_break_gate **out)
+{
+    int st;
+    *out = srch_em_break_gate_new(path, in, threshold, 16, &st);
+    if (!*out)
+        return cli_fail("--scorer");
+    srch_em_break_gate_set_random(*out, refuse);
+    o->gate = *out;
+    return CLI_EXIT_OK;
+}
+
+void emp_break_report(const srch_em_break_gate *g, double cpu_seconds)
+{
+    srch_em_break_stats bs;
+    srch_em_break_gate_stats(g, &bs);
+    printf("scorer_decision=break scorer_threshold=%g scorer_calls=%ld scorer_hits=%ld "
+           "scorer_allowed=%ld scorer_denied=%ld scorer_seconds=%.3f scorer_share=%.4f\n",
+           bs.threshold, bs.calls, bs.hits, bs.allowed, bs.denied, bs.seconds,
+           cpu_seconds > 0 ? bs.seconds / cpu_seconds : 0.0);
+}
+
 /* ---- gen-data --decision place ----------------------------------------- */
 
 static void place_help(FILE *f)
@@ -52,9 +74,18 @@ static void place_help(FILE *f)
             "cell, int32) for `heurnet emp train-place`. A state budget, no time limit:\n"
             "the file depends only on the seed. Benchmark instances (instances/) are\n"
             "refused: use `heurnet emp gen` instances.\n\n"
+            "--decision break: the break gate's data instead. At a sampled cell where the\n"
+            "driving search would begin its break phases, the search is continued from\n"
+            "that moment for --probe-nodes placements with the cell's breaks tried and\n"
+            "with them skipped (--runs times, the same shuffles in both arms); the label\n"
+            "is the mean difference (tried - skipped) of the deepest cell reached (a\n"
+            "complete board adds 1 + its unused breaks). One row of %s features per\n"
+            "cell; train it with `heurnet train` (the model records decision=break).\n\n"
             "  --states N            sampled cells per instance [%d]\n"
             "  --runs R              probes per candidate [%d]\n"
             "  --probe-nodes N       placements per probe [%ld]\n"
+            "  --probe-rows R        break: the probes' subtree begins R rows above the\n"
+            "                        sampled cell [%d]\n"
             "  --min-depth F         sample cells past this fraction of the free cells [%g]\n"
             "  --rate Q              chance a qualifying cell entry is sampled [%g]\n"
             "  --restart-nodes N     placements per restart of the driving search [%ld]\n"
@@ -66,13 +97,14 @@ static void place_help(FILE *f)
             "  -o, --output FILE     dataset (required)\n"
             "  -q, --quiet           no progress\n"
             "  -h, --help            this help\n",
-            SRCH_EM_PLACE_ENCODER, SRCH_EM_PLACE_DIM, d.states, d.runs, d.probe_nodes, d.min_depth,
-            d.rate, d.restart_nodes, d.break_from, d.breaks, (unsigned long long)d.seed);
+            SRCH_EM_PLACE_ENCODER, SRCH_EM_PLACE_DIM, SRCH_EM_BREAK_ENCODER, d.states, d.runs,
+            d.probe_nodes, d.probe_rows, d.min_depth, d.rate, d.restart_nodes, d.break_from,
+            d.breaks, (unsigned long long)d.seed);
 }
 
 typedef struct {
     srch_em_place_sample_opts o;
-    int format, quiet, allow_shared;
+    int format, quiet, allow_shared, brk; /* brk: --decision break */
     const char *out;
 } place_args;
 
@@ -96,6 +128,11 @@ static int place_opt(int ch, const char *arg, place_args *a)
         return cli_parse_long(arg, 1, 1L << 40, &a->o.probe_nodes) < 0
                    ? cli_usage(cmd, "--probe-nodes must be >= 1, not '%s'", arg)
                    : 0;
+    case 'W':
+        if (cli_parse_long(arg, 0, 64, &v) < 0)
+            return cli_usage(cmd, "--probe-rows must be 0..64, not '%s'", arg);
+        a->o.probe_rows = (int)v;
+        return 0;
     case 'X':
         return cli_parse_long(arg, 1, 1L << 40, &a->o.restart_nodes) < 0
                    ? cli_usage(cmd, "--restart-nodes must be >= 1, not '%s'", arg)
@@ -128,7 +165,10 @@ static int place_opt(int ch, const char *arg, place_args *a)
                    ? cli_usage(cmd, "--format must be meta or e2pieces, not '%s'", arg)
                    : 0;
     case 'D':
-        return strcmp(arg, "place") ? cli_usage(cmd, "--decision must be place or move") : 0;
+        a->brk = !strcmp(arg, "break");
+        return strcmp(arg, "place") && !a->brk
+                   ? cli_usage(cmd, "--decision must be move, place or break")
+                   : 0;
     case 'A':
         a->allow_shared = 1;
         return 0;
@@ -148,6 +188,7 @@ static int parse_place(int argc, char **argv, place_args *a)
     static const struct option lo[] = {{"states", required_argument, 0, 'n'},
                                        {"runs", required_argument, 0, 'R'},
                                        {"probe-nodes", required_argument, 0, 'P'},
+                                       {"probe-rows", required_argument, 0, 'W'},
                                        {"restart-nodes", required_argument, 0, 'X'},
                                        {"min-depth", required_argument, 0, 'm'},
                                        {"rate", required_argument, 0, 'r'},
@@ -221,11 +262,16 @@ int cmd_emp_gendata_place(int argc, char **argv)
             hn_progress_new("emp gen-data place", (uint64_t)a.o.states * (uint64_t)ninst, a.quiet);
         a.o.progress = on_progress;
         a.o.user = prog;
-        int st = dg_emp_place_gen((const srch_em_inst *const *)in,
-                                  (const char *const *)(argv + optind), ninst, &a.o, a.out);
+        int st = (a.brk ? dg_emp_break_gen : dg_emp_place_gen)((const srch_em_inst *const *)in,
+                                                               (const char *const *)(argv + optind),
+                                                               ninst, &a.o, a.out);
         hn_progress_finish(prog);
         if (st != HN_OK)
             rc = cli_fail(a.out);
+        else if (a.brk)
+            printf("output=%s states=%d decision=%s features=%d encoder=%s\n", a.out,
+                   a.o.states * ninst, SRCH_EM_DECISION_BREAK, SRCH_EM_BREAK_DIM,
+                   SRCH_EM_BREAK_ENCODER);
         else
             print_summary(a.out);
     }

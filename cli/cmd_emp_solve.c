@@ -57,7 +57,8 @@ static void solve_help(FILE *f)
         "  --scorer MODEL.h5     learned scorer, plugged in where the model's decision\n"
         "                        attribute says: move (emp-move-v1) picks the perturbation\n"
         "                        moves; place (emp-place-v1) orders the backtracker's\n"
-        "                        candidates and implies --start backtrack\n"
+        "                        candidates and break (emp-break-v1) gates its break\n"
+        "                        phases; both imply --start backtrack\n"
         "  --scorer-pick P       move scorer: best | softmax:T (sample by score / T) [best]\n"
         "  --walk-choose K       move scorer: pick among K sideways moves of the plateau\n"
         "                        walk instead of the perturbation moves; 0 = off [0]\n"
@@ -70,6 +71,10 @@ static void solve_help(FILE *f)
         "  --stage-log FILE      TSV per STAGE descent: features, best before, reached\n"
         "  --scorer-temp T       place scorer: Gumbel noise on the scores, so restarts\n"
         "                        differ [the model's place_temperature]\n"
+        "  --scorer-gate T       break gate: a cell's breaks are tried when the model's\n"
+        "                        score is above T; off = always (the ungated search,\n"
+        "                        the network still run); random:P = ablation, refuse a\n"
+        "                        context with chance P [the model's break_threshold, 0]\n"
         "  -o, --output FILE     solution file (required)\n"
         "  -q, --quiet           no progress\n"
         "  -h, --help            this help\n",
@@ -168,6 +173,8 @@ static const char *scan_record(const srch_em_opts *o, const srch_em_result *res)
 
 static const char *scorer_path, *scorer_pick; /* --scorer, --scorer-pick */
 static double scorer_temp = -1;               /* --scorer-temp (< 0: the model's) */
+static double scorer_gate = NAN;              /* --scorer-gate (NAN: the model's) */
+static double gate_random = -1;               /* --scorer-gate random:P (< 0: off) */
 static int start_given;                       /* --start was on the command line */
 
 static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io, const char **out,
@@ -207,6 +214,7 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
                                        {"scorer", required_argument, 0, 'L'},
                                        {"scorer-pick", required_argument, 0, 'P'},
                                        {"scorer-temp", required_argument, 0, 'Z'},
+                                       {"scorer-gate", required_argument, 0, 'Q'},
                                        {"help", no_argument, 0, 'h'},
                                        {0, 0, 0, 0}};
     const char *cmd = "emp solve";
@@ -371,6 +379,17 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
             if (cli_parse_double(optarg, &scorer_temp) < 0 || !(scorer_temp >= 0))
                 return cli_usage(cmd, "--scorer-temp must be >= 0, not '%s'", optarg);
             break;
+        case 'Q':
+            if (!strcmp(optarg, "off"))
+                scorer_gate = -INFINITY;
+            else if (!strncmp(optarg, "random:", 7)) {
+                if (cli_parse_double(optarg + 7, &gate_random) < 0 ||
+                    !(gate_random >= 0 && gate_random <= 1))
+                    return cli_usage(cmd, "--scorer-gate random:P wants P in 0..1, not '%s'",
+                                     optarg);
+            } else if (cli_parse_double(optarg, &scorer_gate) < 0 || !isfinite(scorer_gate))
+                return cli_usage(cmd, "--scorer-gate must be a number or off, not '%s'", optarg);
+            break;
         default:
             return cli_usage(cmd, "unknown option");
         }
@@ -391,26 +410,30 @@ static int parse_solve(int argc, char **argv, srch_em_opts *o, emp_inst_opts *io
     return 0;
 }
 
-/* --scorer: a place model orders the backtracker's candidates (and needs
- * the backtracking start, which it selects), any other is a move scorer. */
+/* --scorer: a place model orders the backtracker's candidates and a break
+ * model gates its break phases (both need the backtracking start, which
+ * they select), any other is a move scorer. */
 static int attach_scorer(const srch_em_inst *in, srch_em_opts *o, srch_em_scorer **move,
-                         srch_em_place_scorer **place)
+                         srch_em_place_scorer **place, srch_em_break_gate **gate)
 {
     int st;
     const char *decision = srch_em_model_decision(scorer_path, &st);
     if (!decision)
         return cli_fail("--scorer");
-    if (strcmp(decision, SRCH_EM_DECISION_PLACE))
+    int brk = !strcmp(decision, SRCH_EM_DECISION_BREAK);
+    if (strcmp(decision, SRCH_EM_DECISION_PLACE) && !brk)
         return emp_scorer_attach(scorer_path, scorer_pick, in, o, move);
     if (o->walk_choose > 0)
-        return cli_usage("emp solve", "--walk-choose needs a move model; %s is a place model",
-                         scorer_path);
+        return cli_usage("emp solve", "--walk-choose needs a move model; %s is a %s model",
+                         scorer_path, decision);
     if (start_given && o->start != SRCH_EM_START_BACKTRACK)
         return cli_usage("emp solve",
-                         "%s orders the backtracker's candidates: it needs "
+                         "%s acts in the backtracker: it needs "
                          "--start backtrack",
                          scorer_path);
     o->start = SRCH_EM_START_BACKTRACK;
+    if (brk)
+        return emp_break_attach(scorer_path, scorer_gate, gate_random, in, o, gate);
     return emp_place_attach(scorer_path, scorer_temp, in, o, place);
 }
 
@@ -431,7 +454,8 @@ int cmd_emp_solve(int argc, char **argv)
         return CLI_EXIT_FAIL;
     srch_em_scorer *scorer = NULL;
     srch_em_place_scorer *place = NULL;
-    int arc = scorer_path ? attach_scorer(in, &o, &scorer, &place) : 0;
+    srch_em_break_gate *gate = NULL;
+    int arc = scorer_path ? attach_scorer(in, &o, &scorer, &place, &gate) : 0;
     if (arc != CLI_EXIT_OK) {
         srch_em_inst_free(in);
         return arc;
@@ -498,9 +522,12 @@ int cmd_emp_solve(int argc, char **argv)
         emp_scorer_report(scorer);
     if (place)
         emp_place_report(place, res.cpu_seconds);
+    if (gate)
+        emp_break_report(gate, res.cpu_seconds);
 out:
     srch_em_scorer_free(scorer);
     srch_em_place_scorer_free(place);
+    srch_em_break_gate_free(gate);
     free(piece);
     free(rot);
     srch_em_inst_free(in);

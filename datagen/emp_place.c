@@ -19,20 +19,25 @@ static int add_row(void *user, int state, const float *x, float y)
 typedef struct {
     const srch_em_place_sample_opts *o;
     const char *insts;
+    int brk; /* break data */
 } place_attrs;
 
 /* The options as root attributes; nonzero if one failed. */
 static int write_attrs(hid_t f, const void *ctx)
 {
-    const srch_em_place_sample_opts *o = ((const place_attrs *)ctx)->o;
+    const place_attrs *a = ctx;
+    const srch_em_place_sample_opts *o = a->o;
     char feats[1024] = "";
-    for (int i = 0; i < SRCH_EM_PLACE_DIM; i++)
+    int dim = a->brk ? SRCH_EM_BREAK_DIM : SRCH_EM_PLACE_DIM;
+    for (int i = 0; i < dim; i++)
         snprintf(feats + strlen(feats), sizeof feats - strlen(feats), "%s%s", i ? "," : "",
-                 srch_em_pfeat_name(i));
-    return hn_h5_attr_set_str(f, "format", DG_EMP_PLACE_FORMAT) ||
+                 a->brk ? srch_em_bfeat_name(i) : srch_em_pfeat_name(i));
+    return hn_h5_attr_set_str(f, "format", a->brk ? DG_EMP_BREAK_FORMAT : DG_EMP_PLACE_FORMAT) ||
            hn_h5_attr_set_int(f, "format_version", DG_EMP_PLACE_VERSION) ||
-           hn_h5_attr_set_str(f, "encoder", SRCH_EM_PLACE_ENCODER) ||
-           hn_h5_attr_set_str(f, "decision", SRCH_EM_DECISION_PLACE) ||
+           hn_h5_attr_set_str(f, "encoder",
+                              a->brk ? SRCH_EM_BREAK_ENCODER : SRCH_EM_PLACE_ENCODER) ||
+           hn_h5_attr_set_str(f, "decision",
+                              a->brk ? SRCH_EM_DECISION_BREAK : SRCH_EM_DECISION_PLACE) ||
            hn_h5_attr_set_str(f, "features", feats) ||
            hn_h5_attr_set_int(f, "seed", (long long)o->seed) ||
            hn_h5_attr_set_int(f, "states", o->states) || hn_h5_attr_set_int(f, "runs", o->runs) ||
@@ -41,17 +46,18 @@ static int write_attrs(hid_t f, const void *ctx)
            hn_h5_attr_set_double(f, "rate", o->rate) ||
            hn_h5_attr_set_double(f, "break_from", o->break_from) ||
            hn_h5_attr_set_int(f, "breaks", o->breaks) ||
+           hn_h5_attr_set_int(f, "probe_rows", o->probe_rows) ||
            hn_h5_attr_set_str(f, "instances", ((const place_attrs *)ctx)->insts);
 }
 
 static int write_file(const char *out, const dg_emp_rows *r, const srch_em_place_sample_opts *o,
-                      const char *const *names, int ninst)
+                      const char *const *names, int ninst, int brk)
 {
     char insts[8192] = "";
     for (int i = 0; i < ninst; i++)
         snprintf(insts + strlen(insts), sizeof insts - strlen(insts), "%s%s", i ? " " : "",
                  names[i]);
-    place_attrs a = {o, insts};
+    place_attrs a = {o, insts, brk};
     return dg_emp_rows_write(out, r, "group", write_attrs, &a);
 }
 
@@ -68,12 +74,13 @@ static void on_progress(uint64_t done, uint64_t total, const char *extra, void *
     p->o->progress(p->before + done, p->total, extra, p->o->user);
 }
 
-int dg_emp_place_gen(const srch_em_inst *const *inst, const char *const *names, int ninst,
-                     const srch_em_place_sample_opts *o, const char *out)
+/* Either kind of data (brk: the break gate's). */
+static int gen(const srch_em_inst *const *inst, const char *const *names, int ninst,
+               const srch_em_place_sample_opts *o, const char *out, int brk)
 {
     if (ninst < 1)
         return hn_fail(HN_ERR_ARG, "gen-data: no instance");
-    dg_emp_rows rows = {.dim = SRCH_EM_PLACE_DIM};
+    dg_emp_rows rows = {.dim = brk ? SRCH_EM_BREAK_DIM : SRCH_EM_PLACE_DIM};
     int st = HN_OK, state = 0;
     progress_ctx pc = {.o = o, .total = (uint64_t)o->states * (uint64_t)ninst};
     for (int i = 0; i < ninst && st == HN_OK; i++) {
@@ -82,12 +89,25 @@ int dg_emp_place_gen(const srch_em_inst *const *inst, const char *const *names, 
         oi.progress = o->progress ? on_progress : NULL;
         oi.user = &pc;
         pc.before = (uint64_t)o->states * (uint64_t)i;
-        st = srch_em_place_sample(inst[i], &oi, add_row, &rows, &state);
+        st = (brk ? srch_em_break_sample : srch_em_place_sample)(inst[i], &oi, add_row, &rows,
+                                                                 &state);
     }
     if (st == HN_OK)
-        st = write_file(out, &rows, o, names, ninst);
+        st = write_file(out, &rows, o, names, ninst, brk);
     dg_emp_rows_free(&rows);
     return st;
+}
+
+int dg_emp_place_gen(const srch_em_inst *const *inst, const char *const *names, int ninst,
+                     const srch_em_place_sample_opts *o, const char *out)
+{
+    return gen(inst, names, ninst, o, out, 0);
+}
+
+int dg_emp_break_gen(const srch_em_inst *const *inst, const char *const *names, int ninst,
+                     const srch_em_place_sample_opts *o, const char *out)
+{
+    return gen(inst, names, ninst, o, out, 1);
 }
 
 /* ---- reading ------------------------------------------------------------ */

@@ -19,6 +19,7 @@ HEURNET_API_BEGIN
 
 #define DG_EMP_PLACE_FORMAT "heurnet-emp-place"
 #define DG_EMP_PLACE_VERSION 1
+#define DG_EMP_BREAK_FORMAT "heurnet-emp-break"
 
 /* Sample each instance with o (its seed mixed with the instance's index),
  * write `out` (via out.part) with /x, /y, /group and root attributes format,
@@ -26,6 +27,12 @@ HEURNET_API_BEGIN
  * probe_nodes, min_depth, rate, break_from, breaks, instances. 0 or a
  * status with a message; HN_ERR_INTERRUPTED leaves no file. */
 int dg_emp_place_gen(const srch_em_inst *const *inst, const char *const *names, int ninst,
+                     const srch_em_place_sample_opts *o, const char *out);
+/* The same for the break gate (srch_em_break_sample): /x float32 [n,
+ * SRCH_EM_BREAK_DIM] (emp-break-v1), /y the label, /group the state (one
+ * row each), encoder emp-break-v1 and decision break; read by `heurnet
+ * train` (regression), whose model then records decision=break. */
+int dg_emp_break_gen(const srch_em_inst *const *inst, const char *const *names, int ninst,
                      const srch_em_place_sample_opts *o, const char *out);
 
 typedef struct {

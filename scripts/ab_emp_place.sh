@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# A/B of the learned candidate order of the backtracker (issue 21): emp solve
-# with and without a place scorer (--scorer MODEL, decision "place") at equal
+# A/B of the learned candidate order and break gate of the backtracker (issue
+# 21): emp solve with and without a place or break model (--scorer MODEL) at equal
 # CPU time (--cpu), seeds 1..N per arm, on instances not used for training:
 # Eternity II with its centre clue, META 16x16 and generated 16x16s (seeds
 # 901, 902; the training pool is 101..104). Prints the conditions, then the
@@ -15,7 +15,10 @@
 #                    start, --walk 10000000 --walk-temp 0.25 --slack 8), the
 #                    value is the final score
 # Arms: off (no scorer), place (the model at its recorded temperature),
-# place:T (--scorer-temp T), bound:B (no scorer, --scan-bound B), walk:K (the
+# place:T (--scorer-temp T), break (a break model --model gating the break
+# phases at its recorded threshold), break:T (--scorer-gate T; break:random:P
+# refuses a context with chance P instead, the ablation), bound:B (no
+# scorer, --scan-bound B), walk:K (the
 # move model --move-model picks among K sideways moves of the walk), and with
 # new descents every 2 s without a better board (--restart 2): restart (from
 # the start board), kick:K (from the first of K kicked copies of the best,
@@ -73,6 +76,8 @@ xargs -P "$jobs" -L 1 bash -c 'name=$0 f=$1 a=$2 s=$3 sc="" ex="" bt=""
     grep -qs "^instance=" "$tmp/r.$name.$a.$s" && exit 0
     case "$a" in off) ;; place) sc="--scorer $model" ;;
                  place:*) sc="--scorer $model --scorer-temp ${a#place:}" ;;
+                 break) sc="--scorer $model" ;;
+                 break:*) sc="--scorer $model --scorer-gate ${a#break:}" ;;
                  bound:*) sc="--scan-bound ${a#bound:}" ;;
                  walk:*) sc="--scorer $move_model --walk-choose ${a#walk:}" ;;
                  restart) sc="--restart 2" ;;
@@ -100,15 +105,17 @@ case " $arms " in *" off "*) ;; *) base=${arms%% *} ;; esac
 "$H" emp ab-stats --base "$base" "$tmp/results"
 [ "$mode" = walk ] && exit 0 # no backtracking figures
 echo
-echo "| instance | arm | scan nodes / CPU s | complete boards | scorer CPU share | cache hits |"
-echo "|---|---|---:|---:|---:|---:|"
+echo "| instance | arm | scan nodes / CPU s | complete boards | scorer CPU share | cache hits | breaks denied |"
+echo "|---|---|---:|---:|---:|---:|---:|"
 for name in $only; do for a in $arms; do
     cat "$tmp"/r."$name"."$a".* 2>/dev/null | awk -v n="$name" -v arm="$a" '
         /^instance=/ { for (k = 1; k <= NF; k++) { split($k, kv, "="); v[kv[1]] = kv[2] }
                        runs++; nodes += v["scan_nodes"]; sec += v["scan_seconds"]; boards += v["scan_boards"] }
         /^scorer_decision=/ { for (k = 1; k <= NF; k++) { split($k, kv, "="); w[kv[1]] = kv[2] }
-                              share += w["scorer_share"]; hits += w["scorer_hits"]; calls += w["scorer_calls"] }
+                              share += w["scorer_share"]; hits += w["scorer_hits"]; calls += w["scorer_calls"]
+                              den += w["scorer_denied"]; alw += w["scorer_allowed"] }
         END { if (!runs) exit
-              printf "| %s | %s | %.2f M | %.1f | %.2f%% | %s |\n", n, arm, nodes / sec / 1e6, boards / runs,
-                     100 * share / runs, calls ? sprintf("%.2f%%", 100 * hits / (hits + calls)) : "" }'
+              printf "| %s | %s | %.2f M | %.1f | %.2f%% | %s | %s |\n", n, arm, nodes / sec / 1e6, boards / runs,
+                     100 * share / runs, calls ? sprintf("%.2f%%", 100 * hits / (hits + calls)) : "",
+                     den + alw ? sprintf("%.1f%%", 100 * den / (den + alw)) : "" }'
 done; done

@@ -1,5 +1,6 @@
 /* Learned candidate ordering for the backtracker: the emp-place-v1 features
- * kept incrementally equal features recounted from the placed pieces after
+ * (and the break gate's emp-break-v1, read from the same counts) kept
+ * incrementally equal features recounted from the placed pieces after
  * random push/pop sequences; the sampler of labelled states is reproducible
  * by seed and its labels are within what a probe can reach; a place model
  * orders the backtracker's candidates (legal boards, cached orders) and
@@ -14,19 +15,6 @@
 #include "tests/check.h"
 #include "tests/emp_check.h"
 
-/* A 7x6 instance with an inner clue, so the counts start from a non-empty
- * board. */
-static srch_em_inst *clued(void)
-{
-    int st, sol[2 * 42];
-    srch_em_inst *in = srch_em_inst_gen(7, 6, 3, 6, 17, sol, &st);
-    if (in && srch_em_inst_add_clue(in, sol[2 * 7 + 3], 2, 3, sol[42 + 2 * 7 + 3]) != HN_OK) {
-        srch_em_inst_free(in);
-        return NULL;
-    }
-    return in;
-}
-
 /* Frame cells of the 7x6 board take one rotation only. */
 static int is_frame(int cell)
 {
@@ -34,7 +22,8 @@ static int is_frame(int cell)
 }
 
 /* Encode every allowed rotation of a few unplaced pieces of `ref` on their
- * cells, incrementally and from scratch; count mismatches. */
+ * cells, and the cells' break state (emp-break-v1), incrementally and from
+ * scratch; count mismatches. */
 static void compare(srch_em_pfeat *f, const srch_em_board *ref, const uint8_t *on, hn_rng *rng,
                     long *compared, long *mismatched)
 {
@@ -44,6 +33,10 @@ static void compare(srch_em_pfeat *f, const srch_em_board *ref, const uint8_t *o
         int cell = (int)hn_rng_below(rng, 42);
         if (on[cell])
             continue;
+        float b1[SRCH_EM_BREAK_DIM], b2[SRCH_EM_BREAK_DIM];
+        srch_em_bfeat_encode(f, cell, &ctx, b1);
+        srch_em_bfeat_encode_scratch(f, cell, &ctx, b2);
+        *mismatched += memcmp(b1, b2, sizeof b1) != 0;
         int p = srch_em_board_piece(ref, cell), r0 = srch_em_board_rot(ref, cell);
         for (int r = 0; r < (is_frame(cell) ? 1 : 4); r++) {
             float x1[SRCH_EM_PLACE_DIM], x2[SRCH_EM_PLACE_DIM];
@@ -58,7 +51,7 @@ static void compare(srch_em_pfeat *f, const srch_em_board *ref, const uint8_t *o
 static void test_incremental(void)
 {
     int st;
-    srch_em_inst *in = clued();
+    srch_em_inst *in = emp_clued(7, 6, 17, 0);
     srch_em_board *ref = in ? srch_em_board_new(in, &st) : NULL;
     srch_em_pfeat *f = ref ? srch_em_pfeat_new(in, &st) : NULL;
     hn_rng *rng = hn_rng_new(3);
@@ -183,21 +176,6 @@ static void test_sampler(void)
     srch_em_inst_free(in);
 }
 
-/* Save a fresh model with this spec, encoder and decision attribute. */
-static int save_model(const char *path, const char *spec, const char *enc, const char *decision)
-{
-    struct nn_spec s;
-    int st;
-    if (nn_spec_parse(spec, NULL, &s) != HN_OK)
-        return -1;
-    nn_model *m = nn_model_new(&s, 3, &st);
-    int bad = !m || nn_model_set_encoder(m, enc) != HN_OK ||
-              (decision && nn_model_set_meta_str(m, "decision", decision) != HN_OK) ||
-              nn_model_save(m, path) != HN_OK;
-    nn_model_free(m);
-    return bad ? -1 : 0;
-}
-
 static void test_scorer(void)
 {
     int st;
@@ -205,10 +183,10 @@ static void test_scorer(void)
     CHECK(in != NULL);
     if (!in)
         return;
-    CHECK(save_model("t_place_ok.h5", "18-8-1", SRCH_EM_PLACE_ENCODER, "place") == 0);
-    CHECK(save_model("t_place_move.h5", "18-8-1", "emp-move-v1", NULL) == 0);
-    CHECK(save_model("t_place_w.h5", "17-8-1", SRCH_EM_PLACE_ENCODER, "place") == 0);
-    CHECK(save_model("t_place_enc.h5", "18-8-1", "emp-move-v1", "place") == 0);
+    CHECK(emp_save_model("t_place_ok.h5", "18-8-1", SRCH_EM_PLACE_ENCODER, "place") == 0);
+    CHECK(emp_save_model("t_place_move.h5", "18-8-1", "emp-move-v1", NULL) == 0);
+    CHECK(emp_save_model("t_place_w.h5", "17-8-1", SRCH_EM_PLACE_ENCODER, "place") == 0);
+    CHECK(emp_save_model("t_place_enc.h5", "18-8-1", "emp-move-v1", "place") == 0);
     srch_em_place_scorer *s = srch_em_place_scorer_new("t_place_move.h5", in, -1, 10, &st);
     CHECK(!s && st == HN_ERR_FORMAT && strstr(hn_errmsg(), "t_place_move.h5"));
     s = srch_em_place_scorer_new("t_place_w.h5", in, -1, 10, &st);

@@ -563,6 +563,9 @@ int trn_data_record(const trn_data *d, nn_model *m)
             snprintf(key, sizeof key, "data%d.%s", i, a->name);
             rc = a->is_num ? nn_model_set_meta_double(m, key, a->num)
                            : nn_model_set_meta_str(m, key, a->str);
+            /* the decision the rows are for (emp data) is what the model scores */
+            if (!rc && !a->is_num && !strcmp(a->name, "decision"))
+                rc = nn_model_set_meta_str(m, "decision", a->str);
         }
     }
     return rc;

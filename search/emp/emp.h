@@ -15,6 +15,7 @@ HEURNET_API_BEGIN
 
 /* The learned order of the backtracker's candidates (srch_em_place.h). */
 typedef struct srch_em_place_scorer srch_em_place_scorer;
+typedef struct srch_em_break_gate srch_em_break_gate;
 
 /* Sides in the internal order (clockwise from the top). A rotation r turns a
  * piece r quarter turns clockwise: the colour on side s moves to (s+1)%4. */
@@ -191,6 +192,10 @@ typedef struct {
     /* optional: a learned order of each cell's perfect-match candidates
      * (srch_em_place_scorer_new); NULL: the shuffled order */
     srch_em_place_scorer *order;
+    /* optional: a learned gate on the break phases (srch_em_break_gate_new):
+     * at a cell whose perfect matches are exhausted and whose budget allows a
+     * break, it decides whether the break candidates are tried; NULL: always */
+    srch_em_break_gate *gate;
     int bound; /* enum srch_em_scan_bound: prune a placement when the breaks so far
                 * plus a lower bound on the breaks still to come exceed the budget
                 * at the last cell [SRCH_EM_SCAN_BOUND_NONE] */
@@ -285,6 +290,9 @@ typedef struct {
     /* Optional learned order of the backtracking start's candidates
      * (srch_em_place_scorer_new); NULL: the shuffled order. */
     srch_em_place_scorer *order;
+    /* Optional learned gate of the backtracking start's break phases
+     * (srch_em_break_gate_new); NULL: breaks wherever the budget allows. */
+    srch_em_break_gate *gate;
 } srch_em_opts;
 
 /* The defaults of srch_em_opts. */

@@ -382,3 +382,81 @@ void srch_em_pfeat_encode_scratch(const srch_em_pfeat *f, int cell, int p, int r
     g->piece[cell] = -1;
     counts_free(&c);
 }
+
+/* ---- emp-break-v1: the state of a cell whose break phases may begin ------ */
+
+static const char *const bf_names[SRCH_EM_BREAK_DIM] = {
+    "depth",  "frame",  "breaks", "slack",    "slack_end", "dead",      "fill_wn", "fill_w",
+    "fill_n", "rare_w", "rare_n", "excess_w", "excess_n",  "east_open", "column",  "size"};
+
+const char *srch_em_bfeat_name(int i)
+{
+    return i >= 0 && i < SRCH_EM_BREAK_DIM ? bf_names[i] : "?";
+}
+
+/* The colour the neighbour of `cell` on `side` shows it: grey outside, -1
+ * when that cell is empty. */
+static int shows(const srch_em_pfeat *f, int cell, int side)
+{
+    int q = f->in->nb[(size_t)cell * 4 + side];
+    if (q == f->n)
+        return 0;
+    return f->piece[q] < 0 ? -1 : srch_em_pc(f->in, f->piece[q], f->rot[q])[(side + 2) & 3];
+}
+
+/* The colour side of one neighbour: its rarity and excess (0 when the
+ * neighbour is empty or grey, i.e. nothing to match or break). */
+static void side_features(const srch_em_pfeat *f, const pf_counts *c, int colour, float *rare,
+                          float *excess)
+{
+    if (colour <= 0)
+        return;
+    *rare = rarity(f, c, colour);
+    *excess = (float)(c->supply[colour] - c->open[colour]) / 16;
+}
+
+static void break_features(const srch_em_pfeat *f, const pf_counts *c, int cell,
+                           const srch_em_place_ctx *ctx, float *x)
+{
+    const srch_em_inst *in = f->in;
+    memset(x, 0, sizeof(float) * SRCH_EM_BREAK_DIM);
+    float scale = 1.0f + (float)ctx->budget;
+    x[0] = ctx->depths > 0 ? (float)ctx->depth / (float)ctx->depths : 0;
+    x[1] = in->cclass[cell] != SRCH_EM_INNER;
+    x[2] = (float)ctx->breaks / scale;
+    x[3] = (float)(ctx->allowed - ctx->breaks) / scale;
+    x[4] = (float)(ctx->budget - ctx->breaks) / scale;
+    x[5] = (float)dead_demands(f, c) / 8;
+    int w = shows(f, cell, SRCH_EM_W), nn = shows(f, cell, SRCH_EM_N);
+    size_t nc = (size_t)f->ncol, k = (size_t)f->cell_kind[cell];
+    int ww = w < 0 ? 0 : w, nw = nn < 0 ? 0 : nn;
+    x[6] = (float)(log1p(c->wn[(k * nc + (size_t)ww) * nc + (size_t)nw]) / 4);
+    x[7] = (float)(log1p(c->w1[k * nc + (size_t)ww]) / 4);
+    x[8] = (float)(log1p(c->n1[k * nc + (size_t)nw]) / 4);
+    side_features(f, c, w, &x[9], &x[11]);
+    side_features(f, c, nn, &x[10], &x[12]);
+    int q = in->nb[(size_t)cell * 4 + SRCH_EM_E];
+    x[13] = q != f->n && f->piece[q] < 0;
+    x[14] = (float)(cell % in->w) / (float)in->w;
+    x[15] = (float)(log((double)f->n) / 8);
+}
+
+void srch_em_bfeat_encode(const srch_em_pfeat *f, int cell, const srch_em_place_ctx *ctx,
+                          float *out)
+{
+    break_features(f, &f->c, cell, ctx, out);
+}
+
+void srch_em_bfeat_encode_scratch(const srch_em_pfeat *f, int cell, const srch_em_place_ctx *ctx,
+                                  float *out)
+{
+    pf_counts c;
+    if (counts_alloc(&c, f->ncol) != HN_OK) {
+        counts_free(&c);
+        memset(out, 0, sizeof(float) * SRCH_EM_BREAK_DIM);
+        return;
+    }
+    recount(f, &c);
+    break_features(f, &c, cell, ctx, out);
+    counts_free(&c);
+}

@@ -20,6 +20,10 @@ HEURNET_API_BEGIN
  * is a perturbation-move scorer (emp-move-v1). */
 #define SRCH_EM_DECISION_PLACE "place"
 #define SRCH_EM_DECISION_MOVE "move"
+/* "break" gates the backtracker's break phases (emp-break-v1). */
+#define SRCH_EM_DECISION_BREAK "break"
+#define SRCH_EM_BREAK_ENCODER "emp-break-v1"
+#define SRCH_EM_BREAK_DIM 16
 
 /* ---- encoder ------------------------------------------------------------ */
 
@@ -63,6 +67,15 @@ void srch_em_pfeat_encode_scratch(const srch_em_pfeat *f, int cell, int p, int r
 /* Name of feature i (documentation and dataset records). */
 const char *srch_em_pfeat_name(int i);
 
+/* emp-break-v1: the state of the empty cell `cell` where the backtracker
+ * would begin its break phases (its perfect matches tried), from the same
+ * counts (read only), into out[SRCH_EM_BREAK_DIM]; table in the docs. */
+void srch_em_bfeat_encode(const srch_em_pfeat *f, int cell, const srch_em_place_ctx *c, float *out);
+/* The same with every count recounted from the placed pieces (tests). */
+void srch_em_bfeat_encode_scratch(const srch_em_pfeat *f, int cell, const srch_em_place_ctx *c,
+                                  float *out);
+const char *srch_em_bfeat_name(int i);
+
 /* ---- labelled states from the backtracker's own search ----------------- */
 
 typedef struct {
@@ -74,6 +87,7 @@ typedef struct {
     long restart_nodes; /* placements per restart of the driving search */
     double break_from;  /* budget of the driving search and the probes */
     int breaks;
+    int probe_rows; /* break data: the probes' subtree begins this many rows above */
     uint64_t seed;
     hn_progress_fn progress; /* states done / total; may be NULL */
     void *user;
@@ -113,7 +127,47 @@ typedef struct {
 } srch_em_place_stats;
 void srch_em_place_scorer_stats(const srch_em_place_scorer *s, srch_em_place_stats *st);
 
-/* The model's decision attribute ("place", "move"); for `emp solve
+/* ---- the break gate in the backtracker ---------------------------------- */
+
+/* Labelled break decisions (srch_em_scan_bdata.c), with the sampling options
+ * of the place data: the driving backtracker samples, at rate `rate`, cells
+ * past min_depth where its break phases would begin; the subtree from
+ * probe_rows rows above that cell (the path above it as the driving search
+ * has it) is then searched for probe_nodes placements twice, once with the
+ * cell's breaks allowed and once skipped wherever the search meets that
+ * depth (the same shuffles in both arms of a run), and the label is the mean
+ * over `runs` of the difference, allowed minus skipped, of the deepest cell
+ * reached plus, for a complete board, 1 + the breaks it leaves unused. One
+ * row per state; `row` as above. */
+int srch_em_break_sample(const srch_em_inst *inst, const srch_em_place_sample_opts *o,
+                         srch_em_place_row_fn row, void *user, int *state_base);
+
+/* Load a break model (decision break, encoder emp-break-v1, width
+ * SRCH_EM_BREAK_DIM, one output; HN_ERR_FORMAT / HN_ERR_SHAPE naming the
+ * file otherwise). The gate allows a cell's breaks when the model's score is
+ * above `threshold` (NAN: the model's `break_threshold` attribute, or 0;
+ * -INFINITY: always, the network still run, so the search is the ungated
+ * one). Verdicts are cached under the local context (depth, breaks so far,
+ * the colours to match) in 2^cache_bits entries. */
+srch_em_break_gate *srch_em_break_gate_new(const char *path, const srch_em_inst *inst,
+                                           double threshold, int cache_bits, int *status);
+void srch_em_break_gate_free(srch_em_break_gate *g);
+/* Ablation: refuse each context with chance `refuse` (a hash of its cache
+ * key, so a context keeps its verdict as with the network) instead of asking
+ * the network; < 0: the network again. */
+void srch_em_break_gate_set_random(srch_em_break_gate *g, double refuse);
+
+typedef struct {
+    long calls;       /* network calls (cache misses) */
+    long hits;        /* verdicts served from the cache */
+    long allowed;     /* cells whose breaks were allowed (calls and hits) */
+    long denied;      /* cells whose breaks were skipped */
+    double seconds;   /* CPU seconds in encoding and the network */
+    double threshold; /* the threshold in use */
+} srch_em_break_stats;
+void srch_em_break_gate_stats(const srch_em_break_gate *g, srch_em_break_stats *st);
+
+/* The model's decision attribute ("place", "break", "move"); for `emp solve
  * --scorer`. Reads only the attribute; "move" when absent, NULL (status
  * set) when the file cannot be read. The string is static. */
 const char *srch_em_model_decision(const char *path, int *status);

@@ -311,6 +311,8 @@ static int next_placement(scan_ctx *s, int d)
         int ph = s->phase[d], base = ph == 0 ? 0 : ph < 3 ? 1 : 2, lo, hi;
         if (base > budget)
             return 0; /* the later phases cost at least as much */
+        if (ph == 1 && s->idx[d] < 0 && s->allow_break && !s->allow_break(s, d))
+            return 0; /* the gate keeps this cell perfect */
         const scan_item *list = scan_phase_list(st->kind, ph, w, nn, s->ncol, &lo, &hi);
         if (ph == 0 && s->nord[d] >= 0) {
             if (next_ordered(s, d, list, lo, budget))
@@ -447,7 +449,8 @@ int srch_em_scan(srch_em_board *b, const srch_em_scan_opts *o, hn_rng *rng,
         srch_em_scan_free(&s);
         return hn_fail(HN_ERR_NOMEM, "out of memory for the backtracking start");
     }
-    s.o = o, s.res = res, s.order = o->order;
+    s.o = o, s.res = res, s.order = o->order, s.gate = o->gate;
+    s.allow_break = o->gate ? srch_em_scan_break_allow : NULL;
     s.t0 = scan_clock(o->cpu_clock), s.deadline = s.t0 + o->seconds;
     if (s.m > 0)
         srch_em_scan_set_budget(&s, s.from, o->breaks);

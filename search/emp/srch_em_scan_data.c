@@ -1,10 +1,14 @@
-/* Labelled states for the place scorer, from the backtracker's own search:
+/* Labelled states for the place scorer and the break gate, from the
+ * backtracker's own search. Place data:
  * a driving backtracker (the real one, lowering its budget at each better
  * board) samples cells it enters; each perfect-match candidate of a sampled
  * cell is then placed in a copy of the state and the backtracker explores
  * the subtree under it within a node budget, a few times with different
  * shuffles (the same shuffles for every candidate: common random numbers).
- * The label is how far those probes got on average. */
+ * The label is how far those probes got on average. Break data: at a cell
+ * where the driving search would begin its break phases, the subtree from a
+ * row or two above it is searched with that cell's breaks tried and with
+ * them skipped; the label is the difference of what the two reach. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +24,7 @@ const srch_em_place_sample_opts SRCH_EM_PLACE_SAMPLE_DEFAULTS = {
     .restart_nodes = 2000000,
     .break_from = SRCH_EM_SCAN_BREAK_FROM,
     .breaks = SRCH_EM_SCAN_BREAKS,
+    .probe_rows = 1,
     .seed = 1,
 };
 
@@ -38,6 +43,8 @@ typedef struct {
     const scan_item *cand[SAMPLE_MAX];
     int cost[SAMPLE_MAX];
     float x[SAMPLE_MAX * SRCH_EM_PLACE_DIM], y[SAMPLE_MAX];
+    int stop;                   /* break data: the driving search stops at its next cell */
+    int gate_depth, gate_allow; /* break data: the probe's arm */
 } sampler;
 
 /* The free perfect-match candidates of depth d within the budget. */
@@ -143,11 +150,91 @@ static int on_enter(scan_ctx *s, int d)
     return sm->status != HN_OK || sm->done >= sm->o->states;
 }
 
+/* ---- break data --------------------------------------------------------- */
+
+/* The probe's break hook: depth gate_depth keeps its breaks only in the
+ * arm that allows them; every other depth as the search does. */
+static int probe_gate(scan_ctx *s, int d)
+{
+    const sampler *sm = s->user;
+    return d != sm->gate_depth || sm->gate_allow;
+}
+
+/* What the search reaches in the subtree under depth a (the path above a
+ * as the driving search has it, shuffles from `seed`) within probe_nodes
+ * placements, with depth d's break phases allowed or not: the deepest cell,
+ * plus 1 + the unused breaks of the best complete board. */
+static double subtree(sampler *sm, int a, int d, int allow, uint64_t seed)
+{
+    scan_ctx *p = &sm->probe;
+    copy_state(sm, a);
+    for (int k = a; k < d; k++) /* placed by the driving search below a */
+        p->used[sm->main.chosen[k].piece] = 0;
+    hn_rng *rng = hn_rng_new(seed);
+    if (!rng)
+        return -HUGE_VAL;
+    p->rng = rng;
+    srch_em_scan_shuffle(p);
+    p->rng = NULL;
+    hn_rng_free(rng);
+    sm->pres = (srch_em_scan_result){.deepest = a};
+    p->probe_best = -1;
+    sm->gate_depth = d, sm->gate_allow = allow;
+    srch_em_scan_dfs(p, a, sm->o->probe_nodes);
+    double v = sm->pres.deepest;
+    if (p->probe_best >= 0)
+        v += 1 + p->allowed[p->m] - p->probe_best;
+    return v;
+}
+
+/* Label the break decision at depth d and hand its row over: the subtree
+ * from probe_rows rows up (one row: the cell north of d in scan order), with
+ * and without breaks at d, the same shuffles in both arms of a run. */
+static int label_break(sampler *sm, int d)
+{
+    srch_em_scan_break_encode(sm->feat, &sm->main, d, sm->x);
+    int a = d - sm->o->probe_rows * sm->main.in->w;
+    a = a > 0 ? a : 0;
+    double y = 0;
+    for (int r = 0; r < sm->o->runs; r++) {
+        uint64_t seed = hn_seed_mix(sm->o->seed, (uint64_t)sm->done * 1024 + (uint64_t)r + 1);
+        double with = subtree(sm, a, d, 1, seed), without = subtree(sm, a, d, 0, seed);
+        if (with == -HUGE_VAL || without == -HUGE_VAL)
+            return hn_fail(HN_ERR_NOMEM, "out of memory for a probe");
+        y += (with - without) / sm->o->runs;
+    }
+    int st = sm->row(sm->user, sm->state, sm->x, (float)y);
+    if (st == HN_OK)
+        sm->state++;
+    return st;
+}
+
+/* The driving search's break hook: sample past min_depth at the rate; the
+ * driving search itself always tries the breaks. */
+static int on_break(scan_ctx *s, int d)
+{
+    sampler *sm = s->user;
+    if (sm->stop || d < (int)(sm->o->min_depth * s->m) || hn_rng_uniform(sm->rng) >= sm->o->rate)
+        return 1;
+    sm->status = label_break(sm, d);
+    sm->done++;
+    if (sm->o->progress)
+        sm->o->progress((uint64_t)sm->done, (uint64_t)sm->o->states, NULL, sm->o->user);
+    sm->stop = sm->status != HN_OK || sm->done >= sm->o->states;
+    return 1;
+}
+
+static int on_enter_break(scan_ctx *s, int d)
+{
+    (void)d;
+    return ((sampler *)s->user)->stop;
+}
+
 static int check_opts(const srch_em_place_sample_opts *o)
 {
     if (o->states < 1 || o->runs < 1 || o->probe_nodes < 1 || o->restart_nodes < 1 ||
         !(o->min_depth >= 0 && o->min_depth < 1) || !(o->rate > 0 && o->rate <= 1) ||
-        !(o->break_from >= 0 && o->break_from <= 1) || o->breaks < 0)
+        !(o->break_from >= 0 && o->break_from <= 1) || o->breaks < 0 || o->probe_rows < 0)
         return hn_fail(HN_ERR_ARG, "invalid sampling options (states, runs, nodes >= 1; "
                                    "min depth 0..1; rate in (0, 1]; break_from 0..1)");
     return HN_OK;
@@ -208,19 +295,24 @@ static int drive(sampler *sm)
     return sm->status;
 }
 
-int srch_em_place_sample(const srch_em_inst *inst, const srch_em_place_sample_opts *o,
-                         srch_em_place_row_fn row, void *user, int *state_base)
+/* Both samplers: `brk` selects the break data. */
+static int sample(const srch_em_inst *inst, const srch_em_place_sample_opts *o,
+                  srch_em_place_row_fn row, void *user, int *state_base, int brk)
 {
     int st = check_opts(o);
     if (st != HN_OK)
         return st;
     sampler *sm = calloc(1, sizeof *sm);
     if (!sm)
-        return hn_fail(HN_ERR_NOMEM, "out of memory for the place sampler");
+        return hn_fail(HN_ERR_NOMEM, "out of memory for the sampler");
     sm->row = row, sm->user = user, sm->state = *state_base;
     st = sampler_init(sm, inst, o);
+    if (brk) {
+        sm->main.enter = on_enter_break, sm->main.allow_break = on_break;
+        sm->probe.allow_break = probe_gate, sm->probe.user = sm;
+    }
     if (st != HN_OK)
-        st = hn_fail(HN_ERR_NOMEM, "out of memory for the place sampler");
+        st = hn_fail(HN_ERR_NOMEM, "out of memory for the sampler");
     else if (sm->main.m < 2)
         st = hn_fail(HN_ERR_ARG, "instance has fewer than two free cells to sample");
     else
@@ -229,4 +321,16 @@ int srch_em_place_sample(const srch_em_inst *inst, const srch_em_place_sample_op
     sampler_free(sm);
     free(sm);
     return st;
+}
+
+int srch_em_place_sample(const srch_em_inst *inst, const srch_em_place_sample_opts *o,
+                         srch_em_place_row_fn row, void *user, int *state_base)
+{
+    return sample(inst, o, row, user, state_base, 0);
+}
+
+int srch_em_break_sample(const srch_em_inst *inst, const srch_em_place_sample_opts *o,
+                         srch_em_place_row_fn row, void *user, int *state_base)
+{
+    return sample(inst, o, row, user, state_base, 1);
 }

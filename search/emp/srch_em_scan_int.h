@@ -61,6 +61,12 @@ struct scan_ctx {
     /* optional: called on entering depth d (its cell not yet placed); a
      * nonzero return stops the search (srch_em_scan_data.c samples here) */
     int (*enter)(scan_ctx *s, int d);
+    /* optional: called where depth d's break phases would begin (its
+     * perfect matches tried, the budget allowing a break); 0 skips them, so
+     * the search backtracks (srch_em_scan_break.c: the learned gate; the
+     * break sampler labels here). NULL: breaks wherever the budget allows */
+    int (*allow_break)(scan_ctx *s, int d);
+    srch_em_break_gate *gate;
     void *user;
     int probe;      /* 1: complete boards only counted, the budget never lowered */
     int probe_best; /* probe: fewest breaks of a complete board, -1 none */
@@ -209,6 +215,16 @@ static inline int scan_clue_cost(const scan_ctx *s, int d, const scan_item *it)
     return (st->e_need >= 0 && it->e != st->e_need) + (st->s_need >= 0 && it->s != st->s_need);
 }
 
+/* A 64-bit mix (murmur3's finaliser): the slot of a cache key. */
+static inline uint64_t scan_mix64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb93fe53ce39bULL;
+    return x ^ (x >> 33);
+}
+
 /* srch_em_scan_order.c: the learned order of depth d's perfect-match
  * candidates into s->ord (returns their count), or -1 to keep the bucket's
  * order (fewer than two, too many, or the scorer failed). */
@@ -220,5 +236,10 @@ void srch_em_scan_sync_feat(srch_em_pfeat *f, const scan_ctx *s, int d);
 void srch_em_scan_place_ctx(const scan_ctx *s, int d, srch_em_place_ctx *c);
 /* A new restart: orders cached before it are not served again (fresh noise). */
 void srch_em_scan_order_restart(srch_em_place_scorer *sc);
+/* srch_em_scan_break.c: the learned gate's verdict on depth d's break phases
+ * (the allow_break hook when opts.gate is set): 1 allow, 0 skip. */
+int srch_em_scan_break_allow(scan_ctx *s, int d);
+/* The emp-break-v1 features of depth d's break decision into out. */
+void srch_em_scan_break_encode(srch_em_pfeat *f, const scan_ctx *s, int d, float *out);
 
 #endif

@@ -102,8 +102,11 @@ const char *srch_em_model_decision(const char *path, int *status)
     if (!m)
         return NULL;
     const char *dec = nn_model_get_meta_str(m, "decision");
-    const char *out = dec && !strcmp(dec, SRCH_EM_DECISION_PLACE) ? SRCH_EM_DECISION_PLACE
-                                                                  : SRCH_EM_DECISION_MOVE;
+    const char *out = SRCH_EM_DECISION_MOVE;
+    if (dec && !strcmp(dec, SRCH_EM_DECISION_PLACE))
+        out = SRCH_EM_DECISION_PLACE;
+    else if (dec && !strcmp(dec, SRCH_EM_DECISION_BREAK))
+        out = SRCH_EM_DECISION_BREAK;
     nn_model_free(m);
     return out;
 }
@@ -166,15 +169,6 @@ static int score_and_sort(scan_ctx *s, int d, const scan_item *list, int lo, uin
     return n;
 }
 
-static uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb93fe53ce39bULL;
-    return x ^ (x >> 33);
-}
-
 /* The cache key of depth d's context, or 0 when it does not fit one. */
 static uint64_t order_key(const scan_ctx *s, int d, uint64_t mask, int n)
 {
@@ -193,7 +187,7 @@ static int cached_order(scan_ctx *s, int d, const scan_item *list, int lo, uint8
 {
     srch_em_place_scorer *sc = s->order;
     uint64_t key = order_key(s, d, mask, n);
-    order_entry *e = &sc->cache[mix64(key) & sc->cache_mask];
+    order_entry *e = &sc->cache[scan_mix64(key) & sc->cache_mask];
     if (key && e->key == key) {
         for (int i = 0; i < n; i++)
             ord[i] = (uint8_t)(e->ord >> 4 * i & 15);

@@ -289,6 +289,7 @@ static int start_board(em_run *r)
         so.break_from = o->break_from;
         so.breaks = o->breaks;
         so.order = o->order;
+        so.gate = o->gate;
         so.bound = o->scan_bound;
         so.fill_nodes = o->start_nodes;
         so.on_board = scan_board;
