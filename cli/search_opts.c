@@ -57,7 +57,7 @@ static int parse_deltas(const char *cmd, int hint, const char *arg, cli_search_o
                                     SRCH_NP_MAX_DELTAS, arg);
         o->deltas[n++] = d;
     }
-    if (srch_np_anytime_check(o->deltas, n))
+    if (srch_np_anytime_check(o->deltas, n, 1))
         return cli_search_usage(cmd, hint, "--deltas '%s': %s", arg, hn_errmsg());
     o->ndeltas = n;
     return 0;

@@ -21,17 +21,29 @@ typedef struct {
     const srch_np_heur *h, *adm;
     int scale, goal;
     long delta; /* this phase's delta in 1/scale units; LONG_MAX: adm alone */
+    long wq;    /* this phase's weight on h in 1/F_RES (F_RES: plain A*) */
     int best;   /* incumbent length, INT_MAX: none */
     int nmoves;
     uint8_t moves[SRCH_NP_MAX_PATH];
 } anytime;
 
-/* f of node x in this phase (1/scale units; g and h below 2^16 each). */
+/* f in 1/F_RES of a heuristic unit, so a first phase of weight 1.25 is
+ * not rounded away (as in batch_astar.c). */
+#define F_RES 64
+
+/* f of node x in this phase (g and h below 2^16 each, weight <= 100). */
 static uint64_t f_of(const anytime *a, const srch_np_bfs_node *x)
 {
     long lo = (long)x->h[1] * a->scale;
     long v = a->delta == LONG_MAX ? lo : (long)x->h[0] - a->delta;
-    return (uint64_t)x->g * (uint64_t)a->scale + (uint64_t)(v > lo ? v : lo);
+    return (uint64_t)x->g * (uint64_t)a->scale * F_RES +
+           (uint64_t)a->wq * (uint64_t)(v > lo ? v : lo);
+}
+
+/* f of a solution of the incumbent's length (h = 0 at the goal). */
+static uint64_t f_best(const anytime *a)
+{
+    return (uint64_t)a->best * (uint64_t)a->scale * F_RES;
 }
 
 /* A goal reached by a shorter path becomes the incumbent (kept outside the
@@ -60,7 +72,7 @@ static int push(void *ctx, uint32_t idx)
         }
     }
     uint64_t f = f_of(a, x);
-    if (a->best != INT_MAX && f >= (uint64_t)a->best * (uint64_t)a->scale)
+    if (a->best != INT_MAX && f >= f_best(a))
         return 0;
     return srch_np_bfs_heap_push(&a->open, f << 16 | (uint64_t)(0xffff - x->g), idx, x->g);
 }
@@ -82,7 +94,7 @@ static int phase(anytime *a, const srch_limits *lim, double deadline, srch_np_re
         srch_np_bfs_node *x = &a->s.nodes[top.idx];
         if (!x->open || x->g != top.g)
             continue;
-        if (a->best != INT_MAX && (top.pri >> 16) >= (uint64_t)a->best * (uint64_t)a->scale)
+        if (a->best != INT_MAX && (top.pri >> 16) >= f_best(a))
             break; /* an incumbent found in this phase made the rest useless */
         x->open = 0;
         int st = srch_np_bfs_limits_hit("anytime A*", res, lim, deadline, a->s.n);
@@ -99,7 +111,7 @@ static int phase(anytime *a, const srch_limits *lim, double deadline, srch_np_re
 }
 
 static int run(anytime *a, const srch_np_board *start, const double *deltas, int ndeltas,
-               const srch_limits *lim, double deadline, srch_np_result *res)
+               double weight, const srch_limits *lim, double deadline, srch_np_result *res)
 {
     int h0 = srch_np_heur_eval(a->h, start), a0 = srch_np_heur_eval(a->adm, start);
     res->h0 = h0;
@@ -109,8 +121,10 @@ static int run(anytime *a, const srch_np_board *start, const double *deltas, int
     if (srch_np_bfs_store_add(&a->s, &root, h0, a0 > 0xffff ? 0xffff : a0) < 0)
         return HN_ERR_NOMEM;
     int st = 0;
-    for (int k = 0; k < ndeltas && !st; k++) {
-        a->delta = isinf(deltas[k]) ? LONG_MAX : lround(deltas[k] * a->scale);
+    /* k = -1: the weighted phase that finds a first solution fast */
+    for (int k = weight > 1 ? -1 : 0; k < ndeltas && !st; k++) {
+        a->wq = k < 0 ? lround(weight * F_RES) : F_RES;
+        a->delta = k < 0 ? 0 : isinf(deltas[k]) ? LONG_MAX : lround(deltas[k] * a->scale);
         if (!(st = phase(a, lim, deadline, res))) {
             res->phases++;
             res->proven = a->delta == LONG_MAX;
@@ -128,8 +142,11 @@ static int run(anytime *a, const srch_np_board *start, const double *deltas, int
     return st == HN_ERR_LIMIT ? 0 : st;
 }
 
-int srch_np_anytime_check(const double *deltas, int ndeltas)
+int srch_np_anytime_check(const double *deltas, int ndeltas, double weight)
 {
+    if (!(weight >= 1) || weight > 100)
+        return hn_fail(HN_ERR_ARG, "anytime A*: the first phase's weight must be 1..100, not %g",
+                       weight);
     if (ndeltas < 1 || ndeltas > SRCH_NP_MAX_DELTAS)
         return hn_fail(HN_ERR_ARG, "anytime A*: 1..%d deltas, not %d", SRCH_NP_MAX_DELTAS, ndeltas);
     for (int i = 0; i < ndeltas; i++) {
@@ -146,11 +163,12 @@ int srch_np_anytime_check(const double *deltas, int ndeltas)
 }
 
 int srch_np_anytime(const srch_np_board *start, const srch_np_heur *h, const srch_np_heur *adm,
-                    const double *deltas, int ndeltas, const srch_limits *lim, srch_np_result *res)
+                    const double *deltas, int ndeltas, double weight, const srch_limits *lim,
+                    srch_np_result *res)
 {
     if (srch_np_search_begin(start, h, res))
         return res->status;
-    if ((res->status = srch_np_anytime_check(deltas, ndeltas)))
+    if ((res->status = srch_np_anytime_check(deltas, ndeltas, weight)))
         return res->status;
     if (!adm || srch_np_heur_scale(adm) != 1 || srch_np_heur_width(adm) != start->width ||
         srch_np_heur_goal(adm) != srch_np_heur_goal(h))
@@ -168,7 +186,7 @@ int srch_np_anytime(const srch_np_board *start, const srch_np_heur *h, const src
                    .best = INT_MAX};
     res->status = srch_np_bfs_store_init(&a->s, start->width);
     if (!res->status)
-        res->status = run(a, start, deltas, ndeltas, lim,
+        res->status = run(a, start, deltas, ndeltas, weight, lim,
                           lim && lim->time_limit > 0 ? t0 + lim->time_limit : 0, res);
     res->stored = a->s.n;
     res->seconds = hn_now() - t0;
