@@ -234,6 +234,8 @@ static void write_settings(FILE *f, const heurnet_eval_info *in, size_t n)
         fprintf(f, " (batch %d, f = %g*g + h)", in->batch, in->weight);
     if (!strcmp(in->algo, "focal"))
         fprintf(f, " (bound %g)", in->bound);
+    if (!strcmp(in->algo, "anytime") && in->weight > 1)
+        fprintf(f, " (first phase weight %g)", in->weight);
     for (int i = 0; !strcmp(in->algo, "anytime") && i < in->ndeltas; i++)
         fprintf(f, "%s%g%s", i ? "," : " (deltas ", in->deltas[i], i == in->ndeltas - 1 ? ")" : "");
     fprintf(f, "\n- limits per board (0 = none): %.1f s, %llu expanded, %llu stored nodes\n",
