@@ -6,6 +6,7 @@
 
 #include "nn/nn.h"
 #include "search/emp/emp.h"
+#include "search/emp/srch_em_place.h"
 
 /* 1 if a clue fixes the piece of `cell`. */
 static inline int emp_is_clue(const srch_em_inst *in, int cell)
@@ -33,6 +34,34 @@ static inline srch_em_inst *emp_clued(int w, int h, uint64_t seed, int turn)
     }
     free(sol);
     return in;
+}
+
+/* The feature tests' setup: emp_clued(7, 6, 17, 0), a board of it, the
+ * place encoder and an rng of `seed`; emp_feats_open returns 1 when all
+ * four exist (close frees whatever does, either way). */
+typedef struct {
+    srch_em_inst *in;
+    srch_em_board *ref;
+    srch_em_pfeat *f;
+    hn_rng *rng;
+} emp_feats;
+
+static inline int emp_feats_open(emp_feats *x, uint64_t seed)
+{
+    int st;
+    x->in = emp_clued(7, 6, 17, 0);
+    x->ref = x->in ? srch_em_board_new(x->in, &st) : NULL;
+    x->f = x->ref ? srch_em_pfeat_new(x->in, &st) : NULL;
+    x->rng = hn_rng_new(seed);
+    return x->f && x->rng;
+}
+
+static inline void emp_feats_close(emp_feats *x)
+{
+    srch_em_pfeat_free(x->f);
+    srch_em_board_free(x->ref);
+    srch_em_inst_free(x->in);
+    hn_rng_free(x->rng);
 }
 
 /* Save a fresh model with this spec, encoder and decision attribute (NULL:

@@ -20,13 +20,13 @@ enum { W = 7, H = 6, N = W * H };
 
 static void test_features(void)
 {
-    int st;
-    srch_em_inst *in = emp_clued(7, 6, 17, 0);
-    srch_em_board *ref = in ? srch_em_board_new(in, &st) : NULL;
-    srch_em_pfeat *f = ref ? srch_em_pfeat_new(in, &st) : NULL;
-    hn_rng *rng = hn_rng_new(5);
-    CHECK(in && ref && f && rng);
-    if (!f || !rng)
+    emp_feats x;
+    int ok = emp_feats_open(&x, 5);
+    srch_em_board *ref = x.ref;
+    srch_em_pfeat *f = x.f;
+    hn_rng *rng = x.rng;
+    CHECK(ok);
+    if (!ok)
         goto out;
     srch_em_board_random(ref, rng);
     /* the features follow the neighbours: with cell 8's west and north
@@ -40,10 +40,7 @@ static void test_features(void)
     CHECK(a[9] == 0 && a[10] == 0 && b[9] > 0 && b[10] > 0); /* rarity of w and n colours */
     CHECK(a[13] == 1 && a[15] > 0 && b[5] >= 0);
 out:
-    srch_em_pfeat_free(f);
-    srch_em_board_free(ref);
-    srch_em_inst_free(in);
-    hn_rng_free(rng);
+    emp_feats_close(&x);
 }
 
 typedef struct {

@@ -50,13 +50,14 @@ static void compare(srch_em_pfeat *f, const srch_em_board *ref, const uint8_t *o
 
 static void test_incremental(void)
 {
-    int st;
-    srch_em_inst *in = emp_clued(7, 6, 17, 0);
-    srch_em_board *ref = in ? srch_em_board_new(in, &st) : NULL;
-    srch_em_pfeat *f = ref ? srch_em_pfeat_new(in, &st) : NULL;
-    hn_rng *rng = hn_rng_new(3);
-    CHECK(in && ref && f && rng);
-    if (!f || !rng)
+    emp_feats x;
+    int ok = emp_feats_open(&x, 3);
+    srch_em_inst *in = x.in;
+    srch_em_board *ref = x.ref;
+    srch_em_pfeat *f = x.f;
+    hn_rng *rng = x.rng;
+    CHECK(ok);
+    if (!ok)
         goto out;
     int n = 42;
     uint8_t on[42] = {0};
@@ -97,10 +98,7 @@ static void test_incremental(void)
     CHECK(memcmp(a, b, sizeof a) != 0);
     CHECK(b[2] == 0 && b[5] == 0 && b[10] == 0); /* nothing left open */
 out:
-    srch_em_pfeat_free(f);
-    srch_em_board_free(ref);
-    srch_em_inst_free(in);
-    hn_rng_free(rng);
+    emp_feats_close(&x);
 }
 
 typedef struct {
