@@ -215,7 +215,7 @@ static int q8_outputs(nn_sparse *q, enum nn_simd simd, hn_rng *r, int n, int32_t
 
 /* Every kernel this CPU runs gives the scalar kernel's outputs exactly
  * (integer sums, then the same float code), for batches that use every
- * tile shape (4-row and single-row tiles). */
+ * tile shape (1, 6 = 4 + 2 and 11 = 8 + 3 rows: tiles of 4, 3, 2 and 1 rows). */
 static void test_kernels_agree(nn_model *m)
 {
     int st = 0, n = 11;
