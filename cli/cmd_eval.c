@@ -55,6 +55,8 @@ static void usage(FILE *out)
             "  --admissible H       focal, anytime: admissible heuristic [the baseline heuristic]\n"
             "  --deltas LIST        anytime: rising deltas of its A* phases, inf last = prove\n"
             "                       (heurnet solve --help) [" CLI_DEFAULT_DELTAS "]\n"
+            "  --shortcut W[:N]     re-solve windows of up to W moves of each solution\n"
+            "                       (heurnet solve --help) [0: off]\n"
             "  --baseline H         admissible baseline heuristic [pdb:8 / pdb:7-8 / pdb:6-6-6-6]\n"
             "  --baseline-algo A    astar, idastar or none (use the file's optima)\n"
             "                       [astar; none for the 24-puzzle]\n"
@@ -347,6 +349,7 @@ static int finish(const eval_args *a, const evaluator *e, const char *part, size
         .bound = a->so.bound,
         .deltas = a->so.deltas,
         .ndeltas = a->so.ndeltas,
+        .shortcut = a->so.shortcut,
         .lim = a->lim,
         .in_file = in_file,
         .total = total,

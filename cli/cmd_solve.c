@@ -70,6 +70,11 @@ static void usage(FILE *out)
         "                      a last 'inf' (H alone) proves it optimal (proven=1); the\n"
         "                      time limit ends the schedule, the best solution stands\n"
         "                      (phases= says how far it got) [" CLI_DEFAULT_DELTAS "]\n"
+        "  --shortcut W[:N]    re-solve every window of up to W moves of each solution\n"
+        "                      (anytime: of each incumbent, which then bounds the next\n"
+        "                      phases) by IDA* between its end boards, N nodes per\n"
+        "                      window, keeping a shorter path found (saved= moves)\n"
+        "                      [0: off; N 1000000]\n"
         "  --max-expanded N    per-instance node limit, 0 = none [0]\n"
         "  --time-limit S      per-instance seconds, 0 = none [0]\n"
         "  --max-nodes N       A* family: stored-node (memory) limit, 0 = none [0]\n"
@@ -258,6 +263,8 @@ static void print_record(const srch_np_instance *x, const srch_np_result *r,
            (unsigned long long)r->batches, nn->seconds, (unsigned long long)nn->rows);
     if (algo == HEURNET_ALGO_ANYTIME)
         printf(" phases=%d proven=%d", r->phases, r->proven);
+    if (r->saved)
+        printf(" saved=%d", r->saved);
     if (x->optimal >= 0)
         printf(" optimal=%d", x->optimal);
     char moves[SRCH_NP_MAX_PATH + 1];

@@ -63,6 +63,30 @@ static int parse_deltas(const char *cmd, int hint, const char *arg, cli_search_o
     return 0;
 }
 
+/* "W" or "W:NODES" into o->shortcut (0 = off). */
+static int parse_shortcut(const char *cmd, int hint, const char *arg, cli_search_opts *o)
+{
+    char buf[64];
+    long w, nodes = CLI_SHORTCUT_BUDGET;
+    const char *colon = strchr(arg, ':');
+    size_t len = colon ? (size_t)(colon - arg) : strlen(arg);
+    if (len >= sizeof buf)
+        len = sizeof buf - 1;
+    memcpy(buf, arg, len);
+    buf[len] = 0;
+    if (cli_parse_long(buf, 0, SRCH_NP_SHORTCUT_MAX_WINDOW, &w) ||
+        (colon && cli_parse_long(colon + 1, 1, (long)SRCH_NP_SHORTCUT_MAX_BUDGET, &nodes)))
+        return cli_search_usage(cmd, hint,
+                                "--shortcut must be W or W:NODES (W 0 = off or 4..%d moves, "
+                                "NODES 1..%llu), not '%s'",
+                                SRCH_NP_SHORTCUT_MAX_WINDOW, SRCH_NP_SHORTCUT_MAX_BUDGET, arg);
+    o->shortcut = (srch_np_shortcut_opts){.max_window = (int)w, .budget = (uint64_t)nodes};
+    if (srch_np_shortcut_check(&o->shortcut))
+        return cli_search_usage(cmd, hint, "--shortcut '%s': %s", arg, hn_errmsg());
+    o->shortcut_given = 1;
+    return 0;
+}
+
 static int opt_take(const char *cmd, int hint, int code, const char *arg, cli_search_opts *o)
 {
     long v;
@@ -96,6 +120,8 @@ static int opt_take(const char *cmd, int hint, int code, const char *arg, cli_se
         return 0;
     case CLI_SO_DELTAS:
         return parse_deltas(cmd, hint, arg, o);
+    case CLI_SO_SHORTCUT:
+        return parse_shortcut(cmd, hint, arg, o);
     default:
         return -1;
     }
@@ -126,7 +152,7 @@ static int parse_pair(const char *where, char **tok, int ntok, int *i, cli_searc
         return cli_search_usage(
             where, 0,
             "unknown setting '%s' (allowed: --algo --heuristic --admissible --batch "
-            "--weight --bound --deltas)",
+            "--weight --bound --deltas --shortcut)",
             t);
     if (eq)
         val = eq + 1;
@@ -170,6 +196,10 @@ void cli_search_opts_merge(cli_search_opts *o, const cli_search_opts *over)
     if (over->ndeltas) {
         memcpy(o->deltas, over->deltas, sizeof o->deltas);
         o->ndeltas = over->ndeltas;
+    }
+    if (over->shortcut_given) {
+        o->shortcut = over->shortcut;
+        o->shortcut_given = 1;
     }
     if (over->heuristic[0])
         memcpy(o->heuristic, over->heuristic, sizeof o->heuristic);
@@ -220,8 +250,11 @@ int cli_search_opts_finish(const char *cmd, cli_search_opts *o, int default_algo
 
 heurnet_search cli_search_opts_search(const cli_search_opts *o)
 {
-    heurnet_search s = {
-        .algo = o->algo, .bfs = {o->batch, o->weight}, .bound = o->bound, .ndeltas = o->ndeltas};
+    heurnet_search s = {.algo = o->algo,
+                        .bfs = {o->batch, o->weight},
+                        .bound = o->bound,
+                        .ndeltas = o->ndeltas,
+                        .shortcut = o->shortcut};
     memcpy(s.deltas, o->deltas, sizeof s.deltas);
     return s;
 }

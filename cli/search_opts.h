@@ -1,5 +1,6 @@
 /* Private to cli/: the search options heurnet solve and heurnet eval share
- * (--algo --heuristic --admissible --batch --weight --bound --deltas) and the model
+ * (--algo --heuristic --admissible --batch --weight --bound --deltas
+ * --shortcut) and the model
  * attribute `search` that records a model's recommended search in the
  * same words, so the settings travel with the model file. */
 #ifndef HN_CLI_SEARCH_OPTS_H
@@ -17,7 +18,8 @@ enum {
     CLI_SO_BATCH,
     CLI_SO_WEIGHT,
     CLI_SO_BOUND,
-    CLI_SO_DELTAS
+    CLI_SO_DELTAS,
+    CLI_SO_SHORTCUT
 };
 
 #define CLI_SEARCH_LONGOPTS                                                                        \
@@ -27,9 +29,13 @@ enum {
         {"batch", required_argument, 0, CLI_SO_BATCH},                                             \
         {"weight", required_argument, 0, CLI_SO_WEIGHT},                                           \
         {"bound", required_argument, 0, CLI_SO_BOUND},                                             \
+        {"deltas", required_argument, 0, CLI_SO_DELTAS},                                           \
     {                                                                                              \
-        "deltas", required_argument, 0, CLI_SO_DELTAS                                              \
+        "shortcut", required_argument, 0, CLI_SO_SHORTCUT                                          \
     }
+
+/* IDA* nodes per window when --shortcut gives none. */
+#define CLI_SHORTCUT_BUDGET 1000000
 
 /* The anytime schedule when --deltas is not given. */
 #define CLI_DEFAULT_DELTAS "0,1,2,3,4,6,inf"
@@ -43,8 +49,10 @@ typedef struct cli_search_opts {
     int batch;     /* 0 = not given */
     double weight; /* wastar, batch-astar: f = g + W*h; bwas: lambda; 0 = not given */
     double bound;  /* focal; 0 = not given */
-    double deltas[SRCH_NP_MAX_DELTAS];     /* anytime */
-    int ndeltas;                           /* 0 = not given */
+    double deltas[SRCH_NP_MAX_DELTAS]; /* anytime */
+    int ndeltas;                       /* 0 = not given */
+    srch_np_shortcut_opts shortcut;    /* --shortcut W[:NODES] */
+    int shortcut_given;
     char heuristic[1400], admissible[256]; /* "" = not given */
 } cli_search_opts;
 

@@ -281,6 +281,7 @@ typedef struct srch_np_result {
     uint8_t moves[SRCH_NP_MAX_PATH]; /* blank moves (enum srch_np_dir) start -> goal */
     int phases;                      /* anytime A*: phases run to their end */
     int proven; /* anytime A*: 1 when an admissible last phase proved the length optimal */
+    int saved;  /* moves the shortcut pass removed from the solutions found (srch_np_shortcut) */
 } srch_np_result;
 
 /* IDA* from `start` to the goal layout of `h`: depth-first with an f bound,

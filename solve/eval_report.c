@@ -238,6 +238,9 @@ static void write_settings(FILE *f, const heurnet_eval_info *in, size_t n)
         fprintf(f, " (first phase weight %g)", in->weight);
     for (int i = 0; !strcmp(in->algo, "anytime") && i < in->ndeltas; i++)
         fprintf(f, "%s%g%s", i ? "," : " (deltas ", in->deltas[i], i == in->ndeltas - 1 ? ")" : "");
+    if (in->shortcut.max_window)
+        fprintf(f, " (shortcut: windows up to %d moves, %llu nodes each)", in->shortcut.max_window,
+                (unsigned long long)in->shortcut.budget);
     fprintf(f, "\n- limits per board (0 = none): %.1f s, %llu expanded, %llu stored nodes\n",
             in->lim.time_limit, (unsigned long long)in->lim.max_expanded,
             (unsigned long long)in->lim.max_nodes);

@@ -31,9 +31,10 @@ typedef struct heurnet_eval_info {
     double weight, bound; /* weight: bwas lambda, else f = g + weight*h */
     const double *deltas; /* anytime: its schedule (ndeltas values) */
     int ndeltas;
-    srch_limits lim; /* per-board limits of the network search */
-    size_t in_file;  /* boards in the file */
-    size_t total;    /* boards to evaluate (--limit); rows may be fewer if interrupted */
+    srch_np_shortcut_opts shortcut; /* windows re-solved in each solution (0 = off) */
+    srch_limits lim;                /* per-board limits of the network search */
+    size_t in_file;                 /* boards in the file */
+    size_t total; /* boards to evaluate (--limit); rows may be fewer if interrupted */
     int interrupted;
     double wall;
 } heurnet_eval_info;

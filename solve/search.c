@@ -304,11 +304,19 @@ int heurnet_search_solve(const heurnet_search *s, const srch_np_board *b, const 
                             res);
         break;
     case HEURNET_ALGO_ANYTIME:
-        srch_np_anytime(b, s->h, s->adm, s->deltas, s->ndeltas, s->bfs.weight, lim, res);
+        srch_np_anytime(b, s->h, s->adm, s->deltas, s->ndeltas, s->bfs.weight, &s->shortcut, lim,
+                        res);
         break;
     default:
         srch_np_focal(b, s->adm, s->h, s->bound, lim, res);
         break;
+    }
+    if (s->algo != HEURNET_ALGO_ANYTIME && s->shortcut.max_window && res->status == 0 &&
+        res->nmoves == res->length) {
+        double t0 = hn_now();
+        res->status = srch_np_shortcut(b, res->moves, &res->nmoves, &s->shortcut, 0, &res->saved);
+        res->length = res->nmoves;
+        res->seconds += hn_now() - t0;
     }
     srch_np_heur_ann_thread_stats(s->h, &after);
     *nn = (srch_np_ann_stats){.rows = after.rows - before.rows,

@@ -32,6 +32,8 @@ typedef struct heurnet_search {
                           the one under max(h - delta, adm) (owned) */
     int threads;       /* search threads sharing the heuristic (each has its own
                           ann: cache, checked against physical memory); 0 counts as 1 */
+    srch_np_shortcut_opts shortcut; /* windows re-solved in every solution (anytime: in
+                                       every incumbent); max_window 0 = off */
 } heurnet_search;
 
 /* "idastar", "astar", "wastar", "batch-astar", "focal", "bwas", "anytime" -> *algo;
@@ -50,8 +52,10 @@ int heurnet_search_setup(heurnet_search *s, const char *spec, const char *adm_sp
 /* Free the heuristics of s (s itself belongs to the caller). */
 void heurnet_search_free(heurnet_search *s);
 
-/* Solve one board with the configured search; nn gets the network counters
- * of this call (zero without a network). Returns res->status. */
+/* Solve one board with the configured search, then shorten the solution
+ * by windows when s->shortcut asks (anytime shortens each incumbent inside
+ * the search instead); nn gets the network counters of this call (zero
+ * without a network). Returns res->status. */
 int heurnet_search_solve(const heurnet_search *s, const srch_np_board *b, const srch_limits *lim,
                          srch_np_result *res, srch_np_ann_stats *nn);
 

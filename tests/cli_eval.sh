@@ -96,7 +96,7 @@ expect_rc 0 "A* with mirrored, fixed-point values (blank-last boards)" "$HN" sol
     --goal blank-last -q --algo astar --heuristic "ann:$tmp/m8.h5,scale:10,mirror" "$tmp/b8last.txt"
 check "mirrored run: h_calls counted" grep -q "status=solved.*h_calls=[1-9]" "$tmp/out"
 for algo in "focal --bound 1.1" "wastar --weight 1.5" "batch-astar --batch 64" "astar" "idastar" \
-    "anytime --deltas 0,1"; do
+    "anytime --deltas 0,1" "wastar --weight 3 --shortcut 12" "anytime --deltas 0 --weight 3 --shortcut 8:1000"; do
     # shellcheck disable=SC2086
     "$HN" solve --puzzle 8 -q --algo $algo --heuristic "ann:$tmp/m8.h5" --admissible manhattan \
         "$tmp/b8.txt" >"$tmp/out" 2>/dev/null
@@ -130,6 +130,15 @@ expect_rc 0 "eval with anytime" "$HN" eval --model "$tmp/m8.h5" --instances "$tm
 check "the report names the schedule" grep -q "(deltas 0,inf)" "$tmp/repa/summary.md"
 check "the report counts the proven lengths" grep -q "proven optimal by the search itself.*: 6 / 6 solved" \
     "$tmp/repa/summary.md"
+expect_rc 0 "eval with anytime and the shortcut pass" "$HN" eval --model "$tmp/m8.h5" --instances "$tmp/b8.txt" \
+    --baseline manhattan --baseline-algo none --algo anytime --deltas 0 --weight 3 --shortcut 12:5000 \
+    --admissible manhattan -q -o "$tmp/reps"
+check "the report names the shortcut pass" grep -q "(shortcut: windows up to 12 moves, 5000 nodes each)" \
+    "$tmp/reps/summary.md"
+for bad in 3 201 12:0 x 12:y; do
+    expect_rc 2 "shortcut '$bad' refused" run --algo anytime --shortcut "$bad" --heuristic "ann:$tmp/m8.h5"
+done
+check "shortcut refusal explained" grep -q "shortcut" "$tmp/err"
 expect_rc 2 "anytime: falling deltas" run --algo anytime --deltas 2,1 --heuristic "ann:$tmp/m8.h5"
 check "falling deltas explained" grep -q "deltas must rise" "$tmp/err"
 expect_rc 2 "anytime: inf not last" run --algo anytime --deltas inf,1 --heuristic "ann:$tmp/m8.h5"

@@ -66,6 +66,7 @@ expect_rc 2 "missing value" "$HN" nn set-search "$M" "--algo bwas --heuristic"
 expect_rc 2 "fixed point in IDA*" "$HN" nn set-search "$M" "--algo idastar --heuristic ann:SELF,scale:10"
 expect_rc 2 "no settings string" "$HN" nn set-search "$M"
 expect_rc 2 "anytime deltas falling" "$HN" nn set-search "$M" "--algo anytime --deltas 3,1 --heuristic ann:SELF"
+expect_rc 2 "shortcut window too short" "$HN" nn set-search "$M" "--algo anytime --shortcut 2 --heuristic ann:SELF"
 check "refusals left the file alone" test "$(cksum <"$M")" = "$sum0"
 expect_rc 0 "set-search --help" "$HN" nn set-search --help
 # a checkpoint would lose its optimizer state when the file is rewritten
@@ -119,4 +120,15 @@ check "limit status in the TSV" test "$(grep -c "	limit	" "$tmp/rep/instances.ts
 check "the summary states the limits" grep -q "limits per board (0 = none): 0.0 s, 0 expanded, 20 stored nodes" "$tmp/rep/summary.md"
 expect_rc 1 "solve with a node limit exits 1" "$HN" solve -q --model "$M" --max-expanded 5 "$tmp/b8.txt"
 check "limit records" test "$(grep -c "status=limit" "$tmp/out")" -eq 4
+
+# --- a recorded shortcut pass travels with the model ---
+cp "$M" "$tmp/m8s.h5"
+expect_rc 0 "set-search with a shortcut pass" "$HN" nn set-search "$tmp/m8s.h5" \
+    "--algo anytime --deltas 0 --weight 3 --shortcut 12:5000 --heuristic ann:SELF,manhattan"
+expect_rc 0 "solve --model replays the shortcut pass" "$HN" solve -q --model "$tmp/m8s.h5" "$tmp/b8.txt"
+check "every board solved with the recorded pass" test "$(grep -c "status=solved" "$tmp/out")" -eq 6
+expect_rc 0 "eval --model names the recorded pass" "$HN" eval -q --model "$tmp/m8s.h5" \
+    --instances "$tmp/b8.txt" --baseline manhattan --baseline-algo none -o "$tmp/reps"
+check "the report names the recorded pass" grep -q "(shortcut: windows up to 12 moves, 5000 nodes each)" \
+    "$tmp/reps/summary.md"
 exit $fail

@@ -135,6 +135,29 @@ int srch_np_batch_astar(const srch_np_board *start, const srch_np_heur *h,
 int srch_np_focal(const srch_np_board *start, const srch_np_heur *adm, const srch_np_heur *guide,
                   double bound, const srch_limits *lim, srch_np_result *res);
 
+/* Shortening a solution by windows (search/npuzzle/shortcut.c): every
+ * window b_i .. b_j of the path is searched by IDA* (Manhattan distance to
+ * b_j) for a path at least 2 moves shorter, which replaces it. */
+typedef struct srch_np_shortcut_opts {
+    int max_window;  /* longest window in moves (windows of 8, 12, 18, ... up to it); 0: off */
+    uint64_t budget; /* IDA* nodes per window: a window that needs more stays as it is */
+} srch_np_shortcut_opts;
+
+/* Largest window and node budget srch_np_shortcut_check accepts. */
+#define SRCH_NP_SHORTCUT_MAX_WINDOW 200
+#define SRCH_NP_SHORTCUT_MAX_BUDGET 1000000000ull
+
+/* Shorten moves[0..*nmoves) from `start` in place; the result is never
+ * longer and leads from start to the same board. Stops between windows
+ * when the clock passes `deadline` (hn_now() seconds, 0 = none) or Ctrl-C
+ * is pressed. *saved (may be NULL) gets the moves removed added to it.
+ * Returns 0, HN_ERR_ARG (srch_np_shortcut_check) or HN_ERR_NOMEM. */
+int srch_np_shortcut(const srch_np_board *start, uint8_t *moves, int *nmoves,
+                     const srch_np_shortcut_opts *o, double deadline, int *saved);
+/* 0, or HN_ERR_ARG with a message when the window is not 0 (off) or
+ * 4..200, or, with a window, the budget is not 1..10^9 nodes. */
+int srch_np_shortcut_check(const srch_np_shortcut_opts *o);
+
 /* Anytime A* over a schedule of deltas (search/npuzzle/anytime.c). Phase k
  * is A* on f = g + max(h - deltas[k], adm) (h in 1/scale units, adm an
  * admissible heuristic in whole moves, e.g. the PDB floor of an ann: spec),
@@ -146,11 +169,13 @@ int srch_np_focal(const srch_np_board *start, const srch_np_heur *adm, const src
  * INFINITY as the last one is adm alone, and when that phase ends the length
  * is proven optimal (res->proven). A time or node limit ends the schedule:
  * the incumbent is returned with status 0 (res->phases says how far it got),
- * HN_ERR_LIMIT only when there is none. */
+ * HN_ERR_LIMIT only when there is none. sc (NULL: none) shortens every
+ * incumbent found (res->saved), so the next phase is bounded by the shorter
+ * length. */
 #define SRCH_NP_MAX_DELTAS 16
 int srch_np_anytime(const srch_np_board *start, const srch_np_heur *h, const srch_np_heur *adm,
-                    const double *deltas, int ndeltas, double weight, const srch_limits *lim,
-                    srch_np_result *res);
+                    const double *deltas, int ndeltas, double weight,
+                    const srch_np_shortcut_opts *sc, const srch_limits *lim, srch_np_result *res);
 /* 0, or HN_ERR_ARG with a message when the schedule is not 1..16 rising
  * deltas in 0..1000 (inf allowed last) or the weight is not 1..100. */
 int srch_np_anytime_check(const double *deltas, int ndeltas, double weight);

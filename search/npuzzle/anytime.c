@@ -25,6 +25,10 @@ typedef struct {
     int best;   /* incumbent length, INT_MAX: none */
     int nmoves;
     uint8_t moves[SRCH_NP_MAX_PATH];
+    const srch_np_board *start;
+    const srch_np_shortcut_opts *sc; /* NULL: incumbents are kept as found */
+    double deadline;
+    int saved; /* moves the shortcut pass removed */
 } anytime;
 
 /* f in 1/F_RES of a heuristic unit, so a first phase of weight 1.25 is
@@ -47,14 +51,21 @@ static uint64_t f_best(const anytime *a)
 }
 
 /* A goal reached by a shorter path becomes the incumbent (kept outside the
- * store, whose parents the next phase overwrites). */
-static void take_incumbent(anytime *a, uint32_t idx)
+ * store, whose parents the next phase overwrites), shortened by windows
+ * first when asked: the rest of the phase and the next ones are then
+ * bounded by the shorter length. */
+static int take_incumbent(anytime *a, uint32_t idx)
 {
     srch_np_result r;
     srch_np_bfs_take_path(&a->s, idx, &r);
     a->best = r.length;
     a->nmoves = r.nmoves;
     memcpy(a->moves, r.moves, (size_t)r.nmoves);
+    if (!a->sc || a->nmoves != a->best) /* a path too long to hold is not shortened */
+        return 0;
+    int st = srch_np_shortcut(a->start, a->moves, &a->nmoves, a->sc, a->deadline, &a->saved);
+    a->best = a->nmoves;
+    return st;
 }
 
 /* Queue node idx unless it cannot lead to a solution shorter than the
@@ -66,10 +77,8 @@ static int push(void *ctx, uint32_t idx)
     if (x->h[1] == 0 && x->g < a->best) {
         srch_np_board b;
         srch_np_bfs_board_of(&a->s, idx, &b);
-        if (srch_np_board_is_goal(&b, a->goal)) {
-            take_incumbent(a, idx);
-            return 0;
-        }
+        if (srch_np_board_is_goal(&b, a->goal))
+            return take_incumbent(a, idx);
     }
     uint64_t f = f_of(a, x);
     if (a->best != INT_MAX && f >= f_best(a))
@@ -113,6 +122,8 @@ static int phase(anytime *a, const srch_limits *lim, double deadline, srch_np_re
 static int run(anytime *a, const srch_np_board *start, const double *deltas, int ndeltas,
                double weight, const srch_limits *lim, double deadline, srch_np_result *res)
 {
+    a->start = start;
+    a->deadline = deadline;
     int h0 = srch_np_heur_eval(a->h, start), a0 = srch_np_heur_eval(a->adm, start);
     res->h0 = h0;
     res->heur_calls++;
@@ -135,6 +146,7 @@ static int run(anytime *a, const srch_np_board *start, const double *deltas, int
                   : hn_fail(HN_ERR_UNSOLVABLE,
                             "anytime A*: open list exhausted without reaching the goal");
     res->length = a->best;
+    res->saved = a->saved;
     res->nmoves = a->nmoves;
     memcpy(res->moves, a->moves, (size_t)a->nmoves);
     /* a limit ends the schedule early, but the incumbent stands; an
@@ -163,12 +175,14 @@ int srch_np_anytime_check(const double *deltas, int ndeltas, double weight)
 }
 
 int srch_np_anytime(const srch_np_board *start, const srch_np_heur *h, const srch_np_heur *adm,
-                    const double *deltas, int ndeltas, double weight, const srch_limits *lim,
-                    srch_np_result *res)
+                    const double *deltas, int ndeltas, double weight,
+                    const srch_np_shortcut_opts *sc, const srch_limits *lim, srch_np_result *res)
 {
     if (srch_np_search_begin(start, h, res))
         return res->status;
     if ((res->status = srch_np_anytime_check(deltas, ndeltas, weight)))
+        return res->status;
+    if (sc && (res->status = srch_np_shortcut_check(sc)))
         return res->status;
     if (!adm || srch_np_heur_scale(adm) != 1 || srch_np_heur_width(adm) != start->width ||
         srch_np_heur_goal(adm) != srch_np_heur_goal(h))
@@ -183,7 +197,8 @@ int srch_np_anytime(const srch_np_board *start, const srch_np_heur *h, const src
                    .adm = adm,
                    .scale = srch_np_heur_scale(h),
                    .goal = srch_np_heur_goal(h),
-                   .best = INT_MAX};
+                   .best = INT_MAX,
+                   .sc = sc && sc->max_window ? sc : NULL};
     res->status = srch_np_bfs_store_init(&a->s, start->width);
     if (!res->status)
         res->status = run(a, start, deltas, ndeltas, weight, lim,
