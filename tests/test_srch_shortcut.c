@@ -1,9 +1,10 @@
 /* Shortening solutions by windows (srch_np_shortcut): an optimal 8-puzzle
  * path (BFS optima) with a detour walked out and back inserted comes back
- * optimal; a path is never made longer and always still reaches the goal;
- * an optimal path keeps its length; too small a budget changes nothing;
- * anytime A* with the pass finds solutions no longer than without it, and
- * shorter on some boards; bad settings are refused. */
+ * optimal, and a loop that is one window is cut out; a path is never made
+ * longer and always still reaches the goal; an optimal path keeps its
+ * length; too small a budget changes nothing; anytime A* with the pass
+ * finds solutions no longer than without it, and shorter on some boards;
+ * bad settings are refused. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,14 +82,17 @@ static void test_detours(const uint8_t *dist, srch_np_heur *md, int goal, hn_rng
               lonely);
 }
 
-/* A budget of one node per window finds nothing; window 0 is off. */
+/* A budget of one node per window finds nothing (the detour of 6 moves is
+ * no window's loop: windows have 8, 12, ... moves); window 0 is off. */
 static void test_budget_and_refusals(srch_np_heur *md, int goal, hn_rng *rng)
 {
     srch_np_board b;
     srch_np_result r;
-    srch_np_board_random(&b, 3, goal, rng);
+    do
+        srch_np_board_random(&b, 3, goal, rng);
+    while (srch_np_heur_eval(md, &b) < 8);
     CHECK(optimal_path(&b, md, &r) == 0);
-    insert_detour(&b, &r, 0, 4, rng);
+    insert_detour(&b, &r, 0, 3, rng);
     int n0 = r.nmoves, saved = 0;
     uint8_t copy[SRCH_NP_MAX_PATH];
     memcpy(copy, r.moves, (size_t)n0);
@@ -105,6 +109,26 @@ static void test_budget_and_refusals(srch_np_heur *md, int goal, hn_rng *rng)
         CHECK(srch_np_shortcut(&b, r.moves, &r.nmoves, &bad[i], 0, &saved) == HN_ERR_ARG &&
               r.nmoves == n0);
     }
+}
+
+/* A loop (a walk out and back) that is exactly one window: its end boards
+ * are equal, and the pass cuts it out (a zero-move path) with windows of 8
+ * alone, where no other window holds it. */
+static void test_loop(srch_np_heur *md, int goal, hn_rng *rng)
+{
+    srch_np_board b;
+    srch_np_result r;
+    do
+        srch_np_board_random(&b, 3, goal, rng);
+    while (srch_np_heur_eval(md, &b) < 8);
+    CHECK(optimal_path(&b, md, &r) == 0);
+    int opt = r.length, saved = 0;
+    insert_detour(&b, &r, 0, 4, rng);
+    const srch_np_shortcut_opts eight = {.max_window = 8, .budget = 1000};
+    CHECK(srch_np_shortcut(&b, r.moves, &r.nmoves, &eight, 0, &saved) == 0);
+    r.length = r.nmoves;
+    CHECK_MSG(replays(&b, &r, goal) && r.length == opt && saved == 8,
+              "loop of 8 moves: %d moves left (optimum %d), %d saved", r.length, opt, saved);
 }
 
 /* Three times Manhattan: a guide whose weighted A* solutions are often
@@ -163,6 +187,7 @@ int main(void)
     if (dist && md && rng) {
         test_detours(dist, md, goal, rng);
         test_budget_and_refusals(md, goal, rng);
+        test_loop(md, goal, rng);
         test_anytime(dist, md, goal, rng);
     }
     hn_rng_free(rng);

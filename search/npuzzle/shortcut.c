@@ -78,8 +78,8 @@ static int dfs(window *w, int g, int h, int bound, int prev)
 }
 
 /* Shortest path from `from` to `to` of at most len - 2 moves, bounds rising
- * from the Manhattan distance in steps of 2: its length, or 0 (none within
- * the budget; the window may already be optimal). */
+ * from the Manhattan distance in steps of 2: its length (0 when the window
+ * is a loop), or -1 (none within the budget; it may already be optimal). */
 static int window_solve(window *w, const srch_np_board *from, const srch_np_board *to, int len,
                         uint64_t budget)
 {
@@ -91,9 +91,9 @@ static int window_solve(window *w, const srch_np_board *from, const srch_np_boar
         if (r == 1)
             return w->found;
         if (r < 0)
-            return 0;
+            return -1;
     }
-    return 0;
+    return -1;
 }
 
 /* The boards along the moves: b[0] = start, b[k] after k moves. */
@@ -134,7 +134,7 @@ static int pass(window *w, const srch_np_board *start, uint8_t *moves, int *n, s
         if (hn_stop_requested() || (deadline > 0 && hn_now() > deadline))
             return -1;
         int k = window_solve(w, &b[i], &b[i + wl], wl, budget);
-        if (!k)
+        if (k < 0)
             continue;
         /* moves[i .. i + wl) become the k moves found */
         memmove(moves + i + k, moves + i + wl, (size_t)(*n - i - wl));
