@@ -42,6 +42,10 @@ grep -q "HEURNET_VERSION \"$("$H" --version | awk '{print $2}')\"" "$P/include/h
 
 # pkg-config, as the README says.
 export PKG_CONFIG_PATH="$P/lib/pkgconfig"
+# heurnet predict runs OpenBLAS on one thread (--blas-threads 1); the
+# examples take OpenBLAS's default, and on some CPUs (an AVX2-only EPYC)
+# its two-thread sgemm rounds the last bit differently. Same thread count.
+export OPENBLAS_NUM_THREADS=1
 for ex in embed_infer embed_search; do
     $CC -std=c11 -Wall -Wextra -Werror "$SRC/examples/$ex.c" $(pkg-config --cflags --libs heurnet) \
         -o "$T/$ex" 2>"$T/cc.log" || { cat "$T/cc.log"; die "pkg-config build of $ex"; }
