@@ -148,7 +148,8 @@ expect 1 "xy_m.h5" "$HN" predict --model "$T/xy_m.h5" --instances "$T/inst.txt"
 [ $(wc -l <"$T/abl.csv") -eq 3 ] && head -1 "$T/abl.csv" | grep -q "^variant,seed,config,params" || fail "ablate CSV: $(cat "$T/abl.csv")"
 
 # --- SIGTERM mid-epoch, then resume -------------------------------------------
-A=(--data "$T/big.h5" --arch 81-256-256-1 --dropout 0.1 --batch 16 --seed 2 --threads 1)
+A0=(--data "$T/big.h5" --arch 81-256-256-1 --dropout 0.1 --seed 2 --threads 1)
+A=("${A0[@]}" --batch 16)
 # several epochs, so a fast machine is still training when the signal comes
 "$HN" train "${A[@]}" --epochs 4 --checkpoint "$T/ck.h5" -o "$T/s.h5" >"$T/out" 2>"$T/err" &
 pid=$!
@@ -171,7 +172,9 @@ pos=$($PY -c "import h5py; a=h5py.File('$T/ck.h5')['checkpoint'].attrs; print(in
 [ "$pos" -gt 0 ] || fail "checkpoint at epoch 0 batch 0: no progress saved"
 "$HN" train "${A[@]}" --quiet --epochs 4 --resume "$T/ck.h5" -o "$T/s.h5" >"$T/out" 2>"$T/err" || fail "resume failed: $(cat "$T/err")"
 grep -q '^4,' "$T/out" && [ -e "$T/s.h5" ] || fail "resume did not finish epoch 4: $(cat "$T/out")"
-expect 1 "batch" "$HN" train "${A[@]/16/32}" --epochs 4 --resume "$T/ck.h5" -o "$T/s2.h5"
+# (a batch other than the checkpoint's; not "${A[@]/16/32}", which also
+# rewrote a temporary folder whose random name held "16")
+expect 1 "batch" "$HN" train "${A0[@]}" --batch 32 --epochs 4 --resume "$T/ck.h5" -o "$T/s2.h5"
 expect 1 "not a checkpoint" "$HN" train --data "$T/good.h5" --arch 81-32-1 --resume "$T/m.h5" -o "$T/s3.h5"
 
 # --- bad data ----------------------------------------------------------------
