@@ -13,11 +13,10 @@
 #include "search/npuzzle/np_internal.h"
 
 typedef struct {
-    int width, ncells;
     uint8_t tile[SRCH_NP_MAX_CELLS];
     int blank;
     uint8_t md[SRCH_NP_MAX_CELLS][SRCH_NP_MAX_CELLS]; /* md[tile][cell]: distance to its target */
-    int8_t nb[SRCH_NP_MAX_CELLS][4];
+    int8_t nb[SRCH_NP_MAX_CELLS][4]; /* the board width's neighbours, set once per call */
     uint8_t path[SRCH_NP_MAX_PATH];
     uint64_t nodes, budget;
     int found;
@@ -28,8 +27,6 @@ typedef struct {
 static int window_set(window *w, const srch_np_board *from, const srch_np_board *to)
 {
     int n = from->ncells, width = from->width, h = 0;
-    w->width = width;
-    w->ncells = n;
     for (int t = 1; t < n; t++)
         for (int c = 0; c < n; c++)
             w->md[t][c] = (uint8_t)(abs_diff(c / width, to->pos[t] / width) +
@@ -38,8 +35,6 @@ static int window_set(window *w, const srch_np_board *from, const srch_np_board 
         w->tile[c] = from->tile[c];
         if (from->tile[c])
             h += w->md[from->tile[c]][c];
-        for (int d = 0; d < 4; d++)
-            w->nb[c][d] = (int8_t)srch_np_neighbour(width, c, d);
     }
     w->blank = from->blank;
     return h;
@@ -96,11 +91,11 @@ static int window_solve(window *w, const srch_np_board *from, const srch_np_boar
     return -1;
 }
 
-/* The boards along the moves: b[0] = start, b[k] after k moves. */
-static void walk(const srch_np_board *start, const uint8_t *moves, int n, srch_np_board *b)
+/* The boards along the moves after b[i] (b[k]: the board after k moves;
+ * b[0..i] are kept). */
+static void walk_from(const uint8_t *moves, int n, srch_np_board *b, int i)
 {
-    b[0] = *start;
-    for (int k = 0; k < n; k++) {
+    for (int k = i; k < n; k++) {
         b[k + 1] = b[k];
         srch_np_board_move(&b[k + 1], moves[k]);
     }
@@ -122,15 +117,23 @@ int srch_np_shortcut_check(const srch_np_shortcut_opts *o)
     return 0;
 }
 
+/* Where the window after the one at i begins: half a window on, except
+ * that the last one ends at the goal (n) instead of falling short of it. */
+static int next_window(int i, int wl, int n)
+{
+    int next = i + wl / 2;
+    return i + wl < n && next + wl > n ? n - wl : next;
+}
+
 /* Windows of length wl over the path b[0..*n], overlapping by half, the
  * last one ending at the goal (so any stretch of wl / 2 moves lies inside
  * one): returns the moves saved (the path and its boards updated), or -1
  * when the clock or Ctrl-C stopped it. */
-static int pass(window *w, const srch_np_board *start, uint8_t *moves, int *n, srch_np_board *b,
-                int wl, uint64_t budget, double deadline)
+static int pass(window *w, uint8_t *moves, int *n, srch_np_board *b, int wl, uint64_t budget,
+                double deadline)
 {
-    int saved = 0, step = wl / 2;
-    for (int i = 0; i + wl <= *n; i = i + wl < *n && i + step + wl > *n ? *n - wl : i + step) {
+    int saved = 0;
+    for (int i = 0; i + wl <= *n; i = next_window(i, wl, *n)) {
         if (hn_stop_requested() || (deadline > 0 && hn_now() > deadline))
             return -1;
         int k = window_solve(w, &b[i], &b[i + wl], wl, budget);
@@ -141,7 +144,7 @@ static int pass(window *w, const srch_np_board *start, uint8_t *moves, int *n, s
         memcpy(moves + i, w->path, (size_t)k);
         *n -= wl - k;
         saved += wl - k;
-        walk(start, moves, *n, b);
+        walk_from(moves, *n, b, i); /* b[0..i] did not change */
     }
     return saved;
 }
@@ -159,12 +162,16 @@ int srch_np_shortcut(const srch_np_board *start, uint8_t *moves, int *nmoves,
         free(w);
         return hn_fail(HN_ERR_NOMEM, "shortcut: out of memory");
     }
-    walk(start, moves, *nmoves, b);
+    b[0] = *start;
+    walk_from(moves, *nmoves, b, 0);
+    for (int c = 0; c < start->ncells; c++)
+        for (int d = 0; d < 4; d++)
+            w->nb[c][d] = (int8_t)srch_np_neighbour(start->width, c, d);
     /* short windows first: they are cheap and leave less for the long ones */
     for (int len = 8;; len += len / 2) {
         int wl = len < o->max_window ? len : o->max_window;
         wl = wl < *nmoves ? wl : *nmoves;
-        int k = pass(w, start, moves, nmoves, b, wl, o->budget, deadline);
+        int k = pass(w, moves, nmoves, b, wl, o->budget, deadline);
         if (k < 0)
             break;
         if (saved)
