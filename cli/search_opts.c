@@ -70,11 +70,11 @@ static int parse_shortcut(const char *cmd, int hint, const char *arg, cli_search
     long w, nodes = CLI_SHORTCUT_BUDGET;
     const char *colon = strchr(arg, ':');
     size_t len = colon ? (size_t)(colon - arg) : strlen(arg);
-    if (len >= sizeof buf)
-        len = sizeof buf - 1;
-    memcpy(buf, arg, len);
-    buf[len] = 0;
-    if (cli_parse_long(buf, 0, SRCH_NP_SHORTCUT_MAX_WINDOW, &w) ||
+    if (len < sizeof buf) {
+        memcpy(buf, arg, len);
+        buf[len] = 0;
+    }
+    if (len >= sizeof buf || cli_parse_long(buf, 0, SRCH_NP_SHORTCUT_MAX_WINDOW, &w) ||
         (colon && cli_parse_long(colon + 1, 1, (long)SRCH_NP_SHORTCUT_MAX_BUDGET, &nodes)))
         return cli_search_usage(cmd, hint,
                                 "--shortcut must be W or W:NODES (W 0 = off or 4..%d moves, "

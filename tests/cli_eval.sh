@@ -135,7 +135,8 @@ expect_rc 0 "eval with anytime and the shortcut pass" "$HN" eval --model "$tmp/m
     --admissible manhattan -q -o "$tmp/reps"
 check "the report names the shortcut pass" grep -q "(shortcut: windows up to 12 moves, 5000 nodes each)" \
     "$tmp/reps/summary.md"
-for bad in 3 201 12:0 x 12:y; do
+long="$(printf '0%.0s' $(seq 1 70))12x" # a bad window past the parser's buffer
+for bad in 3 201 12:0 x 12:y "$long"; do
     expect_rc 2 "shortcut '$bad' refused" run --algo anytime --shortcut "$bad" --heuristic "ann:$tmp/m8.h5"
 done
 check "shortcut refusal explained" grep -q "shortcut" "$tmp/err"
