@@ -25,12 +25,20 @@
 #define NN_CLONES
 #endif
 
-/* Sixteen lanes (GCC vector extensions): one AVX-512 register, or several
- * narrower ones on other targets. */
-typedef float v16f __attribute__((vector_size(64)));
-typedef int32_t v16i __attribute__((vector_size(64)));
+/* One vector register (GCC vector extensions): 64 bytes where the build
+ * targets AVX-512, else 32. A 64-byte type on AVX2 is a register pair that
+ * GCC 12 spills to the stack in every loop carrying one (the accumulator
+ * updates and min_max ran at a third of their speed). */
+#ifdef __AVX512F__
+#define NN_VBYTES 64
+#else
+#define NN_VBYTES 32
+#endif
+#define NN_VF (NN_VBYTES / 4) /* float lanes */
+typedef float vnf __attribute__((vector_size(NN_VBYTES)));
+typedef int32_t vni __attribute__((vector_size(NN_VBYTES)));
 /* 16-bit accumulator lanes, unsigned so that sums wrap (see acc16_bits) */
-typedef uint16_t v32u __attribute__((vector_size(64)));
+typedef uint16_t vnu __attribute__((vector_size(NN_VBYTES)));
 
 /* Fewest fractional bits 16-bit accumulators may have: a step of 2^-8 keeps
  * an accumulator of 17 rounded terms within 17/512 of the float sum, below a
@@ -413,8 +421,8 @@ int nn_sparse_set_simd(nn_sparse *s, enum nn_simd simd)
             memcpy(dst + j0, &t, sizeof t);                                                        \
         }                                                                                          \
     }
-ACC_SUM(acc_sum, int32_t, v16i, w0)
-ACC_SUM(acc_sum16, int16_t, v32u, w0h) /* wraps; exact for legal inputs (acc16_bits) */
+ACC_SUM(acc_sum, int32_t, vni, w0)
+ACC_SUM(acc_sum16, int16_t, vnu, w0h) /* wraps; exact for legal inputs (acc16_bits) */
 
 void nn_sparse_acc_init(const nn_sparse *s, const int *active, int n, int32_t *acc)
 {
@@ -498,28 +506,28 @@ static void float_layer(const nn_sparse *s, int l, const float *h, int n, float 
                  s->w->kind == NN_SPARSE_Q8);
 }
 
-/* Minimum and maximum of x[0..n), n >= 1, sixteen lanes at a time with
- * GCC vector extensions (a scalar min/max reduction does not vectorise
- * without -ffinite-math-only). */
+/* Minimum and maximum of x[0..n), n >= 1, a register of lanes at a time
+ * with GCC vector extensions (a scalar min/max reduction does not
+ * vectorise without -ffinite-math-only). */
 
 /* a where take_a, else b (a macro: a function taking 64-byte vectors has
  * another ABI without AVX-512, which GCC warns about). */
-#define V16_PICK(take_a, a, b) ((v16f)(((v16i)(a) & (take_a)) | ((v16i)(b) & ~(take_a))))
+#define VN_PICK(take_a, a, b) ((vnf)(((vni)(a) & (take_a)) | ((vni)(b) & ~(take_a))))
 
 NN_CLONES static void min_max(const float *restrict x, int n, float *lo, float *hi)
 {
-    v16f l, h;
-    for (int k = 0; k < 16; k++)
+    vnf l, h;
+    for (int k = 0; k < NN_VF; k++)
         l[k] = h[k] = x[0];
     int i = 0;
-    for (; i + 16 <= n; i += 16) {
-        v16f v;
+    for (; i + NN_VF <= n; i += NN_VF) {
+        vnf v;
         memcpy(&v, x + i, sizeof v);
-        l = V16_PICK(v < l, v, l);
-        h = V16_PICK(v > h, v, h);
+        l = VN_PICK(v < l, v, l);
+        h = VN_PICK(v > h, v, h);
     }
     float a = l[0], b = h[0];
-    for (int k = 1; k < 16; k++) {
+    for (int k = 1; k < NN_VF; k++) {
         a = l[k] < a ? l[k] : a;
         b = h[k] > b ? h[k] : b;
     }
