@@ -50,7 +50,8 @@ static void usage(FILE *out)
             "  --batch B            batch-astar, bwas: nodes per step [16]\n"
             "  --weight W           wastar, batch-astar: f = g + W*h [wastar 1.5, else 1];\n"
             "                       bwas: lambda in f = lambda*g + h, (0, 1] [0.8];\n"
-            "                       anytime: weight of a fast first phase [1: none]\n"
+            "                       anytime: W or a falling list W1,W2,.. of weighted\n"
+            "                       phases before the deltas' (solve --help) [1: none]\n"
             "  --bound E            focal: suboptimality bound [1.05]\n"
             "  --admissible H       focal, anytime: admissible heuristic [the baseline heuristic]\n"
             "  --deltas LIST        anytime: rising deltas of its A* phases, inf last = prove\n"
@@ -349,6 +350,8 @@ static int finish(const eval_args *a, const evaluator *e, const char *part, size
         .bound = a->so.bound,
         .deltas = a->so.deltas,
         .ndeltas = a->so.ndeltas,
+        .weights = a->so.weights,
+        .nweights = a->so.nweights,
         .shortcut = a->so.shortcut,
         .lim = a->lim,
         .in_file = in_file,

@@ -40,26 +40,62 @@ static int copy_spec(const char *cmd, int hint, const char *what, const char *ar
     return 0;
 }
 
+/* A comma-separated list of at most `max` numbers (and "inf" when
+ * allow_inf) into out: the count, or -1 for an empty item, a bad number or
+ * too many. */
+static int parse_list(const char *arg, double *out, int max, int allow_inf)
+{
+    int n = 0;
+    for (const char *p = arg;; p++) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char item[64];
+        if (!len || len >= sizeof item || n == max)
+            return -1;
+        memcpy(item, p, len);
+        item[len] = 0;
+        out[n] = INFINITY;
+        if (!(allow_inf && !strcmp(item, "inf")) && cli_parse_double(item, &out[n]))
+            return -1;
+        n++;
+        if (!end)
+            return n;
+        p = end;
+    }
+}
+
 /* "0,1,2.5,inf" into o->deltas: rising, 0..1000, inf only last. */
 static int parse_deltas(const char *cmd, int hint, const char *arg, cli_search_opts *o)
 {
-    char buf[256], *save = NULL;
-    int n = 0;
-    if (strlen(arg) >= sizeof buf)
-        return cli_search_usage(cmd, hint, "--deltas is too long");
-    memcpy(buf, arg, strlen(arg) + 1);
-    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-        double d = INFINITY;
-        if (n == SRCH_NP_MAX_DELTAS || (strcmp(t, "inf") && cli_parse_double(t, &d)))
-            return cli_search_usage(cmd, hint,
-                                    "--deltas must be 1..%d comma-separated numbers or inf, not "
-                                    "'%s'",
-                                    SRCH_NP_MAX_DELTAS, arg);
-        o->deltas[n++] = d;
-    }
-    if (srch_np_anytime_check(o->deltas, n, 1))
+    int n = parse_list(arg, o->deltas, SRCH_NP_MAX_DELTAS, 1);
+    if (n < 0)
+        return cli_search_usage(cmd, hint,
+                                "--deltas must be 1..%d comma-separated numbers or inf, not "
+                                "'%s'",
+                                SRCH_NP_MAX_DELTAS, arg);
+    if (srch_np_anytime_check(o->deltas, n, NULL, 0))
         return cli_search_usage(cmd, hint, "--deltas '%s': %s", arg, hn_errmsg());
     o->ndeltas = n;
+    return 0;
+}
+
+/* "1.5" or, for anytime, "1.5,1.25,1.1" into o->weights (checked, with the
+ * algorithm, in cli_search_opts_finish). */
+static int parse_weights(const char *cmd, int hint, const char *arg, cli_search_opts *o)
+{
+    double w[SRCH_NP_MAX_WEIGHTS];
+    int n = parse_list(arg, w, SRCH_NP_MAX_WEIGHTS, 0);
+    for (int i = 0; i < n; i++)
+        if (!(w[i] > 0) || w[i] > 100)
+            n = -1;
+    if (n < 0)
+        return cli_search_usage(cmd, hint,
+                                "--weight must be a number in (0, 100] (anytime: up to %d, "
+                                "comma-separated), not '%s'",
+                                SRCH_NP_MAX_WEIGHTS, arg);
+    memcpy(o->weights, w, (size_t)n * sizeof *w);
+    o->nweights = n;
+    o->weight = w[0];
     return 0;
 }
 
@@ -110,10 +146,7 @@ static int opt_take(const char *cmd, int hint, int code, const char *arg, cli_se
         return 0;
     case CLI_SO_WEIGHT:
         /* the range depends on the algorithm: checked in cli_search_opts_finish */
-        if (cli_parse_double(arg, &o->weight) || !(o->weight > 0) || o->weight > 100)
-            return cli_search_usage(cmd, hint, "--weight must be a number in (0, 100], not '%s'",
-                                    arg);
-        return 0;
+        return parse_weights(cmd, hint, arg, o);
     case CLI_SO_BOUND:
         if (cli_parse_double(arg, &o->bound) || !(o->bound >= 1) || o->bound > 100)
             return cli_search_usage(cmd, hint, "--bound must be 1..100, not '%s'", arg);
@@ -189,8 +222,11 @@ void cli_search_opts_merge(cli_search_opts *o, const cli_search_opts *over)
         o->algo = over->algo;
     if (over->batch)
         o->batch = over->batch;
-    if (over->weight > 0)
+    if (over->weight > 0) {
         o->weight = over->weight;
+        memcpy(o->weights, over->weights, sizeof o->weights);
+        o->nweights = over->nweights;
+    }
     if (over->bound > 0)
         o->bound = over->bound;
     if (over->ndeltas) {
@@ -233,10 +269,20 @@ int cli_search_opts_finish(const char *cmd, cli_search_opts *o, int default_algo
         o->bound = DEFAULT_BOUND;
     if (!o->ndeltas && parse_deltas(cmd, 1, CLI_DEFAULT_DELTAS, o))
         return CLI_EXIT_USAGE;
-    if (!(o->weight > 0))
+    if (!(o->weight > 0)) {
         o->weight = o->algo == HEURNET_ALGO_WASTAR ? 1.5
                     : o->algo == HEURNET_ALGO_BWAS ? DEFAULT_LAMBDA
                                                    : 1;
+        o->weights[0] = o->weight;
+        o->nweights = 1;
+    }
+    if (o->nweights > 1 && o->algo != HEURNET_ALGO_ANYTIME)
+        return cli_search_usage(cmd, 1, "--weight takes a list only for anytime, not for %s",
+                                heurnet_algo_name(o->algo));
+    /* anytime: a single weight 1 means no weighted phase */
+    if (o->algo == HEURNET_ALGO_ANYTIME && (o->nweights > 1 || o->weight > 1) &&
+        srch_np_anytime_check(o->deltas, o->ndeltas, o->weights, o->nweights))
+        return cli_search_usage(cmd, 1, "--weight: %s", hn_errmsg());
     if (o->algo == HEURNET_ALGO_BWAS && o->weight > 1)
         return cli_search_usage(cmd, 1,
                                 "bwas: --weight is lambda in f = lambda*g + h, 0 < lambda <= 1, "
@@ -254,8 +300,11 @@ heurnet_search cli_search_opts_search(const cli_search_opts *o)
                         .bfs = {o->batch, o->weight},
                         .bound = o->bound,
                         .ndeltas = o->ndeltas,
+                        .nweights =
+                            o->algo == HEURNET_ALGO_ANYTIME && o->weight > 1 ? o->nweights : 0,
                         .shortcut = o->shortcut};
     memcpy(s.deltas, o->deltas, sizeof s.deltas);
+    memcpy(s.weights, o->weights, sizeof s.weights);
     return s;
 }
 

@@ -47,8 +47,11 @@ enum {
 typedef struct cli_search_opts {
     int algo;      /* enum cli_algo, -1 = not given */
     int batch;     /* 0 = not given */
-    double weight; /* wastar, batch-astar: f = g + W*h; bwas: lambda; 0 = not given */
-    double bound;  /* focal; 0 = not given */
+    double weight; /* wastar, batch-astar: f = g + W*h; bwas: lambda; anytime: the first
+                      weighted phase's; 0 = not given */
+    double weights[SRCH_NP_MAX_WEIGHTS]; /* --weight as given (a list only for anytime) */
+    int nweights;
+    double bound;                      /* focal; 0 = not given */
     double deltas[SRCH_NP_MAX_DELTAS]; /* anytime */
     int ndeltas;                       /* 0 = not given */
     srch_np_shortcut_opts shortcut;    /* --shortcut W[:NODES] */

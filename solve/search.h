@@ -27,7 +27,9 @@ typedef struct heurnet_search {
     double bound;                      /* focal */
     double deltas[SRCH_NP_MAX_DELTAS]; /* anytime: the schedule */
     int ndeltas;
-    srch_np_heur *h;   /* the heuristic that guides the search (owned) */
+    double weights[SRCH_NP_MAX_WEIGHTS]; /* anytime: its weighted phases' weights, falling */
+    int nweights;                        /* 0: no weighted phase */
+    srch_np_heur *h;                     /* the heuristic that guides the search (owned) */
     srch_np_heur *adm; /* focal: the admissible heuristic that proves the bound; anytime:
                           the one under max(h - delta, adm) (owned) */
     int threads;       /* search threads sharing the heuristic (each has its own

@@ -140,6 +140,21 @@ for bad in 3 201 12:0 x 12:y "$long"; do
     expect_rc 2 "shortcut '$bad' refused" run --algo anytime --shortcut "$bad" --heuristic "ann:$tmp/m8.h5"
 done
 check "shortcut refusal explained" grep -q "shortcut" "$tmp/err"
+# falling weights: one weighted phase each, then the deltas' phases
+expect_rc 0 "anytime with weighted phases" run --algo anytime --weight 3,2,1.25 --deltas 0,inf \
+    --heuristic "ann:$tmp/m8.h5,scale:10" --admissible manhattan
+check "weighted phases counted, lengths proven" test "$(grep -c "phases=5 proven=1" "$tmp/out")" -eq 6
+expect_rc 0 "eval names the weighted phases" "$HN" eval --model "$tmp/m8.h5" --instances "$tmp/b8.txt" \
+    --baseline manhattan --baseline-algo none --algo anytime --weight 2,1.5 --deltas 0 \
+    --admissible manhattan -q -o "$tmp/repw"
+check "the report names the weights" grep -q "(weighted phases 2,1.5)" "$tmp/repw/summary.md"
+for bad in 1.5,2 2,1 2,2 0,1 2,x 2,,1.5 1.9,1.8,1.7,1.6,1.5,1.4,1.3,1.2,1.1; do
+    expect_rc 2 "anytime weights '$bad' refused" run --algo anytime --weight "$bad" --heuristic "ann:$tmp/m8.h5"
+done
+check "weights refusal explained" grep -q "weight" "$tmp/err"
+expect_rc 2 "a weight list for wastar" run --algo wastar --weight 2,1.5 --heuristic "ann:$tmp/m8.h5"
+check "list refusal explained" grep -q "a list only for anytime" "$tmp/err"
+expect_rc 2 "anytime: an empty delta" run --algo anytime --deltas 0,,1 --heuristic "ann:$tmp/m8.h5"
 expect_rc 2 "anytime: falling deltas" run --algo anytime --deltas 2,1 --heuristic "ann:$tmp/m8.h5"
 check "falling deltas explained" grep -q "deltas must rise" "$tmp/err"
 expect_rc 2 "anytime: inf not last" run --algo anytime --deltas inf,1 --heuristic "ann:$tmp/m8.h5"

@@ -2,8 +2,9 @@
  * inadmissible heuristic (twice Manhattan) over Manhattan on 8-puzzle
  * boards whose optima come from a BFS table: every solution replays to the
  * goal; adding phases never makes a solution longer; a last phase of inf
- * makes it optimal and says so; every board is evaluated once per run, not
- * once per phase; a limit keeps the incumbent; bad schedules are refused. */
+ * makes it optimal and says so, also after weighted phases (one phase
+ * each); every board is evaluated once per run, not once per phase; a
+ * limit keeps the incumbent; bad schedules and weights are refused. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -51,7 +52,7 @@ static void check_board(const fixture *f, const srch_np_board *b, int opt, int *
     for (int k = 0; k < 3; k++) {
         srch_np_result r;
         f->t->boards = 0;
-        int st = srch_np_anytime(b, f->guide, f->adm, sched[k], k + 1, 1, NULL, NULL, &r);
+        int st = srch_np_anytime(b, f->guide, f->adm, sched[k], k + 1, NULL, 0, NULL, NULL, &r);
         CHECK_MSG(st == 0 && replays(b, &r, f->goal), "schedule %d: status %d", k + 1, st);
         CHECK_MSG(r.length >= opt && r.length <= prev,
                   "schedule %d: length %d, optimum %d, "
@@ -70,10 +71,13 @@ static void check_board(const fixture *f, const srch_np_board *b, int opt, int *
         }
         prev = r.length;
     }
-    /* a weighted first phase adds a phase, the proof still holds */
+    /* weighted phases come first, one each; the proof still holds */
+    static const double w1[] = {1.5}, w3[] = {3, 2, 1.25};
     srch_np_result r;
-    CHECK(srch_np_anytime(b, f->guide, f->adm, s3, 3, 1.5, NULL, NULL, &r) == 0 &&
+    CHECK(srch_np_anytime(b, f->guide, f->adm, s3, 3, w1, 1, NULL, NULL, &r) == 0 &&
           replays(b, &r, f->goal) && r.length == opt && r.phases == 4 && r.proven);
+    CHECK(srch_np_anytime(b, f->guide, f->adm, s3, 3, w3, 3, NULL, NULL, &r) == 0 &&
+          replays(b, &r, f->goal) && r.length == opt && r.phases == 6 && r.proven);
 }
 
 static void test_schedules(const fixture *f, const uint8_t *dist, hn_rng *rng)
@@ -100,14 +104,15 @@ static void test_limits(const fixture *f, hn_rng *rng)
     while (srch_np_heur_eval(f->adm, &b) < 16);
     /* no incumbent yet: the limit is the answer */
     srch_limits one = {.max_expanded = 1};
-    CHECK(srch_np_anytime(&b, f->guide, f->adm, sched, 5, 1, NULL, &one, &r) == HN_ERR_LIMIT &&
+    CHECK(srch_np_anytime(&b, f->guide, f->adm, sched, 5, NULL, 0, NULL, &one, &r) ==
+              HN_ERR_LIMIT &&
           r.length == -1 && r.phases == 0);
     /* enough for the first phase, not for all: the incumbent stands */
     srch_np_result full;
     const double first[] = {0};
-    CHECK(srch_np_anytime(&b, f->guide, f->adm, first, 1, 1, NULL, NULL, &full) == 0);
+    CHECK(srch_np_anytime(&b, f->guide, f->adm, first, 1, NULL, 0, NULL, NULL, &full) == 0);
     srch_limits some = {.max_expanded = full.expanded + 1};
-    CHECK(srch_np_anytime(&b, f->guide, f->adm, sched, 5, 1, NULL, &some, &r) == 0);
+    CHECK(srch_np_anytime(&b, f->guide, f->adm, sched, 5, NULL, 0, NULL, &some, &r) == 0);
     CHECK(replays(&b, &r, f->goal) && r.length <= full.length && r.phases >= 1 && !r.proven);
 }
 
@@ -119,13 +124,22 @@ static void test_refused(const fixture *f)
     srch_np_result r;
     const double bad[][3] = {{1, 0, 2}, {-1, 0, 1}, {INFINITY, 1, 2}, {NAN, 1, 2}, {0, 1, 1}};
     for (int i = 0; i < 5; i++)
-        CHECK_MSG(srch_np_anytime(&b, f->guide, f->adm, bad[i], 3, 1, NULL, NULL, &r) == HN_ERR_ARG,
+        CHECK_MSG(srch_np_anytime(&b, f->guide, f->adm, bad[i], 3, NULL, 0, NULL, NULL, &r) ==
+                      HN_ERR_ARG,
                   "bad schedule %d accepted", i);
     const double ok[] = {0};
-    CHECK(srch_np_anytime(&b, f->guide, f->adm, ok, 0, 1, NULL, NULL, &r) == HN_ERR_ARG);
-    CHECK(srch_np_anytime(&b, f->guide, f->adm, ok, 1, 0.5, NULL, NULL, &r) == HN_ERR_ARG);
-    CHECK(srch_np_anytime(&b, f->guide, NULL, ok, 1, 1, NULL, NULL, &r) == HN_ERR_ARG);
-    CHECK(srch_np_anytime(&b, f->guide, f->adm, ok, 1, 1, NULL, NULL, &r) == 0 && r.length == 4);
+    CHECK(srch_np_anytime(&b, f->guide, f->adm, ok, 0, NULL, 0, NULL, NULL, &r) == HN_ERR_ARG);
+    const double wbad[][2] = {{1.5, 2}, {2, 1}, {0.5, 0.25}, {1.5, 1.5}, {101, 2}};
+    for (int i = 0; i < 5; i++)
+        CHECK_MSG(srch_np_anytime(&b, f->guide, f->adm, ok, 1, wbad[i], 2, NULL, NULL, &r) ==
+                      HN_ERR_ARG,
+                  "bad weights %d accepted", i);
+    CHECK(srch_np_anytime(&b, f->guide, f->adm, ok, 1, NULL, 1, NULL, NULL, &r) == HN_ERR_ARG);
+    CHECK(srch_np_anytime(&b, f->guide, f->adm, ok, 1, ok, SRCH_NP_MAX_WEIGHTS + 1, NULL, NULL,
+                          &r) == HN_ERR_ARG);
+    CHECK(srch_np_anytime(&b, f->guide, NULL, ok, 1, NULL, 0, NULL, NULL, &r) == HN_ERR_ARG);
+    CHECK(srch_np_anytime(&b, f->guide, f->adm, ok, 1, NULL, 0, NULL, NULL, &r) == 0 &&
+          r.length == 4);
 }
 
 int main(void)

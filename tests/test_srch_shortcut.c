@@ -162,8 +162,8 @@ static void test_anytime(const uint8_t *dist, srch_np_heur *md, int goal, hn_rng
         srch_np_board b;
         srch_np_result r0, r1;
         srch_np_board_random(&b, 3, goal, rng);
-        CHECK(srch_np_anytime(&b, guide, md, sched, 1, 1, NULL, NULL, &r0) == 0);
-        CHECK(srch_np_anytime(&b, guide, md, sched, 1, 1, &o, NULL, &r1) == 0);
+        CHECK(srch_np_anytime(&b, guide, md, sched, 1, NULL, 0, NULL, NULL, &r0) == 0);
+        CHECK(srch_np_anytime(&b, guide, md, sched, 1, NULL, 0, &o, NULL, &r1) == 0);
         CHECK_MSG(replays(&b, &r1, goal) && r1.length <= r0.length &&
                       r1.length >= dist[srch_np_board_rank(&b)],
                   "board %d: %d moves with the pass, %d without", t, r1.length, r0.length);

@@ -162,9 +162,12 @@ int srch_np_shortcut_check(const srch_np_shortcut_opts *o);
  * is A* on f = g + max(h - deltas[k], adm) (h in 1/scale units, adm an
  * admissible heuristic in whole moves, e.g. the PDB floor of an ann: spec),
  * limited to f below the incumbent's length: each phase either finds a
- * shorter solution or shows its order cannot. With weight > 1 a first phase
- * on f = g + weight * h (delta 0) finds a solution fast, so that a board
- * on which the network under-estimates still gets an answer in time. Boards keep their values
+ * shorter solution or shows its order cannot. Weighted phases come first,
+ * one per weight of weights[0..nweights) (falling, each > 1; nweights 0:
+ * none), on f = g + weight * h (delta 0), as in ARA*: the first finds a
+ * solution fast, so that a board on which the network under-estimates still
+ * gets an answer in time, and the next ones improve it where the delta-0
+ * phase would not end in time. Boards keep their values
  * across phases (one evaluation per board and run). Deltas rise from >= 0;
  * INFINITY as the last one is adm alone, and when that phase ends the length
  * is proven optimal (res->proven). A time or node limit ends the schedule:
@@ -173,12 +176,14 @@ int srch_np_shortcut_check(const srch_np_shortcut_opts *o);
  * incumbent found (res->saved), so the next phase is bounded by the shorter
  * length. */
 #define SRCH_NP_MAX_DELTAS 16
+#define SRCH_NP_MAX_WEIGHTS 8
 int srch_np_anytime(const srch_np_board *start, const srch_np_heur *h, const srch_np_heur *adm,
-                    const double *deltas, int ndeltas, double weight,
+                    const double *deltas, int ndeltas, const double *weights, int nweights,
                     const srch_np_shortcut_opts *sc, const srch_limits *lim, srch_np_result *res);
 /* 0, or HN_ERR_ARG with a message when the schedule is not 1..16 rising
- * deltas in 0..1000 (inf allowed last) or the weight is not 1..100. */
-int srch_np_anytime_check(const double *deltas, int ndeltas, double weight);
+ * deltas in 0..1000 (inf allowed last) or the weights are not 0..8 falling
+ * numbers in (1, 100]. */
+int srch_np_anytime_check(const double *deltas, int ndeltas, const double *weights, int nweights);
 
 HEURNET_API_END
 

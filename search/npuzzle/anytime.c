@@ -5,8 +5,12 @@
  * board evaluated in an earlier phase is never sent through the network
  * again, which makes a re-run with a larger delta cost only its new nodes.
  * A last delta of infinity leaves the admissible heuristic alone, and that
- * phase running to its end proves the incumbent optimal. Where the clock
- * or a node limit stops the schedule, the incumbent is the answer. */
+ * phase running to its end proves the incumbent optimal. Weighted phases
+ * (f = g + w h for falling w, as in ARA*) may come first: the first finds a
+ * solution fast, the next ones improve it on boards where the network
+ * under-estimates so much that the delta-0 phase would not end in time.
+ * Where the clock or a node limit stops the schedule, the incumbent is the
+ * answer. */
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -120,7 +124,8 @@ static int phase(anytime *a, const srch_limits *lim, double deadline, srch_np_re
 }
 
 static int run(anytime *a, const srch_np_board *start, const double *deltas, int ndeltas,
-               double weight, const srch_limits *lim, double deadline, srch_np_result *res)
+               const double *weights, int nweights, const srch_limits *lim, double deadline,
+               srch_np_result *res)
 {
     a->start = start;
     a->deadline = deadline;
@@ -132,9 +137,9 @@ static int run(anytime *a, const srch_np_board *start, const double *deltas, int
     if (srch_np_bfs_store_add(&a->s, &root, h0, a0 > 0xffff ? 0xffff : a0) < 0)
         return HN_ERR_NOMEM;
     int st = 0;
-    /* k = -1: the weighted phase that finds a first solution fast */
-    for (int k = weight > 1 ? -1 : 0; k < ndeltas && !st; k++) {
-        a->wq = k < 0 ? lround(weight * F_RES) : F_RES;
+    /* k < 0: the weighted phases, the first of which finds a solution fast */
+    for (int k = -nweights; k < ndeltas && !st; k++) {
+        a->wq = k < 0 ? lround(weights[nweights + k] * F_RES) : F_RES;
         a->delta = k < 0 ? 0 : isinf(deltas[k]) ? LONG_MAX : lround(deltas[k] * a->scale);
         if (!(st = phase(a, lim, deadline, res))) {
             res->phases++;
@@ -154,11 +159,17 @@ static int run(anytime *a, const srch_np_board *start, const double *deltas, int
     return st == HN_ERR_LIMIT ? 0 : st;
 }
 
-int srch_np_anytime_check(const double *deltas, int ndeltas, double weight)
+int srch_np_anytime_check(const double *deltas, int ndeltas, const double *weights, int nweights)
 {
-    if (!(weight >= 1) || weight > 100)
-        return hn_fail(HN_ERR_ARG, "anytime A*: the first phase's weight must be 1..100, not %g",
-                       weight);
+    if (nweights < 0 || nweights > SRCH_NP_MAX_WEIGHTS || (nweights && !weights))
+        return hn_fail(HN_ERR_ARG, "anytime A*: 0..%d weights, not %d", SRCH_NP_MAX_WEIGHTS,
+                       nweights);
+    for (int i = 0; i < nweights; i++)
+        if (!(weights[i] > 1) || weights[i] > 100 || (i && !(weights[i] < weights[i - 1])))
+            return hn_fail(HN_ERR_ARG,
+                           "anytime A*: the weighted phases' weights must fall, each in (1, 100]; "
+                           "weight %d is %g",
+                           i + 1, weights[i]);
     if (ndeltas < 1 || ndeltas > SRCH_NP_MAX_DELTAS)
         return hn_fail(HN_ERR_ARG, "anytime A*: 1..%d deltas, not %d", SRCH_NP_MAX_DELTAS, ndeltas);
     for (int i = 0; i < ndeltas; i++) {
@@ -175,12 +186,12 @@ int srch_np_anytime_check(const double *deltas, int ndeltas, double weight)
 }
 
 int srch_np_anytime(const srch_np_board *start, const srch_np_heur *h, const srch_np_heur *adm,
-                    const double *deltas, int ndeltas, double weight,
+                    const double *deltas, int ndeltas, const double *weights, int nweights,
                     const srch_np_shortcut_opts *sc, const srch_limits *lim, srch_np_result *res)
 {
     if (srch_np_search_begin(start, h, res))
         return res->status;
-    if ((res->status = srch_np_anytime_check(deltas, ndeltas, weight)))
+    if ((res->status = srch_np_anytime_check(deltas, ndeltas, weights, nweights)))
         return res->status;
     if (sc && (res->status = srch_np_shortcut_check(sc)))
         return res->status;
@@ -201,7 +212,7 @@ int srch_np_anytime(const srch_np_board *start, const srch_np_heur *h, const src
                    .sc = sc && sc->max_window ? sc : NULL};
     res->status = srch_np_bfs_store_init(&a->s, start->width);
     if (!res->status)
-        res->status = run(a, start, deltas, ndeltas, weight, lim,
+        res->status = run(a, start, deltas, ndeltas, weights, nweights, lim,
                           lim && lim->time_limit > 0 ? t0 + lim->time_limit : 0, res);
     res->stored = a->s.n;
     res->seconds = hn_now() - t0;
