@@ -131,4 +131,13 @@ expect_rc 0 "eval --model names the recorded pass" "$HN" eval -q --model "$tmp/m
     --instances "$tmp/b8.txt" --baseline manhattan --baseline-algo none -o "$tmp/reps"
 check "the report names the recorded pass" grep -q "(shortcut: windows up to 12 moves, 5000 nodes each)" \
     "$tmp/reps/summary.md"
+
+# --- recorded weighted phases: a list replayed as recorded, overridden by --weight ---
+expect_rc 0 "set-search with weighted phases" "$HN" nn set-search "$tmp/m8s.h5" \
+    "--algo anytime --deltas 0,inf --weight 3,2,1.5 --heuristic ann:SELF,manhattan"
+expect_rc 0 "solve --model replays the weighted phases" "$HN" solve -q --model "$tmp/m8s.h5" "$tmp/b8.txt"
+check "three weighted phases and two delta phases" test "$(grep -c "phases=5 proven=1" "$tmp/out")" -eq 6
+expect_rc 0 "--weight replaces the recorded list" "$HN" solve -q --model "$tmp/m8s.h5" --weight 2 "$tmp/b8.txt"
+check "one weighted phase" test "$(grep -c "phases=3 proven=1" "$tmp/out")" -eq 6
+expect_rc 2 "a weight list refused for bwas" "$HN" nn set-search "$M" "--algo bwas --weight 0.9,0.8 --heuristic ann:SELF"
 exit $fail
