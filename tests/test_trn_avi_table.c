@@ -260,7 +260,24 @@ static void test_resume(void)
                   strstr(h, "; rounds 3-4: steps 60 ") &&
                   strstr(h, "lookahead 2 integer 1 table 1 uniform 0.5"),
               "avi_history: %s", h ? h : "(none)");
+    /* a run from that model (--init-from) opens with its record */
+    const char *parent = "test_trn_avi_table.parent.h5";
+    nn_model *child = NULL;
+    if (rest && nn_model_save(rest, parent) == 0) {
+        o.init = parent;
+        o.resume = NULL;
+        o.checkpoint = NULL;
+        o.rounds = 1;
+        CHECK(trn_avi_run(&o, &child) == 0);
+    }
+    const char *hc = child ? nn_model_get_meta_str(child, "avi_history") : NULL;
+    CHECK_MSG(hc && !strncmp(hc, "--init-from a model of 4 rounds, ", 33) &&
+                  strstr(hc, ": [rounds 1-2: steps 60 ") && strstr(hc, "; rounds 3-4: ") &&
+                  strstr(hc, "]; rounds 1-1: steps 60 "),
+              "avi_history after --init-from: %s", hc ? hc : "(none)");
+    nn_model_free(child);
     nn_model_free(rest);
+    remove(parent);
     remove(ck);
 }
 

@@ -279,6 +279,29 @@ static int fresh_model(const struct trn_avi_opts *o, nn_model **out)
     return rc ? rc : nn_model_set_encoder(*out, enc);
 }
 
+/* A model to start from (--init-from) that value iteration trained keeps
+ * its record: its totals and history open this run's history, so the
+ * model a run writes says how all of it was trained, not only the last
+ * part. */
+static int inherit_history(struct avi_state *s)
+{
+    const char *h = nn_model_get_meta_str(s->m, "avi_history");
+    if (!h)
+        return HN_OK;
+    double rounds = 0, samples = 0, seconds = 0;
+    nn_model_get_meta_double(s->m, "avi_rounds", &rounds);
+    nn_model_get_meta_double(s->m, "avi_samples", &samples);
+    nn_model_get_meta_double(s->m, "avi_seconds", &seconds);
+    char head[160];
+    snprintf(head, sizeof head, "--init-from a model of %.0f rounds, %.0f samples, %.0f s: [",
+             rounds, samples, seconds);
+    size_t n = strlen(head) + strlen(h) + 2;
+    if (!(s->history = malloc(n)))
+        return hn_fail(HN_ERR_NOMEM, "out of memory");
+    snprintf(s->history, n, "%s%s]", head, h);
+    return HN_OK;
+}
+
 static int setup(const struct trn_avi_opts *o, struct avi_state *s)
 {
     int rc = HN_OK;
@@ -319,6 +342,8 @@ static int setup(const struct trn_avi_opts *o, struct avi_state *s)
         rc = hn_fail(HN_ERR_NOMEM, "out of memory");
     if (s->history)
         memcpy(s->history, h, strlen(h) + 1);
+    if (!rc && !o->resume && o->init)
+        rc = inherit_history(s);
     return rc;
 }
 
