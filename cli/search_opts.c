@@ -279,8 +279,11 @@ int cli_search_opts_finish(const char *cmd, cli_search_opts *o, int default_algo
     if (o->nweights > 1 && o->algo != HEURNET_ALGO_ANYTIME)
         return cli_search_usage(cmd, 1, "--weight takes a list only for anytime, not for %s",
                                 heurnet_algo_name(o->algo));
-    /* anytime: a single weight 1 means no weighted phase */
-    if (o->algo == HEURNET_ALGO_ANYTIME && (o->nweights > 1 || o->weight > 1) &&
+    /* anytime: a single weight 1 means no weighted phase; the list is the
+     * phases' weights, and only anytime reads it from here on */
+    if (o->algo != HEURNET_ALGO_ANYTIME || (o->nweights == 1 && o->weight == 1))
+        o->nweights = 0;
+    if (o->algo == HEURNET_ALGO_ANYTIME &&
         srch_np_anytime_check(o->deltas, o->ndeltas, o->weights, o->nweights))
         return cli_search_usage(cmd, 1, "--weight: %s", hn_errmsg());
     if (o->algo == HEURNET_ALGO_BWAS && o->weight > 1)
@@ -300,8 +303,7 @@ heurnet_search cli_search_opts_search(const cli_search_opts *o)
                         .bfs = {o->batch, o->weight},
                         .bound = o->bound,
                         .ndeltas = o->ndeltas,
-                        .nweights =
-                            o->algo == HEURNET_ALGO_ANYTIME && o->weight > 1 ? o->nweights : 0,
+                        .nweights = o->nweights,
                         .shortcut = o->shortcut};
     memcpy(s.deltas, o->deltas, sizeof s.deltas);
     memcpy(s.weights, o->weights, sizeof s.weights);

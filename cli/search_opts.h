@@ -49,12 +49,13 @@ typedef struct cli_search_opts {
     int batch;     /* 0 = not given */
     double weight; /* wastar, batch-astar: f = g + W*h; bwas: lambda; anytime: the first
                       weighted phase's; 0 = not given */
-    double weights[SRCH_NP_MAX_WEIGHTS]; /* --weight as given (a list only for anytime) */
-    int nweights;
-    double bound;                      /* focal; 0 = not given */
-    double deltas[SRCH_NP_MAX_DELTAS]; /* anytime */
-    int ndeltas;                       /* 0 = not given */
-    srch_np_shortcut_opts shortcut;    /* --shortcut W[:NODES] */
+    double weights[SRCH_NP_MAX_WEIGHTS]; /* --weight as given (a list only for anytime); after
+                                            cli_search_opts_finish anytime's weighted phases */
+    int nweights;                        /* after finish: 0 unless anytime has such phases */
+    double bound;                        /* focal; 0 = not given */
+    double deltas[SRCH_NP_MAX_DELTAS];   /* anytime */
+    int ndeltas;                         /* 0 = not given */
+    srch_np_shortcut_opts shortcut;      /* --shortcut W[:NODES] */
     int shortcut_given;
     char heuristic[1400], admissible[256]; /* "" = not given */
 } cli_search_opts;

@@ -510,8 +510,8 @@ static void float_layer(const nn_sparse *s, int l, const float *h, int n, float 
  * with GCC vector extensions (a scalar min/max reduction does not
  * vectorise without -ffinite-math-only). */
 
-/* a where take_a, else b (a macro: a function taking 64-byte vectors has
- * another ABI without AVX-512, which GCC warns about). */
+/* a where take_a, else b (a macro: a function taking vectors wider than the
+ * baseline's registers has another ABI, which GCC warns about). */
 #define VN_PICK(take_a, a, b) ((vnf)(((vni)(a) & (take_a)) | ((vni)(b) & ~(take_a))))
 
 NN_CLONES static void min_max(const float *restrict x, int n, float *lo, float *hi)

@@ -234,7 +234,7 @@ static void write_settings(FILE *f, const heurnet_eval_info *in, size_t n)
         fprintf(f, " (batch %d, f = %g*g + h)", in->batch, in->weight);
     if (!strcmp(in->algo, "focal"))
         fprintf(f, " (bound %g)", in->bound);
-    for (int i = 0; !strcmp(in->algo, "anytime") && in->weight > 1 && i < in->nweights; i++)
+    for (int i = 0; i < in->nweights; i++)
         fprintf(f, "%s%g%s", i ? "," : " (weighted phases ", in->weights[i],
                 i == in->nweights - 1 ? ")" : "");
     for (int i = 0; !strcmp(in->algo, "anytime") && i < in->ndeltas; i++)

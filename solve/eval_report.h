@@ -31,7 +31,7 @@ typedef struct heurnet_eval_info {
     double weight, bound; /* weight: bwas lambda, else f = g + weight*h */
     const double *deltas; /* anytime: its schedule (ndeltas values) */
     int ndeltas;
-    const double *weights; /* anytime: its weighted phases (nweights values; weight > 1) */
+    const double *weights; /* anytime: its weighted phases (nweights values, 0: none) */
     int nweights;
     srch_np_shortcut_opts shortcut; /* windows re-solved in each solution (0 = off) */
     srch_limits lim;                /* per-board limits of the network search */

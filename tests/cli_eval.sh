@@ -151,7 +151,7 @@ check "the report names the weights" grep -q "(weighted phases 2,1.5)" "$tmp/rep
 for bad in 1.5,2 2,1 2,2 0,1 2,x 2,,1.5 1.9,1.8,1.7,1.6,1.5,1.4,1.3,1.2,1.1; do
     expect_rc 2 "anytime weights '$bad' refused" run --algo anytime --weight "$bad" --heuristic "ann:$tmp/m8.h5"
 done
-check "weights refusal explained" grep -q "weight" "$tmp/err"
+check "weights refusal explained" grep -q -- "--weight must be a number in (0, 100\] (anytime: up to 8" "$tmp/err"
 expect_rc 2 "a weight list for wastar" run --algo wastar --weight 2,1.5 --heuristic "ann:$tmp/m8.h5"
 check "list refusal explained" grep -q "a list only for anytime" "$tmp/err"
 expect_rc 2 "anytime: an empty delta" run --algo anytime --deltas 0,,1 --heuristic "ann:$tmp/m8.h5"

@@ -283,9 +283,8 @@ static int fresh_model(const struct trn_avi_opts *o, nn_model **out)
  * its record: its totals and history open this run's history, so the
  * model a run writes says how all of it was trained, not only the last
  * part. */
-static int inherit_history(struct avi_state *s)
+static int inherit_history(struct avi_state *s, const char *h)
 {
-    const char *h = nn_model_get_meta_str(s->m, "avi_history");
     if (!h)
         return HN_OK;
     double rounds = 0, samples = 0, seconds = 0;
@@ -343,7 +342,7 @@ static int setup(const struct trn_avi_opts *o, struct avi_state *s)
     if (s->history)
         memcpy(s->history, h, strlen(h) + 1);
     if (!rc && !o->resume && o->init)
-        rc = inherit_history(s);
+        rc = inherit_history(s, h);
     return rc;
 }
 
