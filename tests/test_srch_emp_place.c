@@ -200,7 +200,9 @@ static void test_scorer(void)
     CHECK(s && b && rng);
     if (s && b && rng) {
         srch_em_scan_opts o = SRCH_EM_SCAN_OPTS_DEFAULTS;
-        o.seconds = 0.3, o.breaks = 6, o.restart_nodes = 50000, o.order = s;
+        /* a node limit, not the clock, so a slow build searches as far */
+        o.seconds = 600, o.breaks = 6, o.restart_nodes = 50000, o.order = s;
+        o.max_nodes = 400000;
         srch_em_scan_result res;
         CHECK(srch_em_scan(b, &o, rng, &res) == HN_OK);
         int piece[64], rot[64], v;
@@ -208,6 +210,7 @@ static void test_scorer(void)
         int score = srch_em_sol_check(in, piece, rot, &v, NULL, 0);
         CHECK(v == 0 && score == srch_em_board_score(b));
         CHECK(res.complete && score == srch_em_inst_joins(in) - res.breaks);
+        CHECK(res.nodes == o.max_nodes && res.restarts == 8);
         srch_em_place_stats ps;
         srch_em_place_scorer_stats(s, &ps);
         CHECK(ps.calls > 0 && ps.scored >= 2 * ps.calls && ps.hits > 0);

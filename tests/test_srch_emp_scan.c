@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "search/emp/emp.h"
 #include "tests/check.h"
@@ -106,7 +107,9 @@ static int check_legal(const srch_em_inst *in, srch_em_board *b)
 
 /* Complete boards under a budget of 20 breaks from the middle of the board:
  * each better board reported has fewer breaks, the last one is the board
- * left, and every prefix of it in scan order is within the schedule. */
+ * left, and every prefix of it in scan order is within the schedule. A node
+ * limit, not the clock, ends the search, so a slow (sanitizer) build finds
+ * the same boards: the first of them comes at about 1.7 M placements. */
 static void test_schedule(void)
 {
     fixture f;
@@ -115,11 +118,12 @@ static void test_schedule(void)
     const srch_em_inst *in = f.in;
     board_log log = {0, 0, 1};
     srch_em_scan_opts o = SRCH_EM_SCAN_OPTS_DEFAULTS;
-    o.seconds = 1;
+    o.seconds = 600; /* only against a hang */
     o.cpu_clock = 1;
     o.break_from = 0.5;
     o.breaks = 20;
     o.restart_nodes = 200000;
+    o.max_nodes = 4000000;
     o.on_board = log_board;
     o.user = &log;
     srch_em_scan_result res;
@@ -128,6 +132,8 @@ static void test_schedule(void)
               "complete %d breaks %d boards %ld reports %d", res.complete, res.breaks, res.boards,
               log.calls);
     CHECK(log.decreasing && log.last == res.breaks);
+    CHECK_MSG(res.nodes == o.max_nodes, "%ld placements for a limit of %ld", res.nodes,
+              o.max_nodes);
     int score = check_legal(in, f.b), piece[N], rot[N], cum[N];
     CHECK_MSG(score == srch_em_inst_joins(in) - res.breaks, "score %d, %d breaks", score,
               res.breaks);
@@ -141,6 +147,32 @@ static void test_schedule(void)
     CHECK_MSG(ok, "a prefix of the board breaks more joins than the schedule allows");
 out:
     fixture_close(&f);
+}
+
+/* The same seed and node limit give the same search and the same board,
+ * whatever the machine's speed. */
+static void test_repeatable(void)
+{
+    int piece[2][N], rot[2][N];
+    srch_em_scan_result res[2];
+    for (int k = 0; k < 2; k++) {
+        fixture f;
+        if (!fixture_open(&f, 6)) {
+            fixture_close(&f);
+            return;
+        }
+        srch_em_scan_opts o = SRCH_EM_SCAN_OPTS_DEFAULTS;
+        o.seconds = 600, o.cpu_clock = 1, o.break_from = 0.5, o.breaks = 20;
+        o.restart_nodes = 100000, o.max_nodes = 2500000;
+        CHECK(srch_em_scan(f.b, &o, f.rng, &res[k]) == HN_OK);
+        srch_em_board_get(f.b, piece[k], rot[k]);
+        fixture_close(&f);
+    }
+    CHECK_MSG(res[0].nodes == 2500000 && res[0].restarts == 25, "%ld placements, %ld restarts",
+              res[0].nodes, res[0].restarts);
+    CHECK(res[0].boards == res[1].boards && res[0].breaks == res[1].breaks &&
+          res[0].complete == res[1].complete && res[0].pruned == res[1].pruned);
+    CHECK(!memcmp(piece[0], piece[1], sizeof piece[0]) && !memcmp(rot[0], rot[1], sizeof rot[0]));
 }
 
 /* No time: no complete board, and the deepest partial one (here none)
@@ -164,15 +196,16 @@ static void test_refused(void)
     fixture f;
     if (!fixture_open(&f, 5))
         goto out;
-    srch_em_scan_opts bad[5];
-    for (int i = 0; i < 5; i++)
+    srch_em_scan_opts bad[6];
+    for (int i = 0; i < 6; i++)
         bad[i] = SRCH_EM_SCAN_OPTS_DEFAULTS;
     bad[0].break_from = 1.5;
     bad[1].break_from = NAN;
     bad[2].breaks = -1;
     bad[3].restart_nodes = 0;
     bad[4].seconds = -1;
-    for (int i = 0; i < 5; i++)
+    bad[5].max_nodes = -1;
+    for (int i = 0; i < 6; i++)
         CHECK_MSG(srch_em_scan(f.b, &bad[i], f.rng, NULL) == HN_ERR_ARG, "case %d accepted", i);
 out:
     fixture_close(&f);
@@ -219,6 +252,7 @@ static void test_solve_start(void)
 int main(void)
 {
     test_schedule();
+    test_repeatable();
     test_fallback();
     test_refused();
     test_solve_start();

@@ -166,7 +166,8 @@ int srch_em_greedy(srch_em_board *b, int band, long node_limit, hn_rng *rng);
  * rises linearly to `breaks` at the last cell; each complete board found
  * that beats the best sets it to one break less than that board. The search
  * restarts with reshuffled candidate orders every `restart_nodes`
- * placements. */
+ * placements; it ends at `seconds`, at `max_nodes` placements if set, or when
+ * a restart exhausts its tree. */
 typedef struct {
     int complete; /* 1: a complete board within the budget was found */
     int breaks;   /* its unmatched joins */
@@ -185,6 +186,8 @@ typedef struct {
     double break_from;  /* fraction of the free cells placed before the first break */
     int breaks;         /* budget at the last cell until a board is found */
     long restart_nodes; /* placements per restart */
+    long max_nodes;     /* placements in all, 0: no limit (a result that does
+                         * not depend on the machine's speed) */
     long fill_nodes;    /* node limit per row of the greedy completion */
     /* optional: called with the figures so far at each better complete board */
     void (*on_board)(const srch_em_scan_result *res, void *user);

@@ -407,7 +407,18 @@ static int scan_restart(scan_ctx *s)
     if (s->order)
         srch_em_scan_order_restart(s->order);
     s->brk[0] = 0;
-    return srch_em_scan_dfs(s, 0, s->res->nodes + s->o->restart_nodes);
+    long limit = s->res->nodes + s->o->restart_nodes;
+    if (s->o->max_nodes > 0 && limit > s->o->max_nodes)
+        limit = s->o->max_nodes;
+    return srch_em_scan_dfs(s, 0, limit);
+}
+
+/* 1 while the search may go on: time left, no stop request, nodes left. */
+static int scan_more(const scan_ctx *s)
+{
+    const srch_em_scan_opts *o = s->o;
+    return scan_clock(o->cpu_clock) < s->deadline && !hn_stop_requested() &&
+           (o->max_nodes <= 0 || s->res->nodes < o->max_nodes);
 }
 
 /* The result onto the board: the best complete board, or else the deepest
@@ -434,10 +445,11 @@ int srch_em_scan(srch_em_board *b, const srch_em_scan_opts *o, hn_rng *rng,
         res = &dummy;
     *res = (srch_em_scan_result){0};
     if (!(o->seconds >= 0) || !(o->break_from >= 0 && o->break_from <= 1) || o->breaks < 0 ||
-        o->restart_nodes < 1 || o->fill_nodes < 1 || o->bound < SRCH_EM_SCAN_BOUND_NONE ||
-        o->bound > SRCH_EM_SCAN_BOUND_PARITY)
+        o->restart_nodes < 1 || o->max_nodes < 0 || o->fill_nodes < 1 ||
+        o->bound < SRCH_EM_SCAN_BOUND_NONE || o->bound > SRCH_EM_SCAN_BOUND_PARITY)
         return hn_fail(HN_ERR_ARG, "invalid backtracking options (seconds >= 0, break_from "
-                                   "0..1, breaks >= 0, restart and fill nodes >= 1, bound 0..2)");
+                                   "0..1, breaks >= 0, restart and fill nodes >= 1, max nodes "
+                                   ">= 0, bound 0..2)");
     scan_ctx s;
     int st = srch_em_scan_init(&s, b->inst, rng);
     s.from = (int)(o->break_from * s.m);
@@ -454,7 +466,7 @@ int srch_em_scan(srch_em_board *b, const srch_em_scan_opts *o, hn_rng *rng,
     s.t0 = scan_clock(o->cpu_clock), s.deadline = s.t0 + o->seconds;
     if (s.m > 0)
         srch_em_scan_set_budget(&s, s.from, o->breaks);
-    while (s.m > 0 && scan_clock(o->cpu_clock) < s.deadline && !hn_stop_requested()) {
+    while (s.m > 0 && scan_more(&s)) {
         res->restarts++;
         if (scan_restart(&s))
             break; /* exhausted: no board within the budget (or none better) */
