@@ -279,25 +279,28 @@ static int fresh_model(const struct trn_avi_opts *o, nn_model **out)
     return rc ? rc : nn_model_set_encoder(*out, enc);
 }
 
-/* A model to start from (--init-from) that value iteration trained keeps
- * its record: its totals and history open this run's history, so the
- * model a run writes says how all of it was trained, not only the last
- * part. */
-static int inherit_history(struct avi_state *s, const char *h)
+/* The history this run's rounds extend: a checkpoint's as it is (--resume);
+ * a model to start from (--init-from) that value iteration trained opens it
+ * with its totals and history, so the model a run writes says how all of it
+ * was trained, not only the last part. */
+static int open_history(const struct trn_avi_opts *o, struct avi_state *s)
 {
-    if (!h)
+    const char *h = nn_model_get_meta_str(s->m, "avi_history");
+    if (!h || !(o->resume || o->init))
         return HN_OK;
-    double rounds = 0, samples = 0, seconds = 0;
-    nn_model_get_meta_double(s->m, "avi_rounds", &rounds);
-    nn_model_get_meta_double(s->m, "avi_samples", &samples);
-    nn_model_get_meta_double(s->m, "avi_seconds", &seconds);
-    char head[160];
-    snprintf(head, sizeof head, "--init-from a model of %.0f rounds, %.0f samples, %.0f s: [",
-             rounds, samples, seconds);
+    char head[160] = "";
+    if (!o->resume) {
+        double rounds = 0, samples = 0, seconds = 0;
+        nn_model_get_meta_double(s->m, "avi_rounds", &rounds);
+        nn_model_get_meta_double(s->m, "avi_samples", &samples);
+        nn_model_get_meta_double(s->m, "avi_seconds", &seconds);
+        snprintf(head, sizeof head, "--init-from a model of %.0f rounds, %.0f samples, %.0f s: [",
+                 rounds, samples, seconds);
+    }
     size_t n = strlen(head) + strlen(h) + 2;
     if (!(s->history = malloc(n)))
         return hn_fail(HN_ERR_NOMEM, "out of memory");
-    snprintf(s->history, n, "%s%s]", head, h);
+    snprintf(s->history, n, "%s%s%s", head, h, o->resume ? "" : "]");
     return HN_OK;
 }
 
@@ -336,14 +339,7 @@ static int setup(const struct trn_avi_opts *o, struct avi_state *s)
     if (!rc && o->comm)
         nn_train_set_sum(s->t, o->comm->sum_double, o->comm->user);
     s->session_first = s->round + 1;
-    const char *h = rc ? NULL : nn_model_get_meta_str(s->m, "avi_history");
-    if (o->resume && h && !(s->history = malloc(strlen(h) + 1)))
-        rc = hn_fail(HN_ERR_NOMEM, "out of memory");
-    if (s->history)
-        memcpy(s->history, h, strlen(h) + 1);
-    if (!rc && !o->resume && o->init)
-        rc = inherit_history(s, h);
-    return rc;
+    return rc ? rc : open_history(o, s);
 }
 
 static void state_free(struct avi_state *s)
