@@ -146,7 +146,9 @@ static int run(const srch_em_inst *in, srch_em_break_gate *g, trail *t, srch_em_
         return -1;
     }
     srch_em_scan_opts o = SRCH_EM_SCAN_OPTS_DEFAULTS;
-    o.seconds = 30, o.cpu_clock = 1, o.breaks = 6, o.restart_nodes = 1L << 40, o.gate = g;
+    /* the clock only guards against a hang: every run here searches its tree
+     * to the end, so what it asserts does not depend on the machine's speed */
+    o.seconds = 600, o.cpu_clock = 1, o.breaks = 6, o.restart_nodes = 1L << 40, o.gate = g;
     o.on_board = on_board, o.user = t;
     st = srch_em_scan(b, &o, rng, res);
     int piece[N], rot[N], v;
@@ -175,7 +177,7 @@ static void test_gate(void)
     CHECK(g != NULL);
     if (g) {
         CHECK(run(in, g, &t1, &r1, &legal) == HN_OK && legal);
-        CHECK_MSG(r0.restarts == 1 && r0.seconds < 25, "the search must exhaust its tree");
+        CHECK_MSG(r0.restarts == 1 && r0.seconds < 590, "the search must exhaust its tree");
         CHECK(r0.nodes == r1.nodes && r0.boards == r1.boards && r0.breaks == r1.breaks);
         CHECK(t0.n > 0 && !memcmp(&t0, &t1, sizeof t0));
         srch_em_break_stats bs;
