@@ -73,25 +73,98 @@ static int parse_shard(const char *s, int *index, int *count)
     return 0;
 }
 
+/* getopt codes of the long options without a short form */
+enum {
+    O_PUZ = 256,
+    O_GOAL,
+    O_COUNT,
+    O_SEED,
+    O_LABEL,
+    O_THR,
+    O_PATH,
+    O_WALK,
+    O_FROM,
+    O_ALL,
+    O_SHARD,
+    O_MAXEXP,
+    O_FORCE,
+    O_STOP,
+    O_QUIET
+};
+
+/* One option of parse_args: 0, or what parse_args returns for it. */
+static int gen_option(int c, const char *arg, struct gen_args *a)
+{
+    switch (c) {
+    case O_PUZ:
+        if (cli_parse_long(arg, 0, 100, &a->puzzle) || !srch_np_puzzle_width(a->puzzle))
+            return cli_usage("gen", "--puzzle must be 8, 15 or 24, not '%s'", arg);
+        break;
+    case O_GOAL:
+        a->goal = arg;
+        break;
+    case O_COUNT:
+        if (cli_parse_u64(arg, &a->count) || a->count == 0)
+            return cli_usage("gen", "--count must be a positive integer, not '%s'", arg);
+        a->has_count = 1;
+        break;
+    case O_SEED:
+        if (cli_parse_u64(arg, &a->seed))
+            return cli_usage("gen", "--seed must be a non-negative integer, not '%s'", arg);
+        break;
+    case O_LABEL:
+        a->label = arg;
+        break;
+    case O_THR:
+        if (cli_parse_long(arg, 1, 1024, &a->threads))
+            return cli_usage("gen", "--threads must be 1..1024, not '%s'", arg);
+        break;
+    case O_PATH:
+        a->path_states = 1;
+        break;
+    case O_WALK:
+        if (cli_parse_long(arg, 1, SRCH_NP_MAX_PATH, &a->walk))
+            return cli_usage("gen", "--walk must be 1..%d moves, not '%s'", SRCH_NP_MAX_PATH, arg);
+        break;
+    case O_FROM:
+        a->from = arg;
+        break;
+    case O_ALL:
+        a->all = 1;
+        break;
+    case O_SHARD:
+        a->shard = arg;
+        break;
+    case O_MAXEXP:
+        if (cli_parse_u64(arg, &a->max_expanded))
+            return cli_usage("gen", "--max-expanded must be an integer, not '%s'", arg);
+        break;
+    case O_FORCE:
+        a->force = 1;
+        break;
+    case O_STOP:
+        if (cli_parse_u64(arg, &a->stop_after) || a->stop_after == 0)
+            return cli_usage("gen", "--stop-after must be a positive integer");
+        break;
+    case O_QUIET:
+        a->quiet = 1;
+        break;
+    case 'o':
+        a->out = arg;
+        break;
+    case 'h':
+        usage(stdout);
+        return -1;
+    default:
+        return cli_usage("gen", "unknown option");
+    }
+    return 0;
+}
+
+static int check_args(const struct gen_args *a);
+
 static int parse_args(int argc, char **argv, struct gen_args *a)
 {
-    enum {
-        O_PUZ = 256,
-        O_GOAL,
-        O_COUNT,
-        O_SEED,
-        O_LABEL,
-        O_THR,
-        O_PATH,
-        O_WALK,
-        O_FROM,
-        O_ALL,
-        O_SHARD,
-        O_MAXEXP,
-        O_FORCE,
-        O_STOP,
-        O_QUIET
-    };
     static const struct option opts[] = {{"puzzle", required_argument, 0, O_PUZ},
                                          {"goal", required_argument, 0, O_GOAL},
                                          {"count", required_argument, 0, O_COUNT},
@@ -116,73 +189,18 @@ static int parse_args(int argc, char **argv, struct gen_args *a)
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
-        switch (c) {
-        case O_PUZ:
-            if (cli_parse_long(optarg, 0, 100, &a->puzzle) || !srch_np_puzzle_width(a->puzzle))
-                return cli_usage("gen", "--puzzle must be 8, 15 or 24, not '%s'", optarg);
-            break;
-        case O_GOAL:
-            a->goal = optarg;
-            break;
-        case O_COUNT:
-            if (cli_parse_u64(optarg, &a->count) || a->count == 0)
-                return cli_usage("gen", "--count must be a positive integer, not '%s'", optarg);
-            a->has_count = 1;
-            break;
-        case O_SEED:
-            if (cli_parse_u64(optarg, &a->seed))
-                return cli_usage("gen", "--seed must be a non-negative integer, not '%s'", optarg);
-            break;
-        case O_LABEL:
-            a->label = optarg;
-            break;
-        case O_THR:
-            if (cli_parse_long(optarg, 1, 1024, &a->threads))
-                return cli_usage("gen", "--threads must be 1..1024, not '%s'", optarg);
-            break;
-        case O_PATH:
-            a->path_states = 1;
-            break;
-        case O_WALK:
-            if (cli_parse_long(optarg, 1, SRCH_NP_MAX_PATH, &a->walk))
-                return cli_usage("gen", "--walk must be 1..%d moves, not '%s'", SRCH_NP_MAX_PATH,
-                                 optarg);
-            break;
-        case O_FROM:
-            a->from = optarg;
-            break;
-        case O_ALL:
-            a->all = 1;
-            break;
-        case O_SHARD:
-            a->shard = optarg;
-            break;
-        case O_MAXEXP:
-            if (cli_parse_u64(optarg, &a->max_expanded))
-                return cli_usage("gen", "--max-expanded must be an integer, not '%s'", optarg);
-            break;
-        case O_FORCE:
-            a->force = 1;
-            break;
-        case O_STOP:
-            if (cli_parse_u64(optarg, &a->stop_after) || a->stop_after == 0)
-                return cli_usage("gen", "--stop-after must be a positive integer");
-            break;
-        case O_QUIET:
-            a->quiet = 1;
-            break;
-        case 'o':
-            a->out = optarg;
-            break;
-        case 'h':
-            usage(stdout);
-            return -1;
-        default:
-            return cli_usage("gen", "unknown option");
-        }
+        int st = gen_option(c, optarg, a);
+        if (st)
+            return st;
     }
     if (optind < argc)
         return cli_usage("gen", "unexpected argument '%s'", argv[optind]);
+    return check_args(a);
+}
+
+/* The options that exclude or need each other, once all are read. */
+static int check_args(const struct gen_args *a)
+{
     if (!a->out)
         return cli_usage("gen", "-o FILE is required");
     if (a->all + !!a->from + (a->walk > 0) > 1)
