@@ -437,6 +437,33 @@ static int attach_scorer(const srch_em_inst *in, srch_em_opts *o, srch_em_scorer
     return emp_place_attach(scorer_path, scorer_temp, in, o, place);
 }
 
+static const char *const START_NAMES[] = {"random", "greedy", "backtrack"};
+
+/* The run's settings, on stderr before it starts. */
+static void print_banner(const srch_em_inst *in, const srch_em_opts *o)
+{
+    fprintf(stderr,
+            "heurnet emp solve %s (%s): %dx%d, %d joins, clues=%d, time=%gs%s "
+            "seed=%llu start=%s ta=%dx%d region=%dx%d ro_n=%d nodes=%ld\n",
+            hn_version(), hn_revision(), srch_em_inst_width(in), srch_em_inst_height(in),
+            srch_em_inst_joins(in), srch_em_inst_nclues(in), o->time_limit,
+            o->cpu_clock ? " (cpu)" : "", (unsigned long long)o->seed, START_NAMES[o->start],
+            o->ta_n, o->ta_k, o->ro_w, o->ro_h, o->ro_n, o->ro_nodes);
+}
+
+/* The result record, one key=value line on stdout. */
+static void print_result(const char *path, const srch_em_inst *in, const srch_em_opts *o,
+                         const srch_em_result *res, const char *out)
+{
+    printf("instance=%s size=%dx%d score=%d joins=%d start_score=%d time_best=%.2f "
+           "seconds=%.2f wall_seconds=%.2f cpu_seconds=%.2f cycles=%ld moves=%ld restarts=%ld "
+           "reheat=%g seed=%llu start=%s%s solution=%s%s\n",
+           path, srch_em_inst_width(in), srch_em_inst_height(in), res->best, srch_em_inst_joins(in),
+           res->start_score, res->time_best, res->seconds, res->wall_seconds, res->cpu_seconds,
+           res->cycles, res->moves, res->restarts, o->reheat_temp, (unsigned long long)o->seed,
+           START_NAMES[o->start], scan_record(o, res), out, res->stopped ? " stopped=1" : "");
+}
+
 int cmd_emp_solve(int argc, char **argv)
 {
     srch_em_opts o = SRCH_EM_OPTS_DEFAULTS;
@@ -462,15 +489,8 @@ int cmd_emp_solve(int argc, char **argv)
     }
     cli_log_init(quiet);
     hn_stop_install();
-    static const char *starts[] = {"random", "greedy", "backtrack"};
     if (!quiet)
-        fprintf(stderr,
-                "heurnet emp solve %s (%s): %dx%d, %d joins, clues=%d, time=%gs%s "
-                "seed=%llu start=%s ta=%dx%d region=%dx%d ro_n=%d nodes=%ld\n",
-                hn_version(), hn_revision(), srch_em_inst_width(in), srch_em_inst_height(in),
-                srch_em_inst_joins(in), srch_em_inst_nclues(in), o.time_limit,
-                o.cpu_clock ? " (cpu)" : "", (unsigned long long)o.seed, starts[o.start], o.ta_n,
-                o.ta_k, o.ro_w, o.ro_h, o.ro_n, o.ro_nodes);
+        print_banner(in, &o);
     int n = srch_em_inst_width(in) * srch_em_inst_height(in), rc = CLI_EXIT_OK;
     int *piece = malloc(sizeof(int) * (size_t)n), *rot = malloc(sizeof(int) * (size_t)n);
     solve_ui ui = {.prog = hn_progress_new("emp solve", (uint64_t)o.time_limit, quiet),
@@ -510,14 +530,7 @@ int cmd_emp_solve(int argc, char **argv)
         rc = cli_fail(NULL); /* the message names the file */
         goto out;
     }
-    printf("instance=%s size=%dx%d score=%d joins=%d start_score=%d time_best=%.2f "
-           "seconds=%.2f wall_seconds=%.2f cpu_seconds=%.2f cycles=%ld moves=%ld restarts=%ld "
-           "reheat=%g "
-           "seed=%llu start=%s%s solution=%s%s\n",
-           path, srch_em_inst_width(in), srch_em_inst_height(in), res.best, srch_em_inst_joins(in),
-           res.start_score, res.time_best, res.seconds, res.wall_seconds, res.cpu_seconds,
-           res.cycles, res.moves, res.restarts, o.reheat_temp, (unsigned long long)o.seed,
-           starts[o.start], scan_record(&o, &res), out, res.stopped ? " stopped=1" : "");
+    print_result(path, in, &o, &res, out);
     if (scorer)
         emp_scorer_report(scorer);
     if (place)
