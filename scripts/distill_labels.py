@@ -1,20 +1,32 @@
 #!/usr/bin/env python3
-"""Label 15-puzzle boards with a teacher network, for distilling it into a
+"""Label n-puzzle boards with a teacher network, for distilling it into a
 smaller student (`heurnet train --data OUT.h5`).
 
-The label of a board is the mean of the teacher's outputs for the board and
-for its mirror image across the main diagonal: the value A* sees from
-`ann:TEACHER,mirror`. The boards are those of `heurnet gen` datasets (their
-/source kept, their optimal /cost kept as /optimal for checking) and, with
---random N, N uniformly random solvable boards (/source 0).
+The label of a board is the teacher's value: by default the mean of its
+outputs for the board and for its mirror image across the main diagonal (the
+value A* sees from `ann:TEACHER,mirror`), with --no-mirror the board's alone.
+With --residual, for a teacher whose file names a `residual` base heuristic H
+(its value is H + network), the label is the network's part alone, floored
+at 0: the search takes max(H + network, H), so a negative part is never
+seen. The student learns that part and is given the teacher's `residual`
+attribute after training (models/MODELS.md, 24puzzle-search.h5).
 
-usage: distill_labels.py HEURNET TEACHER.h5 OUT.h5 [--from GEN.h5 ...]
-                         [--random N] [--seed S]
+The boards are those of `heurnet gen` datasets (their /source kept, their
+optimal /cost kept as /optimal for checking); with --random N, N uniformly
+random solvable boards (/source 0); with --walks N, N boards from random
+walks of 0..K moves back from the goal (K = --walk-max, the length uniform,
+no move undoing the one before; /source 2). Random and walk boards come from
+one generator seeded by --seed, random boards first.
+
+usage: distill_labels.py HEURNET TEACHER.h5 OUT.h5 [--puzzle 15|24]
+                         [--from GEN.h5 ...] [--random N] [--walks N]
+                         [--walk-max K] [--seed S] [--no-mirror] [--residual]
 
 Boards are in the blank-first layout (as `heurnet gen` writes them by default).
 """
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -22,23 +34,22 @@ import tempfile
 import h5py
 import numpy as np
 
-W = 4
+W = 4  # board width, set by --puzzle
 CELLS = W * W
-# the diagonal mirror in the blank-first layout: cell p and tile p both go
-# to the transposed cell (the goal puts tile t on cell t)
-T = np.array([(p % W) * W + p // W for p in range(CELLS)], dtype=np.uint8)
 
 
 def mirror(boards):
+    """The diagonal mirror in the blank-first layout: cell p and tile p both
+    go to the transposed cell (the goal puts tile t on cell t)."""
+    t = np.array([(p % W) * W + p // W for p in range(CELLS)], dtype=np.uint8)
     m = np.empty_like(boards)
-    m[:, T] = T[boards]
+    m[:, t] = t[boards]
     return m
 
 
-def random_boards(n, seed):
+def random_boards(n, rng):
     """Uniformly random solvable boards: a board is solvable when the parity
     of its permutation equals that of the blank's distance from cell 0."""
-    rng = np.random.default_rng(seed)
     b = np.argsort(rng.random((n, CELLS)), axis=1).astype(np.uint8)
     inv = np.zeros(n, dtype=np.int64)
     for i in range(CELLS):
@@ -49,6 +60,32 @@ def random_boards(n, seed):
     i = np.where(blank >= CELLS - 2, 0, CELLS - 2)
     rows = np.nonzero(bad)[0]
     b[rows, i[rows]], b[rows, i[rows] + 1] = b[rows, i[rows] + 1], b[rows, i[rows]].copy()
+    return b
+
+
+def walk_boards(n, kmax, rng):
+    """n boards, each a random walk of the blank from the goal, its length
+    uniform in 0..kmax; a step never undoes the step before."""
+    b = np.tile(np.arange(CELLS, dtype=np.uint8), (n, 1))
+    blank = np.zeros(n, dtype=np.int64)
+    prev = np.full(n, -1, dtype=np.int64)
+    length = rng.integers(0, kmax + 1, n)
+    rows = np.arange(n)
+    step_of = np.array([-W, W, -1, 1])
+    for step in range(kmax):
+        live = length > step
+        if not live.any():
+            break
+        r, c = blank // W, blank % W
+        legal = np.stack([r > 0, r < W - 1, c > 0, c < W - 1], 1)
+        legal &= blank[:, None] + step_of[None, :] != prev[:, None]
+        move = np.argmax(rng.random((n, 4)) * legal, 1)  # a random legal one
+        to = blank + step_of[move]
+        a, t, bl = rows[live], to[live], blank[live]
+        b[a, bl] = b[a, t]
+        b[a, t] = 0
+        prev[a] = bl
+        blank[a] = t
     return b
 
 
@@ -74,35 +111,79 @@ def teacher(heurnet, model, boards):
     return y
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("heurnet")
-    ap.add_argument("teacher")
-    ap.add_argument("out")
-    ap.add_argument("--from", dest="sources", action="append", default=[])
-    ap.add_argument("--random", type=int, default=0)
-    ap.add_argument("--seed", type=int, default=1)
-    a = ap.parse_args()
-    boards, source, optimal = [], [], []
-    for path in a.sources:
+def raw_teacher(heurnet, teacher, tmp):
+    """A copy of a residual teacher without its `residual` attribute, so that
+    `heurnet predict` prints the network's part alone."""
+    path = os.path.join(tmp, "raw.h5")
+    shutil.copyfile(teacher, path)
+    with h5py.File(path, "r+") as f:
+        if "residual" not in f.attrs:
+            sys.exit(f"{teacher}: --residual needs a teacher with a residual attribute")
+        del f.attrs["residual"]
+    subprocess.run([heurnet, "nn", "upgrade", path], check=True, capture_output=True)
+    return path
+
+
+def load_sources(paths, boards, source, optimal):
+    for path in paths:
         with h5py.File(path, "r") as f:
             goal = f.attrs.get("goal", b"blank-first")
             if (goal.decode() if isinstance(goal, bytes) else str(goal)) != "blank-first":
                 sys.exit(f"{path}: boards must be in the blank-first layout")
+            if f["boards"].shape[1] != CELLS:
+                sys.exit(f"{path}: boards of {f['boards'].shape[1]} cells, not {CELLS}")
             boards.append(f["boards"][:])
             source.append(f["source"][:] if "source" in f else np.zeros(len(boards[-1]), np.uint8))
             optimal.append(f["cost"][:].astype(np.int32))
-    if a.random:
-        boards.append(random_boards(a.random, a.seed))
-        source.append(np.zeros(a.random, np.uint8))
-        optimal.append(np.full(a.random, -1, np.int32))  # unknown
+
+
+def main():
+    global W, CELLS
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("heurnet")
+    ap.add_argument("teacher")
+    ap.add_argument("out")
+    ap.add_argument("--puzzle", type=int, choices=[15, 24], default=15)
+    ap.add_argument("--from", dest="sources", action="append", default=[])
+    ap.add_argument("--random", type=int, default=0)
+    ap.add_argument("--walks", type=int, default=0)
+    ap.add_argument("--walk-max", type=int, default=500)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--no-mirror", action="store_true")
+    ap.add_argument("--residual", action="store_true")
+    a = ap.parse_args()
+    if a.random < 0 or a.walks < 0 or a.walk_max < 0:
+        sys.exit("--random, --walks and --walk-max must be >= 0")
+    W = 5 if a.puzzle == 24 else 4
+    CELLS = W * W
+    boards, source, optimal = [], [], []
+    load_sources(a.sources, boards, source, optimal)
+    rng = np.random.default_rng(a.seed)
+    for n, make, kind in ((a.random, lambda n: random_boards(n, rng), 0),
+                          (a.walks, lambda n: walk_boards(n, a.walk_max, rng), 2)):
+        if n:
+            boards.append(make(n))
+            source.append(np.full(n, kind, np.uint8))
+            optimal.append(np.full(n, -1, np.int32))  # unknown
     if not boards:
-        sys.exit("nothing to label: give --from or --random")
+        sys.exit("nothing to label: give --from, --random or --walks")
     boards = np.concatenate(boards)
-    chunk = 1 << 20
-    y = np.concatenate([(teacher(a.heurnet, a.teacher, boards[i:i + chunk]) +
-                         teacher(a.heurnet, a.teacher, mirror(boards[i:i + chunk]))) / 2
-                        for i in range(0, len(boards), chunk)])
+    with tempfile.TemporaryDirectory() as tmp:
+        model = raw_teacher(a.heurnet, a.teacher, tmp) if a.residual else a.teacher
+        chunk = 1 << 20
+        parts = []
+        for i in range(0, len(boards), chunk):
+            y = teacher(a.heurnet, model, boards[i:i + chunk])
+            if not a.no_mirror:
+                y = (y + teacher(a.heurnet, model, mirror(boards[i:i + chunk]))) / 2
+            parts.append(y)
+    y = np.concatenate(parts)
+    if a.residual:
+        y = np.maximum(y, 0.0)
+    label = "the teacher on the board" if a.no_mirror else \
+        "mean of the teacher on the board and its diagonal mirror"
+    if a.residual:
+        label += ": the network's part over the residual base, floored at 0"
     with h5py.File(a.out, "w") as f:
         f.create_dataset("boards", data=boards)
         f.create_dataset("cost", data=y.astype(np.float32))
@@ -110,7 +191,7 @@ def main():
         f.create_dataset("optimal", data=np.concatenate(optimal))
         f.attrs["goal"] = "blank-first"
         f.attrs["teacher"] = os.path.basename(a.teacher)
-        f.attrs["label"] = "mean of the teacher on the board and its diagonal mirror"
+        f.attrs["label"] = label
     print(f"{a.out}: {len(boards)} boards, mean label {y.mean():.3f}")
 
 

@@ -1,0 +1,85 @@
+#!/bin/bash
+# scripts/distill_labels.py on the 24-puzzle with a residual teacher: the
+# boards are solvable permutations (random walks within their length of the
+# goal), the labels are the teacher's network part floored at 0, the same seed
+# gives the same boards, the file trains, and a teacher without a residual is
+# refused with --residual.
+# Arguments: path of heurnet, shared data dir, source dir.
+set -u
+HN=$1
+SRC=$3
+. "$(dirname "$0")/lib_cli.sh"
+PY=/usr/bin/python3
+if ! $PY -c "import h5py, numpy" 2>/dev/null; then
+    echo "FAIL: /usr/bin/python3 with h5py and numpy is needed (scripts/deps.sh)" >&2
+    exit 1
+fi
+D="$SRC/scripts/distill_labels.py"
+
+# a small residual teacher over Manhattan distance, trained for two rounds so
+# that its network part is not zero
+"$HN" avi --puzzle 24 --arch 625-16-1 --no-bn --residual manhattan --rounds 2 --steps 3 \
+    --batch 32 --walk-max 10 --seed 5 --quiet -o "$T/t.h5" >/dev/null ||
+    fail "set-up: the teacher's avi run exited $?"
+O=(--puzzle 24 --random 30 --walks 30 --walk-max 6 --seed 3 --no-mirror --residual)
+$PY "$D" "$HN" "$T/t.h5" "$T/d.h5" "${O[@]}" >/dev/null || fail "distill_labels.py exited $?"
+$PY "$D" "$HN" "$T/t.h5" "$T/d2.h5" "${O[@]}" >/dev/null || fail "distill_labels.py (again) exited $?"
+
+# the teacher's full value (Manhattan + network) for every board
+$PY - "$T/d.h5" "$T/b.txt" <<'EOF' || fail "set-up: cannot write the boards"
+import sys, h5py
+b = h5py.File(sys.argv[1], "r")["boards"][:]
+with open(sys.argv[2], "w") as f:
+    f.writelines(f"{i} 0 {' '.join(map(str, r))}\n" for i, r in enumerate(b.tolist()))
+EOF
+"$HN" predict --model "$T/t.h5" --instances "$T/b.txt" --goal blank-first >"$T/full" ||
+    fail "predict exited $?"
+
+$PY - "$T/d.h5" "$T/d2.h5" "$T/full" <<'EOF' || fail "the labelled boards are wrong (above)"
+import sys
+import h5py
+import numpy as np
+W = 5
+f = h5py.File(sys.argv[1], "r")
+b, y, src = f["boards"][:], f["cost"][:], f["source"][:]
+bad = []
+if b.shape != (60, 25) or list(np.bincount(src, minlength=3)) != [30, 0, 30]:
+    bad.append(f"shape {b.shape}, sources {np.bincount(src)}")
+if not (np.sort(b, 1) == np.arange(25)).all():
+    bad.append("a board is not a permutation of 0..24")
+man = np.zeros(len(b), np.int64)
+for t in range(1, 25):
+    p = np.argmax(b == t, 1)
+    man += abs(p // W - t // W) + abs(p % W - t % W)
+inv = np.zeros(len(b), np.int64)
+for i in range(25):
+    inv += ((b[:, i:i + 1] > b[:, i + 1:]) & (b[:, i + 1:] > 0)).sum(1)
+if (inv % 2).any():  # odd width: solvable iff the tiles' inversions are even
+    bad.append("an unsolvable board")
+if (man[src == 2] > 6).any():
+    bad.append("a walk board farther than its walk")
+full = np.zeros(len(b))
+for line in open(sys.argv[3]):
+    i, v = line.split()[:2]
+    full[int(i)] = float(v)
+want = np.maximum(full - man, 0)
+if np.abs(y - want).max() > 2e-3 or (y < 0).any():
+    bad.append(f"labels differ from max(teacher - Manhattan, 0) by {np.abs(y - want).max()}")
+if not (y > 0).any():
+    bad.append("every label is 0: the teacher's network part was not read")
+if not (h5py.File(sys.argv[2], "r")["boards"][:] == b).all():
+    bad.append("the same seed gave other boards")
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+EOF
+
+"$HN" train --data "$T/d.h5" --arch 625-8-1 --epochs 1 --batch 16 --quiet -o "$T/s.h5" \
+    >/dev/null || fail "heurnet train on the labels exited $?"
+
+"$HN" nn init --arch 625-8-1 --encoder "npuzzle-onehot n=5" -o "$T/plain.h5" >/dev/null 2>&1 ||
+    fail "set-up: nn init exited $?"
+expect 1 "needs a teacher with a residual attribute" $PY "$D" "$HN" "$T/plain.h5" "$T/x.h5" \
+    --puzzle 24 --random 3 --residual
+[ ! -e "$T/x.h5" ] || fail "a refused run left its output"
+
+[ $fails -eq 0 ] && echo "ok" || exit 1
