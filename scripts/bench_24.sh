@@ -18,7 +18,7 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 HN=${HEURNET:-$root/build/heurnet}
-model=$root/models/24puzzle-annd.h5
+model=$root/models/24puzzle-search.h5
 limit=0
 sets="deepcubea korf50"
 time_limit=60
@@ -31,7 +31,7 @@ out=bench24-out
 
 usage() {
     sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
-    echo "defaults: --model models/24puzzle-annd.h5 --limit 0 --sets \"$sets\" --time-limit $time_limit"
+    echo "defaults: --model models/24puzzle-search.h5 --limit 0 --sets \"$sets\" --time-limit $time_limit"
     echo "          --base-time-limit $base_time --max-nodes $max_nodes --out $out"
 }
 
