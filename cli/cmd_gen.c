@@ -161,7 +161,24 @@ static int gen_option(int c, const char *arg, struct gen_args *a)
     return 0;
 }
 
-static int check_args(const struct gen_args *a);
+/* The options that exclude or need each other, once all are read. */
+static int check_args(const struct gen_args *a)
+{
+    if (!a->out)
+        return cli_usage("gen", "-o FILE is required");
+    if (a->all + !!a->from + (a->walk > 0) > 1)
+        return cli_usage("gen", "--all, --from and --walk exclude each other");
+    if ((a->all || a->from) && a->has_count)
+        return cli_usage("gen", "--count does not go with --%s (the boards are given)",
+                         a->all ? "all" : "from");
+    if (!a->all && !a->from && !a->has_count)
+        return cli_usage("gen", "--count N is required");
+    if (a->all && (a->label || a->path_states))
+        return cli_usage("gen", "--all labels by breadth-first search: drop --label/--path-states");
+    if (a->all && a->puzzle != 8)
+        return cli_usage("gen", "--all is for the 8-puzzle (181,440 states) only");
+    return 0;
+}
 
 static int parse_args(int argc, char **argv, struct gen_args *a)
 {
@@ -196,25 +213,6 @@ static int parse_args(int argc, char **argv, struct gen_args *a)
     if (optind < argc)
         return cli_usage("gen", "unexpected argument '%s'", argv[optind]);
     return check_args(a);
-}
-
-/* The options that exclude or need each other, once all are read. */
-static int check_args(const struct gen_args *a)
-{
-    if (!a->out)
-        return cli_usage("gen", "-o FILE is required");
-    if (a->all + !!a->from + (a->walk > 0) > 1)
-        return cli_usage("gen", "--all, --from and --walk exclude each other");
-    if ((a->all || a->from) && a->has_count)
-        return cli_usage("gen", "--count does not go with --%s (the boards are given)",
-                         a->all ? "all" : "from");
-    if (!a->all && !a->from && !a->has_count)
-        return cli_usage("gen", "--count N is required");
-    if (a->all && (a->label || a->path_states))
-        return cli_usage("gen", "--all labels by breadth-first search: drop --label/--path-states");
-    if (a->all && a->puzzle != 8)
-        return cli_usage("gen", "--all is for the 8-puzzle (181,440 states) only");
-    return 0;
 }
 
 static const char *default_label(long puzzle)
