@@ -34,50 +34,49 @@ import tempfile
 import h5py
 import numpy as np
 
-W = 4  # board width, set by --puzzle
-CELLS = W * W
 
 
-def mirror(boards):
+def mirror(boards, w):
     """The diagonal mirror in the blank-first layout: cell p and tile p both
     go to the transposed cell (the goal puts tile t on cell t)."""
-    t = np.array([(p % W) * W + p // W for p in range(CELLS)], dtype=np.uint8)
+    t = np.array([(p % w) * w + p // w for p in range(w * w)], dtype=np.uint8)
     m = np.empty_like(boards)
     m[:, t] = t[boards]
     return m
 
 
-def random_boards(n, rng):
+def random_boards(n, rng, w):
     """Uniformly random solvable boards: a board is solvable when the parity
     of its permutation equals that of the blank's distance from cell 0."""
-    b = np.argsort(rng.random((n, CELLS)), axis=1).astype(np.uint8)
+    cells = w * w
+    b = np.argsort(rng.random((n, cells)), axis=1).astype(np.uint8)
     inv = np.zeros(n, dtype=np.int64)
-    for i in range(CELLS):
+    for i in range(cells):
         inv += (b[:, i:i + 1] > b[:, i + 1:]).sum(axis=1)
     blank = np.argmax(b == 0, axis=1)
-    bad = (inv + blank // W + blank % W) % 2 == 1
+    bad = (inv + blank // w + blank % w) % 2 == 1
     # swapping two tiles (not the blank) flips the permutation's parity only
-    i = np.where(blank >= CELLS - 2, 0, CELLS - 2)
+    i = np.where(blank >= cells - 2, 0, cells - 2)
     rows = np.nonzero(bad)[0]
     b[rows, i[rows]], b[rows, i[rows] + 1] = b[rows, i[rows] + 1], b[rows, i[rows]].copy()
     return b
 
 
-def walk_boards(n, kmax, rng):
+def walk_boards(n, kmax, rng, w):
     """n boards, each a random walk of the blank from the goal, its length
     uniform in 0..kmax; a step never undoes the step before."""
-    b = np.tile(np.arange(CELLS, dtype=np.uint8), (n, 1))
+    b = np.tile(np.arange(w * w, dtype=np.uint8), (n, 1))
     blank = np.zeros(n, dtype=np.int64)
     prev = np.full(n, -1, dtype=np.int64)
     length = rng.integers(0, kmax + 1, n)
     rows = np.arange(n)
-    step_of = np.array([-W, W, -1, 1])
+    step_of = np.array([-w, w, -1, 1])
     for step in range(kmax):
         live = length > step
         if not live.any():
             break
-        r, c = blank // W, blank % W
-        legal = np.stack([r > 0, r < W - 1, c > 0, c < W - 1], 1)
+        r, c = blank // w, blank % w
+        legal = np.stack([r > 0, r < w - 1, c > 0, c < w - 1], 1)
         legal &= blank[:, None] + step_of[None, :] != prev[:, None]
         move = np.argmax(rng.random((n, 4)) * legal, 1)  # a random legal one
         to = blank + step_of[move]
@@ -124,21 +123,20 @@ def raw_teacher(heurnet, teacher, tmp):
     return path
 
 
-def load_sources(paths, boards, source, optimal):
+def load_sources(paths, cells, boards, source, optimal):
     for path in paths:
         with h5py.File(path, "r") as f:
             goal = f.attrs.get("goal", b"blank-first")
             if (goal.decode() if isinstance(goal, bytes) else str(goal)) != "blank-first":
                 sys.exit(f"{path}: boards must be in the blank-first layout")
-            if f["boards"].shape[1] != CELLS:
-                sys.exit(f"{path}: boards of {f['boards'].shape[1]} cells, not {CELLS}")
+            if f["boards"].shape[1] != cells:
+                sys.exit(f"{path}: boards of {f['boards'].shape[1]} cells, not {cells}")
             boards.append(f["boards"][:])
             source.append(f["source"][:] if "source" in f else np.zeros(len(boards[-1]), np.uint8))
             optimal.append(f["cost"][:].astype(np.int32))
 
 
 def main():
-    global W, CELLS
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("heurnet")
     ap.add_argument("teacher")
@@ -154,13 +152,12 @@ def main():
     a = ap.parse_args()
     if a.random < 0 or a.walks < 0 or a.walk_max < 0:
         sys.exit("--random, --walks and --walk-max must be >= 0")
-    W = 5 if a.puzzle == 24 else 4
-    CELLS = W * W
+    w = 5 if a.puzzle == 24 else 4
     boards, source, optimal = [], [], []
-    load_sources(a.sources, boards, source, optimal)
+    load_sources(a.sources, w * w, boards, source, optimal)
     rng = np.random.default_rng(a.seed)
-    for n, make, kind in ((a.random, lambda n: random_boards(n, rng), 0),
-                          (a.walks, lambda n: walk_boards(n, a.walk_max, rng), 2)):
+    for n, make, kind in ((a.random, lambda n: random_boards(n, rng, w), 0),
+                          (a.walks, lambda n: walk_boards(n, a.walk_max, rng, w), 2)):
         if n:
             boards.append(make(n))
             source.append(np.full(n, kind, np.uint8))
@@ -175,7 +172,7 @@ def main():
         for i in range(0, len(boards), chunk):
             y = teacher(a.heurnet, model, boards[i:i + chunk])
             if not a.no_mirror:
-                y = (y + teacher(a.heurnet, model, mirror(boards[i:i + chunk]))) / 2
+                y = (y + teacher(a.heurnet, model, mirror(boards[i:i + chunk], w))) / 2
             parts.append(y)
     y = np.concatenate(parts)
     if a.residual:
