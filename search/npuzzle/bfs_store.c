@@ -28,16 +28,27 @@ void srch_np_bfs_board_of(const srch_np_bfs_store *s, size_t idx, srch_np_board 
     srch_np_board_set(b, s->width, tiles);
 }
 
-static size_t slot_of(const srch_np_bfs_store *s, const uint64_t *key)
+/* Where the probe for key starts. */
+static size_t home_of(const srch_np_bfs_store *s, const uint64_t *key)
 {
     uint64_t x = (key[0] + 0x632be59bd9b4e019ull) * 0x9e3779b97f4a7c15ull ^ key[1];
     x = (x ^ (x >> 31)) * 0xbf58476d1ce4e5b9ull;
-    size_t mask = s->nslots - 1, i = (size_t)(x ^ (x >> 29)) & mask;
+    return (size_t)(x ^ (x >> 29)) & (s->nslots - 1);
+}
+
+static size_t probe(const srch_np_bfs_store *s, const uint64_t *key, size_t i)
+{
+    size_t mask = s->nslots - 1;
     for (;; i = (i + 1) & mask) {
         uint32_t v = s->slots[i];
         if (!v || (s->nodes[v - 1].key[0] == key[0] && s->nodes[v - 1].key[1] == key[1]))
             return i;
     }
+}
+
+static size_t slot_of(const srch_np_bfs_store *s, const uint64_t *key)
+{
+    return probe(s, key, home_of(s, key));
 }
 
 static int rehash(srch_np_bfs_store *s)
@@ -140,33 +151,55 @@ srch_np_bfs_item srch_np_bfs_heap_pop(srch_np_bfs_heap *hp)
     return top;
 }
 
+/* The children's boards, keys and home slots, their slots prefetched: the
+ * index and the pool are far larger than the caches once a search has
+ * grown, and the up to three lookups of an expansion then wait for memory
+ * together instead of one after another. */
+static int child_boards(const srch_np_bfs_store *s, uint32_t idx, const srch_np_board *b,
+                        srch_np_bfs_child *c, size_t *home)
+{
+    const srch_np_bfs_node *x = &s->nodes[idx];
+    int g = x->g + 1, back = x->parent == BFS_NO_PARENT ? -1 : srch_np_dir_opposite(x->dir), n = 0;
+    for (int d = 0; d < 4; d++) {
+        if (d == back || !srch_np_board_can_move(b, d))
+            continue;
+        c[n].b = *b;
+        srch_np_board_move(&c[n].b, d);
+        srch_np_bfs_pack(&c[n].b, c[n].key);
+        c[n].parent = idx;
+        c[n].g = (uint16_t)g;
+        c[n].dir = (uint8_t)d;
+        home[n] = home_of(s, c[n].key);
+        __builtin_prefetch(&s->slots[home[n]]);
+        n++;
+    }
+    for (int i = 0; i < n; i++) { /* the nodes the home slots name, for the key compare */
+        uint32_t v = s->slots[home[i]];
+        if (v)
+            __builtin_prefetch(&s->nodes[v - 1]);
+    }
+    return n;
+}
+
 void srch_np_bfs_children(srch_np_bfs_store *s, uint32_t idx, const srch_np_board *b,
                           srch_np_bfs_child *kids, int *nkids, uint32_t *improved, int *nimp,
                           srch_np_result *res)
 {
-    const srch_np_bfs_node *x = &s->nodes[idx];
-    int g = x->g + 1, back = x->parent == BFS_NO_PARENT ? -1 : srch_np_dir_opposite(x->dir);
-    for (int d = 0; d < 4; d++) {
-        if (d == back || !srch_np_board_can_move(b, d))
-            continue;
-        res->generated++;
-        srch_np_bfs_child *c = &kids[*nkids];
-        c->b = *b;
-        srch_np_board_move(&c->b, d);
-        srch_np_bfs_pack(&c->b, c->key);
-        c->parent = idx;
-        c->g = (uint16_t)g;
-        c->dir = (uint8_t)d;
-        long k = srch_np_bfs_store_find(s, c->key);
-        if (k < 0) {
-            (*nkids)++;
-        } else if (s->nodes[k].g > g) {
-            srch_np_bfs_node *y = &s->nodes[k];
-            y->g = (uint16_t)g;
+    srch_np_bfs_child c[4];
+    size_t home[4];
+    int n = child_boards(s, idx, b, c, home);
+    res->generated += (uint64_t)n;
+    for (int i = 0; i < n; i++) {
+        uint32_t v = s->slots[probe(s, c[i].key, home[i])];
+        if (!v) {
+            kids[(*nkids)++] = c[i];
+        } else if (s->nodes[v - 1].g > c[i].g) {
+            srch_np_bfs_node *y = &s->nodes[v - 1];
+            y->g = c[i].g;
             y->parent = idx;
-            y->dir = (uint8_t)d;
+            y->dir = c[i].dir;
             y->open = 1;
-            improved[(*nimp)++] = (uint32_t)k;
+            improved[(*nimp)++] = v - 1;
         }
     }
 }
