@@ -18,9 +18,19 @@ walks of 0..K moves back from the goal (K = --walk-max, the length uniform,
 no move undoing the one before; /source 2). Random and walk boards come from
 one generator seeded by --seed, random boards first.
 
+With --paths INST:SOLVED[:K] (repeatable), the boards on the solution paths
+that `heurnet solve -q INST > SOLVED` found are added (/source 5), each
+labelled with the moves left on its path: an upper bound on its distance,
+and the distance itself where the solution is optimal. These labels come from
+search, not from the teacher (bootstrapping, after Arfaee, Zilles and Holte
+2011). With --residual they are taken as corrections to the teacher's base
+heuristic H, as the teacher's labels are: moves left - H(board), which is
+never negative for an admissible H. Each path board is written K times (1).
+
 usage: distill_labels.py HEURNET TEACHER.h5 OUT.h5 [--puzzle 15|24]
                          [--from GEN.h5 ...] [--random N] [--walks N]
                          [--walk-max K] [--seed S] [--no-mirror] [--residual]
+                         [--paths INST:SOLVED[:K] ...]
 
 Boards are in the blank-first layout (as `heurnet gen` writes them by default).
 """
@@ -136,6 +146,109 @@ def load_sources(paths, cells, boards, source, optimal):
             optimal.append(f["cost"][:].astype(np.int32))
 
 
+def read_instances(path, cells):
+    """id -> board of an instance file (lines "id [optimal] t0 .. tn")."""
+    boards = {}
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            if line.startswith("#") or not line.strip():
+                continue
+            v = line.split()
+            try:
+                if len(v) not in (cells + 1, cells + 2):
+                    raise ValueError
+                boards[int(v[0])] = [int(t) for t in v[-cells:]]
+            except ValueError:
+                sys.exit(f"{path}:{n}: not an instance line (id [optimal] {cells} tiles)")
+            if sorted(boards[int(v[0])]) != list(range(cells)):
+                sys.exit(f"{path}:{n}: the tiles are not a permutation of 0..{cells - 1}")
+    return boards
+
+
+def replay(board, moves, w):
+    """The boards before each move of a solution (moves: the blank's U/D/L/R),
+    or None when a move leaves the board or the end is not the blank-first goal."""
+    step = {"U": -w, "D": w, "L": -1, "R": 1}
+    b, out = list(board), []
+    for m in moves:
+        z = b.index(0)
+        t = z + step.get(m, 0)
+        if m not in step or not 0 <= t < w * w or (m in "LR" and t // w != z // w):
+            return None
+        out.append(list(b))
+        b[z], b[t] = b[t], b[z]
+    return out if b == list(range(w * w)) else None
+
+
+def read_paths(spec, w):
+    """Boards and moves-left labels of the solutions in SOLVED (--paths
+    INST:SOLVED[:K]), each row repeated K times."""
+    parts = spec.split(":")
+    if len(parts) not in (2, 3) or (len(parts) == 3 and not parts[2].isdigit()):
+        sys.exit(f"--paths {spec}: expected INSTANCES:SOLVED[:K]")
+    inst, solved = read_instances(parts[0], w * w), parts[1]
+    k = int(parts[2]) if len(parts) == 3 else 1
+    if k < 1:
+        sys.exit(f"--paths {spec}: K must be at least 1")
+    boards, left = [], []
+    with open(solved) as f:
+        for n, line in enumerate(f, 1):
+            kv = dict(x.split("=", 1) for x in line.split() if "=" in x)
+            if "moves" not in kv:
+                continue
+            if kv.get("id", "").isdigit() is False or int(kv["id"]) not in inst:
+                sys.exit(f"{solved}:{n}: id {kv.get('id')} is not in {parts[0]}")
+            states = replay(inst[int(kv["id"])], kv["moves"], w)
+            if states is None:
+                sys.exit(f"{solved}:{n}: the moves do not lead board {kv['id']} to the "
+                         "blank-first goal")
+            boards += states
+            left += range(len(states), 0, -1)
+    if not boards:
+        sys.exit(f"{solved}: no solution (moves=...) in it")
+    return (np.repeat(np.array(boards, np.uint8), k, axis=0),
+            np.repeat(np.array(left, np.float64), k))
+
+
+def base_values(heurnet, heur, puzzle, boards):
+    """The residual base heuristic of every board, read back from the h0= of
+    a one-expansion search (`heurnet solve`)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        inst = os.path.join(tmp, "boards.txt")
+        with open(inst, "w") as f:
+            f.write("# boards, goal blank-first: id optimal tiles\n")
+            f.writelines(f"{i} 0 {' '.join(map(str, r))}\n" for i, r in enumerate(boards.tolist()))
+        out = subprocess.run([heurnet, "solve", "--puzzle", str(puzzle), "--goal", "blank-first",
+                              "--algo", "astar", "--heuristic", heur, "--max-expanded", "1",
+                              "-q", inst], capture_output=True, text=True)
+    h = np.full(len(boards), -1.0)
+    for line in out.stdout.splitlines():
+        kv = dict(x.split("=", 1) for x in line.split() if "=" in x)
+        if "id" in kv and "h0" in kv:
+            h[int(kv["id"])] = float(kv["h0"])
+    if (h < 0).any():
+        sys.exit(f"heurnet solve --heuristic {heur} gave no h0 for some boards: {out.stderr[-300:]}")
+    return h
+
+
+def path_rows(a, w):
+    """Boards and labels of every --paths, as corrections to the teacher's
+    base with --residual."""
+    boards, left = zip(*(read_paths(p, w) for p in a.paths))
+    boards, y = np.concatenate(boards), np.concatenate(left)
+    if a.residual:
+        with h5py.File(a.teacher, "r") as f:
+            base = f.attrs.get("residual", b"")
+        base = base.decode() if isinstance(base, bytes) else str(base)
+        if not base:
+            sys.exit(f"{a.teacher}: --residual needs a teacher with a residual attribute")
+        uniq, inv = np.unique(boards, axis=0, return_inverse=True)
+        y = y - base_values(a.heurnet, base, a.puzzle, uniq)[inv.ravel()]
+        if (y < 0).any():
+            sys.exit(f"a path label is below the base {base}: the solutions are not valid")
+    return boards, y
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("heurnet")
@@ -149,6 +262,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-mirror", action="store_true")
     ap.add_argument("--residual", action="store_true")
+    ap.add_argument("--paths", action="append", default=[])
     a = ap.parse_args()
     if a.random < 0 or a.walks < 0 or a.walk_max < 0:
         sys.exit("--random, --walks and --walk-max must be >= 0")
@@ -162,9 +276,37 @@ def main():
             boards.append(make(n))
             source.append(np.full(n, kind, np.uint8))
             optimal.append(np.full(n, -1, np.int32))  # unknown
-    if not boards:
-        sys.exit("nothing to label: give --from, --random or --walks")
-    boards = np.concatenate(boards)
+    if not boards and not a.paths:
+        sys.exit("nothing to label: give --from, --random, --walks or --paths")
+    pb, py = path_rows(a, w) if a.paths else (np.zeros((0, w * w), np.uint8), np.zeros(0))
+    boards = np.concatenate(boards) if boards else pb[:0]
+    y = teacher_rows(a, boards, w) if len(boards) else np.zeros(0)
+    label = []
+    if len(boards):
+        label.append(("the teacher on the board" if a.no_mirror else
+                      "mean of the teacher on the board and its diagonal mirror") +
+                     (": the network's part over the residual base, floored at 0"
+                      if a.residual else ""))
+    if a.paths:
+        label.append("/source 5: moves left on a solution found by search" +
+                     (", less the base" if a.residual else ""))
+        source.append(np.full(len(pb), 5, np.uint8))
+        optimal.append(np.full(len(pb), -1, np.int32))
+    with h5py.File(a.out, "w") as f:
+        f.create_dataset("boards", data=np.concatenate([boards, pb]))
+        f.create_dataset("cost", data=np.concatenate([y, py]).astype(np.float32))
+        f.create_dataset("source", data=np.concatenate(source))
+        f.create_dataset("optimal", data=np.concatenate(optimal))
+        f.attrs["goal"] = "blank-first"
+        f.attrs["teacher"] = os.path.basename(a.teacher)
+        f.attrs["label"] = "; ".join(label)
+    print(f"{a.out}: {len(boards)} teacher boards, {len(pb)} path rows, "
+          f"mean label {np.concatenate([y, py]).mean():.3f}")
+
+
+def teacher_rows(a, boards, w):
+    """The teacher's labels of the boards (mirror-averaged unless --no-mirror;
+    with --residual its network part, floored at 0)."""
     with tempfile.TemporaryDirectory() as tmp:
         model = raw_teacher(a.heurnet, a.teacher, tmp) if a.residual else a.teacher
         chunk = 1 << 20
@@ -175,21 +317,7 @@ def main():
                 y = (y + teacher(a.heurnet, model, mirror(boards[i:i + chunk], w))) / 2
             parts.append(y)
     y = np.concatenate(parts)
-    if a.residual:
-        y = np.maximum(y, 0.0)
-    label = "the teacher on the board" if a.no_mirror else \
-        "mean of the teacher on the board and its diagonal mirror"
-    if a.residual:
-        label += ": the network's part over the residual base, floored at 0"
-    with h5py.File(a.out, "w") as f:
-        f.create_dataset("boards", data=boards)
-        f.create_dataset("cost", data=y.astype(np.float32))
-        f.create_dataset("source", data=np.concatenate(source))
-        f.create_dataset("optimal", data=np.concatenate(optimal))
-        f.attrs["goal"] = "blank-first"
-        f.attrs["teacher"] = os.path.basename(a.teacher)
-        f.attrs["label"] = label
-    print(f"{a.out}: {len(boards)} boards, mean label {y.mean():.3f}")
+    return np.maximum(y, 0.0) if a.residual else y
 
 
 if __name__ == "__main__":

@@ -82,4 +82,57 @@ expect 1 "needs a teacher with a residual attribute" $PY "$D" "$HN" "$T/plain.h5
     --puzzle 24 --random 3 --residual
 [ ! -e "$T/x.h5" ] || fail "a refused run left its output"
 
+# --paths: the boards on solutions found by search, labelled with the moves
+# left less the teacher's base (Manhattan), each written K times
+$PY - "$T/d.h5" "$T/w.txt" <<'EOF' || fail "set-up: cannot write the walk boards"
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+b = f["boards"][:][f["source"][:] == 2][:4]
+with open(sys.argv[2], "w") as out:
+    out.write("# walk boards, goal blank-first\n")
+    out.writelines(f"{10 + i} {' '.join(map(str, r))}\n" for i, r in enumerate(b.tolist()))
+EOF
+"$HN" solve --puzzle 24 --goal blank-first --algo astar --heuristic manhattan -q "$T/w.txt" \
+    >"$T/sol" 2>/dev/null || fail "set-up: solve exited $?"
+$PY "$D" "$HN" "$T/t.h5" "$T/p.h5" --puzzle 24 --residual --paths "$T/w.txt:$T/sol:2" \
+    >/dev/null || fail "distill_labels.py --paths exited $?"
+$PY - "$T/p.h5" "$T/sol" "$T/w.txt" <<'EOF' || fail "the path rows are wrong (above)"
+import sys
+import h5py
+import numpy as np
+W = 5
+f = h5py.File(sys.argv[1], "r")
+b, y, src = f["boards"][:], f["cost"][:], f["source"][:]
+start = {l.split()[0]: [int(t) for t in l.split()[1:]] for l in open(sys.argv[3])
+         if not l.startswith("#")}
+want_b, want_y = [], []
+for line in open(sys.argv[2]):
+    kv = dict(x.split("=", 1) for x in line.split() if "=" in x)
+    if "moves" not in kv:
+        continue
+    s, step = list(start[kv["id"]]), {"U": -W, "D": W, "L": -1, "R": 1}
+    for i, m in enumerate(kv["moves"]):
+        man = sum(abs(p // W - t // W) + abs(p % W - t % W) for p, t in enumerate(s) if t)
+        want_b += [list(s)] * 2
+        want_y += [len(kv["moves"]) - i - man] * 2
+        z = s.index(0)
+        s[z], s[z + step[m]] = s[z + step[m]], s[z]
+bad = []
+if not len(want_y):
+    bad.append("set-up: no solution in the solve output")
+if (src != 5).any() or b.tolist() != want_b:
+    bad.append(f"{len(b)} rows of sources {np.bincount(src)}, want {len(want_b)} path boards twice")
+elif np.abs(y - np.array(want_y)).max() > 1e-6 or (y < 0).any():
+    bad.append(f"labels differ from moves left - Manhattan by {np.abs(y - np.array(want_y)).max()}")
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+EOF
+# a solution that does not reach the goal, an unknown id: refused, naming the file
+sed '0,/moves=\([UDLR]\)/s//moves=\1\1\1/' "$T/sol" >"$T/sol_bad"
+expect 1 "sol_bad:" $PY "$D" "$HN" "$T/t.h5" "$T/x.h5" --puzzle 24 --paths "$T/w.txt:$T/sol_bad"
+[ ! -e "$T/x.h5" ] || fail "a refused --paths run left its output"
+sed '0,/id=1[0-9]/s//id=99/' "$T/sol" >"$T/sol_id"
+expect 1 "id 99 is not in" $PY "$D" "$HN" "$T/t.h5" "$T/x.h5" --puzzle 24 --paths "$T/w.txt:$T/sol_id"
+expect 1 "INSTANCES:SOLVED" $PY "$D" "$HN" "$T/t.h5" "$T/x.h5" --puzzle 24 --paths "$T/w.txt"
+
 [ $fails -eq 0 ] && echo "ok" || exit 1
