@@ -98,14 +98,18 @@ def walk_boards(n, kmax, rng, w):
     return b
 
 
+def write_boards(path, boards):
+    """The boards as an instance file for heurnet, ids 0..n-1 (no optimal)."""
+    with open(path, "w") as f:
+        f.write("# boards, goal blank-first: id tiles\n")
+        f.writelines(f"{i} {' '.join(map(str, r))}\n" for i, r in enumerate(boards.tolist()))
+
+
 def teacher(heurnet, model, boards):
     """The teacher's output for each board (`heurnet predict --instances`)."""
     with tempfile.TemporaryDirectory() as tmp:
         inst = os.path.join(tmp, "boards.txt")
-        with open(inst, "w") as f:
-            f.write("# boards, goal blank-first: id optimal tiles\n")
-            lines = (" ".join(map(str, row)) for row in boards.tolist())
-            f.writelines(f"{i} 0 {s}\n" for i, s in enumerate(lines))
+        write_boards(inst, boards)
         out = subprocess.run([heurnet, "predict", "--model", model, "--instances", inst,
                               "--goal", "blank-first"], check=True, capture_output=True, text=True)
     y = np.zeros(len(boards), dtype=np.float64)
@@ -120,14 +124,23 @@ def teacher(heurnet, model, boards):
     return y
 
 
+def teacher_base(teacher):
+    """The base heuristic a residual teacher names (its `residual` attribute)."""
+    with h5py.File(teacher, "r") as f:
+        base = f.attrs.get("residual", b"")
+    base = base.decode() if isinstance(base, bytes) else str(base)
+    if not base:
+        sys.exit(f"{teacher}: --residual needs a teacher with a residual attribute")
+    return base
+
+
 def raw_teacher(heurnet, teacher, tmp):
     """A copy of a residual teacher without its `residual` attribute, so that
     `heurnet predict` prints the network's part alone."""
+    teacher_base(teacher)
     path = os.path.join(tmp, "raw.h5")
     shutil.copyfile(teacher, path)
     with h5py.File(path, "r+") as f:
-        if "residual" not in f.attrs:
-            sys.exit(f"{teacher}: --residual needs a teacher with a residual attribute")
         del f.attrs["residual"]
     subprocess.run([heurnet, "nn", "upgrade", path], check=True, capture_output=True)
     return path
@@ -147,21 +160,25 @@ def load_sources(paths, cells, boards, source, optimal):
 
 
 def read_instances(path, cells):
-    """id -> board of an instance file (lines "id [optimal] t0 .. tn")."""
-    boards = {}
+    """id -> board of an instance file (docs/formats.md: lines of the tiles,
+    with an id and an optimal length before them or not; a board without an
+    id is named by its 1-based number, as heurnet names it)."""
+    boards, count = {}, 0
     with open(path) as f:
         for n, line in enumerate(f, 1):
-            if line.startswith("#") or not line.strip():
+            v = line.split("#")[0].split()
+            if not v:
                 continue
-            v = line.split()
             try:
-                if len(v) not in (cells + 1, cells + 2):
+                if len(v) not in (cells, cells + 1, cells + 2):
                     raise ValueError
-                boards[int(v[0])] = [int(t) for t in v[-cells:]]
+                tiles = [int(t) for t in v[-cells:]]
             except ValueError:
-                sys.exit(f"{path}:{n}: not an instance line (id [optimal] {cells} tiles)")
-            if sorted(boards[int(v[0])]) != list(range(cells)):
+                sys.exit(f"{path}:{n}: not an instance line ([id [optimal]] {cells} tiles)")
+            if sorted(tiles) != list(range(cells)):
                 sys.exit(f"{path}:{n}: the tiles are not a permutation of 0..{cells - 1}")
+            count += 1
+            boards[v[0] if len(v) > cells else str(count)] = tiles
     return boards
 
 
@@ -181,8 +198,8 @@ def replay(board, moves, w):
 
 
 def read_paths(spec, w):
-    """Boards and moves-left labels of the solutions in SOLVED (--paths
-    INST:SOLVED[:K]), each row repeated K times."""
+    """Boards, moves-left labels and K of the solutions in SOLVED (--paths
+    INST:SOLVED[:K])."""
     parts = spec.split(":")
     if len(parts) not in (2, 3) or (len(parts) == 3 and not parts[2].isdigit()):
         sys.exit(f"--paths {spec}: expected INSTANCES:SOLVED[:K]")
@@ -196,9 +213,9 @@ def read_paths(spec, w):
             kv = dict(x.split("=", 1) for x in line.split() if "=" in x)
             if "moves" not in kv:
                 continue
-            if kv.get("id", "").isdigit() is False or int(kv["id"]) not in inst:
+            if kv.get("id") not in inst:
                 sys.exit(f"{solved}:{n}: id {kv.get('id')} is not in {parts[0]}")
-            states = replay(inst[int(kv["id"])], kv["moves"], w)
+            states = replay(inst[kv["id"]], kv["moves"], w)
             if states is None:
                 sys.exit(f"{solved}:{n}: the moves do not lead board {kv['id']} to the "
                          "blank-first goal")
@@ -206,8 +223,7 @@ def read_paths(spec, w):
             left += range(len(states), 0, -1)
     if not boards:
         sys.exit(f"{solved}: no solution (moves=...) in it")
-    return (np.repeat(np.array(boards, np.uint8), k, axis=0),
-            np.repeat(np.array(left, np.float64), k))
+    return np.array(boards, np.uint8), np.array(left, np.float64), k
 
 
 def base_values(heurnet, heur, puzzle, boards):
@@ -215,9 +231,7 @@ def base_values(heurnet, heur, puzzle, boards):
     a one-expansion search (`heurnet solve`)."""
     with tempfile.TemporaryDirectory() as tmp:
         inst = os.path.join(tmp, "boards.txt")
-        with open(inst, "w") as f:
-            f.write("# boards, goal blank-first: id optimal tiles\n")
-            f.writelines(f"{i} 0 {' '.join(map(str, r))}\n" for i, r in enumerate(boards.tolist()))
+        write_boards(inst, boards)
         out = subprocess.run([heurnet, "solve", "--puzzle", str(puzzle), "--goal", "blank-first",
                               "--algo", "astar", "--heuristic", heur, "--max-expanded", "1",
                               "-q", inst], capture_output=True, text=True)
@@ -232,21 +246,17 @@ def base_values(heurnet, heur, puzzle, boards):
 
 
 def path_rows(a, w):
-    """Boards and labels of every --paths, as corrections to the teacher's
-    base with --residual."""
-    boards, left = zip(*(read_paths(p, w) for p in a.paths))
-    boards, y = np.concatenate(boards), np.concatenate(left)
+    """Boards and labels of every --paths (corrections to the teacher's base
+    with --residual), each spec's rows K times."""
+    paths = [read_paths(p, w) for p in a.paths]
+    boards, y = np.concatenate([p[0] for p in paths]), np.concatenate([p[1] for p in paths])
     if a.residual:
-        with h5py.File(a.teacher, "r") as f:
-            base = f.attrs.get("residual", b"")
-        base = base.decode() if isinstance(base, bytes) else str(base)
-        if not base:
-            sys.exit(f"{a.teacher}: --residual needs a teacher with a residual attribute")
-        uniq, inv = np.unique(boards, axis=0, return_inverse=True)
-        y = y - base_values(a.heurnet, base, a.puzzle, uniq)[inv.ravel()]
+        base = teacher_base(a.teacher)
+        y = y - base_values(a.heurnet, base, a.puzzle, boards)
         if (y < 0).any():
             sys.exit(f"a path label is below the base {base}: the solutions are not valid")
-    return boards, y
+    k = np.concatenate([np.full(len(p[0]), p[2]) for p in paths])
+    return np.repeat(boards, k, axis=0), np.repeat(y, k)
 
 
 def main():
@@ -279,10 +289,21 @@ def main():
     if not boards and not a.paths:
         sys.exit("nothing to label: give --from, --random, --walks or --paths")
     pb, py = path_rows(a, w) if a.paths else (np.zeros((0, w * w), np.uint8), np.zeros(0))
-    boards = np.concatenate(boards) if boards else pb[:0]
+    boards = np.concatenate(boards) if boards else np.zeros((0, w * w), np.uint8)
     y = teacher_rows(a, boards, w) if len(boards) else np.zeros(0)
+    if a.paths:
+        source.append(np.full(len(pb), 5, np.uint8))
+        optimal.append(np.full(len(pb), -1, np.int32))
+    y = np.concatenate([y, py])
+    write_labels(a.out, np.concatenate([boards, pb]), y, np.concatenate(source),
+                 np.concatenate(optimal), a.teacher, label_text(a, len(boards) > 0))
+    print(f"{a.out}: {len(boards)} teacher boards, {len(pb)} path rows, mean label {y.mean():.3f}")
+
+
+def label_text(a, has_teacher_rows):
+    """The file's `label` attribute: how each kind of row was labelled."""
     label = []
-    if len(boards):
+    if has_teacher_rows:
         label.append(("the teacher on the board" if a.no_mirror else
                       "mean of the teacher on the board and its diagonal mirror") +
                      (": the network's part over the residual base, floored at 0"
@@ -290,19 +311,29 @@ def main():
     if a.paths:
         label.append("/source 5: moves left on a solution found by search" +
                      (", less the base" if a.residual else ""))
-        source.append(np.full(len(pb), 5, np.uint8))
-        optimal.append(np.full(len(pb), -1, np.int32))
-    with h5py.File(a.out, "w") as f:
-        f.create_dataset("boards", data=np.concatenate([boards, pb]))
-        f.create_dataset("cost", data=np.concatenate([y, py]).astype(np.float32))
-        f.create_dataset("source", data=np.concatenate(source))
-        f.create_dataset("optimal", data=np.concatenate(optimal))
-        f.attrs["goal"] = "blank-first"
-        f.attrs["teacher"] = os.path.basename(a.teacher)
-        f.attrs["label"] = "; ".join(label)
-    print(f"{a.out}: {len(boards)} teacher boards, {len(pb)} path rows, "
-          f"mean label {np.concatenate([y, py]).mean():.3f}")
+    return "; ".join(label)
 
+
+def write_labels(out, boards, y, source, optimal, teacher_path, label):
+    """The dataset `heurnet train --data` reads, written to OUT.tmp and then
+    renamed: a full disk or Ctrl-C leaves no half file under the name OUT."""
+    tmp = out + ".tmp"
+    try:
+        with h5py.File(tmp, "w") as f:
+            f.create_dataset("boards", data=boards)
+            f.create_dataset("cost", data=y.astype(np.float32))
+            f.create_dataset("source", data=source)
+            f.create_dataset("optimal", data=optimal)
+            f.attrs["goal"] = "blank-first"
+            f.attrs["teacher"] = os.path.basename(teacher_path)
+            f.attrs["label"] = label
+        os.replace(tmp, out)
+    except BaseException as e:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        if isinstance(e, OSError):
+            sys.exit(f"{out}: cannot write it: {e}")
+        raise
 
 def teacher_rows(a, boards, w):
     """The teacher's labels of the boards (mirror-averaged unless --no-mirror;

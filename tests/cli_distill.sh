@@ -83,14 +83,16 @@ expect 1 "needs a teacher with a residual attribute" $PY "$D" "$HN" "$T/plain.h5
 [ ! -e "$T/x.h5" ] || fail "a refused run left its output"
 
 # --paths: the boards on solutions found by search, labelled with the moves
-# left less the teacher's base (Manhattan), each written K times
+# left less the teacher's base (Manhattan), each written K times; instance
+# ids are words, or the board's number where a line has none
 $PY - "$T/d.h5" "$T/w.txt" <<'EOF' || fail "set-up: cannot write the walk boards"
 import sys, h5py
 f = h5py.File(sys.argv[1], "r")
 b = f["boards"][:][f["source"][:] == 2][:4]
 with open(sys.argv[2], "w") as out:
     out.write("# walk boards, goal blank-first\n")
-    out.writelines(f"{10 + i} {' '.join(map(str, r))}\n" for i, r in enumerate(b.tolist()))
+    out.writelines((f"w{10 + i} " if i < 2 else "") + " ".join(map(str, r)) + "\n"
+                   for i, r in enumerate(b.tolist()))
 EOF
 "$HN" solve --puzzle 24 --goal blank-first --algo astar --heuristic manhattan -q "$T/w.txt" \
     >"$T/sol" 2>/dev/null || fail "set-up: solve exited $?"
@@ -103,8 +105,11 @@ import numpy as np
 W = 5
 f = h5py.File(sys.argv[1], "r")
 b, y, src = f["boards"][:], f["cost"][:], f["source"][:]
-start = {l.split()[0]: [int(t) for t in l.split()[1:]] for l in open(sys.argv[3])
-         if not l.startswith("#")}
+lines = [l.split() for l in open(sys.argv[3]) if not l.startswith("#")]
+start = {(v[0] if len(v) > 25 else str(n)): [int(t) for t in v[-25:]]
+         for n, v in enumerate(lines, 1)}
+if sorted(start) != ["3", "4", "w10", "w11"]:
+    sys.exit(f"set-up: ids {sorted(start)}")
 want_b, want_y = [], []
 for line in open(sys.argv[2]):
     kv = dict(x.split("=", 1) for x in line.split() if "=" in x)
@@ -131,7 +136,7 @@ EOF
 sed '0,/moves=\([UDLR]\)/s//moves=\1\1\1/' "$T/sol" >"$T/sol_bad"
 expect 1 "sol_bad:" $PY "$D" "$HN" "$T/t.h5" "$T/x.h5" --puzzle 24 --paths "$T/w.txt:$T/sol_bad"
 [ ! -e "$T/x.h5" ] || fail "a refused --paths run left its output"
-sed '0,/id=1[0-9]/s//id=99/' "$T/sol" >"$T/sol_id"
+sed '0,/id=w1[0-9]/s//id=99/' "$T/sol" >"$T/sol_id"
 expect 1 "id 99 is not in" $PY "$D" "$HN" "$T/t.h5" "$T/x.h5" --puzzle 24 --paths "$T/w.txt:$T/sol_id"
 expect 1 "INSTANCES:SOLVED" $PY "$D" "$HN" "$T/t.h5" "$T/x.h5" --puzzle 24 --paths "$T/w.txt"
 
