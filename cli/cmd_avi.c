@@ -18,12 +18,13 @@
 struct avi_cli {
     struct trn_avi_opts o;
     int puzzle;
-    const char *out, *log, *floor, *eval, *residual;
+    const char *out, *log, *floor, *eval, *residual, *start;
     int eval_every, quiet, scale_set;
     hn_progress *bar;
     FILE *logf;
     srch_np_instance *inst; /* --eval boards */
     size_t ninst;
+    srch_np_board *startb; /* --start-boards */
 };
 
 static void help(const struct trn_avi_opts *o)
@@ -70,6 +71,11 @@ static void help(const struct trn_avi_opts *o)
            "  --table            8-puzzle: after each target update evaluate the target\n"
            "                     network on all 181,440 states once; targets are then table\n"
            "                     lookups (still min over moves of 1 + target network)\n"
+           "  --start-boards F   DAVI: a share of each round's boards is a board of instance\n"
+           "                     file F (e.g. the solution paths of a search), walked\n"
+           "                     0..--start-walk moves on; no clamp [none]\n"
+           "  --start-share S    that share, with the uniform share at most 1 [0.5]\n"
+           "  --start-walk J     [10]\n"
            "  --lr-cosine        anneal the lr to 0 along a half cosine within every round\n"
            "                     (target period), restarting at lr * decay^step\n"
            "  --integer-targets  round each child's network value to the nearest integer\n"
@@ -151,7 +157,10 @@ enum {
     O_LOOKAHEAD,
     O_STATES,
     O_TABLE,
-    O_LRCOS
+    O_LRCOS,
+    O_START,
+    O_STARTSH,
+    O_STARTWALK
 };
 
 static const struct option longopts[] = {CLI_ARCH_LONGOPTS,
@@ -170,6 +179,9 @@ static const struct option longopts[] = {CLI_ARCH_LONGOPTS,
                                          {"residual", required_argument, NULL, O_RESIDUAL},
                                          {"lookahead", required_argument, NULL, O_LOOKAHEAD},
                                          {"states", required_argument, NULL, O_STATES},
+                                         {"start-boards", required_argument, NULL, O_START},
+                                         {"start-share", required_argument, NULL, O_STARTSH},
+                                         {"start-walk", required_argument, NULL, O_STARTWALK},
                                          {"table", no_argument, NULL, O_TABLE},
                                          {"lr-cosine", no_argument, NULL, O_LRCOS},
                                          {"threads", required_argument, NULL, O_THREADS},
@@ -216,6 +228,7 @@ static int int_option(struct avi_cli *c, int opt, const char *arg)
              {O_WALK, &c->o.walk, 1, SRCH_NP_MAX_PATH, "--walk"},
              {O_WALKSTEP, &c->o.walk_step, 0, SRCH_NP_MAX_PATH, "--walk-step"},
              {O_EVALN, &c->eval_every, 1, 100000000, "--eval-every"},
+             {O_STARTWALK, &c->o.start_walk, 0, SRCH_NP_MAX_PATH, "--start-walk"},
              {O_LOOKAHEAD, &c->o.lookahead, 1, TRN_AVI_MAX_TABLE_LOOKAHEAD, "--lookahead"}};
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
         if (t[i].opt != opt)
@@ -244,7 +257,8 @@ static int real_option(struct avi_cli *c, int opt, const char *arg)
              {O_UPLOSS, &c->o.update_loss, 0, 1e12, 1, "--update-loss"},
              {O_WEIGHT, &c->o.weight, 1, 1e6, 1, "--weight"},
              {O_RAISE, &c->o.raise, 0, 1, 0, "--raise"},
-             {O_SOLVED, &c->o.solved_min, 0, 1, 1, "--solved-min"}};
+             {O_SOLVED, &c->o.solved_min, 0, 1, 1, "--solved-min"},
+             {O_STARTSH, &c->o.start_share, 0, 1, 1, "--start-share"}};
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
         if (t[i].opt != opt)
             continue;
@@ -347,6 +361,9 @@ static int other_option(struct avi_cli *c, int opt, const char *arg)
     case O_EVAL:
         c->eval = arg;
         return 1;
+    case O_START:
+        c->start = arg;
+        return 1;
     default:
         return 0;
     }
@@ -382,6 +399,16 @@ static int check_args(struct avi_cli *c)
     if (c->residual && !strncmp(c->residual, "ann:", 4))
         return cli_usage("avi", "--residual '%s' must be an admissible heuristic, not a network",
                          c->residual);
+    if (!c->start && (c->o.start_share >= 0 || c->o.start_walk >= 0))
+        return cli_usage("avi", "--start-share and --start-walk need --start-boards");
+    if (c->start && c->o.method != TRN_AVI_DAVI)
+        return cli_usage("avi", "--start-boards works with --method davi only");
+    /* unset: -1 (cmd_avi); with start boards half the boards, 10 moves on */
+    c->o.start_share = c->o.start_share >= 0 ? c->o.start_share : c->start ? 0.5 : 0;
+    c->o.start_walk = c->o.start_walk >= 0 ? c->o.start_walk : c->start ? 10 : 0;
+    if (c->o.start_share + c->o.uniform_share > 1)
+        return cli_usage("avi", "--start-share %g and the uniform share %g add up to more than 1",
+                         c->o.start_share, c->o.uniform_share);
     if (!c->scale_set) {
         /* a residual is a correction of a few moves around 0 */
         c->o.target_mean = c->residual ? 0 : scale[c->o.width - 3][0];
@@ -500,6 +527,32 @@ static void on_progress(uint64_t done, uint64_t total, const char *extra, void *
 
 /* ---- the command ------------------------------------------------------- */
 
+/* --start-boards: an instance file (ids and lengths, if any, are ignored). */
+static int load_start(struct avi_cli *c)
+{
+    srch_np_instance *in = NULL;
+    size_t n = 0;
+    if (srch_np_parse_file(c->start, c->o.width, c->o.goal, NULL, NULL, &in, &n))
+        return cli_fail("avi --start-boards");
+    if (!n || n > UINT32_MAX) {
+        free(in);
+        hn_fail(HN_ERR_FORMAT, "%s: %s", c->start, n ? "more than 2^32 boards" : "no boards");
+        return cli_fail("avi --start-boards");
+    }
+    if (!(c->startb = malloc(sizeof *c->startb * n))) {
+        free(in);
+        hn_fail(HN_ERR_NOMEM, "%s: out of memory for %zu boards", c->start, n);
+        return cli_fail("avi --start-boards");
+    }
+    for (size_t i = 0; i < n; i++)
+        c->startb[i] = in[i].board;
+    free(in);
+    c->o.start_boards = c->startb;
+    c->o.nstart = n;
+    c->o.start_name = c->start;
+    return 0;
+}
+
 static int open_inputs(struct avi_cli *c, srch_np_heur **floor, srch_np_heur **residual)
 {
     struct stat st;
@@ -521,6 +574,8 @@ static int open_inputs(struct avi_cli *c, srch_np_heur **floor, srch_np_heur **r
                 return cli_fail("avi --eval");
             }
     }
+    if (c->start && load_start(c))
+        return CLI_EXIT_FAIL;
     if (c->log) {
         int fresh = !c->o.resume || stat(c->log, &st) != 0 || st.st_size == 0;
         if (!(c->logf = fopen(c->log, fresh ? "w" : "a"))) {
@@ -587,6 +642,7 @@ done:
     srch_np_heur_free(floor);
     srch_np_heur_free(residual);
     free(c->inst);
+    free(c->startb);
     if (c->logf)
         fclose(c->logf);
     return rc;
@@ -598,6 +654,8 @@ int cmd_avi(int argc, char **argv)
     trn_avi_opts_default(&c.o);
     c.o.defaults = cli_arch_defaults();
     c.o.defaults.dropout = 0.0f;
+    c.o.start_share = -1; /* not given */
+    c.o.start_walk = -1;
     int rc = parse(argc, argv, &c);
     if (rc)
         return rc < 0 ? CLI_EXIT_OK : rc;

@@ -89,6 +89,8 @@ void srch_np_board_random(srch_np_board *b, int width, int goal, hn_rng *rng);
 /* Random walk of `steps` blank moves from the goal, never undoing the
  * previous move; the true distance is <= steps (and has its parity). */
 void srch_np_board_random_walk(srch_np_board *b, int width, int goal, int steps, hn_rng *rng);
+/* The same walk, but from *b as it is (the first move may go anywhere). */
+void srch_np_board_walk_on(srch_np_board *b, int steps, hn_rng *rng);
 
 /* Perfect hash of the whole board (rank of the permutation of all cells,
  * lexicographic): 0 .. ncells!-1. Only for width <= 4 (fits 64 bits). */

@@ -3,8 +3,8 @@
  * rounded or not, with a floor); 1- to 4-move table targets of a constant
  * network equal min(BFS distance, L + c); uniform boards are solvable and
  * not walks; a short table run lowers the Bellman error and the error
- * against BFS; a resumed table run gives the same weights bit for bit and
- * records both sessions' settings; bad options are refused. */
+ * against BFS; start boards from a list are drawn in their share; a resumed table run gives the
+ * same weights bit for bit and records both sessions' settings; bad options are refused. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,6 +143,25 @@ static void small_opts(struct trn_avi_opts *o)
     o->integer_targets = 1;
 }
 
+/* One round from h = 0 with a 4-move look-ahead and walks of 0 moves. */
+static void round1_opts(struct trn_avi_opts *o)
+{
+    small_opts(o);
+    o->rounds = 1;
+    o->walk_max = 0;
+    o->lookahead = 4;
+}
+
+/* The run's model (checked to exist) and its round's mean target. */
+static nn_model *round1(struct trn_avi_opts *o, double *mean)
+{
+    o->on_round = avi_keep_mean;
+    o->round_user = mean;
+    nn_model *m = NULL;
+    CHECK(trn_avi_run(o, &m) == 0 && m);
+    return m;
+}
+
 /* Round 1 (h = 0, look-ahead 4) with walks of 0 moves: every walk board is
  * the goal (target 0), nearly every uniform board gets 4. */
 static void test_uniform(const uint8_t *dist)
@@ -159,20 +178,77 @@ static void test_uniform(const uint8_t *dist)
     const double share[] = {0, 0.5, 1};
     for (int k = 0; k < 3; k++) {
         struct trn_avi_opts o;
-        small_opts(&o);
-        o.rounds = 1;
-        o.walk_max = 0;
-        o.lookahead = 4;
+        round1_opts(&o);
         o.uniform_share = share[k];
         double mean = -1;
-        o.on_round = avi_keep_mean;
-        o.round_user = &mean;
-        nn_model *m = NULL;
-        CHECK(trn_avi_run(&o, &m) == 0);
+        nn_model *m = round1(&o, &mean);
         CHECK_MSG(fabs(mean - 4 * share[k]) < 0.15, "share %g: target mean %g, want about %g",
                   share[k], mean, 4 * share[k]);
         nn_model_free(m);
     }
+}
+
+/* Start boards: with walks of 0 moves every walk board is the goal (target
+ * 0); start boards at least 8 moves out, walked at most 3 moves on, stay 5
+ * or more away, so round 1 (h = 0, look-ahead 4) gives each of them 4: the
+ * mean target is 4 times the share that comes from the list. The record
+ * names the list. Boards of the wrong width or goal parity, a share without
+ * boards and shares above 1 together are refused. */
+static void test_start(const uint8_t *dist)
+{
+    srch_np_board far[64];
+    size_t nfar = 0;
+    for (uint32_t r = 0; nfar < 64 && r < N8; r += 997)
+        if (dist[r] != 255 && dist[r] >= 8)
+            srch_np_board_unrank(&far[nfar++], 3, r);
+    CHECK(nfar == 64);
+    const double share[] = {0.3, 1};
+    for (int k = 0; k < 2; k++) {
+        struct trn_avi_opts o;
+        round1_opts(&o);
+        o.start_boards = far;
+        o.nstart = nfar;
+        o.start_share = share[k];
+        o.start_walk = 3;
+        o.start_name = "far boards";
+        double mean = -1;
+        nn_model *m = round1(&o, &mean);
+        CHECK_MSG(fabs(mean - 4 * share[k]) < 0.15, "start share %g: target mean %g, want %g",
+                  share[k], mean, 4 * share[k]);
+        const char *from = m ? nn_model_get_meta_str(m, "avi_start_from") : NULL;
+        CHECK_MSG(from && !strcmp(from, "far boards"), "avi_start_from is '%s'",
+                  from ? from : "(none)");
+        nn_model_free(m);
+    }
+    struct trn_avi_opts o;
+    small_opts(&o);
+    o.rounds = 1;
+    nn_model *m = NULL;
+    o.start_share = 0.5; /* no boards */
+    CHECK(trn_avi_run(&o, &m) == HN_ERR_ARG && !m);
+    o.start_boards = far;
+    o.nstart = nfar;
+    o.uniform_share = 0.6; /* 1.1 in all */
+    CHECK(trn_avi_run(&o, &m) == HN_ERR_ARG && !m);
+    o.uniform_share = 0;
+    srch_np_board odd[2] = {far[0], far[1]};
+    for (int d = 0; d < 4; d++) /* still fine: moves keep it solvable */
+        srch_np_board_move(&odd[1], d);
+    o.start_boards = odd;
+    o.nstart = 2;
+    CHECK(trn_avi_run(&o, &m) == 0 && m);
+    nn_model_free(m);
+    m = NULL;
+    uint8_t cells[9]; /* swapping two tiles flips the parity */
+    memcpy(cells, odd[1].tile, 9);
+    int a = cells[0] ? 0 : 2, c = cells[1] ? 1 : 2;
+    uint8_t t = cells[a];
+    cells[a] = cells[c];
+    cells[c] = t;
+    CHECK(srch_np_board_set(&odd[1], 3, cells) == 0);
+    CHECK(trn_avi_run(&o, &m) == HN_ERR_ARG && !m);
+    srch_np_board_goal(&odd[1], 4, GOAL); /* a 15-puzzle board */
+    CHECK(trn_avi_run(&o, &m) == HN_ERR_ARG && !m);
 }
 
 /* Mean over all states of |round(h(s)) - BFS| and of the Bellman error
@@ -312,6 +388,7 @@ int main(void)
     if (dist) {
         test_table_constant(dist);
         test_uniform(dist);
+        test_start(dist);
         test_learns(dist);
     }
     test_resume();

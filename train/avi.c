@@ -42,6 +42,24 @@ void trn_avi_opts_default(struct trn_avi_opts *o)
     o->buffer_max = 1000000;
 }
 
+/* The start boards must fit the run: its width, solvable for its goal. */
+static int check_start(const struct trn_avi_opts *o)
+{
+    if (!(o->start_share >= 0 && o->start_share <= 1 - o->uniform_share))
+        return hn_fail(HN_ERR_ARG, "start share %g is not 0..%g (1 - the uniform share)",
+                       o->start_share, 1 - o->uniform_share);
+    if (o->start_share > 0 && (!o->nstart || !o->start_boards || o->method != TRN_AVI_DAVI))
+        return hn_fail(HN_ERR_ARG, "a start share needs start boards and DAVI");
+    if (o->start_walk < 0 || o->start_walk > SRCH_NP_MAX_PATH)
+        return hn_fail(HN_ERR_ARG, "start walk %d is not 0..%d", o->start_walk, SRCH_NP_MAX_PATH);
+    for (size_t i = 0; o->start_share > 0 && i < o->nstart; i++)
+        if (o->start_boards[i].width != o->width ||
+            !srch_np_board_solvable(&o->start_boards[i], o->goal))
+            return hn_fail(HN_ERR_ARG, "start board %zu is not a solvable %dx%d board for the goal",
+                           i + 1, o->width, o->width);
+    return HN_OK;
+}
+
 static int check_opts(const struct trn_avi_opts *o)
 {
     if (o->width < SRCH_NP_MIN_WIDTH || o->width > SRCH_NP_MAX_WIDTH)
@@ -79,6 +97,9 @@ static int check_opts(const struct trn_avi_opts *o)
                        o->width);
     if (!(o->uniform_share >= 0 && o->uniform_share <= 1))
         return hn_fail(HN_ERR_ARG, "uniform share %g is not 0..1", o->uniform_share);
+    int rc = check_start(o);
+    if (rc)
+        return rc;
     if (!o->residual != !o->residual_spec || (o->residual && o->method != TRN_AVI_DAVI))
         return hn_fail(HN_ERR_ARG, "a residual needs both its heuristic and its name, and "
                                    "works with DAVI only");
@@ -368,6 +389,11 @@ static int record_history(const struct trn_avi_opts *o, const struct avi_state *
              o->lr_cosine ? " cosine" : "", o->lookahead, o->integer_targets, o->table,
              o->uniform_share, o->walk_max, o->floor ? srch_np_heur_name(o->floor) : "none",
              o->update_loss, o->threads);
+    if (o->start_share > 0) {
+        size_t k = strlen(line);
+        snprintf(line + k, sizeof line - k, " start %g walk %d of %zu boards (%s)", o->start_share,
+                 o->start_walk, o->nstart, o->start_name ? o->start_name : "unnamed");
+    }
     size_t n = (s->history ? strlen(s->history) + 2 : 0) + strlen(line) + 1;
     char *all = malloc(n);
     if (!all)
@@ -406,6 +432,9 @@ int trn_avi_record(const struct trn_avi_opts *o, const struct avi_state *s)
                 {"avi_integer_targets", o->integer_targets},
                 {"avi_lookahead", o->lookahead},
                 {"avi_uniform_share", o->uniform_share},
+                {"avi_start_share", o->start_share},
+                {"avi_start_walk", o->start_walk},
+                {"avi_start_boards", (double)(o->start_share > 0 ? o->nstart : 0)},
                 {"avi_table", o->table},
                 {"avi_lr_cosine", o->lr_cosine},
                 {"avi_boards", boot ? o->boards : 0},
@@ -431,6 +460,8 @@ int trn_avi_record(const struct trn_avi_opts *o, const struct avi_state *s)
         rc = nn_model_set_meta_str(s->m, "train_init_from", o->init);
     if (!rc && o->residual)
         rc = nn_model_set_meta_str(s->m, "residual", o->residual_spec);
+    if (!rc && o->start_share > 0 && o->start_name)
+        rc = nn_model_set_meta_str(s->m, "avi_start_from", o->start_name);
     return rc ? rc : record_history(o, s);
 }
 

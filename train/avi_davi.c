@@ -31,15 +31,23 @@ static int draw_walks(const struct davi_job *j, size_t lo, size_t hi, uint64_t c
     hn_rng *r = hn_rng_new(hn_seed_mix(j->seed, chunk));
     if (!r)
         return hn_fail(HN_ERR_NOMEM, "out of memory");
+    const struct trn_avi_opts *o = j->o;
     for (size_t i = lo; i < hi; i++) {
-        /* a uniform board knows no bound on its distance: no clamp */
-        if (j->o->uniform_share > 0 && hn_rng_uniform(r) < j->o->uniform_share) {
+        /* a uniform or a start board knows no bound on its distance: no clamp */
+        double u = o->uniform_share > 0 || o->start_share > 0 ? hn_rng_uniform(r) : 1.0;
+        if (u < o->uniform_share) {
             j->walk[i] = -1;
-            srch_np_board_random(&j->b[i], j->o->width, j->o->goal, r);
+            srch_np_board_random(&j->b[i], o->width, o->goal, r);
             continue;
         }
-        j->walk[i] = (int)hn_rng_below(r, (uint32_t)j->o->walk_max + 1);
-        srch_np_board_random_walk(&j->b[i], j->o->width, j->o->goal, j->walk[i], r);
+        if (u < o->uniform_share + o->start_share) {
+            j->walk[i] = -1;
+            j->b[i] = o->start_boards[hn_rng_below(r, (uint32_t)o->nstart)];
+            srch_np_board_walk_on(&j->b[i], (int)hn_rng_below(r, (uint32_t)o->start_walk + 1), r);
+            continue;
+        }
+        j->walk[i] = (int)hn_rng_below(r, (uint32_t)o->walk_max + 1);
+        srch_np_board_random_walk(&j->b[i], o->width, o->goal, j->walk[i], r);
     }
     hn_rng_free(r);
     return HN_OK;

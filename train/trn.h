@@ -239,11 +239,20 @@ struct trn_avi_opts {
                              table 1..TRN_AVI_MAX_TABLE_LOOKAHEAD) [1] */
     double uniform_share; /* share of the boards drawn uniformly among the solvable
                              ones instead of by a walk (no walk length, no clamp) [0] */
-    int table;            /* 8-puzzle: after each target update the target network's
-                             values of all 181,440 states go into a table, and the
-                             targets are lookups in it [0] */
-    int lr_cosine;        /* 1: within each round the lr falls from lr * decay^step
-                             to 0 along a half cosine (restarts each round) [0] */
+    /* Boards to start from (for instance the boards on a search's solution
+     * paths): a share start_share of each round's boards is one of them, drawn
+     * uniformly and walked 0..start_walk moves on (no walk length: no clamp).
+     * The caller owns the boards; start_name names them in the record. */
+    const srch_np_board *start_boards;
+    size_t nstart;
+    double start_share; /* 0..1, with uniform_share at most 1 [0] */
+    int start_walk;     /* [0] */
+    const char *start_name;
+    int table;     /* 8-puzzle: after each target update the target network's
+                      values of all 181,440 states go into a table, and the
+                      targets are lookups in it [0] */
+    int lr_cosine; /* 1: within each round the lr falls from lr * decay^step
+                      to 0 along a half cosine (restarts each round) [0] */
     /* BOOTSTRAP */
     int boards;               /* boards per round [100] */
     uint64_t budget;          /* initial expansions per board [2000] */

@@ -233,6 +233,11 @@ void srch_np_board_random(srch_np_board *b, int width, int goal, hn_rng *rng)
 void srch_np_board_random_walk(srch_np_board *b, int width, int goal, int steps, hn_rng *rng)
 {
     srch_np_board_goal(b, width, goal);
+    srch_np_board_walk_on(b, steps, rng);
+}
+
+void srch_np_board_walk_on(srch_np_board *b, int steps, hn_rng *rng)
+{
     int prev = -1;
     for (int s = 0; s < steps; s++) {
         int dirs[4], k = 0;
