@@ -3,7 +3,7 @@
 # boards are solvable permutations (random walks within their length of the
 # goal), the labels are the teacher's network part floored at 0, the same seed
 # gives the same boards, the file trains, and a teacher without a residual is
-# refused with --residual.
+# refused with --residual; path_boards.py writes the path boards for avi.
 # Arguments: path of heurnet, shared data dir, source dir.
 set -u
 HN=$1
@@ -139,5 +139,22 @@ expect 1 "sol_bad:" $PY "$D" "$HN" "$T/t.h5" "$T/x.h5" --puzzle 24 --paths "$T/w
 sed '0,/id=w1[0-9]/s//id=99/' "$T/sol" >"$T/sol_id"
 expect 1 "id 99 is not in" $PY "$D" "$HN" "$T/t.h5" "$T/x.h5" --puzzle 24 --paths "$T/w.txt:$T/sol_id"
 expect 1 "INSTANCES:SOLVED" $PY "$D" "$HN" "$T/t.h5" "$T/x.h5" --puzzle 24 --paths "$T/w.txt"
+
+# scripts/path_boards.py: the same path boards once each, as an instance file
+# that heurnet avi --start-boards reads
+PB="$SRC/scripts/path_boards.py"
+$PY "$PB" "$T/w.txt:$T/sol" -o "$T/pb.txt" 2>/dev/null || fail "path_boards.py exited $?"
+$PY - "$T/p.h5" "$T/pb.txt" <<'EOF' || fail "path_boards.py's boards differ from the path rows"
+import sys
+import h5py
+rows = h5py.File(sys.argv[1], "r")["boards"][:].tolist()[::2]
+lines = [l.split() for l in open(sys.argv[2]) if not l.startswith("#")]
+sys.exit(0 if [[int(t) for t in v[1:]] for v in lines] == rows and rows else 1)
+EOF
+"$HN" avi --puzzle 24 --init-from "$T/t.h5" --residual manhattan --rounds 1 --steps 2 \
+    --batch 32 --walk-max 10 --start-boards "$T/pb.txt" --quiet -o "$T/sb.h5" >/dev/null ||
+    fail "avi --start-boards on path_boards.py's file exited $?"
+expect 1 "sol_bad:" $PY "$PB" "$T/w.txt:$T/sol_bad" -o "$T/pbx.txt"
+[ ! -e "$T/pbx.txt" ] || fail "a refused path_boards.py run left its output"
 
 [ $fails -eq 0 ] && echo "ok" || exit 1
