@@ -18,6 +18,12 @@ walks of 0..K moves back from the goal (K = --walk-max, the length uniform,
 no move undoing the one before; /source 2). Random and walk boards come from
 one generator seeded by --seed, random boards first.
 
+With --around INST:N[:J] (repeatable), N boards drawn uniformly from an
+instance file (for example scripts/path_boards.py's boards on solution
+paths), each walked 0..J (default 10) moves on, are labelled by the teacher
+like the others (/source 6; after the random and walk boards, from the same
+generator).
+
 With --paths INST:SOLVED[:K] (repeatable), the boards on the solution paths
 that `heurnet solve -q INST > SOLVED` found are added (/source 5), each
 labelled with the moves left on its path: an upper bound on its distance,
@@ -30,7 +36,7 @@ never negative for an admissible H. Each path board is written K times (1).
 usage: distill_labels.py HEURNET TEACHER.h5 OUT.h5 [--puzzle 15|24]
                          [--from GEN.h5 ...] [--random N] [--walks N]
                          [--walk-max K] [--seed S] [--no-mirror] [--residual]
-                         [--paths INST:SOLVED[:K] ...]
+                         [--around INST:N[:J] ...] [--paths INST:SOLVED[:K] ...]
 
 Boards are in the blank-first layout (as `heurnet gen` writes them by default).
 """
@@ -72,11 +78,12 @@ def random_boards(n, rng, w):
     return b
 
 
-def walk_boards(n, kmax, rng, w):
-    """n boards, each a random walk of the blank from the goal, its length
-    uniform in 0..kmax; a step never undoes the step before."""
-    b = np.tile(np.arange(w * w, dtype=np.uint8), (n, 1))
-    blank = np.zeros(n, dtype=np.int64)
+def walk_boards(n, kmax, rng, w, start=None):
+    """n boards, each a random walk of the blank from the goal (or from the
+    rows of `start`), its length uniform in 0..kmax; a step never undoes the
+    step before."""
+    b = np.tile(np.arange(w * w, dtype=np.uint8), (n, 1)) if start is None else start.copy()
+    blank = np.argmax(b == 0, axis=1).astype(np.int64)
     prev = np.full(n, -1, dtype=np.int64)
     length = rng.integers(0, kmax + 1, n)
     rows = np.arange(n)
@@ -96,6 +103,19 @@ def walk_boards(n, kmax, rng, w):
         prev[a] = bl
         blank[a] = t
     return b
+
+
+def around_boards(spec, rng, w):
+    """--around INST:N[:J]: N boards drawn uniformly from an instance file,
+    each walked 0..J (10) moves on."""
+    parts = spec.split(":")
+    if len(parts) not in (2, 3) or not all(p.isdigit() for p in parts[1:]):
+        sys.exit(f"--around {spec}: expected INSTANCES:N[:J]")
+    listed = np.array(list(read_instances(parts[0], w * w).values()), np.uint8)
+    if not len(listed):
+        sys.exit(f"{parts[0]}: no boards")
+    n, j = int(parts[1]), int(parts[2]) if len(parts) == 3 else 10
+    return walk_boards(n, j, rng, w, listed[rng.integers(0, len(listed), n)])
 
 
 def write_boards(path, boards):
@@ -273,6 +293,7 @@ def main():
     ap.add_argument("--no-mirror", action="store_true")
     ap.add_argument("--residual", action="store_true")
     ap.add_argument("--paths", action="append", default=[])
+    ap.add_argument("--around", action="append", default=[])
     a = ap.parse_args()
     if a.random < 0 or a.walks < 0 or a.walk_max < 0:
         sys.exit("--random, --walks and --walk-max must be >= 0")
@@ -286,8 +307,12 @@ def main():
             boards.append(make(n))
             source.append(np.full(n, kind, np.uint8))
             optimal.append(np.full(n, -1, np.int32))  # unknown
+    for spec in a.around:
+        boards.append(around_boards(spec, rng, w))
+        source.append(np.full(len(boards[-1]), 6, np.uint8))
+        optimal.append(np.full(len(boards[-1]), -1, np.int32))
     if not boards and not a.paths:
-        sys.exit("nothing to label: give --from, --random, --walks or --paths")
+        sys.exit("nothing to label: give --from, --random, --walks, --around or --paths")
     pb, py = path_rows(a, w) if a.paths else (np.zeros((0, w * w), np.uint8), np.zeros(0))
     boards = np.concatenate(boards) if boards else np.zeros((0, w * w), np.uint8)
     y = teacher_rows(a, boards, w) if len(boards) else np.zeros(0)

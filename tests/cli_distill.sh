@@ -3,7 +3,8 @@
 # boards are solvable permutations (random walks within their length of the
 # goal), the labels are the teacher's network part floored at 0, the same seed
 # gives the same boards, the file trains, and a teacher without a residual is
-# refused with --residual; path_boards.py writes the path boards for avi.
+# refused with --residual; --around draws boards near a list's; path_boards.py
+# writes the path boards for avi.
 # Arguments: path of heurnet, shared data dir, source dir.
 set -u
 HN=$1
@@ -154,6 +155,38 @@ EOF
 "$HN" avi --puzzle 24 --init-from "$T/t.h5" --residual manhattan --rounds 1 --steps 2 \
     --batch 32 --walk-max 10 --start-boards "$T/pb.txt" --quiet -o "$T/sb.h5" >/dev/null ||
     fail "avi --start-boards on path_boards.py's file exited $?"
+# --around: boards a few moves from those of a list (here random boards, far
+# from the goal and from each other), labelled by the teacher
+$PY - "$T/d.h5" "$T/rb.txt" <<'EOF' || fail "set-up: cannot write the random boards"
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+b = f["boards"][:][f["source"][:] == 0][:5]
+open(sys.argv[2], "w").writelines(f"r{i} " + " ".join(map(str, r)) + "\n"
+                                  for i, r in enumerate(b.tolist()))
+EOF
+$PY "$D" "$HN" "$T/t.h5" "$T/a.h5" --puzzle 24 --residual --no-mirror --around "$T/rb.txt:40:3" \
+    >/dev/null || fail "distill_labels.py --around exited $?"
+$PY - "$T/a.h5" "$T/rb.txt" <<'EOF' || fail "the --around rows are wrong (above)"
+import sys
+import h5py
+import numpy as np
+f = h5py.File(sys.argv[1], "r")
+b, src = f["boards"][:], f["source"][:]
+listed = np.array([[int(t) for t in l.split()[1:]] for l in open(sys.argv[2])
+                   if not l.startswith("#")])
+# a walk of k moves moves k tiles at most: within 3 cells of some listed board
+far = [r for r in b if ((listed != r) & (r != 0)).sum(axis=1).min() > 3]
+bad = []
+if len(b) != 40 or (src != 6).any():
+    bad.append(f"{len(b)} rows of sources {np.bincount(src)}, want 40 of source 6")
+if far:
+    bad.append(f"{len(far)} rows more than 3 moves from every listed board")
+if len({r.tobytes() for r in b}) < 2:
+    bad.append("all rows are the same board")
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+EOF
+expect 1 "INSTANCES:N" $PY "$D" "$HN" "$T/t.h5" "$T/x.h5" --puzzle 24 --around "$T/rb.txt:x"
 expect 1 "sol_bad:" $PY "$PB" "$T/w.txt:$T/sol_bad" -o "$T/pbx.txt"
 [ ! -e "$T/pbx.txt" ] || fail "a refused path_boards.py run left its output"
 
