@@ -50,6 +50,8 @@ static int check_start(const struct trn_avi_opts *o)
                        o->start_share, 1 - o->uniform_share);
     if (o->start_share > 0 && (!o->nstart || !o->start_boards || o->method != TRN_AVI_DAVI))
         return hn_fail(HN_ERR_ARG, "a start share needs start boards and DAVI");
+    if (o->nstart > UINT32_MAX) /* drawn by a 32-bit index */
+        return hn_fail(HN_ERR_ARG, "%zu start boards: at most 2^32 - 1", o->nstart);
     if (o->start_walk < 0 || o->start_walk > SRCH_NP_MAX_PATH)
         return hn_fail(HN_ERR_ARG, "start walk %d is not 0..%d", o->start_walk, SRCH_NP_MAX_PATH);
     for (size_t i = 0; o->start_share > 0 && i < o->nstart; i++)
