@@ -3,8 +3,9 @@
  * rounded or not, with a floor); 1- to 4-move table targets of a constant
  * network equal min(BFS distance, L + c); uniform boards are solvable and
  * not walks; a short table run lowers the Bellman error and the error
- * against BFS; start boards from a list are drawn in their share; a resumed table run gives the
- * same weights bit for bit and records both sessions' settings; bad options are refused. */
+ * against BFS; start boards come from their list, in their share, walked
+ * on; a resumed table run gives the same weights bit for bit and records
+ * both sessions' settings; bad options are refused. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -188,66 +189,68 @@ static void test_uniform(const uint8_t *dist)
     }
 }
 
-/* Start boards: with walks of 0 moves every walk board is the goal (target
- * 0); start boards at least 8 moves out, walked at most 3 moves on, stay 5
- * or more away, so round 1 (h = 0, look-ahead 4) gives each of them 4: the
- * mean target is 4 times the share that comes from the list. The record
- * names the list. Boards of the wrong width or goal parity, a share without
- * boards and shares above 1 together are refused. */
+/* Round 1's mean target when a share of the boards comes from `list`,
+ * walked 0..walk moves on (the other boards are the goal: target 0). */
+static double start_mean(const srch_np_board *list, size_t n, double share, int walk)
+{
+    struct trn_avi_opts o;
+    round1_opts(&o);
+    o.start_boards = list;
+    o.nstart = n;
+    o.start_share = share;
+    o.start_walk = walk;
+    o.start_name = "the list";
+    double mean = -1;
+    nn_model *m = round1(&o, &mean);
+    const char *from = m ? nn_model_get_meta_str(m, "avi_start_from") : NULL;
+    CHECK_MSG(from && !strcmp(from, "the list"), "avi_start_from is '%s'", from ? from : "(none)");
+    nn_model_free(m);
+    return mean;
+}
+
+/* Start boards, round 1 (h = 0, look-ahead 4, walks of 0 moves: every walk
+ * board is the goal, target 0). Boards 2 moves out, not walked on, get 2
+ * each: the mean is 2 x the share, where uniform boards would give about 4
+ * each. The goal itself walked 0..1 moves on gets 0 or 1: a mean of half the
+ * share, where no walk would give 0. The record names the list. Boards of
+ * the wrong width or goal parity, a share without boards and shares above 1
+ * together are refused. */
 static void test_start(const uint8_t *dist)
 {
-    srch_np_board far[64];
-    size_t nfar = 0;
-    for (uint32_t r = 0; nfar < 64 && r < N8; r += 997)
-        if (dist[r] != 255 && dist[r] >= 8)
-            srch_np_board_unrank(&far[nfar++], 3, r);
-    CHECK(nfar == 64);
-    const double share[] = {0.3, 1};
-    for (int k = 0; k < 2; k++) {
-        struct trn_avi_opts o;
-        round1_opts(&o);
-        o.start_boards = far;
-        o.nstart = nfar;
-        o.start_share = share[k];
-        o.start_walk = 3;
-        o.start_name = "far boards";
-        double mean = -1;
-        nn_model *m = round1(&o, &mean);
-        CHECK_MSG(fabs(mean - 4 * share[k]) < 0.15, "start share %g: target mean %g, want %g",
-                  share[k], mean, 4 * share[k]);
-        const char *from = m ? nn_model_get_meta_str(m, "avi_start_from") : NULL;
-        CHECK_MSG(from && !strcmp(from, "far boards"), "avi_start_from is '%s'",
-                  from ? from : "(none)");
-        nn_model_free(m);
-    }
+    srch_np_board two[8], goal;
+    size_t ntwo = 0;
+    for (uint32_t r = 0; ntwo < 8 && r < N8; r++)
+        if (dist[r] == 2)
+            srch_np_board_unrank(&two[ntwo++], 3, r);
+    CHECK(ntwo > 0);
+    srch_np_board_goal(&goal, 3, GOAL);
+    double m2 = start_mean(two, ntwo, 0.3, 0), m1 = start_mean(&goal, 1, 1, 1);
+    CHECK_MSG(fabs(m2 - 0.6) < 0.05, "boards 2 moves out, share 0.3: mean target %g, want 0.6", m2);
+    CHECK_MSG(fabs(m1 - 0.5) < 0.05, "the goal walked 0..1 moves: mean target %g, want 0.5", m1);
     struct trn_avi_opts o;
     small_opts(&o);
     o.rounds = 1;
     nn_model *m = NULL;
     o.start_share = 0.5; /* no boards */
     CHECK(trn_avi_run(&o, &m) == HN_ERR_ARG && !m);
-    o.start_boards = far;
-    o.nstart = nfar;
+    srch_np_board list[2] = {two[0], goal};
+    o.start_boards = list;
+    o.nstart = 2;
     o.uniform_share = 0.6; /* 1.1 in all */
     CHECK(trn_avi_run(&o, &m) == HN_ERR_ARG && !m);
     o.uniform_share = 0;
-    srch_np_board odd[2] = {far[0], far[1]};
-    for (int d = 0; d < 4; d++) /* still fine: moves keep it solvable */
-        srch_np_board_move(&odd[1], d);
-    o.start_boards = odd;
-    o.nstart = 2;
-    CHECK(trn_avi_run(&o, &m) == 0 && m);
+    CHECK(trn_avi_run(&o, &m) == 0 && m); /* the same list is fine otherwise */
     nn_model_free(m);
     m = NULL;
     uint8_t cells[9]; /* swapping two tiles flips the parity */
-    memcpy(cells, odd[1].tile, 9);
+    memcpy(cells, list[1].tile, 9);
     int a = cells[0] ? 0 : 2, c = cells[1] ? 1 : 2;
     uint8_t t = cells[a];
     cells[a] = cells[c];
     cells[c] = t;
-    CHECK(srch_np_board_set(&odd[1], 3, cells) == 0);
+    CHECK(srch_np_board_set(&list[1], 3, cells) == 0);
     CHECK(trn_avi_run(&o, &m) == HN_ERR_ARG && !m);
-    srch_np_board_goal(&odd[1], 4, GOAL); /* a 15-puzzle board */
+    srch_np_board_goal(&list[1], 4, GOAL); /* a 15-puzzle board */
     CHECK(trn_avi_run(&o, &m) == HN_ERR_ARG && !m);
 }
 
