@@ -222,11 +222,11 @@ def read_paths(spec, w):
     INST:SOLVED[:K])."""
     parts = spec.split(":")
     if len(parts) not in (2, 3) or (len(parts) == 3 and not parts[2].isdigit()):
-        sys.exit(f"--paths {spec}: expected INSTANCES:SOLVED[:K]")
+        sys.exit(f"{spec}: expected INSTANCES:SOLVED[:K]")
     inst, solved = read_instances(parts[0], w * w), parts[1]
     k = int(parts[2]) if len(parts) == 3 else 1
     if k < 1:
-        sys.exit(f"--paths {spec}: K must be at least 1")
+        sys.exit(f"{spec}: K must be at least 1")
     boards, left = [], []
     with open(solved) as f:
         for n, line in enumerate(f, 1):
@@ -272,7 +272,9 @@ def path_rows(a, w):
     boards, y = np.concatenate([p[0] for p in paths]), np.concatenate([p[1] for p in paths])
     if a.residual:
         base = teacher_base(a.teacher)
-        y = y - base_values(a.heurnet, base, a.puzzle, boards)
+        # paths share their boards near the goal: each distinct board is looked up once
+        uniq, inv = np.unique(boards, axis=0, return_inverse=True)
+        y = y - base_values(a.heurnet, base, a.puzzle, uniq)[inv.ravel()]
         if (y < 0).any():
             sys.exit(f"a path label is below the base {base}: the solutions are not valid")
     k = np.concatenate([np.full(len(p[0]), p[2]) for p in paths])
