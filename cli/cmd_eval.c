@@ -58,6 +58,9 @@ static void usage(FILE *out)
             "                       (heurnet solve --help) [" CLI_DEFAULT_DELTAS "]\n"
             "  --shortcut W[:N]     re-solve windows of up to W moves of each solution\n"
             "                       (heurnet solve --help) [0: off]\n"
+            "  --ida BANDS          anytime: depth-first passes below the best solution after\n"
+            "                       the A* phases, 'plain' or LO-HI:D,.. (solve --help) [off]\n"
+            "  --ida-at P           anytime: share of --time-limit before the passes [0.5]\n"
             "  --baseline H         admissible baseline heuristic [pdb:8 / pdb:7-8 / pdb:6-6-6-6]\n"
             "  --baseline-algo A    astar, idastar or none (use the file's optima)\n"
             "                       [astar; none for the 24-puzzle]\n"
@@ -353,6 +356,7 @@ static int finish(const eval_args *a, const evaluator *e, const char *part, size
         .weights = a->so.weights,
         .nweights = a->so.nweights,
         .shortcut = a->so.shortcut,
+        .ida = a->so.ida,
         .lim = a->lim,
         .in_file = in_file,
         .total = total,

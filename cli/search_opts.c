@@ -123,6 +123,67 @@ static int parse_shortcut(const char *cmd, int hint, const char *arg, cli_search
     return 0;
 }
 
+/* One band "LO-HI:D" of --ida into *b; 0 or -1. */
+static int parse_band(const char *item, srch_np_band *b)
+{
+    char lo[16], hi[16], d[32];
+    const char *dash = strchr(item, '-'), *colon = strchr(item, ':');
+    if (!dash || !colon || colon < dash || dash - item >= (long)sizeof lo ||
+        colon - dash - 1 >= (long)sizeof hi || strlen(colon + 1) >= sizeof d)
+        return -1;
+    memcpy(lo, item, (size_t)(dash - item));
+    lo[dash - item] = 0;
+    memcpy(hi, dash + 1, (size_t)(colon - dash - 1));
+    hi[colon - dash - 1] = 0;
+    strcpy(d, colon + 1);
+    long l, h;
+    if (cli_parse_long(lo, 1, SRCH_NP_MAX_PATH - 1, &l) ||
+        cli_parse_long(hi, 1, SRCH_NP_MAX_PATH - 1, &h) || cli_parse_double(d, &b->delta))
+        return -1;
+    b->lo = (int)l;
+    b->hi = (int)h;
+    return 0;
+}
+
+/* --ida: "off", "plain" (the admissible heuristic alone) or bands
+ * "LO-HI:D,LO-HI:D,..." into o->ida (its share `at` is --ida-at's). */
+static int parse_ida(const char *cmd, int hint, const char *arg, cli_search_opts *o)
+{
+    srch_np_ida_opts ida = {.on = 1, .at = CLI_DEFAULT_IDA_AT};
+    if (!strcmp(arg, "off"))
+        ida.on = 0;
+    else if (strcmp(arg, "plain")) {
+        for (const char *p = arg;; p++) {
+            const char *end = strchr(p, ',');
+            size_t len = end ? (size_t)(end - p) : strlen(p);
+            char item[64];
+            if (!len || len >= sizeof item || ida.nbands == SRCH_NP_MAX_BANDS)
+                return cli_search_usage(
+                    cmd, hint,
+                    "--ida must be off, plain or 1..%d bands LO-HI:DELTA separated by commas, "
+                    "not '%s'",
+                    SRCH_NP_MAX_BANDS, arg);
+            memcpy(item, p, len);
+            item[len] = 0;
+            if (parse_band(item, &ida.band[ida.nbands]))
+                return cli_search_usage(cmd, hint,
+                                        "--ida: band '%s' is not LO-HI:DELTA (moves left "
+                                        "1..%d, delta a number)",
+                                        item, SRCH_NP_MAX_PATH - 1);
+            ida.nbands++;
+            if (!end)
+                break;
+            p = end;
+        }
+    }
+    if (srch_np_ida_bands_check(&ida))
+        return cli_search_usage(cmd, hint, "--ida '%s': %s", arg, hn_errmsg());
+    ida.at = o->ida.at;
+    o->ida = ida;
+    o->ida_given = 1;
+    return 0;
+}
+
 static int opt_take(const char *cmd, int hint, int code, const char *arg, cli_search_opts *o)
 {
     long v;
@@ -155,6 +216,13 @@ static int opt_take(const char *cmd, int hint, int code, const char *arg, cli_se
         return parse_deltas(cmd, hint, arg, o);
     case CLI_SO_SHORTCUT:
         return parse_shortcut(cmd, hint, arg, o);
+    case CLI_SO_IDA:
+        return parse_ida(cmd, hint, arg, o);
+    case CLI_SO_IDA_AT:
+        if (cli_parse_double(arg, &o->ida.at) || !(o->ida.at >= 0) || o->ida.at > 1)
+            return cli_search_usage(cmd, hint, "--ida-at must be a share 0..1, not '%s'", arg);
+        o->ida_at_given = 1;
+        return 0;
     default:
         return -1;
     }
@@ -185,7 +253,7 @@ static int parse_pair(const char *where, char **tok, int ntok, int *i, cli_searc
         return cli_search_usage(
             where, 0,
             "unknown setting '%s' (allowed: --algo --heuristic --admissible --batch "
-            "--weight --bound --deltas --shortcut)",
+            "--weight --bound --deltas --shortcut --ida --ida-at)",
             t);
     if (eq)
         val = eq + 1;
@@ -237,6 +305,16 @@ void cli_search_opts_merge(cli_search_opts *o, const cli_search_opts *over)
         o->shortcut = over->shortcut;
         o->shortcut_given = 1;
     }
+    if (over->ida_given) {
+        double at = o->ida.at;
+        o->ida = over->ida;
+        o->ida.at = at;
+        o->ida_given = 1;
+    }
+    if (over->ida_at_given) {
+        o->ida.at = over->ida.at;
+        o->ida_at_given = 1;
+    }
     if (over->heuristic[0])
         memcpy(o->heuristic, over->heuristic, sizeof o->heuristic);
     if (over->admissible[0])
@@ -286,6 +364,11 @@ int cli_search_opts_finish(const char *cmd, cli_search_opts *o, int default_algo
     if (o->algo == HEURNET_ALGO_ANYTIME &&
         srch_np_anytime_check(o->deltas, o->ndeltas, o->weights, o->nweights))
         return cli_search_usage(cmd, 1, "--weight: %s", hn_errmsg());
+    if ((o->ida_given || o->ida_at_given) && o->algo != HEURNET_ALGO_ANYTIME)
+        return cli_search_usage(cmd, 1, "--ida and --ida-at are anytime's, not %s's",
+                                heurnet_algo_name(o->algo));
+    if (!o->ida_at_given)
+        o->ida.at = CLI_DEFAULT_IDA_AT;
     if (o->algo == HEURNET_ALGO_BWAS && o->weight > 1)
         return cli_search_usage(cmd, 1,
                                 "bwas: --weight is lambda in f = lambda*g + h, 0 < lambda <= 1, "
@@ -304,7 +387,8 @@ heurnet_search cli_search_opts_search(const cli_search_opts *o)
                         .bound = o->bound,
                         .ndeltas = o->ndeltas,
                         .nweights = o->nweights,
-                        .shortcut = o->shortcut};
+                        .shortcut = o->shortcut,
+                        .ida = o->ida};
     memcpy(s.deltas, o->deltas, sizeof s.deltas);
     memcpy(s.weights, o->weights, sizeof s.weights);
     return s;

@@ -1,6 +1,6 @@
 /* Private to cli/: the search options heurnet solve and heurnet eval share
  * (--algo --heuristic --admissible --batch --weight --bound --deltas
- * --shortcut) and the model
+ * --shortcut --ida --ida-at) and the model
  * attribute `search` that records a model's recommended search in the
  * same words, so the settings travel with the model file. */
 #ifndef HN_CLI_SEARCH_OPTS_H
@@ -19,7 +19,9 @@ enum {
     CLI_SO_WEIGHT,
     CLI_SO_BOUND,
     CLI_SO_DELTAS,
-    CLI_SO_SHORTCUT
+    CLI_SO_SHORTCUT,
+    CLI_SO_IDA,
+    CLI_SO_IDA_AT
 };
 
 #define CLI_SEARCH_LONGOPTS                                                                        \
@@ -30,8 +32,10 @@ enum {
         {"weight", required_argument, 0, CLI_SO_WEIGHT},                                           \
         {"bound", required_argument, 0, CLI_SO_BOUND},                                             \
         {"deltas", required_argument, 0, CLI_SO_DELTAS},                                           \
+        {"shortcut", required_argument, 0, CLI_SO_SHORTCUT},                                       \
+        {"ida", required_argument, 0, CLI_SO_IDA},                                                 \
     {                                                                                              \
-        "shortcut", required_argument, 0, CLI_SO_SHORTCUT                                          \
+        "ida-at", required_argument, 0, CLI_SO_IDA_AT                                              \
     }
 
 /* IDA* nodes per window when --shortcut gives none. */
@@ -39,6 +43,10 @@ enum {
 
 /* The anytime schedule when --deltas is not given. */
 #define CLI_DEFAULT_DELTAS "0,1,2,3,4,6,inf"
+
+/* The share of the time limit after which anytime's IDA* stage may start
+ * when --ida-at is not given. */
+#define CLI_DEFAULT_IDA_AT 0.5
 
 /* The name of a model's root attribute holding its recommended search. */
 #define CLI_SEARCH_ATTR "search"
@@ -57,6 +65,8 @@ typedef struct cli_search_opts {
     int ndeltas;                         /* 0 = not given */
     srch_np_shortcut_opts shortcut;      /* --shortcut W[:NODES] */
     int shortcut_given;
+    srch_np_ida_opts ida; /* --ida (bands or plain) and --ida-at (ida.at) */
+    int ida_given, ida_at_given;
     char heuristic[1400], admissible[256]; /* "" = not given */
 } cli_search_opts;
 

@@ -242,6 +242,15 @@ static void write_settings(FILE *f, const heurnet_eval_info *in, size_t n)
     if (in->shortcut.max_window)
         fprintf(f, " (shortcut: windows up to %d moves, %llu nodes each)", in->shortcut.max_window,
                 (unsigned long long)in->shortcut.budget);
+    if (!strcmp(in->algo, "anytime") && in->ida.on) {
+        fprintf(f, " (IDA* passes after %g of the time:", in->ida.at);
+        if (!in->ida.nbands)
+            fprintf(f, " plain");
+        for (int i = 0; i < in->ida.nbands; i++)
+            fprintf(f, "%s%d-%d:%g", i ? "," : " ", in->ida.band[i].lo, in->ida.band[i].hi,
+                    in->ida.band[i].delta);
+        fprintf(f, ")");
+    }
     fprintf(f, "\n- limits per board (0 = none): %.1f s, %llu expanded, %llu stored nodes\n",
             in->lim.time_limit, (unsigned long long)in->lim.max_expanded,
             (unsigned long long)in->lim.max_nodes);

@@ -34,6 +34,7 @@ typedef struct heurnet_eval_info {
     const double *weights; /* anytime: its weighted phases (nweights values, 0: none) */
     int nweights;
     srch_np_shortcut_opts shortcut; /* windows re-solved in each solution (0 = off) */
+    srch_np_ida_opts ida;           /* anytime: its IDA* stage (on 0: none) */
     srch_limits lim;                /* per-board limits of the network search */
     size_t in_file;                 /* boards in the file */
     size_t total; /* boards to evaluate (--limit); rows may be fewer if interrupted */

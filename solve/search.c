@@ -304,8 +304,8 @@ int heurnet_search_solve(const heurnet_search *s, const srch_np_board *b, const 
                             res);
         break;
     case HEURNET_ALGO_ANYTIME:
-        srch_np_anytime(b, s->h, s->adm, s->deltas, s->ndeltas, s->weights, s->nweights,
-                        &s->shortcut, lim, res);
+        srch_np_anytime_ida(b, s->h, s->adm, s->deltas, s->ndeltas, s->weights, s->nweights,
+                            &s->shortcut, &s->ida, lim, res);
         break;
     default:
         srch_np_focal(b, s->adm, s->h, s->bound, lim, res);

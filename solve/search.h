@@ -36,6 +36,7 @@ typedef struct heurnet_search {
                           ann: cache, checked against physical memory); 0 counts as 1 */
     srch_np_shortcut_opts shortcut; /* windows re-solved in every solution (anytime: in
                                        every incumbent); max_window 0 = off */
+    srch_np_ida_opts ida;           /* anytime: its IDA* stage (on 0: none) */
 } heurnet_search;
 
 /* "idastar", "astar", "wastar", "batch-astar", "focal", "bwas", "anytime" -> *algo;

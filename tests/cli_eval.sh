@@ -159,6 +159,28 @@ expect_rc 2 "anytime: falling deltas" run --algo anytime --deltas 2,1 --heuristi
 check "falling deltas explained" grep -q "deltas must rise" "$tmp/err"
 expect_rc 2 "anytime: inf not last" run --algo anytime --deltas inf,1 --heuristic "ann:$tmp/m8.h5"
 expect_rc 2 "anytime: not a number" run --algo anytime --deltas 0,x --heuristic "ann:$tmp/m8.h5"
+# the IDA* stage: plain passes prove every length without an inf phase
+expect_rc 0 "anytime with plain IDA* passes" run --algo anytime --deltas 0 --weight 3 --ida plain \
+    --heuristic "ann:$tmp/m8.h5,scale:10" --admissible manhattan
+check "plain passes: optimal" grep -q "all_optimal=yes" "$tmp/out"
+check "plain passes: every length proven" test "$(grep -c "proven=1" "$tmp/out")" -eq 6
+expect_rc 0 "anytime with a band" run --algo anytime --deltas 0 --weight 3 --ida 1-30:1000 --ida-at 1 \
+    --heuristic "ann:$tmp/m8.h5,scale:10" --admissible manhattan
+check "a band proves nothing" test "$(grep -c "proven=1" "$tmp/out")" -eq 0
+expect_rc 0 "eval names the IDA* stage" "$HN" eval --model "$tmp/m8.h5" --instances "$tmp/b8.txt" \
+    --baseline manhattan --baseline-algo none --algo anytime --deltas 0 --ida 5-20:2.5,30-40:6 \
+    --ida-at 0.25 --admissible manhattan -q -o "$tmp/repi"
+check "the report names the passes" grep -q "(IDA\* passes after 0.25 of the time: 5-20:2.5,30-40:6)" \
+    "$tmp/repi/summary.md"
+for bad in x 0-5:1 5-4:1 1-5:-1 1-5:x 1-1000:1 1-5:1,5-9:1 1-5 -5:1 1-2:1,3-4:1,5-6:1,7-8:1,9-10:1,11-12:1,13-14:1,15-16:1,17-18:1; do
+    expect_rc 2 "--ida '$bad' refused" run --algo anytime --ida "$bad" --heuristic "ann:$tmp/m8.h5"
+done
+check "band refusal explained" grep -q -- "--ida" "$tmp/err"
+for bad in -0.1 1.5 x nan; do
+    expect_rc 2 "--ida-at '$bad' refused" run --algo anytime --ida plain --ida-at "$bad" --heuristic "ann:$tmp/m8.h5"
+done
+expect_rc 2 "--ida for another algorithm" run --algo astar --ida plain --heuristic "ann:$tmp/m8.h5"
+check "--ida for astar explained" grep -q "anytime's, not astar's" "$tmp/err"
 expect_rc 2 "anytime: a network as the admissible part" run --algo anytime \
     --heuristic "ann:$tmp/m8.h5" --admissible "ann:$tmp/m8.h5"
 

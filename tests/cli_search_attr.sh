@@ -139,5 +139,15 @@ expect_rc 0 "solve --model replays the weighted phases" "$HN" solve -q --model "
 check "three weighted phases and two delta phases" test "$(grep -c "phases=5 proven=1" "$tmp/out")" -eq 6
 expect_rc 0 "--weight replaces the recorded list" "$HN" solve -q --model "$tmp/m8s.h5" --weight 2 "$tmp/b8.txt"
 check "one weighted phase" test "$(grep -c "phases=3 proven=1" "$tmp/out")" -eq 6
+# --- a recorded IDA* stage travels with the model; --ida off on the command line drops it ---
+expect_rc 0 "set-search with plain IDA* passes" "$HN" nn set-search "$tmp/m8s.h5" \
+    "--algo anytime --deltas 0 --weight 3 --ida plain --ida-at 0 --heuristic ann:SELF,manhattan"
+expect_rc 0 "solve --model replays the passes" "$HN" solve -q --model "$tmp/m8s.h5" "$tmp/b8.txt"
+check "the recorded passes prove every length" test "$(grep -c "proven=1" "$tmp/out")" -eq 6
+expect_rc 0 "--ida off replaces the recorded stage" "$HN" solve -q --model "$tmp/m8s.h5" --ida off "$tmp/b8.txt"
+check "without the stage nothing is proven" test "$(grep -c "proven=1" "$tmp/out")" -eq 0
+expect_rc 2 "a bad recorded band refused" "$HN" nn set-search "$tmp/m8s.h5" \
+    "--algo anytime --ida 3-2:1 --heuristic ann:SELF,manhattan"
+expect_rc 2 "--ida refused for bwas" "$HN" nn set-search "$M" "--algo bwas --ida plain --heuristic ann:SELF"
 expect_rc 2 "a weight list refused for bwas" "$HN" nn set-search "$M" "--algo bwas --weight 0.9,0.8 --heuristic ann:SELF"
 exit $fail

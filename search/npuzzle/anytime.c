@@ -58,18 +58,23 @@ static uint64_t f_best(const anytime *a)
  * store, whose parents the next phase overwrites), shortened by windows
  * first when asked: the rest of the phase and the next ones are then
  * bounded by the shorter length. */
-static int take_incumbent(anytime *a, uint32_t idx)
+static int set_incumbent(anytime *a, const uint8_t *moves, int nmoves, int length)
 {
-    srch_np_result r;
-    srch_np_bfs_take_path(&a->s, idx, &r);
-    a->best = r.length;
-    a->nmoves = r.nmoves;
-    memcpy(a->moves, r.moves, (size_t)r.nmoves);
+    a->best = length;
+    a->nmoves = nmoves;
+    memcpy(a->moves, moves, (size_t)nmoves);
     if (!a->sc || a->nmoves != a->best) /* a path too long to hold is not shortened */
         return 0;
     int st = srch_np_shortcut(a->start, a->moves, &a->nmoves, a->sc, a->deadline, &a->saved);
     a->best = a->nmoves;
     return st;
+}
+
+static int take_incumbent(anytime *a, uint32_t idx)
+{
+    srch_np_result r;
+    srch_np_bfs_take_path(&a->s, idx, &r);
+    return set_incumbent(a, r.moves, r.nmoves, r.length);
 }
 
 /* Queue node idx unless it cannot lead to a solution shorter than the
@@ -123,9 +128,58 @@ static int phase(anytime *a, const srch_limits *lim, double deadline, srch_np_re
     return 0;
 }
 
+/* The A* phases: weighted ones first (k < 0), the first of which finds a
+ * solution fast, then one per delta. With an IDA* stage they give way at
+ * `handover` once they have an incumbent. */
+static int astar_phases(anytime *a, const double *deltas, int ndeltas, const double *weights,
+                        int nweights, const srch_limits *lim, double handover, double deadline,
+                        srch_np_result *res)
+{
+    int st = 0;
+    for (int k = -nweights; k < ndeltas && !st; k++) {
+        a->wq = k < 0 ? lround(weights[nweights + k] * F_RES) : F_RES;
+        a->delta = k < 0 ? 0 : isinf(deltas[k]) ? LONG_MAX : lround(deltas[k] * a->scale);
+        st = phase(a, lim, handover, res);
+        if (st == HN_ERR_LIMIT && a->best == INT_MAX && handover != deadline &&
+            (deadline <= 0 || hn_now() <= deadline))
+            st = phase(a, lim, deadline, res); /* no incumbent to hand over yet */
+        if (!st) {
+            res->phases++;
+            res->proven = a->delta == LONG_MAX;
+        }
+    }
+    return st;
+}
+
+/* The IDA* stage: passes below the incumbent until one finds nothing (a
+ * proof without bands) or a limit ends them. */
+static int ida_stage(anytime *a, const srch_np_ida_opts *ida, const srch_limits *lim,
+                     double deadline, srch_np_result *res)
+{
+    for (;;) {
+        uint8_t moves[SRCH_NP_MAX_PATH];
+        int n = 0;
+        if (a->best < 2) {
+            res->proven = ida->nbands == 0;
+            return 0;
+        }
+        int r = srch_np_ida_pass(a->start, a->adm, a->h, ida, a->best - 2, lim, deadline, res,
+                                 moves, &n);
+        if (r < 0)
+            return r;
+        res->phases++;
+        if (r == 0) {
+            res->proven = ida->nbands == 0;
+            return 0;
+        }
+        if ((r = set_incumbent(a, moves, n, n)))
+            return r;
+    }
+}
+
 static int run(anytime *a, const srch_np_board *start, const double *deltas, int ndeltas,
-               const double *weights, int nweights, const srch_limits *lim, double deadline,
-               srch_np_result *res)
+               const double *weights, int nweights, const srch_np_ida_opts *ida,
+               const srch_limits *lim, double t0, double deadline, srch_np_result *res)
 {
     a->start = start;
     a->deadline = deadline;
@@ -136,16 +190,11 @@ static int run(anytime *a, const srch_np_board *start, const double *deltas, int
     srch_np_bfs_pack(start, root.key);
     if (srch_np_bfs_store_add(&a->s, &root, h0, a0 > 0xffff ? 0xffff : a0) < 0)
         return HN_ERR_NOMEM;
-    int st = 0;
-    /* k < 0: the weighted phases, the first of which finds a solution fast */
-    for (int k = -nweights; k < ndeltas && !st; k++) {
-        a->wq = k < 0 ? lround(weights[nweights + k] * F_RES) : F_RES;
-        a->delta = k < 0 ? 0 : isinf(deltas[k]) ? LONG_MAX : lround(deltas[k] * a->scale);
-        if (!(st = phase(a, lim, deadline, res))) {
-            res->phases++;
-            res->proven = a->delta == LONG_MAX;
-        }
-    }
+    double handover = ida && deadline > 0 ? t0 + ida->at * (deadline - t0) : deadline;
+    int st = astar_phases(a, deltas, ndeltas, weights, nweights, lim, handover, deadline, res);
+    if (ida && a->best != INT_MAX && !res->proven && (st == 0 || st == HN_ERR_LIMIT) &&
+        (deadline <= 0 || hn_now() < deadline))
+        st = ida_stage(a, ida, lim, deadline, res);
     if (a->best == INT_MAX)
         return st ? st
                   : hn_fail(HN_ERR_UNSOLVABLE,
@@ -189,11 +238,24 @@ int srch_np_anytime(const srch_np_board *start, const srch_np_heur *h, const src
                     const double *deltas, int ndeltas, const double *weights, int nweights,
                     const srch_np_shortcut_opts *sc, const srch_limits *lim, srch_np_result *res)
 {
+    return srch_np_anytime_ida(start, h, adm, deltas, ndeltas, weights, nweights, sc, NULL, lim,
+                               res);
+}
+
+int srch_np_anytime_ida(const srch_np_board *start, const srch_np_heur *h, const srch_np_heur *adm,
+                        const double *deltas, int ndeltas, const double *weights, int nweights,
+                        const srch_np_shortcut_opts *sc, const srch_np_ida_opts *ida,
+                        const srch_limits *lim, srch_np_result *res)
+{
     if (srch_np_search_begin(start, h, res))
         return res->status;
     if ((res->status = srch_np_anytime_check(deltas, ndeltas, weights, nweights)))
         return res->status;
     if (sc && (res->status = srch_np_shortcut_check(sc)))
+        return res->status;
+    if (ida && !ida->on)
+        ida = NULL;
+    if (ida && (res->status = srch_np_ida_bands_check(ida)))
         return res->status;
     if (!adm || srch_np_heur_scale(adm) != 1 || srch_np_heur_width(adm) != start->width ||
         srch_np_heur_goal(adm) != srch_np_heur_goal(h))
@@ -212,7 +274,7 @@ int srch_np_anytime(const srch_np_board *start, const srch_np_heur *h, const src
                    .sc = sc && sc->max_window ? sc : NULL};
     res->status = srch_np_bfs_store_init(&a->s, start->width);
     if (!res->status)
-        res->status = run(a, start, deltas, ndeltas, weights, nweights, lim,
+        res->status = run(a, start, deltas, ndeltas, weights, nweights, ida, lim, t0,
                           lim && lim->time_limit > 0 ? t0 + lim->time_limit : 0, res);
     res->stored = a->s.n;
     res->seconds = hn_now() - t0;

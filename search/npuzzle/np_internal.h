@@ -92,4 +92,14 @@ srch_np_heur *srch_np_heur_wrap(const srch_np_heur_ops *ops, void *self, int wid
  * status it also stores in res->status (width mismatch, unsolvable). */
 int srch_np_search_begin(const srch_np_board *start, const srch_np_heur *h, srch_np_result *res);
 
+/* One pass of the IDA* stage of anytime A* (anytime_ida.c): depth-first
+ * from start under `bound`, pruned by adm and, in o's bands of moves left,
+ * by guide less the band's delta. 1: a solution of at most `bound` moves in
+ * moves[0..*nmoves); 0: none within the bound (a proof when o has no band);
+ * < 0: a limit, an interrupt or an error. Adds its counts to res. */
+struct srch_np_ida_opts;
+int srch_np_ida_pass(const srch_np_board *start, const srch_np_heur *adm, const srch_np_heur *guide,
+                     const struct srch_np_ida_opts *o, int bound, const srch_limits *lim,
+                     double deadline, srch_np_result *res, uint8_t *moves, int *nmoves);
+
 #endif
