@@ -190,5 +190,6 @@ int main(void)
     srch_np_heur_free(f.adm_plain);
     srch_np_heur_free(t.md);
     srch_np_heur_free(one.md);
+    free(dist);
     return CHECK_DONE();
 }
