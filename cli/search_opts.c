@@ -137,8 +137,10 @@ static int parse_band(const char *item, srch_np_band *b)
     hi[colon - dash - 1] = 0;
     strcpy(d, colon + 1);
     long l, h;
+    b->delta = INFINITY;
     if (cli_parse_long(lo, 1, SRCH_NP_MAX_PATH - 1, &l) ||
-        cli_parse_long(hi, 1, SRCH_NP_MAX_PATH - 1, &h) || cli_parse_double(d, &b->delta))
+        cli_parse_long(hi, 1, SRCH_NP_MAX_PATH - 1, &h) ||
+        (strcmp(d, "inf") && cli_parse_double(d, &b->delta)))
         return -1;
     b->lo = (int)l;
     b->hi = (int)h;
@@ -168,7 +170,7 @@ static int parse_ida(const char *cmd, int hint, const char *arg, cli_search_opts
             if (parse_band(item, &ida.band[ida.nbands]))
                 return cli_search_usage(cmd, hint,
                                         "--ida: band '%s' is not LO-HI:DELTA (moves left "
-                                        "1..%d, delta a number)",
+                                        "1..%d, delta a number or inf)",
                                         item, SRCH_NP_MAX_PATH - 1);
             ida.nbands++;
             if (!end)

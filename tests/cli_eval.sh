@@ -167,6 +167,9 @@ check "plain passes: every length proven" test "$(grep -c "proven=1" "$tmp/out")
 expect_rc 0 "anytime with a band" run --algo anytime --deltas 0 --weight 3 --ida 1-30:1000 --ida-at 1 \
     --heuristic "ann:$tmp/m8.h5,scale:10" --admissible manhattan
 check "a band proves nothing" test "$(grep -c "proven=1" "$tmp/out")" -eq 0
+expect_rc 0 "anytime with an ordering band" run --algo anytime --deltas 0 --weight 3 --ida 1-30:inf \
+    --heuristic "ann:$tmp/m8.h5,scale:10" --admissible manhattan
+check "an ordering band still proves" test "$(grep -c "proven=1" "$tmp/out")" -eq 6
 expect_rc 0 "eval names the IDA* stage" "$HN" eval --model "$tmp/m8.h5" --instances "$tmp/b8.txt" \
     --baseline manhattan --baseline-algo none --algo anytime --deltas 0 --ida 5-20:2.5,30-40:6 \
     --ida-at 0.25 --admissible manhattan -q -o "$tmp/repi"

@@ -4,8 +4,8 @@
  * plain passes (Manhattan alone) make every solution optimal and proven,
  * with or without the incremental pair, and never ask the guide; a band
  * that trusts the guide with a huge delta finds the same lengths without
- * calling them proven; a band with delta 0 prunes optimal paths away; the
- * handover share decides how many A* phases run; a node limit keeps the
+ * calling them proven, one of delta inf (order only) proves them; a band with delta 0 prunes
+ * optimal paths away; the handover share decides how many A* phases run; a node limit keeps the
  * incumbent; bad stage settings are refused. */
 #include <math.h>
 #include <stdlib.h>
@@ -57,8 +57,9 @@ static int solve(const fixture *f, const srch_np_board *b, const srch_np_heur *a
 static void test_passes(const fixture *f, const uint8_t *dist, hn_rng *rng)
 {
     srch_np_ida_opts plain = {.on = 1}, trust = {.on = 1, .nbands = 1},
-                     strict = {.on = 1, .nbands = 1};
+                     strict = {.on = 1, .nbands = 1}, order = {.on = 1, .nbands = 1};
     trust.band[0] = (srch_np_band){1, 40, 1000};
+    order.band[0] = (srch_np_band){1, 40, INFINITY};
     strict.band[0] = (srch_np_band){1, 40, 0};
     int worse = 0, strict_opt = 0;
     for (int i = 0; i < NBOARDS; i++) {
@@ -80,6 +81,10 @@ static void test_passes(const fixture *f, const uint8_t *dist, hn_rng *rng)
         CHECK_MSG(solve(f, &b, f->adm, &trust, &r) == opt && !r.proven,
                   "board %d trusting band: %d, optimum %d, proven %d", i, r.length, opt, r.proven);
         CHECK_MSG(f->t->boards > asked, "board %d: the band did not ask the guide", i);
+        f->t->boards = 0;
+        CHECK_MSG(solve(f, &b, f->adm, &order, &r) == opt && r.proven,
+                  "board %d ordering band: %d, optimum %d, proven %d", i, r.length, opt, r.proven);
+        CHECK_MSG(f->t->boards > asked, "board %d: the ordering band did not ask the guide", i);
         int ls = solve(f, &b, f->adm, &strict, &r);
         CHECK_MSG(ls >= opt && ls <= l0, "board %d strict band: %d, optimum %d, before %d", i, ls,
                   opt, l0);

@@ -188,19 +188,20 @@ int srch_np_anytime(const srch_np_board *start, const srch_np_heur *h, const src
  * in a band lo <= L <= hi, also where the guide less the band's delta
  * exceeds L. A pass that finds one makes it the incumbent (shortened by
  * windows as any other) and the next pass starts below it; a pass that ends
- * without one ends the search, with the length proven optimal when there
- * are no bands. Such a pass costs the admissible heuristic's incremental
- * update per node and the network only in the bands, so it reaches bounds
- * the A* phases cannot within the time. */
+ * without one ends the search, with the length proven optimal when no band
+ * cuts (a band of delta INFINITY only orders the children by the guide). Such a pass costs the
+ * admissible heuristic's incremental update per node and the network only in the bands, so it
+ * reaches bounds the A* phases cannot within the time. */
 #define SRCH_NP_MAX_BANDS 8
 typedef struct srch_np_band {
     int lo, hi;   /* moves left under the pass's bound, 1 <= lo <= hi */
-    double delta; /* moves the guide may over-estimate there, 0..1000 */
+    double delta; /* moves the guide may over-estimate there, 0..1000; INFINITY: the
+                     children are only ordered by the guide, never cut */
 } srch_np_band;
 typedef struct srch_np_ida_opts {
     int on;     /* 0: no IDA* stage (srch_np_anytime) */
     double at;  /* share of the time limit after which the stage may start, 0..1 */
-    int nbands; /* 0: adm alone (the passes prove) */
+    int nbands; /* 0, or only INFINITY deltas: no cut but adm's (the passes prove) */
     srch_np_band band[SRCH_NP_MAX_BANDS];
 } srch_np_ida_opts;
 
@@ -211,9 +212,12 @@ int srch_np_anytime_ida(const srch_np_board *start, const srch_np_heur *h, const
                         const srch_np_shortcut_opts *sc, const srch_np_ida_opts *ida,
                         const srch_limits *lim, srch_np_result *res);
 /* 0, or HN_ERR_ARG with a message: bands not 0..8, a band outside
- * 1 <= lo <= hi < SRCH_NP_MAX_PATH or its delta outside 0..1000, two bands
- * overlapping, `at` outside 0..1. */
+ * 1 <= lo <= hi < SRCH_NP_MAX_PATH or its delta outside 0..1000 (or
+ * INFINITY), two bands overlapping, `at` outside 0..1. */
 int srch_np_ida_bands_check(const srch_np_ida_opts *o);
+/* 1 when a pass that ends without a solution proves the bound: no band
+ * cuts by the guide (every delta INFINITY). */
+int srch_np_ida_proves(const srch_np_ida_opts *o);
 
 /* 0, or HN_ERR_ARG with a message when the schedule is not 1..16 rising
  * deltas in 0..1000 (inf allowed last) or the weights are not 0..8 falling

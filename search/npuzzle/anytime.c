@@ -160,7 +160,7 @@ static int ida_stage(anytime *a, const srch_np_ida_opts *ida, const srch_limits 
         uint8_t moves[SRCH_NP_MAX_PATH];
         int n = 0;
         if (a->best < 2) {
-            res->proven = ida->nbands == 0;
+            res->proven = srch_np_ida_proves(ida);
             return 0;
         }
         int r = srch_np_ida_pass(a->start, a->adm, a->h, ida, a->best - 2, lim, deadline, res,
@@ -169,7 +169,7 @@ static int ida_stage(anytime *a, const srch_np_ida_opts *ida, const srch_limits 
             return r;
         res->phases++;
         if (r == 0) {
-            res->proven = ida->nbands == 0;
+            res->proven = srch_np_ida_proves(ida);
             return 0;
         }
         if ((r = set_incumbent(a, moves, n, n)))

@@ -13,6 +13,7 @@
  * bands it does not cover. Children are tried in the network's order where
  * it was asked, else in the PDB's, so a pass that can succeed succeeds
  * early. */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,8 @@ typedef struct {
     srch_np_board b;
     const srch_np_heur *adm, *guide;
     int goal, bound, scale, length, status;
-    long delta[SRCH_NP_MAX_PATH]; /* per moves left after a child's move: -1 no network */
+    long delta[SRCH_NP_MAX_PATH]; /* per moves left after a child's move: -1 no network,
+                                     LONG_MAX the network's order without a cut */
     char *states;                 /* adm state per (depth, child slot), ssz bytes each */
     size_t ssz;
     const srch_limits *lim;
@@ -117,7 +119,7 @@ static int network_cut(stage *s, int g, kid *k, int n)
         return st;
     s->res->heur_calls += (uint64_t)n;
     s->res->batches++;
-    long cap = (long)(s->bound - g - 1) * s->scale + delta;
+    long cap = delta == LONG_MAX ? LONG_MAX : (long)(s->bound - g - 1) * s->scale + delta;
     int m = 0;
     for (int i = 0; i < n; i++)
         if (v[i] <= cap) {
@@ -165,6 +167,14 @@ static int dfs(stage *s, int g, int me, int prev, int hcur)
     return 0;
 }
 
+int srch_np_ida_proves(const srch_np_ida_opts *o)
+{
+    for (int i = 0; i < o->nbands; i++)
+        if (!isinf(o->band[i].delta))
+            return 0;
+    return 1;
+}
+
 int srch_np_ida_bands_check(const srch_np_ida_opts *o)
 {
     if (o->nbands < 0 || o->nbands > SRCH_NP_MAX_BANDS)
@@ -175,10 +185,10 @@ int srch_np_ida_bands_check(const srch_np_ida_opts *o)
     for (int i = 0; i < o->nbands; i++) {
         const srch_np_band *b = &o->band[i];
         if (b->lo < 1 || b->hi < b->lo || b->hi >= SRCH_NP_MAX_PATH || !(b->delta >= 0) ||
-            b->delta > 1000)
+            (b->delta > 1000 && !isinf(b->delta)))
             return hn_fail(HN_ERR_ARG,
                            "IDA* stage: band %d must be 1 <= lo <= hi < %d moves left with a "
-                           "delta in 0..1000 (got %d-%d:%g)",
+                           "delta in 0..1000 or inf (got %d-%d:%g)",
                            i + 1, SRCH_NP_MAX_PATH, b->lo, b->hi, b->delta);
         for (int j = 0; j < i; j++)
             if (b->lo <= o->band[j].hi && o->band[j].lo <= b->hi)
@@ -217,7 +227,7 @@ int srch_np_ida_pass(const srch_np_board *start, const srch_np_heur *adm, const 
         s->delta[r] = -1;
     for (int i = 0; i < o->nbands; i++)
         for (int r = o->band[i].lo; r <= o->band[i].hi; r++)
-            s->delta[r] = lround(o->band[i].delta * s->scale);
+            s->delta[r] = isinf(o->band[i].delta) ? LONG_MAX : lround(o->band[i].delta * s->scale);
     for (int c = 0; c < start->ncells; c++)
         for (int d = 0; d < 4; d++)
             s->nb[c][d] = (int8_t)srch_np_neighbour(start->width, c, d);
