@@ -51,16 +51,6 @@ static int stopped(stage *s)
     return s->status != 0;
 }
 
-static void move_blank(srch_np_board *b, int to)
-{
-    int from = b->blank, tile = b->tile[to];
-    b->tile[from] = (uint8_t)tile;
-    b->pos[tile] = (uint8_t)from;
-    b->tile[to] = 0;
-    b->pos[0] = (uint8_t)to;
-    b->blank = (uint8_t)to;
-}
-
 typedef struct {
     int dir, to, h; /* h: adm in moves */
     int slot;       /* where its adm state is, at the next depth */
@@ -85,11 +75,11 @@ static int children(stage *s, int g, int me, int prev, kid *out)
         if (to < 0 || d == (prev ^ 1))
             continue;
         int tile = s->b.tile[to];
-        move_blank(&s->b, to);
+        srch_np_board_slide(&s->b, to);
         int h = ops->inc_move ? ops->inc_move(s->adm->self, &s->b, tile, to, from, state(s, g, me),
                                               state(s, g + 1, n), left)
                               : ops->eval(s->adm->self, &s->b);
-        move_blank(&s->b, from);
+        srch_np_board_slide(&s->b, from);
         s->res->generated++;
         s->res->heur_calls++;
         if (h <= left) {
@@ -112,7 +102,7 @@ static int network_cut(stage *s, int g, kid *k, int n)
     int v[4];
     for (int i = 0; i < n; i++) {
         kb[i] = s->b;
-        move_blank(&kb[i], k[i].to);
+        srch_np_board_slide(&kb[i], k[i].to);
     }
     int st = srch_np_heur_eval_batch(s->guide, kb, (size_t)n, v);
     if (st)
@@ -157,12 +147,12 @@ static int dfs(stage *s, int g, int me, int prev, int hcur)
         }
     for (int i = 0; i < n; i++) {
         int from = s->b.blank;
-        move_blank(&s->b, k[i].to);
+        srch_np_board_slide(&s->b, k[i].to);
         s->path[g] = (uint8_t)k[i].dir;
         int r = dfs(s, g + 1, k[i].slot, k[i].dir, k[i].h);
         if (r)
             return r;
-        move_blank(&s->b, from);
+        srch_np_board_slide(&s->b, from);
     }
     return 0;
 }

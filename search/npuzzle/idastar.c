@@ -59,11 +59,7 @@ static int dfs(ida *s, int g, int prev, int hcur)
         if (to < 0 || d == (prev ^ 1))
             continue;
         int tile = s->b.tile[to];
-        s->b.tile[from] = (uint8_t)tile;
-        s->b.pos[tile] = (uint8_t)from;
-        s->b.tile[to] = 0;
-        s->b.pos[0] = (uint8_t)to;
-        s->b.blank = (uint8_t)to;
+        srch_np_board_slide(&s->b, to);
         s->generated++;
         s->heur_calls++;
         int hc = ops->inc_move
@@ -79,11 +75,7 @@ static int dfs(ida *s, int g, int prev, int hcur)
         } else if (f < s->next_bound) {
             s->next_bound = f;
         }
-        s->b.tile[to] = (uint8_t)tile;
-        s->b.pos[tile] = (uint8_t)to;
-        s->b.tile[from] = 0;
-        s->b.pos[0] = (uint8_t)from;
-        s->b.blank = (uint8_t)from;
+        srch_np_board_slide(&s->b, from);
     }
     return 0;
 }

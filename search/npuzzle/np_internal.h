@@ -32,6 +32,19 @@ static inline int srch_np_neighbour(int width, int cell, int dir)
     }
 }
 
+/* Slide the tile on `to` (a neighbour of the blank) into the blank: the
+ * searches' hot-path move, by cell and without checks (srch_np_board_move
+ * is the checked one, by direction). */
+static inline void srch_np_board_slide(srch_np_board *b, int to)
+{
+    int from = b->blank, tile = b->tile[to];
+    b->tile[from] = (uint8_t)tile;
+    b->pos[tile] = (uint8_t)from;
+    b->tile[to] = 0;
+    b->pos[0] = (uint8_t)to;
+    b->blank = (uint8_t)to;
+}
+
 /* Cell of `tile` in the goal layout. */
 static inline int srch_np_goal_cell(int ncells, int goal, int tile)
 {
