@@ -10,11 +10,7 @@ set -u
 HN=$1
 SRC=$3
 . "$(dirname "$0")/lib_cli.sh"
-PY=/usr/bin/python3
-if ! $PY -c "import h5py, numpy" 2>/dev/null; then
-    echo "FAIL: /usr/bin/python3 with h5py and numpy is needed (scripts/deps.sh)" >&2
-    exit 1
-fi
+need_h5py
 D="$SRC/scripts/distill_labels.py"
 
 # a small residual teacher over Manhattan distance, trained for two rounds so

@@ -9,11 +9,7 @@ set -u
 HN=$1
 SRC=$3
 . "$(dirname "$0")/lib_cli.sh"
-PY=/usr/bin/python3
-if ! $PY -c "import h5py, numpy" 2>/dev/null; then
-    echo "FAIL: /usr/bin/python3 with h5py and numpy is needed (scripts/deps.sh)" >&2
-    exit 1
-fi
+need_h5py
 E="$SRC/scripts/error_profile.py"
 
 "$HN" gen --puzzle 8 --count 150 --seed 3 --quiet -o "$T/g.h5" >/dev/null ||

@@ -33,3 +33,13 @@ expect_re() {
         fail "$* -> exit $rc (want $code), output: $(cat "$T/err" "$T/out" | head -5)"
     fi
 }
+
+# need_h5py: stop with a failure unless /usr/bin/python3 has h5py and numpy
+# (tests that cannot check anything without them; scripts/deps.sh installs them).
+PY=/usr/bin/python3
+need_h5py() {
+    if ! $PY -c "import h5py, numpy" 2>/dev/null; then
+        echo "FAIL: /usr/bin/python3 with h5py and numpy is needed (scripts/deps.sh)" >&2
+        exit 1
+    fi
+}
