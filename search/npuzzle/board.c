@@ -148,11 +148,7 @@ int srch_np_board_move(srch_np_board *b, int dir)
     if (to < 0)
         return -1;
     int t = b->tile[to];
-    b->tile[b->blank] = (uint8_t)t;
-    b->pos[t] = b->blank;
-    b->tile[to] = 0;
-    b->pos[0] = (uint8_t)to;
-    b->blank = (uint8_t)to;
+    srch_np_board_slide(b, to);
     return t;
 }
 

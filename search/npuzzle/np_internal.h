@@ -34,7 +34,7 @@ static inline int srch_np_neighbour(int width, int cell, int dir)
 
 /* Slide the tile on `to` (a neighbour of the blank) into the blank: the
  * searches' hot-path move, by cell and without checks (srch_np_board_move
- * is the checked one, by direction). */
+ * checks the direction, then slides). */
 static inline void srch_np_board_slide(srch_np_board *b, int to)
 {
     int from = b->blank, tile = b->tile[to];
