@@ -7,7 +7,6 @@
 set -u
 HN=$1
 SRC=$3
-PY=/usr/bin/python3
 . "$(dirname "$0")/lib_cli.sh"
 
 if ! $PY -c "import h5py" 2>/dev/null; then

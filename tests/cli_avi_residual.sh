@@ -8,7 +8,6 @@
 set -u
 HN=$1
 . "$(dirname "$0")/lib_cli.sh"
-PY=/usr/bin/python3
 
 A=(--puzzle 8 --arch 81-16-1 --no-bn --steps 5 --batch 32 --walk-max 10 --quiet)
 expect 2 "--lookahead" "$HN" avi "${A[@]}" --lookahead 4 -o "$T/m.h5"

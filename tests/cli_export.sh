@@ -12,7 +12,6 @@
 set -u
 HN=$1
 SRC=$3
-PY=/usr/bin/python3
 EX=$SRC/tests/export
 . "$(dirname "$0")/lib_cli.sh"
 skipped=0

@@ -8,7 +8,6 @@
 set -u
 HN=$1
 SRC=$3
-PY=/usr/bin/python3
 . "$(dirname "$0")/lib_cli.sh"
 EXPECT_MAX_LINES=3
 if ! $PY -c 'import h5py, numpy' 2>/dev/null; then

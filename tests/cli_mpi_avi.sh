@@ -8,7 +8,6 @@
 # Arguments: path of heurnet, shared data dir, source dir.
 set -u
 HN=$(realpath "$1")
-PY=/usr/bin/python3
 . "$(dirname "$0")/lib_cli.sh"
 . "$(dirname "$0")/lib_mpi.sh"
 cd "$T"

@@ -6,7 +6,6 @@
 # Arguments: path of heurnet, instances dir, source dir.
 set -u
 HN=$1
-PY=/usr/bin/python3
 . "$(dirname "$0")/lib_cli.sh"
 EXPECT_MAX_LINES=3
 

@@ -8,7 +8,6 @@
 set -u
 HN=$1
 DATA=$2
-PY=/usr/bin/python3
 . "$(dirname "$0")/lib_cli.sh"
 
 if ! $PY -c "import h5py, numpy" 2>/dev/null; then

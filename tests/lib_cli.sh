@@ -34,8 +34,9 @@ expect_re() {
     fi
 }
 
-# need_h5py: stop with a failure unless /usr/bin/python3 has h5py and numpy
-# (tests that cannot check anything without them; scripts/deps.sh installs them).
+# PY is the Python every shell test runs (scripts/deps.sh installs its packages).
+# need_h5py: stop with a failure unless it has h5py and numpy
+# (tests that cannot check anything without them).
 PY=/usr/bin/python3
 need_h5py() {
     if ! $PY -c "import h5py, numpy" 2>/dev/null; then
