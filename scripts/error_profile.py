@@ -10,7 +10,8 @@ boards over-estimated by more than 1, 2 and 3 moves, and the correlation of
 the error with the error of the reference heuristic (--ref, an admissible
 PDB by default). Over-estimates are what keep A* with h - delta from optimal
 paths; the correlation says how much of a residual model's error is its
-base's.
+base's. A dataset is read in its own goal layout (its `goal` attribute); an
+unfinished gen file or one whose costs are not integers (not optima) is refused.
 
     scripts/error_profile.py build/heurnet labelled.h5 --puzzle 24 \\
         --spec ann:models/24puzzle-annd.h5 --spec pdb:6-6-6-6
@@ -24,16 +25,26 @@ import tempfile
 import numpy as np
 
 
+def attr_str(v):
+    return v.decode() if isinstance(v, bytes) else str(v)
+
+
 def load_boards(path):
-    """(ids, optimum, tiles) from a gen dataset or an instance file."""
+    """(optimum, tiles, goal layout or None) from a gen dataset or an instance file."""
     if path.endswith('.h5'):
         import h5py
         with h5py.File(path, 'r') as f:
             if 'boards' not in f or 'cost' not in f:
                 sys.exit(f'error_profile: {path}: no /boards and /cost datasets')
+            if 'complete' in f.attrs and not int(f.attrs['complete']):
+                sys.exit(f'error_profile: {path}: an unfinished heurnet gen file (complete = 0)')
+            if f['cost'].dtype.kind not in 'iu':
+                sys.exit(f'error_profile: {path}: /cost is not integer, so not optimal lengths '
+                         '(a distillation file?)')
             tiles = f['boards'][:]
             opt = f['cost'][:].astype(int)
-        return opt, tiles
+            goal = attr_str(f.attrs['goal']) if 'goal' in f.attrs else None
+        return opt, tiles, goal
     opt, tiles = [], []
     with open(path) as f:
         for n, line in enumerate(f, 1):
@@ -47,7 +58,7 @@ def load_boards(path):
                 sys.exit(f'error_profile: {path}:{n}: expected "id optimal tiles..."')
     if len({len(t) for t in tiles}) > 1:
         sys.exit(f'error_profile: {path}: boards of different sizes')
-    return np.array(opt), np.array(tiles)
+    return np.array(opt), np.array(tiles), None
 
 
 def h0_values(heurnet, puzzle, goal, spec, board_file, n):
@@ -69,22 +80,28 @@ def main():
     ap.add_argument('heurnet')
     ap.add_argument('boards', help='gen dataset (.h5) or instance file with optima')
     ap.add_argument('--puzzle', type=int, default=24, choices=(8, 15, 24))
-    ap.add_argument('--goal', default='blank-first', choices=('blank-first', 'blank-last'))
+    ap.add_argument('--goal', choices=('blank-first', 'blank-last'),
+                    help="the boards' goal layout [a dataset's own, else blank-first]")
     ap.add_argument('--spec', action='append', required=True, help='heuristic spec (repeat)')
-    ap.add_argument('--ref', default=None, help='reference heuristic [pdb:6-6-6-6 / pdb:7-8]')
+    ap.add_argument('--ref', default=None, help='reference heuristic [pdb:6-6-6-6 / pdb:7-8 / lc]')
     ap.add_argument('--bands', default='0,30,40,50', help='lower ends of distance bands')
     a = ap.parse_args()
     ref = a.ref or ('pdb:6-6-6-6' if a.puzzle == 24 else 'pdb:7-8' if a.puzzle == 15 else 'lc')
-    opt, tiles = load_boards(a.boards)
+    opt, tiles, file_goal = load_boards(a.boards)
     if tiles.shape[1] != a.puzzle + 1:
         sys.exit(f'error_profile: {a.boards}: boards of {tiles.shape[1]} cells, not the {a.puzzle}-puzzle')
+    if a.goal and file_goal and a.goal != file_goal:
+        sys.exit(f'error_profile: {a.boards}: boards for the {file_goal} goal, not {a.goal}')
+    goal = a.goal or file_goal or 'blank-first'
     with tempfile.TemporaryDirectory() as tmp:
         bf = os.path.join(tmp, 'boards.txt')
         with open(bf, 'w') as f:
             for i, t in enumerate(tiles):
                 f.write(f'{i} {" ".join(map(str, t))}\n')
-        r = h0_values(a.heurnet, a.puzzle, a.goal, ref, bf, len(opt))
-        vals = {s: h0_values(a.heurnet, a.puzzle, a.goal, s, bf, len(opt)) for s in a.spec}
+        # the reference is evaluated once, also when it is one of the specs
+        vals = {s: h0_values(a.heurnet, a.puzzle, goal, s, bf, len(opt))
+                for s in dict.fromkeys(a.spec + [ref])}
+    r = vals.pop(ref) if ref not in a.spec else vals[ref]
     er = r - opt
     print(f'{len(opt)} boards, optimum mean {opt.mean():.1f} (min {opt.min()}, max {opt.max()}); '
           f'reference {ref}')

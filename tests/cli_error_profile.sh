@@ -1,9 +1,11 @@
 #!/bin/bash
 # scripts/error_profile.py on 8-puzzle boards labelled by heurnet gen (IDA*,
-# optimal): its error figures for Manhattan distance equal ones computed here
-# from the boards, an admissible heuristic never over-estimates and correlates
-# 1 with itself as the reference, the supervised 8-puzzle network is close to
-# the optimum, and malformed or mismatched board files are refused by name.
+# optimal), in both goal layouts (a dataset's own is used): its error figures
+# for Manhattan distance equal ones computed here from the boards, an
+# admissible heuristic never over-estimates and correlates 1 with itself as
+# the reference, the supervised 8-puzzle network is close to the optimum, and
+# malformed or mismatched board files, a goal that contradicts the dataset's
+# and non-integer costs are refused by name.
 # Arguments: path of heurnet, shared data dir, source dir.
 set -u
 HN=$1
@@ -17,16 +19,19 @@ E="$SRC/scripts/error_profile.py"
 $PY "$E" "$HN" "$T/g.h5" --puzzle 8 --spec manhattan --spec "ann:$SRC/models/8puzzle-annd.h5" \
     --ref manhattan --bands 0,12 >"$T/p.md" 2>"$T/p.err" || fail "error_profile.py exited $?: $(cat "$T/p.err")"
 
-$PY - "$T/g.h5" "$T/p.md" <<'EOF' || fail "the error profile is wrong (above)"
+check() { # check DATASET PROFILE GOAL: the Manhattan rows against the boards
+$PY - "$1" "$2" "$3" <<'EOF'
+
 import sys
 import h5py
 import numpy as np
 f = h5py.File(sys.argv[1], "r")
 b, opt = f["boards"][:], f["cost"][:].astype(int)
+last = sys.argv[3] == "blank-last"
 man = np.zeros(len(b), np.int64)
 for t in range(1, 9):
-    p = np.argmax(b == t, 1)
-    man += abs(p // 3 - t // 3) + abs(p % 3 - t % 3)
+    p, g = np.argmax(b == t, 1), t - 1 if last else t
+    man += abs(p // 3 - g // 3) + abs(p % 3 - g % 3)
 rows = {}
 for line in open(sys.argv[2]):
     c = [x.strip() for x in line.strip().strip("|").split("|")]
@@ -52,6 +57,16 @@ if bad:
     print("\n".join(bad), file=sys.stderr)
     sys.exit(1)
 EOF
+}
+check "$T/g.h5" "$T/p.md" blank-first || fail "the error profile is wrong (above)"
+
+# a blank-last dataset is read in its own layout (the network converts boards)
+"$HN" gen --puzzle 8 --goal blank-last --count 150 --seed 4 --quiet -o "$T/gl.h5" >/dev/null ||
+    fail "set-up: gen (blank-last) exited $?"
+$PY "$E" "$HN" "$T/gl.h5" --puzzle 8 --spec manhattan --spec "ann:$SRC/models/8puzzle-annd.h5" \
+    --ref manhattan --bands 0,12 >"$T/pl.md" 2>"$T/pl.err" ||
+    fail "error_profile.py (blank-last) exited $?: $(cat "$T/pl.err")"
+check "$T/gl.h5" "$T/pl.md" blank-last || fail "the blank-last error profile is wrong (above)"
 
 # bad input: a malformed line, boards of another puzzle, no optimum column
 printf '1 5 1 2 3 4 5 6 7 8 0\n2 x 1 2 3\n' >"$T/bad.txt"
@@ -59,6 +74,11 @@ expect 1 "bad.txt:2" $PY "$E" "$HN" "$T/bad.txt" --puzzle 8 --spec manhattan
 printf '1 5 1 2 3 4 5 6 7 8 0\n' >"$T/p8.txt"
 expect 1 "not the 15-puzzle" $PY "$E" "$HN" "$T/p8.txt" --puzzle 15 --spec manhattan
 expect 1 "no /boards and /cost" $PY "$E" "$HN" "$SRC/models/8puzzle-annd.h5" --puzzle 8 --spec manhattan
+expect 1 "boards for the blank-last goal, not blank-first" $PY "$E" "$HN" "$T/gl.h5" --puzzle 8 \
+    --goal blank-first --spec manhattan
+$PY -c "import h5py, sys; f = h5py.File(sys.argv[1], 'w'); f['boards'] = [[1, 2, 3, 4, 5, 6, 7, 8, 0]]; f['cost'] = [2.5]" \
+    "$T/float.h5" || fail "set-up: cannot write a float-cost file"
+expect 1 "float.h5: /cost is not integer" $PY "$E" "$HN" "$T/float.h5" --puzzle 8 --spec manhattan
 
 [ $fails -eq 0 ] || exit 1
 echo "error_profile: figures, over-estimates and bad input checked"
