@@ -9,10 +9,7 @@ HN=$1
 SRC=$3
 . "$(dirname "$0")/lib_cli.sh"
 
-if ! $PY -c "import h5py" 2>/dev/null; then
-    echo "SKIP: python3 with h5py is needed to write the search boards"
-    exit 77
-fi
+need_h5py
 "$HN" gen --puzzle 8 --count 3000 --seed 1 --threads 1 --quiet -o "$T/d.h5" >/dev/null &&
     "$HN" gen --puzzle 8 --count 12 --seed 7 --threads 1 --quiet -o "$T/s.h5" >/dev/null &&
     $PY "$SRC/scripts/dataset_to_instances.py" "$T/s.h5" "$T/s.txt" || fail "set-up failed"

@@ -21,7 +21,6 @@ $PY "$E" "$HN" "$T/g.h5" --puzzle 8 --spec manhattan --spec "ann:$SRC/models/8pu
 
 check() { # check DATASET PROFILE GOAL: the Manhattan rows against the boards
 $PY - "$1" "$2" "$3" <<'EOF'
-
 import sys
 import h5py
 import numpy as np

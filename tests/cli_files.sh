@@ -10,10 +10,7 @@ HN=$1
 SRC=$3
 . "$(dirname "$0")/lib_cli.sh"
 EXPECT_MAX_LINES=3
-if ! $PY -c 'import h5py, numpy' 2>/dev/null; then
-    echo "SKIP: python3 with h5py and numpy is needed to write the test files"
-    exit 77
-fi
+need_h5py
 
 # no_signal CMD...: run, fail on an exit by signal (code > 128).
 no_signal() {

@@ -10,10 +10,7 @@ HN=$1
 DATA=$2
 . "$(dirname "$0")/lib_cli.sh"
 
-if ! $PY -c "import h5py, numpy" 2>/dev/null; then
-    echo "SKIP: python3 with h5py and numpy is needed to write the test files"
-    exit 0
-fi
+need_h5py
 
 # --- data files ------------------------------------------------------------
 $PY - "$T" <<'PYEOF' || fail "python set-up failed"

@@ -1,14 +1,12 @@
 # Shared by the mpirun tests (tests/cli_mpi*.sh), sourced after lib_cli.sh
 # with HN (absolute path of heurnet) and PY set: skips (77) without an MPI
-# build, mpirun or h5py; MPI=(mpirun ... -np 2); `compare A.h5 B.h5 TOL`.
+# build or mpirun, fails without h5py (need_h5py); MPI=(mpirun ... -np 2);
+# `compare A.h5 B.h5 TOL`.
 if ! "$HN" train --help | grep -q mpirun || ! command -v mpirun >/dev/null; then
     echo "SKIP: heurnet built without MPI, or no mpirun"
     exit 77
 fi
-if ! $PY -c "import h5py, numpy" 2>/dev/null; then
-    echo "SKIP: python3 with h5py and numpy is needed to compare the models"
-    exit 77
-fi
+need_h5py
 # As root Open MPI needs to be told; --oversubscribe: 2 ranks on 1 core too.
 # In a sanitizer build LeakSanitizer would report Open MPI's own exit-time
 # allocations (in plugins unloaded before the check, so no suppression file
