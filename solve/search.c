@@ -266,7 +266,15 @@ int heurnet_search_setup(heurnet_search *s, const char *spec, const char *adm_sp
                        "%s: --admissible '%s' must be an admissible heuristic, not a network",
                        heurnet_algo_name(s->algo), adm_spec);
     }
-    if ((rc = heurnet_heur_new(adm_spec, width, goal, quiet, &s->adm)))
+    if ((rc = heurnet_heur_new(adm_spec, width, goal, quiet, &s->adm))) {
+        heurnet_search_free(s);
+        return rc;
+    }
+    /* a residual network over the admissible heuristic itself (built from
+       the same name): one table pass per board gives both values */
+    const srch_np_heur *base = srch_np_heur_ann_base(s->h);
+    if (base && !strcmp(srch_np_heur_name(base), srch_np_heur_name(s->adm)) &&
+        (rc = srch_np_heur_ann_share_base(s->h, s->adm)))
         heurnet_search_free(s);
     return rc;
 }

@@ -100,6 +100,24 @@ static void check_walk(const srch_np_heur *h, int width, int goal, hn_rng *rng)
     CHECK(bad == 0 && moves > 1000);
 }
 
+/* The batch path (every entry prefetched before any is read) gives each
+ * board's single lookup, over a count that is not a whole number of the
+ * batch's chunks. */
+static void check_batch(const srch_np_heur *h, int width, int goal, hn_rng *rng)
+{
+    enum { NB = 37 };
+    srch_np_board b[NB];
+    int v[NB], bad = 0, spread = 0;
+    for (int i = 0; i < NB; i++)
+        srch_np_board_random(&b[i], width, goal, rng);
+    CHECK(srch_np_heur_eval_batch(h, b, NB, v) == 0);
+    for (int i = 0; i < NB; i++) {
+        bad += v[i] != srch_np_heur_eval(h, &b[i]);
+        spread += v[i] != v[0];
+    }
+    CHECK(bad == 0 && spread > 0);
+}
+
 static void test_15puzzle(void)
 {
     srch_np_instance *inst;
@@ -138,6 +156,8 @@ static void test_15puzzle(void)
         CHECK(over == 0);
         check_walk(h, 4, 0, rng);
         check_walk(hl, 4, 1, rng);
+        check_batch(h, 4, 0, rng);
+        check_batch(hl, 4, 1, rng);
         /* the easiest Korf instances solve to their known optimal lengths */
         const int easy[] = {55, 16, 42, 79};
         for (int j = 0; j < 4; j++) {

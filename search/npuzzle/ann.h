@@ -78,6 +78,20 @@ srch_np_heur *srch_np_heur_ann_load(const char *path, int width, int goal, srch_
  * or base is for another board size or goal layout. */
 int srch_np_heur_ann_set_base(srch_np_heur *h, srch_np_heur *base);
 
+/* h's residual base, or NULL (not an ANN heuristic, or no base). */
+const srch_np_heur *srch_np_heur_ann_base(const srch_np_heur *h);
+/* Declare that h's residual base gives exactly the values of `adm`, a
+ * whole-move heuristic the caller built from the same spec (the searches
+ * that need both for every board, anytime and focal, then read the tables
+ * once through srch_np_heur_eval_pair). h does not own adm, which must
+ * outlive h's use. HN_ERR_ARG when h is not an ANN heuristic with a
+ * residual base or adm has a scale, board size or goal of its own. */
+int srch_np_heur_ann_share_base(srch_np_heur *h, const srch_np_heur *adm);
+/* h's values into hv and adm's into adm_v (zeros when adm is NULL) for the
+ * same n boards: one pass of the base when adm was declared h's base,
+ * otherwise two calls. 0 or a negative status. */
+int srch_np_heur_eval_pair(const srch_np_heur *h, const srch_np_heur *adm, const srch_np_board *b,
+                           size_t n, int *hv, int *adm_v);
 /* 1 if h was made by srch_np_heur_ann_new. */
 int srch_np_heur_is_ann(const srch_np_heur *h);
 /* Units per move of h's values: the ANN scale, 1 for every other heuristic. */

@@ -220,9 +220,7 @@ int srch_np_bfs_expand(srch_np_bfs_store *s, uint32_t idx, const srch_np_board *
         return 0;
     for (int i = 0; i < nk; i++)
         boards[i] = kids[i].b;
-    int st = srch_np_heur_eval_batch(guide, boards, (size_t)nk, hg);
-    if (!st && adm)
-        st = srch_np_heur_eval_batch(adm, boards, (size_t)nk, ha);
+    int st = srch_np_heur_eval_pair(guide, adm, boards, (size_t)nk, hg, ha);
     if (st)
         return st;
     res->heur_calls += (uint64_t)nk;

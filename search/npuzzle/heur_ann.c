@@ -53,8 +53,9 @@ typedef struct {
     pthread_key_t key;
     pthread_mutex_t mu;
     ann_tls *all;
-    srch_np_heur *floor; /* admissible part of max(ann - delta, floor), or NULL */
-    srch_np_heur *resid; /* residual models: estimate = resid + network, or NULL */
+    srch_np_heur *floor;         /* admissible part of max(ann - delta, floor), or NULL */
+    srch_np_heur *resid;         /* residual models: estimate = resid + network, or NULL */
+    const srch_np_heur *base_as; /* a heuristic resid's values stand for, or NULL */
     srch_np_ann_opts o;
     int width, goal, model_goal, inputs;
 } ann_heur;
@@ -277,8 +278,9 @@ static int estimate(ann_heur *a, const srch_np_board *b, size_t n, float *est)
 
 /* A residual model's network predicts the correction to its base heuristic:
  * the estimate is base(s) + net(s). The base is evaluated per call, not
- * cached, so the cache keeps the network's own outputs. */
-static int add_base(const ann_heur *a, const srch_np_board *b, size_t n, float *est)
+ * cached, so the cache keeps the network's own outputs. The base values go
+ * to base_out too when it is not NULL. */
+static int add_base(const ann_heur *a, const srch_np_board *b, size_t n, float *est, int *base_out)
 {
     int h[256];
     for (size_t lo = 0; a->resid && lo < n; lo += 256) {
@@ -288,14 +290,16 @@ static int add_base(const ann_heur *a, const srch_np_board *b, size_t n, float *
             return st;
         for (size_t i = 0; i < k; i++)
             est[lo + i] += (float)h[i];
+        if (base_out)
+            memcpy(base_out + lo, h, k * sizeof *h);
     }
     return 0;
 }
 
-static int estimate_full(ann_heur *a, const srch_np_board *b, size_t n, float *est)
+static int estimate_full(ann_heur *a, const srch_np_board *b, size_t n, float *est, int *base_out)
 {
     int st = estimate(a, b, n, est);
-    return st ? st : add_base(a, b, n, est);
+    return st ? st : add_base(a, b, n, est, base_out);
 }
 
 /* The heuristic value in 1/scale moves from the estimate and the floor. */
@@ -312,9 +316,9 @@ static int combine(const ann_heur *a, const srch_np_board *b, float est, int flo
     return r > 0xffff ? 0xffff : (int)r;
 }
 
-static int ann_eval_batch(void *self, const srch_np_board *b, size_t n, int *out)
+/* The heuristic values into out and, with base_out, the residual base's. */
+static int eval_with_base(ann_heur *a, const srch_np_board *b, size_t n, int *out, int *base_out)
 {
-    ann_heur *a = self;
     ann_tls *t = tls_get(a);
     if (!t)
         return HN_ERR_NOMEM;
@@ -322,7 +326,7 @@ static int ann_eval_batch(void *self, const srch_np_board *b, size_t n, int *out
     size_t mb = (size_t)a->o.max_batch;
     for (size_t done = 0; done < n; done += mb) {
         size_t k = n - done < mb ? n - done : mb;
-        int st = estimate_full(a, b + done, k, est);
+        int st = estimate_full(a, b + done, k, est, base_out ? base_out + done : NULL);
         if (!st && a->floor)
             st = srch_np_heur_eval_batch(a->floor, b + done, k, out + done);
         if (st)
@@ -331,6 +335,11 @@ static int ann_eval_batch(void *self, const srch_np_board *b, size_t n, int *out
             out[done + i] = combine(a, &b[done + i], est[i], a->floor ? out[done + i] : 0);
     }
     return 0;
+}
+
+static int ann_eval_batch(void *self, const srch_np_board *b, size_t n, int *out)
+{
+    return eval_with_base(self, b, n, out, NULL);
 }
 
 /* eval cannot report an error; a failed network call (out of memory) falls
@@ -520,7 +529,7 @@ int srch_np_heur_ann_estimate(const srch_np_heur *h, const srch_np_board *b, siz
     ann_heur *a = as_ann(h);
     if (!a)
         return hn_fail(HN_ERR_ARG, "heuristic '%s' is not an ANN heuristic", srch_np_heur_name(h));
-    return estimate_full(a, b, n, out);
+    return estimate_full(a, b, n, out, NULL);
 }
 
 int srch_np_heur_ann_set_base(srch_np_heur *h, srch_np_heur *base)
@@ -542,4 +551,37 @@ int srch_np_heur_ann_set_base(srch_np_heur *h, srch_np_heur *base)
     }
     a->resid = base;
     return 0;
+}
+
+const srch_np_heur *srch_np_heur_ann_base(const srch_np_heur *h)
+{
+    const ann_heur *a = as_ann(h);
+    return a ? a->resid : NULL;
+}
+
+int srch_np_heur_ann_share_base(srch_np_heur *h, const srch_np_heur *adm)
+{
+    ann_heur *a = as_ann(h);
+    if (!a || !a->resid || !adm || srch_np_heur_scale(adm) != 1 ||
+        srch_np_heur_width(adm) != a->width || srch_np_heur_goal(adm) != a->goal)
+        return hn_fail(HN_ERR_ARG,
+                       "heuristic '%s': only a residual ANN heuristic can share its base with "
+                       "a whole-move heuristic for the same board size and goal",
+                       h ? srch_np_heur_name(h) : "(none)");
+    a->base_as = adm;
+    return 0;
+}
+
+int srch_np_heur_eval_pair(const srch_np_heur *h, const srch_np_heur *adm, const srch_np_board *b,
+                           size_t n, int *hv, int *adm_v)
+{
+    ann_heur *a = as_ann(h);
+    if (a && adm && a->base_as == adm)
+        return eval_with_base(a, b, n, hv, adm_v);
+    int st = srch_np_heur_eval_batch(h, b, n, hv);
+    if (!st && adm)
+        return srch_np_heur_eval_batch(adm, b, n, adm_v);
+    for (size_t i = 0; !st && i < n; i++)
+        adm_v[i] = 0;
+    return st;
 }

@@ -92,6 +92,42 @@ static int pdb_move(void *self, const srch_np_board *after, int tile, int from, 
     return h;
 }
 
+/* A batch (the children of an expansion): every entry of every board is
+ * ranked and prefetched before any is read. The reads are cache misses in
+ * tables of up to 0.5 GB each, and issued together their latencies overlap
+ * instead of adding up. */
+#define BATCH_CHUNK 16
+
+static int pdb_eval_batch(void *self, const srch_np_board *b, size_t n, int *out)
+{
+    const pdb_heur *p = self;
+    uint64_t at[BATCH_CHUNK][NVIEWS][SRCH_NP_MAX_PATTERNS];
+    for (size_t lo = 0; lo < n; lo += BATCH_CHUNK) {
+        size_t k = n - lo < BATCH_CHUNK ? n - lo : BATCH_CHUNK;
+        for (size_t r = 0; r < k; r++)
+            for (int v = 0; v < p->nviews; v++)
+                for (int i = 0; i < p->npatterns; i++) {
+                    uint8_t cells[SRCH_NP_MAX_CELLS];
+                    const view *w = &p->v[v];
+                    for (int j = 0; j < p->size[i]; j++)
+                        cells[j] = w->cell_map[b[lo + r].pos[w->src[i][j]]];
+                    at[r][v][i] = srch_np_rank(cells, p->size[i], p->ncells);
+                    __builtin_prefetch(p->table[i] + at[r][v][i]);
+                }
+        for (size_t r = 0; r < k; r++) {
+            int h = 0;
+            for (int v = 0; v < p->nviews; v++) {
+                int sum = 0;
+                for (int i = 0; i < p->npatterns; i++)
+                    sum += p->table[i][at[r][v][i]];
+                h = sum > h ? sum : h;
+            }
+            out[lo + r] = h;
+        }
+    }
+    return 0;
+}
+
 static void pdb_destroy(void *self)
 {
     pdb_heur *p = self;
@@ -162,6 +198,7 @@ srch_np_heur *srch_np_heur_pdb_new(srch_np_pdb *pdb, int goal, int reflect, int 
     views_init(p, goal);
     srch_np_heur_ops ops = {.name = p->name,
                             .eval = pdb_eval,
+                            .eval_batch = pdb_eval_batch,
                             .state_size = sizeof(pdb_state),
                             .inc_init = pdb_init,
                             .inc_move = pdb_move,
