@@ -3,7 +3,8 @@
  * boards whose optima come from a BFS table: every solution replays to the
  * goal; adding phases never makes a solution longer; a last phase of inf
  * makes it optimal and says so, also after weighted phases (one phase
- * each); every board is evaluated once per run, not once per phase; a
+ * each); the parity of solution lengths cuts what an admissible bound
+ * alone would keep; every board is evaluated once per run, not once per phase; a
  * limit keeps the incumbent; bad schedules and weights are refused. */
 #include <math.h>
 #include <stdlib.h>
@@ -116,6 +117,45 @@ static void test_limits(const fixture *f, hn_rng *rng)
     CHECK(replays(&b, &r, f->goal) && r.length <= full.length && r.phases >= 1 && !r.proven);
 }
 
+/* Manhattan less one (0 at 0): admissible, but without Manhattan's parity
+ * (g + h of a node no longer has the parity of every solution's length). */
+static int less_one(void *self, const srch_np_board *b)
+{
+    int v = srch_np_heur_eval(self, b);
+    return v > 0 ? v - 1 : 0;
+}
+
+/* A shorter solution is at least two moves shorter (all solutions share a
+ * parity), so the proof phase on Manhattan less one must expand exactly
+ * what it expands on Manhattan: the same order, and a node is cut as soon
+ * as its bound reaches best - 1. Without the parity cut the weaker bound
+ * lets every node with g + Manhattan = best through. */
+static void test_parity(const fixture *f, const uint8_t *dist, hn_rng *rng)
+{
+    int st;
+    srch_np_heur_ops ops = {.name = "md-1", .eval = less_one};
+    srch_np_heur *md = srch_np_heur_manhattan_new(3, f->goal, &st);
+    srch_np_heur *weak = md ? srch_np_heur_custom_new(&ops, md, 3, f->goal, &st) : NULL;
+    CHECK(weak != NULL);
+    const double inf[] = {INFINITY}, w[] = {1.5};
+    int same = 0, boards = 0;
+    for (int i = 0; weak && i < 20; i++) {
+        srch_np_board b;
+        srch_np_board_random(&b, 3, f->goal, rng);
+        srch_np_result r0, r1;
+        CHECK(srch_np_anytime(&b, f->guide, f->adm, inf, 1, w, 1, NULL, NULL, &r0) == 0);
+        CHECK(srch_np_anytime(&b, f->guide, weak, inf, 1, w, 1, NULL, NULL, &r1) == 0);
+        int opt = dist[srch_np_board_rank(&b)];
+        CHECK(r0.proven && r1.proven && r0.length == opt && r1.length == opt);
+        same += r0.expanded == r1.expanded;
+        boards++;
+    }
+    CHECK_MSG(same == boards, "%d of %d boards: other expansions on Manhattan less one",
+              boards - same, boards);
+    srch_np_heur_free(weak);
+    srch_np_heur_free(md);
+}
+
 static void test_refused(const fixture *f)
 {
     srch_np_board b;
@@ -157,6 +197,7 @@ int main(void)
         if (rng) {
             test_schedules(&f, dist, rng);
             test_limits(&f, rng);
+            test_parity(&f, dist, rng);
             test_refused(&f);
         }
         hn_rng_free(rng);

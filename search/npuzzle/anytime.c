@@ -89,6 +89,11 @@ static int push(void *ctx, uint32_t idx)
         if (srch_np_board_is_goal(&b, a->goal))
             return take_incumbent(a, idx);
     }
+    /* every solution has the incumbent's parity (a move shifts the blank
+     * by one cell), so a shorter one has at most best - 2 moves and cannot
+     * pass a node whose admissible bound says best - 1 or more */
+    if (a->best != INT_MAX && x->g + x->h[1] >= a->best - 1)
+        return 0;
     uint64_t f = f_of(a, x);
     if (a->best != INT_MAX && f >= f_best(a))
         return 0;
@@ -115,6 +120,8 @@ static int phase(anytime *a, const srch_limits *lim, double deadline, srch_np_re
         if (a->best != INT_MAX && (top.pri >> 16) >= f_best(a))
             break; /* an incumbent found in this phase made the rest useless */
         x->open = 0;
+        if (a->best != INT_MAX && x->g + x->h[1] >= a->best - 1)
+            continue; /* queued before the incumbent it cannot beat (see push) */
         int st = srch_np_bfs_limits_hit("anytime A*", res, lim, deadline, a->s.n);
         if (st)
             return st;
