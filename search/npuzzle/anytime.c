@@ -54,6 +54,14 @@ static uint64_t f_best(const anytime *a)
     return (uint64_t)a->best * (uint64_t)a->scale * F_RES;
 }
 
+/* Every solution has the incumbent's parity (a move shifts the blank by
+ * one cell), so a shorter one has at most best - 2 moves and cannot pass a
+ * node whose admissible bound says best - 1 or more. */
+static int cannot_improve(const anytime *a, const srch_np_bfs_node *x)
+{
+    return a->best != INT_MAX && x->g + x->h[1] >= a->best - 1;
+}
+
 /* A goal reached by a shorter path becomes the incumbent (kept outside the
  * store, whose parents the next phase overwrites), shortened by windows
  * first when asked: the rest of the phase and the next ones are then
@@ -89,10 +97,7 @@ static int push(void *ctx, uint32_t idx)
         if (srch_np_board_is_goal(&b, a->goal))
             return take_incumbent(a, idx);
     }
-    /* every solution has the incumbent's parity (a move shifts the blank
-     * by one cell), so a shorter one has at most best - 2 moves and cannot
-     * pass a node whose admissible bound says best - 1 or more */
-    if (a->best != INT_MAX && x->g + x->h[1] >= a->best - 1)
+    if (cannot_improve(a, x))
         return 0;
     uint64_t f = f_of(a, x);
     if (a->best != INT_MAX && f >= f_best(a))
@@ -120,8 +125,8 @@ static int phase(anytime *a, const srch_limits *lim, double deadline, srch_np_re
         if (a->best != INT_MAX && (top.pri >> 16) >= f_best(a))
             break; /* an incumbent found in this phase made the rest useless */
         x->open = 0;
-        if (a->best != INT_MAX && x->g + x->h[1] >= a->best - 1)
-            continue; /* queued before the incumbent it cannot beat (see push) */
+        if (cannot_improve(a, x))
+            continue; /* queued before the incumbent it cannot beat */
         int st = srch_np_bfs_limits_hit("anytime A*", res, lim, deadline, a->s.n);
         if (st)
             return st;

@@ -34,12 +34,18 @@ typedef struct {
     int16_t sum[NVIEWS];
 } pdb_state;
 
-static inline int pattern_value(const pdb_heur *p, const view *v, int i, const srch_np_board *b)
+/* Index of board b's entry in pattern i's table under view v. */
+static inline uint64_t pattern_rank(const pdb_heur *p, const view *v, int i, const srch_np_board *b)
 {
     uint8_t cells[SRCH_NP_MAX_CELLS];
     for (int j = 0; j < p->size[i]; j++)
         cells[j] = v->cell_map[b->pos[v->src[i][j]]];
-    return p->table[i][srch_np_rank(cells, p->size[i], p->ncells)];
+    return srch_np_rank(cells, p->size[i], p->ncells);
+}
+
+static inline int pattern_value(const pdb_heur *p, const view *v, int i, const srch_np_board *b)
+{
+    return p->table[i][pattern_rank(p, v, i, b)];
 }
 
 static int pdb_init(void *self, const srch_np_board *b, void *state)
@@ -107,11 +113,7 @@ static int pdb_eval_batch(void *self, const srch_np_board *b, size_t n, int *out
         for (size_t r = 0; r < k; r++)
             for (int v = 0; v < p->nviews; v++)
                 for (int i = 0; i < p->npatterns; i++) {
-                    uint8_t cells[SRCH_NP_MAX_CELLS];
-                    const view *w = &p->v[v];
-                    for (int j = 0; j < p->size[i]; j++)
-                        cells[j] = w->cell_map[b[lo + r].pos[w->src[i][j]]];
-                    at[r][v][i] = srch_np_rank(cells, p->size[i], p->ncells);
+                    at[r][v][i] = pattern_rank(p, &p->v[v], i, &b[lo + r]);
                     __builtin_prefetch(p->table[i] + at[r][v][i]);
                 }
         for (size_t r = 0; r < k; r++) {
