@@ -185,6 +185,15 @@ static int ann_build(const char *spec, int width, int goal, int quiet, int threa
     }
     rc = heurnet_ann_model_heur(m, a.path, width, goal, quiet, floor, &a.o, out);
     nn_model_free(m);
+    /* a residual network over its own floor (both built from one name, as
+       ann:M,pdb:6-6-6-6 on a model with residual = "pdb:6-6-6-6"): one
+       table pass per board gives both; *out owns floor from here on */
+    const srch_np_heur *base = rc ? NULL : srch_np_heur_ann_base(*out);
+    if (base && floor && !strcmp(srch_np_heur_name(base), srch_np_heur_name(floor)) &&
+        (rc = srch_np_heur_ann_share_floor(*out))) {
+        srch_np_heur_free(*out);
+        *out = NULL;
+    }
     return rc;
 }
 

@@ -121,6 +121,87 @@ static void test_heuristic(void)
     free(b);
 }
 
+/* A Manhattan floor that counts the boards it is asked for. */
+static int count_eval(void *self, const srch_np_board *b)
+{
+    const srch_np_heur **md = self;
+    ++*(long *)(md + 1);
+    return srch_np_heur_eval(md[0], b);
+}
+
+static void count_free(void *self)
+{
+    srch_np_heur_free(((srch_np_heur **)self)[0]);
+    free(self);
+}
+
+static srch_np_heur *counting_manhattan(long **calls)
+{
+    void **self = calloc(2, sizeof(void *));
+    srch_np_heur_ops ops = {.name = "manhattan", .eval = count_eval, .destroy = count_free};
+    int rc = 0;
+    if (!self)
+        return NULL;
+    self[0] = manhattan(3);
+    *calls = (long *)&self[1];
+    return srch_np_heur_custom_new(&ops, self, 3, GOAL, &rc);
+}
+
+/* A floor declared the base's (srch_np_heur_ann_share_floor) gives the
+ * values of the floor read on its own, without being read; declaring it
+ * needs a residual base and a floor. */
+static void test_share_floor(void)
+{
+    nn_model *m = random_model();
+    srch_np_board *b = walk_boards(64, 6);
+    long *calls_a = NULL, *calls_b = NULL;
+    int rc = 0;
+    srch_np_ann_opts ao = SRCH_NP_ANN_DEFAULTS;
+    ao.delta = 1.5; /* so that the floor decides some boards */
+    srch_np_heur *ha =
+        m ? srch_np_heur_ann_new(m, "a", 3, GOAL, counting_manhattan(&calls_a), &ao, &rc) : NULL;
+    srch_np_heur *hb =
+        m ? srch_np_heur_ann_new(m, "b", 3, GOAL, counting_manhattan(&calls_b), &ao, &rc) : NULL;
+    srch_np_heur *plain = m ? srch_np_heur_ann_new(m, "p", 3, GOAL, manhattan(3), &ao, &rc) : NULL;
+    srch_np_heur *nofloor = m ? srch_np_heur_ann_new(m, "n", 3, GOAL, NULL, &ao, &rc) : NULL;
+    CHECK(b && ha && hb && plain && nofloor && calls_a && calls_b);
+    if (!b || !ha || !hb || !plain || !nofloor || !calls_a || !calls_b)
+        goto out;
+    CHECK(srch_np_heur_ann_set_base(ha, manhattan(3)) == 0);
+    CHECK(srch_np_heur_ann_set_base(hb, manhattan(3)) == 0);
+    CHECK(srch_np_heur_ann_set_base(nofloor, manhattan(3)) == 0);
+    CHECK(srch_np_heur_ann_share_floor(plain) == HN_ERR_ARG); /* no residual base */
+    CHECK(srch_np_heur_ann_share_floor(nofloor) == HN_ERR_ARG);
+    srch_np_heur *md = manhattan(3);
+    CHECK(md && srch_np_heur_ann_share_floor(md) == HN_ERR_ARG); /* not a network */
+    srch_np_heur_free(md);
+    CHECK(srch_np_heur_ann_share_floor(hb) == 0);
+    int va[64], vb[64];
+    float est[64];
+    memset(va, 0xff, sizeof va);
+    memset(vb, 0xff, sizeof vb);
+    CHECK(srch_np_heur_eval_batch(ha, b, 64, va) == 0);
+    CHECK(srch_np_heur_eval_batch(hb, b, 64, vb) == 0);
+    CHECK(srch_np_heur_ann_estimate(ha, b, 64, est) == 0);
+    int bad = 0, floored = 0;
+    for (int i = 0; i < 64; i++) {
+        int mv = srch_np_heur_eval(srch_np_heur_ann_base(ha), &b[i]);
+        bad += va[i] != vb[i];
+        floored += mv > 0 && lround(est[i] - ao.delta) < mv && va[i] == mv;
+    }
+    CHECK_MSG(bad == 0, "%d of 64 boards: a shared floor changes the value", bad);
+    CHECK_MSG(floored > 0, "the floor decided no board: the test shows nothing");
+    CHECK(*calls_a >= 64);
+    CHECK_MSG(*calls_b == 0, "a shared floor was still read for %ld boards", *calls_b);
+out:
+    srch_np_heur_free(ha);
+    srch_np_heur_free(hb);
+    srch_np_heur_free(plain);
+    srch_np_heur_free(nofloor);
+    nn_model_free(m);
+    free(b);
+}
+
 static void residual_opts(struct trn_avi_opts *o, const srch_np_heur *md)
 {
     trn_avi_opts_default(o);
@@ -290,6 +371,7 @@ int main(void)
     uint8_t *dist = bfs8(GOAL);
     CHECK(dist != NULL);
     test_heuristic();
+    test_share_floor();
     if (dist)
         test_learns(dist);
     test_refused();

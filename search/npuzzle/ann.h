@@ -87,6 +87,12 @@ const srch_np_heur *srch_np_heur_ann_base(const srch_np_heur *h);
  * outlive h's use. HN_ERR_ARG when h is not an ANN heuristic with a
  * residual base or adm has a scale, board size or goal of its own. */
 int srch_np_heur_ann_share_base(srch_np_heur *h, const srch_np_heur *adm);
+/* Declare that h's floor gives exactly the values of its residual base (the
+ * caller built both from one spec, as `ann:M,pdb:6-6-6-6` over a model with
+ * residual = "pdb:6-6-6-6"): each board's tables are then read once, not
+ * twice. HN_ERR_ARG when h is not an ANN heuristic with both a residual base
+ * and a floor in whole moves. */
+int srch_np_heur_ann_share_floor(srch_np_heur *h);
 /* h's values into hv and adm's into adm_v (zeros when adm is NULL) for the
  * same n boards: one pass of the base when adm was declared h's base,
  * otherwise two calls. 0 or a negative status. */

@@ -38,6 +38,7 @@ typedef struct ann_tls {
     int ref_row[2];
     int ref_idx[2][SRCH_NP_MAX_CELLS];
     float *x, *y, *est;
+    int *basev;         /* residual base values when the floor shares them */
     size_t *miss;       /* board index of each row sent to the network */
     cache_entry *cache; /* 2^cache_bits entries, or NULL */
     srch_np_ann_stats st;
@@ -56,6 +57,7 @@ typedef struct {
     srch_np_heur *floor;         /* admissible part of max(ann - delta, floor), or NULL */
     srch_np_heur *resid;         /* residual models: estimate = resid + network, or NULL */
     const srch_np_heur *base_as; /* a heuristic resid's values stand for, or NULL */
+    int floor_is_base;           /* the floor's values are resid's: one pass gives both */
     srch_np_ann_opts o;
     int width, goal, model_goal, inputs;
 } ann_heur;
@@ -91,6 +93,7 @@ static void tls_free(ann_tls *t)
     free(t->x);
     free(t->y);
     free(t->est);
+    free(t->basev);
     free(t->miss);
     free(t->cache);
     free(t);
@@ -120,6 +123,7 @@ static ann_tls *tls_new(ann_heur *a)
     }
     t->y = malloc(mb * sizeof *t->y);
     t->est = malloc(mb * sizeof *t->est);
+    t->basev = malloc(mb * sizeof *t->basev);
     t->miss = malloc(mb * sizeof *t->miss);
     if (a->o.cache_bits > 0) {
         size_t n = (size_t)1 << a->o.cache_bits;
@@ -128,7 +132,7 @@ static ann_tls *tls_new(ann_heur *a)
             for (size_t i = 0; i < n; i++)
                 t->cache[i].key[0] = EMPTY;
     }
-    if (!t->y || !t->est || !t->miss || (a->o.cache_bits > 0 && !t->cache)) {
+    if (!t->y || !t->est || !t->basev || !t->miss || (a->o.cache_bits > 0 && !t->cache)) {
         tls_free(t);
         return NULL;
     }
@@ -316,7 +320,8 @@ static int combine(const ann_heur *a, const srch_np_board *b, float est, int flo
     return r > 0xffff ? 0xffff : (int)r;
 }
 
-/* The heuristic values into out and, with base_out, the residual base's. */
+/* The heuristic values into out and, with base_out, the residual base's.
+ * A floor that shares the base's values is not read again. */
 static int eval_with_base(ann_heur *a, const srch_np_board *b, size_t n, int *out, int *base_out)
 {
     ann_tls *t = tls_get(a);
@@ -326,13 +331,15 @@ static int eval_with_base(ann_heur *a, const srch_np_board *b, size_t n, int *ou
     size_t mb = (size_t)a->o.max_batch;
     for (size_t done = 0; done < n; done += mb) {
         size_t k = n - done < mb ? n - done : mb;
-        int st = estimate_full(a, b + done, k, est, base_out ? base_out + done : NULL);
-        if (!st && a->floor)
+        int *bv = base_out ? base_out + done : a->floor_is_base ? t->basev : NULL;
+        int st = estimate_full(a, b + done, k, est, bv);
+        if (!st && a->floor && !a->floor_is_base)
             st = srch_np_heur_eval_batch(a->floor, b + done, k, out + done);
         if (st)
             return st;
+        const int *fl = a->floor_is_base ? bv : out + done;
         for (size_t i = 0; i < k; i++)
-            out[done + i] = combine(a, &b[done + i], est[i], a->floor ? out[done + i] : 0);
+            out[done + i] = combine(a, &b[done + i], est[i], a->floor ? fl[i] : 0);
     }
     return 0;
 }
@@ -569,6 +576,19 @@ int srch_np_heur_ann_share_base(srch_np_heur *h, const srch_np_heur *adm)
                        "a whole-move heuristic for the same board size and goal",
                        h ? srch_np_heur_name(h) : "(none)");
     a->base_as = adm;
+    return 0;
+}
+
+int srch_np_heur_ann_share_floor(srch_np_heur *h)
+{
+    ann_heur *a = as_ann(h);
+    if (!a || !a->resid || !a->floor || srch_np_heur_scale(a->floor) != 1 ||
+        srch_np_heur_scale(a->resid) != 1)
+        return hn_fail(HN_ERR_ARG,
+                       "heuristic '%s': only a residual ANN heuristic with a whole-move floor "
+                       "can share the floor with its base",
+                       h ? srch_np_heur_name(h) : "(none)");
+    a->floor_is_base = 1;
     return 0;
 }
 
