@@ -160,6 +160,13 @@ int heurnet_ann_spec_check(const char *spec, char *floor, size_t cap)
     return rc;
 }
 
+/* Two heuristics built from one name (as pdb:6-6-6-6): the same tables,
+ * so one pass can give both values. */
+static int same_heuristic(const srch_np_heur *x, const srch_np_heur *y)
+{
+    return x && y && !strcmp(srch_np_heur_name(x), srch_np_heur_name(y));
+}
+
 /* The heuristic of an ann: spec; its admissible part is copied to
  * floor_spec and, unless `no_floor`, becomes the floor of the max. */
 static int ann_build(const char *spec, int width, int goal, int quiet, int threads, int no_floor,
@@ -188,8 +195,7 @@ static int ann_build(const char *spec, int width, int goal, int quiet, int threa
     /* a residual network over its own floor (both built from one name, as
        ann:M,pdb:6-6-6-6 on a model with residual = "pdb:6-6-6-6"): one
        table pass per board gives both; *out owns floor from here on */
-    const srch_np_heur *base = rc ? NULL : srch_np_heur_ann_base(*out);
-    if (base && floor && !strcmp(srch_np_heur_name(base), srch_np_heur_name(floor)) &&
+    if (!rc && same_heuristic(srch_np_heur_ann_base(*out), floor) &&
         (rc = srch_np_heur_ann_share_floor(*out))) {
         srch_np_heur_free(*out);
         *out = NULL;
@@ -281,8 +287,7 @@ int heurnet_search_setup(heurnet_search *s, const char *spec, const char *adm_sp
     }
     /* a residual network over the admissible heuristic itself (built from
        the same name): one table pass per board gives both values */
-    const srch_np_heur *base = srch_np_heur_ann_base(s->h);
-    if (base && !strcmp(srch_np_heur_name(base), srch_np_heur_name(s->adm)) &&
+    if (same_heuristic(srch_np_heur_ann_base(s->h), s->adm) &&
         (rc = srch_np_heur_ann_share_base(s->h, s->adm)))
         heurnet_search_free(s);
     return rc;

@@ -122,29 +122,37 @@ static void test_heuristic(void)
 }
 
 /* A Manhattan floor that counts the boards it is asked for. */
+typedef struct {
+    srch_np_heur *md;
+    long calls;
+} counting;
+
 static int count_eval(void *self, const srch_np_board *b)
 {
-    const srch_np_heur **md = self;
-    ++*(long *)(md + 1);
-    return srch_np_heur_eval(md[0], b);
+    counting *c = self;
+    c->calls++;
+    return srch_np_heur_eval(c->md, b);
 }
 
 static void count_free(void *self)
 {
-    srch_np_heur_free(((srch_np_heur **)self)[0]);
+    srch_np_heur_free(((counting *)self)->md);
     free(self);
 }
 
+/* *calls is set only when the heuristic was made (a failed one frees c). */
 static srch_np_heur *counting_manhattan(long **calls)
 {
-    void **self = calloc(2, sizeof(void *));
+    counting *c = calloc(1, sizeof *c);
     srch_np_heur_ops ops = {.name = "manhattan", .eval = count_eval, .destroy = count_free};
     int rc = 0;
-    if (!self)
+    if (!c)
         return NULL;
-    self[0] = manhattan(3);
-    *calls = (long *)&self[1];
-    return srch_np_heur_custom_new(&ops, self, 3, GOAL, &rc);
+    c->md = manhattan(3);
+    srch_np_heur *h = srch_np_heur_custom_new(&ops, c, 3, GOAL, &rc);
+    if (h)
+        *calls = &c->calls;
+    return h;
 }
 
 /* A floor declared the base's (srch_np_heur_ann_share_floor) gives the
