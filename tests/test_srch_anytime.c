@@ -5,6 +5,7 @@
  * makes it optimal and says so, also after weighted phases (one phase
  * each); the parity of solution lengths cuts what an admissible bound
  * alone would keep; every board is evaluated once per run, not once per phase; a
+ * phase continues the last one's search (a repeated f expands nothing); a
  * limit keeps the incumbent; bad schedules and weights are refused. */
 #include <math.h>
 #include <stdlib.h>
@@ -182,6 +183,31 @@ static void test_refused(const fixture *f)
           r.length == 4);
 }
 
+/* Deltas below half a move round to the phase before them (the guide is
+ * in whole moves), so the schedule with them repeats each f: continued,
+ * the repeats find nothing left to expand and the run expands exactly what
+ * the plain schedule does (from the root again, each repeat would expand
+ * its phase's nodes once more). */
+static void test_continued(const fixture *f, hn_rng *rng)
+{
+    static const double plain[] = {0, 2, INFINITY}, rep[] = {0, 0.1, 0.2, 2, 2.3, INFINITY};
+    int differ = 0;
+    uint64_t total = 0;
+    for (int i = 0; i < 20; i++) {
+        srch_np_board b;
+        srch_np_board_random(&b, 3, f->goal, rng);
+        srch_np_result r1, r2;
+        CHECK(srch_np_anytime(&b, f->guide, f->adm, plain, 3, NULL, 0, NULL, NULL, &r1) == 0);
+        CHECK(srch_np_anytime(&b, f->guide, f->adm, rep, 6, NULL, 0, NULL, NULL, &r2) == 0);
+        CHECK(replays(&b, &r2, f->goal) && r2.length == r1.length && r2.proven);
+        CHECK(r2.phases == 6);
+        differ += r1.expanded != r2.expanded || r1.stored != r2.stored;
+        total += r1.expanded;
+    }
+    CHECK_MSG(differ == 0, "%d of 20 boards expanded more with repeated phases", differ);
+    CHECK(total > 20);
+}
+
 int main(void)
 {
     int goal = SRCH_NP_GOAL_BLANK_FIRST, st;
@@ -198,6 +224,7 @@ int main(void)
             test_schedules(&f, dist, rng);
             test_limits(&f, rng);
             test_parity(&f, dist, rng);
+            test_continued(&f, rng);
             test_refused(&f);
         }
         hn_rng_free(rng);

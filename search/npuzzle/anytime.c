@@ -1,16 +1,25 @@
 /* Anytime A* over a schedule of deltas: phase k is A* on
  * f = g + max(h - delta_k, adm), restricted to f < the incumbent's length,
  * so each phase either finds a shorter solution or shows that its ordering
- * cannot. The node store (board, g, h, adm) lives across the phases: a
- * board evaluated in an earlier phase is never sent through the network
- * again, which makes a re-run with a larger delta cost only its new nodes.
- * A last delta of infinity leaves the admissible heuristic alone, and that
+ * cannot. A last delta of infinity leaves the admissible heuristic alone, and that
  * phase running to its end proves the incumbent optimal. Weighted phases
  * (f = g + w h for falling w, as in ARA*) may come first: the first finds a
  * solution fast, the next ones improve it on boards where the network
  * under-estimates so much that the delta-0 phase would not end in time.
  * Where the clock or a node limit stops the schedule, the incumbent is the
- * answer. */
+ * answer.
+ *
+ * A phase continues the search of the one before instead of starting at
+ * the root again (as ARA* reuses its search): each phase's f is at most the
+ * last one's for every node (the weights fall, then delta rises, and the
+ * inf phase takes the smallest value of all), so whatever the last phase
+ * expanded the next would expand too. Its expanded nodes stay closed with
+ * their children stored; the nodes it left open or pruned are queued again
+ * under the new f, and a shorter path to a closed node reopens it. A phase
+ * then costs only its new nodes (each board goes through the network once
+ * per run), and the last one that runs to its end
+ * still proves: every board on an optimal path is either closed with its
+ * true g or reachable from one that is. */
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -33,6 +42,7 @@ typedef struct {
     const srch_np_shortcut_opts *sc; /* NULL: incumbents are kept as found */
     double deadline;
     int saved; /* moves the shortcut pass removed */
+    int bulk;  /* push appends unordered (requeue heapifies after) */
 } anytime;
 
 /* f in 1/F_RES of a heuristic unit, so a first phase of weight 1.25 is
@@ -102,20 +112,32 @@ static int push(void *ctx, uint32_t idx)
     uint64_t f = f_of(a, x);
     if (a->best != INT_MAX && f >= f_best(a))
         return 0;
-    return srch_np_bfs_heap_push(&a->open, f << 16 | (uint64_t)(0xffff - x->g), idx, x->g);
+    uint64_t pri = f << 16 | (uint64_t)(0xffff - x->g);
+    return a->bulk ? srch_np_bfs_heap_append(&a->open, pri, idx, x->g)
+                   : srch_np_bfs_heap_push(&a->open, pri, idx, x->g);
 }
 
-/* One phase from the root: every stored board unreached (g = max) again. */
+/* The open list of a new phase: every stored node not expanded since its
+ * g last fell (the first phase: the root), under this phase's f. They go
+ * in unordered and are heapified once, which for the millions a late phase
+ * re-queues is cheaper than a push each. */
+static int requeue(anytime *a)
+{
+    a->open.n = 0;
+    a->bulk = 1;
+    int st = 0;
+    for (size_t i = 0; i < a->s.n && !st; i++)
+        if (a->s.nodes[i].open)
+            st = push(a, (uint32_t)i);
+    a->bulk = 0;
+    srch_np_bfs_heapify(&a->open);
+    return st;
+}
+
+/* One phase, continuing the search the phases before it left. */
 static int phase(anytime *a, const srch_limits *lim, double deadline, srch_np_result *res)
 {
-    for (size_t i = 0; i < a->s.n; i++) {
-        a->s.nodes[i].g = 0xffff;
-        a->s.nodes[i].open = 0;
-    }
-    a->s.nodes[0].g = 0;
-    a->s.nodes[0].open = 1;
-    a->open.n = 0;
-    if (push(a, 0))
+    if (requeue(a))
         return HN_ERR_NOMEM;
     while (a->open.n) {
         srch_np_bfs_item top = srch_np_bfs_heap_pop(&a->open);
@@ -124,12 +146,13 @@ static int phase(anytime *a, const srch_limits *lim, double deadline, srch_np_re
             continue;
         if (a->best != INT_MAX && (top.pri >> 16) >= f_best(a))
             break; /* an incumbent found in this phase made the rest useless */
-        x->open = 0;
-        if (cannot_improve(a, x))
-            continue; /* queued before the incumbent it cannot beat */
+        /* before the node is closed: a phase stopped here leaves it open for the next */
         int st = srch_np_bfs_limits_hit("anytime A*", res, lim, deadline, a->s.n);
         if (st)
             return st;
+        x->open = 0;
+        if (cannot_improve(a, x))
+            continue; /* queued before the incumbent it cannot beat */
         /* boards stored in any phase keep their values: only new ones are evaluated */
         srch_np_board b;
         srch_np_bfs_board_of(&a->s, top.idx, &b);

@@ -115,16 +115,23 @@ long srch_np_bfs_store_add(srch_np_bfs_store *s, const srch_np_bfs_child *c, int
     return (long)s->n++;
 }
 
+static int heap_grow(srch_np_bfs_heap *hp)
+{
+    if (hp->n < hp->cap)
+        return 0;
+    size_t cap = hp->cap ? 2 * hp->cap : (size_t)1 << 14;
+    srch_np_bfs_item *p = realloc(hp->a, cap * sizeof *p);
+    if (!p)
+        return hn_fail(HN_ERR_NOMEM, "search: out of memory for the open list");
+    hp->a = p;
+    hp->cap = cap;
+    return 0;
+}
+
 int srch_np_bfs_heap_push(srch_np_bfs_heap *hp, uint64_t pri, uint32_t idx, int g)
 {
-    if (hp->n == hp->cap) {
-        size_t cap = hp->cap ? 2 * hp->cap : (size_t)1 << 14;
-        srch_np_bfs_item *p = realloc(hp->a, cap * sizeof *p);
-        if (!p)
-            return hn_fail(HN_ERR_NOMEM, "search: out of memory for the open list");
-        hp->a = p;
-        hp->cap = cap;
-    }
+    if (heap_grow(hp))
+        return HN_ERR_NOMEM;
     srch_np_bfs_item v = {.pri = pri, .idx = idx, .g = (uint16_t)g};
     size_t i = hp->n++;
     while (i > 0 && hp->a[(i - 1) / 2].pri > pri) {
@@ -135,19 +142,39 @@ int srch_np_bfs_heap_push(srch_np_bfs_heap *hp, uint64_t pri, uint32_t idx, int 
     return 0;
 }
 
-srch_np_bfs_item srch_np_bfs_heap_pop(srch_np_bfs_heap *hp)
+int srch_np_bfs_heap_append(srch_np_bfs_heap *hp, uint64_t pri, uint32_t idx, int g)
 {
-    srch_np_bfs_item top = hp->a[0], v = hp->a[--hp->n];
-    size_t i = 0, n = hp->n;
+    if (heap_grow(hp))
+        return HN_ERR_NOMEM;
+    hp->a[hp->n++] = (srch_np_bfs_item){.pri = pri, .idx = idx, .g = (uint16_t)g};
+    return 0;
+}
+
+/* Move the item at i down to its place among a[0..n). */
+static void sift_down(srch_np_bfs_item *a, size_t n, size_t i, srch_np_bfs_item v)
+{
     for (size_t c; (c = 2 * i + 1) < n; i = c) {
-        if (c + 1 < n && hp->a[c + 1].pri < hp->a[c].pri)
+        if (c + 1 < n && a[c + 1].pri < a[c].pri)
             c++;
-        if (hp->a[c].pri >= v.pri)
+        if (a[c].pri >= v.pri)
             break;
-        hp->a[i] = hp->a[c];
+        a[i] = a[c];
     }
     if (n)
-        hp->a[i] = v;
+        a[i] = v;
+}
+
+void srch_np_bfs_heapify(srch_np_bfs_heap *hp)
+{
+    for (size_t i = hp->n / 2; i-- > 0;)
+        sift_down(hp->a, hp->n, i, hp->a[i]);
+}
+
+srch_np_bfs_item srch_np_bfs_heap_pop(srch_np_bfs_heap *hp)
+{
+    srch_np_bfs_item top = hp->a[0];
+    hp->n--;
+    sift_down(hp->a, hp->n, 0, hp->a[hp->n]);
     return top;
 }
 

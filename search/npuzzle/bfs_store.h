@@ -58,6 +58,9 @@ void srch_np_bfs_board_of(const srch_np_bfs_store *s, size_t idx, srch_np_board 
 
 int srch_np_bfs_heap_push(srch_np_bfs_heap *hp, uint64_t pri, uint32_t idx, int g);
 srch_np_bfs_item srch_np_bfs_heap_pop(srch_np_bfs_heap *hp); /* heap must not be empty */
+/* Append without ordering; srch_np_bfs_heapify restores the heap after a run of these. */
+int srch_np_bfs_heap_append(srch_np_bfs_heap *hp, uint64_t pri, uint32_t idx, int g);
+void srch_np_bfs_heapify(srch_np_bfs_heap *hp);
 
 /* The children of node `idx` (board b) that are new or reached with a
  * smaller g. New ones are appended to kids[*nkids] (room for 4); an existing
