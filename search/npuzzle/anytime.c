@@ -1,8 +1,8 @@
 /* Anytime A* over a schedule of deltas: phase k is A* on
  * f = g + max(h - delta_k, adm), restricted to f < the incumbent's length,
  * so each phase either finds a shorter solution or shows that its ordering
- * cannot. A last delta of infinity leaves the admissible heuristic alone, and that
- * phase running to its end proves the incumbent optimal. Weighted phases
+ * cannot. A last delta of infinity leaves the admissible heuristic alone,
+ * and that phase running to its end proves the incumbent optimal. Weighted phases
  * (f = g + w h for falling w, as in ARA*) may come first: the first finds a
  * solution fast, the next ones improve it on boards where the network
  * under-estimates so much that the delta-0 phase would not end in time.
@@ -17,9 +17,9 @@
  * their children stored; the nodes it left open or pruned are queued again
  * under the new f, and a shorter path to a closed node reopens it. A phase
  * then costs only its new nodes (each board goes through the network once
- * per run), and the last one that runs to its end
- * still proves: every board on an optimal path is either closed with its
- * true g or reachable from one that is. */
+ * per run), and the last one that runs to its end still proves: every
+ * board on an optimal path is either closed with its true g or reachable
+ * from one that is. */
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -137,8 +137,9 @@ static int requeue(anytime *a)
 /* One phase, continuing the search the phases before it left. */
 static int phase(anytime *a, const srch_limits *lim, double deadline, srch_np_result *res)
 {
-    if (requeue(a))
-        return HN_ERR_NOMEM;
+    int st = requeue(a);
+    if (st)
+        return st;
     while (a->open.n) {
         srch_np_bfs_item top = srch_np_bfs_heap_pop(&a->open);
         srch_np_bfs_node *x = &a->s.nodes[top.idx];
@@ -147,8 +148,7 @@ static int phase(anytime *a, const srch_limits *lim, double deadline, srch_np_re
         if (a->best != INT_MAX && (top.pri >> 16) >= f_best(a))
             break; /* an incumbent found in this phase made the rest useless */
         /* before the node is closed: a phase stopped here leaves it open for the next */
-        int st = srch_np_bfs_limits_hit("anytime A*", res, lim, deadline, a->s.n);
-        if (st)
+        if ((st = srch_np_bfs_limits_hit("anytime A*", res, lim, deadline, a->s.n)))
             return st;
         x->open = 0;
         if (cannot_improve(a, x))
