@@ -42,7 +42,6 @@ typedef struct {
     const srch_np_shortcut_opts *sc; /* NULL: incumbents are kept as found */
     double deadline;
     int saved; /* moves the shortcut pass removed */
-    int bulk;  /* push appends unordered (requeue heapifies after) */
 } anytime;
 
 /* f in 1/F_RES of a heuristic unit, so a first phase of weight 1.25 is
@@ -95,11 +94,11 @@ static int take_incumbent(anytime *a, uint32_t idx)
     return set_incumbent(a, r.moves, r.nmoves, r.length);
 }
 
-/* Queue node idx unless it cannot lead to a solution shorter than the
- * incumbent (f >= best); a goal is taken at once instead. */
-static int push(void *ctx, uint32_t idx)
+/* Whether node idx goes into the open list, at *pri: 1 yes; 0 not when it
+ * cannot lead to a solution shorter than the incumbent (f >= best), or is
+ * a goal, which is taken at once instead; < 0 an error. */
+static int admit(anytime *a, uint32_t idx, uint64_t *pri)
 {
-    anytime *a = ctx;
     const srch_np_bfs_node *x = &a->s.nodes[idx];
     if (x->h[1] == 0 && x->g < a->best) {
         srch_np_board b;
@@ -112,9 +111,17 @@ static int push(void *ctx, uint32_t idx)
     uint64_t f = f_of(a, x);
     if (a->best != INT_MAX && f >= f_best(a))
         return 0;
-    uint64_t pri = f << 16 | (uint64_t)(0xffff - x->g);
-    return a->bulk ? srch_np_bfs_heap_append(&a->open, pri, idx, x->g)
-                   : srch_np_bfs_heap_push(&a->open, pri, idx, x->g);
+    *pri = f << 16 | (uint64_t)(0xffff - x->g);
+    return 1;
+}
+
+/* The expansion's callback: a new or improved child, queued at once. */
+static int push(void *ctx, uint32_t idx)
+{
+    anytime *a = ctx;
+    uint64_t pri;
+    int r = admit(a, idx, &pri);
+    return r <= 0 ? r : srch_np_bfs_heap_push(&a->open, pri, idx, a->s.nodes[idx].g);
 }
 
 /* The open list of a new phase: every stored node not expanded since its
@@ -124,14 +131,16 @@ static int push(void *ctx, uint32_t idx)
 static int requeue(anytime *a)
 {
     a->open.n = 0;
-    a->bulk = 1;
-    int st = 0;
-    for (size_t i = 0; i < a->s.n && !st; i++)
-        if (a->s.nodes[i].open)
-            st = push(a, (uint32_t)i);
-    a->bulk = 0;
+    for (size_t i = 0; i < a->s.n; i++) {
+        uint64_t pri;
+        int r = a->s.nodes[i].open ? admit(a, (uint32_t)i, &pri) : 0;
+        if (r > 0)
+            r = srch_np_bfs_heap_append(&a->open, pri, (uint32_t)i, a->s.nodes[i].g);
+        if (r < 0)
+            return r;
+    }
     srch_np_bfs_heapify(&a->open);
-    return st;
+    return 0;
 }
 
 /* One phase, continuing the search the phases before it left. */

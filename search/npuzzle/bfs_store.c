@@ -238,24 +238,25 @@ int srch_np_bfs_expand(srch_np_bfs_store *s, uint32_t idx, const srch_np_board *
     srch_np_bfs_child kids[4];
     srch_np_board boards[4];
     uint32_t improved[4];
-    int hg[4], ha[4] = {0}, nk = 0, nimp = 0;
+    int hg[4], ha[4] = {0}, nk = 0, nimp = 0, st;
     srch_np_bfs_children(s, idx, b, kids, &nk, improved, &nimp, res);
     for (int i = 0; i < nimp; i++)
-        if (push(ctx, improved[i]))
-            return HN_ERR_NOMEM;
+        if ((st = push(ctx, improved[i])))
+            return st;
     if (!nk)
         return 0;
     for (int i = 0; i < nk; i++)
         boards[i] = kids[i].b;
-    int st = srch_np_heur_eval_pair(guide, adm, boards, (size_t)nk, hg, ha);
-    if (st)
+    if ((st = srch_np_heur_eval_pair(guide, adm, boards, (size_t)nk, hg, ha)))
         return st;
     res->heur_calls += (uint64_t)nk;
     res->batches++;
     for (int i = 0; i < nk; i++) {
         long k = srch_np_bfs_store_add(s, &kids[i], hg[i], ha[i] > 0xffff ? 0xffff : ha[i]);
-        if (k < 0 || push(ctx, (uint32_t)k))
+        if (k < 0)
             return HN_ERR_NOMEM;
+        if ((st = push(ctx, (uint32_t)k))) /* the callback's own status (an incumbent's pass) */
+            return st;
     }
     return 0;
 }

@@ -70,7 +70,8 @@ void srch_np_bfs_children(srch_np_bfs_store *s, uint32_t idx, const srch_np_boar
                           srch_np_bfs_child *kids, int *nkids, uint32_t *improved, int *nimp,
                           srch_np_result *res);
 
-/* Queue node idx in the caller's open list: 0 or HN_ERR_NOMEM. */
+/* Queue node idx in the caller's open list: 0 or a status (HN_ERR_NOMEM), which
+ * srch_np_bfs_expand returns as it is. */
 typedef int (*srch_np_bfs_push_fn)(void *ctx, uint32_t idx);
 
 /* One expansion of node idx (board b), shared by A*, focal and anytime
