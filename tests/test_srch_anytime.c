@@ -4,9 +4,11 @@
  * goal; adding phases never makes a solution longer; a last phase of inf
  * makes it optimal and says so, also after weighted phases (one phase
  * each); the parity of solution lengths cuts what an admissible bound
- * alone would keep; every board is evaluated once per run, not once per phase; a
+ * alone would keep; every board is evaluated at most once per run, not once
+ * per phase, and not at all when stored past the incumbent's bound; a
  * phase continues the last one's search (a repeated f expands nothing); a
  * limit keeps the incumbent; bad schedules and weights are refused. */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -14,6 +16,7 @@
 #include "np_replay.h"
 #include "np_bfs.h"
 #include "search/npuzzle/ann.h"
+#include "search/npuzzle/bfs_store.h"
 
 #define NBOARDS 60
 
@@ -44,9 +47,10 @@ typedef struct {
 } fixture;
 
 /* Longer schedules of the same prefix: lengths never rise; with inf last
- * the length is the optimum and proven; one evaluation per stored board. */
+ * the length is the optimum and proven; at most one evaluation per stored
+ * board. */
 static void check_board(const fixture *f, const srch_np_board *b, int opt, int *optimal0,
-                        int *improved)
+                        int *improved, long *skipped)
 {
     static const double s1[] = {0}, s2[] = {0, 2}, s3[] = {0, 2, INFINITY};
     const double *sched[] = {s1, s2, s3};
@@ -61,10 +65,13 @@ static void check_board(const fixture *f, const srch_np_board *b, int opt, int *
                   "before %d",
                   k + 1, r.length, opt, prev);
         CHECK(r.phases == k + 1 && r.proven == (k == 2));
-        /* the root is evaluated alone, every other stored board in a batch */
-        CHECK_MSG(f->t->boards == (long)r.stored && r.heur_calls == r.stored,
-                  "schedule %d: %ld evaluations for %llu stored boards", k + 1, f->t->boards,
-                  (unsigned long long)r.stored);
+        /* the root alone, every other stored board in a batch, except those
+           stored when they could no longer beat the incumbent (never asked
+           about unless a shorter path reaches them) */
+        CHECK_MSG(f->t->boards <= (long)r.stored && r.heur_calls == (uint64_t)f->t->boards,
+                  "schedule %d: %ld evaluations (%llu counted) for %llu stored boards", k + 1,
+                  f->t->boards, (unsigned long long)r.heur_calls, (unsigned long long)r.stored);
+        *skipped += (long)r.stored - f->t->boards;
         if (k == 0)
             *optimal0 += r.length == opt;
         if (k == 2) {
@@ -73,6 +80,16 @@ static void check_board(const fixture *f, const srch_np_board *b, int opt, int *
         }
         prev = r.length;
     }
+    /* the inf phase alone (A* on adm, bounded by nothing) asks the guide
+       about the root only: its f never reads the guide */
+    static const double inf_only[] = {INFINITY};
+    srch_np_result ri;
+    f->t->boards = 0;
+    CHECK(srch_np_anytime(b, f->guide, f->adm, inf_only, 1, NULL, 0, NULL, NULL, &ri) == 0 &&
+          replays(b, &ri, f->goal) && ri.length == opt && ri.proven);
+    CHECK_MSG(f->t->boards <= 1 && ri.heur_calls == (uint64_t)f->t->boards,
+              "inf phase alone: %ld evaluations for %llu stored boards", f->t->boards,
+              (unsigned long long)ri.stored);
     /* weighted phases come first, one each; the proof still holds */
     static const double w1[] = {1.5}, w3[] = {3, 2, 1.25};
     srch_np_result r;
@@ -85,11 +102,13 @@ static void check_board(const fixture *f, const srch_np_board *b, int opt, int *
 static void test_schedules(const fixture *f, const uint8_t *dist, hn_rng *rng)
 {
     int optimal0 = 0, improved = 0;
+    long skipped = 0;
     for (int i = 0; i < NBOARDS; i++) {
         srch_np_board b;
         srch_np_board_random(&b, 3, f->goal, rng);
-        check_board(f, &b, dist[srch_np_board_rank(&b)], &optimal0, &improved);
+        check_board(f, &b, dist[srch_np_board_rank(&b)], &optimal0, &improved, &skipped);
     }
+    CHECK_MSG(skipped > 0, "every stored board was evaluated: the cut never skipped one");
     /* the test has teeth only if the guide alone misses optima */
     CHECK_MSG(optimal0 < NBOARDS && improved > 0,
               "twice Manhattan alone: %d/%d optimal, %d improved by later phases", optimal0,
@@ -208,6 +227,98 @@ static void test_continued(const fixture *f, hn_rng *rng)
     CHECK(total > 20);
 }
 
+/* The admissible cut of srch_np_bfs_expand, below the search: the same
+ * expansions with and without the cut store the same nodes in the same
+ * order with the same g and adm values; a node is lazy exactly when g + adm
+ * reaches the cut, every other node has the guide's value, the guide is
+ * asked once per node that is not lazy (never about a lazy one), and
+ * srch_np_bfs_fill_guide gives each lazy node the eager store's value. */
+#define EXPANSIONS 300
+
+static int no_push(void *ctx, uint32_t idx)
+{
+    (void)ctx;
+    (void)idx;
+    return 0;
+}
+
+/* The root and EXPANSIONS expansions in index order (breadth first). */
+static int grow(srch_np_bfs_store *s, const srch_np_board *start, const srch_np_heur *guide,
+                const srch_np_heur *adm, int cut, srch_np_result *res)
+{
+    srch_np_bfs_child root = {.b = *start, .parent = BFS_NO_PARENT};
+    srch_np_bfs_pack(start, root.key);
+    if (srch_np_bfs_store_add(s, &root, srch_np_heur_eval(guide, start),
+                              srch_np_heur_eval(adm, start)) < 0)
+        return HN_ERR_NOMEM;
+    for (size_t i = 0; i < s->n && i < EXPANSIONS; i++) {
+        srch_np_board b;
+        srch_np_bfs_board_of(s, i, &b);
+        s->nodes[i].open = 0;
+        int st = srch_np_bfs_expand(s, (uint32_t)i, &b, guide, adm, cut, no_push, NULL, res);
+        if (st)
+            return st;
+    }
+    return 0;
+}
+
+static int same_node(const srch_np_bfs_node *x, const srch_np_bfs_node *y)
+{
+    return x->key[0] == y->key[0] && x->key[1] == y->key[1] && x->g == y->g && x->h[1] == y->h[1] &&
+           x->parent == y->parent;
+}
+
+/* Eager and lazy stores of one board; adds the lazy nodes to *lazy_total. */
+static void check_lazy_board(const fixture *f, const srch_np_board *b, long *lazy_total)
+{
+    twice *t = f->t;
+    const srch_np_heur *guide = f->guide, *md = f->adm;
+    srch_np_bfs_store e, l;
+    srch_np_result re = {0}, rl = {0};
+    CHECK(srch_np_bfs_store_init(&e, 3) == 0 && srch_np_bfs_store_init(&l, 3) == 0);
+    int cut = srch_np_heur_eval(md, b) + 6;
+    CHECK(grow(&e, b, guide, md, INT_MAX, &re) == 0);
+    t->boards = 0;
+    CHECK(grow(&l, b, guide, md, cut, &rl) == 0);
+    long asked = t->boards - 1; /* less the root, evaluated by grow itself */
+    CHECK_MSG(e.n == l.n, "%zu nodes eager, %zu with the cut", e.n, l.n);
+    long lazy = 0, bad = 0;
+    for (size_t i = 0; i < e.n && i < l.n; i++) {
+        const srch_np_bfs_node *x = &e.nodes[i], *y = &l.nodes[i];
+        int want_lazy = i > 0 && y->g + y->h[1] >= cut;
+        bad +=
+            !same_node(x, y) || x->lazy || y->lazy != want_lazy || (!y->lazy && y->h[0] != x->h[0]);
+        lazy += y->lazy;
+    }
+    CHECK_MSG(bad == 0, "%ld of %zu nodes differ from the eager store", bad, l.n);
+    CHECK_MSG(asked == (long)l.n - 1 - lazy && rl.heur_calls == (uint64_t)asked &&
+                  re.heur_calls == (uint64_t)e.n - 1,
+              "guide asked %ld times, heur_calls %llu, for %zu nodes of which %ld lazy", asked,
+              (unsigned long long)rl.heur_calls, l.n, lazy);
+    long filled = 0;
+    for (size_t i = 0; i < l.n && i < e.n; i++)
+        if (l.nodes[i].lazy) {
+            CHECK(srch_np_bfs_fill_guide(&l, (uint32_t)i, guide, md, &rl) == 0);
+            filled += !l.nodes[i].lazy && l.nodes[i].h[0] == e.nodes[i].h[0];
+        }
+    CHECK_MSG(filled == lazy && rl.heur_calls == (uint64_t)(l.n - 1),
+              "%ld of %ld lazy nodes filled with the eager value", filled, lazy);
+    *lazy_total += lazy;
+    srch_np_bfs_store_free(&e);
+    srch_np_bfs_store_free(&l);
+}
+
+static void test_lazy_store(const fixture *f, hn_rng *rng)
+{
+    long lazy_total = 0;
+    for (int i = 0; i < 30; i++) {
+        srch_np_board b;
+        srch_np_board_random(&b, 3, f->goal, rng);
+        check_lazy_board(f, &b, &lazy_total);
+    }
+    CHECK_MSG(lazy_total > 100, "only %ld lazy nodes: the cut was not exercised", lazy_total);
+}
+
 int main(void)
 {
     int goal = SRCH_NP_GOAL_BLANK_FIRST, st;
@@ -225,6 +336,7 @@ int main(void)
             test_limits(&f, rng);
             test_parity(&f, dist, rng);
             test_continued(&f, rng);
+            test_lazy_store(&f, rng);
             test_refused(&f);
         }
         hn_rng_free(rng);

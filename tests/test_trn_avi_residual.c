@@ -107,6 +107,28 @@ static void test_heuristic(void)
     for (int i = 0; i < 64; i++)
         no_adm_bad += pv[i] != v[i] || av[i] != 0;
     CHECK_MSG(no_adm_bad == 0, "%d of 64 boards: eval_pair without adm", no_adm_bad);
+    /* the base values given by the caller (the anytime search's children
+       that pass its admissible cut): the same values; the base's tables
+       are not needed, so values the caller shifts by one shift h by one */
+    int given[64], gv[64], shifted = 0;
+    for (int i = 0; i < 64; i++)
+        given[i] = srch_np_heur_eval(md, &b[i]);
+    memset(gv, 0xff, sizeof gv);
+    CHECK(srch_np_heur_ann_shares_base(res, md) && !srch_np_heur_ann_shares_base(res, NULL) &&
+          !srch_np_heur_ann_shares_base(plain, md));
+    CHECK(srch_np_heur_ann_eval_given_base(res, b, 64, given, gv) == 0);
+    int given_bad = 0;
+    for (int i = 0; i < 64; i++)
+        given_bad += gv[i] != v[i];
+    CHECK_MSG(given_bad == 0, "%d of 64 boards: eval_given_base differs", given_bad);
+    for (int i = 0; i < 64; i++)
+        given[i] += 100;
+    CHECK(srch_np_heur_ann_eval_given_base(res, b, 64, given, gv) == 0);
+    for (int i = 0; i < 64; i++)
+        shifted += srch_np_board_is_goal(&b[i], GOAL) ? gv[i] == 0 : gv[i] >= v[i] + 99;
+    CHECK_MSG(shifted == 64, "%d of 64 boards follow the given base", shifted);
+    CHECK(srch_np_heur_ann_eval_given_base(plain, b, 64, given, gv) == HN_ERR_ARG);
+    CHECK(srch_np_heur_ann_eval_given_base(md, b, 64, given, gv) == HN_ERR_ARG);
     CHECK(srch_np_heur_ann_share_base(plain, md) == HN_ERR_ARG);
     CHECK(srch_np_heur_ann_share_base(md, md) == HN_ERR_ARG);
     /* a second base, a base of another size, a heuristic that is not an ANN */

@@ -41,20 +41,31 @@ typedef struct {
     const srch_np_board *start;
     const srch_np_shortcut_opts *sc; /* NULL: incumbents are kept as found */
     double deadline;
-    int saved; /* moves the shortcut pass removed */
+    int saved;           /* moves the shortcut pass removed */
+    srch_np_result *res; /* the run's counters (lazy guide values count in heur_calls) */
 } anytime;
 
 /* f in 1/F_RES of a heuristic unit, so a first phase of weight 1.25 is
  * not rounded away (as in batch_astar.c). */
 #define F_RES 64
 
-/* f of node x in this phase (g and h below 2^16 each, weight <= 100). */
-static uint64_t f_of(const anytime *a, const srch_np_bfs_node *x)
+/* f of node idx in this phase (g and h below 2^16 each, weight <= 100)
+ * into *f: 0 or a status. A node stored lazily (past the incumbent's
+ * bound) and reached by a shorter path since gets the guide's value here,
+ * the only place that reads it. */
+static int f_of(anytime *a, uint32_t idx, uint64_t *f)
 {
+    srch_np_bfs_node *x = &a->s.nodes[idx];
+    if (x->lazy && a->delta != LONG_MAX) {
+        int st = srch_np_bfs_fill_guide(&a->s, idx, a->h, a->adm, a->res);
+        if (st)
+            return st;
+    }
     long lo = (long)x->h[1] * a->scale;
     long v = a->delta == LONG_MAX ? lo : (long)x->h[0] - a->delta;
-    return (uint64_t)x->g * (uint64_t)a->scale * F_RES +
-           (uint64_t)a->wq * (uint64_t)(v > lo ? v : lo);
+    *f =
+        (uint64_t)x->g * (uint64_t)a->scale * F_RES + (uint64_t)a->wq * (uint64_t)(v > lo ? v : lo);
+    return 0;
 }
 
 /* f of a solution of the incumbent's length (h = 0 at the goal). */
@@ -108,7 +119,10 @@ static int admit(anytime *a, uint32_t idx, uint64_t *pri)
     }
     if (cannot_improve(a, x))
         return 0;
-    uint64_t f = f_of(a, x);
+    uint64_t f;
+    int st = f_of(a, idx, &f);
+    if (st)
+        return st;
     if (a->best != INT_MAX && f >= f_best(a))
         return 0;
     *pri = f << 16 | (uint64_t)(0xffff - x->g);
@@ -166,7 +180,10 @@ static int phase(anytime *a, const srch_limits *lim, double deadline, srch_np_re
         srch_np_board b;
         srch_np_bfs_board_of(&a->s, top.idx, &b);
         res->expanded++;
-        if ((st = srch_np_bfs_expand(&a->s, top.idx, &b, a->h, a->adm, push, a, res)))
+        /* a child cannot_improve() would drop needs no guide value, nor
+           does any in the inf phase (the last), whose f is adm's alone */
+        int cut = a->delta == LONG_MAX ? 0 : a->best == INT_MAX ? INT_MAX : a->best - 1;
+        if ((st = srch_np_bfs_expand(&a->s, top.idx, &b, a->h, a->adm, cut, push, a, res)))
             return st;
     }
     return 0;
@@ -227,6 +244,7 @@ static int run(anytime *a, const srch_np_board *start, const double *deltas, int
 {
     a->start = start;
     a->deadline = deadline;
+    a->res = res;
     int h0 = srch_np_heur_eval(a->h, start), a0 = srch_np_heur_eval(a->adm, start);
     res->h0 = h0;
     res->heur_calls++;

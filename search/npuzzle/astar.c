@@ -3,6 +3,7 @@
  * a heap with lazy deletion). The open list is ordered by (f, larger g
  * first). All new children of an expansion are evaluated with one
  * eval_batch call, so a batched heuristic (a network) sees them together. */
+#include <limits.h>
 #include <stdlib.h>
 
 #include "search/npuzzle/bfs_store.h"
@@ -46,7 +47,7 @@ static int astar_run(astar *a, const srch_np_board *start, const srch_np_heur *h
         if (st)
             return st;
         res->expanded++;
-        if ((st = srch_np_bfs_expand(&a->s, top.idx, &b, h, NULL, push, a, res)))
+        if ((st = srch_np_bfs_expand(&a->s, top.idx, &b, h, NULL, INT_MAX, push, a, res)))
             return st;
     }
     return hn_fail(HN_ERR_UNSOLVABLE, "A*: open list exhausted without reaching the goal");

@@ -1,6 +1,7 @@
 /* The node store, heap and child generation shared by A*, batch A* and focal
  * search (see bfs_store.h). Nodes are addressed by index so the pool can
  * grow by realloc; the hash index is open addressing with linear probing. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,9 +109,10 @@ long srch_np_bfs_store_add(srch_np_bfs_store *s, const srch_np_bfs_child *c, int
     s->nodes[s->n] = (srch_np_bfs_node){.key = {c->key[0], c->key[1]},
                                         .parent = c->parent,
                                         .g = c->g,
-                                        .h = {h16(h0), h16(h1)},
+                                        .h = {h0 < 0 ? 0 : h16(h0), h16(h1)},
                                         .dir = c->dir,
-                                        .open = 1};
+                                        .open = 1,
+                                        .lazy = h0 < 0};
     s->slots[slot_of(s, c->key)] = (uint32_t)(s->n + 1);
     return (long)s->n++;
 }
@@ -231,9 +233,35 @@ void srch_np_bfs_children(srch_np_bfs_store *s, uint32_t idx, const srch_np_boar
     }
 }
 
+/* The guide's values of the children that pass the cut, given their adm
+ * values; -1 for the others. */
+static int eval_passing(const srch_np_heur *guide, const srch_np_heur *adm, int adm_cut,
+                        const srch_np_bfs_child *kids, const srch_np_board *boards, int nk,
+                        const int *ha, int *hg, srch_np_result *res)
+{
+    srch_np_board pass[4];
+    int base[4], hp[4], np = 0, st = 0;
+    for (int i = 0; i < nk; i++)
+        if (kids[i].g + ha[i] < adm_cut) {
+            pass[np] = boards[i];
+            base[np++] = ha[i];
+        }
+    if (np && srch_np_heur_ann_shares_base(guide, adm))
+        st = srch_np_heur_ann_eval_given_base(guide, pass, (size_t)np, base, hp);
+    else if (np)
+        st = srch_np_heur_eval_batch(guide, pass, (size_t)np, hp);
+    if (st)
+        return st;
+    res->heur_calls += (uint64_t)np;
+    res->batches += np > 0;
+    for (int i = 0, k = 0; i < nk; i++)
+        hg[i] = kids[i].g + ha[i] < adm_cut ? hp[k++] : -1;
+    return 0;
+}
+
 int srch_np_bfs_expand(srch_np_bfs_store *s, uint32_t idx, const srch_np_board *b,
-                       const srch_np_heur *guide, const srch_np_heur *adm, srch_np_bfs_push_fn push,
-                       void *ctx, srch_np_result *res)
+                       const srch_np_heur *guide, const srch_np_heur *adm, int adm_cut,
+                       srch_np_bfs_push_fn push, void *ctx, srch_np_result *res)
 {
     srch_np_bfs_child kids[4];
     srch_np_board boards[4];
@@ -247,10 +275,17 @@ int srch_np_bfs_expand(srch_np_bfs_store *s, uint32_t idx, const srch_np_board *
         return 0;
     for (int i = 0; i < nk; i++)
         boards[i] = kids[i].b;
-    if ((st = srch_np_heur_eval_pair(guide, adm, boards, (size_t)nk, hg, ha)))
+    if (adm && adm_cut != INT_MAX) { /* adm first: the guide only where it can matter */
+        st = srch_np_heur_eval_batch(adm, boards, (size_t)nk, ha);
+        if (!st)
+            st = eval_passing(guide, adm, adm_cut, kids, boards, nk, ha, hg, res);
+    } else {
+        st = srch_np_heur_eval_pair(guide, adm, boards, (size_t)nk, hg, ha);
+        res->heur_calls += (uint64_t)nk;
+        res->batches++;
+    }
+    if (st)
         return st;
-    res->heur_calls += (uint64_t)nk;
-    res->batches++;
     for (int i = 0; i < nk; i++) {
         long k = srch_np_bfs_store_add(s, &kids[i], hg[i], ha[i] > 0xffff ? 0xffff : ha[i]);
         if (k < 0)
@@ -258,6 +293,26 @@ int srch_np_bfs_expand(srch_np_bfs_store *s, uint32_t idx, const srch_np_board *
         if ((st = push(ctx, (uint32_t)k))) /* the callback's own status (an incumbent's pass) */
             return st;
     }
+    return 0;
+}
+
+int srch_np_bfs_fill_guide(srch_np_bfs_store *s, uint32_t idx, const srch_np_heur *guide,
+                           const srch_np_heur *adm, srch_np_result *res)
+{
+    srch_np_bfs_node *x = &s->nodes[idx];
+    srch_np_board b;
+    srch_np_bfs_board_of(s, idx, &b);
+    int base = x->h[1], h = 0, st;
+    if (srch_np_heur_ann_shares_base(guide, adm) && base < 0xffff)
+        st = srch_np_heur_ann_eval_given_base(guide, &b, 1, &base, &h);
+    else
+        st = srch_np_heur_eval_batch(guide, &b, 1, &h);
+    if (st)
+        return st;
+    x->h[0] = h16(h);
+    x->lazy = 0;
+    res->heur_calls++;
+    res->batches++;
     return 0;
 }
 

@@ -17,6 +17,7 @@ typedef struct {
     uint16_t h[2]; /* heuristic values (scaled): [0] guide, [1] admissible (focal) */
     uint8_t dir;
     uint8_t open;
+    uint8_t lazy; /* h[0] not computed yet (srch_np_bfs_expand's adm_cut) */
 } srch_np_bfs_node;
 
 typedef struct {
@@ -52,7 +53,8 @@ int srch_np_bfs_store_init(srch_np_bfs_store *s, int width);
 void srch_np_bfs_store_free(srch_np_bfs_store *s);
 /* Index of the node with this key, or -1. */
 long srch_np_bfs_store_find(const srch_np_bfs_store *s, const uint64_t *key);
-/* Append an open node; returns its index or -1 (out of memory, message set). */
+/* Append an open node; returns its index or -1 (out of memory, message set).
+ * h0 < 0: the guide's value is left for later (the node is marked lazy). */
 long srch_np_bfs_store_add(srch_np_bfs_store *s, const srch_np_bfs_child *c, int h0, int h1);
 void srch_np_bfs_board_of(const srch_np_bfs_store *s, size_t idx, srch_np_board *b);
 
@@ -78,10 +80,18 @@ typedef int (*srch_np_bfs_push_fn)(void *ctx, uint32_t idx);
  * search: its children are generated, those reached by a shorter path are
  * queued again with the values they have, and the new ones are evaluated in
  * one batch call per heuristic (`guide` into h[0], `adm` into h[1], 0 when
- * adm is NULL), stored and queued. Does not count res->expanded. */
+ * adm is NULL), stored and queued. A new child whose g + adm is at least
+ * adm_cut (INT_MAX: none; needs adm) is stored without the guide's value
+ * (lazy): the caller has shown it cannot matter while its g stays, and
+ * calls srch_np_bfs_fill_guide should its g fall. Does not count
+ * res->expanded. */
 int srch_np_bfs_expand(srch_np_bfs_store *s, uint32_t idx, const srch_np_board *b,
-                       const srch_np_heur *guide, const srch_np_heur *adm, srch_np_bfs_push_fn push,
-                       void *ctx, srch_np_result *res);
+                       const srch_np_heur *guide, const srch_np_heur *adm, int adm_cut,
+                       srch_np_bfs_push_fn push, void *ctx, srch_np_result *res);
+/* The guide's value of lazy node idx into h[0] (adm's value h[1] stands
+ * for the shared base when the guide declared one). 0 or a status. */
+int srch_np_bfs_fill_guide(srch_np_bfs_store *s, uint32_t idx, const srch_np_heur *guide,
+                           const srch_np_heur *adm, srch_np_result *res);
 
 /* Copy the path to node idx into res (length, moves). */
 void srch_np_bfs_take_path(const srch_np_bfs_store *s, size_t idx, srch_np_result *res);

@@ -5,6 +5,7 @@
  * the focal list by f buckets as fmin (never decreasing with a consistent
  * heuristic) raises the bound. */
 #include <math.h>
+#include <limits.h>
 #include <stdlib.h>
 
 #include "search/npuzzle/bfs_store.h"
@@ -128,7 +129,8 @@ static int run(focal *a, const srch_np_board *start, const srch_limits *lim, dou
             return 0;
         }
         res->expanded++;
-        if ((st = srch_np_bfs_expand(&a->s, (uint32_t)idx, &b, a->guide, a->adm, push, a, res)))
+        if ((st = srch_np_bfs_expand(&a->s, (uint32_t)idx, &b, a->guide, a->adm, INT_MAX, push, a,
+                                     res)))
             return st;
     }
     return st ? st

@@ -282,28 +282,17 @@ static int estimate(ann_heur *a, const srch_np_board *b, size_t n, float *est)
 
 /* A residual model's network predicts the correction to its base heuristic:
  * the estimate is base(s) + net(s). The base is evaluated per call, not
- * cached, so the cache keeps the network's own outputs. The base values go
- * to base_out too when it is not NULL. */
-static int add_base(const ann_heur *a, const srch_np_board *b, size_t n, float *est, int *base_out)
+ * cached, so the cache keeps the network's own outputs. */
+static int estimate_full(ann_heur *a, const srch_np_board *b, size_t n, float *est)
 {
-    int h[256];
-    for (size_t lo = 0; a->resid && lo < n; lo += 256) {
+    int st = estimate(a, b, n, est), h[256];
+    for (size_t lo = 0; !st && a->resid && lo < n; lo += 256) {
         size_t k = n - lo < 256 ? n - lo : 256;
-        int st = srch_np_heur_eval_batch(a->resid, b + lo, k, h);
-        if (st)
-            return st;
-        for (size_t i = 0; i < k; i++)
+        st = srch_np_heur_eval_batch(a->resid, b + lo, k, h);
+        for (size_t i = 0; !st && i < k; i++)
             est[lo + i] += (float)h[i];
-        if (base_out)
-            memcpy(base_out + lo, h, k * sizeof *h);
     }
-    return 0;
-}
-
-static int estimate_full(ann_heur *a, const srch_np_board *b, size_t n, float *est, int *base_out)
-{
-    int st = estimate(a, b, n, est);
-    return st ? st : add_base(a, b, n, est, base_out);
+    return st;
 }
 
 /* The heuristic value in 1/scale moves from the estimate and the floor. */
@@ -320,33 +309,51 @@ static int combine(const ann_heur *a, const srch_np_board *b, float est, int flo
     return r > 0xffff ? 0xffff : (int)r;
 }
 
-/* The heuristic values into out and, with base_out, the residual base's.
- * A floor that shares the base's values is not read again. */
-static int eval_with_base(ann_heur *a, const srch_np_board *b, size_t n, int *out, int *base_out)
+/* Up to max_batch boards whose residual base values bv the caller has (NULL
+ * without a base): the network, the base added, the floor, combined. A
+ * floor that shares the base's values is not read again. */
+static int eval_known_base(ann_heur *a, ann_tls *t, const srch_np_board *b, size_t k, const int *bv,
+                           int *out)
+{
+    float *est = t->est;
+    int st = estimate(a, b, k, est);
+    if (!st && a->floor && !a->floor_is_base)
+        st = srch_np_heur_eval_batch(a->floor, b, k, out);
+    if (st)
+        return st;
+    const int *fl = a->floor_is_base ? bv : out;
+    for (size_t i = 0; i < k; i++) {
+        if (bv)
+            est[i] += (float)bv[i];
+        out[i] = combine(a, &b[i], est[i], a->floor ? fl[i] : 0);
+    }
+    return 0;
+}
+
+/* The heuristic values into out. The residual base's values: from `given`
+ * when the caller has them, else read here (into base_out when not NULL). */
+static int eval_with_base(ann_heur *a, const srch_np_board *b, size_t n, int *out, int *base_out,
+                          const int *given)
 {
     ann_tls *t = tls_get(a);
     if (!t)
         return HN_ERR_NOMEM;
-    float *est = t->est;
     size_t mb = (size_t)a->o.max_batch;
     for (size_t done = 0; done < n; done += mb) {
         size_t k = n - done < mb ? n - done : mb;
-        int *bv = base_out ? base_out + done : a->floor_is_base ? t->basev : NULL;
-        int st = estimate_full(a, b + done, k, est, bv);
-        if (!st && a->floor && !a->floor_is_base)
-            st = srch_np_heur_eval_batch(a->floor, b + done, k, out + done);
+        int *bv = a->resid && !given ? (base_out ? base_out + done : t->basev) : NULL;
+        int st = bv ? srch_np_heur_eval_batch(a->resid, b + done, k, bv) : 0;
+        if (!st)
+            st = eval_known_base(a, t, b + done, k, given ? given + done : bv, out + done);
         if (st)
             return st;
-        const int *fl = a->floor_is_base ? bv : out + done;
-        for (size_t i = 0; i < k; i++)
-            out[done + i] = combine(a, &b[done + i], est[i], a->floor ? fl[i] : 0);
     }
     return 0;
 }
 
 static int ann_eval_batch(void *self, const srch_np_board *b, size_t n, int *out)
 {
-    return eval_with_base(self, b, n, out, NULL);
+    return eval_with_base(self, b, n, out, NULL, NULL);
 }
 
 /* eval cannot report an error; a failed network call (out of memory) falls
@@ -536,7 +543,7 @@ int srch_np_heur_ann_estimate(const srch_np_heur *h, const srch_np_board *b, siz
     ann_heur *a = as_ann(h);
     if (!a)
         return hn_fail(HN_ERR_ARG, "heuristic '%s' is not an ANN heuristic", srch_np_heur_name(h));
-    return estimate_full(a, b, n, out, NULL);
+    return estimate_full(a, b, n, out);
 }
 
 int srch_np_heur_ann_set_base(srch_np_heur *h, srch_np_heur *base)
@@ -592,12 +599,30 @@ int srch_np_heur_ann_share_floor(srch_np_heur *h)
     return 0;
 }
 
+int srch_np_heur_ann_shares_base(const srch_np_heur *h, const srch_np_heur *adm)
+{
+    const ann_heur *a = as_ann(h);
+    return a && adm && a->base_as == adm;
+}
+
+int srch_np_heur_ann_eval_given_base(const srch_np_heur *h, const srch_np_board *b, size_t n,
+                                     const int *base_v, int *hv)
+{
+    ann_heur *a = as_ann(h);
+    if (!a || !a->base_as)
+        return hn_fail(HN_ERR_ARG,
+                       "heuristic '%s' shares no residual base with a whole-move "
+                       "heuristic",
+                       h ? srch_np_heur_name(h) : "(none)");
+    return eval_with_base(a, b, n, hv, NULL, base_v);
+}
+
 int srch_np_heur_eval_pair(const srch_np_heur *h, const srch_np_heur *adm, const srch_np_board *b,
                            size_t n, int *hv, int *adm_v)
 {
     ann_heur *a = as_ann(h);
     if (a && adm && a->base_as == adm)
-        return eval_with_base(a, b, n, hv, adm_v);
+        return eval_with_base(a, b, n, hv, adm_v, NULL);
     int st = srch_np_heur_eval_batch(h, b, n, hv);
     if (!st && adm)
         return srch_np_heur_eval_batch(adm, b, n, adm_v);
