@@ -115,21 +115,31 @@ static void test_heuristic(void)
     for (int i = 0; i < 64; i++)
         given[i] = srch_np_heur_eval(md, &b[i]);
     memset(gv, 0xff, sizeof gv);
-    CHECK(srch_np_heur_ann_shares_base(res, md) && !srch_np_heur_ann_shares_base(res, NULL) &&
-          !srch_np_heur_ann_shares_base(plain, md));
-    CHECK(srch_np_heur_ann_eval_given_base(res, b, 64, given, gv) == 0);
+    CHECK(srch_np_heur_eval_given_adm(res, md, b, 64, given, gv) == 0);
     int given_bad = 0;
     for (int i = 0; i < 64; i++)
         given_bad += gv[i] != v[i];
-    CHECK_MSG(given_bad == 0, "%d of 64 boards: eval_given_base differs", given_bad);
+    CHECK_MSG(given_bad == 0, "%d of 64 boards: eval_given_adm differs", given_bad);
     for (int i = 0; i < 64; i++)
         given[i] += 100;
-    CHECK(srch_np_heur_ann_eval_given_base(res, b, 64, given, gv) == 0);
+    CHECK(srch_np_heur_eval_given_adm(res, md, b, 64, given, gv) == 0);
     for (int i = 0; i < 64; i++)
         shifted += srch_np_board_is_goal(&b[i], GOAL) ? gv[i] == 0 : gv[i] >= v[i] + 99;
     CHECK_MSG(shifted == 64, "%d of 64 boards follow the given base", shifted);
-    CHECK(srch_np_heur_ann_eval_given_base(plain, b, 64, given, gv) == HN_ERR_ARG);
-    CHECK(srch_np_heur_ann_eval_given_base(md, b, 64, given, gv) == HN_ERR_ARG);
+    /* no base declared adm's (another adm, no adm, not a network): the
+       given values are not used, each heuristic reads its own */
+    int own[64], unshared_bad = 0;
+    srch_np_heur *others[] = {res, plain, md};
+    const srch_np_heur *adms[] = {NULL, md, md};
+    for (int k = 0; k < 3; k++) {
+        CHECK(srch_np_heur_eval_batch(others[k], b, 64, own) == 0);
+        memset(gv, 0xff, sizeof gv);
+        CHECK(srch_np_heur_eval_given_adm(others[k], adms[k], b, 64, given, gv) == 0);
+        for (int i = 0; i < 64; i++)
+            unshared_bad += gv[i] != own[i];
+    }
+    CHECK_MSG(unshared_bad == 0, "%d boards: given values used without a shared base",
+              unshared_bad);
     CHECK(srch_np_heur_ann_share_base(plain, md) == HN_ERR_ARG);
     CHECK(srch_np_heur_ann_share_base(md, md) == HN_ERR_ARG);
     /* a second base, a base of another size, a heuristic that is not an ANN */
@@ -231,7 +241,7 @@ static void test_share_floor(void)
         given[i] = srch_np_heur_eval(adm, &b[i]);
     memset(vg, 0xff, sizeof vg);
     CHECK(adm && srch_np_heur_ann_share_base(hb, adm) == 0 &&
-          srch_np_heur_ann_eval_given_base(hb, b, 64, given, vg) == 0);
+          srch_np_heur_eval_given_adm(hb, adm, b, 64, given, vg) == 0);
     int given_bad = 0;
     for (int i = 0; i < 64; i++)
         given_bad += vg[i] != va[i];
@@ -250,7 +260,7 @@ out:
 /* Anytime A* on a residual network over Manhattan (the shipped 24-puzzle
  * setting in small): with the base declared adm's, the children that pass
  * the incumbent's cut get the network on the adm values already read
- * (srch_np_heur_ann_eval_given_base); without, the guide reads its base
+ * (srch_np_heur_eval_given_adm); without, the guide reads its base
  * itself. The same runs either way, and some children skip the network. */
 static void test_anytime_shared_base(void)
 {

@@ -98,16 +98,13 @@ int srch_np_heur_ann_share_floor(srch_np_heur *h);
  * otherwise two calls. 0 or a negative status. */
 int srch_np_heur_eval_pair(const srch_np_heur *h, const srch_np_heur *adm, const srch_np_board *b,
                            size_t n, int *hv, int *adm_v);
-/* 1 if h's residual base was declared to give adm's values
- * (srch_np_heur_ann_share_base). */
-int srch_np_heur_ann_shares_base(const srch_np_heur *h, const srch_np_heur *adm);
-/* h's values for n boards whose base values base_v the caller already has
- * from the heuristic declared by srch_np_heur_ann_share_base, so the tables
- * are not read again: the searches that need the admissible value first
- * (to skip the network on boards it already cuts) and h only for the rest.
- * 0, HN_ERR_ARG when no base is shared, or another negative status. */
-int srch_np_heur_ann_eval_given_base(const srch_np_heur *h, const srch_np_board *b, size_t n,
-                                     const int *base_v, int *hv);
+/* h's values for n boards whose adm values adm_v the caller already has
+ * (the searches that read adm first, to skip the network on boards it
+ * already cuts): when h's residual base was declared adm's, the network
+ * runs on adm_v and the tables are not read again; otherwise h reads its
+ * own. 0 or a negative status. */
+int srch_np_heur_eval_given_adm(const srch_np_heur *h, const srch_np_heur *adm,
+                                const srch_np_board *b, size_t n, const int *adm_v, int *hv);
 /* 1 if h was made by srch_np_heur_ann_new. */
 int srch_np_heur_is_ann(const srch_np_heur *h);
 /* Units per move of h's values: the ANN scale, 1 for every other heuristic. */

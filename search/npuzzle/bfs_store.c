@@ -240,22 +240,21 @@ static int eval_passing(const srch_np_heur *guide, const srch_np_heur *adm, int 
                         const int *ha, int *hg, srch_np_result *res)
 {
     srch_np_board pass[4];
-    int base[4], hp[4], np = 0, st = 0;
-    for (int i = 0; i < nk; i++)
-        if (kids[i].g + ha[i] < adm_cut) {
+    int base[4], hp[4], np = 0;
+    for (int i = 0; i < nk; i++) {
+        hg[i] = kids[i].g + ha[i] < adm_cut ? np : -1; /* its place in pass */
+        if (hg[i] >= 0) {
             pass[np] = boards[i];
             base[np++] = ha[i];
         }
-    if (np && srch_np_heur_ann_shares_base(guide, adm))
-        st = srch_np_heur_ann_eval_given_base(guide, pass, (size_t)np, base, hp);
-    else if (np)
-        st = srch_np_heur_eval_batch(guide, pass, (size_t)np, hp);
+    }
+    int st = np ? srch_np_heur_eval_given_adm(guide, adm, pass, (size_t)np, base, hp) : 0;
     if (st)
         return st;
     res->heur_calls += (uint64_t)np;
     res->batches += np > 0;
-    for (int i = 0, k = 0; i < nk; i++)
-        hg[i] = kids[i].g + ha[i] < adm_cut ? hp[k++] : -1;
+    for (int i = 0; i < nk; i++)
+        hg[i] = hg[i] >= 0 ? hp[hg[i]] : -1;
     return 0;
 }
 
@@ -302,11 +301,9 @@ int srch_np_bfs_fill_guide(srch_np_bfs_store *s, uint32_t idx, const srch_np_heu
     srch_np_bfs_node *x = &s->nodes[idx];
     srch_np_board b;
     srch_np_bfs_board_of(s, idx, &b);
-    int base = x->h[1], h = 0, st;
-    if (srch_np_heur_ann_shares_base(guide, adm) && base < 0xffff)
-        st = srch_np_heur_ann_eval_given_base(guide, &b, 1, &base, &h);
-    else
-        st = srch_np_heur_eval_batch(guide, &b, 1, &h);
+    int base = x->h[1], h = 0;
+    /* a clamped adm value is no base: the guide then reads its own */
+    int st = srch_np_heur_eval_given_adm(guide, base < 0xffff ? adm : NULL, &b, 1, &base, &h);
     if (st)
         return st;
     x->h[0] = h16(h);

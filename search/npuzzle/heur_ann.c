@@ -599,22 +599,13 @@ int srch_np_heur_ann_share_floor(srch_np_heur *h)
     return 0;
 }
 
-int srch_np_heur_ann_shares_base(const srch_np_heur *h, const srch_np_heur *adm)
-{
-    const ann_heur *a = as_ann(h);
-    return a && adm && a->base_as == adm;
-}
-
-int srch_np_heur_ann_eval_given_base(const srch_np_heur *h, const srch_np_board *b, size_t n,
-                                     const int *base_v, int *hv)
+int srch_np_heur_eval_given_adm(const srch_np_heur *h, const srch_np_heur *adm,
+                                const srch_np_board *b, size_t n, const int *adm_v, int *hv)
 {
     ann_heur *a = as_ann(h);
-    if (!a || !a->base_as)
-        return hn_fail(HN_ERR_ARG,
-                       "heuristic '%s' shares no residual base with a whole-move "
-                       "heuristic",
-                       h ? srch_np_heur_name(h) : "(none)");
-    return eval_with_base(a, b, n, hv, NULL, base_v);
+    if (a && adm && a->base_as == adm)
+        return eval_with_base(a, b, n, hv, NULL, adm_v);
+    return srch_np_heur_eval_batch(h, b, n, hv);
 }
 
 int srch_np_heur_eval_pair(const srch_np_heur *h, const srch_np_heur *adm, const srch_np_board *b,
