@@ -1,8 +1,11 @@
 /* Pattern database construction and use: the exact 8-puzzle table equals a
  * BFS, partitions are admissible and additive, the reflected and the
  * incremental lookups agree with plain ones, searches with 5-5-5 / 6-6-3
- * reach Korf's known optimal lengths, and PDB files round-trip while
+ * reach Korf's known optimal lengths, a child's value from its parent's
+ * kept state (move_batch) is its plain lookup and best-first searches that
+ * keep those states run as without them, and PDB files round-trip while
  * corrupted or truncated ones are rejected. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +14,7 @@
 #include "check.h"
 #include "np_bfs.h"
 #include "datagen/dg.h"
+#include "search/npuzzle/ann.h"
 #include "search/npuzzle/np_internal.h"
 
 static srch_np_pdb *build(const char *name, int width, int threads)
@@ -118,6 +122,87 @@ static void check_batch(const srch_np_heur *h, int width, int goal, hn_rng *rng)
     CHECK(bad == 0 && spread > 0);
 }
 
+/* move_batch, from the parent's state alone: each child's value is its
+ * plain lookup and its state the one inc_move writes; the state is one byte
+ * per pattern and view. */
+static void check_move_batch(const srch_np_heur *h, int width, int goal, size_t want_ss,
+                             hn_rng *rng)
+{
+    CHECK(h->move_batch != NULL && h->ops.state_size == want_ss);
+    srch_np_board b;
+    srch_np_board_random(&b, width, goal, rng);
+    uint8_t parent[64], kids[4 * 64], one[64];
+    size_t ss = h->ops.state_size;
+    CHECK(ss <= sizeof parent);
+    h->ops.inc_init(h->self, &b, parent);
+    int bad = 0, total = 0;
+    for (int step = 0; step < 400; step++) {
+        srch_np_board c[4];
+        int tile[4], v[4], n = 0;
+        for (int d = 0; d < 4; d++) {
+            c[n] = b;
+            if ((tile[n] = srch_np_board_move(&c[n], d)) >= 0)
+                n++;
+        }
+        CHECK(h->move_batch(h->self, c, tile, (size_t)n, parent, kids, v) == 0);
+        for (int i = 0; i < n; i++) {
+            int want = srch_np_heur_eval(h, &c[i]);
+            h->ops.inc_move(h->self, &c[i], tile[i], c[i].blank, b.blank, parent, one, 1 << 20);
+            bad += v[i] != want || memcmp(kids + (size_t)i * ss, one, ss) != 0;
+            total++;
+        }
+        int k = (int)hn_rng_below(rng, (uint64_t)n); /* walk on, with the batch's state */
+        b = c[k];
+        memcpy(parent, kids + (size_t)k * ss, ss);
+    }
+    CHECK_MSG(bad == 0, "%d of %d children differ from the plain lookup", bad, total);
+}
+
+/* Anytime A* and focal search keep the PDB's state per stored node (the
+ * store tracks it): the same runs as with the same PDB behind a heuristic
+ * the store cannot track. */
+static int opaque_eval(void *self, const srch_np_board *b)
+{
+    return srch_np_heur_eval(self, b);
+}
+
+static int opaque_batch(void *self, const srch_np_board *b, size_t n, int *out)
+{
+    return srch_np_heur_eval_batch(self, b, n, out);
+}
+
+static int same_run(const srch_np_result *a, const srch_np_result *b)
+{
+    return a->status == 0 && b->status == 0 && a->length == b->length &&
+           a->expanded == b->expanded && a->stored == b->stored && a->heur_calls == b->heur_calls &&
+           a->phases == b->phases && !memcmp(a->moves, b->moves, (size_t)a->nmoves);
+}
+
+static void check_tracked_searches(srch_np_heur *h, hn_rng *rng)
+{
+    int st;
+    srch_np_heur_ops ops = {.name = "opaque", .eval = opaque_eval, .eval_batch = opaque_batch};
+    srch_np_heur *plain = srch_np_heur_custom_new(&ops, h, 4, 0, &st);
+    srch_np_heur *guide = srch_np_heur_lc_new(4, 0, &st);
+    CHECK(plain && guide);
+    static const double deltas[] = {0, 2, INFINITY}, w[] = {1.5};
+    int differ = 0;
+    for (int i = 0; plain && guide && i < 12; i++) {
+        srch_np_board b;
+        srch_np_board_random_walk(&b, 4, 0, 36 + (int)hn_rng_below(rng, 10), rng);
+        srch_np_result r1, r2;
+        srch_np_anytime(&b, guide, h, deltas, 3, w, 1, NULL, NULL, &r1);
+        srch_np_anytime(&b, guide, plain, deltas, 3, w, 1, NULL, NULL, &r2);
+        differ += !same_run(&r1, &r2) || !r1.proven;
+        srch_np_focal(&b, h, guide, 1.2, NULL, &r1);
+        srch_np_focal(&b, plain, guide, 1.2, NULL, &r2);
+        differ += !same_run(&r1, &r2);
+    }
+    CHECK_MSG(differ == 0, "%d runs differ with the tracked PDB", differ);
+    srch_np_heur_free(plain);
+    srch_np_heur_free(guide);
+}
+
 static void test_15puzzle(void)
 {
     srch_np_instance *inst;
@@ -158,6 +243,10 @@ static void test_15puzzle(void)
         check_walk(hl, 4, 1, rng);
         check_batch(h, 4, 0, rng);
         check_batch(hl, 4, 1, rng);
+        check_move_batch(h, 4, 0, 6, rng); /* 3 patterns, 2 views */
+        check_move_batch(hl, 4, 1, 6, rng);
+        if (k == 0)
+            check_tracked_searches(h, rng);
         /* the easiest Korf instances solve to their known optimal lengths */
         const int easy[] = {55, 16, 42, 79};
         for (int j = 0; j < 4; j++) {

@@ -335,6 +335,7 @@ int srch_np_anytime_ida(const srch_np_board *start, const srch_np_heur *h, const
                    .best = INT_MAX,
                    .sc = sc && sc->max_window ? sc : NULL};
     res->status = srch_np_bfs_store_init(&a->s, start->width);
+    srch_np_bfs_store_track(&a->s, adm);
     if (!res->status)
         res->status = run(a, start, deltas, ndeltas, weights, nweights, ida, lim, t0,
                           lim && lim->time_limit > 0 ? t0 + lim->time_limit : 0, res);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "search/npuzzle/bfs_store.h"
+#include "search/npuzzle/np_internal.h"
 
 void srch_np_bfs_pack(const srch_np_board *b, uint64_t *key)
 {
@@ -72,10 +73,24 @@ int srch_np_bfs_store_init(srch_np_bfs_store *s, int width)
     return rehash(s);
 }
 
+/* A state kept per node costs memory on every stored board: the 24-puzzle's
+ * 6-6-6-6 needs 8 bytes, a node 32. */
+#define TRACK_MAX_STATE 16
+
+void srch_np_bfs_store_track(srch_np_bfs_store *s, const srch_np_heur *adm)
+{
+    if (s->n || !adm || !adm->move_batch || !adm->ops.state_size ||
+        adm->ops.state_size > TRACK_MAX_STATE)
+        return;
+    s->track = adm;
+    s->ssz = adm->ops.state_size;
+}
+
 void srch_np_bfs_store_free(srch_np_bfs_store *s)
 {
     free(s->nodes);
     free(s->slots);
+    free(s->states);
     *s = (srch_np_bfs_store){0};
 }
 
@@ -100,6 +115,14 @@ long srch_np_bfs_store_add(srch_np_bfs_store *s, const srch_np_bfs_child *c, int
             return -1;
         }
         s->nodes = p;
+        if (s->ssz) {
+            uint8_t *q = realloc(s->states, cap * s->ssz);
+            if (!q) {
+                hn_fail(HN_ERR_NOMEM, "search: out of memory for the states of %zu nodes", cap);
+                return -1;
+            }
+            s->states = q;
+        }
         s->cap = cap;
     }
     if (2 * (s->n + 1) > s->nslots && rehash(s))
@@ -113,6 +136,13 @@ long srch_np_bfs_store_add(srch_np_bfs_store *s, const srch_np_bfs_child *c, int
                                         .dir = c->dir,
                                         .open = 1,
                                         .lazy = h0 < 0};
+    if (s->ssz) {
+        uint8_t *dst = s->states + s->n * s->ssz;
+        if (c->state)
+            memcpy(dst, c->state, s->ssz);
+        else
+            (void)s->track->ops.inc_init(s->track->self, &c->b, dst);
+    }
     s->slots[slot_of(s, c->key)] = (uint32_t)(s->n + 1);
     return (long)s->n++;
 }
@@ -198,6 +228,7 @@ static int child_boards(const srch_np_bfs_store *s, uint32_t idx, const srch_np_
         c[n].parent = idx;
         c[n].g = (uint16_t)g;
         c[n].dir = (uint8_t)d;
+        c[n].state = NULL;
         home[n] = home_of(s, c[n].key);
         __builtin_prefetch(&s->slots[home[n]]);
         n++;
@@ -258,6 +289,27 @@ static int eval_passing(const srch_np_heur *guide, const srch_np_heur *adm, int 
     return 0;
 }
 
+/* adm's values of the new children: from the parent's kept state when the
+ * store tracks adm (the children's states into st), else by a batch. */
+static int adm_values(srch_np_bfs_store *s, uint32_t idx, const srch_np_board *b,
+                      const srch_np_heur *adm, srch_np_bfs_child *kids, const srch_np_board *boards,
+                      int nk, uint8_t (*st)[TRACK_MAX_STATE], int *ha)
+{
+    if (s->track != adm)
+        return srch_np_heur_eval_batch(adm, boards, (size_t)nk, ha);
+    int tile[4];
+    uint8_t flat[4 * TRACK_MAX_STATE];
+    for (int i = 0; i < nk; i++)
+        tile[i] = boards[i].tile[b->blank]; /* the tile that slid into the parent's blank */
+    int r =
+        adm->move_batch(adm->self, boards, tile, (size_t)nk, s->states + idx * s->ssz, flat, ha);
+    for (int i = 0; i < nk; i++) {
+        memcpy(st[i], flat + (size_t)i * s->ssz, s->ssz);
+        kids[i].state = st[i];
+    }
+    return r;
+}
+
 int srch_np_bfs_expand(srch_np_bfs_store *s, uint32_t idx, const srch_np_board *b,
                        const srch_np_heur *guide, const srch_np_heur *adm, int adm_cut,
                        srch_np_bfs_push_fn push, void *ctx, srch_np_result *res)
@@ -265,6 +317,7 @@ int srch_np_bfs_expand(srch_np_bfs_store *s, uint32_t idx, const srch_np_board *
     srch_np_bfs_child kids[4];
     srch_np_board boards[4];
     uint32_t improved[4];
+    uint8_t states[4][TRACK_MAX_STATE];
     int hg[4], ha[4] = {0}, nk = 0, nimp = 0, st;
     srch_np_bfs_children(s, idx, b, kids, &nk, improved, &nimp, res);
     for (int i = 0; i < nimp; i++)
@@ -274,8 +327,9 @@ int srch_np_bfs_expand(srch_np_bfs_store *s, uint32_t idx, const srch_np_board *
         return 0;
     for (int i = 0; i < nk; i++)
         boards[i] = kids[i].b;
-    if (adm && adm_cut != INT_MAX) { /* adm first: the guide only where it can matter */
-        st = srch_np_heur_eval_batch(adm, boards, (size_t)nk, ha);
+    if (adm && (adm_cut != INT_MAX || s->track == adm)) {
+        /* adm first: the guide only where it can matter */
+        st = adm_values(s, idx, b, adm, kids, boards, nk, states, ha);
         if (!st)
             st = eval_passing(guide, adm, adm_cut, kids, boards, nk, ha, hg, res);
     } else {

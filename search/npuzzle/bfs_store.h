@@ -26,6 +26,10 @@ typedef struct {
     uint32_t *slots; /* node index + 1, 0 = empty */
     size_t nslots;
     int width;
+    /* with srch_np_bfs_store_track: adm's incremental state per node */
+    const srch_np_heur *track;
+    uint8_t *states;
+    size_t ssz;
 } srch_np_bfs_store;
 
 typedef struct {
@@ -46,11 +50,17 @@ typedef struct {
     uint32_t parent;
     uint16_t g;
     uint8_t dir;
+    const uint8_t *state; /* the tracked heuristic's state, or NULL: computed from b */
 } srch_np_bfs_child;
 
 void srch_np_bfs_pack(const srch_np_board *b, uint64_t *key);
 int srch_np_bfs_store_init(srch_np_bfs_store *s, int width);
 void srch_np_bfs_store_free(srch_np_bfs_store *s);
+/* Keep adm's incremental state with every node stored from now on, so that
+ * srch_np_bfs_expand reads only what each move changes (adm must have a
+ * move_batch; otherwise, or when its state is large, nothing is kept). Call
+ * before the first node is added. */
+void srch_np_bfs_store_track(srch_np_bfs_store *s, const srch_np_heur *adm);
 /* Index of the node with this key, or -1. */
 long srch_np_bfs_store_find(const srch_np_bfs_store *s, const uint64_t *key);
 /* Append an open node; returns its index or -1 (out of memory, message set).

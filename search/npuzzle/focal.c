@@ -155,6 +155,7 @@ int srch_np_focal(const srch_np_board *start, const srch_np_heur *adm, const src
     focal a = {
         .adm = adm, .guide = guide, .gscale = srch_np_heur_scale(guide), .bound = bound, .fb = -1};
     res->status = srch_np_bfs_store_init(&a.s, start->width);
+    srch_np_bfs_store_track(&a.s, adm);
     if (!res->status)
         res->status =
             run(&a, start, lim, lim && lim->time_limit > 0 ? t0 + lim->time_limit : 0, res);

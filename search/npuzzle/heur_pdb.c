@@ -28,11 +28,10 @@ typedef struct {
     char name[48];
 } pdb_heur;
 
-/* Incremental state: each view's per-pattern values and their sum. */
-typedef struct {
-    uint8_t val[NVIEWS][SRCH_NP_MAX_PATTERNS];
-    int16_t sum[NVIEWS];
-} pdb_state;
+/* Incremental state: each view's per-pattern values, val[k * npatterns + i]
+ * (nviews * npatterns bytes: 8 for the 24-puzzle's 6-6-6-6, small enough
+ * for a best-first search to keep one per stored node). */
+typedef uint8_t pdb_val;
 
 /* Index of board b's entry in pattern i's table under view v. */
 static inline uint64_t pattern_rank(const pdb_heur *p, const view *v, int i, const srch_np_board *b)
@@ -51,15 +50,14 @@ static inline int pattern_value(const pdb_heur *p, const view *v, int i, const s
 static int pdb_init(void *self, const srch_np_board *b, void *state)
 {
     const pdb_heur *p = self;
-    pdb_state *s = state;
+    pdb_val *s = state;
     int h = 0;
     for (int k = 0; k < p->nviews; k++) {
         int sum = 0;
         for (int i = 0; i < p->npatterns; i++) {
-            s->val[k][i] = (uint8_t)pattern_value(p, &p->v[k], i, b);
-            sum += s->val[k][i];
+            s[k * p->npatterns + i] = (pdb_val)pattern_value(p, &p->v[k], i, b);
+            sum += s[k * p->npatterns + i];
         }
-        s->sum[k] = (int16_t)sum;
         if (sum > h)
             h = sum;
     }
@@ -68,8 +66,8 @@ static int pdb_init(void *self, const srch_np_board *b, void *state)
 
 static int pdb_eval(void *self, const srch_np_board *b)
 {
-    pdb_state s;
-    return pdb_init(self, b, &s);
+    pdb_val s[SRCH_NP_MAX_PATTERNS * NVIEWS];
+    return pdb_init(self, b, s);
 }
 
 static int pdb_move(void *self, const srch_np_board *after, int tile, int from, int to,
@@ -78,24 +76,60 @@ static int pdb_move(void *self, const srch_np_board *after, int tile, int from, 
     (void)from;
     (void)to;
     const pdb_heur *p = self;
-    const pdb_state *ps = parent;
-    pdb_state *s = child;
-    int h = 0;
+    const pdb_val *ps = parent;
+    pdb_val *s = child;
+    int h = 0, np = p->npatterns;
     for (int k = 0; k < p->nviews; k++) {
         const view *v = &p->v[k];
-        int i = v->pattern_of[tile];
+        int i = v->pattern_of[tile], sum = 0;
+        for (int j = 0; j < np; j++)
+            sum += s[k * np + j] = ps[k * np + j];
         int val = pattern_value(p, v, i, after);
-        int sum = ps->sum[k] - ps->val[k][i] + val;
-        for (int j = 0; j < p->npatterns; j++)
-            s->val[k][j] = ps->val[k][j];
-        s->val[k][i] = (uint8_t)val;
-        s->sum[k] = (int16_t)sum;
+        sum += val - s[k * np + i];
+        s[k * np + i] = (pdb_val)val;
         if (sum > h)
             h = sum;
         if (h > bound)
             break; /* pruned anyway: skip the other view's memory access */
     }
     return h;
+}
+
+/* The children of one parent from its state: a move re-ranks one pattern
+ * per view, so a child costs nviews table reads instead of nviews *
+ * npatterns, and the reads of all children are prefetched together. */
+static int pdb_move_batch(void *self, const srch_np_board *after, const int *tile, size_t n,
+                          const void *parent, void *states, int *out)
+{
+    const pdb_heur *p = self;
+    const pdb_val *ps = parent;
+    int np = p->npatterns, ss = p->nviews * np;
+    uint64_t at[4][NVIEWS];
+    for (size_t lo = 0; lo < n; lo += 4) {
+        size_t m = n - lo < 4 ? n - lo : 4;
+        for (size_t r = 0; r < m; r++)
+            for (int k = 0; k < p->nviews; k++) {
+                int i = p->v[k].pattern_of[tile[lo + r]];
+                at[r][k] = pattern_rank(p, &p->v[k], i, &after[lo + r]);
+                __builtin_prefetch(p->table[i] + at[r][k]);
+            }
+        for (size_t r = 0; r < m; r++) {
+            pdb_val *s = (pdb_val *)states + (lo + r) * (size_t)ss;
+            int h = 0;
+            for (int k = 0; k < p->nviews; k++) {
+                int i = p->v[k].pattern_of[tile[lo + r]], sum = 0;
+                s[k * np + i] = p->table[i][at[r][k]];
+                for (int j = 0; j < np; j++) {
+                    if (j != i)
+                        s[k * np + j] = ps[k * np + j];
+                    sum += s[k * np + j];
+                }
+                h = sum > h ? sum : h;
+            }
+            out[lo + r] = h;
+        }
+    }
+    return 0;
 }
 
 /* A batch (the children of an expansion): every entry of every board is
@@ -201,9 +235,12 @@ srch_np_heur *srch_np_heur_pdb_new(srch_np_pdb *pdb, int goal, int reflect, int 
     srch_np_heur_ops ops = {.name = p->name,
                             .eval = pdb_eval,
                             .eval_batch = pdb_eval_batch,
-                            .state_size = sizeof(pdb_state),
+                            .state_size = (size_t)(p->nviews * p->npatterns),
                             .inc_init = pdb_init,
                             .inc_move = pdb_move,
                             .destroy = pdb_destroy};
-    return srch_np_heur_wrap(&ops, p, pdb->part.width, goal, status);
+    srch_np_heur *h = srch_np_heur_wrap(&ops, p, pdb->part.width, goal, status);
+    if (h)
+        h->move_batch = pdb_move_batch;
+    return h;
 }

@@ -89,12 +89,22 @@ static inline uint64_t srch_np_rank(const uint8_t *cells, int k, int ncells)
     return r;
 }
 
-/* The heuristic object: an ops table plus the implementation's data. */
+/* h of n children of one parent from the parent's incremental state: child
+ * i (board after[i]) moved tile[i]; writes each child's state (state_size
+ * bytes apart in `states`) and h into out[i]. Returns 0 or a status. */
+typedef int (*srch_np_move_batch_fn)(void *self, const srch_np_board *after, const int *tile,
+                                     size_t n, const void *parent, void *states, int *out);
+
+/* The heuristic object: an ops table plus the implementation's data.
+ * move_batch (NULL unless a built-in sets it) lets a best-first search that
+ * keeps each stored node's state evaluate an expansion's children with the
+ * reads of all of them issued together. */
 struct srch_np_heur {
     srch_np_heur_ops ops;
     void *self;
     int width;
     int goal;
+    srch_np_move_batch_fn move_batch;
 };
 
 /* Shared constructor for the built-in heuristics. */
