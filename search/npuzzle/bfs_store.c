@@ -290,24 +290,20 @@ static int eval_passing(const srch_np_heur *guide, const srch_np_heur *adm, int 
 }
 
 /* adm's values of the new children: from the parent's kept state when the
- * store tracks adm (the children's states into st), else by a batch. */
+ * store tracks adm (each child's state into st, ssz bytes apart, and
+ * pointed to by its kid), else by a batch. */
 static int adm_values(srch_np_bfs_store *s, uint32_t idx, const srch_np_board *b,
                       const srch_np_heur *adm, srch_np_bfs_child *kids, const srch_np_board *boards,
-                      int nk, uint8_t (*st)[TRACK_MAX_STATE], int *ha)
+                      int nk, uint8_t *st, int *ha)
 {
     if (s->track != adm)
         return srch_np_heur_eval_batch(adm, boards, (size_t)nk, ha);
     int tile[4];
-    uint8_t flat[4 * TRACK_MAX_STATE];
-    for (int i = 0; i < nk; i++)
-        tile[i] = boards[i].tile[b->blank]; /* the tile that slid into the parent's blank */
-    int r =
-        adm->move_batch(adm->self, boards, tile, (size_t)nk, s->states + idx * s->ssz, flat, ha);
     for (int i = 0; i < nk; i++) {
-        memcpy(st[i], flat + (size_t)i * s->ssz, s->ssz);
-        kids[i].state = st[i];
+        tile[i] = boards[i].tile[b->blank]; /* the tile that slid into the parent's blank */
+        kids[i].state = st + (size_t)i * s->ssz;
     }
-    return r;
+    return adm->move_batch(adm->self, boards, tile, (size_t)nk, s->states + idx * s->ssz, st, ha);
 }
 
 int srch_np_bfs_expand(srch_np_bfs_store *s, uint32_t idx, const srch_np_board *b,
@@ -317,7 +313,7 @@ int srch_np_bfs_expand(srch_np_bfs_store *s, uint32_t idx, const srch_np_board *
     srch_np_bfs_child kids[4];
     srch_np_board boards[4];
     uint32_t improved[4];
-    uint8_t states[4][TRACK_MAX_STATE];
+    uint8_t states[4 * TRACK_MAX_STATE];
     int hg[4], ha[4] = {0}, nk = 0, nimp = 0, st;
     srch_np_bfs_children(s, idx, b, kids, &nk, improved, &nimp, res);
     for (int i = 0; i < nimp; i++)
@@ -327,13 +323,12 @@ int srch_np_bfs_expand(srch_np_bfs_store *s, uint32_t idx, const srch_np_board *
         return 0;
     for (int i = 0; i < nk; i++)
         boards[i] = kids[i].b;
-    if (adm && (adm_cut != INT_MAX || s->track == adm)) {
-        /* adm first: the guide only where it can matter */
+    if (adm) { /* adm first: the guide only where it can matter */
         st = adm_values(s, idx, b, adm, kids, boards, nk, states, ha);
         if (!st)
             st = eval_passing(guide, adm, adm_cut, kids, boards, nk, ha, hg, res);
     } else {
-        st = srch_np_heur_eval_pair(guide, adm, boards, (size_t)nk, hg, ha);
+        st = srch_np_heur_eval_batch(guide, boards, (size_t)nk, hg);
         res->heur_calls += (uint64_t)nk;
         res->batches++;
     }

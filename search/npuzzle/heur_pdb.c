@@ -70,6 +70,16 @@ static int pdb_eval(void *self, const srch_np_board *b)
     return pdb_init(self, b, s);
 }
 
+/* One view of a child: the parent's values ps with pattern i's replaced by
+ * val, into s; returns their sum. */
+static inline int view_after(const pdb_val *ps, pdb_val *s, int np, int i, int val)
+{
+    int sum = 0;
+    for (int j = 0; j < np; j++)
+        sum += s[j] = j == i ? (pdb_val)val : ps[j];
+    return sum;
+}
+
 static int pdb_move(void *self, const srch_np_board *after, int tile, int from, int to,
                     const void *parent, void *child, int bound)
 {
@@ -81,12 +91,8 @@ static int pdb_move(void *self, const srch_np_board *after, int tile, int from, 
     int h = 0, np = p->npatterns;
     for (int k = 0; k < p->nviews; k++) {
         const view *v = &p->v[k];
-        int i = v->pattern_of[tile], sum = 0;
-        for (int j = 0; j < np; j++)
-            sum += s[k * np + j] = ps[k * np + j];
-        int val = pattern_value(p, v, i, after);
-        sum += val - s[k * np + i];
-        s[k * np + i] = (pdb_val)val;
+        int i = v->pattern_of[tile];
+        int sum = view_after(ps + k * np, s + k * np, np, i, pattern_value(p, v, i, after));
         if (sum > h)
             h = sum;
         if (h > bound)
@@ -117,13 +123,8 @@ static int pdb_move_batch(void *self, const srch_np_board *after, const int *til
             pdb_val *s = (pdb_val *)states + (lo + r) * (size_t)ss;
             int h = 0;
             for (int k = 0; k < p->nviews; k++) {
-                int i = p->v[k].pattern_of[tile[lo + r]], sum = 0;
-                s[k * np + i] = p->table[i][at[r][k]];
-                for (int j = 0; j < np; j++) {
-                    if (j != i)
-                        s[k * np + j] = ps[k * np + j];
-                    sum += s[k * np + j];
-                }
+                int i = p->v[k].pattern_of[tile[lo + r]];
+                int sum = view_after(ps + k * np, s + k * np, np, i, p->table[i][at[r][k]]);
                 h = sum > h ? sum : h;
             }
             out[lo + r] = h;
