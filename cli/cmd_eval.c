@@ -3,6 +3,7 @@
  * baseline (A* with the 7-8 PDB), check every solution, and write a report
  * folder (instances.tsv, summary.md, figures). */
 #include <errno.h>
+#include <math.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@ typedef struct {
     cli_search_opts given; /* search options on the command line */
     cli_search_opts so;    /* the search run: the model's recorded one under `given` */
     srch_limits lim;
+    double time_budget; /* > 0: mean seconds per board over the run */
 } eval_args;
 
 static void usage(FILE *out)
@@ -67,6 +69,10 @@ static void usage(FILE *out)
             "  --limit N            only the first N boards, 0 = all [0]\n"
             "  --max-expanded N     per-search node limit, 0 = none [0]\n"
             "  --time-limit S       per-search seconds, 0 = none [0]\n"
+            "  --time-budget S      mean seconds per board over the run: each board may use\n"
+            "                       the time left divided by the boards left, so time that\n"
+            "                       boards finished early leave goes to the later ones\n"
+            "                       (--time-limit, if given, still caps each board) [off]\n"
             "  --max-nodes N        per-search stored-node (memory) limit, A* family, 0 = none\n"
             "                       [0]; a board that hits a limit is reported unsolved\n"
             "  --blas-threads T     OpenBLAS threads for the network [1]\n"
@@ -98,6 +104,11 @@ static int parse_num_opt(int c, const char *arg, eval_args *a)
         if (cli_parse_double(arg, &a->lim.time_limit) || a->lim.time_limit < 0)
             return cli_usage("eval", "--time-limit must be seconds >= 0, not '%s'", arg);
         return 0;
+    case 'B':
+        if (cli_parse_double(arg, &a->time_budget) || !(a->time_budget > 0) ||
+            !isfinite(a->time_budget))
+            return cli_usage("eval", "--time-budget must be seconds > 0, not '%s'", arg);
+        return 0;
     default:
         return cli_parse_long(arg, 1, 256, &a->blas_threads)
                    ? cli_usage("eval", "--blas-threads must be 1..256, not '%s'", arg)
@@ -118,6 +129,7 @@ static int parse_args(int argc, char **argv, eval_args *a)
                                          {"limit", required_argument, 0, 'l'},
                                          {"max-expanded", required_argument, 0, 'e'},
                                          {"time-limit", required_argument, 0, 't'},
+                                         {"time-budget", required_argument, 0, 'B'},
                                          {"blas-threads", required_argument, 0, 'T'},
                                          {"force", no_argument, 0, 'f'},
                                          {"quiet", no_argument, 0, 'q'},
@@ -171,6 +183,7 @@ static int parse_args(int argc, char **argv, eval_args *a)
         case 'l':
         case 'e':
         case 't':
+        case 'B':
         case 'T':
             if ((rc = parse_num_opt(c, optarg, a)))
                 return rc;
@@ -241,9 +254,13 @@ typedef struct {
     int goal;
 } evaluator;
 
-static void eval_board(const evaluator *e, const srch_np_instance *x, heurnet_eval_row *r)
+static void eval_board(const evaluator *e, const srch_np_instance *x, const srch_limits *lim,
+                       heurnet_eval_row *r)
 {
-    *r = (heurnet_eval_row){.x = x, .optimal = x->optimal, .opt_src = x->optimal >= 0 ? 'k' : '-'};
+    *r = (heurnet_eval_row){.x = x,
+                            .optimal = x->optimal,
+                            .opt_src = x->optimal >= 0 ? 'k' : '-',
+                            .time_limit = lim->time_limit};
     float est = 0;
     srch_np_heur_ann_estimate(e->s.h, &x->board, 1, &est);
     r->ann_h = est;
@@ -265,8 +282,24 @@ static void eval_board(const evaluator *e, const srch_np_instance *x, heurnet_ev
                     x->id, r->base.length, r->optimal);
         }
     }
-    heurnet_search_solve(&e->s, &x->board, &e->a->lim, &r->ann, &r->nn);
+    heurnet_search_solve(&e->s, &x->board, lim, &r->ann, &r->nn);
     r->ann_valid = replays(&x->board, &r->ann, e->goal);
+}
+
+/* Board i's limits: with a time budget, an equal share of the time left
+ * (the budget of all n boards less what the network searches before it
+ * took), so the mean stays within the budget whatever the boards take;
+ * never 0, which would mean no limit. */
+static srch_limits board_limits(const eval_args *a, size_t i, size_t n, double used)
+{
+    srch_limits lim = a->lim;
+    if (a->time_budget > 0) {
+        double share = (a->time_budget * (double)n - used) / (double)(n - i);
+        share = share > 1e-3 ? share : 1e-3;
+        lim.time_limit =
+            a->lim.time_limit > 0 && a->lim.time_limit < share ? a->lim.time_limit : share;
+    }
+    return lim;
 }
 
 /* Solve the boards; returns how many were done (fewer after Ctrl-C). */
@@ -275,8 +308,11 @@ static size_t run_boards(const evaluator *e, const srch_np_instance *inst, size_
 {
     hn_progress *p = hn_progress_new("eval", n, e->a->quiet);
     size_t i = 0, opt = 0, known = 0;
+    double used = 0;
     for (; i < n && !hn_stop_requested(); i++) {
-        eval_board(e, &inst[i], &rows[i]);
+        srch_limits lim = board_limits(e->a, i, n, used);
+        eval_board(e, &inst[i], &lim, &rows[i]);
+        used += rows[i].ann.seconds;
         if (hn_stop_requested())
             break; /* the board's searches were cut short: leave it out */
         if (rows[i].optimal >= 0 && !rows[i].ann.status) {
@@ -358,6 +394,7 @@ static int finish(const eval_args *a, const evaluator *e, const char *part, size
         .shortcut = a->so.shortcut,
         .ida = a->so.ida,
         .lim = a->lim,
+        .time_budget = a->time_budget,
         .in_file = in_file,
         .total = total,
         .interrupted = done < total,

@@ -6,9 +6,12 @@
 # Every solution is replayed to the goal; optimal lengths come from the files.
 #
 #   scripts/bench_24.sh [--model M.h5] [--limit N] [--sets S] [--time-limit S]
-#                       [--base-time-limit S] [--max-nodes N] [--search "..."]
-#                       [--no-baseline] [--no-model] [--out DIR]
+#                       [--time-budget S] [--base-time-limit S] [--max-nodes N]
+#                       [--search "..."] [--no-baseline] [--no-model] [--out DIR]
 #
+# --time-budget S: the network search gets S s per board on average instead of
+# a cap of --time-limit per board (heurnet eval --time-budget: time that boards
+# finished early leave goes to the boards after them).
 # --sets: deepcubea, korf50, or FILE@GOAL for boards of your own (tune on
 # those, never on the test sets). --limit N takes the first N boards of
 # each set (0 = all). --search replaces
@@ -22,6 +25,7 @@ model=$root/models/24puzzle-search.h5
 limit=0
 sets="deepcubea korf50"
 time_limit=60
+time_budget=""
 base_time=20
 max_nodes=20000000
 search=""
@@ -30,7 +34,7 @@ do_model=1
 out=bench24-out
 
 usage() {
-    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
     echo "defaults: --model models/24puzzle-search.h5 --limit 0 --sets \"$sets\" --time-limit $time_limit"
     echo "          --base-time-limit $base_time --max-nodes $max_nodes --out $out"
 }
@@ -41,6 +45,7 @@ while [ $# -gt 0 ]; do
     --limit) limit=$2; shift 2 ;;
     --sets) sets=$2; shift 2 ;;
     --time-limit) time_limit=$2; shift 2 ;;
+    --time-budget) time_budget=$2; shift 2 ;;
     --base-time-limit) base_time=$2; shift 2 ;;
     --max-nodes) max_nodes=$2; shift 2 ;;
     --search) search=$2; shift 2 ;;
@@ -131,7 +136,7 @@ table=$out/table.md
     echo "|---|---|---:|---:|---:|---:|---:|---:|"
 } >"$table"
 echo "# $("$HN" --version 2>/dev/null || true) bench_24: limit=$limit sets=\"$sets\"" \
-    "model=$model time_limit=$time_limit base_time_limit=$base_time max_nodes=$max_nodes" >&2
+    "model=$model time_limit=$time_limit time_budget=${time_budget:-none} base_time_limit=$base_time max_nodes=$max_nodes" >&2
 
 for spec in $sets; do
     read -r file goal <<<"$(set_file "$spec")"
@@ -145,8 +150,13 @@ for spec in $sets; do
         fi
         echo "== $s: $(basename "$model") ${search:-recorded search}" >&2
         rm -rf "$out/$s-model"
+        if [ -n "$time_budget" ]; then
+            extra+=(--time-budget "$time_budget")
+        else
+            extra+=(--time-limit "$time_limit")
+        fi
         "$HN" eval --model "$model" --instances "$out/$s.txt" --goal "$goal" --blas-threads 1 \
-            --baseline-algo none --time-limit "$time_limit" --max-nodes "$max_nodes" \
+            --baseline-algo none --max-nodes "$max_nodes" \
             "${extra[@]}" --force -q -o "$out/$s-model" >"$out/$s-model.headline" ||
             echo "bench_24.sh: eval on $s exited $? (see $out/$s-model.headline)" >&2
         if [ -f "$out/$s-model/summary.md" ]; then

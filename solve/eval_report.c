@@ -126,10 +126,10 @@ static int write_tsv(const char *path, const heurnet_eval_row *r, size_t n)
         return hn_fail(HN_ERR_IO, "cannot write %s: %s", path, strerror(errno));
     }
     fprintf(
-        f,
-        "id\toptimal\toptimal_source\tann_h\tbase_h\tann_status\tann_length\tann_excess\t"
-        "ann_valid\tann_expanded\tann_generated\tann_seconds\tnn_seconds\th_calls\tbatches\t"
-        "nn_rows\tbase_status\tbase_length\tbase_expanded\tbase_seconds\tann_error\tbase_error\n");
+        f, "id\toptimal\toptimal_source\tann_h\tbase_h\tann_status\tann_length\tann_excess\t"
+           "ann_valid\tann_expanded\tann_generated\tann_seconds\tnn_seconds\th_calls\tbatches\t"
+           "nn_rows\tbase_status\tbase_length\tbase_expanded\tbase_seconds\tann_error\tbase_error\t"
+           "ann_time_limit\n");
     for (size_t i = 0; i < n; i++) {
         const heurnet_eval_row *x = &r[i];
         int opt = x->optimal >= 0, solved = x->ann.status == 0, bs = x->has_base && !x->base.status;
@@ -147,8 +147,9 @@ static int write_tsv(const char *path, const heurnet_eval_row *r, size_t n)
         bs ? fprintf(f, "%d\t%llu\t%.6f\t", x->base.length, (unsigned long long)x->base.expanded,
                      x->base.seconds)
            : fprintf(f, "NA\tNA\tNA\t");
-        opt ? fprintf(f, "%.3f\t%d\n", (double)x->ann_h - x->optimal, x->base_h - x->optimal)
-            : fprintf(f, "NA\tNA\n");
+        opt ? fprintf(f, "%.3f\t%d\t", (double)x->ann_h - x->optimal, x->base_h - x->optimal)
+            : fprintf(f, "NA\tNA\t");
+        fprintf(f, "%.6f\n", x->time_limit);
     }
     if (ferror(f) | fclose(f)) {
         return hn_fail(HN_ERR_IO, "error writing %s", path);
@@ -254,6 +255,12 @@ static void write_settings(FILE *f, const heurnet_eval_info *in, size_t n)
     fprintf(f, "\n- limits per board (0 = none): %.1f s, %llu expanded, %llu stored nodes\n",
             in->lim.time_limit, (unsigned long long)in->lim.max_expanded,
             (unsigned long long)in->lim.max_nodes);
+    if (in->time_budget > 0)
+        fprintf(f,
+                "- time budget: %.1f s per board on average; each board's limit is the time the "
+                "boards before it left, shared equally by the boards still to run "
+                "(`ann_time_limit` in instances.tsv)\n",
+                in->time_budget);
     fprintf(f, "- baseline: %s with `%s`\n", in->baseline_algo, in->baseline);
     fprintf(f, "- heurnet %s (%s), wall time %.1f s, one search thread\n\n", hn_version(),
             hn_revision(), in->wall);
@@ -355,14 +362,18 @@ static int write_summary(const char *path, const heurnet_eval_info *in, const he
     return 0;
 }
 
-static const char PLOTS_GP[] =
+static const char PLOTS_HEAD[] =
     "# Redraw the figures of heurnet eval: gnuplot plots.gp (in the report folder)\n"
     "set terminal pngcairo noenhanced size 900,600\n"
     "set datafile separator \"\\t\"\n"
     "set datafile missing \"NA\"\n"
     "set style fill solid 0.5 border -1\n"
     "set grid ytics\n"
-    "bin(x, w) = w * floor(x / w + 0.5)\n"
+    "bin(x, w) = w * floor(x / w + 0.5)\n";
+
+/* The figures of boards with a known optimum (gnuplot fails on a plot
+ * with no point, so they are left out when no board has one). */
+static const char PLOTS_ERROR[] =
     "set output 'heuristic_error.png'\n"
     "set multiplot layout 2,1\n"
     "set title 'network: heuristic - optimal distance on the start boards'\n"
@@ -376,14 +387,18 @@ static const char PLOTS_GP[] =
     "set boxwidth 0.9 absolute\n"
     "plot 'instances.tsv' every ::1 using (bin($22, 1)):(1) smooth frequency with boxes "
     "lc rgb '#d95f02' title 'baseline'\n"
-    "unset multiplot\n"
+    "unset multiplot\n";
+
+static const char PLOTS_EXCESS[] =
     "set output 'excess.png'\n"
     "set title 'network search: solution length - optimal length'\n"
     "set xlabel 'excess moves'\n"
     "set xtics 1\n"
     "plot 'instances.tsv' every ::1 using (bin($8, 1)):(1) smooth frequency with boxes "
     "title 'boards'\n"
-    "set xtics autofreq\n"
+    "set xtics autofreq\n";
+
+static const char PLOTS_EXPANSIONS[] =
     "set output 'expansions.png'\n"
     "set title 'expanded nodes per board'\n"
     "set xlabel 'log10(expanded nodes)'\n"
@@ -410,13 +425,47 @@ static int png_complete(const char *path)
     return ok;
 }
 
+enum { FIG_ERROR, FIG_EXCESS, FIG_EXPANSIONS, FIG_COUNT };
+
+static const struct {
+    const char *png, *script;
+} FIGURES[FIG_COUNT] = {{"heuristic_error.png", PLOTS_ERROR},
+                        {"excess.png", PLOTS_EXCESS},
+                        {"expansions.png", PLOTS_EXPANSIONS}};
+
+/* Which figures have data: the error needs a known optimum, the excess a
+ * board solved with one. */
+static void figures_with_data(const heurnet_eval_row *rows, size_t n, int *on)
+{
+    on[FIG_ERROR] = on[FIG_EXCESS] = 0;
+    on[FIG_EXPANSIONS] = n > 0;
+    for (size_t i = 0; i < n; i++) {
+        on[FIG_ERROR] |= rows[i].optimal >= 0;
+        on[FIG_EXCESS] |= rows[i].optimal >= 0 && rows[i].ann.status == 0;
+    }
+}
+
+static int write_plots(const char *path, const int *on)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return hn_fail(HN_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+    int bad = fputs(PLOTS_HEAD, f) < 0;
+    for (int i = 0; i < FIG_COUNT; i++)
+        if (on[i])
+            bad |= fputs(FIGURES[i].script, f) < 0;
+    if (bad | ferror(f) | fclose(f))
+        return hn_fail(HN_ERR_IO, "error writing %s", path);
+    return 0;
+}
+
 /* 1 with figures, 0 without gnuplot (a warning), -1 when gnuplot ran but
  * failed or left a figure incomplete (an error: the report is not done). */
-static int draw(const char *dir, int quiet)
+static int draw(const char *dir, const int *on)
 {
-    static const char *const figures[] = {"heuristic_error.png", "excess.png", "expansions.png"};
     char cmd[4400];
-    (void)quiet;
+    if (!on[FIG_ERROR] && !on[FIG_EXCESS] && !on[FIG_EXPANSIONS])
+        return 0; /* no board finished: nothing to draw */
     snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot plots.gp 2>plots.log", dir);
     if (strchr(dir, '\'')) {
         hn_log(HN_LOG_WARN, "no figures (the folder name %s contains a quote)", dir);
@@ -429,9 +478,9 @@ static int draw(const char *dir, int quiet)
     }
     if (rc == -1 || !WIFEXITED(rc) || WEXITSTATUS(rc) != 0)
         return hn_fail(HN_ERR_IO, "gnuplot failed (see %s/plots.log)", dir), -1;
-    for (size_t i = 0; i < sizeof figures / sizeof *figures; i++) {
-        snprintf(cmd, sizeof cmd, "%s/%s", dir, figures[i]);
-        if (!png_complete(cmd))
+    for (int i = 0; i < FIG_COUNT; i++) {
+        snprintf(cmd, sizeof cmd, "%s/%s", dir, FIGURES[i].png);
+        if (on[i] && !png_complete(cmd))
             return hn_fail(HN_ERR_IO, "%s is missing, empty or cut short (disk full?)", cmd), -1;
     }
     return 1;
@@ -441,6 +490,7 @@ int heurnet_eval_report_write(const char *dir, const heurnet_eval_info *info,
                               const heurnet_eval_row *rows, size_t n, int quiet, int *plots)
 {
     char path[4400];
+    (void)quiet; /* figures are drawn silently; gnuplot's messages go to plots.log */
     double *buf = malloc((n ? n : 1) * sizeof *buf);
     if (!buf) {
         return hn_fail(HN_ERR_NOMEM, "eval report: out of memory");
@@ -452,13 +502,12 @@ int heurnet_eval_report_write(const char *dir, const heurnet_eval_info *info,
     if (!rc)
         rc = write_summary(path, info, rows, n, buf);
     free(buf);
+    int on[FIG_COUNT];
+    figures_with_data(rows, n, on);
     snprintf(path, sizeof path, "%s/plots.gp", dir);
-    FILE *f = rc ? NULL : fopen(path, "w");
-    if (f && (fputs(PLOTS_GP, f) < 0) | fclose(f))
-        f = NULL;
-    if (!rc && !f)
-        rc = hn_fail(HN_ERR_IO, "cannot write %s", path);
-    int drawn = rc ? 0 : draw(dir, quiet);
+    if (!rc)
+        rc = write_plots(path, on);
+    int drawn = rc ? 0 : draw(dir, on);
     *plots = drawn > 0;
     return rc ? rc : drawn < 0 ? HN_ERR_IO : 0;
 }

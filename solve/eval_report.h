@@ -22,6 +22,7 @@ typedef struct heurnet_eval_row {
     int has_base;  /* baseline search ran */
     srch_np_result base;
     int base_valid;
+    double time_limit; /* the network search's time limit for this board (s), 0 = none */
 } heurnet_eval_row;
 
 /* What the report says about the run. */
@@ -36,6 +37,7 @@ typedef struct heurnet_eval_info {
     srch_np_shortcut_opts shortcut; /* windows re-solved in each solution (0 = off) */
     srch_np_ida_opts ida;           /* anytime: its IDA* stage (on 0: none) */
     srch_limits lim;                /* per-board limits of the network search */
+    double time_budget;             /* > 0: mean seconds per board, shared out (row.time_limit) */
     size_t in_file;                 /* boards in the file */
     size_t total; /* boards to evaluate (--limit); rows may be fewer if interrupted */
     int interrupted;

@@ -207,4 +207,39 @@ check "overwrite message" grep -q "exists (use --force" "$tmp/err"
 expect_rc 0 "eval --force, focal, no baseline search" "$HN" eval --model "$tmp/m8.h5" --instances "$tmp/b8.txt" \
     --baseline manhattan --baseline-algo none --algo focal --bound 1.2 -q --force -o "$tmp/rep"
 check "baseline skipped in TSV" grep -q "skipped" "$tmp/rep/instances.tsv"
+
+# --- eval --time-budget: each board gets the time left over the boards left ---
+col() { # col NAME FILE: one column of a TSV by its header
+    awk -F'\t' -v c="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next } { print $k }' "$2"
+}
+expect_rc 0 "eval with a time budget" "$HN" eval --model "$tmp/m8.h5" --instances "$tmp/b8.txt" \
+    --baseline manhattan --baseline-algo none --time-budget 2 -q -o "$tmp/bud"
+check "summary names the budget" grep -q "time budget: 2.0 s per board" "$tmp/bud/summary.md"
+col ann_time_limit "$tmp/bud/instances.tsv" >"$tmp/lims"
+col ann_seconds "$tmp/bud/instances.tsv" >"$tmp/secs"
+check "six limits" test "$(wc -l <"$tmp/lims")" -eq 6
+check "the first board gets the budget" test "$(head -1 "$tmp/lims")" = "2.000000"
+# the boards take milliseconds, so each later board gets the time the earlier ones left
+check "later boards get what the earlier left" awk 'NR > 1 && !($1 > prev) { bad = 1 } { prev = $1 }
+    END { exit bad }' "$tmp/lims"
+check "the last board's limit is the budget left" awk -v n=6 'NR == FNR { if (FNR < n) used += $1; next }
+    FNR == n { want = 2 * n - used; exit !(($1 - want) ^ 2 < 1e-8) }' "$tmp/secs" "$tmp/lims"
+expect_rc 0 "eval with a budget under a cap" "$HN" eval --model "$tmp/m8.h5" --instances "$tmp/b8.txt" \
+    --baseline manhattan --baseline-algo none --time-budget 2 --time-limit 0.5 -q -o "$tmp/bud2"
+check "the cap holds" awk -F'\t' 'NR > 1 && $NF != "0.500000" { bad = 1 } END { exit bad }' \
+    "$tmp/bud2/instances.tsv"
+for bad in 0 -1 abc inf; do
+    expect_rc 2 "--time-budget '$bad' refused" "$HN" eval --model "$tmp/m8.h5" --instances "$tmp/b8.txt" \
+        --time-budget "$bad" -q -o "$tmp/bud3"
+done
+
+# --- eval on boards without a known optimum (own tuning boards): no error figures ---
+awk '{ $2 = ""; print }' "$tmp/b8.txt" >"$tmp/b8noopt.txt"
+expect_rc 0 "eval on boards without optima" "$HN" eval --model "$tmp/m8.h5" --instances "$tmp/b8noopt.txt" \
+    --baseline manhattan --baseline-algo none -q -o "$tmp/noopt"
+check "no optimum counted" grep -q "optimal=0/0" "$tmp/out"
+if command -v gnuplot >/dev/null; then
+    check "the expansions figure" test -s "$tmp/noopt/expansions.png"
+    check "no error figure without optima" test ! -e "$tmp/noopt/heuristic_error.png"
+fi
 exit $fail
