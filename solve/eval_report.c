@@ -464,8 +464,8 @@ static int write_plots(const char *path, const int *on)
 static int draw(const char *dir, const int *on)
 {
     char cmd[4400];
-    if (!on[FIG_ERROR] && !on[FIG_EXCESS] && !on[FIG_EXPANSIONS])
-        return 0; /* no board finished: nothing to draw */
+    if (!on[FIG_EXPANSIONS])
+        return 0; /* no board finished (the others need one too): nothing to draw */
     snprintf(cmd, sizeof cmd, "cd '%s' && gnuplot plots.gp 2>plots.log", dir);
     if (strchr(dir, '\'')) {
         hn_log(HN_LOG_WARN, "no figures (the folder name %s contains a quote)", dir);
