@@ -250,6 +250,22 @@ static int finish_open(dom *d, const char *spec)
     return 0;
 }
 
+/* Check d->def, create its instance for args and finish the object. */
+static int create_instance(dom *d, const char *spec, const char *args)
+{
+    int st = check_def(d->def, spec);
+    if (st)
+        return st;
+    d->facts.struct_size = sizeof d->facts;
+    hn_error_clear();
+    d->inst = d->def->create(args, &HOST, &d->facts);
+    if (!d->inst) {
+        const char *why = hn_errmsg();
+        return hn_fail(HN_ERR_ARG, "domain %s: %s", spec, why && why[0] ? why : "create failed");
+    }
+    return finish_open(d, spec);
+}
+
 dom *dom_open(const char *spec, int *status)
 {
     int st = 0, dummy;
@@ -266,16 +282,8 @@ dom *dom_open(const char *spec, int *status)
     }
     const char *args = "";
     d->def = resolve(spec, &d->handle, &args, &st);
-    if (d->def && (st = check_def(d->def, spec)) == 0) {
-        d->facts.struct_size = sizeof d->facts;
-        hn_error_clear();
-        d->inst = d->def->create(args, &HOST, &d->facts);
-        if (!d->inst) {
-            const char *why = hn_errmsg();
-            st = hn_fail(HN_ERR_ARG, "domain %s: %s", spec, why && why[0] ? why : "create failed");
-        } else
-            st = finish_open(d, spec);
-    }
+    if (d->def)
+        st = create_instance(d, spec, args);
     if (!d->def && !st)
         st = HN_ERR_ARG;
     if (st) {
@@ -284,6 +292,29 @@ dom *dom_open(const char *spec, int *status)
         return NULL;
     }
     *status = 0;
+    return d;
+}
+
+dom *dom_open_def(const dom_def *def, const char *args, int *status)
+{
+    int dummy;
+    if (!status)
+        status = &dummy;
+    if (!def || !def->name) {
+        *status = hn_fail(HN_ERR_ARG, "dom_open_def: no definition");
+        return NULL;
+    }
+    dom *d = calloc(1, sizeof *d);
+    if (!d) {
+        *status = hn_fail(HN_ERR_NOMEM, "out of memory opening domain %s", def->name);
+        return NULL;
+    }
+    d->def = def;
+    *status = create_instance(d, def->name, args ? args : "");
+    if (*status) {
+        dom_free(d);
+        return NULL;
+    }
     return d;
 }
 

@@ -28,6 +28,11 @@ typedef struct dom dom;
  * message naming the spec. The caller frees with dom_free. */
 dom *dom_open(const char *spec, int *status);
 void dom_free(dom *d);
+/* Open a domain from a definition the caller holds (a test's or a program's
+ * own domain, neither built in nor a plug-in): args as after "NAME:" ("" or
+ * NULL for none). The definition must outlive the domain. NULL on error
+ * (*status) as dom_open. */
+dom *dom_open_def(const dom_def *def, const char *args, int *status);
 
 /* The built-in domain definitions by index 0.., NULL past the last. */
 const dom_def *dom_builtin(int index);

@@ -1,0 +1,231 @@
+/* Beam search over any domain (CayleyPy's method): each depth keeps the
+ * `width` children of the previous depth with the smallest heuristic
+ * value, duplicates removed by state, until a child is a goal. All
+ * children of a depth are evaluated with one heuristic call, their parents
+ * being the previous depth's states, so a network builds each child's
+ * first layer from its parent's (which the previous call left behind). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "search/generic/gen_internal.h"
+
+typedef struct {
+    const dom *d;
+    const dom_def *def;
+    const void *inst;
+    srch_dom_heur *h;
+    size_t sb, width, cmax;
+    int nmoves;
+    /* the kept states of this depth and their automaton states */
+    uint8_t *cur, *cq;
+    size_t ncur;
+    /* this depth's children: states, parents, moves, automaton states,
+     * values and hashes */
+    uint8_t *kids, *kmove, *kq;
+    int *parent_of, *hv;
+    uint64_t *khash, *order;
+    size_t nkids;
+    /* a set of this depth's children (index + 1, stamped by depth) */
+    uint32_t *set_idx, *set_gen;
+    size_t nslots;
+    /* the path: per depth, each kept state's parent and move */
+    uint32_t *tparent;
+    uint8_t *tmove;
+    size_t *toff, ntrace, tcap;
+    srch_dom_result *res;
+} beam;
+
+static void beam_free(beam *b)
+{
+    free(b->cur);
+    free(b->cq);
+    free(b->kids);
+    free(b->kmove);
+    free(b->kq);
+    free(b->parent_of);
+    free(b->hv);
+    free(b->khash);
+    free(b->order);
+    free(b->set_idx);
+    free(b->set_gen);
+    free(b->tparent);
+    free(b->tmove);
+    free(b->toff);
+}
+
+static int beam_alloc(beam *b)
+{
+    b->cmax = b->width * (size_t)b->nmoves;
+    b->cur = malloc(b->width * b->sb);
+    b->cq = malloc(b->width);
+    b->kids = malloc(b->cmax * b->sb);
+    b->kmove = malloc(b->cmax);
+    b->kq = malloc(b->cmax);
+    b->parent_of = malloc(b->cmax * sizeof *b->parent_of);
+    b->hv = malloc(b->cmax * sizeof *b->hv);
+    b->khash = malloc(b->cmax * sizeof *b->khash);
+    b->order = malloc(b->cmax * sizeof *b->order);
+    for (b->nslots = 1; b->nslots < 2 * b->cmax;)
+        b->nslots *= 2;
+    b->set_idx = malloc(b->nslots * sizeof *b->set_idx);
+    b->set_gen = calloc(b->nslots, sizeof *b->set_gen);
+    b->toff = malloc((SRCH_DOM_MAX_PATH + 2) * sizeof *b->toff);
+    if (!b->cur || !b->cq || !b->kids || !b->kmove || !b->kq || !b->parent_of || !b->hv ||
+        !b->khash || !b->order || !b->set_idx || !b->set_gen || !b->toff)
+        return hn_fail(HN_ERR_NOMEM, "beam search: out of memory for a width of %zu", b->width);
+    return 0;
+}
+
+/* Add child c of this depth unless it is already there: 1 added, 0 not. */
+static int add_kid(beam *b, const uint8_t *c, uint32_t gen)
+{
+    uint64_t hv = dom_hash(b->d, c);
+    size_t mask = b->nslots - 1, i = (size_t)(hv >> 17) & mask;
+    for (; b->set_gen[i] == gen; i = (i + 1) & mask) {
+        uint32_t k = b->set_idx[i];
+        if (b->khash[k] == hv && !memcmp(b->kids + k * b->sb, c, b->sb))
+            return 0;
+    }
+    b->set_gen[i] = gen;
+    b->set_idx[i] = (uint32_t)b->nkids;
+    b->khash[b->nkids] = hv;
+    memcpy(b->kids + b->nkids * b->sb, c, b->sb);
+    return 1;
+}
+
+/* The moves to kept state i of depth `depth`, then `last`, into res. */
+static void take_path(beam *b, size_t depth, size_t i, int last)
+{
+    b->res->moves[depth] = (uint8_t)last;
+    for (size_t k = depth; k > 0; k--) {
+        b->res->moves[k - 1] = b->tmove[b->toff[k] + i];
+        i = b->tparent[b->toff[k] + i];
+    }
+    b->res->length = (int)depth + 1;
+    b->res->cost = 0;
+    for (int k = 0; k <= (int)depth; k++)
+        b->res->cost += dom_move_cost(b->d, b->res->moves[k]);
+}
+
+/* Expand every kept state: 1 when a child is a goal (path taken), else 0. */
+static int expand_depth(beam *b, size_t depth)
+{
+    uint8_t cbuf[DOM_MAX_MOVES * DOM_MAX_STATE_BYTES], cm[DOM_MAX_MOVES];
+    b->nkids = 0;
+    for (size_t i = 0; i < b->ncur; i++) {
+        int q = b->cq[i];
+        int n = b->def->expand(b->inst, b->cur + i * b->sb, dom_allowed(b->d, q), cbuf, cm);
+        b->res->expanded++;
+        b->res->generated += (uint64_t)n;
+        for (int j = 0; j < n; j++) {
+            const uint8_t *c = cbuf + (size_t)j * b->sb;
+            if (dom_is_goal(b->d, c)) {
+                take_path(b, depth, i, cm[j]);
+                return 1;
+            }
+            if (!add_kid(b, c, (uint32_t)depth + 1))
+                continue;
+            b->parent_of[b->nkids] = (int)i;
+            b->kmove[b->nkids] = cm[j];
+            b->kq[b->nkids++] = (uint8_t)dom_prune_next(b->d, q, cm[j]);
+        }
+    }
+    return 0;
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, c = *(const uint64_t *)y;
+    return (a > c) - (a < c);
+}
+
+/* Keep the `width` children with the smallest values (ties: the earlier
+ * child) as the next depth, their parents and moves in the trace. */
+static int keep_best(beam *b, size_t depth)
+{
+    for (size_t i = 0; i < b->nkids; i++)
+        b->order[i] = (uint64_t)(uint32_t)b->hv[i] << 32 | i;
+    size_t keep = b->nkids < b->width ? b->nkids : b->width;
+    if (b->nkids > b->width)
+        qsort(b->order, b->nkids, sizeof *b->order, cmp_u64);
+    if (b->ntrace + keep > b->tcap) {
+        size_t cap = 2 * (b->ntrace + keep);
+        uint32_t *p = realloc(b->tparent, cap * sizeof *p);
+        if (p)
+            b->tparent = p;
+        uint8_t *m = p ? realloc(b->tmove, cap) : NULL;
+        if (!m)
+            return hn_fail(HN_ERR_NOMEM, "beam search: out of memory for the path");
+        b->tmove = m;
+        b->tcap = cap;
+    }
+    b->toff[depth + 1] = b->ntrace;
+    for (size_t k = 0; k < keep; k++) {
+        size_t i = (size_t)(uint32_t)b->order[k];
+        b->tparent[b->ntrace + k] = (uint32_t)b->parent_of[i];
+        b->tmove[b->ntrace + k] = b->kmove[i];
+        b->cq[k] = b->kq[i];
+    }
+    /* the kept states last: cur is the evaluation's parent buffer until here */
+    for (size_t k = 0; k < keep; k++)
+        memcpy(b->cur + k * b->sb, b->kids + (size_t)(uint32_t)b->order[k] * b->sb, b->sb);
+    b->ntrace += keep;
+    b->ncur = keep;
+    return 0;
+}
+
+static int beam_run(beam *b, const void *start, const srch_limits *lim, double deadline)
+{
+    memcpy(b->cur, start, b->sb);
+    b->cq[0] = DOM_PRUNE_ROOT;
+    b->ncur = 1;
+    b->toff[0] = 0;
+    int st = srch_dom_heur_eval(b->h, start, 1, NULL, NULL, NULL, &b->res->h0);
+    if (st || dom_is_goal(b->d, start)) {
+        b->res->length = st ? -1 : 0;
+        b->res->cost = st ? -1 : 0;
+        return st;
+    }
+    for (size_t depth = 0; depth < SRCH_DOM_MAX_PATH; depth++) {
+        if ((st = gen_limits_hit("beam search", b->res, lim, deadline, b->ntrace)))
+            return st;
+        if (expand_depth(b, depth))
+            return 0;
+        if (!b->nkids)
+            return hn_fail(HN_ERR_UNSOLVABLE, "beam search: no state left at depth %zu", depth + 1);
+        st = srch_dom_heur_eval(b->h, b->kids, b->nkids, b->cur, b->parent_of, b->kmove, b->hv);
+        if (st || (st = keep_best(b, depth)))
+            return st;
+        b->res->stored = b->ntrace;
+    }
+    return hn_fail(HN_ERR_LIMIT, "beam search: no goal within %d moves", SRCH_DOM_MAX_PATH);
+}
+
+int srch_dom_beam(const dom *d, const void *start, srch_dom_heur *h, const srch_dom_opts *opts,
+                  const srch_limits *lim, srch_dom_result *res)
+{
+    const srch_dom_opts *o = opts ? opts : &SRCH_DOM_DEFAULTS;
+    if (gen_begin(d, start, h, res))
+        return res->status;
+    if (o->width < 1 || o->width > 10000000)
+        return res->status = hn_fail(HN_ERR_ARG, "beam search: width must be 1..10^7");
+    double t0 = hn_now();
+    uint64_t rows0 = srch_dom_heur_rows(h);
+    beam b = {.d = d,
+              .def = dom_def_of(d),
+              .inst = dom_instance(d),
+              .h = h,
+              .sb = dom_state_bytes(d),
+              .width = (size_t)o->width,
+              .nmoves = dom_nmoves(d),
+              .res = res};
+    int st = beam_alloc(&b);
+    if (!st)
+        st = beam_run(&b, start, lim, gen_deadline(lim, t0));
+    if (!st)
+        st = gen_check(d, start, "beam search", res);
+    beam_free(&b);
+    res->rows = srch_dom_heur_rows(h) - rows0;
+    res->seconds = hn_now() - t0;
+    return res->status = st;
+}

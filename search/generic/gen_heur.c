@@ -1,0 +1,322 @@
+/* Heuristics over any domain as a small tree: admissible leaves (dom_heur),
+ * network leaves (gen_net.c), max and sum nodes; the root turns the
+ * estimate into the integer value the searches order by. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nn/nn.h"
+#include "nn/sparse.h"
+#include "search/generic/gen_internal.h"
+
+const srch_dom_net_opts SRCH_DOM_NET_DEFAULTS = {
+    .engine = SRCH_DOM_ENGINE_AUTO, .max_batch = 1024, .residual = 1};
+
+enum kind { K_ADM, K_NET, K_MAX, K_SUM };
+
+struct srch_dom_heur {
+    enum kind kind;
+    const dom *d;
+    dom_heur *adm;        /* K_ADM */
+    gen_net *net;         /* K_NET */
+    srch_dom_heur *a, *b; /* K_MAX, K_SUM */
+    int scale;            /* the root's value options */
+    double offset;
+    srch_dom_heur *floor;
+    int has_net;       /* a network leaf anywhere below */
+    double *tmp, *est; /* scratch: b's estimates, the root's */
+    int *ftmp;         /* the floor's values */
+    size_t cap;
+};
+
+static srch_dom_heur *node_new(enum kind k, const dom *d, int *status)
+{
+    srch_dom_heur *h = calloc(1, sizeof *h);
+    if (!h) {
+        *status = hn_fail(HN_ERR_NOMEM, "out of memory for a heuristic");
+        return NULL;
+    }
+    h->kind = k;
+    h->d = d;
+    h->scale = 1;
+    return h;
+}
+
+void srch_dom_heur_free(srch_dom_heur *h)
+{
+    if (!h)
+        return;
+    dom_heur_free(h->adm);
+    gen_net_free(h->net);
+    srch_dom_heur_free(h->a);
+    srch_dom_heur_free(h->b);
+    srch_dom_heur_free(h->floor);
+    free(h->tmp);
+    free(h->est);
+    free(h->ftmp);
+    free(h);
+}
+
+srch_dom_heur *srch_dom_heur_adm(const dom *d, const char *name, int *status)
+{
+    int dummy;
+    if (!status)
+        status = &dummy;
+    dom_heur *dh = dom_heur_open(d, name, status);
+    if (!dh)
+        return NULL;
+    srch_dom_heur *h = node_new(K_ADM, d, status);
+    if (!h) {
+        dom_heur_free(dh);
+        return NULL;
+    }
+    h->adm = dh;
+    return h;
+}
+
+/* The model is for this domain: its recorded domain, else its width and
+ * encoder. */
+static int check_model(const dom *d, const nn_model *m, const char *name)
+{
+    const dom_facts *f = dom_facts_of(d);
+    const char *rec = nn_model_get_meta_str(m, "domain");
+    if (rec && strcmp(rec, dom_spec(d)) && strcmp(rec, dom_canonical(d)))
+        return hn_fail(HN_ERR_ARG, "%s: the model is for domain \"%s\", this run's is \"%s\"", name,
+                       rec, dom_spec(d));
+    const char *enc = nn_model_encoder(m);
+    if (!rec && enc[0] && f->encoding[0] && strcmp(enc, f->encoding))
+        return hn_fail(HN_ERR_ARG, "%s: the model's encoder is \"%s\", domain %s encodes \"%s\"",
+                       name, enc, dom_spec(d), f->encoding);
+    if (nn_model_inputs(m) != (int)f->inputs || nn_model_outputs(m) != 1)
+        return hn_fail(HN_ERR_SHAPE,
+                       "%s: the network reads %d inputs and gives %d outputs; domain %s has %u "
+                       "inputs and needs 1 output",
+                       name, nn_model_inputs(m), nn_model_outputs(m), dom_spec(d), f->inputs);
+    return 0;
+}
+
+static int net_engine(int engine)
+{
+    if (engine != SRCH_DOM_ENGINE_AUTO)
+        return engine;
+    return nn_simd_best() != NN_SIMD_SCALAR ? SRCH_DOM_ENGINE_Q8 : SRCH_DOM_ENGINE_FLOAT;
+}
+
+static srch_dom_heur *net_leaf(const dom *d, const nn_model *m, const char *name,
+                               const srch_dom_net_opts *o, int *status)
+{
+    if (o->engine < SRCH_DOM_ENGINE_AUTO || o->engine > SRCH_DOM_ENGINE_Q8 || o->max_batch < 1 ||
+        o->max_batch > 65536) {
+        *status = hn_fail(HN_ERR_ARG,
+                          "%s: engine must be auto, float or q8 and max_batch "
+                          "1..65536",
+                          name);
+        return NULL;
+    }
+    if ((*status = check_model(d, m, name)))
+        return NULL;
+    gen_net *net = gen_net_new(d, m, net_engine(o->engine), o->max_batch, status);
+    srch_dom_heur *h = net ? node_new(K_NET, d, status) : NULL;
+    if (!h) {
+        gen_net_free(net);
+        return NULL;
+    }
+    h->net = net;
+    h->has_net = 1;
+    return h;
+}
+
+srch_dom_heur *srch_dom_heur_net(const dom *d, const nn_model *m, const char *name,
+                                 const srch_dom_net_opts *opts, int *status)
+{
+    int dummy;
+    if (!status)
+        status = &dummy;
+    srch_dom_net_opts o = opts ? *opts : SRCH_DOM_NET_DEFAULTS;
+    name = name ? name : "model";
+    srch_dom_heur *h = net_leaf(d, m, name, &o, status);
+    const char *res = nn_model_get_meta_str(m, "residual");
+    if (!h || !o.residual || !res || !res[0])
+        return h;
+    srch_dom_heur *base = srch_dom_heur_adm(d, res, status);
+    if (!base) {
+        srch_dom_heur_free(h);
+        *status = hn_fail(*status, "%s: residual base \"%s\": %s", name, res, hn_errmsg());
+        return NULL;
+    }
+    return srch_dom_heur_sum_new(base, h, status);
+}
+
+srch_dom_heur *srch_dom_heur_open(const dom *d, const char *spec, const srch_dom_net_opts *opts,
+                                  int *status)
+{
+    int dummy;
+    if (!status)
+        status = &dummy;
+    if (strncmp(spec, "ann:", 4))
+        return srch_dom_heur_adm(d, spec, status);
+    nn_model *m = nn_model_load(spec + 4, status);
+    if (!m)
+        return NULL;
+    srch_dom_heur *h = srch_dom_heur_net(d, m, spec + 4, opts, status);
+    nn_model_free(m);
+    return h;
+}
+
+static srch_dom_heur *pair_new(enum kind k, srch_dom_heur *a, srch_dom_heur *b, int *status)
+{
+    int dummy;
+    if (!status)
+        status = &dummy;
+    srch_dom_heur *h = NULL;
+    if (!a || !b)
+        *status = hn_fail(HN_ERR_ARG, "a combined heuristic needs two parts");
+    else if (a->d != b->d)
+        *status = hn_fail(HN_ERR_ARG, "a combined heuristic's parts are of two domains");
+    else
+        h = node_new(k, a->d, status);
+    if (!h) {
+        srch_dom_heur_free(a);
+        srch_dom_heur_free(b);
+        return NULL;
+    }
+    h->a = a;
+    h->b = b;
+    h->has_net = a->has_net || b->has_net;
+    return h;
+}
+
+srch_dom_heur *srch_dom_heur_max_new(srch_dom_heur *a, srch_dom_heur *b, int *status)
+{
+    return pair_new(K_MAX, a, b, status);
+}
+
+srch_dom_heur *srch_dom_heur_sum_new(srch_dom_heur *a, srch_dom_heur *b, int *status)
+{
+    return pair_new(K_SUM, a, b, status);
+}
+
+int srch_dom_heur_set_value(srch_dom_heur *h, int scale, double offset, srch_dom_heur *floor)
+{
+    int bad = scale < 1 || scale > 1000 || !isfinite(offset) || offset < 0;
+    if (bad || (floor && (floor->d != h->d || floor->has_net))) {
+        srch_dom_heur_free(floor);
+        return hn_fail(HN_ERR_ARG, "heuristic values: scale must be 1..1000, offset >= 0 and "
+                                   "the floor admissible and of the same domain");
+    }
+    srch_dom_heur_free(h->floor);
+    h->scale = scale;
+    h->offset = offset;
+    h->floor = floor;
+    return 0;
+}
+
+/* Room for n values in h's scratch. */
+static int reserve(srch_dom_heur *h, size_t n)
+{
+    if (n <= h->cap)
+        return 0;
+    size_t cap = n < 64 ? 64 : 2 * n;
+    free(h->tmp);
+    free(h->est);
+    free(h->ftmp);
+    h->tmp = malloc(cap * sizeof *h->tmp);
+    h->est = malloc(cap * sizeof *h->est);
+    h->ftmp = malloc(cap * sizeof *h->ftmp);
+    h->cap = h->tmp && h->est && h->ftmp ? cap : 0;
+    return h->cap ? 0 : hn_fail(HN_ERR_NOMEM, "out of memory for heuristic values");
+}
+
+int srch_dom_heur_estimate(srch_dom_heur *h, const void *states, size_t n, const void *parents,
+                           const int *parent_of, const uint8_t *moves, double *est)
+{
+    size_t sb = dom_state_bytes(h->d);
+    const uint8_t *s = states;
+    int st = 0;
+    switch (h->kind) {
+    case K_ADM:
+        for (size_t i = 0; i < n; i++)
+            est[i] = dom_heur_eval(h->adm, s + i * sb);
+        return 0;
+    case K_NET:
+        return gen_net_estimate(h->net, s, n, parents, parent_of, moves, est);
+    default:
+        break;
+    }
+    if ((st = reserve(h, n)) ||
+        (st = srch_dom_heur_estimate(h->a, states, n, parents, parent_of, moves, est)) ||
+        (st = srch_dom_heur_estimate(h->b, states, n, parents, parent_of, moves, h->tmp)))
+        return st;
+    for (size_t i = 0; i < n; i++)
+        est[i] = h->kind == K_MAX ? fmax(est[i], h->tmp[i]) : est[i] + h->tmp[i];
+    return 0;
+}
+
+/* The root's value from an estimate and the floor's value. */
+static int value_of(const srch_dom_heur *h, double est, int floor_v)
+{
+    double v = floor((est - h->offset) * h->scale + 0.5);
+    if (v < (double)floor_v * h->scale)
+        v = (double)floor_v * h->scale;
+    return v < 0 ? 0 : v > 1e9 ? 1000000000 : (int)v;
+}
+
+int srch_dom_heur_eval(srch_dom_heur *h, const void *states, size_t n, const void *parents,
+                       const int *parent_of, const uint8_t *moves, int *out)
+{
+    int st = reserve(h, n);
+    if (!st)
+        st = srch_dom_heur_estimate(h, states, n, parents, parent_of, moves, h->est);
+    if (!st && h->floor)
+        st = srch_dom_heur_eval(h->floor, states, n, NULL, NULL, NULL, h->ftmp);
+    if (st)
+        return st;
+    size_t sb = dom_state_bytes(h->d);
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t *s = (const uint8_t *)states + i * sb;
+        /* a network may put a goal above 0; admissible leaves give it 0 */
+        out[i] = h->has_net && dom_is_goal(h->d, s)
+                     ? 0
+                     : value_of(h, h->est[i], h->floor ? h->ftmp[i] : 0);
+    }
+    return 0;
+}
+
+int gen_heur_value1(srch_dom_heur *h, const void *state)
+{
+    if (h->kind == K_ADM && !h->floor && h->offset == 0)
+        return dom_heur_eval(h->adm, state) * h->scale;
+    int v;
+    return srch_dom_heur_eval(h, state, 1, NULL, NULL, NULL, &v) ? 0 : v;
+}
+
+int srch_dom_heur_admissible(const srch_dom_heur *h)
+{
+    return !h->has_net;
+}
+
+int srch_dom_heur_scale(const srch_dom_heur *h)
+{
+    return h->scale;
+}
+
+const dom *srch_dom_heur_domain(const srch_dom_heur *h)
+{
+    return h->d;
+}
+
+uint64_t srch_dom_heur_rows(const srch_dom_heur *h)
+{
+    if (!h)
+        return 0;
+    return (h->net ? gen_net_rows(h->net) : 0) + srch_dom_heur_rows(h->a) +
+           srch_dom_heur_rows(h->b);
+}
+
+uint64_t srch_dom_heur_acc_updates(const srch_dom_heur *h)
+{
+    if (!h)
+        return 0;
+    return (h->net ? gen_net_updates(h->net) : 0) + srch_dom_heur_acc_updates(h->a) +
+           srch_dom_heur_acc_updates(h->b);
+}

@@ -1,0 +1,143 @@
+/* IDA* over any domain: depth first with an f bound that rises to the
+ * smallest pruned f, the state changed in place by dom_apply and restored
+ * by the inverse move, the domain's pruning automaton cutting move orders
+ * a kept order also reaches, nothing allocated per node. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "search/generic/gen_internal.h"
+
+typedef struct {
+    const dom *d;
+    const dom_def *def;
+    const void *inst;
+    srch_dom_heur *h;
+    uint8_t *state;
+    int nmoves, scale, length, status;
+    int64_t bound, next_bound;
+    uint64_t expanded, generated, max_expanded;
+    double deadline;
+    uint8_t path[SRCH_DOM_MAX_PATH];
+} ida;
+
+/* Checked on every expansion (the count) and every 4096 (time, Ctrl-C). */
+static int over_limit(ida *s)
+{
+    if (s->max_expanded && s->expanded > s->max_expanded)
+        s->status = hn_fail(HN_ERR_LIMIT, "IDA*: node limit reached");
+    else if ((s->expanded & 4095) == 0) {
+        if (hn_stop_requested())
+            s->status = hn_fail(HN_ERR_INTERRUPTED, "IDA*: interrupted");
+        else if (s->deadline > 0 && hn_now() > s->deadline)
+            s->status = hn_fail(HN_ERR_LIMIT, "IDA*: time limit reached");
+    }
+    return s->status != 0;
+}
+
+/* 1 when the goal was found (the state left there), -1 when a limit
+ * stopped the search, 0 when the subtree holds no goal within the bound. */
+static int dfs(ida *s, int depth, int64_t g, int q, int hcur)
+{
+    if (hcur == 0 && dom_is_goal(s->d, s->state)) {
+        s->length = depth;
+        return 1;
+    }
+    s->expanded++;
+    if (over_limit(s))
+        return -1;
+    if (depth + 1 >= SRCH_DOM_MAX_PATH) {
+        s->status = hn_fail(HN_ERR_LIMIT, "IDA*: depth limit %d reached", SRCH_DOM_MAX_PATH - 1);
+        return -1;
+    }
+    uint64_t allowed = dom_allowed(s->d, q);
+    for (int m = 0; m < s->nmoves; m++) {
+        if (!(allowed >> m & 1) || !s->def->apply(s->inst, s->state, m))
+            continue;
+        s->generated++;
+        int64_t gc = g + dom_move_cost(s->d, m);
+        int hc = gen_heur_value1(s->h, s->state);
+        int64_t f = gc * s->scale + hc;
+        if (f <= s->bound) {
+            s->path[depth] = (uint8_t)m;
+            int r = dfs(s, depth + 1, gc, dom_prune_next(s->d, q, m), hc);
+            if (r)
+                return r;
+        } else if (f < s->next_bound) {
+            s->next_bound = f;
+        }
+        s->def->apply(s->inst, s->state, dom_inverse(s->d, m));
+    }
+    return 0;
+}
+
+static int ida_run(ida *s, srch_dom_result *res)
+{
+    int h0 = gen_heur_value1(s->h, s->state);
+    res->h0 = h0;
+    s->bound = h0;
+    for (;;) {
+        s->next_bound = INT64_MAX;
+        res->stored++; /* iterations */
+        int r = dfs(s, 0, 0, DOM_PRUNE_ROOT, h0);
+        if (r > 0)
+            return 0;
+        if (r < 0)
+            return s->status;
+        if (s->next_bound == INT64_MAX)
+            return hn_fail(HN_ERR_UNSOLVABLE, "IDA*: search space exhausted");
+        s->bound = s->next_bound;
+    }
+}
+
+/* IDA* undoes by inverse moves: every move needs one. */
+static int check_inverses(const dom *d)
+{
+    for (int m = 0; m < dom_nmoves(d); m++)
+        if (dom_inverse(d, m) < 0)
+            return hn_fail(HN_ERR_UNSUPPORTED, "IDA*: move %d of domain %s has no inverse", m,
+                           dom_spec(d));
+    return 0;
+}
+
+int srch_dom_idastar(const dom *d, const void *start, srch_dom_heur *h, const srch_limits *lim,
+                     srch_dom_result *res)
+{
+    if (gen_begin(d, start, h, res) || (res->status = check_inverses(d)))
+        return res->status;
+    double t0 = hn_now();
+    uint64_t rows0 = srch_dom_heur_rows(h);
+    ida *s = calloc(1, sizeof *s);
+    uint8_t *state = malloc(dom_state_bytes(d));
+    if (!s || !state) {
+        free(s);
+        free(state);
+        return res->status = hn_fail(HN_ERR_NOMEM, "IDA*: out of memory");
+    }
+    memcpy(state, start, dom_state_bytes(d));
+    *s = (ida){.d = d,
+               .def = dom_def_of(d),
+               .inst = dom_instance(d),
+               .h = h,
+               .state = state,
+               .nmoves = dom_nmoves(d),
+               .scale = srch_dom_heur_scale(h),
+               .max_expanded = lim ? lim->max_expanded : 0,
+               .deadline = gen_deadline(lim, t0)};
+    int st = ida_run(s, res);
+    res->expanded = s->expanded;
+    res->generated = s->generated;
+    if (!st) {
+        memcpy(res->moves, s->path, (size_t)s->length);
+        res->length = s->length;
+        res->cost = 0;
+        for (int i = 0; i < s->length; i++)
+            res->cost += dom_move_cost(d, s->path[i]);
+        st = gen_check(d, start, "IDA*", res);
+        res->proven = !st && srch_dom_heur_admissible(h);
+    }
+    res->rows = srch_dom_heur_rows(h) - rows0;
+    res->seconds = hn_now() - t0;
+    free(state);
+    free(s);
+    return res->status = st;
+}

@@ -1,0 +1,93 @@
+/* Private to search/generic: the heuristic tree, the network leaf, the
+ * node store (pool, hash index, heap) the best-first searches share, and
+ * the result bookkeeping every search ends with. */
+#ifndef GEN_INTERNAL_H
+#define GEN_INTERNAL_H
+
+#include "search/generic/srch_dom.h"
+
+/* ---- the network leaf (gen_net.c) ---- */
+
+typedef struct gen_net gen_net;
+
+gen_net *gen_net_new(const dom *d, const struct nn_model *m, int engine, int max_batch,
+                     int *status);
+void gen_net_free(gen_net *n);
+/* Estimates of n states (arguments as srch_dom_heur_eval) into est[n]. */
+int gen_net_estimate(gen_net *net, const uint8_t *states, size_t n, const uint8_t *parents,
+                     const int *parent_of, const uint8_t *moves, double *est);
+uint64_t gen_net_rows(const gen_net *n);
+uint64_t gen_net_updates(const gen_net *n);
+
+/* ---- heuristics (gen_heur.c) ---- */
+
+/* The value of one state with no parent (IDA*): the admissible leaf's
+ * value read directly when the heuristic is one, else through eval. A
+ * failed evaluation gives 0 (still a lower bound). */
+int gen_heur_value1(srch_dom_heur *h, const void *state);
+
+/* ---- node store (gen_store.c) ---- */
+
+#define GEN_NO_PARENT UINT32_MAX
+
+typedef struct {
+    uint32_t parent;
+    uint32_t g;   /* cost from the start */
+    int32_t h;    /* heuristic value, -1 while not evaluated */
+    uint8_t move; /* move from the parent */
+    uint8_t open;
+} gen_node;
+
+typedef struct {
+    const dom *d;
+    size_t sb; /* state bytes */
+    gen_node *nodes;
+    uint8_t *states; /* sb bytes per node */
+    uint64_t *hashes;
+    size_t n, cap;
+    uint32_t *slots; /* node index + 1, 0 = empty */
+    size_t nslots;
+} gen_store;
+
+typedef struct {
+    uint64_t pri;
+    uint32_t idx;
+    uint32_t g; /* g when pushed: a different g now means the entry is stale */
+} gen_item;
+
+typedef struct {
+    gen_item *a;
+    size_t n, cap;
+} gen_heap;
+
+int gen_store_init(gen_store *s, const dom *d);
+void gen_store_free(gen_store *s);
+static inline const uint8_t *gen_state(const gen_store *s, size_t idx)
+{
+    return s->states + idx * s->sb;
+}
+/* Index of the stored state equal to `state` (hash hv), or -1. */
+long gen_store_find(const gen_store *s, const void *state, uint64_t hv);
+/* Append a state (open, h = -1); its index or -1 (out of memory, message set). */
+long gen_store_add(gen_store *s, const void *state, uint64_t hv, uint32_t parent, uint32_t g,
+                   int move);
+
+int gen_heap_push(gen_heap *hp, uint64_t pri, uint32_t idx, uint32_t g);
+gen_item gen_heap_pop(gen_heap *hp); /* the heap must not be empty */
+
+/* ---- results (gen_result.c) ---- */
+
+/* Zero *res and check the arguments: 0 or a status (also in res). */
+int gen_begin(const dom *d, const void *start, const srch_dom_heur *h, srch_dom_result *res);
+/* The path to node idx into res (moves, length, cost): 0, or HN_ERR_LIMIT
+ * when longer than SRCH_DOM_MAX_PATH. */
+int gen_take_path(const gen_store *s, size_t idx, srch_dom_result *res);
+/* Replay res's moves from start: 0, or HN_ERR_ARG naming `algo` when they
+ * do not lead to a goal (a domain whose expand and apply disagree). */
+int gen_check(const dom *d, const void *start, const char *algo, srch_dom_result *res);
+/* 0, or HN_ERR_LIMIT / HN_ERR_INTERRUPTED naming `algo`. */
+int gen_limits_hit(const char *algo, const srch_dom_result *res, const srch_limits *lim,
+                   double deadline, size_t stored);
+double gen_deadline(const srch_limits *lim, double t0);
+
+#endif

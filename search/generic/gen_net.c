@@ -1,0 +1,242 @@
+/* A network heuristic's leaf: dom_encode's active inputs into nn_sparse
+ * accumulators. A child's first layer comes from its parent's by the
+ * inputs the move turns off and on (dom_encode_delta), the way NNUE
+ * updates; a parent's accumulator is found among the rows of the previous
+ * network call when it was evaluated there (beam search's next depth,
+ * IDA*'s and a walk's next step), else built once for all its children.
+ * Accumulator sums are exact, so every route gives the same values. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nn/nn.h"
+#include "nn/sparse.h"
+#include "search/generic/gen_internal.h"
+
+/* Rows of one network call, and an index over their states for the next
+ * call's parents: slots carry the generation that wrote them, so a new
+ * call's index needs no clearing. */
+typedef struct {
+    int32_t *acc;
+    uint8_t *states;
+    uint64_t *hash;
+    int n;
+} rowset;
+
+typedef struct {
+    uint32_t row;
+    uint32_t gen;
+} slot;
+
+struct gen_net {
+    const dom *d;
+    nn_sparse *sp;
+    int max_batch, stride;
+    size_t sb;
+    rowset set[2]; /* [cur] being filled, [cur ^ 1] the previous call's */
+    int cur;
+    slot *index; /* over set[cur ^ 1] */
+    size_t nslots;
+    uint32_t gen;
+    int32_t *pacc; /* a parent's accumulator built from its inputs */
+    long pacc_of;  /* the parent (index in the caller's parents) it is, or -1 */
+    float *y;
+    double *out; /* where the rows' estimates go: est + first state of the call */
+    size_t first;
+    uint64_t rows, updates;
+};
+
+void gen_net_free(gen_net *n)
+{
+    if (!n)
+        return;
+    nn_sparse_free(n->sp);
+    for (int i = 0; i < 2; i++) {
+        free(n->set[i].acc);
+        free(n->set[i].states);
+        free(n->set[i].hash);
+    }
+    free(n->index);
+    free(n->pacc);
+    free(n->y);
+    free(n);
+}
+
+static int alloc_rows(gen_net *n)
+{
+    size_t mb = (size_t)n->max_batch;
+    for (int i = 0; i < 2; i++) {
+        n->set[i].acc = nn_sparse_acc_alloc(n->sp, n->max_batch);
+        n->set[i].states = malloc(mb * n->sb);
+        n->set[i].hash = malloc(mb * sizeof(uint64_t));
+        if (!n->set[i].acc || !n->set[i].states || !n->set[i].hash)
+            return HN_ERR_NOMEM;
+    }
+    n->nslots = 1;
+    while (n->nslots < 2 * mb)
+        n->nslots *= 2;
+    n->index = calloc(n->nslots, sizeof *n->index);
+    n->pacc = nn_sparse_acc_alloc(n->sp, 1);
+    n->y = malloc(mb * sizeof *n->y);
+    return n->index && n->pacc && n->y ? 0 : HN_ERR_NOMEM;
+}
+
+gen_net *gen_net_new(const dom *d, const nn_model *m, int engine, int max_batch, int *status)
+{
+    int st = 0;
+    gen_net *n = calloc(1, sizeof *n);
+    if (!n) {
+        *status = hn_fail(HN_ERR_NOMEM, "out of memory for a network heuristic");
+        return NULL;
+    }
+    n->d = d;
+    n->max_batch = max_batch;
+    n->sb = dom_state_bytes(d);
+    n->pacc_of = -1;
+    n->gen = 1; /* the index's zeroed slots are of generation 0: none */
+    enum nn_sparse_kind kind = engine == SRCH_DOM_ENGINE_Q8 ? NN_SPARSE_Q8 : NN_SPARSE_FLOAT;
+    /* the domain bounds the inputs on at once: Q8 may then keep int16 sums */
+    int bound = kind == NN_SPARSE_Q8 ? (int)dom_facts_of(d)->max_active : 0;
+    n->sp = nn_sparse_new_bounded(m, kind, max_batch, bound, &st);
+    if (n->sp) {
+        n->stride = nn_sparse_acc_stride(n->sp);
+        if (alloc_rows(n))
+            st = hn_fail(HN_ERR_NOMEM, "out of memory for a network heuristic's rows");
+    }
+    if (!n->sp || st) {
+        gen_net_free(n);
+        *status = st ? st : HN_ERR_NOMEM;
+        return NULL;
+    }
+    return n;
+}
+
+uint64_t gen_net_rows(const gen_net *n)
+{
+    return n->rows;
+}
+
+uint64_t gen_net_updates(const gen_net *n)
+{
+    return n->updates;
+}
+
+/* The previous call's row holding `state`, or -1. */
+static long prev_row(const gen_net *n, const uint8_t *state, uint64_t hv)
+{
+    const rowset *p = &n->set[n->cur ^ 1];
+    size_t mask = n->nslots - 1;
+    for (size_t i = hv & mask;; i = (i + 1) & mask) {
+        slot s = n->index[i];
+        if (s.gen != n->gen)
+            return -1;
+        if (p->hash[s.row] == hv && !memcmp(p->states + s.row * n->sb, state, n->sb))
+            return s.row;
+    }
+}
+
+static const int32_t *prev_acc(const gen_net *n, long row)
+{
+    return n->set[n->cur ^ 1].acc + (size_t)row * (size_t)n->stride;
+}
+
+static void acc_fresh(const gen_net *n, const uint8_t *state, int32_t *acc)
+{
+    int32_t act[DOM_MAX_ACTIVE];
+    int k = dom_encode(n->d, state, act);
+    nn_sparse_acc_init(n->sp, act, k, acc);
+}
+
+/* The accumulator of parent p (state ps): a previous row, or built. */
+static const int32_t *parent_acc(gen_net *n, long p, const uint8_t *ps)
+{
+    if (n->pacc_of == p)
+        return n->pacc;
+    long r = prev_row(n, ps, dom_hash(n->d, ps));
+    if (r >= 0)
+        return prev_acc(n, r);
+    acc_fresh(n, ps, n->pacc);
+    n->pacc_of = p;
+    return n->pacc;
+}
+
+/* Row `row` of the current set for state s (hash hv). */
+static void fill_row(gen_net *n, int row, const uint8_t *s, uint64_t hv, const uint8_t *ps, long p,
+                     int move)
+{
+    int32_t *dst = n->set[n->cur].acc + (size_t)row * (size_t)n->stride;
+    long r = prev_row(n, s, hv);
+    if (r >= 0) { /* evaluated in the previous call: its sums as they are */
+        memcpy(dst, prev_acc(n, r), sizeof *dst * (size_t)n->stride);
+        n->updates++;
+        return;
+    }
+    if (ps) {
+        int32_t off[DOM_MAX_ACTIVE], on[DOM_MAX_ACTIVE];
+        int noff, non;
+        const int32_t *src = parent_acc(n, p, ps);
+        if (dom_encode_delta(n->d, ps, move, off, &noff, on, &non) == 0) {
+            nn_sparse_acc_update(n->sp, src, off, noff, on, non, dst);
+            n->updates++;
+            return;
+        }
+    }
+    acc_fresh(n, s, dst);
+}
+
+/* Run the current rows into n->out, then make them the previous call's
+ * (indexed for the next call's parents). */
+static int flush(gen_net *n)
+{
+    rowset *c = &n->set[n->cur];
+    if (!c->n)
+        return 0;
+    int st = nn_sparse_run(n->sp, c->acc, c->n, n->y);
+    if (st)
+        return st;
+    for (int i = 0; i < c->n; i++) {
+        if (!isfinite(n->y[i]))
+            return hn_fail(HN_ERR_NAN, "network heuristic: the network returned %g",
+                           (double)n->y[i]);
+        n->out[n->first + (size_t)i] = n->y[i];
+    }
+    n->rows += (uint64_t)c->n;
+    n->gen++;
+    size_t mask = n->nslots - 1;
+    for (int i = 0; i < c->n; i++) {
+        size_t k = c->hash[i] & mask;
+        while (n->index[k].gen == n->gen)
+            k = (k + 1) & mask;
+        n->index[k] = (slot){.row = (uint32_t)i, .gen = n->gen};
+    }
+    n->cur ^= 1;
+    n->set[n->cur].n = 0;
+    return 0;
+}
+
+int gen_net_estimate(gen_net *n, const uint8_t *states, size_t count, const uint8_t *parents,
+                     const int *parent_of, const uint8_t *moves, double *est)
+{
+    n->pacc_of = -1;
+    n->out = est;
+    n->first = 0;
+    n->set[n->cur].n = 0;
+    for (size_t i = 0; i < count; i++) {
+        rowset *c = &n->set[n->cur];
+        const uint8_t *s = states + i * n->sb;
+        long p = parents && parent_of ? parent_of[i] : -1;
+        uint64_t hv = dom_hash(n->d, s);
+        int row = c->n++;
+        memcpy(c->states + (size_t)row * n->sb, s, n->sb);
+        c->hash[row] = hv;
+        fill_row(n, row, s, hv, p >= 0 ? parents + (size_t)p * n->sb : NULL, p,
+                 moves ? moves[i] : 0);
+        if (c->n == n->max_batch) {
+            int st = flush(n);
+            if (st)
+                return st;
+            n->first = i + 1;
+        }
+    }
+    return flush(n);
+}

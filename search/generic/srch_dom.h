@@ -1,0 +1,188 @@
+/* search/generic/srch_dom.h: search over any domain (domains/dom.h). The
+ * heuristics (admissible ones by name, a network over the domain's one-hot
+ * encoding with an incremental first layer, and their combinations) and the
+ * searches (A*, weighted A*, batch weighted A*, beam search, IDA*, anytime
+ * weighted A*) that the n-puzzle's specialized code has, for every domain.
+ *
+ * Heuristic values are integers in 1/scale units of move cost (scale 1 for
+ * admissible heuristics: whole costs); the searches order by
+ * f = g * scale + weight * h. Nothing prints; errors as in common/hn.h. */
+#ifndef SRCH_DOM_H
+#define SRCH_DOM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/hn.h"
+#include "domains/dom.h"
+#include "search/srch.h"
+
+HEURNET_API_BEGIN
+
+struct nn_model;
+
+/* ======================================================================
+ * Heuristics
+ *
+ * A srch_dom_heur is a tree: leaves are admissible heuristics (dom_heur) or
+ * networks; inner nodes take the max or the sum (a residual network over
+ * its base) of two. Every node computes an estimate in cost units (a
+ * float); the root turns it into a value: max(round((est - offset) *
+ * scale), floor * scale), 0 at a goal. A heuristic holds scratch memory:
+ * one object per thread.
+ * ==================================================================== */
+
+typedef struct srch_dom_heur srch_dom_heur;
+
+enum srch_dom_engine {
+    SRCH_DOM_ENGINE_AUTO = 0, /* q8 where the CPU has an int8 SIMD kernel, else float */
+    SRCH_DOM_ENGINE_FLOAT = 1,
+    SRCH_DOM_ENGINE_Q8 = 2
+};
+
+typedef struct srch_dom_net_opts {
+    int engine;    /* enum srch_dom_engine [AUTO] */
+    int max_batch; /* network rows per call, 1..65536 [1024] */
+    int residual;  /* 1: add the base the model records ("residual" attribute) [1] */
+} srch_dom_net_opts;
+
+extern const srch_dom_net_opts SRCH_DOM_NET_DEFAULTS;
+
+/* An admissible heuristic by name through dom_heur_open ("gap", "pdb:P",
+ * "max:A,B", "zero"). d must outlive it. NULL on error (*status). */
+srch_dom_heur *srch_dom_heur_adm(const dom *d, const char *name, int *status);
+
+/* A network heuristic from model m (copied: m may be freed afterwards),
+ * evaluated on dom_encode's active inputs through nn/sparse.h. The model
+ * must be for this domain: its root attribute "domain" must equal
+ * dom_spec(d) or dom_canonical(d); a model without one (older n-puzzle
+ * models) must read facts->inputs inputs and, when both are named, have
+ * the encoder facts->encoding. With opts->residual and a model that
+ * records "residual" = NAME, the estimate is net + srch_dom_heur_adm(NAME).
+ * `name` names the model in messages. NULL on error (*status: HN_ERR_ARG
+ * for a model of another domain, HN_ERR_SHAPE for the wrong input width). */
+srch_dom_heur *srch_dom_heur_net(const dom *d, const struct nn_model *m, const char *name,
+                                 const srch_dom_net_opts *opts, int *status);
+
+/* A heuristic from a spec: "ann:PATH" loads a model (srch_dom_heur_net),
+ * anything else is an admissible name (srch_dom_heur_adm). opts may be
+ * NULL (defaults). NULL on error (*status). */
+srch_dom_heur *srch_dom_heur_open(const dom *d, const char *spec, const srch_dom_net_opts *opts,
+                                  int *status);
+
+/* max(a, b), and a + b (a residual network b over an admissible base a).
+ * Both take ownership of a and b, also on failure; a and b must be over the
+ * same domain. NULL on error (*status). */
+srch_dom_heur *srch_dom_heur_max_new(srch_dom_heur *a, srch_dom_heur *b, int *status);
+srch_dom_heur *srch_dom_heur_sum_new(srch_dom_heur *a, srch_dom_heur *b, int *status);
+
+/* The root's value options: `scale` units per cost unit (1..1000),
+ * `offset` (>= 0) subtracted from the estimate, and an admissible `floor`
+ * (may be NULL; taken, also on failure) below which no value falls. 0, or
+ * HN_ERR_ARG for values out of range or a floor of another domain. */
+int srch_dom_heur_set_value(srch_dom_heur *h, int scale, double offset, srch_dom_heur *floor);
+
+void srch_dom_heur_free(srch_dom_heur *h);
+
+/* Values of n states (back to back) into out[n]. parents (may be NULL)
+ * holds the states the children came from and parent_of[i] the index of
+ * state i's parent there (-1: none), moves[i] its move: a network then
+ * builds state i's first layer from its parent's by dom_encode_delta. The
+ * values are the same either way. 0 or a status (HN_ERR_NOMEM,
+ * HN_ERR_NAN). */
+int srch_dom_heur_eval(srch_dom_heur *h, const void *states, size_t n, const void *parents,
+                       const int *parent_of, const uint8_t *moves, int *out);
+/* The estimates (cost units, before offset, scale, floor and the goal's
+ * 0) for the same arguments into est[n]. */
+int srch_dom_heur_estimate(srch_dom_heur *h, const void *states, size_t n, const void *parents,
+                           const int *parent_of, const uint8_t *moves, double *est);
+
+/* 1 when every value is a lower bound (no network, no offset below a
+ * floor... exactly: no network leaf), else 0. */
+int srch_dom_heur_admissible(const srch_dom_heur *h);
+int srch_dom_heur_scale(const srch_dom_heur *h);
+const dom *srch_dom_heur_domain(const srch_dom_heur *h);
+/* Rows sent through networks so far (all leaves), and the rows whose first
+ * layer came from a parent's or an earlier row's (the rest were built from
+ * the active inputs). */
+uint64_t srch_dom_heur_rows(const srch_dom_heur *h);
+uint64_t srch_dom_heur_acc_updates(const srch_dom_heur *h);
+
+/* ======================================================================
+ * Searches
+ *
+ * Every search takes the start state (dom_state_bytes bytes), a heuristic
+ * over the same domain, options (NULL: defaults) and limits (NULL: none;
+ * srch_limits of search/srch.h: expansions, stored nodes, seconds), and
+ * fills *res. A solution is replayed with dom_replay before it is
+ * returned. The status (also the return value): 0 solved, HN_ERR_LIMIT,
+ * HN_ERR_INTERRUPTED (hn_stop_requested), HN_ERR_UNSOLVABLE (the space
+ * was exhausted), or an error (HN_ERR_NOMEM, HN_ERR_ARG).
+ * ==================================================================== */
+
+#define SRCH_DOM_MAX_PATH 4096
+#define SRCH_DOM_MAX_WEIGHTS 8
+
+typedef struct srch_dom_result {
+    int status;
+    int length;         /* moves, -1 when not solved */
+    int64_t cost;       /* sum of the moves' costs, -1 when not solved */
+    int h0;             /* the start's heuristic value (1/scale units) */
+    uint64_t expanded;  /* states whose children were generated */
+    uint64_t generated; /* children generated */
+    uint64_t rows;      /* network rows evaluated */
+    uint64_t stored;    /* peak states stored (IDA*: iterations) */
+    double seconds;
+    int proven;       /* 1 when the cost is proven optimal */
+    int improvements; /* anytime: solutions found */
+    uint8_t moves[SRCH_DOM_MAX_PATH];
+} srch_dom_result;
+
+typedef struct srch_dom_opts {
+    double weight; /* f = g + weight * h, 0..100 [1] */
+    int batch;     /* batch A*: states expanded per step, 1..65536 [1] */
+    int width;     /* beam: states kept per depth, 1..10^7 [1024] */
+    /* anytime: falling weights >= 1 of the successive passes [5, 3, 2, 1.5, 1] */
+    int nweights;
+    double weights[SRCH_DOM_MAX_WEIGHTS];
+    /* anytime: called with each better solution (may be NULL) */
+    void (*on_solution)(const srch_dom_result *res, void *user);
+    void *user;
+} srch_dom_opts;
+
+extern const srch_dom_opts SRCH_DOM_DEFAULTS;
+
+/* A* on f = g + weight * h (opts->weight; 1 and an admissible, consistent h:
+ * optimal, res->proven). Nodes reached by a cheaper path are re-opened. */
+int srch_dom_astar(const dom *d, const void *start, srch_dom_heur *h, const srch_dom_opts *opts,
+                   const srch_limits *lim, srch_dom_result *res);
+/* Batch weighted A* (DeepCubeA's BWAS): each step pops the opts->batch
+ * best open states, expands them and evaluates all their new children with
+ * one heuristic call. A goal popped becomes the incumbent; the search ends
+ * when no open state has a smaller f. */
+int srch_dom_bwas(const dom *d, const void *start, srch_dom_heur *h, const srch_dom_opts *opts,
+                  const srch_limits *lim, srch_dom_result *res);
+/* Beam search (CayleyPy's): from the start, each depth keeps the
+ * opts->width children with the smallest h (duplicates removed by state),
+ * until a child is a goal. Not optimal; HN_ERR_UNSOLVABLE when a depth is
+ * empty, HN_ERR_LIMIT past SRCH_DOM_MAX_PATH moves. */
+int srch_dom_beam(const dom *d, const void *start, srch_dom_heur *h, const srch_dom_opts *opts,
+                  const srch_limits *lim, srch_dom_result *res);
+/* IDA*: depth first in place (dom_apply, then the inverse move undoes),
+ * with the domain's pruning automaton and f bounds rising to the smallest
+ * pruned f. Needs every move to have an inverse (HN_ERR_UNSUPPORTED
+ * otherwise). Optimal (res->proven) with an admissible h. */
+int srch_dom_idastar(const dom *d, const void *start, srch_dom_heur *h, const srch_limits *lim,
+                     srch_dom_result *res);
+/* Anytime weighted A*: a pass of weighted A* per weight of opts->weights,
+ * each pruning states whose g (+ h when h is admissible) reaches the
+ * incumbent's cost; each better solution is reported through
+ * opts->on_solution. A limit ends the passes: the incumbent is returned
+ * with status 0, HN_ERR_LIMIT only when there is none. A last pass of
+ * weight 1 with an admissible h that ends proves the cost optimal. */
+int srch_dom_anytime(const dom *d, const void *start, srch_dom_heur *h, const srch_dom_opts *opts,
+                     const srch_limits *lim, srch_dom_result *res);
+
+HEURNET_API_END
+
+#endif
