@@ -365,8 +365,11 @@ static int fresh_model(const struct trn_avi_opts *o, nn_model **out)
         return rc;
     run_encoder(o, enc, sizeof enc);
     rc = nn_model_set_target(*out, o->target_mean, o->target_std);
+    char np[64];
     if (!rc && o->dom)
         rc = nn_model_set_meta_str(*out, "domain", dom_spec(o->dom));
+    else if (!rc && srch_np_encode_domain(enc, np, sizeof np) == 0)
+        rc = nn_model_set_meta_str(*out, "domain", np);
     if (!rc && (o->residual || o->dom_residual))
         rc = zero_output(o, *out);
     if (!rc && (o->residual || o->dom_residual))
