@@ -64,6 +64,7 @@ static void help(const struct trn_avi_opts *o)
            "  --seed S           weights and boards [%llu]\n"
            "DAVI:\n"
            "  --walk-max K       boards are random walks of 0..K moves from the goal [%d]\n"
+           "                     (0..1000 on the n-puzzle up to 5x5, else 0..100000)\n"
            "  --update-loss L    replace the target network only after a round whose loss\n"
            "                     (moves^2) is below L; 0 = after every round [%g]\n"
            "  --no-clamp         do not cap a target at its board's walk length\n"
@@ -229,7 +230,7 @@ static int int_option(struct avi_cli *c, int opt, const char *arg)
              {O_BATCH, &c->o.batch, 2, 1000000, "--batch"},
              {O_THREADS, &c->o.threads, 1, 256, "--threads"},
              {O_BLAS, &c->o.blas_threads, 1, 256, "--blas-threads"},
-             {O_WALKMAX, &c->o.walk_max, 0, SRCH_NP_MAX_PATH, "--walk-max"},
+             {O_WALKMAX, &c->o.walk_max, 0, TRN_AVI_MAX_WALK, "--walk-max"},
              {O_BOARDS, &c->o.boards, 1, 10000000, "--boards"},
              {O_WALK, &c->o.walk, 1, SRCH_NP_MAX_PATH, "--walk"},
              {O_WALKSTEP, &c->o.walk_step, 0, SRCH_NP_MAX_PATH, "--walk-step"},
@@ -422,6 +423,9 @@ static int check_args(struct avi_cli *c)
     struct nn_spec sp;
     if (c->o.arch && cli_arch_parse("avi", c->o.arch, &c->o.defaults, &sp))
         return CLI_EXIT_USAGE;
+    if (!c->o.dom && c->o.walk_max > SRCH_NP_MAX_PATH)
+        return cli_usage("avi", "--walk-max %d: n-puzzle walks are at most %d moves", c->o.walk_max,
+                         SRCH_NP_MAX_PATH);
     if (c->o.method == TRN_AVI_BOOT && (c->o.walk > c->o.walk_max || c->o.solved_min > c->o.raise ||
                                         c->o.buffer_max < (uint64_t)c->o.batch))
         return cli_usage("avi", "bootstrap needs --walk <= --walk-max, --solved-min <= --raise "

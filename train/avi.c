@@ -111,9 +111,10 @@ static int check_opts(const struct trn_avi_opts *o)
                        o->batch, o->comm->size);
     if ((uint64_t)o->batch * (uint64_t)o->steps_per_round > UINT32_MAX)
         return hn_fail(HN_ERR_ARG, "batch * steps per round exceeds 2^32 rows");
-    if (o->walk_max < 0 || o->walk_max > SRCH_NP_MAX_PATH || o->update_loss < 0)
+    int walk_cap = o->dom ? TRN_AVI_MAX_WALK : SRCH_NP_MAX_PATH;
+    if (o->walk_max < 0 || o->walk_max > walk_cap || o->update_loss < 0)
         return hn_fail(HN_ERR_ARG, "walk max %d is not 0..%d or the update loss is negative",
-                       o->walk_max, SRCH_NP_MAX_PATH);
+                       o->walk_max, walk_cap);
     if (o->method == TRN_AVI_BOOT &&
         (o->boards < 1 || o->budget < 1 || !(o->weight >= 1) || o->walk < 1 || o->walk_step < 0 ||
          o->walk > o->walk_max || !(o->raise > 0 && o->raise <= 1) ||

@@ -132,10 +132,14 @@ static int estimate(const struct dom_job *j, nn_sparse *sp, int32_t *acc, const 
     return HN_OK;
 }
 
-/* Leaves: 0 at the goal, else max(child value of the network, floor). */
+/* Leaves: 0 at the goal, else max(child value, floor), the child value
+ * being the target network's estimate (with the residual heuristic added),
+ * or before the first target network the residual heuristic alone (0
+ * without one), so round 1 already backs up the residual. */
 static int leaf_values(const struct dom_job *j, struct level *l)
 {
-    const dom *d = j->o->dom;
+    const struct trn_avi_opts *o = j->o;
+    const dom *d = o->dom;
     size_t sb = dom_state_bytes(d), n = l->n ? l->n : 1;
     float *h = malloc(sizeof *h * n);
     nn_sparse *sp = j->net ? nn_sparse_clone(j->net, EVAL, NULL) : NULL;
@@ -145,8 +149,15 @@ static int leaf_values(const struct dom_job *j, struct level *l)
         rc = estimate(j, sp, acc, l->s, l->n, h);
     for (size_t m = 0; !rc && m < l->n; m++) {
         const uint8_t *st = l->s + m * sb;
-        double v = dom_is_goal(d, st) ? 0.0 : j->net ? trn_avi_child_value(j->o, h[m]) : 0.0;
-        int fl = j->o->dom_floor && v > 0 ? dom_heur_eval(j->o->dom_floor, st) : 0;
+        if (dom_is_goal(d, st)) {
+            l->v[m] = 0.0;
+            l->up[m] = 0;
+            continue;
+        }
+        double v = j->net            ? trn_avi_child_value(o, h[m])
+                   : o->dom_residual ? dom_heur_eval(o->dom_residual, st)
+                                     : 0.0;
+        int fl = o->dom_floor ? dom_heur_eval(o->dom_floor, st) : 0;
         l->up[m] = fl > v;
         l->v[m] = l->up[m] ? fl : v;
     }
