@@ -6,7 +6,7 @@
 #include "domains/builtin.h"
 
 static const dom_def *const BUILTIN[] = {
-    NULL /* keep last */
+    &dom_npuzzle_def, NULL /* keep last */
 };
 
 const dom_def *dom_builtin(int index)

@@ -4,4 +4,7 @@
 
 #include "domains/domain.h"
 
+/* domains/npuzzle/: the sliding-tile puzzle, 2x2 to 8x8. */
+extern const dom_def dom_npuzzle_def;
+
 #endif

@@ -234,19 +234,10 @@ static int finish_open(dom *d, const char *spec)
             if (d->facts.prune_next[q * d->facts.nmoves + m] != DOM_PRUNED)
                 d->allowed[q] |= 1ull << m;
     }
-    const char *canon = d->facts.canonical;
-    int plugin = is_plugin_spec(spec);
-    size_t need = strlen(spec) + strlen(canon) + 4;
-    d->spec = malloc(need);
-    if (!d->spec)
+    /* models and datasets record the canonical string alone, so a plug-in
+     * moved to another folder still matches its models */
+    if (!(d->spec = strdup(d->facts.canonical)))
         return hn_fail(HN_ERR_NOMEM, "domain %s: out of memory", spec);
-    if (plugin) /* the path as given, the domain's canonical parameters */
-        snprintf(d->spec, need, "%.*s:%s", (int)strcspn(spec, ":"), spec,
-                 strchr(canon, ':') ? strchr(canon, ':') + 1 : "");
-    else
-        snprintf(d->spec, need, "%s", canon);
-    if (plugin && d->spec[strlen(d->spec) - 1] == ':')
-        d->spec[strlen(d->spec) - 1] = '\0';
     return 0;
 }
 

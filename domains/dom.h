@@ -40,8 +40,9 @@ const dom_def *dom_builtin(int index);
 const dom_facts *dom_facts_of(const dom *d);
 const dom_def *dom_def_of(const dom *d);
 const void *dom_instance(const dom *d);
-/* Canonical spec (what models record); for a plug-in, its path and name
- * as given plus the domain's canonical parameters. */
+/* What models and datasets record: the domain's canonical string
+ * ("npuzzle:6x6", "pancake:12"); for a plug-in without its path, so the
+ * object may move. */
 const char *dom_spec(const dom *d);
 /* The domain's own canonical string (facts->canonical). */
 const char *dom_canonical(const dom *d);
@@ -147,6 +148,32 @@ const char *dom_heur_name(const dom_heur *h);
  * byte per abstract state, 255 unreached. The table is owned by the
  * returned heuristic. */
 const uint8_t *dom_heur_pdb_table(const dom_heur *h, uint64_t *entries);
+
+/* ---- conformance (heurnet domain check) ---- */
+
+typedef struct dom_check_opts {
+    uint64_t seed;
+    int walks;         /* random walks from the goal [200] */
+    int max_len;       /* each of 1..max_len moves [60] */
+    int bfs_depth;     /* heuristics against BFS distances up to this depth [8] */
+    size_t bfs_states; /* at most this many states (0: no heuristic check) [200000] */
+} dom_check_opts;
+
+extern const dom_check_opts DOM_CHECK_OPTS_DEFAULTS;
+
+typedef struct dom_check_report {
+    uint64_t states, moves, heur_checks, bfs_states;
+    uint64_t failures;
+    char first[1024]; /* the first failure, "" when none */
+} dom_check_report;
+
+/* Check a domain over random walks: a move then its inverse restores the
+ * state, expand agrees with apply, the encoding is in range and its delta
+ * agrees with re-encoding, parse(format(s)) == s and move text round-trips,
+ * the inverse walk replays to the goal, uniform states (when drawn) pass the
+ * same checks, and the domain's heuristics never exceed breadth-first
+ * distances. Fills *r; returns 0 (failures are in r) or a status. */
+int dom_check(const dom *d, const dom_check_opts *o, dom_check_report *r);
 
 HEURNET_API_END
 

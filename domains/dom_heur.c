@@ -378,6 +378,14 @@ static int listed(const char *list, const char *name)
     return 0;
 }
 
+/* A domain with heuristics of its own but no patterns for the core's
+ * builder names its own pattern databases "pdb:..." (the n-puzzle's
+ * additive ones, "pdb:5-5-5-5-5-5-5"): those names go to its heur_open. */
+static int own_pdb(const dom *d)
+{
+    return d->def->heur_open && !d->def->pattern_open;
+}
+
 static dom_heur *open_one(const dom *d, const char *name, int *st)
 {
     dom_heur *h = calloc(1, sizeof *h);
@@ -393,10 +401,11 @@ static dom_heur *open_one(const dom *d, const char *name, int *st)
     else if (!strncmp(name, "max:", 4)) {
         h->kind = H_MAX;
         *st = max_open(h, name + 4);
-    } else if (!strncmp(name, "pdb:", 4)) {
+    } else if (!strncmp(name, "pdb:", 4) && !own_pdb(d)) {
         h->kind = H_PDB;
         *st = pdb_open(h, name + 4);
-    } else if (d->def->heur_open && listed(d->facts.heuristics, name)) {
+    } else if (d->def->heur_open &&
+               (listed(d->facts.heuristics, name) || !strncmp(name, "pdb:", 4))) {
         h->kind = H_DOMAIN;
         hn_error_clear();
         h->dh = d->def->heur_open(d->inst, name);
