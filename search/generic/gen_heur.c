@@ -8,6 +8,7 @@
 #include "nn/nn.h"
 #include "nn/sparse.h"
 #include "search/generic/gen_internal.h"
+#include "search/npuzzle/encode.h"
 
 const srch_dom_net_opts SRCH_DOM_NET_DEFAULTS = {
     .engine = SRCH_DOM_ENGINE_AUTO, .max_batch = 1024, .residual = 1};
@@ -80,6 +81,10 @@ static int check_model(const dom *d, const nn_model *m, const char *name)
 {
     const dom_facts *f = dom_facts_of(d);
     const char *rec = nn_model_get_meta_str(m, "domain");
+    char np[64];
+    if (!rec && srch_np_encode_domain(nn_model_encoder(m), np, sizeof np) == 0)
+        rec = np; /* an n-puzzle model from before models recorded their domain */
+    hn_error_clear();
     if (rec && strcmp(rec, dom_spec(d)) && strcmp(rec, dom_canonical(d)))
         return hn_fail(HN_ERR_ARG, "%s: the model is for domain \"%s\", this run's is \"%s\"", name,
                        rec, dom_spec(d));

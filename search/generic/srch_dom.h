@@ -55,9 +55,10 @@ srch_dom_heur *srch_dom_heur_adm(const dom *d, const char *name, int *status);
 /* A network heuristic from model m (copied: m may be freed afterwards),
  * evaluated on dom_encode's active inputs through nn/sparse.h. The model
  * must be for this domain: its root attribute "domain" must equal
- * dom_spec(d) or dom_canonical(d); a model without one (older n-puzzle
- * models) must read facts->inputs inputs and, when both are named, have
- * the encoder facts->encoding. With opts->residual and a model that
+ * dom_spec(d) or dom_canonical(d); a model without one stands for the
+ * domain its n-puzzle encoder names (srch_np_encode_domain), else must have
+ * the encoder facts->encoding when both are named; every model must read
+ * facts->inputs inputs and give one output. With opts->residual and a model that
  * records "residual" = NAME, the estimate is net + srch_dom_heur_adm(NAME).
  * `name` names the model in messages. NULL on error (*status: HN_ERR_ARG
  * for a model of another domain, HN_ERR_SHAPE for the wrong input width). */
@@ -97,8 +98,8 @@ int srch_dom_heur_eval(srch_dom_heur *h, const void *states, size_t n, const voi
 int srch_dom_heur_estimate(srch_dom_heur *h, const void *states, size_t n, const void *parents,
                            const int *parent_of, const uint8_t *moves, double *est);
 
-/* 1 when every value is a lower bound (no network, no offset below a
- * floor... exactly: no network leaf), else 0. */
+/* 1 when the heuristic has no network leaf (its values are then lower
+ * bounds when its admissible parts are), else 0. */
 int srch_dom_heur_admissible(const srch_dom_heur *h);
 int srch_dom_heur_scale(const srch_dom_heur *h);
 const dom *srch_dom_heur_domain(const srch_dom_heur *h);

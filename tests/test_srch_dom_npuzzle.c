@@ -1,0 +1,61 @@
+/* The generic search core on the npuzzle domain against the specialized
+ * n-puzzle searches: A* and IDA* with Manhattan distance expand and
+ * generate exactly as many states, with solutions of the same length (the
+ * move order, U D L R, the heap and its tie-breaking are the same). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "search/generic/srch_dom.h"
+#include "search/srch.h"
+
+/* The domain's state of an n-puzzle board, through its text. */
+static int to_state(const dom *d, const srch_np_board *b, uint8_t *state)
+{
+    char text[256];
+    srch_np_board_format(b, text, sizeof text);
+    return dom_parse_state(d, text, state);
+}
+
+static void compare(const dom *d, srch_dom_heur *h, const srch_np_heur *md, const srch_np_board *b,
+                    srch_np_result *r, srch_dom_result *g)
+{
+    uint8_t s[DOM_MAX_STATE_BYTES];
+    CHECK(to_state(d, b, s) == 0);
+    CHECK(srch_np_idastar(b, md, NULL, r) == 0 && srch_dom_idastar(d, s, h, NULL, g) == 0);
+    CHECK_MSG(r->length == g->length && r->expanded == g->expanded && r->generated == g->generated,
+              "IDA*: length %d/%d expanded %llu/%llu generated %llu/%llu", r->length, g->length,
+              (unsigned long long)r->expanded, (unsigned long long)g->expanded,
+              (unsigned long long)r->generated, (unsigned long long)g->generated);
+    CHECK(srch_np_astar(b, md, NULL, r) == 0 && srch_dom_astar(d, s, h, NULL, NULL, g) == 0);
+    CHECK_MSG(r->length == g->length && r->expanded == g->expanded && r->generated == g->generated,
+              "A*: length %d/%d expanded %llu/%llu generated %llu/%llu", r->length, g->length,
+              (unsigned long long)r->expanded, (unsigned long long)g->expanded,
+              (unsigned long long)r->generated, (unsigned long long)g->generated);
+}
+
+int main(void)
+{
+    int st;
+    dom *d = dom_open("npuzzle:4x4", &st);
+    CHECK(d != NULL);
+    if (!d)
+        return CHECK_DONE();
+    srch_dom_heur *h = srch_dom_heur_adm(d, "manhattan", &st);
+    srch_np_heur *md = srch_np_heur_manhattan_new(4, SRCH_NP_GOAL_BLANK_FIRST, &st);
+    srch_np_result *r = malloc(sizeof *r);
+    srch_dom_result *g = malloc(sizeof *g);
+    hn_rng *rng = hn_rng_new(44);
+    for (int i = 0; h && md && i < 12; i++) {
+        srch_np_board b;
+        srch_np_board_random_walk(&b, 4, SRCH_NP_GOAL_BLANK_FIRST, 20 + 4 * i, rng);
+        compare(d, h, md, &b, r, g);
+    }
+    hn_rng_free(rng);
+    free(r);
+    free(g);
+    srch_np_heur_free(md);
+    srch_dom_heur_free(h);
+    dom_free(d);
+    return CHECK_DONE();
+}
