@@ -14,6 +14,11 @@ typedef struct {
     srch_dom_heur *h;
     uint8_t *state;
     int nmoves, scale, length, status;
+    /* the domain's tables, read once: a call per child costs more than
+     * the child on cheap domains */
+    int cost[DOM_MAX_MOVES], inverse[DOM_MAX_MOVES];
+    const uint8_t *prune_next; /* NULL: no automaton */
+    uint64_t allowed[256];
     int64_t bound, next_bound;
     uint64_t expanded, generated, max_expanded;
     double deadline;
@@ -49,23 +54,24 @@ static int dfs(ida *s, int depth, int64_t g, int q, int hcur)
         s->status = hn_fail(HN_ERR_LIMIT, "IDA*: depth limit %d reached", SRCH_DOM_MAX_PATH - 1);
         return -1;
     }
-    uint64_t allowed = dom_allowed(s->d, q);
+    uint64_t allowed = s->allowed[q];
+    const uint8_t *next = s->prune_next ? s->prune_next + (size_t)q * (size_t)s->nmoves : NULL;
     for (int m = 0; m < s->nmoves; m++) {
         if (!(allowed >> m & 1) || !s->def->apply(s->inst, s->state, m))
             continue;
         s->generated++;
-        int64_t gc = g + dom_move_cost(s->d, m);
+        int64_t gc = g + s->cost[m];
         int hc = gen_heur_value1(s->h, s->state);
         int64_t f = gc * s->scale + hc;
         if (f <= s->bound) {
             s->path[depth] = (uint8_t)m;
-            int r = dfs(s, depth + 1, gc, dom_prune_next(s->d, q, m), hc);
+            int r = dfs(s, depth + 1, gc, next ? next[m] : 0, hc);
             if (r)
                 return r;
         } else if (f < s->next_bound) {
             s->next_bound = f;
         }
-        s->def->apply(s->inst, s->state, dom_inverse(s->d, m));
+        s->def->apply(s->inst, s->state, s->inverse[m]);
     }
     return 0;
 }
@@ -123,6 +129,14 @@ int srch_dom_idastar(const dom *d, const void *start, srch_dom_heur *h, const sr
                .scale = srch_dom_heur_scale(h),
                .max_expanded = lim ? lim->max_expanded : 0,
                .deadline = gen_deadline(lim, t0)};
+    const dom_facts *f = dom_facts_of(d);
+    for (int m = 0; m < s->nmoves; m++) {
+        s->cost[m] = dom_move_cost(d, m);
+        s->inverse[m] = dom_inverse(d, m);
+    }
+    s->prune_next = f->prune_states ? f->prune_next : NULL;
+    for (uint32_t q = 0; q < (f->prune_states ? f->prune_states : 1); q++)
+        s->allowed[q] = dom_allowed(d, (int)q);
     int st = ida_run(s, res);
     res->expanded = s->expanded;
     res->generated = s->generated;

@@ -1,0 +1,122 @@
+/* Benchmark (not a test): the generic search core against the specialized
+ * n-puzzle searches on the same boards, one after the other, each run
+ * `reps` times (the fastest counts). IDA* on the given lines of an
+ * instance file (Korf's 100), A* on random walks from the goal; both with
+ * Manhattan distance. Prints one TSV row per board and search and the
+ * ratio of the total times. scripts/bench_domain.sh runs it:
+ *   build/tests/bench_srch_dom instances/npuzzle/korf100.txt 3 IDS... -- WALKS STEPS
+ * A negative REPS lists the boards specialized IDA* solves within -REPS
+ * million expansions (to pick IDS). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "search/generic/srch_dom.h"
+#include "search/srch.h"
+
+typedef struct {
+    double spec_s, gen_s;
+    uint64_t spec_n, gen_n;
+} totals;
+
+static void report(const char *algo, const char *id, int len, uint64_t ns, double ts, uint64_t ng,
+                   double tg, totals *t)
+{
+    printf("%s\t%s\t%d\t%llu\t%.4f\t%llu\t%.4f\t%.0f\t%.0f\t%.3f\n", algo, id, len,
+           (unsigned long long)ns, ts, (unsigned long long)ng, tg, ns / ts, ng / tg, tg / ts);
+    t->spec_s += ts;
+    t->gen_s += tg;
+    t->spec_n += ns;
+    t->gen_n += ng;
+}
+
+/* Both searches on one board, `reps` times each, interleaved. */
+static int run_pair(int ida, const dom *d, srch_dom_heur *h, const srch_np_heur *md,
+                    const srch_np_board *b, const char *id, int reps, totals *t)
+{
+    char text[256];
+    uint8_t s[DOM_MAX_STATE_BYTES];
+    srch_np_board_format(b, text, sizeof text);
+    if (dom_parse_state(d, text, s))
+        return 1;
+    static srch_np_result r;
+    static srch_dom_result g;
+    double ts = 1e30, tg = 1e30;
+    for (int k = 0; k < reps; k++) {
+        int a = ida ? srch_np_idastar(b, md, NULL, &r) : srch_np_astar(b, md, NULL, &r);
+        int c = ida ? srch_dom_idastar(d, s, h, NULL, &g) : srch_dom_astar(d, s, h, NULL, NULL, &g);
+        if (a || c || r.expanded != g.expanded || r.length != g.length) {
+            fprintf(stderr, "board %s: status %d/%d, expanded %llu/%llu\n", id, a, c,
+                    (unsigned long long)r.expanded, (unsigned long long)g.expanded);
+            return 1;
+        }
+        ts = r.seconds < ts ? r.seconds : ts;
+        tg = g.seconds < tg ? g.seconds : tg;
+    }
+    report(ida ? "idastar" : "astar", id, r.length, r.expanded, ts, g.expanded, tg, t);
+    return 0;
+}
+
+static void summary(const char *algo, const totals *t)
+{
+    printf("# %s: specialized %.0f expansions/s, generic %.0f expansions/s, time ratio "
+           "generic/specialized %.3f\n",
+           algo, t->spec_n / t->spec_s, t->gen_n / t->gen_s, t->gen_s / t->spec_s);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 4) {
+        fprintf(stderr, "usage: bench_srch_dom KORF_FILE REPS ID... [-- WALKS STEPS]\n");
+        return 2;
+    }
+    int st, reps = atoi(argv[2]);
+    size_t n;
+    srch_np_instance *inst;
+    if (srch_np_parse_file(argv[1], 4, SRCH_NP_GOAL_BLANK_FIRST, NULL, NULL, &inst, &n)) {
+        fprintf(stderr, "%s\n", hn_errmsg());
+        return 1;
+    }
+    dom *d = dom_open("npuzzle:4x4", &st);
+    srch_dom_heur *h = d ? srch_dom_heur_adm(d, "manhattan", &st) : NULL;
+    srch_np_heur *md = srch_np_heur_manhattan_new(4, SRCH_NP_GOAL_BLANK_FIRST, &st);
+    if (!h || !md) {
+        fprintf(stderr, "%s\n", hn_errmsg());
+        return 1;
+    }
+    if (reps < 0) { /* probe: the boards specialized IDA* solves within -reps million nodes */
+        srch_limits lim = {.max_expanded = (uint64_t)-reps * 1000000};
+        static srch_np_result r;
+        for (size_t k = 0; k < n; k++)
+            if (srch_np_idastar(&inst[k].board, md, &lim, &r) == 0)
+                printf("%s\t%llu\n", inst[k].id, (unsigned long long)r.expanded);
+        return 0;
+    }
+    printf("algo\tboard\tlength\tspec_expanded\tspec_s\tgen_expanded\tgen_s\tspec_exp_per_s\t"
+           "gen_exp_per_s\tratio\n");
+    totals ti = {0}, ta = {0};
+    int i = 3, bad = 0;
+    for (; i < argc && strcmp(argv[i], "--"); i++)
+        for (size_t k = 0; k < n; k++)
+            if (!strcmp(inst[k].id, argv[i]))
+                bad |= run_pair(1, d, h, md, &inst[k].board, inst[k].id, reps, &ti);
+    summary("IDA*", &ti);
+    if (i + 2 < argc) {
+        int walks = atoi(argv[i + 1]), steps = atoi(argv[i + 2]);
+        hn_rng *r = hn_rng_new(2026);
+        for (int w = 0; w < walks; w++) {
+            srch_np_board b;
+            char id[32];
+            srch_np_board_random_walk(&b, 4, SRCH_NP_GOAL_BLANK_FIRST, steps, r);
+            snprintf(id, sizeof id, "walk%d", w);
+            bad |= run_pair(0, d, h, md, &b, id, reps, &ta);
+        }
+        hn_rng_free(r);
+        summary("A*", &ta);
+    }
+    free(inst);
+    srch_np_heur_free(md);
+    srch_dom_heur_free(h);
+    dom_free(d);
+    return bad;
+}
