@@ -1,12 +1,16 @@
 /* The generic search core on the npuzzle domain against the specialized
  * n-puzzle searches: A* and IDA* with Manhattan distance expand and
  * generate exactly as many states, with solutions of the same length (the
- * move order, U D L R, the heap and its tie-breaking are the same). */
+ * move order, U D L R, the heap and its tie-breaking are the same); an
+ * n-puzzle model from before models recorded their domain gives the
+ * specialized ANN heuristic's estimates through the generic path. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "check.h"
+#include "nn/nn.h"
 #include "search/generic/srch_dom.h"
+#include "search/npuzzle/ann.h"
 #include "search/srch.h"
 
 /* The domain's state of an n-puzzle board, through its text. */
@@ -34,6 +38,43 @@ static void compare(const dom *d, srch_dom_heur *h, const srch_np_heur *md, cons
               (unsigned long long)r->generated, (unsigned long long)g->generated);
 }
 
+static void compare_net(const dom *d, int engine, double tol)
+{
+    struct nn_spec sp;
+    int st;
+    CHECK(nn_spec_parse("256-24-12-1", NULL, &sp) == 0);
+    nn_model *m = nn_model_new(&sp, 17, &st);
+    nn_model_set_encoder(m, "npuzzle-onehot n=4 goal=blank-first");
+    nn_model_set_target(m, 40.0, 10.0);
+    srch_np_ann_opts ao = SRCH_NP_ANN_DEFAULTS;
+    ao.cache_bits = 0;
+    srch_np_heur *sa = srch_np_heur_ann_new(m, "m", 4, SRCH_NP_GOAL_BLANK_FIRST, NULL, &ao, &st);
+    srch_dom_net_opts o = SRCH_DOM_NET_DEFAULTS;
+    o.engine = engine;
+    srch_dom_heur *ga = srch_dom_heur_net(d, m, "m", &o, &st);
+    CHECK_MSG(sa && ga, "%s", hn_errmsg());
+    enum { N = 200 };
+    srch_np_board *b = malloc(N * sizeof *b);
+    uint8_t *s = malloc((size_t)N * dom_state_bytes(d));
+    float want[N];
+    double got[N];
+    hn_rng *rng = hn_rng_new(8);
+    for (int i = 0; i < N; i++) {
+        srch_np_board_random(&b[i], 4, SRCH_NP_GOAL_BLANK_FIRST, rng);
+        CHECK(to_state(d, &b[i], s + (size_t)i * dom_state_bytes(d)) == 0);
+    }
+    CHECK(sa && ga && srch_np_heur_ann_estimate(sa, b, N, want) == 0 &&
+          srch_dom_heur_estimate(ga, s, N, NULL, NULL, NULL, got) == 0);
+    for (int i = 0; sa && ga && i < N; i++)
+        CHECK_CLOSE(got[i], want[i], tol);
+    hn_rng_free(rng);
+    free(b);
+    free(s);
+    srch_np_heur_free(sa);
+    srch_dom_heur_free(ga);
+    nn_model_free(m);
+}
+
 int main(void)
 {
     int st;
@@ -52,6 +93,8 @@ int main(void)
         compare(d, h, md, &b, r, g);
     }
     hn_rng_free(rng);
+    compare_net(d, SRCH_DOM_ENGINE_FLOAT, 1e-5);
+    compare_net(d, SRCH_DOM_ENGINE_Q8, 0.05);
     free(r);
     free(g);
     srch_np_heur_free(md);
