@@ -160,7 +160,8 @@ int srch_dom_astar(const dom *d, const void *start, srch_dom_heur *h, const srch
 /* Batch weighted A* (DeepCubeA's BWAS): each step pops the opts->batch
  * best open states, expands them and evaluates all their new children with
  * one heuristic call. A goal popped becomes the incumbent; the search ends
- * when no open state has a smaller f. */
+ * when no open state has a smaller f. DeepCubeA orders by lambda * g + h,
+ * the order of g + h / lambda: weight = 1 / lambda. */
 int srch_dom_bwas(const dom *d, const void *start, srch_dom_heur *h, const srch_dom_opts *opts,
                   const srch_limits *lim, srch_dom_result *res);
 /* Beam search (CayleyPy's): from the start, each depth keeps the
