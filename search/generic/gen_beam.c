@@ -187,7 +187,7 @@ static int beam_run(beam *b, const void *start, const srch_limits *lim, double d
         return st;
     }
     for (size_t depth = 0; depth < SRCH_DOM_MAX_PATH; depth++) {
-        if ((st = gen_limits_hit("beam search", b->res, lim, deadline, b->ntrace)))
+        if ((st = srch_gen_limits_hit("beam search", b->res, lim, deadline, b->ntrace)))
             return st;
         if (expand_depth(b, depth))
             return 0;
@@ -205,7 +205,7 @@ int srch_dom_beam(const dom *d, const void *start, srch_dom_heur *h, const srch_
                   const srch_limits *lim, srch_dom_result *res)
 {
     const srch_dom_opts *o = opts ? opts : &SRCH_DOM_DEFAULTS;
-    if (gen_begin(d, start, h, res))
+    if (srch_gen_begin(d, start, h, res))
         return res->status;
     if (o->width < 1 || o->width > 10000000)
         return res->status = hn_fail(HN_ERR_ARG, "beam search: width must be 1..10^7");
@@ -221,9 +221,9 @@ int srch_dom_beam(const dom *d, const void *start, srch_dom_heur *h, const srch_
               .res = res};
     int st = beam_alloc(&b);
     if (!st)
-        st = beam_run(&b, start, lim, gen_deadline(lim, t0));
+        st = beam_run(&b, start, lim, srch_gen_deadline(lim, t0));
     if (!st)
-        st = gen_check(d, start, "beam search", res);
+        st = srch_gen_check(d, start, "beam search", res);
     beam_free(&b);
     res->rows = srch_dom_heur_rows(h) - rows0;
     res->seconds = hn_now() - t0;

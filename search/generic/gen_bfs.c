@@ -68,7 +68,7 @@ static int push(bfs *b, uint32_t idx)
         return 0;
     }
     x->open = 1;
-    return gen_heap_push(&b->open, f_of(b, x->g, x->h), idx, x->g);
+    return srch_gen_heap_push(&b->open, f_of(b, x->g, x->h), idx, x->g);
 }
 
 static int alloc_step(bfs *b)
@@ -95,7 +95,7 @@ static void free_step(bfs *b)
     free(b->parent_of);
     free(b->hv);
     free(b->kidx);
-    gen_store_free(&b->s);
+    srch_gen_store_free(&b->s);
     free(b->open.a);
 }
 
@@ -118,9 +118,9 @@ static int children(bfs *b, uint32_t idx, int p, int *nk)
         const uint8_t *c = b->cbuf + (size_t)i * b->s.sb;
         uint32_t g = g0 + (uint32_t)dom_move_cost(b->d, cm[i]);
         uint64_t hv = dom_hash(b->d, c);
-        long j = gen_store_find(&b->s, c, hv);
+        long j = srch_gen_store_find(&b->s, c, hv);
         if (j < 0) {
-            if ((j = gen_store_add(&b->s, c, hv, idx, g, cm[i])) < 0)
+            if ((j = srch_gen_store_add(&b->s, c, hv, idx, g, cm[i])) < 0)
                 return HN_ERR_NOMEM;
             memcpy(b->kids + (size_t)*nk * b->s.sb, c, b->s.sb);
             b->kidx[*nk] = (uint32_t)j;
@@ -165,7 +165,7 @@ static int pop_batch(bfs *b, uint32_t *popped, int *done)
             *done = 1;
             break;
         }
-        gen_item top = gen_heap_pop(&b->open);
+        gen_item top = srch_gen_heap_pop(&b->open);
         gen_node *x = &b->s.nodes[top.idx];
         if (!x->open || x->g != top.g)
             continue; /* stale: expanded or improved since */
@@ -179,7 +179,7 @@ static int pop_batch(bfs *b, uint32_t *popped, int *done)
             }
             continue;
         }
-        int st = gen_limits_hit(b->algo, b->res, b->lim, b->deadline, b->s.n);
+        int st = srch_gen_limits_hit(b->algo, b->res, b->lim, b->deadline, b->s.n);
         if (st)
             return st;
         memcpy(b->parents + (size_t)np * b->s.sb, gen_state(&b->s, top.idx), b->s.sb);
@@ -195,7 +195,8 @@ static int run(bfs *b, const void *start)
 {
     uint32_t *popped = malloc((size_t)b->batch * sizeof *popped);
     int st = popped ? 0 : hn_fail(HN_ERR_NOMEM, "%s: out of memory", b->algo);
-    long root = st ? -1 : gen_store_add(&b->s, start, dom_hash(b->d, start), GEN_NO_PARENT, 0, 0);
+    long root =
+        st ? -1 : srch_gen_store_add(&b->s, start, dom_hash(b->d, start), GEN_NO_PARENT, 0, 0);
     if (!st && root < 0)
         st = HN_ERR_NOMEM;
     if (!st && !(st = srch_dom_heur_eval(b->h, start, 1, NULL, NULL, NULL, &b->res->h0))) {
@@ -218,7 +219,7 @@ static int run(bfs *b, const void *start)
         st = hn_fail(HN_ERR_UNSOLVABLE, "%s: no goal reachable%s", b->algo,
                      b->bound < INT64_MAX ? " below the incumbent" : "");
     if (!st)
-        st = gen_take_path(&b->s, (size_t)b->incumbent, b->res);
+        st = srch_gen_take_path(&b->s, (size_t)b->incumbent, b->res);
     return st;
 }
 
@@ -243,7 +244,7 @@ static int bfs_search(const dom *d, const void *start, srch_dom_heur *h, double 
              .deadline = deadline,
              .res = res};
     b.all = b.nmoves == 64 ? ~0ull : (1ull << b.nmoves) - 1;
-    int st = gen_store_init(&b.s, d);
+    int st = srch_gen_store_init(&b.s, d);
     if (!st)
         st = alloc_step(&b);
     if (!st)
@@ -263,14 +264,14 @@ static int one_search(const dom *d, const void *start, srch_dom_heur *h, const s
                       int batch, const srch_limits *lim, const char *algo, srch_dom_result *res)
 {
     const srch_dom_opts *o = opts ? opts : &SRCH_DOM_DEFAULTS;
-    if (gen_begin(d, start, h, res) || (res->status = check_opts(o, algo)))
+    if (srch_gen_begin(d, start, h, res) || (res->status = check_opts(o, algo)))
         return res->status;
     double t0 = hn_now();
     uint64_t rows0 = srch_dom_heur_rows(h);
-    int st =
-        bfs_search(d, start, h, o->weight, batch, INT64_MAX, lim, gen_deadline(lim, t0), algo, res);
+    int st = bfs_search(d, start, h, o->weight, batch, INT64_MAX, lim, srch_gen_deadline(lim, t0),
+                        algo, res);
     if (!st)
-        st = gen_check(d, start, algo, res);
+        st = srch_gen_check(d, start, algo, res);
     res->proven = !st && o->weight == 1.0 && srch_dom_heur_admissible(h);
     res->rows = srch_dom_heur_rows(h) - rows0;
     res->seconds = hn_now() - t0;
@@ -327,14 +328,14 @@ static int pass(const dom *d, const void *start, srch_dom_heur *h, const srch_do
     memset(r, 0, sizeof *r);
     int64_t bound = res->cost >= 0 ? res->cost : INT64_MAX;
     int st = bfs_search(d, start, h, o->weights[k], o->batch, bound, &left,
-                        gen_deadline(&left, hn_now()), "anytime A*", r);
+                        srch_gen_deadline(&left, hn_now()), "anytime A*", r);
     res->expanded += r->expanded;
     res->generated += r->generated;
     res->stored = r->stored > res->stored ? r->stored : res->stored;
     if (res->h0 < 0)
         res->h0 = r->h0;
     *exhausted = st == HN_ERR_UNSOLVABLE;
-    if (!st && !(st = gen_check(d, start, "anytime A*", r))) {
+    if (!st && !(st = srch_gen_check(d, start, "anytime A*", r))) {
         memcpy(res->moves, r->moves, (size_t)r->length);
         res->length = r->length;
         res->cost = r->cost;
@@ -351,7 +352,7 @@ int srch_dom_anytime(const dom *d, const void *start, srch_dom_heur *h, const sr
                      const srch_limits *lim, srch_dom_result *res)
 {
     const srch_dom_opts *o = opts ? opts : &SRCH_DOM_DEFAULTS;
-    if (gen_begin(d, start, h, res) || (res->status = check_weights(o)))
+    if (srch_gen_begin(d, start, h, res) || (res->status = check_weights(o)))
         return res->status;
     double t0 = hn_now();
     uint64_t rows0 = srch_dom_heur_rows(h);

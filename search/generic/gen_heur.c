@@ -48,7 +48,7 @@ void srch_dom_heur_free(srch_dom_heur *h)
     if (!h)
         return;
     dom_heur_free(h->adm);
-    gen_net_free(h->net);
+    srch_gen_net_free(h->net);
     srch_dom_heur_free(h->a);
     srch_dom_heur_free(h->b);
     srch_dom_heur_free(h->floor);
@@ -120,10 +120,10 @@ static srch_dom_heur *net_leaf(const dom *d, const nn_model *m, const char *name
     }
     if ((*status = check_model(d, m, name)))
         return NULL;
-    gen_net *net = gen_net_new(d, m, net_engine(o->engine), o->max_batch, status);
+    gen_net *net = srch_gen_net_new(d, m, net_engine(o->engine), o->max_batch, status);
     srch_dom_heur *h = net ? node_new(K_NET, d, status) : NULL;
     if (!h) {
-        gen_net_free(net);
+        srch_gen_net_free(net);
         return NULL;
     }
     h->net = net;
@@ -244,7 +244,7 @@ int srch_dom_heur_estimate(srch_dom_heur *h, const void *states, size_t n, const
             est[i] = dom_heur_eval(h->adm, s + i * sb);
         return 0;
     case K_NET:
-        return gen_net_estimate(h->net, s, n, parents, parent_of, moves, est);
+        return srch_gen_net_estimate(h->net, s, n, parents, parent_of, moves, est);
     default:
         break;
     }
@@ -287,7 +287,7 @@ int srch_dom_heur_eval(srch_dom_heur *h, const void *states, size_t n, const voi
     return 0;
 }
 
-int gen_heur_value1(srch_dom_heur *h, const void *state)
+int srch_gen_heur_value1(srch_dom_heur *h, const void *state)
 {
     if (h->kind == K_ADM && !h->floor && h->offset == 0)
         return dom_heur_eval(h->adm, state) * h->scale;
@@ -314,7 +314,7 @@ uint64_t srch_dom_heur_rows(const srch_dom_heur *h)
 {
     if (!h)
         return 0;
-    return (h->net ? gen_net_rows(h->net) : 0) + srch_dom_heur_rows(h->a) +
+    return (h->net ? srch_gen_net_rows(h->net) : 0) + srch_dom_heur_rows(h->a) +
            srch_dom_heur_rows(h->b);
 }
 
@@ -322,6 +322,6 @@ uint64_t srch_dom_heur_acc_updates(const srch_dom_heur *h)
 {
     if (!h)
         return 0;
-    return (h->net ? gen_net_updates(h->net) : 0) + srch_dom_heur_acc_updates(h->a) +
+    return (h->net ? srch_gen_net_updates(h->net) : 0) + srch_dom_heur_acc_updates(h->a) +
            srch_dom_heur_acc_updates(h->b);
 }

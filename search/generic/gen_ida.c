@@ -61,7 +61,7 @@ static int dfs(ida *s, int depth, int64_t g, int q, int hcur)
             continue;
         s->generated++;
         int64_t gc = g + s->cost[m];
-        int hc = gen_heur_value1(s->h, s->state);
+        int hc = srch_gen_heur_value1(s->h, s->state);
         int64_t f = gc * s->scale + hc;
         if (f <= s->bound) {
             s->path[depth] = (uint8_t)m;
@@ -78,7 +78,7 @@ static int dfs(ida *s, int depth, int64_t g, int q, int hcur)
 
 static int ida_run(ida *s, srch_dom_result *res)
 {
-    int h0 = gen_heur_value1(s->h, s->state);
+    int h0 = srch_gen_heur_value1(s->h, s->state);
     res->h0 = h0;
     s->bound = h0;
     for (;;) {
@@ -108,7 +108,7 @@ static int check_inverses(const dom *d)
 int srch_dom_idastar(const dom *d, const void *start, srch_dom_heur *h, const srch_limits *lim,
                      srch_dom_result *res)
 {
-    if (gen_begin(d, start, h, res) || (res->status = check_inverses(d)))
+    if (srch_gen_begin(d, start, h, res) || (res->status = check_inverses(d)))
         return res->status;
     double t0 = hn_now();
     uint64_t rows0 = srch_dom_heur_rows(h);
@@ -128,7 +128,7 @@ int srch_dom_idastar(const dom *d, const void *start, srch_dom_heur *h, const sr
                .nmoves = dom_nmoves(d),
                .scale = srch_dom_heur_scale(h),
                .max_expanded = lim ? lim->max_expanded : 0,
-               .deadline = gen_deadline(lim, t0)};
+               .deadline = srch_gen_deadline(lim, t0)};
     const dom_facts *f = dom_facts_of(d);
     for (int m = 0; m < s->nmoves; m++) {
         s->cost[m] = dom_move_cost(d, m);
@@ -146,7 +146,7 @@ int srch_dom_idastar(const dom *d, const void *start, srch_dom_heur *h, const sr
         res->cost = 0;
         for (int i = 0; i < s->length; i++)
             res->cost += dom_move_cost(d, s->path[i]);
-        st = gen_check(d, start, "IDA*", res);
+        st = srch_gen_check(d, start, "IDA*", res);
         res->proven = !st && srch_dom_heur_admissible(h);
     }
     res->rows = srch_dom_heur_rows(h) - rows0;

@@ -10,21 +10,21 @@
 
 typedef struct gen_net gen_net;
 
-gen_net *gen_net_new(const dom *d, const struct nn_model *m, int engine, int max_batch,
-                     int *status);
-void gen_net_free(gen_net *n);
+gen_net *srch_gen_net_new(const dom *d, const struct nn_model *m, int engine, int max_batch,
+                          int *status);
+void srch_gen_net_free(gen_net *n);
 /* Estimates of n states (arguments as srch_dom_heur_eval) into est[n]. */
-int gen_net_estimate(gen_net *net, const uint8_t *states, size_t n, const uint8_t *parents,
-                     const int *parent_of, const uint8_t *moves, double *est);
-uint64_t gen_net_rows(const gen_net *n);
-uint64_t gen_net_updates(const gen_net *n);
+int srch_gen_net_estimate(gen_net *net, const uint8_t *states, size_t n, const uint8_t *parents,
+                          const int *parent_of, const uint8_t *moves, double *est);
+uint64_t srch_gen_net_rows(const gen_net *n);
+uint64_t srch_gen_net_updates(const gen_net *n);
 
 /* ---- heuristics (gen_heur.c) ---- */
 
 /* The value of one state with no parent (IDA*): the admissible leaf's
  * value read directly when the heuristic is one, else through eval. A
  * failed evaluation gives 0 (still a lower bound). */
-int gen_heur_value1(srch_dom_heur *h, const void *state);
+int srch_gen_heur_value1(srch_dom_heur *h, const void *state);
 
 /* ---- node store (gen_store.c) ---- */
 
@@ -60,34 +60,34 @@ typedef struct {
     size_t n, cap;
 } gen_heap;
 
-int gen_store_init(gen_store *s, const dom *d);
-void gen_store_free(gen_store *s);
+int srch_gen_store_init(gen_store *s, const dom *d);
+void srch_gen_store_free(gen_store *s);
 static inline const uint8_t *gen_state(const gen_store *s, size_t idx)
 {
     return s->states + idx * s->sb;
 }
 /* Index of the stored state equal to `state` (hash hv), or -1. */
-long gen_store_find(const gen_store *s, const void *state, uint64_t hv);
+long srch_gen_store_find(const gen_store *s, const void *state, uint64_t hv);
 /* Append a state (open, h = -1); its index or -1 (out of memory, message set). */
-long gen_store_add(gen_store *s, const void *state, uint64_t hv, uint32_t parent, uint32_t g,
-                   int move);
+long srch_gen_store_add(gen_store *s, const void *state, uint64_t hv, uint32_t parent, uint32_t g,
+                        int move);
 
-int gen_heap_push(gen_heap *hp, uint64_t pri, uint32_t idx, uint32_t g);
-gen_item gen_heap_pop(gen_heap *hp); /* the heap must not be empty */
+int srch_gen_heap_push(gen_heap *hp, uint64_t pri, uint32_t idx, uint32_t g);
+gen_item srch_gen_heap_pop(gen_heap *hp); /* the heap must not be empty */
 
 /* ---- results (gen_result.c) ---- */
 
 /* Zero *res and check the arguments: 0 or a status (also in res). */
-int gen_begin(const dom *d, const void *start, const srch_dom_heur *h, srch_dom_result *res);
+int srch_gen_begin(const dom *d, const void *start, const srch_dom_heur *h, srch_dom_result *res);
 /* The path to node idx into res (moves, length, cost): 0, or HN_ERR_LIMIT
  * when longer than SRCH_DOM_MAX_PATH. */
-int gen_take_path(const gen_store *s, size_t idx, srch_dom_result *res);
+int srch_gen_take_path(const gen_store *s, size_t idx, srch_dom_result *res);
 /* Replay res's moves from start: 0, or HN_ERR_ARG naming `algo` when they
  * do not lead to a goal (a domain whose expand and apply disagree). */
-int gen_check(const dom *d, const void *start, const char *algo, srch_dom_result *res);
+int srch_gen_check(const dom *d, const void *start, const char *algo, srch_dom_result *res);
 /* 0, or HN_ERR_LIMIT / HN_ERR_INTERRUPTED naming `algo`. */
-int gen_limits_hit(const char *algo, const srch_dom_result *res, const srch_limits *lim,
-                   double deadline, size_t stored);
-double gen_deadline(const srch_limits *lim, double t0);
+int srch_gen_limits_hit(const char *algo, const srch_dom_result *res, const srch_limits *lim,
+                        double deadline, size_t stored);
+double srch_gen_deadline(const srch_limits *lim, double t0);
 
 #endif

@@ -46,7 +46,7 @@ struct gen_net {
     uint64_t rows, updates;
 };
 
-void gen_net_free(gen_net *n)
+void srch_gen_net_free(gen_net *n)
 {
     if (!n)
         return;
@@ -81,7 +81,7 @@ static int alloc_rows(gen_net *n)
     return n->index && n->pacc && n->y ? 0 : HN_ERR_NOMEM;
 }
 
-gen_net *gen_net_new(const dom *d, const nn_model *m, int engine, int max_batch, int *status)
+gen_net *srch_gen_net_new(const dom *d, const nn_model *m, int engine, int max_batch, int *status)
 {
     int st = 0;
     gen_net *n = calloc(1, sizeof *n);
@@ -104,19 +104,19 @@ gen_net *gen_net_new(const dom *d, const nn_model *m, int engine, int max_batch,
             st = hn_fail(HN_ERR_NOMEM, "out of memory for a network heuristic's rows");
     }
     if (!n->sp || st) {
-        gen_net_free(n);
+        srch_gen_net_free(n);
         *status = st ? st : HN_ERR_NOMEM;
         return NULL;
     }
     return n;
 }
 
-uint64_t gen_net_rows(const gen_net *n)
+uint64_t srch_gen_net_rows(const gen_net *n)
 {
     return n->rows;
 }
 
-uint64_t gen_net_updates(const gen_net *n)
+uint64_t srch_gen_net_updates(const gen_net *n)
 {
     return n->updates;
 }
@@ -214,8 +214,8 @@ static int flush(gen_net *n)
     return 0;
 }
 
-int gen_net_estimate(gen_net *n, const uint8_t *states, size_t count, const uint8_t *parents,
-                     const int *parent_of, const uint8_t *moves, double *est)
+int srch_gen_net_estimate(gen_net *n, const uint8_t *states, size_t count, const uint8_t *parents,
+                          const int *parent_of, const uint8_t *moves, double *est)
 {
     n->pacc_of = -1;
     n->out = est;

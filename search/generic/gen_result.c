@@ -4,7 +4,7 @@
 
 #include "search/generic/gen_internal.h"
 
-int gen_begin(const dom *d, const void *start, const srch_dom_heur *h, srch_dom_result *res)
+int srch_gen_begin(const dom *d, const void *start, const srch_dom_heur *h, srch_dom_result *res)
 {
     memset(res, 0, sizeof *res);
     res->length = -1;
@@ -17,7 +17,7 @@ int gen_begin(const dom *d, const void *start, const srch_dom_heur *h, srch_dom_
     return 0;
 }
 
-int gen_take_path(const gen_store *s, size_t idx, srch_dom_result *res)
+int srch_gen_take_path(const gen_store *s, size_t idx, srch_dom_result *res)
 {
     /* counted along the parents: a re-opened node's descendants may keep
      * the depth of its old path */
@@ -39,7 +39,7 @@ int gen_take_path(const gen_store *s, size_t idx, srch_dom_result *res)
     return 0;
 }
 
-int gen_check(const dom *d, const void *start, const char *algo, srch_dom_result *res)
+int srch_gen_check(const dom *d, const void *start, const char *algo, srch_dom_result *res)
 {
     int64_t cost = 0;
     for (int i = 0; i < res->length; i++)
@@ -53,8 +53,8 @@ int gen_check(const dom *d, const void *start, const char *algo, srch_dom_result
     return 0;
 }
 
-int gen_limits_hit(const char *algo, const srch_dom_result *res, const srch_limits *lim,
-                   double deadline, size_t stored)
+int srch_gen_limits_hit(const char *algo, const srch_dom_result *res, const srch_limits *lim,
+                        double deadline, size_t stored)
 {
     if (lim && lim->max_expanded && res->expanded >= lim->max_expanded)
         return hn_fail(HN_ERR_LIMIT, "%s: node limit reached", algo);
@@ -67,7 +67,7 @@ int gen_limits_hit(const char *algo, const srch_dom_result *res, const srch_limi
     return 0;
 }
 
-double gen_deadline(const srch_limits *lim, double t0)
+double srch_gen_deadline(const srch_limits *lim, double t0)
 {
     return lim && lim->time_limit > 0 ? t0 + lim->time_limit : 0;
 }

@@ -32,13 +32,13 @@ static int rehash(gen_store *s)
     return 0;
 }
 
-int gen_store_init(gen_store *s, const dom *d)
+int srch_gen_store_init(gen_store *s, const dom *d)
 {
     *s = (gen_store){.d = d, .sb = dom_state_bytes(d)};
     return rehash(s);
 }
 
-void gen_store_free(gen_store *s)
+void srch_gen_store_free(gen_store *s)
 {
     free(s->nodes);
     free(s->states);
@@ -47,7 +47,7 @@ void gen_store_free(gen_store *s)
     *s = (gen_store){0};
 }
 
-long gen_store_find(const gen_store *s, const void *state, uint64_t hv)
+long srch_gen_store_find(const gen_store *s, const void *state, uint64_t hv)
 {
     uint32_t v = s->slots[probe(s, state, hv)];
     return v ? (long)v - 1 : -1;
@@ -72,8 +72,8 @@ static int grow(gen_store *s)
     return 0;
 }
 
-long gen_store_add(gen_store *s, const void *state, uint64_t hv, uint32_t parent, uint32_t g,
-                   int move)
+long srch_gen_store_add(gen_store *s, const void *state, uint64_t hv, uint32_t parent, uint32_t g,
+                        int move)
 {
     if ((s->n == s->cap && grow(s)) || (2 * (s->n + 1) > s->nslots && rehash(s)))
         return -1;
@@ -85,7 +85,7 @@ long gen_store_add(gen_store *s, const void *state, uint64_t hv, uint32_t parent
     return (long)s->n++;
 }
 
-int gen_heap_push(gen_heap *hp, uint64_t pri, uint32_t idx, uint32_t g)
+int srch_gen_heap_push(gen_heap *hp, uint64_t pri, uint32_t idx, uint32_t g)
 {
     if (hp->n == hp->cap) {
         size_t cap = hp->cap ? 2 * hp->cap : (size_t)1 << 12;
@@ -105,7 +105,7 @@ int gen_heap_push(gen_heap *hp, uint64_t pri, uint32_t idx, uint32_t g)
     return 0;
 }
 
-gen_item gen_heap_pop(gen_heap *hp)
+gen_item srch_gen_heap_pop(gen_heap *hp)
 {
     gen_item top = hp->a[0], v = hp->a[--hp->n];
     size_t n = hp->n, i = 0;
