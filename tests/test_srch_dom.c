@@ -638,6 +638,9 @@ static void test_net_search(void)
               res->cost >= opt && res->rows > 0 && !res->proven);
         CHECK(srch_dom_bwas(d, s, h, &bw, NULL, res) == 0 && valid(d, s, res) && res->cost >= opt);
         CHECK(srch_dom_beam(d, s, h, &bm, NULL, res) == 0 && valid(d, s, res) && res->cost >= opt);
+        if (i < 5) /* IDA* with a network: children of a state in one call */
+            CHECK(srch_dom_idastar(d, s, h, NULL, res) == 0 && valid(d, s, res) &&
+                  res->cost >= opt && !res->proven && res->rows >= res->generated);
         CHECK(srch_dom_anytime(d, s, h, NULL, NULL, res) == 0 && valid(d, s, res) &&
               res->cost >= opt);
         calls += res->improvements;

@@ -19,11 +19,22 @@ typedef struct {
     int cost[DOM_MAX_MOVES], inverse[DOM_MAX_MOVES];
     const uint8_t *prune_next; /* NULL: no automaton */
     uint64_t allowed[256];
+    /* with a network: each depth's children, evaluated in one call */
+    int net;
+    struct level *lv[SRCH_DOM_MAX_PATH];
     int64_t bound, next_bound;
     uint64_t expanded, generated, max_expanded;
     double deadline;
     uint8_t path[SRCH_DOM_MAX_PATH];
 } ida;
+
+/* The children of one state and their values (one network call). */
+struct level {
+    int n;
+    uint8_t moves[DOM_MAX_MOVES];
+    int hv[DOM_MAX_MOVES];
+    uint8_t kids[]; /* nmoves states */
+};
 
 /* Checked on every expansion (the count) and every 4096 (time, Ctrl-C). */
 static int over_limit(ida *s)
@@ -76,6 +87,67 @@ static int dfs(ida *s, int depth, int64_t g, int q, int hcur)
     return 0;
 }
 
+/* Depth `depth`'s children of the current state with their values: the
+ * network builds each child's first layer from the state's, which the
+ * previous call (the state's own siblings) left behind. NULL on error
+ * (s->status set). */
+static struct level *net_children(ida *s, int depth, int q)
+{
+    static const int zeros[DOM_MAX_MOVES];
+    struct level *lv = s->lv[depth];
+    if (!lv) { /* once per depth and search */
+        lv = s->lv[depth] = malloc(sizeof *lv + (size_t)s->nmoves * dom_state_bytes(s->d));
+        if (!lv) {
+            s->status = hn_fail(HN_ERR_NOMEM, "IDA*: out of memory");
+            return NULL;
+        }
+    }
+    lv->n = s->def->expand(s->inst, s->state, s->allowed[q], lv->kids, lv->moves);
+    int st = srch_dom_heur_eval(s->h, lv->kids, (size_t)lv->n, s->state, zeros, lv->moves, lv->hv);
+    if (st) {
+        s->status = st;
+        return NULL;
+    }
+    return lv;
+}
+
+/* dfs with a network: children evaluated together, then visited in move
+ * order by apply and undone by the inverse move. */
+static int dfs_net(ida *s, int depth, int64_t g, int q, int hcur)
+{
+    if (hcur == 0 && dom_is_goal(s->d, s->state)) {
+        s->length = depth;
+        return 1;
+    }
+    s->expanded++;
+    if (over_limit(s))
+        return -1;
+    if (depth + 1 >= SRCH_DOM_MAX_PATH) {
+        s->status = hn_fail(HN_ERR_LIMIT, "IDA*: depth limit %d reached", SRCH_DOM_MAX_PATH - 1);
+        return -1;
+    }
+    struct level *lv = net_children(s, depth, q);
+    if (!lv)
+        return -1;
+    s->generated += (uint64_t)lv->n;
+    const uint8_t *next = s->prune_next ? s->prune_next + (size_t)q * (size_t)s->nmoves : NULL;
+    for (int i = 0; i < lv->n; i++) {
+        int m = lv->moves[i];
+        int64_t gc = g + s->cost[m], f = gc * s->scale + lv->hv[i];
+        if (f > s->bound) {
+            s->next_bound = f < s->next_bound ? f : s->next_bound;
+            continue;
+        }
+        s->path[depth] = (uint8_t)m;
+        s->def->apply(s->inst, s->state, m);
+        int r = dfs_net(s, depth + 1, gc, next ? next[m] : 0, lv->hv[i]);
+        if (r)
+            return r;
+        s->def->apply(s->inst, s->state, s->inverse[m]);
+    }
+    return 0;
+}
+
 static int ida_run(ida *s, srch_dom_result *res)
 {
     int h0 = srch_gen_heur_value1(s->h, s->state);
@@ -84,7 +156,7 @@ static int ida_run(ida *s, srch_dom_result *res)
     for (;;) {
         s->next_bound = INT64_MAX;
         res->stored++; /* iterations */
-        int r = dfs(s, 0, 0, DOM_PRUNE_ROOT, h0);
+        int r = s->net ? dfs_net(s, 0, 0, DOM_PRUNE_ROOT, h0) : dfs(s, 0, 0, DOM_PRUNE_ROOT, h0);
         if (r > 0)
             return 0;
         if (r < 0)
@@ -137,6 +209,7 @@ int srch_dom_idastar(const dom *d, const void *start, srch_dom_heur *h, const sr
     s->prune_next = f->prune_states ? f->prune_next : NULL;
     for (uint32_t q = 0; q < (f->prune_states ? f->prune_states : 1); q++)
         s->allowed[q] = dom_allowed(d, (int)q);
+    s->net = !srch_dom_heur_admissible(h);
     int st = ida_run(s, res);
     res->expanded = s->expanded;
     res->generated = s->generated;
@@ -152,6 +225,8 @@ int srch_dom_idastar(const dom *d, const void *start, srch_dom_heur *h, const sr
     res->rows = srch_dom_heur_rows(h) - rows0;
     res->seconds = hn_now() - t0;
     free(state);
+    for (int i = 0; i < SRCH_DOM_MAX_PATH; i++)
+        free(s->lv[i]);
     free(s);
     return res->status = st;
 }
