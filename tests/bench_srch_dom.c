@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "search/generic/srch_dom.h"
+#include "search/npuzzle/ann.h"
 #include "search/srch.h"
 
 typedef struct {
@@ -64,10 +65,79 @@ static void summary(const char *algo, const totals *t)
            algo, t->spec_n / t->spec_s, t->gen_n / t->gen_s, t->gen_s / t->spec_s);
 }
 
+/* A* with the shipped 15-puzzle search network as it records (scale 10,
+ * delta 0.65, q8, no cache) on the first n boards of a DeepCubeA file,
+ * turned into the model's blank-first layout (distances are the same):
+ * srch_np_batch_astar against srch_dom_astar. */
+static int run_net(const char *model, const char *file, int n, int reps)
+{
+    int st;
+    size_t nb;
+    srch_np_instance *inst;
+    if (srch_np_parse_file(file, 4, SRCH_NP_GOAL_BLANK_LAST, NULL, NULL, &inst, &nb))
+        return 1;
+    srch_np_ann_opts ao = SRCH_NP_ANN_DEFAULTS;
+    ao.scale = 10;
+    ao.delta = 0.65;
+    /* BENCH_FLOAT=1: both in float, where their values are the same */
+    int flt = getenv("BENCH_FLOAT") && atoi(getenv("BENCH_FLOAT"));
+    ao.engine = flt ? SRCH_NP_ANN_SPARSE : SRCH_NP_ANN_Q8;
+    ao.cache_bits = 0;
+    srch_np_heur *sa = srch_np_heur_ann_load(model, 4, SRCH_NP_GOAL_BLANK_FIRST, NULL, &ao, &st);
+    dom *d = dom_open("npuzzle:4x4", &st);
+    char spec[4096];
+    snprintf(spec, sizeof spec, "ann:%s", model);
+    srch_dom_net_opts no = SRCH_DOM_NET_DEFAULTS;
+    no.engine = flt ? SRCH_DOM_ENGINE_FLOAT : SRCH_DOM_ENGINE_Q8;
+    srch_dom_heur *ga = d ? srch_dom_heur_open(d, spec, &no, &st) : NULL;
+    if (!sa || !ga || srch_dom_heur_set_value(ga, 10, 0.65, NULL)) {
+        fprintf(stderr, "%s\n", hn_errmsg());
+        return 1;
+    }
+    srch_np_bfs_opts bo = {.batch = 1, .weight = 1};
+    static srch_np_result r;
+    static srch_dom_result g;
+    totals t = {0};
+    for (size_t k = 0; k < nb && (int)k < n; k++) {
+        char text[256];
+        uint8_t s[DOM_MAX_STATE_BYTES];
+        srch_np_board b;
+        srch_np_board_convert(&inst[k].board, &b);
+        srch_np_board_format(&b, text, sizeof text);
+        if (dom_parse_state(d, text, s))
+            return 1;
+        double ts = 1e30, tg = 1e30;
+        for (int rep = 0; rep < reps; rep++) {
+            if (srch_np_batch_astar(&b, sa, &bo, NULL, &r) ||
+                srch_dom_astar(d, s, ga, NULL, NULL, &g))
+                return 1;
+            ts = r.seconds < ts ? r.seconds : ts;
+            tg = g.seconds < tg ? g.seconds : tg;
+        }
+        if (r.expanded != g.expanded || r.length != g.length)
+            fprintf(stderr, "board %s: length %d/%d expanded %llu/%llu\n", inst[k].id, r.length,
+                    g.length, (unsigned long long)r.expanded, (unsigned long long)g.expanded);
+        printf("astar-net\t%s\t%d/%d\t%llu\t%.4f\t%llu\t%.4f\t%.0f\t%.0f\t%.3f\n", inst[k].id,
+               r.length, g.length, (unsigned long long)r.expanded, ts,
+               (unsigned long long)g.expanded, tg, r.expanded / ts, g.expanded / tg, tg / ts);
+        t.spec_s += ts;
+        t.gen_s += tg;
+        t.spec_n += r.expanded;
+        t.gen_n += g.expanded;
+    }
+    summary("A* with the 15-puzzle search network", &t);
+    srch_np_heur_free(sa);
+    srch_dom_heur_free(ga);
+    dom_free(d);
+    free(inst);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 4) {
-        fprintf(stderr, "usage: bench_srch_dom KORF_FILE REPS ID... [-- WALKS STEPS]\n");
+        fprintf(stderr, "usage: bench_srch_dom KORF_FILE REPS ID... [-- WALKS STEPS [-- MODEL "
+                        "DEEPCUBEA_FILE N]]\n");
         return 2;
     }
     int st, reps = atoi(argv[2]);
@@ -114,6 +184,8 @@ int main(int argc, char **argv)
         hn_rng_free(r);
         summary("A*", &ta);
     }
+    if (i + 6 < argc && !strcmp(argv[i + 3], "--"))
+        bad |= run_net(argv[i + 4], argv[i + 5], atoi(argv[i + 6]), reps);
     free(inst);
     srch_np_heur_free(md);
     srch_dom_heur_free(h);
