@@ -4,6 +4,7 @@
  * Searches are checked against breadth-first (Dijkstra) distances over all
  * N! stacks; the network heuristic against nn_infer on dense rows. */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -679,6 +680,68 @@ static void test_anytime_reports(void)
     dom_free(d);
 }
 
+typedef struct {
+    const dom *d;
+    srch_dom_heur *h;
+    const uint8_t *starts;
+    int n;
+    int64_t cost[16];
+    uint64_t expanded[16];
+} job;
+
+static void *run_job(void *arg)
+{
+    job *j = arg;
+    srch_dom_result *res = malloc(sizeof *res);
+    srch_dom_opts bw = SRCH_DOM_DEFAULTS;
+    bw.batch = 4;
+    for (int i = 0; i < j->n; i++) {
+        j->cost[i] = srch_dom_bwas(j->d, j->starts + (size_t)i * 8, j->h, &bw, NULL, res) == 0
+                         ? res->cost
+                         : -1;
+        j->expanded[i] = res->expanded;
+    }
+    free(res);
+    return NULL;
+}
+
+/* Clones share tables and weights: searches on two threads at once give
+ * what one heuristic gives alone, after the original is freed. */
+static void test_clone(void)
+{
+    int st;
+    dom *d = dom_open_def(&PANCAKE, "8", &st);
+    nn_model *m = random_model("64-16-1", 31);
+    nn_model_set_meta_str(m, "residual", "gap");
+    srch_dom_heur *h = net_heur(d, m, SRCH_DOM_ENGINE_AUTO, 64);
+    CHECK(srch_dom_heur_set_value(h, 4, 0.25, srch_dom_heur_adm(d, "gap", &st)) == 0);
+    enum { N = 12 };
+    uint8_t starts[N * 8];
+    hn_rng *r = hn_rng_new(12);
+    for (int i = 0; i < N; i++)
+        random_stack(d, r, starts + i * 8);
+    job one = {.d = d, .h = h, .starts = starts, .n = N};
+    run_job(&one);
+    job a = one, b = one;
+    a.h = srch_dom_heur_clone(h, &st);
+    b.h = srch_dom_heur_clone(a.h, &st);
+    CHECK(a.h && b.h && srch_dom_heur_scale(b.h) == 4);
+    srch_dom_heur_free(h);
+    pthread_t ta, tb;
+    CHECK(pthread_create(&ta, NULL, run_job, &a) == 0 &&
+          pthread_create(&tb, NULL, run_job, &b) == 0);
+    pthread_join(ta, NULL);
+    pthread_join(tb, NULL);
+    for (int i = 0; i < N; i++)
+        CHECK(one.cost[i] > 0 && a.cost[i] == one.cost[i] && b.cost[i] == one.cost[i] &&
+              a.expanded[i] == one.expanded[i] && b.expanded[i] == one.expanded[i]);
+    srch_dom_heur_free(a.h);
+    srch_dom_heur_free(b.h);
+    hn_rng_free(r);
+    nn_model_free(m);
+    dom_free(d);
+}
+
 int main(void)
 {
     test_optimal("7", 60);
@@ -690,5 +753,6 @@ int main(void)
     test_incremental(SRCH_DOM_ENGINE_Q8);
     test_net_search();
     test_anytime_reports();
+    test_clone();
     return CHECK_DONE();
 }

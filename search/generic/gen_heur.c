@@ -2,6 +2,7 @@
  * network leaves (gen_net.c), max and sum nodes; the root turns the
  * estimate into the integer value the searches order by. */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,10 +16,18 @@ const srch_dom_net_opts SRCH_DOM_NET_DEFAULTS = {
 
 enum kind { K_ADM, K_NET, K_MAX, K_SUM };
 
+/* An admissible heuristic is read-only (its tables may be gigabytes), so
+ * clones share it; the last leaf frees it. */
+typedef struct {
+    dom_heur *h;
+    atomic_int refs;
+} shared_adm;
+
 struct srch_dom_heur {
     enum kind kind;
     const dom *d;
     dom_heur *adm;        /* K_ADM */
+    shared_adm *sa;       /* K_ADM: adm and the count of leaves sharing it */
     gen_net *net;         /* K_NET */
     srch_dom_heur *a, *b; /* K_MAX, K_SUM */
     int scale;            /* the root's value options */
@@ -47,7 +56,10 @@ void srch_dom_heur_free(srch_dom_heur *h)
 {
     if (!h)
         return;
-    dom_heur_free(h->adm);
+    if (h->sa && atomic_fetch_sub(&h->sa->refs, 1) == 1) {
+        dom_heur_free(h->sa->h);
+        free(h->sa);
+    }
     srch_gen_net_free(h->net);
     srch_dom_heur_free(h->a);
     srch_dom_heur_free(h->b);
@@ -67,10 +79,17 @@ srch_dom_heur *srch_dom_heur_adm(const dom *d, const char *name, int *status)
     if (!dh)
         return NULL;
     srch_dom_heur *h = node_new(K_ADM, d, status);
-    if (!h) {
+    shared_adm *sa = h ? malloc(sizeof *sa) : NULL;
+    if (!sa) {
+        if (h)
+            *status = hn_fail(HN_ERR_NOMEM, "out of memory for a heuristic");
+        free(h);
         dom_heur_free(dh);
         return NULL;
     }
+    sa->h = dh;
+    atomic_init(&sa->refs, 1);
+    h->sa = sa;
     h->adm = dh;
     return h;
 }
@@ -199,6 +218,35 @@ srch_dom_heur *srch_dom_heur_max_new(srch_dom_heur *a, srch_dom_heur *b, int *st
 srch_dom_heur *srch_dom_heur_sum_new(srch_dom_heur *a, srch_dom_heur *b, int *status)
 {
     return pair_new(K_SUM, a, b, status);
+}
+
+srch_dom_heur *srch_dom_heur_clone(const srch_dom_heur *h, int *status)
+{
+    int dummy;
+    if (!status)
+        status = &dummy;
+    if (!h)
+        return NULL;
+    srch_dom_heur *c = node_new(h->kind, h->d, status);
+    if (!c)
+        return NULL;
+    c->scale = h->scale;
+    c->offset = h->offset;
+    c->has_net = h->has_net;
+    if (h->sa) {
+        atomic_fetch_add(&h->sa->refs, 1);
+        c->sa = h->sa;
+        c->adm = h->adm;
+    }
+    int bad = (h->net && !(c->net = srch_gen_net_clone(h->net, status))) ||
+              (h->a && !(c->a = srch_dom_heur_clone(h->a, status))) ||
+              (h->b && !(c->b = srch_dom_heur_clone(h->b, status))) ||
+              (h->floor && !(c->floor = srch_dom_heur_clone(h->floor, status)));
+    if (bad) {
+        srch_dom_heur_free(c);
+        return NULL;
+    }
+    return c;
 }
 
 int srch_dom_heur_set_value(srch_dom_heur *h, int scale, double offset, srch_dom_heur *floor)

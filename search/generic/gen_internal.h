@@ -13,6 +13,8 @@ typedef struct gen_net gen_net;
 gen_net *srch_gen_net_new(const dom *d, const struct nn_model *m, int engine, int max_batch,
                           int *status);
 void srch_gen_net_free(gen_net *n);
+/* Another leaf sharing n's weights, with rows of its own. */
+gen_net *srch_gen_net_clone(const gen_net *n, int *status);
 /* Estimates of n states (arguments as srch_dom_heur_eval) into est[n]. */
 int srch_gen_net_estimate(gen_net *net, const uint8_t *states, size_t n, const uint8_t *parents,
                           const int *parent_of, const uint8_t *moves, double *est);

@@ -111,6 +111,28 @@ gen_net *srch_gen_net_new(const dom *d, const nn_model *m, int engine, int max_b
     return n;
 }
 
+gen_net *srch_gen_net_clone(const gen_net *base, int *status)
+{
+    gen_net *n = calloc(1, sizeof *n);
+    if (!n) {
+        *status = hn_fail(HN_ERR_NOMEM, "out of memory for a network heuristic");
+        return NULL;
+    }
+    n->d = base->d;
+    n->max_batch = base->max_batch;
+    n->stride = base->stride;
+    n->sb = base->sb;
+    n->pacc_of = -1;
+    n->gen = 1;
+    n->sp = nn_sparse_clone(base->sp, base->max_batch, status);
+    if (!n->sp || alloc_rows(n)) {
+        srch_gen_net_free(n);
+        *status = hn_fail(HN_ERR_NOMEM, "out of memory for a network heuristic's rows");
+        return NULL;
+    }
+    return n;
+}
+
 uint64_t srch_gen_net_rows(const gen_net *n)
 {
     return n->rows;

@@ -83,6 +83,11 @@ srch_dom_heur *srch_dom_heur_sum_new(srch_dom_heur *a, srch_dom_heur *b, int *st
  * HN_ERR_ARG for values out of range or a floor of another domain. */
 int srch_dom_heur_set_value(srch_dom_heur *h, int scale, double offset, srch_dom_heur *floor);
 
+/* A copy of h for another thread: admissible tables and network weights
+ * are shared (read-only), scratch memory is its own. Either may be freed
+ * first. NULL on error (*status). */
+srch_dom_heur *srch_dom_heur_clone(const srch_dom_heur *h, int *status);
+
 void srch_dom_heur_free(srch_dom_heur *h);
 
 /* Values of n states (back to back) into out[n]. parents (may be NULL)
