@@ -644,6 +644,7 @@ static void test_net_search(void)
                   res->cost >= opt && !res->proven && res->rows >= res->generated);
         CHECK(srch_dom_anytime(d, s, h, NULL, NULL, res) == 0 && valid(d, s, res) &&
               res->cost >= opt);
+        CHECK(res->rows <= res->stored); /* one evaluation per state over all passes */
         calls += res->improvements;
     }
     CHECK(calls >= 20);

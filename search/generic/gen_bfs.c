@@ -191,18 +191,34 @@ static int pop_batch(bfs *b, uint32_t *popped, int *done)
     return np;
 }
 
+/* Queue the root: stored and evaluated on the first pass. A later pass
+ * (anytime A*) forgets how every stored state was reached (g infinite)
+ * but keeps its value, so the network runs once per state and search. */
+static int start_pass(bfs *b, const void *start)
+{
+    b->open.n = 0;
+    b->incumbent = -1;
+    if (b->s.n) {
+        for (size_t i = 0; i < b->s.n; i++)
+            b->s.nodes[i] = (gen_node){.parent = GEN_NO_PARENT,
+                                       .g = UINT32_MAX,
+                                       .h = b->s.nodes[i].h,
+                                       .move = b->s.nodes[i].move};
+        b->s.nodes[0].g = 0;
+        b->res->h0 = b->s.nodes[0].h;
+        return push(b, 0);
+    }
+    if (srch_gen_store_add(&b->s, start, dom_hash(b->d, start), GEN_NO_PARENT, 0, 0) < 0)
+        return HN_ERR_NOMEM;
+    int st = srch_dom_heur_eval(b->h, start, 1, NULL, NULL, NULL, &b->res->h0);
+    b->s.nodes[0].h = b->res->h0;
+    return st ? st : push(b, 0);
+}
+
 static int run(bfs *b, const void *start)
 {
     uint32_t *popped = malloc((size_t)b->batch * sizeof *popped);
-    int st = popped ? 0 : hn_fail(HN_ERR_NOMEM, "%s: out of memory", b->algo);
-    long root =
-        st ? -1 : srch_gen_store_add(&b->s, start, dom_hash(b->d, start), GEN_NO_PARENT, 0, 0);
-    if (!st && root < 0)
-        st = HN_ERR_NOMEM;
-    if (!st && !(st = srch_dom_heur_eval(b->h, start, 1, NULL, NULL, NULL, &b->res->h0))) {
-        b->s.nodes[0].h = b->res->h0;
-        st = push(b, 0);
-    }
+    int st = popped ? start_pass(b, start) : hn_fail(HN_ERR_NOMEM, "%s: out of memory", b->algo);
     for (int done = 0; !st && !done;) {
         int np = pop_batch(b, popped, &done), nk = 0;
         if (np < 0)
@@ -223,32 +239,46 @@ static int run(bfs *b, const void *start)
     return st;
 }
 
+/* A search's store and buffers; its passes set weight, bound, limits and
+ * result. 0 or a status (then bfs_free still frees). */
+static int bfs_init(bfs *b, const dom *d, srch_dom_heur *h, int batch, const char *algo)
+{
+    *b = (bfs){.d = d,
+               .def = dom_def_of(d),
+               .inst = dom_instance(d),
+               .h = h,
+               .algo = algo,
+               .batch = batch,
+               .scale = srch_dom_heur_scale(h),
+               .nmoves = dom_nmoves(d),
+               .adm = srch_dom_heur_admissible(h),
+               .bound = INT64_MAX,
+               .incumbent = -1};
+    b->all = b->nmoves == 64 ? ~0ull : (1ull << b->nmoves) - 1;
+    int st = srch_gen_store_init(&b->s, d);
+    return st ? st : alloc_step(b);
+}
+
+static int bfs_pass(bfs *b, const void *start, double weight, int64_t bound, const srch_limits *lim,
+                    double deadline, srch_dom_result *res)
+{
+    b->weight = weight;
+    b->bound = bound;
+    b->lim = lim;
+    b->deadline = deadline;
+    b->res = res;
+    return run(b, start);
+}
+
 /* One best-first search into res (not checked, not timed). */
 static int bfs_search(const dom *d, const void *start, srch_dom_heur *h, double weight, int batch,
-                      int64_t bound, const srch_limits *lim, double deadline, const char *algo,
+                      const srch_limits *lim, double deadline, const char *algo,
                       srch_dom_result *res)
 {
-    bfs b = {.d = d,
-             .def = dom_def_of(d),
-             .inst = dom_instance(d),
-             .h = h,
-             .algo = algo,
-             .weight = weight,
-             .batch = batch,
-             .scale = srch_dom_heur_scale(h),
-             .nmoves = dom_nmoves(d),
-             .adm = srch_dom_heur_admissible(h),
-             .bound = bound,
-             .incumbent = -1,
-             .lim = lim,
-             .deadline = deadline,
-             .res = res};
-    b.all = b.nmoves == 64 ? ~0ull : (1ull << b.nmoves) - 1;
-    int st = srch_gen_store_init(&b.s, d);
+    bfs b;
+    int st = bfs_init(&b, d, h, batch, algo);
     if (!st)
-        st = alloc_step(&b);
-    if (!st)
-        st = run(&b, start);
+        st = bfs_pass(&b, start, weight, INT64_MAX, lim, deadline, res);
     free_step(&b);
     return st;
 }
@@ -268,8 +298,7 @@ static int one_search(const dom *d, const void *start, srch_dom_heur *h, const s
         return res->status;
     double t0 = hn_now();
     uint64_t rows0 = srch_dom_heur_rows(h);
-    int st = bfs_search(d, start, h, o->weight, batch, INT64_MAX, lim, srch_gen_deadline(lim, t0),
-                        algo, res);
+    int st = bfs_search(d, start, h, o->weight, batch, lim, srch_gen_deadline(lim, t0), algo, res);
     if (!st)
         st = srch_gen_check(d, start, algo, res);
     res->proven = !st && o->weight == 1.0 && srch_dom_heur_admissible(h);
@@ -318,7 +347,7 @@ static srch_limits rest_of(const srch_limits *lim, const srch_dom_result *res, d
 
 /* One pass into res's counters; a better solution into res. Returns 0
  * (solved or exhausted: *exhausted) or the limit's status. */
-static int pass(const dom *d, const void *start, srch_dom_heur *h, const srch_dom_opts *o, int k,
+static int pass(bfs *b, const dom *d, const void *start, const srch_dom_opts *o, int k,
                 const srch_limits *lim, double t0, srch_dom_result *res, int *exhausted)
 {
     srch_dom_result *r = malloc(sizeof *r);
@@ -327,8 +356,7 @@ static int pass(const dom *d, const void *start, srch_dom_heur *h, const srch_do
     srch_limits left = rest_of(lim, res, t0);
     memset(r, 0, sizeof *r);
     int64_t bound = res->cost >= 0 ? res->cost : INT64_MAX;
-    int st = bfs_search(d, start, h, o->weights[k], o->batch, bound, &left,
-                        srch_gen_deadline(&left, hn_now()), "anytime A*", r);
+    int st = bfs_pass(b, start, o->weights[k], bound, &left, srch_gen_deadline(&left, hn_now()), r);
     res->expanded += r->expanded;
     res->generated += r->generated;
     res->stored = r->stored > res->stored ? r->stored : res->stored;
@@ -356,9 +384,11 @@ int srch_dom_anytime(const dom *d, const void *start, srch_dom_heur *h, const sr
         return res->status;
     double t0 = hn_now();
     uint64_t rows0 = srch_dom_heur_rows(h);
-    int st = 0, exhausted = 0;
+    int exhausted = 0;
+    bfs b;
+    int st = bfs_init(&b, d, h, o->batch, "anytime A*");
     for (int k = 0; k < o->nweights && !st && !exhausted; k++) {
-        st = pass(d, start, h, o, k, lim, t0, res, &exhausted);
+        st = pass(&b, d, start, o, k, lim, t0, res, &exhausted);
         /* a weight-1 pass that found a solution with an admissible h ends it too */
         if (!st && !exhausted && o->weights[k] == 1.0 && srch_dom_heur_admissible(h))
             exhausted = 1;
@@ -366,6 +396,7 @@ int srch_dom_anytime(const dom *d, const void *start, srch_dom_heur *h, const sr
     /* a pass that ends without a solution has seen every state that could
      * lead below the incumbent (its bound prunes by g, or g + an
      * admissible h) */
+    free_step(&b);
     res->proven = exhausted && res->cost >= 0;
     if (res->cost >= 0 && (st == HN_ERR_LIMIT || st == HN_ERR_INTERRUPTED))
         st = 0; /* the incumbent is the answer */
