@@ -87,12 +87,10 @@ static void compare_net_astar(const dom *d)
     ao.delta = 0.65;
     ao.cache_bits = 0;
     srch_np_heur *sa = srch_np_heur_ann_load(path, 4, SRCH_NP_GOAL_BLANK_FIRST, NULL, &ao, &st);
-    srch_dom_net_opts no = SRCH_DOM_NET_DEFAULTS;
-    no.engine = SRCH_DOM_ENGINE_FLOAT;
     char spec[1024];
-    snprintf(spec, sizeof spec, "ann:%s", path);
-    srch_dom_heur *ga = srch_dom_heur_open(d, spec, &no, &st);
-    CHECK_MSG(sa && ga && srch_dom_heur_set_value(ga, 10, 0.65, NULL) == 0, "%s", hn_errmsg());
+    snprintf(spec, sizeof spec, "ann:%s,scale:10,delta:0.65,sparse,cache:0", path);
+    srch_dom_heur *ga = srch_dom_heur_open(d, spec, NULL, &st);
+    CHECK_MSG(sa && ga && srch_dom_heur_scale(ga) == 10, "%s", hn_errmsg());
     srch_np_result *r = malloc(sizeof *r);
     srch_dom_result *g = malloc(sizeof *g);
     srch_np_bfs_opts bo = {.batch = 1, .weight = 1};
@@ -115,6 +113,17 @@ static void compare_net_astar(const dom *d)
     free(g);
     srch_np_heur_free(sa);
     srch_dom_heur_free(ga);
+    /* a floor by name, and settings that do not fit */
+    snprintf(spec, sizeof spec, "ann:%s,scale:10,q8,manhattan", path);
+    ga = srch_dom_heur_open(d, spec, NULL, &st);
+    CHECK(ga != NULL);
+    srch_dom_heur_free(ga);
+    snprintf(spec, sizeof spec, "ann:%s,scale:0", path);
+    CHECK(srch_dom_heur_open(d, spec, NULL, &st) == NULL && st == HN_ERR_ARG);
+    snprintf(spec, sizeof spec, "ann:%s,manhattan,lc", path);
+    CHECK(srch_dom_heur_open(d, spec, NULL, &st) == NULL && st == HN_ERR_ARG);
+    snprintf(spec, sizeof spec, "ann:%s,nonesuch", path);
+    CHECK(srch_dom_heur_open(d, spec, NULL, &st) == NULL && st == HN_ERR_ARG);
 }
 
 int main(void)

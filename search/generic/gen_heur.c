@@ -171,6 +171,63 @@ srch_dom_heur *srch_dom_heur_net(const dom *d, const nn_model *m, const char *na
     return srch_dom_heur_sum_new(base, h, status);
 }
 
+/* The settings after "ann:PATH," (the n-puzzle's heuristic spec syntax,
+ * so a model's recorded search reads the same here). */
+typedef struct {
+    srch_dom_net_opts o;
+    int scale;
+    double offset;
+    char floor[256];
+} ann_spec;
+
+static int ann_setting(const char *spec, const char *part, ann_spec *a)
+{
+    char *end;
+    if (!strncmp(part, "delta:", 6)) {
+        a->offset = strtod(part + 6, &end);
+        if (end == part + 6 || *end || !(a->offset >= 0) || !isfinite(a->offset))
+            goto bad;
+    } else if (!strncmp(part, "scale:", 6)) {
+        long v = strtol(part + 6, &end, 10);
+        if (end == part + 6 || *end || v < 1 || v > 1000)
+            goto bad;
+        a->scale = (int)v;
+    } else if (!strcmp(part, "q8")) {
+        a->o.engine = SRCH_DOM_ENGINE_Q8;
+    } else if (!strcmp(part, "sparse") || !strcmp(part, "dense") || !strcmp(part, "float")) {
+        a->o.engine = SRCH_DOM_ENGINE_FLOAT;
+    } else if (!strncmp(part, "cache:", 6) || !strcmp(part, "acc16")) {
+        /* the n-puzzle's board cache and accumulator width: not needed here */
+    } else if (!strcmp(part, "mirror")) {
+        return hn_fail(HN_ERR_UNSUPPORTED, "heuristic '%s': mirror is the n-puzzle's own", spec);
+    } else if (a->floor[0] || strlen(part) >= sizeof a->floor) {
+        return hn_fail(HN_ERR_ARG, "heuristic '%s': one admissible part at most", spec);
+    } else {
+        snprintf(a->floor, sizeof a->floor, "%s", part);
+    }
+    return 0;
+bad:
+    return hn_fail(HN_ERR_ARG,
+                   "heuristic '%s': bad setting '%s' (delta:D >= 0, scale:1..1000, q8, float, "
+                   "or an admissible heuristic's name)",
+                   spec, part);
+}
+
+/* "ann:PATH[,setting...]" into the path (in buf) and *a. */
+static int ann_parse(const char *spec, char *buf, size_t cap, ann_spec *a)
+{
+    if (strlen(spec) >= cap)
+        return hn_fail(HN_ERR_ARG, "heuristic spec too long");
+    snprintf(buf, cap, "%s", spec + 4);
+    char *save = NULL, *part = strtok_r(buf, ",", &save);
+    if (!part || !part[0])
+        return hn_fail(HN_ERR_ARG, "heuristic '%s': no model path after ann:", spec);
+    int st = 0;
+    for (char *q; !st && (q = strtok_r(NULL, ",", &save));)
+        st = ann_setting(spec, q, a);
+    return st;
+}
+
 srch_dom_heur *srch_dom_heur_open(const dom *d, const char *spec, const srch_dom_net_opts *opts,
                                   int *status)
 {
@@ -179,11 +236,24 @@ srch_dom_heur *srch_dom_heur_open(const dom *d, const char *spec, const srch_dom
         status = &dummy;
     if (strncmp(spec, "ann:", 4))
         return srch_dom_heur_adm(d, spec, status);
-    nn_model *m = nn_model_load(spec + 4, status);
+    ann_spec a = {.o = opts ? *opts : SRCH_DOM_NET_DEFAULTS, .scale = 1};
+    char path[4096];
+    if ((*status = ann_parse(spec, path, sizeof path, &a)))
+        return NULL;
+    nn_model *m = nn_model_load(path, status);
     if (!m)
         return NULL;
-    srch_dom_heur *h = srch_dom_heur_net(d, m, spec + 4, opts, status);
+    srch_dom_heur *h = srch_dom_heur_net(d, m, path, &a.o, status);
     nn_model_free(m);
+    srch_dom_heur *floor = h && a.floor[0] ? srch_dom_heur_adm(d, a.floor, status) : NULL;
+    if (h && a.floor[0] && !floor) {
+        srch_dom_heur_free(h);
+        return NULL;
+    }
+    if (h && (*status = srch_dom_heur_set_value(h, a.scale, a.offset, floor))) {
+        srch_dom_heur_free(h);
+        return NULL;
+    }
     return h;
 }
 

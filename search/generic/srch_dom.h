@@ -65,9 +65,13 @@ srch_dom_heur *srch_dom_heur_adm(const dom *d, const char *name, int *status);
 srch_dom_heur *srch_dom_heur_net(const dom *d, const struct nn_model *m, const char *name,
                                  const srch_dom_net_opts *opts, int *status);
 
-/* A heuristic from a spec: "ann:PATH" loads a model (srch_dom_heur_net),
- * anything else is an admissible name (srch_dom_heur_adm). opts may be
- * NULL (defaults). NULL on error (*status). */
+/* A heuristic from a spec, in the syntax of the n-puzzle's (and of the
+ * searches models record): "ann:PATH[,SETTING...]" loads a model
+ * (srch_dom_heur_net) with the settings scale:N, delta:D (the offset), q8
+ * or float (sparse and dense mean float; cache:N and acc16 are accepted and
+ * not needed), and one admissible name as the floor; anything else is an
+ * admissible name (srch_dom_heur_adm). opts may be NULL (defaults). NULL on
+ * error (*status). */
 srch_dom_heur *srch_dom_heur_open(const dom *d, const char *spec, const srch_dom_net_opts *opts,
                                   int *status);
 
