@@ -7,7 +7,7 @@ iteration over libheurnet (ctypes, numpy arrays in and out).
 """
 
 from ._lib import (HeurnetError, HeurnetValueError, HeurnetIOError, HeurnetMemoryError,
-                   VERSION as __version__, lib as _lib)
+                   VERSION as __version__, lib as _clib)
 from .model import Model
 from .search import solve, Solutions, Heuristic, PDB, domain_width
 from .train import gen, train, avi
@@ -15,12 +15,12 @@ from .train import gen, train, avi
 
 def revision():
     """The git revision libheurnet was built from."""
-    return _lib.hn_revision().decode()
+    return _clib.hn_revision().decode()
 
 
 def blas_threads(n):
     """Threads OpenBLAS may use in this process (predict, train)."""
-    _lib.nn_blas_threads(int(n))
+    _clib.nn_blas_threads(int(n))
 
 
 __all__ = ["Model", "solve", "Solutions", "Heuristic", "PDB", "gen", "train", "avi",
