@@ -9,7 +9,7 @@ iteration over libheurnet (ctypes, numpy arrays in and out).
 from ._lib import (HeurnetError, HeurnetValueError, HeurnetIOError, HeurnetMemoryError,
                    VERSION as __version__, lib as _clib)
 from .model import Model
-from .search import solve, Solutions, Heuristic, PDB, domain_width
+from .search import solve, Solutions, Heuristic, PDB, domain_width, walk_boards
 from .train import gen, train, avi
 
 
@@ -25,4 +25,4 @@ def blas_threads(n):
 
 __all__ = ["Model", "solve", "Solutions", "Heuristic", "PDB", "gen", "train", "avi",
            "HeurnetError", "HeurnetValueError", "HeurnetIOError", "HeurnetMemoryError",
-           "domain_width", "revision", "blas_threads", "__version__"]
+           "domain_width", "walk_boards", "revision", "blas_threads", "__version__"]

@@ -217,3 +217,25 @@ class PDB:
 
     def save(self, path):
         check(lib.srch_np_pdb_save(self._p, enc(path)))
+
+
+_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+
+
+def walk_boards(n, steps, domain=None, puzzle=None, seed=1):
+    """n boards made by `steps` random blank moves from the blank-first goal
+    (uint8 [n, cells]); every one is solvable. numpy's generator, seeded:
+    not the boards heurnet gen --walk draws."""
+    width = domain_width(domain, puzzle)
+    rng = np.random.default_rng(seed)
+    out = np.empty((n, width * width), dtype=np.uint8)
+    for i in range(n):
+        b = np.arange(width * width, dtype=np.uint8)
+        r = c = 0
+        for k in rng.integers(4, size=steps):
+            dr, dc = _STEPS[k]
+            if 0 <= r + dr < width and 0 <= c + dc < width:
+                b[r * width + c], b[(r + dr) * width + c + dc] = b[(r + dr) * width + c + dc], 0
+                r, c = r + dr, c + dc
+        out[i] = b
+    return out
