@@ -51,6 +51,8 @@ class Model:
         return m
 
     def __del__(self):
+        if lib is None:  # interpreter shutdown: the process frees everything
+            return
         self._drop_infer()
         if getattr(self, "_h", None):
             lib.nn_model_free(self._h)
