@@ -112,10 +112,11 @@ def solve(states, model=None, algo=None, heuristic=None, time_limit=0.0, domain=
     The search recorded in a model file (heurnet nn set-search) is not
     read: give algo and heuristic explicitly. Ctrl-C stops between boards
     and raises KeyboardInterrupt."""
+    if model is not None and domain is None and puzzle is None:
+        # as heurnet solve --model: the puzzle is the model's
+        m = model if isinstance(model, Model) else Model.load(model)
+        domain = m.domain
     width = domain_width(domain, puzzle)
-    if model is not None and domain is None and puzzle is None and isinstance(model, Model):
-        if model.domain:
-            width = _DOMAINS[model.domain]
     cells = width * width
     b = _arrays.boards(states, cells)
     tmp = None
