@@ -199,6 +199,24 @@ class Solve(unittest.TestCase):
         self.assertIn("9-9", str(cm.exception))
 
 
+class Gil(unittest.TestCase):
+    def test_python_runs_during_a_solve(self):
+        import threading
+        import time
+        boards = np.array([[int(t) for t in line.split()[2:]] for line in read(KORF).splitlines()
+                           if line.strip() and not line.startswith("#")], dtype=np.uint8)
+        t = threading.Thread(target=heurnet.solve, args=(boards,), kwargs={"model": M15})
+        t0 = time.perf_counter()
+        t.start()
+        spins = 0
+        while t.is_alive():
+            if time.perf_counter() - t0 > 0.1:  # well inside the C call
+                spins += 1
+        t.join()
+        # a call holding the GIL would leave this thread no turn until it returns
+        self.assertGreater(spins, 100000)
+
+
 class Pdb(unittest.TestCase):
     def test_lookup_equals_the_solvers_h0(self):
         b = walk_boards(30, 3, 40, 6)
