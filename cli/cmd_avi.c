@@ -18,7 +18,9 @@
 struct avi_cli {
     struct trn_avi_opts o;
     int puzzle;
-    const char *out, *log, *floor, *eval, *residual, *start;
+    const char *out, *log, *floor, *eval, *residual, *start, *domain;
+    dom *dom;                     /* --domain on the generic path, else NULL */
+    dom_heur *dfloor, *dresidual; /* its --floor and --residual */
     int eval_every, quiet, scale_set;
     hn_progress *bar;
     FILE *logf;
@@ -36,7 +38,9 @@ static void help(const struct trn_avi_opts *o)
            "  eval_mae,eval_exact\n\n"
            "  --method M         davi (value iteration, DeepCubeA) | bootstrap (Arfaee et al.)\n"
            "                     [davi]\n"
-           "  --puzzle N         8, 15 or 24 [required]\n"
+           "  --domain D         any domain: npuzzle:6x6, cube3, ./libmine.so (heurnet domain\n"
+           "                     list); a square n-puzzle up to 5x5 runs as --puzzle does\n"
+           "  --puzzle N         8, 15 or 24 (or --domain) [required]\n"
            "  --goal G           blank-first | blank-last [blank-first]\n"
            "  --arch SPEC        network, e.g. 81-512-256-128-1 [required unless --init-from\n"
            "                     or --resume]\n"
@@ -60,6 +64,7 @@ static void help(const struct trn_avi_opts *o)
            "  --seed S           weights and boards [%llu]\n"
            "DAVI:\n"
            "  --walk-max K       boards are random walks of 0..K moves from the goal [%d]\n"
+           "                     (0..1000 on the n-puzzle up to 5x5, else 0..100000)\n"
            "  --update-loss L    replace the target network only after a round whose loss\n"
            "                     (moves^2) is below L; 0 = after every round [%g]\n"
            "  --no-clamp         do not cap a target at its board's walk length\n"
@@ -159,6 +164,7 @@ enum {
     O_TABLE,
     O_LRCOS,
     O_START,
+    O_DOMAIN,
     O_STARTSH,
     O_STARTWALK
 };
@@ -180,6 +186,7 @@ static const struct option longopts[] = {CLI_ARCH_LONGOPTS,
                                          {"lookahead", required_argument, NULL, O_LOOKAHEAD},
                                          {"states", required_argument, NULL, O_STATES},
                                          {"start-boards", required_argument, NULL, O_START},
+                                         {"domain", required_argument, NULL, O_DOMAIN},
                                          {"start-share", required_argument, NULL, O_STARTSH},
                                          {"start-walk", required_argument, NULL, O_STARTWALK},
                                          {"table", no_argument, NULL, O_TABLE},
@@ -223,7 +230,7 @@ static int int_option(struct avi_cli *c, int opt, const char *arg)
              {O_BATCH, &c->o.batch, 2, 1000000, "--batch"},
              {O_THREADS, &c->o.threads, 1, 256, "--threads"},
              {O_BLAS, &c->o.blas_threads, 1, 256, "--blas-threads"},
-             {O_WALKMAX, &c->o.walk_max, 0, SRCH_NP_MAX_PATH, "--walk-max"},
+             {O_WALKMAX, &c->o.walk_max, 0, TRN_AVI_MAX_WALK, "--walk-max"},
              {O_BOARDS, &c->o.boards, 1, 10000000, "--boards"},
              {O_WALK, &c->o.walk, 1, SRCH_NP_MAX_PATH, "--walk"},
              {O_WALKSTEP, &c->o.walk_step, 0, SRCH_NP_MAX_PATH, "--walk-step"},
@@ -364,16 +371,49 @@ static int other_option(struct avi_cli *c, int opt, const char *arg)
     case O_START:
         c->start = arg;
         return 1;
+    case O_DOMAIN:
+        c->domain = arg;
+        return 1;
     default:
         return 0;
     }
 }
 
+/* --domain: a square n-puzzle of 3x3..5x5 takes the specialised path (all
+ * of its options, the same speed); any other domain the generic one. */
+static int open_domain(struct avi_cli *c)
+{
+    int st;
+    if (c->puzzle)
+        return cli_usage("avi", "--domain and --puzzle exclude each other");
+    if (!(c->dom = dom_open(c->domain, &st))) {
+        fprintf(stderr, "heurnet avi: --domain: %s\n", hn_errmsg());
+        return CLI_EXIT_USAGE;
+    }
+    int w, goal;
+    if (cli_domain_npuzzle(c->dom, &w, &goal)) {
+        c->o.width = w;
+        c->o.goal = goal;
+        c->puzzle = w * w - 1;
+        dom_free(c->dom);
+        c->dom = NULL;
+        return 0;
+    }
+    c->o.dom = c->dom;
+    if (c->o.method != TRN_AVI_DAVI || c->o.table || c->start || c->eval)
+        return cli_usage("avi", "on %s: --method davi without --table, --start-boards or --eval",
+                         dom_spec(c->dom));
+    return 0;
+}
+
 static int check_args(struct avi_cli *c)
 {
     static const double scale[3][2] = {{20, 6}, {50, 12}, {100, 20}};
-    if (!c->puzzle || !(c->o.width = srch_np_puzzle_width(c->puzzle)))
-        return cli_usage("avi", "--puzzle 8, 15 or 24 is required");
+    int rc = c->domain ? open_domain(c) : 0;
+    if (rc)
+        return rc;
+    if (!c->o.dom && (!c->puzzle || !(c->o.width = srch_np_puzzle_width(c->puzzle))))
+        return cli_usage("avi", "--puzzle 8, 15 or 24 (or --domain) is required");
     if (!c->out)
         return cli_usage("avi", "-o MODEL.h5 is required");
     if (c->o.init && c->o.resume)
@@ -383,6 +423,9 @@ static int check_args(struct avi_cli *c)
     struct nn_spec sp;
     if (c->o.arch && cli_arch_parse("avi", c->o.arch, &c->o.defaults, &sp))
         return CLI_EXIT_USAGE;
+    if (!c->o.dom && c->o.walk_max > SRCH_NP_MAX_PATH)
+        return cli_usage("avi", "--walk-max %d: n-puzzle walks are at most %d moves", c->o.walk_max,
+                         SRCH_NP_MAX_PATH);
     if (c->o.method == TRN_AVI_BOOT && (c->o.walk > c->o.walk_max || c->o.solved_min > c->o.raise ||
                                         c->o.buffer_max < (uint64_t)c->o.batch))
         return cli_usage("avi", "bootstrap needs --walk <= --walk-max, --solved-min <= --raise "
@@ -409,7 +452,13 @@ static int check_args(struct avi_cli *c)
     if (c->o.start_share + c->o.uniform_share > 1)
         return cli_usage("avi", "--start-share %g and the uniform share %g add up to more than 1",
                          c->o.start_share, c->o.uniform_share);
-    if (!c->scale_set) {
+    if (!c->scale_set && c->o.dom) {
+        /* from the domain's typical distance; a residual is a small correction */
+        double typ =
+            dom_facts_of(c->o.dom)->typical_depth ? dom_facts_of(c->o.dom)->typical_depth : 40;
+        c->o.target_mean = c->residual ? 0 : 0.6 * typ;
+        c->o.target_std = 0.25 * typ / (c->residual ? 4 : 1);
+    } else if (!c->scale_set) {
         /* a residual is a correction of a few moves around 0 */
         c->o.target_mean = c->residual ? 0 : scale[c->o.width - 3][0];
         c->o.target_std = scale[c->o.width - 3][1] / (c->residual ? 4 : 1);
@@ -553,15 +602,36 @@ static int load_start(struct avi_cli *c)
     return 0;
 }
 
+/* --floor and --residual of a generic domain run. */
+static int open_dom_heurs(struct avi_cli *c)
+{
+    int st;
+    if (c->floor && !(c->dfloor = dom_heur_open(c->dom, c->floor, &st)))
+        return cli_fail("avi --floor");
+    if (c->residual && !(c->dresidual = dom_heur_open(c->dom, c->residual, &st)))
+        return cli_fail("avi --residual");
+    c->o.dom_floor = c->dfloor;
+    c->o.dom_residual = c->dresidual;
+    c->o.residual_spec = c->dresidual ? c->residual : NULL;
+    return 0;
+}
+
 static int open_inputs(struct avi_cli *c, srch_np_heur **floor, srch_np_heur **residual)
 {
     struct stat st;
-    if (c->floor && cli_heur_get(c->floor, c->o.width, c->o.goal, c->quiet, floor))
+    if (c->dom && open_dom_heurs(c))
         return CLI_EXIT_FAIL;
-    if (c->residual && cli_heur_get(c->residual, c->o.width, c->o.goal, c->quiet, residual))
+    if (c->dom)
+        ; /* its heuristics are the domain's */
+    else if (c->floor && cli_heur_get(c->floor, c->o.width, c->o.goal, c->quiet, floor))
         return CLI_EXIT_FAIL;
-    c->o.residual = *residual;
-    c->o.residual_spec = c->residual;
+    if (!c->dom && c->residual &&
+        cli_heur_get(c->residual, c->o.width, c->o.goal, c->quiet, residual))
+        return CLI_EXIT_FAIL;
+    if (!c->dom) {
+        c->o.residual = *residual;
+        c->o.residual_spec = c->residual;
+    }
     if (c->eval) {
         int rc =
             srch_np_parse_file(c->eval, c->o.width, c->o.goal, NULL, NULL, &c->inst, &c->ninst);
@@ -591,15 +661,19 @@ static int open_inputs(struct avi_cli *c, srch_np_heur **floor, srch_np_heur **r
 static void banner(const struct avi_cli *c)
 {
     const struct trn_avi_opts *o = &c->o;
-    fprintf(
-        stderr,
-        "heurnet avi %s (%s): %s, %d-puzzle %s, %d rounds x %d steps x batch %d, lr %g decay %g, "
-        "floor %s, residual %s, %d threads, %d BLAS threads, %d process(es), seed %llu%s%s\n",
-        hn_version(), hn_revision(), o->method == TRN_AVI_BOOT ? "bootstrap" : "davi", c->puzzle,
-        srch_np_goal_name(o->goal), o->rounds, o->steps_per_round, o->batch, o->lr, o->lr_decay,
-        c->floor ? c->floor : "none", c->residual ? c->residual : "none", o->threads,
-        o->blas_threads, o->comm ? o->comm->size : 1, (unsigned long long)o->seed,
-        o->resume ? ", resuming " : "", o->resume ? o->resume : "");
+    char what[300];
+    if (c->dom)
+        snprintf(what, sizeof what, "%s", dom_spec(c->dom));
+    else
+        snprintf(what, sizeof what, "%d-puzzle %s", c->puzzle, srch_np_goal_name(o->goal));
+    fprintf(stderr,
+            "heurnet avi %s (%s): %s, %s, %d rounds x %d steps x batch %d, lr %g decay %g, "
+            "floor %s, residual %s, %d threads, %d BLAS threads, %d process(es), seed %llu%s%s\n",
+            hn_version(), hn_revision(), o->method == TRN_AVI_BOOT ? "bootstrap" : "davi", what,
+            o->rounds, o->steps_per_round, o->batch, o->lr, o->lr_decay,
+            c->floor ? c->floor : "none", c->residual ? c->residual : "none", o->threads,
+            o->blas_threads, o->comm ? o->comm->size : 1, (unsigned long long)o->seed,
+            o->resume ? ", resuming " : "", o->resume ? o->resume : "");
 }
 
 /* Under mpirun only rank 0 prints, logs, evaluates and writes files. */
@@ -641,6 +715,8 @@ static int run(struct avi_cli *c)
 done:
     srch_np_heur_free(floor);
     srch_np_heur_free(residual);
+    dom_heur_free(c->dfloor);
+    dom_heur_free(c->dresidual);
     free(c->inst);
     free(c->startb);
     if (c->logf)
@@ -657,10 +733,15 @@ int cmd_avi(int argc, char **argv)
     c.o.start_share = -1; /* not given */
     c.o.start_walk = -1;
     int rc = parse(argc, argv, &c);
-    if (rc)
+    if (rc) {
+        dom_free(c.dom);
         return rc < 0 ? CLI_EXIT_OK : rc;
-    if (!trn_mpi_launched())
-        return run(&c);
+    }
+    if (!trn_mpi_launched()) {
+        rc = run(&c);
+        dom_free(c.dom);
+        return rc;
+    }
 #ifdef HEURNET_MPI
     struct trn_comm comm;
     if (trn_mpi_init(&comm))
@@ -668,6 +749,7 @@ int cmd_avi(int argc, char **argv)
     c.o.comm = &comm;
     rc = run(&c);
     trn_mpi_finalize();
+    dom_free(c.dom);
     return rc;
 #else
     hn_fail(HN_ERR_UNSUPPORTED, "started by mpirun, but this heurnet was built without MPI");

@@ -22,6 +22,7 @@ static const struct {
     const char *help;
 } commands[] = {
     /* in pipeline order: data, training, search, other domains, export */
+    {"domain", cmd_domain, "domains: list, info, check (built-in or a plug-in .so)"},
     {"pdb", cmd_pdb, "pattern databases: build (cached), info"},
     {"gen", cmd_gen, "label boards with optimal distances into an HDF5 dataset"},
     {"data", cmd_data, "datasets: info (counts, cost histogram), merge shards"},

@@ -3,20 +3,20 @@
 # datagen, train, solve), the public headers flat under include/heurnet/,
 # heurnet.pc and a CMake package (find_package(heurnet) -> heurnet::heurnet).
 
-set(HEURNET_MODULES hn_common hn_nn hn_search hn_datagen hn_train hn_solve)
+set(HEURNET_MODULES hn_common hn_domains hn_nn hn_search hn_datagen hn_train hn_solve)
 set(HEURNET_OBJECTS "")
 foreach(m ${HEURNET_MODULES})
   list(APPEND HEURNET_OBJECTS $<TARGET_OBJECTS:${m}>)
 endforeach()
 
 # What the objects need; plain files and flags, so the package exports them.
-set(HEURNET_DEPS ${HDF5_C_LIBRARIES} ${GSL_LIBRARY} ${ZLIB_LIBRARIES} Threads::Threads m)
+set(HEURNET_DEPS ${HDF5_C_LIBRARIES} ${GSL_LIBRARY} ${ZLIB_LIBRARIES} Threads::Threads ${CMAKE_DL_LIBS} m)
 set(HEURNET_PC_LIBS_PRIVATE "-lgsl")
 if(GLPK_LIB AND GLPK_INCLUDE)
   list(APPEND HEURNET_DEPS ${GLPK_LIB})
   string(APPEND HEURNET_PC_LIBS_PRIVATE " -lglpk")
 endif()
-string(APPEND HEURNET_PC_LIBS_PRIVATE " -lpthread -lm")
+string(APPEND HEURNET_PC_LIBS_PRIVATE " -lpthread -ldl -lm")
 if(OPENBLAS_FOUND)
   list(PREPEND HEURNET_DEPS ${OPENBLAS_LINK_LIBRARIES})
 else()
@@ -45,7 +45,7 @@ endforeach()
 # Public headers, installed flat as <heurnet/NAME.h>: their "module/x.h"
 # includes become "x.h" (same folder). Regenerated when a header changes.
 set(HEURNET_PUBLIC_HEADERS
-    common/hn.h nn/nn.h nn/export.h search/srch.h search/npuzzle/ann.h search/npuzzle/encode.h
+    common/hn.h domains/domain.h domains/dom.h nn/nn.h nn/export.h search/srch.h search/npuzzle/ann.h search/npuzzle/encode.h
     search/emp/emp.h
     search/emp/srch_em_scorer.h datagen/dg.h datagen/dataset.h datagen/emp_moves.h train/trn.h
     solve/search.h solve/pdb_cache.h solve/eval_report.h solve/api.h)

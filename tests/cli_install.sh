@@ -97,7 +97,7 @@ LD_LIBRARY_PATH="$P/lib" "$T/proj/build/embed_search" "$MODEL" "$INST" 2 | cmp -
     die "find_package build of embed_search differs"
 
 # Only prefixed global symbols (upper case for constants).
-pre='^(hn_|nn_|srch_|dg_|trn_|heurnet_|HN_|NN_|SRCH_|DG_|TRN_|HEURNET_)'
+pre='^(hn_|nn_|srch_|dg_|trn_|dom_|heurnet_|HN_|NN_|SRCH_|DG_|TRN_|DOM_|HEURNET_)'
 bad=$( (nm -g --defined-only "$P/lib/libheurnet.a" | awk 'NF == 3 {print $3}'
         nm -D --defined-only "$P/lib/libheurnet.so" | awk 'NF == 3 {print $3}') |
       grep -v -E "$pre" | sort -u)

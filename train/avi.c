@@ -62,9 +62,40 @@ static int check_start(const struct trn_avi_opts *o)
     return HN_OK;
 }
 
+/* The run's floor by name, "none" without one. */
+static const char *floor_name(const struct trn_avi_opts *o)
+{
+    if (o->dom)
+        return o->dom_floor ? dom_heur_name(o->dom_floor) : "none";
+    return o->floor ? srch_np_heur_name(o->floor) : "none";
+}
+
+/* What a run on a domain cannot do (yet): the n-puzzle's own extras. */
+static int check_dom(const struct trn_avi_opts *o)
+{
+    if (o->method != TRN_AVI_DAVI || o->table || o->start_share > 0 || o->floor || o->residual)
+        return hn_fail(HN_ERR_ARG,
+                       "on a domain (%s), value iteration is DAVI without a target "
+                       "table or start boards",
+                       dom_spec(o->dom));
+    if (!dom_unit_cost(o->dom))
+        return hn_fail(HN_ERR_ARG, "DAVI on %s: moves of other costs than 1 are not supported",
+                       dom_spec(o->dom));
+    if (!o->dom_residual != !o->residual_spec)
+        return hn_fail(HN_ERR_ARG, "a residual needs both its heuristic and its name");
+    if (o->uniform_share > 0 && !dom_facts_of(o->dom)->has_uniform)
+        return hn_fail(HN_ERR_ARG, "domain %s draws no uniform states (uniform share %g)",
+                       dom_spec(o->dom), o->uniform_share);
+    return HN_OK;
+}
+
 static int check_opts(const struct trn_avi_opts *o)
 {
-    if (o->width < SRCH_NP_MIN_WIDTH || o->width > SRCH_NP_MAX_WIDTH)
+    if (o->dom) {
+        int rc = check_dom(o);
+        if (rc)
+            return rc;
+    } else if (o->width < SRCH_NP_MIN_WIDTH || o->width > SRCH_NP_MAX_WIDTH)
         return hn_fail(HN_ERR_ARG, "board width %d is not 3..5", o->width);
     if (o->batch < 2 || o->rounds < 0 || o->steps_per_round < 1 || !(o->lr > 0) ||
         !(o->lr_decay > 0 && o->lr_decay <= 1) || !(o->target_std > 0))
@@ -80,9 +111,10 @@ static int check_opts(const struct trn_avi_opts *o)
                        o->batch, o->comm->size);
     if ((uint64_t)o->batch * (uint64_t)o->steps_per_round > UINT32_MAX)
         return hn_fail(HN_ERR_ARG, "batch * steps per round exceeds 2^32 rows");
-    if (o->walk_max < 0 || o->walk_max > SRCH_NP_MAX_PATH || o->update_loss < 0)
+    int walk_cap = o->dom ? TRN_AVI_MAX_WALK : SRCH_NP_MAX_PATH;
+    if (o->walk_max < 0 || o->walk_max > walk_cap || o->update_loss < 0)
         return hn_fail(HN_ERR_ARG, "walk max %d is not 0..%d or the update loss is negative",
-                       o->walk_max, SRCH_NP_MAX_PATH);
+                       o->walk_max, walk_cap);
     if (o->method == TRN_AVI_BOOT &&
         (o->boards < 1 || o->budget < 1 || !(o->weight >= 1) || o->walk < 1 || o->walk_step < 0 ||
          o->walk > o->walk_max || !(o->raise > 0 && o->raise <= 1) ||
@@ -102,7 +134,8 @@ static int check_opts(const struct trn_avi_opts *o)
     int rc = check_start(o);
     if (rc)
         return rc;
-    if (!o->residual != !o->residual_spec || (o->residual && o->method != TRN_AVI_DAVI))
+    if (!o->dom &&
+        (!o->residual != !o->residual_spec || (o->residual && o->method != TRN_AVI_DAVI)))
         return hn_fail(HN_ERR_ARG, "a residual needs both its heuristic and its name, and "
                                    "works with DAVI only");
     return HN_OK;
@@ -190,10 +223,26 @@ int trn_avi_parallel(int threads, int njobs, int (*fn)(void *user, int job), voi
 
 /* ---- Adam steps -------------------------------------------------------- */
 
+/* One training row's inputs: a board's one-hot tiles, or a domain state's
+ * active inputs. */
+static void encode_row(const struct trn_avi_opts *o, const uint8_t *row, float *x)
+{
+    if (!o->dom) {
+        srch_np_encode_onehot_tiles(row, o->width * o->width, x);
+        return;
+    }
+    int32_t act[DOM_MAX_ACTIVE];
+    int n = dom_encode(o->dom, row, act);
+    memset(x, 0, sizeof *x * dom_facts_of(o->dom)->inputs);
+    for (int i = 0; i < n; i++)
+        x[act[i]] = 1.0f;
+}
+
 int trn_avi_fit(const struct trn_avi_opts *o, struct avi_state *s, const uint8_t *boards,
                 const float *y, const uint32_t *idx, int steps, double *loss)
 {
-    int cells = o->width * o->width, din = cells * cells, bs = o->batch, first;
+    int cells = o->dom ? (int)dom_state_bytes(o->dom) : o->width * o->width;
+    int din = o->dom ? (int)dom_facts_of(o->dom)->inputs : cells * cells, bs = o->batch, first;
     int stripe = trn_avi_stripe(o, &first); /* this process's rows of each batch */
     float *x = malloc(sizeof(float) * (size_t)stripe * (size_t)din),
           *t = malloc(sizeof(float) * (size_t)stripe);
@@ -208,8 +257,7 @@ int trn_avi_fit(const struct trn_avi_opts *o, struct avi_state *s, const uint8_t
             break;
         const uint32_t *row = idx + (size_t)k * (size_t)bs + first;
         for (int i = 0; i < stripe; i++) {
-            srch_np_encode_onehot_tiles(boards + (size_t)row[i] * (size_t)cells, cells,
-                                        x + (size_t)i * (size_t)din);
+            encode_row(o, boards + (size_t)row[i] * (size_t)cells, x + (size_t)i * (size_t)din);
             t[i] = (float)((y[row[i]] - mean) / std);
         }
         double lr = o->lr * pow(o->lr_decay, (double)s->steps);
@@ -244,10 +292,32 @@ int trn_avi_fit(const struct trn_avi_opts *o, struct avi_state *s, const uint8_t
 
 /* ---- set-up ------------------------------------------------------------ */
 
+/* The encoder name models of this run record. */
+static void run_encoder(const struct trn_avi_opts *o, char *enc, size_t cap)
+{
+    if (o->dom)
+        snprintf(enc, cap, "%s", dom_facts_of(o->dom)->encoding);
+    else
+        srch_np_encode_name(o->width, o->goal, enc, cap);
+}
+
+/* A model of a domain run records the domain it was trained on. */
+static int check_domain(const struct trn_avi_opts *o, const nn_model *m, const char *name)
+{
+    const char *dm = nn_model_get_meta_str(m, "domain");
+    if (!o->dom || (dm && !strcmp(dm, dom_spec(o->dom))))
+        return HN_OK;
+    return hn_fail(HN_ERR_ARG, "%s: the model is for domain \"%s\", this run is on \"%s\"", name,
+                   dm ? dm : "none recorded", dom_spec(o->dom));
+}
+
 static int check_model(const struct trn_avi_opts *o, const nn_model *m, const char *name)
 {
-    char enc[128];
-    srch_np_encode_name(o->width, o->goal, enc, sizeof enc);
+    char enc[256];
+    run_encoder(o, enc, sizeof enc);
+    int drc = check_domain(o, m, name);
+    if (drc)
+        return drc;
     if (strcmp(nn_model_encoder(m), enc))
         return hn_fail(HN_ERR_ARG, "%s: the model reads \"%s\", this run needs \"%s\"", name,
                        nn_model_encoder(m), enc);
@@ -277,7 +347,8 @@ static int zero_output(const struct trn_avi_opts *o, nn_model *m)
 static int fresh_model(const struct trn_avi_opts *o, nn_model **out)
 {
     int rc = 0, cells = o->width * o->width;
-    char enc[128];
+    int inputs = o->dom ? (int)dom_facts_of(o->dom)->inputs : cells * cells;
+    char enc[256];
     if (o->init) {
         *out = nn_model_load(o->init, &rc);
         return *out ? check_model(o, *out, o->init) : rc ? rc : HN_ERR_IO;
@@ -287,17 +358,22 @@ static int fresh_model(const struct trn_avi_opts *o, nn_model **out)
     struct nn_spec spec;
     if ((rc = nn_spec_parse(o->arch, &o->defaults, &spec)))
         return hn_fail(rc, "--arch %s: %s", o->arch, hn_errmsg());
-    if (spec.n_inputs != cells * cells || spec.layer[spec.n_layers - 1].width != 1)
+    if (spec.n_inputs != inputs || spec.layer[spec.n_layers - 1].width != 1)
         return hn_fail(HN_ERR_SHAPE,
-                       "--arch %s: a %d-puzzle network reads %d inputs and has one output", o->arch,
-                       cells - 1, cells * cells);
+                       "--arch %s: a network for %s reads %d inputs and has one output", o->arch,
+                       o->dom ? dom_spec(o->dom) : "this puzzle", inputs);
     if (!(*out = nn_model_new(&spec, hn_seed_mix(o->seed, 1), &rc)))
         return rc;
-    srch_np_encode_name(o->width, o->goal, enc, sizeof enc);
+    run_encoder(o, enc, sizeof enc);
     rc = nn_model_set_target(*out, o->target_mean, o->target_std);
-    if (!rc && o->residual)
+    char np[64];
+    if (!rc && o->dom)
+        rc = nn_model_set_meta_str(*out, "domain", dom_spec(o->dom));
+    else if (!rc && srch_np_encode_domain(enc, np, sizeof np) == 0)
+        rc = nn_model_set_meta_str(*out, "domain", np);
+    if (!rc && (o->residual || o->dom_residual))
         rc = zero_output(o, *out);
-    if (!rc && o->residual)
+    if (!rc && (o->residual || o->dom_residual))
         rc = nn_model_set_meta_str(*out, "residual", o->residual_spec);
     return rc ? rc : nn_model_set_encoder(*out, enc);
 }
@@ -389,8 +465,7 @@ static int record_history(const struct trn_avi_opts *o, const struct avi_state *
              "uniform %g walk_max %d floor %s update_loss %g threads %d",
              s->session_first, s->round, o->steps_per_round, o->batch, o->lr, o->lr_decay,
              o->lr_cosine ? " cosine" : "", o->lookahead, o->integer_targets, o->table,
-             o->uniform_share, o->walk_max, o->floor ? srch_np_heur_name(o->floor) : "none",
-             o->update_loss, o->threads);
+             o->uniform_share, o->walk_max, floor_name(o), o->update_loss, o->threads);
     if (o->start_share > 0) {
         size_t k = strlen(line);
         snprintf(line + k, sizeof line - k, " start %g walk %d of %zu boards (%s)", o->start_share,
@@ -413,7 +488,7 @@ int trn_avi_record(const struct trn_avi_opts *o, const struct avi_state *s)
     char spec[NN_SPEC_MAX], seed[32], floor[128];
     int rc = nn_spec_format(nn_model_spec(s->m), NULL, spec, sizeof spec);
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->seed);
-    snprintf(floor, sizeof floor, "%s", o->floor ? srch_np_heur_name(o->floor) : "none");
+    snprintf(floor, sizeof floor, "%s", floor_name(o));
     int boot = o->method == TRN_AVI_BOOT;
     struct {
         const char *k;

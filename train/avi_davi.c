@@ -280,7 +280,7 @@ int trn_avi_targets(const struct trn_avi_opts *o, const nn_model *target, const 
 }
 
 /* Replace the target network by a copy of the trained one. */
-static int update_target(struct avi_state *s)
+int trn_avi_update_target(struct avi_state *s)
 {
     int rc = 0;
     nn_model *c = nn_model_clone(s->m, &rc);
@@ -321,12 +321,18 @@ static int round_rows(const struct trn_avi_opts *o, struct avi_state *s, struct 
     /* a residual network learns only the correction to its heuristic */
     for (size_t i = 0; j->base && i < j->n; i++)
         j->y[i] -= (float)j->base[i];
+    return trn_avi_shuffle(o, s, perm, j->n);
+}
+
+int trn_avi_shuffle(const struct trn_avi_opts *o, const struct avi_state *s, uint32_t *perm,
+                    size_t n)
+{
     hn_rng *g = hn_rng_new(hn_seed_mix(o->seed, 0xa0000000ull + (uint64_t)s->round));
     if (!g)
         return hn_fail(HN_ERR_NOMEM, "out of memory");
-    for (size_t i = 0; i < j->n; i++)
+    for (size_t i = 0; i < n; i++)
         perm[i] = (uint32_t)i;
-    for (size_t i = j->n - 1; i > 0; i--) {
+    for (size_t i = n - 1; i > 0; i--) {
         uint32_t k = hn_rng_below(g, (uint32_t)(i + 1)), t = perm[i];
         perm[i] = perm[k];
         perm[k] = t;
@@ -337,6 +343,8 @@ static int round_rows(const struct trn_avi_opts *o, struct avi_state *s, struct 
 
 int trn_avi_davi_round(const struct trn_avi_opts *o, struct avi_state *s, struct trn_avi_round *r)
 {
+    if (o->dom)
+        return trn_avi_dom_round(o, s, r);
     size_t n = (size_t)o->batch * (size_t)o->steps_per_round, cells = (size_t)(o->width * o->width);
     struct davi_job j = {.o = o,
                          .n = n,
@@ -360,7 +368,7 @@ int trn_avi_davi_round(const struct trn_avi_opts *o, struct avi_state *s, struct
      * with no threshold it is replaced every round. */
     if (!rc && (o->update_loss <= 0 || r->loss < o->update_loss)) {
         rc = trn_avi_lockstep(o, s->m);
-        rc = rc ? rc : update_target(s);
+        rc = rc ? rc : trn_avi_update_target(s);
         r->updated = 1;
     }
     free(j.b);

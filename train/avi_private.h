@@ -64,6 +64,14 @@ int trn_avi_fit(const struct trn_avi_opts *o, struct avi_state *s, const uint8_t
 int trn_avi_davi_round(const struct trn_avi_opts *o, struct avi_state *s, struct trn_avi_round *r);
 int trn_avi_boot_round(const struct trn_avi_opts *o, struct avi_state *s, struct trn_avi_round *r);
 
+/* DAVI on a domain (o->dom): one round (train/avi_dom.c). */
+int trn_avi_dom_round(const struct trn_avi_opts *o, struct avi_state *s, struct trn_avi_round *r);
+/* Replace the target network by a copy of the trained one. */
+int trn_avi_update_target(struct avi_state *s);
+/* perm = a shuffle of 0..n-1, seeded by the run's seed and round. */
+int trn_avi_shuffle(const struct trn_avi_opts *o, const struct avi_state *s, uint32_t *perm,
+                    size_t n);
+
 /* Run fn(user, job) for job = 0..njobs-1 on o->threads threads (jobs are
  * taken in order; fn must not depend on which thread runs it). Returns the
  * first nonzero status a job returned. */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "search/npuzzle/encode.h"
 #include "train/trn_private.h"
 
 /* .defaults repeats NN_LAYER_DEFAULTS' values (an object is not a constant
@@ -260,6 +261,10 @@ static int fresh_state(const trn_data *d, const struct trn_opts *o, const struct
     }
     if (!rc)
         rc = nn_model_set_encoder(s->m, trn_data_encoder(d));
+    char dname[64];
+    if (!rc && srch_np_encode_domain(trn_data_encoder(d), dname, sizeof dname) == 0)
+        rc = nn_model_set_meta_str(s->m, "domain", dname);
+    hn_error_clear();
     if (rc)
         return rc;
     s->best = nn_model_clone(s->m, &rc);

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "common/hn.h"
+#include "domains/dom.h"
 #include "nn/nn.h"
 #include "search/srch.h"
 
@@ -207,9 +208,20 @@ struct trn_avi_round {
 
 typedef void (*trn_avi_round_fn)(const struct trn_avi_round *r, void *user);
 
+/* Longest random walk of a run on a domain (the n-puzzle's specialised
+ * path keeps SRCH_NP_MAX_PATH). */
+#define TRN_AVI_MAX_WALK 100000
+
 struct trn_avi_opts {
     enum trn_avi_method method;
-    int width, goal;  /* board (3..5) and goal layout */
+    int width, goal; /* board (3..5) and goal layout; unused with dom */
+    /* Any domain (DAVI only): states, moves, encoding and heuristics come
+     * from it, and dom_floor / dom_residual (may be NULL) take the place of
+     * floor / residual (residual_spec names dom_residual). NULL: the
+     * n-puzzle of `width` on its specialised path. */
+    const struct dom *dom;
+    const struct dom_heur *dom_floor;
+    const struct dom_heur *dom_residual;
     const char *arch; /* spec (NULL with init or resume) */
     struct nn_layer_defaults defaults;
     const char *init;               /* start from this model's weights; may be NULL */

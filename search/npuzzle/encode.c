@@ -51,3 +51,16 @@ int srch_np_encode_parse(const char *name, int *width, int *goal)
     *width = w;
     return HN_OK;
 }
+
+int srch_np_encode_domain(const char *name, char *buf, size_t cap)
+{
+    char g[32];
+    int w, used = 0, goal;
+    if (!name || sscanf(name, "npuzzle-onehot n=%d goal=%31s%n", &w, g, &used) != 2 ||
+        name[used] != '\0' || w < 2 || w > 16 || srch_np_goal_parse(g, &goal))
+        return hn_fail(HN_ERR_FORMAT, "encoder \"%s\" is not an n-puzzle encoder",
+                       name ? name : "");
+    int n = snprintf(buf, cap, "npuzzle:%dx%d%s", w, w,
+                     goal == SRCH_NP_GOAL_BLANK_LAST ? ":blank-last" : "");
+    return n < 0 || (size_t)n >= cap ? hn_fail(HN_ERR_ARG, "buffer too small") : HN_OK;
+}

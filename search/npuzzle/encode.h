@@ -37,6 +37,12 @@ int srch_np_encode_name(int width, int goal, char *buf, size_t cap);
  * *width and *goal, or HN_ERR_FORMAT with a message quoting the name. */
 int srch_np_encode_parse(const char *name, int *width, int *goal);
 
+/* The domain (domains/dom.h) an n-puzzle encoder name stands for:
+ * "npuzzle-onehot n=4 goal=blank-last" -> "npuzzle:4x4:blank-last" (the
+ * default goal blank-first adds nothing). 0, or HN_ERR_FORMAT for another
+ * encoder. Models without a "domain" attribute are read through it. */
+int srch_np_encode_domain(const char *name, char *buf, size_t cap);
+
 HEURNET_API_END
 
 #endif

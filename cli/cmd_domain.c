@@ -1,0 +1,177 @@
+/* heurnet domain: list the built-in domains, describe one, or check any
+ * domain (built-in or a plug-in) for conformance to the interface. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "common/hn.h"
+#include "domains/dom.h"
+
+int cli_domain_npuzzle(const dom *d, int *width, int *goal)
+{
+    int w = 0, h = 0, n = 0;
+    const char *c = dom_canonical(d);
+    if (sscanf(c, "npuzzle:%dx%d%n", &w, &h, &n) != 2 || w != h || w < 3 || w > 5)
+        return 0;
+    if (c[n] == '\0')
+        *goal = 0;
+    else if (!strcmp(c + n, ":blank-last"))
+        *goal = 1;
+    else
+        return 0;
+    *width = w;
+    return 1;
+}
+
+static void help(void)
+{
+    printf("usage: heurnet domain list\n"
+           "       heurnet domain info DOMAIN\n"
+           "       heurnet domain check DOMAIN [--walks N] [--max-len N] [--bfs-depth N]\n"
+           "                                   [--bfs-states N] [--seed S]\n\n"
+           "DOMAIN is NAME[:ARGS] for a built-in domain (npuzzle:4x4, npuzzle:6x6:blank-last,\n"
+           "cube3) or PATH.so[@NAME][:ARGS] for a plug-in compiled against <heurnet/domain.h>.\n"
+           "check: over random walks from the goal, a move then its inverse restores the state,\n"
+           "expand agrees with apply, the encoding delta agrees with re-encoding, states and\n"
+           "moves parse back from their text, and the domain's heuristics never exceed\n"
+           "breadth-first distances. Exit 0 when every check passes, 1 otherwise.\n"
+           "  --walks N          random walks [%d]\n"
+           "  --max-len N        moves per walk, at most [%d]\n"
+           "  --bfs-depth N      heuristics checked on states up to N moves away [%d]\n"
+           "  --bfs-states N     at most N states in that search (0: skip) [%zu]\n"
+           "  --seed S           [%llu]\n",
+           DOM_CHECK_OPTS_DEFAULTS.walks, DOM_CHECK_OPTS_DEFAULTS.max_len,
+           DOM_CHECK_OPTS_DEFAULTS.bfs_depth, DOM_CHECK_OPTS_DEFAULTS.bfs_states,
+           (unsigned long long)DOM_CHECK_OPTS_DEFAULTS.seed);
+}
+
+static int open_or_usage(const char *spec, dom **d)
+{
+    int st;
+    if (!(*d = dom_open(spec, &st))) {
+        fprintf(stderr, "heurnet domain: %s\n", hn_errmsg());
+        return st == HN_ERR_IO || st == HN_ERR_FORMAT ? CLI_EXIT_USAGE : CLI_EXIT_USAGE;
+    }
+    return 0;
+}
+
+static int list(void)
+{
+    printf("name\tsummary\targuments\n");
+    for (int i = 0; dom_builtin(i); i++) {
+        const dom_def *def = dom_builtin(i);
+        printf("%s\t%s\t%s\n", def->name, def->summary ? def->summary : "",
+               def->args_help ? def->args_help : "");
+    }
+    return CLI_EXIT_OK;
+}
+
+static int info(const char *spec)
+{
+    dom *d;
+    int rc = open_or_usage(spec, &d);
+    if (rc)
+        return rc;
+    const dom_facts *f = dom_facts_of(d);
+    char moves[1024] = "";
+    for (uint32_t m = 0; m < f->nmoves; m++) {
+        size_t u = strlen(moves);
+        snprintf(moves + u, sizeof moves - u, "%s%s", m ? " " : "", f->move_name[m]);
+    }
+    printf("domain=%s\nname=%s\nstate_bytes=%u\nmoves=%u\nmove_names=%s\nunit_cost=%d\n"
+           "prune_states=%u\ninputs=%u\nmax_active=%u\nmax_delta=%u\nencoding=%s\n"
+           "heuristics=%s\npatterns=%s\nuniform_states=%u\ntypical_depth=%u\n",
+           dom_spec(d), dom_def_of(d)->name, f->state_bytes, f->nmoves, moves, dom_unit_cost(d),
+           f->prune_states, f->inputs, f->max_active, f->max_delta, f->encoding,
+           f->heuristics && f->heuristics[0] ? f->heuristics : "none",
+           f->patterns && f->patterns[0] ? f->patterns : "none", f->has_uniform, f->typical_depth);
+    dom_free(d);
+    return CLI_EXIT_OK;
+}
+
+static int check_option(int opt, const char *arg, dom_check_opts *o)
+{
+    long v;
+    uint64_t u;
+    switch (opt) {
+    case 'w':
+        if (cli_parse_long(arg, 1, 10000000, &v))
+            return cli_usage("domain", "--walks '%s' is not 1..10^7", arg);
+        o->walks = (int)v;
+        return 0;
+    case 'l':
+        if (cli_parse_long(arg, 1, 255, &v))
+            return cli_usage("domain", "--max-len '%s' is not 1..255", arg);
+        o->max_len = (int)v;
+        return 0;
+    case 'd':
+        if (cli_parse_long(arg, 0, 250, &v))
+            return cli_usage("domain", "--bfs-depth '%s' is not 0..250", arg);
+        o->bfs_depth = (int)v;
+        return 0;
+    case 'n':
+        if (cli_parse_long(arg, 0, 100000000, &v))
+            return cli_usage("domain", "--bfs-states '%s' is not 0..10^8", arg);
+        o->bfs_states = (size_t)v;
+        return 0;
+    case 's':
+        if (cli_parse_u64(arg, &u))
+            return cli_usage("domain", "--seed '%s' is not a number", arg);
+        o->seed = u;
+        return 0;
+    default:
+        return cli_usage("domain", "unknown option");
+    }
+}
+
+static int check(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"walks", required_argument, NULL, 'w'},     {"max-len", required_argument, NULL, 'l'},
+        {"bfs-depth", required_argument, NULL, 'd'}, {"bfs-states", required_argument, NULL, 'n'},
+        {"seed", required_argument, NULL, 's'},      {NULL, 0, NULL, 0}};
+    dom_check_opts o = DOM_CHECK_OPTS_DEFAULTS;
+    int opt, rc;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1)
+        if ((rc = check_option(opt, optarg, &o)))
+            return rc;
+    if (optind != argc - 1)
+        return cli_usage("domain", "check needs exactly one DOMAIN");
+    cli_log_init(0);
+    dom *d;
+    if ((rc = open_or_usage(argv[optind], &d)))
+        return rc;
+    dom_check_report r;
+    hn_stop_install();
+    int st = dom_check(d, &o, &r);
+    printf("domain=%s states=%llu moves=%llu heuristic_checks=%llu bfs_states=%llu "
+           "failures=%llu\n",
+           dom_spec(d), (unsigned long long)r.states, (unsigned long long)r.moves,
+           (unsigned long long)r.heur_checks, (unsigned long long)r.bfs_states,
+           (unsigned long long)r.failures);
+    if (r.failures)
+        fprintf(stderr, "heurnet domain check: %s: %llu failure(s); the first: %s\n", dom_spec(d),
+                (unsigned long long)r.failures, r.first);
+    dom_free(d);
+    if (st)
+        return cli_fail("domain check");
+    return r.failures ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+}
+
+int cmd_domain(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        help();
+        return argc < 2 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+    }
+    if (!strcmp(argv[1], "list"))
+        return argc == 2 ? list() : cli_usage("domain", "list takes no argument");
+    if (!strcmp(argv[1], "info"))
+        return argc == 3 ? info(argv[2]) : cli_usage("domain", "info needs exactly one DOMAIN");
+    if (!strcmp(argv[1], "check"))
+        return check(argc - 1, argv + 1);
+    return cli_usage("domain", "unknown subcommand '%s' (list, info, check)", argv[1]);
+}

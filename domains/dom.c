@@ -1,0 +1,500 @@
+/* Opening domains (built-in or plug-in) and the calls every domain shares:
+ * the pruning automaton, hashing, walks, encoding deltas and move text. */
+#define _GNU_SOURCE /* RTLD_LOCAL in dlfcn.h is POSIX; this is for strndup */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "domains/dom_private.h"
+
+/* ---- the host table a domain gets ---- */
+
+static int host_fail(int status, const char *msg)
+{
+    return hn_fail(status, "%s", msg ? msg : "domain error");
+}
+
+static void host_log(int level, const char *msg)
+{
+    hn_log(level, "%s", msg ? msg : "");
+}
+
+static const char *host_cache_dir(void)
+{
+    static _Thread_local char buf[4096];
+    return dom_cache_dir(buf, sizeof buf) == 0 ? buf : NULL;
+}
+
+static const dom_host HOST = {
+    .abi_version = DOM_ABI_VERSION,
+    .struct_size = sizeof(dom_host),
+    .fail = host_fail,
+    .log = host_log,
+    .stop_requested = hn_stop_requested,
+    .cache_dir = host_cache_dir,
+};
+
+const dom_host *dom_host_table(void)
+{
+    return &HOST;
+}
+
+/* ---- checks of a definition and of the facts it reports ---- */
+
+/* The size of version 1's dom_def: anything smaller lacks entries. */
+#define DOM_DEF_V1_SIZE (offsetof(dom_def, pattern_open) + sizeof(void *))
+
+static int check_def(const dom_def *def, const char *spec)
+{
+    if (def->abi_version != DOM_ABI_VERSION)
+        return hn_fail(HN_ERR_FORMAT, "domain %s: ABI version %u, this heurnet has %u", spec,
+                       def->abi_version, DOM_ABI_VERSION);
+    if (def->struct_size < DOM_DEF_V1_SIZE)
+        return hn_fail(HN_ERR_FORMAT, "domain %s: definition of %u bytes, version 1 has %zu", spec,
+                       def->struct_size, (size_t)DOM_DEF_V1_SIZE);
+    const char *missing = !def->name           ? "name"
+                          : !def->create       ? "create"
+                          : !def->destroy      ? "destroy"
+                          : !def->expand       ? "expand"
+                          : !def->apply        ? "apply"
+                          : !def->goal         ? "goal"
+                          : !def->encode       ? "encode"
+                          : !def->parse_state  ? "parse_state"
+                          : !def->format_state ? "format_state"
+                                               : NULL;
+    if (missing)
+        return hn_fail(HN_ERR_FORMAT, "domain %s: the definition has no %s", spec, missing);
+    if (def->heur_open && (!def->heur_eval || !def->heur_free))
+        return hn_fail(HN_ERR_FORMAT, "domain %s: heur_open without heur_eval or heur_free", spec);
+    return 0;
+}
+
+static int check_prune(const dom_facts *f, const char *spec)
+{
+    if (f->prune_states == 0)
+        return 0;
+    if (!f->prune_next || f->prune_states > 255)
+        return hn_fail(HN_ERR_FORMAT, "domain %s: pruning automaton of %u states without a table",
+                       spec, f->prune_states);
+    for (size_t i = 0; i < (size_t)f->prune_states * f->nmoves; i++)
+        if (f->prune_next[i] != DOM_PRUNED && f->prune_next[i] >= f->prune_states)
+            return hn_fail(HN_ERR_FORMAT, "domain %s: pruning automaton entry %zu goes to state %u",
+                           spec, i, f->prune_next[i]);
+    return 0;
+}
+
+static int check_facts(const dom_def *def, const dom_facts *f, const char *spec)
+{
+    if (!f->canonical || !f->encoding || !f->move_name)
+        return hn_fail(HN_ERR_FORMAT, "domain %s: facts without canonical, encoding or move names",
+                       spec);
+    if (f->state_bytes < 1 || f->state_bytes > DOM_MAX_STATE_BYTES)
+        return hn_fail(HN_ERR_FORMAT, "domain %s: state of %u bytes (1..%d)", spec, f->state_bytes,
+                       DOM_MAX_STATE_BYTES);
+    if (f->nmoves < 1 || f->nmoves > DOM_MAX_MOVES)
+        return hn_fail(HN_ERR_FORMAT, "domain %s: %u moves (1..%d)", spec, f->nmoves,
+                       DOM_MAX_MOVES);
+    if (f->inputs < 1 || f->max_active < 1 || f->max_active > DOM_MAX_ACTIVE ||
+        f->max_active > f->inputs)
+        return hn_fail(HN_ERR_FORMAT, "domain %s: %u inputs with at most %u active (1..%d)", spec,
+                       f->inputs, f->max_active, DOM_MAX_ACTIVE);
+    if (def->encode_delta && (f->max_delta < 1 || f->max_delta > DOM_MAX_DELTA))
+        return hn_fail(HN_ERR_FORMAT, "domain %s: encode_delta with max_delta %u (1..%d)", spec,
+                       f->max_delta, DOM_MAX_DELTA);
+    for (uint32_t m = 0; m < f->nmoves; m++) {
+        if (!f->move_name[m] || !f->move_name[m][0] || strpbrk(f->move_name[m], " \t"))
+            return hn_fail(HN_ERR_FORMAT, "domain %s: move %u has no name or a blank in it", spec,
+                           m);
+        if (f->inverse && (f->inverse[m] < -1 || f->inverse[m] >= (int)f->nmoves))
+            return hn_fail(HN_ERR_FORMAT, "domain %s: inverse of move %u is %d", spec, m,
+                           f->inverse[m]);
+        if (f->cost && f->cost[m] < 1)
+            return hn_fail(HN_ERR_FORMAT, "domain %s: move %u costs 0", spec, m);
+    }
+    if (f->has_uniform && !def->random_state)
+        return hn_fail(HN_ERR_FORMAT, "domain %s: has_uniform without random_state", spec);
+    return check_prune(f, spec);
+}
+
+/* ---- opening ---- */
+
+static const dom_def *find_builtin(const char *name, size_t len)
+{
+    for (int i = 0; dom_builtin(i); i++) {
+        const dom_def *def = dom_builtin(i);
+        if (strlen(def->name) == len && !memcmp(def->name, name, len))
+            return def;
+    }
+    return NULL;
+}
+
+static int unknown_name(const char *spec)
+{
+    char names[512] = "";
+    for (int i = 0; dom_builtin(i); i++) {
+        size_t u = strlen(names);
+        snprintf(names + u, sizeof names - u, "%s%s", i ? ", " : "", dom_builtin(i)->name);
+    }
+    return hn_fail(HN_ERR_ARG, "unknown domain '%s' (built in: %s; or a plug-in PATH.so)", spec,
+                   names);
+}
+
+/* Load a plug-in: "PATH.so[@NAME][:ARGS]"; *args points into spec. */
+static const dom_def *load_plugin(const char *spec, void **handle, const char **args, int *st)
+{
+    const char *so = strstr(spec, ".so");
+    size_t plen = so ? (size_t)(so - spec) + 3 : strcspn(spec, "@:");
+    char path[4096], want[64] = "";
+    if (plen >= sizeof path) {
+        *st = hn_fail(HN_ERR_ARG, "domain plug-in path too long: %.60s...", spec);
+        return NULL;
+    }
+    memcpy(path, spec, plen);
+    path[plen] = '\0';
+    const char *rest = spec + plen;
+    if (*rest == '@') {
+        size_t n = strcspn(rest + 1, ":");
+        if (n == 0 || n >= sizeof want) {
+            *st = hn_fail(HN_ERR_ARG, "domain %s: bad name after '@'", spec);
+            return NULL;
+        }
+        memcpy(want, rest + 1, n);
+        want[n] = '\0';
+        rest += 1 + n;
+    }
+    *args = *rest == ':' ? rest + 1 : "";
+    if (*rest && *rest != ':') {
+        *st = hn_fail(HN_ERR_ARG, "domain %s: expected PATH.so[@NAME][:ARGS]", spec);
+        return NULL;
+    }
+    *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!*handle) {
+        const char *why = dlerror();
+        *st = hn_fail(HN_ERR_IO, "cannot load domain plug-in %s: %s", path, why ? why : "?");
+        return NULL;
+    }
+    dom_entry_fn entry;
+    void *sym = dlsym(*handle, DOM_ENTRY_SYMBOL);
+    memcpy(&entry, &sym, sizeof entry); /* object pointer to function pointer */
+    if (!sym) {
+        *st = hn_fail(HN_ERR_FORMAT, "domain plug-in %s exports no %s()", path, DOM_ENTRY_SYMBOL);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < 256; i++) {
+        const dom_def *def = entry(i);
+        if (!def)
+            break;
+        if (!want[0] || (def->name && !strcmp(def->name, want)))
+            return def;
+    }
+    *st = hn_fail(HN_ERR_FORMAT, "domain plug-in %s exports no domain%s%s", path,
+                  want[0] ? " named " : "", want);
+    return NULL;
+}
+
+static int is_plugin_spec(const char *spec)
+{
+    return strchr(spec, '/') != NULL || strstr(spec, ".so") != NULL;
+}
+
+static const dom_def *resolve(const char *spec, void **handle, const char **args, int *st)
+{
+    if (is_plugin_spec(spec))
+        return load_plugin(spec, handle, args, st);
+    size_t n = strcspn(spec, ":");
+    const dom_def *def = find_builtin(spec, n);
+    if (!def) {
+        *st = unknown_name(spec);
+        return NULL;
+    }
+    *args = spec[n] == ':' ? spec + n + 1 : "";
+    return def;
+}
+
+static int finish_open(dom *d, const char *spec)
+{
+    int st = check_facts(d->def, &d->facts, spec);
+    if (st)
+        return st;
+    d->goal = malloc(d->facts.state_bytes);
+    if (!d->goal)
+        return hn_fail(HN_ERR_NOMEM, "domain %s: out of memory", spec);
+    memset(d->goal, 0, d->facts.state_bytes);
+    d->def->goal(d->inst, d->goal);
+    d->unit = 1;
+    for (uint32_t m = 0; m < d->facts.nmoves; m++) {
+        d->allowed[0] |= 1ull << m;
+        if (d->facts.cost && d->facts.cost[m] != 1)
+            d->unit = 0;
+    }
+    for (uint32_t q = 0; q < d->facts.prune_states && q < 256; q++) {
+        d->allowed[q] = 0;
+        for (uint32_t m = 0; m < d->facts.nmoves; m++)
+            if (d->facts.prune_next[q * d->facts.nmoves + m] != DOM_PRUNED)
+                d->allowed[q] |= 1ull << m;
+    }
+    /* models and datasets record the canonical string alone, so a plug-in
+     * moved to another folder still matches its models */
+    if (!(d->spec = strdup(d->facts.canonical)))
+        return hn_fail(HN_ERR_NOMEM, "domain %s: out of memory", spec);
+    return 0;
+}
+
+dom *dom_open(const char *spec, int *status)
+{
+    int st = 0, dummy;
+    if (!status)
+        status = &dummy;
+    if (!spec || !spec[0]) {
+        *status = hn_fail(HN_ERR_ARG, "empty domain name");
+        return NULL;
+    }
+    dom *d = calloc(1, sizeof *d);
+    if (!d) {
+        *status = hn_fail(HN_ERR_NOMEM, "out of memory opening domain %s", spec);
+        return NULL;
+    }
+    const char *args = "";
+    d->def = resolve(spec, &d->handle, &args, &st);
+    if (d->def && (st = check_def(d->def, spec)) == 0) {
+        d->facts.struct_size = sizeof d->facts;
+        hn_error_clear();
+        d->inst = d->def->create(args, &HOST, &d->facts);
+        if (!d->inst) {
+            const char *why = hn_errmsg();
+            st = hn_fail(HN_ERR_ARG, "domain %s: %s", spec, why && why[0] ? why : "create failed");
+        } else
+            st = finish_open(d, spec);
+    }
+    if (!d->def && !st)
+        st = HN_ERR_ARG;
+    if (st) {
+        dom_free(d);
+        *status = st;
+        return NULL;
+    }
+    *status = 0;
+    return d;
+}
+
+void dom_free(dom *d)
+{
+    if (!d)
+        return;
+    if (d->inst)
+        d->def->destroy(d->inst);
+    free(d->goal);
+    free(d->spec);
+    if (d->handle)
+        dlclose(d->handle);
+    free(d);
+}
+
+/* ---- facts ---- */
+
+const dom_facts *dom_facts_of(const dom *d)
+{
+    return &d->facts;
+}
+
+const dom_def *dom_def_of(const dom *d)
+{
+    return d->def;
+}
+
+const void *dom_instance(const dom *d)
+{
+    return d->inst;
+}
+
+const char *dom_spec(const dom *d)
+{
+    return d->spec;
+}
+
+const char *dom_canonical(const dom *d)
+{
+    return d->facts.canonical;
+}
+
+size_t dom_state_bytes(const dom *d)
+{
+    return d->facts.state_bytes;
+}
+
+int dom_nmoves(const dom *d)
+{
+    return (int)d->facts.nmoves;
+}
+
+int dom_move_cost(const dom *d, int m)
+{
+    return d->facts.cost ? d->facts.cost[m] : 1;
+}
+
+int dom_unit_cost(const dom *d)
+{
+    return d->unit;
+}
+
+/* ---- moves ---- */
+
+int dom_prune_next(const dom *d, int q, int m)
+{
+    if (d->facts.prune_states == 0)
+        return 0;
+    return d->facts.prune_next[(size_t)q * d->facts.nmoves + (size_t)m];
+}
+
+uint64_t dom_allowed(const dom *d, int q)
+{
+    return d->facts.prune_states ? d->allowed[q] : d->allowed[0];
+}
+
+int dom_expand(const dom *d, const void *state, int q, void *children, uint8_t *moves, uint8_t *cq)
+{
+    int n = d->def->expand(d->inst, state, dom_allowed(d, q), children, moves);
+    if (cq)
+        for (int i = 0; i < n; i++)
+            cq[i] = (uint8_t)dom_prune_next(d, q, moves[i]);
+    return n;
+}
+
+int dom_apply(const dom *d, void *state, int m)
+{
+    if (m < 0 || m >= (int)d->facts.nmoves)
+        return 0;
+    return d->def->apply(d->inst, state, m);
+}
+
+int dom_inverse(const dom *d, int m)
+{
+    return d->facts.inverse ? d->facts.inverse[m] : -1;
+}
+
+/* ---- states ---- */
+
+void dom_goal(const dom *d, void *state)
+{
+    memcpy(state, d->goal, d->facts.state_bytes);
+}
+
+int dom_is_goal(const dom *d, const void *state)
+{
+    if (d->def->is_goal)
+        return d->def->is_goal(d->inst, state);
+    return memcmp(state, d->goal, d->facts.state_bytes) == 0;
+}
+
+uint64_t dom_hash(const dom *d, const void *state)
+{
+    /* FNV-1a over 8-byte words, then a final mix: cheap and well spread
+     * for the short blobs states are. */
+    const uint8_t *p = state;
+    size_t n = d->facts.state_bytes;
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (; n >= 8; n -= 8, p += 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        h = (h ^ w) * 0x100000001b3ull;
+        h ^= h >> 29;
+    }
+    for (; n; n--, p++)
+        h = (h ^ *p) * 0x100000001b3ull;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    return h ^ (h >> 33);
+}
+
+int dom_walk(const dom *d, void *state, int steps, hn_rng *rng)
+{
+    uint8_t buf[DOM_MAX_MOVES];
+    int q = DOM_PRUNE_ROOT, done = 0;
+    for (; done < steps; done++) {
+        uint64_t allowed = dom_allowed(d, q);
+        int n = 0;
+        for (int m = 0; m < (int)d->facts.nmoves; m++)
+            if (allowed >> m & 1)
+                buf[n++] = (uint8_t)m;
+        /* try the allowed moves in random order until one is legal */
+        int moved = 0;
+        while (n > 0 && !moved) {
+            int i = (int)hn_rng_below(rng, (uint32_t)n);
+            int m = buf[i];
+            if (d->def->apply(d->inst, state, m)) {
+                q = dom_prune_next(d, q, m);
+                moved = 1;
+            } else
+                buf[i] = buf[--n];
+        }
+        if (!moved)
+            break;
+    }
+    return done;
+}
+
+static uint64_t rng_next(void *ctx)
+{
+    return hn_rng_u64(ctx);
+}
+
+int dom_random_state(const dom *d, void *state, hn_rng *rng)
+{
+    if (!d->facts.has_uniform)
+        return hn_fail(HN_ERR_UNSUPPORTED, "domain %s draws no uniformly random states",
+                       d->facts.canonical);
+    dom_rng r = {rng_next, rng};
+    memset(state, 0, d->facts.state_bytes);
+    return d->def->random_state(d->inst, state, &r);
+}
+
+/* ---- encoding ---- */
+
+int dom_encode(const dom *d, const void *state, int32_t *active)
+{
+    return d->def->encode(d->inst, state, active);
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The inputs on in a but not in b (both sorted) into out. */
+static int sorted_minus(const int32_t *a, int na, const int32_t *b, int nb, int32_t *out)
+{
+    int i = 0, j = 0, n = 0;
+    while (i < na) {
+        if (j >= nb || a[i] < b[j])
+            out[n++] = a[i++];
+        else if (a[i] == b[j])
+            i++, j++;
+        else
+            j++;
+    }
+    return n;
+}
+
+int dom_encode_delta(const dom *d, const void *state, int m, int32_t *off, int *noff, int32_t *on,
+                     int *non)
+{
+    if (m < 0 || m >= (int)d->facts.nmoves)
+        return hn_fail(HN_ERR_ARG, "move %d out of range", m);
+    if (d->def->encode_delta)
+        return d->def->encode_delta(d->inst, state, m, off, noff, on, non) == 0
+                   ? 0
+                   : hn_fail(HN_ERR_ARG, "move %s is illegal here", d->facts.move_name[m]);
+    uint8_t child[DOM_MAX_STATE_BYTES];
+    memcpy(child, state, d->facts.state_bytes);
+    if (!d->def->apply(d->inst, child, m))
+        return hn_fail(HN_ERR_ARG, "move %s is illegal here", d->facts.move_name[m]);
+    int32_t a[DOM_MAX_ACTIVE], b[DOM_MAX_ACTIVE];
+    int na = d->def->encode(d->inst, state, a), nb = d->def->encode(d->inst, child, b);
+    qsort(a, (size_t)na, sizeof *a, cmp_i32);
+    qsort(b, (size_t)nb, sizeof *b, cmp_i32);
+    *noff = sorted_minus(a, na, b, nb, off);
+    *non = sorted_minus(b, nb, a, na, on);
+    return 0;
+}

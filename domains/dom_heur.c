@@ -1,0 +1,490 @@
+/* Admissible heuristics of any domain by name: the domain's own, pattern
+ * databases over its patterns (built here by breadth-first search through
+ * rank/unrank/apply and kept in the cache folder), max of several, zero. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MADV_HUGEPAGE */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "domains/dom_private.h"
+
+#define MAX_PARTS 8
+
+enum kind { H_ZERO, H_DOMAIN, H_PDB, H_MAX };
+
+struct dom_heur {
+    enum kind kind;
+    const dom *d;
+    char name[256];
+    void *dh;           /* H_DOMAIN: the domain's handle */
+    dom_pattern pat;    /* H_PDB */
+    uint8_t *table;     /* H_PDB: entries bytes */
+    size_t table_bytes; /* allocation size */
+    int nparts;         /* H_MAX */
+    dom_heur *part[MAX_PARTS];
+};
+
+/* ---- the cache folder ---- */
+
+static int make_dirs(char *buf)
+{
+    for (char *s = buf + 1; *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = '\0';
+        int bad = mkdir(buf, 0755) && errno != EEXIST;
+        *s = '/';
+        if (bad)
+            return -1;
+    }
+    return mkdir(buf, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+int dom_cache_dir(char *buf, size_t cap)
+{
+    const char *env = getenv("HEURNET_DATA"), *home = getenv("HOME");
+    int n;
+    if (env && env[0])
+        n = snprintf(buf, cap, "%s", env);
+    else if (home && home[0])
+        n = snprintf(buf, cap, "%s/.cache/heurnet", home);
+    else
+        return hn_fail(HN_ERR_ARG, "no cache folder: set HEURNET_DATA or HOME");
+    if (n < 0 || (size_t)n >= cap)
+        return hn_fail(HN_ERR_ARG, "cache folder path too long");
+    if (make_dirs(buf))
+        return hn_fail(HN_ERR_IO, "cannot create the cache folder %s: %s", buf, strerror(errno));
+    return 0;
+}
+
+/* ---- table memory: anonymous, huge pages where the kernel gives them ---- */
+
+static uint8_t *table_alloc(size_t bytes, size_t *got)
+{
+    size_t huge = (size_t)2 << 20;
+    size_t len = (bytes + huge - 1) / huge * huge;
+    void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    madvise(p, len, MADV_HUGEPAGE);
+#endif
+    *got = len;
+    return p;
+}
+
+static void table_free(uint8_t *t, size_t len)
+{
+    if (t)
+        munmap(t, len);
+}
+
+/* ---- building by breadth-first search ---- */
+
+struct bfs_job {
+    const dom *d;
+    const dom_pattern *pat;
+    uint8_t *t;
+    uint64_t lo, hi;
+    int depth;
+    uint64_t found;
+    int stop;
+};
+
+/* Expand every entry of this slice at `depth`: children not yet reached
+ * get depth + 1. Relaxed atomics: two threads may write the same entry,
+ * always with the same value. */
+static void *bfs_slice(void *arg)
+{
+    struct bfs_job *j = arg;
+    const dom *d = j->d;
+    uint8_t s[DOM_MAX_STATE_BYTES], c[DOM_MAX_STATE_BYTES];
+    size_t sb = d->facts.state_bytes;
+    for (uint64_t r = j->lo; r < j->hi; r++) {
+        if (__atomic_load_n(&j->t[r], __ATOMIC_RELAXED) != j->depth)
+            continue;
+        if ((r & 0xfffff) == 0 && hn_stop_requested()) {
+            j->stop = 1;
+            return NULL;
+        }
+        memset(s, 0, sb);
+        j->pat->unrank(j->pat->self, r, s);
+        for (uint32_t m = 0; m < d->facts.nmoves; m++) {
+            memcpy(c, s, sb);
+            if (!d->def->apply(d->inst, c, (int)m))
+                continue;
+            uint64_t k = j->pat->rank(j->pat->self, c);
+            if (k < j->pat->entries && __atomic_load_n(&j->t[k], __ATOMIC_RELAXED) == 255) {
+                __atomic_store_n(&j->t[k], (uint8_t)(j->depth + 1), __ATOMIC_RELAXED);
+                j->found++;
+            }
+        }
+    }
+    return NULL;
+}
+
+static int bfs_build(const dom *d, const dom_pattern *pat, uint8_t *t, int threads,
+                     const char *what)
+{
+    memset(t, 255, pat->entries);
+    uint8_t g[DOM_MAX_STATE_BYTES];
+    dom_goal(d, g);
+    uint64_t root = pat->rank(pat->self, g);
+    if (root >= pat->entries)
+        return hn_fail(HN_ERR_FORMAT, "%s: the goal's rank %llu is past %llu entries", what,
+                       (unsigned long long)root, (unsigned long long)pat->entries);
+    t[root] = 0;
+    uint64_t total = 1;
+    for (int depth = 0; depth < 254; depth++) {
+        struct bfs_job job[2];
+        pthread_t tid[2];
+        int nt = threads > 1 && pat->entries > 1000000 ? 2 : 1;
+        uint64_t found = 0;
+        for (int i = 0; i < nt; i++) {
+            job[i] = (struct bfs_job){d,
+                                      pat,
+                                      t,
+                                      pat->entries * (uint64_t)i / (uint64_t)nt,
+                                      pat->entries * (uint64_t)(i + 1) / (uint64_t)nt,
+                                      depth,
+                                      0,
+                                      0};
+            if (i > 0 && pthread_create(&tid[i], NULL, bfs_slice, &job[i]))
+                return hn_fail(HN_ERR_NOMEM, "%s: cannot start a thread", what);
+        }
+        bfs_slice(&job[0]);
+        for (int i = 1; i < nt; i++)
+            pthread_join(tid[i], NULL);
+        int stop = 0;
+        for (int i = 0; i < nt; i++) {
+            found += job[i].found;
+            stop |= job[i].stop;
+        }
+        if (stop)
+            return hn_fail(HN_ERR_INTERRUPTED, "%s: build stopped", what);
+        total += found;
+        hn_log(HN_LOG_INFO, "%s: depth %d, %llu entries", what, depth + 1,
+               (unsigned long long)total);
+        if (found == 0)
+            return 0;
+    }
+    return hn_fail(HN_ERR_FORMAT, "%s: depth past 254", what);
+}
+
+/* ---- the cache file: header, raw table, CRC-32 ---- */
+
+#define PDB_MAGIC "HNDOMPDB"
+
+struct pdb_header {
+    char magic[8];
+    uint64_t entries;
+    uint32_t crc;
+    uint32_t version;
+    char domain[128];
+    char pattern[64];
+};
+
+static void cache_name(const dom *d, const char *pattern, char *buf, size_t cap, int *st)
+{
+    char dir[4096];
+    *st = dom_cache_dir(dir, sizeof dir);
+    if (*st)
+        return;
+    char canon[128];
+    snprintf(canon, sizeof canon, "%s", d->facts.canonical);
+    for (char *s = canon; *s; s++)
+        if (!(isalnum((unsigned char)*s) || *s == '-' || *s == '_'))
+            *s = '_';
+    int n = snprintf(buf, cap, "%s/dom-%s-%s.pdb", dir, canon, pattern);
+    if (n < 0 || (size_t)n >= cap)
+        *st = hn_fail(HN_ERR_ARG, "cache path too long for pattern %s", pattern);
+}
+
+static int read_full(int fd, void *buf, size_t n)
+{
+    uint8_t *p = buf;
+    while (n) {
+        ssize_t r = read(fd, p, n > (1u << 30) ? (1u << 30) : n);
+        if (r <= 0)
+            return -1;
+        p += r;
+        n -= (size_t)r;
+    }
+    return 0;
+}
+
+static uint32_t table_crc(const uint8_t *t, uint64_t n)
+{
+    uLong c = crc32(0L, Z_NULL, 0);
+    for (uint64_t off = 0; off < n; off += 1u << 30) {
+        uint64_t k = n - off < (1u << 30) ? n - off : (1u << 30);
+        c = crc32(c, t + off, (uInt)k);
+    }
+    return (uint32_t)c;
+}
+
+/* 0 and the table read, 1 when the file is absent, or a status (a damaged
+ * file is reported and rebuilt by the caller). */
+static int pdb_load(const char *path, const dom *d, const char *pattern, uint8_t *t,
+                    uint64_t entries)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW);
+    if (fd < 0)
+        return errno == ENOENT ? 1
+                               : hn_fail(HN_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+    struct pdb_header h;
+    int st = 0;
+    if (read_full(fd, &h, sizeof h) || memcmp(h.magic, PDB_MAGIC, 8))
+        st = hn_fail(HN_ERR_FORMAT, "%s: not a heurnet domain PDB (bad magic or truncated)", path);
+    else if (h.entries != entries || strncmp(h.domain, d->facts.canonical, sizeof h.domain) ||
+             strncmp(h.pattern, pattern, sizeof h.pattern))
+        st = hn_fail(HN_ERR_FORMAT, "%s: made for another domain or pattern", path);
+    else if (read_full(fd, t, entries))
+        st = hn_fail(HN_ERR_FORMAT, "%s: truncated table", path);
+    else if (table_crc(t, entries) != h.crc)
+        st = hn_fail(HN_ERR_FORMAT, "%s: checksum mismatch", path);
+    close(fd);
+    return st;
+}
+
+static int write_full(int fd, const void *buf, size_t n)
+{
+    const uint8_t *p = buf;
+    while (n) {
+        ssize_t w = write(fd, p, n > (1u << 30) ? (1u << 30) : n);
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Written to a fresh temporary name in the cache folder (mkstemp: O_EXCL,
+ * never through a planted link) and renamed, so a reader sees a whole file
+ * or none, and concurrent builders each rename a complete table. */
+static int pdb_save(const char *path, const dom *d, const char *pattern, const uint8_t *t,
+                    uint64_t entries)
+{
+    char tmp[4300];
+    if ((size_t)snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= sizeof tmp)
+        return hn_fail(HN_ERR_ARG, "cache path too long: %s", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return hn_fail(HN_ERR_IO, "cannot create a temporary file for %s: %s", path,
+                       strerror(errno));
+    struct pdb_header h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, PDB_MAGIC, 8);
+    h.entries = entries;
+    h.crc = table_crc(t, entries);
+    h.version = 1;
+    snprintf(h.domain, sizeof h.domain, "%s", d->facts.canonical);
+    snprintf(h.pattern, sizeof h.pattern, "%s", pattern);
+    int bad = write_full(fd, &h, sizeof h) || write_full(fd, t, entries) || fchmod(fd, 0644);
+    bad |= close(fd) != 0;
+    if (bad || rename(tmp, path)) {
+        int e = errno;
+        unlink(tmp);
+        return hn_fail(HN_ERR_IO, "cannot write %s: %s", path, strerror(e));
+    }
+    return 0;
+}
+
+static int pdb_open(dom_heur *h, const char *pattern)
+{
+    const dom *d = h->d;
+    if (!d->def->pattern_open)
+        return hn_fail(HN_ERR_ARG, "domain %s has no patterns for pdb:%s", d->facts.canonical,
+                       pattern);
+    for (uint32_t m = 0; m < d->facts.nmoves; m++)
+        if (dom_inverse(d, (int)m) < 0 || dom_move_cost(d, (int)m) != 1)
+            return hn_fail(HN_ERR_UNSUPPORTED,
+                           "pdb:%s needs unit-cost moves with inverses (move %s)", pattern,
+                           d->facts.move_name[m]);
+    hn_error_clear();
+    int st = d->def->pattern_open(d->inst, pattern, &h->pat);
+    if (st)
+        return hn_fail(st, "domain %s: pattern %s: %s", d->facts.canonical, pattern, hn_errmsg());
+    if (h->pat.entries == 0 || h->pat.entries > ((uint64_t)1 << 36))
+        return hn_fail(HN_ERR_FORMAT, "pattern %s: %llu entries", pattern,
+                       (unsigned long long)h->pat.entries);
+    h->table = table_alloc(h->pat.entries, &h->table_bytes);
+    if (!h->table)
+        return hn_fail(HN_ERR_NOMEM, "pdb:%s: cannot allocate %llu bytes", pattern,
+                       (unsigned long long)h->pat.entries);
+    char path[4200];
+    cache_name(d, pattern, path, sizeof path, &st);
+    if (st)
+        return st;
+    st = pdb_load(path, d, pattern, h->table, h->pat.entries);
+    if (st == 0)
+        return 0;
+    if (st < 0)
+        hn_log(HN_LOG_WARN, "%s; rebuilding it", hn_errmsg());
+    hn_log(HN_LOG_INFO, "building pdb:%s of %s (%llu entries) into %s", pattern, d->facts.canonical,
+           (unsigned long long)h->pat.entries, path);
+    char what[256];
+    snprintf(what, sizeof what, "pdb:%s", pattern);
+    st = bfs_build(d, &h->pat, h->table, 2, what);
+    if (st)
+        return st;
+    st = pdb_save(path, d, pattern, h->table, h->pat.entries);
+    if (st) /* the table is good; only the cache copy failed */
+        hn_log(HN_LOG_WARN, "%s", hn_errmsg());
+    return 0;
+}
+
+/* ---- by name ---- */
+
+static dom_heur *open_one(const dom *d, const char *name, int *st);
+
+static int max_open(dom_heur *h, const char *list)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", list);
+    /* "pdb:a,pdb:b" splits at commas; a part without a known prefix joins
+     * the previous one's argument, so "pdb:a,b" is not supported: name each. */
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (h->nparts == MAX_PARTS)
+            return hn_fail(HN_ERR_ARG, "max: more than %d heuristics", MAX_PARTS);
+        int st;
+        h->part[h->nparts] = open_one(h->d, tok, &st);
+        if (!h->part[h->nparts])
+            return st;
+        h->nparts++;
+    }
+    return h->nparts ? 0 : hn_fail(HN_ERR_ARG, "max: names no heuristic");
+}
+
+static int listed(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *s = list; s && *s;) {
+        size_t k = strcspn(s, ",");
+        if (k == n && !strncmp(s, name, n))
+            return 1;
+        s += k + (s[k] == ',');
+    }
+    return 0;
+}
+
+/* A domain with heuristics of its own but no patterns for the core's
+ * builder names its own pattern databases "pdb:..." (the n-puzzle's
+ * additive ones, "pdb:5-5-5-5-5-5-5"): those names go to its heur_open. */
+static int own_pdb(const dom *d)
+{
+    return d->def->heur_open && !d->def->pattern_open;
+}
+
+static dom_heur *open_one(const dom *d, const char *name, int *st)
+{
+    dom_heur *h = calloc(1, sizeof *h);
+    if (!h) {
+        *st = hn_fail(HN_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    h->d = d;
+    snprintf(h->name, sizeof h->name, "%s", name);
+    *st = 0;
+    if (!strcmp(name, "zero"))
+        h->kind = H_ZERO;
+    else if (!strncmp(name, "max:", 4)) {
+        h->kind = H_MAX;
+        *st = max_open(h, name + 4);
+    } else if (!strncmp(name, "pdb:", 4) && !own_pdb(d)) {
+        h->kind = H_PDB;
+        *st = pdb_open(h, name + 4);
+    } else if (d->def->heur_open &&
+               (listed(d->facts.heuristics, name) || !strncmp(name, "pdb:", 4))) {
+        h->kind = H_DOMAIN;
+        hn_error_clear();
+        h->dh = d->def->heur_open(d->inst, name);
+        if (!h->dh)
+            *st = hn_fail(HN_ERR_ARG, "domain %s: heuristic %s: %s", d->facts.canonical, name,
+                          hn_errmsg());
+    } else
+        *st = hn_fail(HN_ERR_ARG,
+                      "unknown heuristic '%s' for %s (its own: %s; patterns for pdb:NAME: %s; "
+                      "also max:A,B and zero)",
+                      name, d->facts.canonical,
+                      d->facts.heuristics && d->facts.heuristics[0] ? d->facts.heuristics : "none",
+                      d->facts.patterns && d->facts.patterns[0] ? d->facts.patterns : "none");
+    if (*st) {
+        dom_heur_free(h);
+        return NULL;
+    }
+    return h;
+}
+
+dom_heur *dom_heur_open(const dom *d, const char *name, int *status)
+{
+    int st, dummy;
+    if (!status)
+        status = &dummy;
+    if (!name || !name[0] || strlen(name) >= 256) {
+        *status = hn_fail(HN_ERR_ARG, "empty or over-long heuristic name");
+        return NULL;
+    }
+    dom_heur *h = open_one(d, name, &st);
+    *status = st;
+    return h;
+}
+
+void dom_heur_free(dom_heur *h)
+{
+    if (!h)
+        return;
+    if (h->kind == H_DOMAIN && h->dh)
+        h->d->def->heur_free(h->dh);
+    if (h->kind == H_PDB && h->pat.free)
+        h->pat.free(h->pat.self);
+    table_free(h->table, h->table_bytes);
+    for (int i = 0; i < h->nparts; i++)
+        dom_heur_free(h->part[i]);
+    free(h);
+}
+
+int dom_heur_eval(const dom_heur *h, const void *state)
+{
+    switch (h->kind) {
+    case H_DOMAIN:
+        return h->d->def->heur_eval(h->dh, state);
+    case H_PDB: {
+        uint64_t r = h->pat.rank(h->pat.self, state);
+        return r < h->pat.entries && h->table[r] != 255 ? h->table[r] : 0;
+    }
+    case H_MAX: {
+        int best = 0;
+        for (int i = 0; i < h->nparts; i++) {
+            int v = dom_heur_eval(h->part[i], state);
+            best = v > best ? v : best;
+        }
+        return best;
+    }
+    default:
+        return 0;
+    }
+}
+
+const char *dom_heur_name(const dom_heur *h)
+{
+    return h->name;
+}
+
+const uint8_t *dom_heur_pdb_table(const dom_heur *h, uint64_t *entries)
+{
+    if (h->kind != H_PDB)
+        return NULL;
+    *entries = h->pat.entries;
+    return h->table;
+}

@@ -1,0 +1,144 @@
+/* The n-puzzle's admissible heuristics by name: Manhattan distance, plus
+ * linear conflicts ("lc", the same values as search/npuzzle/heur.c), and
+ * additive disjoint pattern databases ("pdb:5-5-5-5-5-5-5"). Their max
+ * ("max:lc,pdb:...") is the core's. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "domains/npuzzle/npuzzle.h"
+
+enum np_heur_kind { NP_H_MANHATTAN, NP_H_LC, NP_H_PDB };
+
+typedef struct np_heur {
+    const np_dom *in;
+    enum np_heur_kind kind;
+    np_pdb *pdb;
+} np_heur;
+
+/* Largest table the default partition uses, in entries (bytes): 45 M for
+ * the 5-tile tables of 6x6, so seven of them take 317 MB; 5-tile tables of
+ * 7x7 (229 M entries each) would need 2 GB, so 7x7 gets 4-tile ones. */
+#define NP_DEFAULT_MAX_ENTRIES 64000000ull
+
+void np_default_partition(const np_dom *in, char *buf, size_t cap)
+{
+    int tiles = in->cells - 1, k = 1;
+    for (;;) {
+        uint64_t e = 1;
+        for (int i = 0; i <= k; i++)
+            e *= (uint64_t)(in->cells - i);
+        if (k + 1 > tiles || k + 1 > NP_MAX_K || e > NP_DEFAULT_MAX_ENTRIES)
+            break;
+        k++;
+    }
+    /* as many groups as tiles / k needs, sizes as equal as possible,
+     * larger ones first */
+    int groups = (tiles + k - 1) / k, used = 0;
+    buf[0] = '\0';
+    for (int g = 0; g < groups; g++) {
+        int size = tiles / groups + (g < tiles % groups);
+        used += snprintf(buf + used, cap > (size_t)used ? cap - (size_t)used : 0, "%s%d",
+                         g ? "-" : "", size);
+    }
+}
+
+/* Hansson, Mayer & Yung's linear conflicts of one row or column: the
+ * tiles in their goal line that are not on a longest run in goal order
+ * must leave the line and come back, two moves each. */
+static int line_conflict(const np_dom *in, const uint8_t *s, int line, int is_row)
+{
+    int key[NP_MAX_SIDE], lis[NP_MAX_SIDE], k = 0, best = 0, w = in->w;
+    int len = is_row ? in->w : in->h;
+    for (int i = 0; i < len; i++) {
+        int cell = is_row ? line * w + i : i * w + line;
+        int t = s[cell];
+        if (!t)
+            continue;
+        int g = in->goal_cell[t];
+        if ((is_row ? g / w : g % w) == line)
+            key[k++] = is_row ? g % w : g / w;
+    }
+    for (int i = 0; i < k; i++) {
+        lis[i] = 1;
+        for (int j = 0; j < i; j++)
+            if (key[j] < key[i] && lis[j] + 1 > lis[i])
+                lis[i] = lis[j] + 1;
+        best = lis[i] > best ? lis[i] : best;
+    }
+    return 2 * (k - best);
+}
+
+static int manhattan(const np_dom *in, const uint8_t *s)
+{
+    int md = 0;
+    for (int c = 0; c < in->cells; c++)
+        md += in->dist[s[c]][c];
+    return md - in->dist[0][s[in->cells]]; /* the blank does not count */
+}
+
+static int linear_conflicts(const np_dom *in, const uint8_t *s)
+{
+    int h = manhattan(in, s);
+    for (int r = 0; r < in->h; r++)
+        h += line_conflict(in, s, r, 1);
+    for (int c = 0; c < in->w; c++)
+        h += line_conflict(in, s, c, 0);
+    return h;
+}
+
+void *np_heur_open(const void *inst, const char *name)
+{
+    const np_dom *in = inst;
+    np_heur *h = calloc(1, sizeof *h);
+    if (!h) {
+        np_fail(in, DOM_ERR_NOMEM, "out of memory for heuristic %s", name);
+        return NULL;
+    }
+    h->in = in;
+    if (!strcmp(name, "manhattan"))
+        h->kind = NP_H_MANHATTAN;
+    else if (!strcmp(name, "lc"))
+        h->kind = NP_H_LC;
+    else if (!strncmp(name, "pdb:", 4)) {
+        h->kind = NP_H_PDB;
+        h->pdb = np_pdb_open(in, name + 4);
+        if (!h->pdb) {
+            free(h);
+            return NULL;
+        }
+    } else {
+        np_fail(in, DOM_ERR_ARG,
+                "unknown npuzzle heuristic '%s' (manhattan, lc, or pdb:SIZES such as %s)", name,
+                in->default_pdb);
+        free(h);
+        return NULL;
+    }
+    return h;
+}
+
+int np_heur_eval(const void *heur, const void *state)
+{
+    const np_heur *h = heur;
+    const uint8_t *s = state;
+    switch (h->kind) {
+    case NP_H_MANHATTAN:
+        return manhattan(h->in, s);
+    case NP_H_LC:
+        return linear_conflicts(h->in, s);
+    default: {
+        uint8_t pos[NP_MAX_CELLS];
+        for (int c = 0; c < h->in->cells; c++)
+            pos[s[c]] = (uint8_t)c;
+        return np_pdb_eval(h->pdb, pos);
+    }
+    }
+}
+
+void np_heur_free(void *heur)
+{
+    np_heur *h = heur;
+    if (h)
+        np_pdb_free(h->pdb);
+    free(h);
+}

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The domain interface end to end: the pancake example built as a plug-in
+# against the build tree's public headers, `heurnet domain list/info/check`
+# on it, broken plug-ins refused or caught by the checker, and DAVI on the
+# plug-in (a model that records its domain, resumable, refused on another).
+# Args: path of heurnet, instances dir, source dir.
+set -u
+H="$1"; DATA="$2"; SRC="$3"
+. "$(dirname "$0")/lib_cli.sh"
+B="$(cd "$(dirname "$H")" && pwd)"
+CC=${CC:-cc}
+flags=(-shared -fPIC -O1 -std=c11 -Wall -Wextra -Werror -I"$B/include")
+if grep -q '^HEURNET_SANITIZE:BOOL=ON' "$B/CMakeCache.txt"; then
+    flags+=(-fsanitize=address,undefined) # the host's runtime resolves them
+fi
+$CC "${flags[@]}" "$SRC/examples/domain_pancake.c" -o "$T/libpancake.so" ||
+    { fail "the pancake example does not build"; exit 1; }
+$CC "${flags[@]}" -Wno-unused-function "$SRC/tests/domains/domain_bad.c" -o "$T/libbad.so" ||
+    { fail "the broken plug-ins do not build"; exit 1; }
+
+# list and info
+"$H" domain list >"$T/list" || fail "domain list"
+head -1 "$T/list" | grep -q '^name' || fail "domain list has no header"
+"$H" domain info "$T/libpancake.so:10" >"$T/info" || fail "domain info"
+grep -qx 'domain=pancake:10' "$T/info" || fail "info: canonical domain $(head -2 "$T/info")"
+grep -qx 'moves=9' "$T/info" || fail "info: 9 flips of 10 pancakes"
+grep -qx 'inputs=100' "$T/info" || fail "info: 100 inputs"
+
+# check passes on the good plug-in, with heuristic checks against BFS
+"$H" domain check "$T/libpancake.so:7" --walks 100 >"$T/ck" 2>"$T/ckerr" || fail "check: $(cat "$T/ckerr")"
+grep -q 'failures=0' "$T/ck" || fail "check: $(cat "$T/ck")"
+n=$(sed -n 's/.*bfs_states=\([0-9]*\).*/\1/p' "$T/ck")
+[ "$n" = 5040 ] || fail "BFS over 7 pancakes should see all 7! = 5040 stacks, saw $n"
+
+# the checker finds each defect (exit 1, the kind named)
+for k in inverse:inverse delta:encode_delta heuristic:heuristic; do
+    expect 1 "${k#*:}" "$H" domain check "$T/libbad.so@${k%%:*}:6" --walks 50
+done
+# the host refuses what it cannot load (exit 2, the reason named)
+expect 2 "ABI version 99" "$H" domain info "$T/libbad.so@version:6"
+expect 2 "has no expand" "$H" domain info "$T/libbad.so@missing:6"
+expect 2 "definition of 16 bytes" "$H" domain info "$T/libbad.so@small:6"
+expect 2 "exports no domain named" "$H" domain info "$T/libbad.so@nosuch"
+expect 2 "cannot load domain plug-in" "$H" domain info "$T/nothere.so"
+expect 2 "N must be 3..32" "$H" domain info "$T/libpancake.so:99"
+expect 2 "unknown domain" "$H" domain info "nosuchdomain:3"
+expect 2 "exactly one DOMAIN" "$H" domain check
+expect 2 "--walks" "$H" domain check "$T/libpancake.so" --walks 0
+
+# DAVI on the plug-in: residual over gap, checkpoint, resume, domain recorded
+A=(avi --domain "$T/libpancake.so:7" --arch 49-64-32-1 --steps 20 --batch 100 --walk-max 10
+   --residual gap --checkpoint "$T/p.ck" --quiet)
+"$H" "${A[@]}" --rounds 3 -o "$T/p.h5" >"$T/avi.csv" 2>"$T/avi.err" || fail "avi: $(cat "$T/avi.err")"
+[ "$(grep -c '^[0-9]' "$T/avi.csv")" = 3 ] || fail "avi: 3 rounds in the CSV"
+"$H" nn info "$T/p.h5" >"$T/ni" || fail "nn info"
+grep -qx 'attr.domain=pancake:7' "$T/ni" || fail "the model does not record its domain"
+grep -qx 'attr.residual=gap' "$T/ni" || fail "the model does not record its residual"
+grep -qx 'encoder=pancake-onehot n=7' "$T/ni" || fail "encoder: $(grep encoder "$T/ni")"
+"$H" "${A[@]}" --rounds 5 --resume "$T/p.ck" -o "$T/p5.h5" >"$T/avi5.csv" 2>"$T/avi.err" ||
+    fail "avi --resume: $(cat "$T/avi.err")"
+grep -q '^5,' "$T/avi5.csv" || fail "resumed run did not reach round 5"
+grep -qx 'attr.avi_rounds=5' <("$H" nn info "$T/p5.h5") || fail "resumed model: 5 rounds"
+expect 1 'is for domain "pancake:7"' "$H" avi --domain "$T/libpancake.so:8" --resume "$T/p.ck" --batch 100 \
+    --rounds 6 --residual gap -o "$T/x.h5" --quiet
+expect 1 "reads 49 inputs" "$H" avi --domain "$T/libpancake.so:7" --arch 64-8-1 --rounds 1 -o "$T/x.h5" --quiet
+expect 2 "without --table" "$H" avi --domain "$T/libpancake.so:7" --arch 49-8-1 --table -o "$T/x.h5"
+expect 1 "unknown heuristic" "$H" avi --domain "$T/libpancake.so:7" --arch 49-8-1 --residual nosuch \
+    --rounds 1 -o "$T/x.h5" --quiet
+[ ! -e "$T/x.h5" ] || fail "a refused run left a model behind"
+
+exit $((fails > 0))

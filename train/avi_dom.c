@@ -1,0 +1,311 @@
+/* DAVI on any domain (o->dom): states from random walks back from the goal
+ * (or drawn uniformly), each labelled by the Bellman backup through the
+ * frozen target network over o->lookahead moves, on the domain's expand,
+ * encoding and heuristics. The n-puzzle of widths 3..5 keeps its own
+ * specialised path (avi_davi.c); the rest of a run (Adam steps,
+ * checkpoints, records, several processes) is shared. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nn/sparse.h"
+#include "train/avi_private.h"
+
+#define CHUNK 1024 /* states per job */
+#define EVAL 512   /* network rows per call */
+
+struct dom_job {
+    const struct trn_avi_opts *o;
+    const nn_sparse *net; /* the frozen network, or NULL (h = 0) */
+    uint8_t *s;           /* the round's states, state_bytes each */
+    int *walk;            /* walk length, -1 for a uniform state */
+    float *y;
+    int *raised;
+    int *base; /* residual heuristic per state, or NULL */
+    size_t n;
+    uint64_t seed;
+};
+
+static int draw_states(const struct dom_job *j, size_t lo, size_t hi, uint64_t chunk)
+{
+    const struct trn_avi_opts *o = j->o;
+    hn_rng *r = hn_rng_new(hn_seed_mix(j->seed, chunk));
+    if (!r)
+        return hn_fail(HN_ERR_NOMEM, "out of memory");
+    size_t sb = dom_state_bytes(o->dom);
+    int rc = 0;
+    for (size_t i = lo; !rc && i < hi; i++) {
+        uint8_t *s = j->s + i * sb;
+        double u = o->uniform_share > 0 ? hn_rng_uniform(r) : 1.0;
+        if (u < o->uniform_share) {
+            j->walk[i] = -1;
+            rc = dom_random_state(o->dom, s, r);
+            continue;
+        }
+        j->walk[i] = (int)hn_rng_below(r, (uint32_t)o->walk_max + 1);
+        dom_goal(o->dom, s);
+        dom_walk(o->dom, s, j->walk[i], r);
+    }
+    hn_rng_free(r);
+    return rc;
+}
+
+/* One level of the look-ahead tree: states, each one's parent index in the
+ * level above, its pruning-automaton state, value, and floor flag. */
+struct level {
+    uint8_t *s;
+    size_t *par;
+    uint8_t *q;
+    double *v;
+    int *up;
+    size_t n;
+};
+
+static void level_free(struct level *l)
+{
+    free(l->s);
+    free(l->par);
+    free(l->q);
+    free(l->v);
+    free(l->up);
+}
+
+static int level_alloc(struct level *l, size_t cap, size_t sb)
+{
+    cap = cap ? cap : 1;
+    *l = (struct level){.s = malloc(sb * cap),
+                        .par = malloc(sizeof *l->par * cap),
+                        .q = malloc(cap),
+                        .v = malloc(sizeof *l->v * cap),
+                        .up = malloc(sizeof *l->up * cap)};
+    if (l->s && l->par && l->q && l->v && l->up)
+        return HN_OK;
+    level_free(l);
+    *l = (struct level){0};
+    return hn_fail(HN_ERR_NOMEM, "out of memory");
+}
+
+/* Children of `from` into `to` under the pruning automaton; goals below the
+ * roots are not expanded (their value is 0). */
+static int expand_level(const dom *d, const struct level *from, int root, struct level *to)
+{
+    size_t sb = dom_state_bytes(d), nm = (size_t)dom_nmoves(d);
+    int rc = level_alloc(to, nm * from->n, sb);
+    uint8_t moves[DOM_MAX_MOVES];
+    for (size_t i = 0; !rc && i < from->n; i++) {
+        const uint8_t *st = from->s + i * sb;
+        if (!root && dom_is_goal(d, st))
+            continue;
+        int k = dom_expand(d, st, root ? DOM_PRUNE_ROOT : from->q[i], to->s + to->n * sb, moves,
+                           to->q + to->n);
+        for (int c = 0; c < k; c++)
+            to->par[to->n + (size_t)c] = i;
+        to->n += (size_t)k;
+    }
+    return rc;
+}
+
+/* Network estimates of n states (the target network's outputs, plus the
+ * residual heuristic when the model is one). */
+static int estimate(const struct dom_job *j, nn_sparse *sp, int32_t *acc, const uint8_t *s,
+                    size_t n, float *h)
+{
+    const dom *d = j->o->dom;
+    size_t sb = dom_state_bytes(d), stride = (size_t)nn_sparse_acc_stride(sp);
+    int32_t act[DOM_MAX_ACTIVE];
+    for (size_t lo = 0; lo < n; lo += EVAL) {
+        size_t k = n - lo < EVAL ? n - lo : EVAL;
+        for (size_t i = 0; i < k; i++) {
+            int na = dom_encode(d, s + (lo + i) * sb, act);
+            int a32[DOM_MAX_ACTIVE];
+            for (int t = 0; t < na; t++)
+                a32[t] = act[t];
+            nn_sparse_acc_init(sp, a32, na, acc + i * stride);
+        }
+        int rc = nn_sparse_run(sp, acc, (int)k, h + lo);
+        if (rc)
+            return rc;
+    }
+    if (j->o->dom_residual)
+        for (size_t i = 0; i < n; i++)
+            h[i] += (float)dom_heur_eval(j->o->dom_residual, s + i * sb);
+    return HN_OK;
+}
+
+/* Leaves: 0 at the goal, else max(child value, floor), the child value
+ * being the target network's estimate (with the residual heuristic added),
+ * or before the first target network the residual heuristic alone (0
+ * without one), so round 1 already backs up the residual. */
+static int leaf_values(const struct dom_job *j, struct level *l)
+{
+    const struct trn_avi_opts *o = j->o;
+    const dom *d = o->dom;
+    size_t sb = dom_state_bytes(d), n = l->n ? l->n : 1;
+    float *h = malloc(sizeof *h * n);
+    nn_sparse *sp = j->net ? nn_sparse_clone(j->net, EVAL, NULL) : NULL;
+    int32_t *acc = sp ? nn_sparse_acc_alloc(sp, EVAL) : NULL;
+    int rc = h && (!j->net || acc) ? HN_OK : hn_fail(HN_ERR_NOMEM, "out of memory");
+    if (!rc && j->net)
+        rc = estimate(j, sp, acc, l->s, l->n, h);
+    for (size_t m = 0; !rc && m < l->n; m++) {
+        const uint8_t *st = l->s + m * sb;
+        if (dom_is_goal(d, st)) {
+            l->v[m] = 0.0;
+            l->up[m] = 0;
+            continue;
+        }
+        double v = j->net            ? trn_avi_child_value(o, h[m])
+                   : o->dom_residual ? dom_heur_eval(o->dom_residual, st)
+                                     : 0.0;
+        int fl = o->dom_floor ? dom_heur_eval(o->dom_floor, st) : 0;
+        l->up[m] = fl > v;
+        l->v[m] = l->up[m] ? fl : v;
+    }
+    free(acc);
+    nn_sparse_free(sp);
+    free(h);
+    return rc;
+}
+
+/* Each state of `up` gets min over its children of cost + value. */
+static void back_up(const dom *d, struct level *up, const struct level *kids, int root)
+{
+    size_t sb = dom_state_bytes(d);
+    for (size_t i = 0; i < up->n; i++) {
+        up->v[i] = !root && dom_is_goal(d, up->s + i * sb) ? 0.0 : INFINITY;
+        up->up[i] = 0;
+    }
+    for (size_t m = 0; m < kids->n; m++) {
+        size_t i = kids->par[m];
+        if (1.0 + kids->v[m] < up->v[i]) { /* unit costs (checked at the start) */
+            up->v[i] = 1.0 + kids->v[m];
+            up->up[i] = kids->up[m];
+        }
+    }
+}
+
+static int chunk_targets(const struct dom_job *j, size_t lo, size_t hi)
+{
+    const dom *d = j->o->dom;
+    size_t sb = dom_state_bytes(d);
+    struct level lv[TRN_AVI_MAX_LOOKAHEAD + 1] = {{0}};
+    int depth = j->o->lookahead > 1 ? j->o->lookahead : 1, rc = HN_OK;
+    size_t n = hi - lo;
+    lv[0] = (struct level){.s = j->s + lo * sb,
+                           .n = n,
+                           .v = malloc(sizeof *lv[0].v * n),
+                           .up = malloc(sizeof *lv[0].up * n)};
+    if (!lv[0].v || !lv[0].up)
+        rc = hn_fail(HN_ERR_NOMEM, "out of memory");
+    for (int k = 1; !rc && k <= depth; k++)
+        rc = expand_level(d, &lv[k - 1], k == 1, &lv[k]);
+    if (!rc)
+        rc = leaf_values(j, &lv[depth]);
+    for (int k = depth - 1; !rc && k >= 0; k--)
+        back_up(d, &lv[k], &lv[k + 1], k == 0);
+    for (size_t i = 0; !rc && i < n; i++) {
+        size_t b = lo + i;
+        j->y[b] = (float)lv[0].v[i];
+        j->raised[b] = lv[0].up[i];
+        if (dom_is_goal(d, j->s + b * sb))
+            j->y[b] = 0.0f, j->raised[b] = 0;
+        else if (j->walk[b] >= 0 && j->o->clamp && j->y[b] > (float)j->walk[b])
+            j->y[b] = (float)j->walk[b], j->raised[b] = 0;
+    }
+    lv[0].s = NULL; /* the round's own states */
+    for (int k = 0; k <= depth; k++)
+        level_free(&lv[k]);
+    return rc;
+}
+
+static int dom_chunk(void *user, int job)
+{
+    const struct dom_job *j = user;
+    size_t lo = (size_t)job * CHUNK, hi = lo + CHUNK < j->n ? lo + CHUNK : j->n;
+    if (hn_stop_requested())
+        return HN_ERR_INTERRUPTED;
+    int rc = draw_states(j, lo, hi, (uint64_t)job);
+    rc = rc ? rc : chunk_targets(j, lo, hi);
+    size_t sb = dom_state_bytes(j->o->dom);
+    for (size_t i = lo; !rc && j->base && i < hi; i++)
+        j->base[i] = dom_heur_eval(j->o->dom_residual, j->s + i * sb);
+    return rc;
+}
+
+static int run_jobs(struct dom_job *j, const nn_model *target)
+{
+    int rc = 0;
+    nn_sparse *net = target ? nn_sparse_new(target, NN_SPARSE_FLOAT, 1, &rc) : NULL;
+    if (target && !net)
+        return rc ? rc : HN_ERR_NOMEM;
+    j->net = net;
+    int njobs = (int)((j->n + CHUNK - 1) / CHUNK);
+    rc = trn_avi_parallel_part(j->o, njobs, dom_chunk, j);
+    nn_sparse_free(net);
+    size_t sb = dom_state_bytes(j->o->dom);
+    if (!rc)
+        rc = trn_avi_share(j->o, j->s, sb, njobs, CHUNK, j->n);
+    if (!rc)
+        rc = trn_avi_share(j->o, j->y, sizeof *j->y, njobs, CHUNK, j->n);
+    if (!rc)
+        rc = trn_avi_share(j->o, j->raised, sizeof *j->raised, njobs, CHUNK, j->n);
+    if (!rc && j->base)
+        rc = trn_avi_share(j->o, j->base, sizeof *j->base, njobs, CHUNK, j->n);
+    return rc;
+}
+
+static int targets_and_order(const struct trn_avi_opts *o, struct avi_state *s, struct dom_job *j,
+                             uint32_t *perm, struct trn_avi_round *r)
+{
+    double t0 = hn_now();
+    nn_blas_threads(1);
+    int rc = run_jobs(j, s->target);
+    nn_blas_threads(o->blas_threads);
+    r->target_seconds = hn_now() - t0;
+    if (rc)
+        return rc;
+    double sum = 0, mx = 0, raised = 0;
+    for (size_t i = 0; i < j->n; i++) {
+        sum += j->y[i];
+        mx = j->y[i] > mx ? j->y[i] : mx;
+        raised += j->raised[i];
+    }
+    r->target_mean = sum / (double)j->n;
+    r->target_max = mx;
+    r->floor_share = raised / (double)j->n;
+    for (size_t i = 0; j->base && i < j->n; i++)
+        j->y[i] -= (float)j->base[i];
+    return trn_avi_shuffle(o, s, perm, j->n);
+}
+
+int trn_avi_dom_round(const struct trn_avi_opts *o, struct avi_state *s, struct trn_avi_round *r)
+{
+    size_t n = (size_t)o->batch * (size_t)o->steps_per_round, sb = dom_state_bytes(o->dom);
+    struct dom_job j = {
+        .o = o, .n = n, .seed = hn_seed_mix(o->seed, 0x5000000ull + (uint64_t)s->round)};
+    j.s = malloc(sb * n);
+    j.walk = malloc(sizeof *j.walk * n);
+    j.y = malloc(sizeof *j.y * n);
+    j.raised = malloc(sizeof *j.raised * n);
+    j.base = o->dom_residual ? malloc(sizeof *j.base * n) : NULL;
+    uint32_t *perm = malloc(sizeof *perm * n);
+    int rc = j.s && j.walk && j.y && j.raised && perm && (j.base || !o->dom_residual)
+                 ? HN_OK
+                 : hn_fail(HN_ERR_NOMEM, "out of memory");
+    if (!rc)
+        rc = targets_and_order(o, s, &j, perm, r);
+    if (!rc)
+        rc = trn_avi_fit(o, s, j.s, j.y, perm, o->steps_per_round, &r->loss);
+    if (!rc && (o->update_loss <= 0 || r->loss < o->update_loss)) {
+        rc = trn_avi_lockstep(o, s->m);
+        rc = rc ? rc : trn_avi_update_target(s);
+        r->updated = 1;
+    }
+    free(j.s);
+    free(j.walk);
+    free(j.y);
+    free(j.raised);
+    free(j.base);
+    free(perm);
+    return rc;
+}
