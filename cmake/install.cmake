@@ -49,7 +49,7 @@ set(HEURNET_PUBLIC_HEADERS
     search/generic/srch_dom.h
     search/emp/emp.h
     search/emp/srch_em_scorer.h datagen/dg.h datagen/dataset.h datagen/emp_moves.h train/trn.h
-    solve/search.h solve/pdb_cache.h solve/eval_report.h)
+    solve/search.h solve/pdb_cache.h solve/eval_report.h solve/api.h)
 set(HEURNET_INC ${CMAKE_BINARY_DIR}/include/heurnet)
 set(HEURNET_UMBRELLA "/* All of heurnet's public API (generated). */\n#ifndef HEURNET_H\n#define HEURNET_H\n")
 foreach(h ${HEURNET_PUBLIC_HEADERS} gen/common/hn_version.h)
@@ -96,3 +96,16 @@ write_basic_package_version_file(${CMAKE_BINARY_DIR}/heurnetConfigVersion.cmake
                                  COMPATIBILITY SameMajorVersion)
 install(FILES ${CMAKE_BINARY_DIR}/heurnetConfig.cmake ${CMAKE_BINARY_DIR}/heurnetConfigVersion.cmake
         DESTINATION ${HEURNET_CMAKE_DIR})
+
+# The Python package (python/heurnet) under HEURNET_PYTHON_DIR, with a
+# _config.py that finds the installed library relative to the package, so
+# the prefix stays relocatable.
+set(HEURNET_PYTHON_DIR lib/python3/dist-packages
+    CACHE STRING "folder of the Python package under the install prefix")
+file(GLOB HEURNET_PY_SRC CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/python/heurnet/*.py)
+list(FILTER HEURNET_PY_SRC EXCLUDE REGEX "_config\\.py$")
+install(FILES ${HEURNET_PY_SRC} DESTINATION ${HEURNET_PYTHON_DIR}/heurnet)
+file(RELATIVE_PATH HEURNET_PY_LIBDIR /${HEURNET_PYTHON_DIR}/heurnet /${CMAKE_INSTALL_LIBDIR})
+configure_file(${CMAKE_SOURCE_DIR}/cmake/heurnet_config.py.in ${CMAKE_BINARY_DIR}/python/_config.py
+               @ONLY)
+install(FILES ${CMAKE_BINARY_DIR}/python/_config.py DESTINATION ${HEURNET_PYTHON_DIR}/heurnet)

@@ -1,0 +1,240 @@
+"""Loading libheurnet and calling it safely.
+
+Every call goes through ctypes (CDLL releases the GIL for the call). A
+negative status becomes a Python exception carrying heurnet's own message;
+long calls run under heurnet's Ctrl-C hook, and files that cannot be
+verified are read in a forked child first, as the command line does.
+"""
+
+import ctypes as C
+import ctypes.util
+import os
+import signal
+import threading
+
+from . import _config
+
+# enum hn_status (common/hn.h)
+OK, NOMEM, IO, FORMAT, ARG, SHAPE, NAN, UNSOLVABLE, LIMIT, INTERRUPTED, HDF5, UNSUPPORTED = (
+    0, -1, -2, -3, -4, -5, -6, -7, -8, -9, -10, -11)
+
+
+class HeurnetError(RuntimeError):
+    """A heurnet call failed; .status is the hn_status code."""
+
+    def __init__(self, message, status):
+        super().__init__(message)
+        self.status = status
+
+
+class HeurnetValueError(HeurnetError, ValueError):
+    """Bad argument, file content, shape or number (HN_ERR_ARG and kin)."""
+
+
+class HeurnetIOError(HeurnetError, OSError):
+    """A file could not be opened, read or written (HN_ERR_IO, HDF5)."""
+
+
+class HeurnetMemoryError(HeurnetError, MemoryError):
+    """Out of memory (HN_ERR_NOMEM)."""
+
+
+_VALUE = {FORMAT, ARG, SHAPE, NAN, UNSOLVABLE, UNSUPPORTED}
+_IO = {IO, HDF5}
+
+
+def _candidates():
+    env = os.environ.get("HEURNET_LIB")
+    if env:
+        yield env
+        return
+    here = os.path.dirname(os.path.abspath(__file__))
+    if _config.LIBDIR:  # written by cmake --install: relative to this folder
+        yield os.path.normpath(os.path.join(here, _config.LIBDIR, "libheurnet.so"))
+    yield "libheurnet.so.%s" % _config.SOVERSION
+    found = ctypes.util.find_library("heurnet")
+    if found:
+        yield found
+
+
+def _load():
+    errors = []
+    for path in _candidates():
+        try:
+            return C.CDLL(path)
+        except OSError as e:
+            errors.append(str(e))
+    raise ImportError("heurnet: libheurnet.so not found (set HEURNET_LIB to its path): "
+                      + "; ".join(errors))
+
+
+lib = _load()
+
+_P = C.c_void_p
+_S = C.c_char_p
+_PROTOS = {
+    "hn_version": (_S, []),
+    "hn_revision": (_S, []),
+    "hn_strerror": (_S, [C.c_int]),
+    "hn_error_clear": (None, []),
+    "heurnet_errmsg_copy": (C.c_size_t, [_S, C.c_size_t]),
+    "hn_stop_install": (None, []),
+    "hn_stop_requested": (C.c_int, []),
+    "hn_stop_set": (None, [C.c_int]),
+    "hn_isolate_set": (None, [_P]),
+    "nn_blas_threads": (None, [C.c_int]),
+    "nn_model_load": (_P, [_S, C.POINTER(C.c_int)]),
+    "nn_model_save": (C.c_int, [_P, _S]),
+    "nn_model_free": (None, [_P]),
+    "nn_model_clone": (_P, [_P, C.POINTER(C.c_int)]),
+    "nn_model_inputs": (C.c_int, [_P]),
+    "nn_model_outputs": (C.c_int, [_P]),
+    "nn_model_layers": (C.c_int, [_P]),
+    "nn_model_param_count": (C.c_size_t, [_P]),
+    "nn_model_params": (_P, [_P, C.POINTER(C.c_size_t)]),
+    "nn_model_encoder": (_S, [_P]),
+    "nn_model_set_encoder": (C.c_int, [_P, _S]),
+    "nn_model_target": (None, [_P, C.POINTER(C.c_double), C.POINTER(C.c_double)]),
+    "nn_model_set_target": (C.c_int, [_P, C.c_double, C.c_double]),
+    "nn_model_set_meta_str": (C.c_int, [_P, _S, _S]),
+    "nn_model_set_meta_double": (C.c_int, [_P, _S, C.c_double]),
+    "nn_model_meta_count": (C.c_int, [_P]),
+    "nn_model_meta_at": (C.c_int, [_P, C.c_int, C.POINTER(_S), C.POINTER(C.c_int),
+                                   C.POINTER(_S), C.POINTER(C.c_double)]),
+    "nn_infer_new": (_P, [_P, C.c_int, C.POINTER(C.c_int)]),
+    "nn_infer_free": (None, [_P]),
+    "nn_infer_run": (C.c_int, [_P, _P, C.c_int, _P]),
+    "nn_infer_max_batch": (C.c_int, [_P]),
+    "heurnet_model_create": (_P, [_S, C.c_float, C.c_uint64, C.POINTER(C.c_int)]),
+    "heurnet_model_spec_string": (C.c_int, [_P, _S, C.c_size_t]),
+    "heurnet_boards_check": (C.c_int, [_P, C.c_size_t, C.c_int, C.c_int]),
+    "heurnet_heur_values": (C.c_int, [_P, _P, C.c_size_t, C.c_int, _P]),
+    "heurnet_heur_new": (C.c_int, [_S, C.c_int, C.c_int, C.c_int, C.POINTER(_P)]),
+    "srch_np_heur_free": (None, [_P]),
+    "heurnet_pdb_get": (C.c_int, [C.c_int, _S, C.c_int, C.c_int, C.POINTER(_P)]),
+    "srch_np_pdb_free": (None, [_P]),
+    "srch_np_pdb_save": (C.c_int, [_P, _S]),
+    "srch_np_heur_pdb_new": (_P, [_P, C.c_int, C.c_int, C.c_int, C.POINTER(C.c_int)]),
+    "srch_np_encode_onehot_rows": (None, [_P, C.c_size_t, C.c_int, _P]),
+    "srch_np_encode_parse": (C.c_int, [_S, C.POINTER(C.c_int), C.POINTER(C.c_int)]),
+    "heurnet_solve_boards": (C.c_int, [_P, _P, C.c_size_t, _P, _P, C.c_size_t]),
+    "heurnet_gen": (C.c_int, [_S, _P, _P]),
+    "heurnet_train_defaults": (None, [_P]),
+    "heurnet_train": (C.c_int, [_P, C.c_int, _P, C.POINTER(_P), _P]),
+    "heurnet_avi_defaults": (None, [_P, C.c_int]),
+    "heurnet_avi": (C.c_int, [_P, C.POINTER(_P)]),
+}
+for _name, (_res, _args) in _PROTOS.items():
+    _f = getattr(lib, _name)
+    _f.restype = _res
+    _f.argtypes = _args
+
+VERSION = lib.hn_version().decode()
+MAX_PATH = 1000  # SRCH_NP_MAX_PATH
+
+
+def errmsg():
+    buf = C.create_string_buffer(1024)
+    lib.heurnet_errmsg_copy(buf, len(buf))
+    return buf.value.decode(errors="replace")
+
+
+def error(status, what=None):
+    """The exception for a negative status, with heurnet's message."""
+    msg = errmsg() or lib.hn_strerror(status).decode()
+    if what:
+        msg = "%s: %s" % (what, msg)
+    if status == INTERRUPTED:
+        return KeyboardInterrupt(msg)
+    if status == NOMEM:
+        return HeurnetMemoryError(msg, status)
+    if status in _IO:
+        return HeurnetIOError(msg, status)
+    if status in _VALUE:
+        return HeurnetValueError(msg, status)
+    return HeurnetError(msg, status)
+
+
+def check(status, what=None):
+    if status < 0:
+        raise error(status, what)
+    return status
+
+
+def enc(s):
+    """A str (or path) as bytes for a char * argument; None stays NULL."""
+    if s is None:
+        return None
+    return os.fsencode(s)
+
+
+class stop_hook:
+    """Ctrl-C during a long call: heurnet's own SIGINT/SIGTERM handlers set
+    the stop flag the library polls (a Python handler could not run while
+    the call holds the main thread); afterwards Python's handlers come back
+    and a stop becomes KeyboardInterrupt, after the library has left its
+    files consistent (the caller raises it: see .stopped). Only the main
+    thread can own signal handlers."""
+
+    def __enter__(self):
+        self.active = threading.current_thread() is threading.main_thread()
+        lib.hn_stop_set(0)
+        if self.active:
+            self.saved = [(s, signal.getsignal(s)) for s in (signal.SIGINT, signal.SIGTERM)]
+            lib.hn_stop_install()
+        return self
+
+    def __exit__(self, *exc):
+        if self.active:
+            for s, h in self.saved:
+                signal.signal(s, h if h is not None else signal.SIG_DFL)
+        self.stopped = bool(lib.hn_stop_requested())
+        lib.hn_stop_set(0)
+        return False
+
+
+# ---- isolation of unverifiable files (as cli/isolate.c) -------------------
+
+_ISOLATE_FN = C.CFUNCTYPE(None, C.c_void_p)
+_ISOLATE = C.CFUNCTYPE(C.c_int, C.c_void_p, C.c_void_p, C.c_void_p, C.c_size_t)
+
+
+def _isolate(fn, arg, why, cap):
+    """Run fn(arg) in a forked child so that a libhdf5 crash on a damaged
+    file ends the child, not the interpreter."""
+    try:
+        pid = os.fork()
+    except OSError as e:
+        _put(why, cap, "fork: %s" % e)
+        return IO
+    if pid == 0:
+        try:
+            _ISOLATE_FN(fn)(arg)
+        finally:
+            os._exit(0)
+    while True:
+        try:
+            _, ws = os.waitpid(pid, 0)
+            break
+        except InterruptedError:
+            continue
+    if os.WIFEXITED(ws) and os.WEXITSTATUS(ws) == 0:
+        return 0
+    if os.WIFSIGNALED(ws):
+        _put(why, cap, "signal %d" % os.WTERMSIG(ws))
+    else:
+        _put(why, cap, "exit %d" % os.WEXITSTATUS(ws))
+    return FORMAT
+
+
+def _put(buf, cap, text):
+    if buf and cap:
+        data = text.encode()[:cap - 1] + b"\0"
+        C.memmove(buf, data, len(data))
+
+
+_isolate_cb = _ISOLATE(_isolate)  # kept alive for the library's lifetime
+lib.hn_isolate_set(C.cast(_isolate_cb, C.c_void_p))
+
+# The library's progress callback type (common/hn.h hn_progress_fn).
+PROGRESS_FN = C.CFUNCTYPE(None, C.c_uint64, C.c_uint64, C.c_char_p, C.c_void_p)

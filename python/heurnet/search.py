@@ -1,0 +1,242 @@
+"""Search from Python: solve boards as `heurnet solve` does, heuristic
+values and pattern databases for the n-puzzle."""
+
+import ctypes as C
+import os
+import tempfile
+
+import numpy as np
+
+from . import _arrays
+from ._lib import lib, check, enc, error, stop_hook, MAX_PATH, INTERRUPTED, LIMIT, NOMEM
+from .model import Model
+
+_DOMAINS = {"npuzzle:3x3": 3, "npuzzle:4x4": 4, "npuzzle:5x5": 5}
+_PUZZLE = {8: 3, 15: 4, 24: 5}
+_GOALS = {"blank-first": 0, "blank-last": 1}
+
+
+def domain_width(domain=None, puzzle=None):
+    """Board width of "npuzzle:4x4" or puzzle=15. Other domains are refused."""
+    if puzzle is not None:
+        if domain is not None:
+            raise ValueError("give domain or puzzle, not both")
+        if puzzle not in _PUZZLE:
+            raise ValueError("puzzle=%r: expected 8, 15 or 24" % (puzzle,))
+        return _PUZZLE[puzzle]
+    if domain is None:
+        domain = "npuzzle:4x4"
+    if domain not in _DOMAINS:
+        raise ValueError("domain %r is not supported: expected one of %s (or puzzle=8/15/24)"
+                         % (domain, ", ".join(sorted(_DOMAINS))))
+    return _DOMAINS[domain]
+
+
+def goal_code(goal):
+    if goal not in _GOALS:
+        raise ValueError("goal %r: expected 'blank-first' or 'blank-last'" % (goal,))
+    return _GOALS[goal]
+
+
+class _SolveArgs(C.Structure):
+    _fields_ = [("algo", C.c_char_p), ("heuristic", C.c_char_p), ("admissible", C.c_char_p),
+                ("width", C.c_int), ("goal", C.c_int), ("batch", C.c_int),
+                ("weight", C.c_double), ("bound", C.c_double),
+                ("max_expanded", C.c_uint64), ("time_limit", C.c_double),
+                ("max_nodes", C.c_uint64), ("threads", C.c_int), ("quiet", C.c_int)]
+
+
+# heurnet_solve_row as a numpy record, so the rows come back in one array.
+ROW = np.dtype([("status", np.int32), ("length", np.int32), ("h0", np.int32),
+                ("nmoves", np.int32), ("expanded", np.uint64), ("generated", np.uint64),
+                ("seconds", np.float64)], align=True)
+_STATUS = {0: "solved", LIMIT: "limit", INTERRUPTED: "interrupted", NOMEM: "nomem"}
+
+
+class Solutions:
+    """Per-board results of solve(): numpy arrays status (words as
+    `heurnet solve` prints them), length, expanded, generated, seconds, h0
+    and moves (a list of "UDLR" strings; "" when not solved)."""
+
+    def __init__(self, rows, moves):
+        self.rows = rows
+        self.length = rows["length"]
+        self.expanded = rows["expanded"]
+        self.generated = rows["generated"]
+        self.seconds = rows["seconds"]
+        self.h0 = rows["h0"]
+        self.status = np.array([_STATUS.get(int(s), "error") for s in rows["status"]])
+        self.moves = moves
+
+    def __len__(self):
+        return len(self.rows)
+
+    def __getitem__(self, i):
+        return {"status": str(self.status[i]), "length": int(self.length[i]),
+                "expanded": int(self.expanded[i]), "generated": int(self.generated[i]),
+                "seconds": float(self.seconds[i]), "h0": int(self.h0[i]),
+                "moves": self.moves[i]}
+
+    def __repr__(self):
+        return "<heurnet.Solutions %d boards, %d solved>" % (len(self), (self.status == "solved").sum())
+
+
+def _model_spec(model, heuristic):
+    """The heuristic name for model=: "ann:PATH" (a Model without a file is
+    saved to a temporary one), or the heuristic with SELF replaced."""
+    tmp = None
+    if isinstance(model, Model):
+        if model.path is None:
+            fd, tmp = tempfile.mkstemp(suffix=".h5")
+            os.close(fd)
+            model.save(tmp)
+            model.path = None
+            path = tmp
+        else:
+            path = model.path
+    else:
+        path = os.fspath(model)
+    spec = heuristic.replace("SELF", path) if heuristic else "ann:" + path
+    return spec, tmp
+
+
+def solve(states, model=None, algo=None, heuristic=None, time_limit=0.0, domain=None,
+          puzzle=None, goal="blank-first", batch=0, weight=0.0, bound=0.0, admissible=None,
+          max_expanded=0, max_nodes=0, threads=1, quiet=True):
+    """Solve each board of `states` (uint8 tiles [n, cells] or a list of
+    lists) and return Solutions with the numbers `heurnet solve` prints.
+
+    Without model= the search is idastar on the width's PDB, as `heurnet
+    solve`; with model= (a Model or a path) astar on "ann:MODEL" unless algo
+    or heuristic say otherwise (SELF in heuristic stands for the model).
+    The search recorded in a model file (heurnet nn set-search) is not
+    read: give algo and heuristic explicitly. Ctrl-C stops between boards
+    and raises KeyboardInterrupt."""
+    if model is not None and domain is None and puzzle is None:
+        # as heurnet solve --model: the puzzle is the model's
+        m = model if isinstance(model, Model) else Model.load(model)
+        domain = m.domain
+    width = domain_width(domain, puzzle)
+    cells = width * width
+    b = _arrays.boards(states, cells)
+    tmp = None
+    if model is not None:
+        heuristic, tmp = _model_spec(model, heuristic)
+        algo = algo or "astar"
+    a = _SolveArgs(algo=enc(algo or "idastar"), heuristic=enc(heuristic),
+                   admissible=enc(admissible), width=width, goal=goal_code(goal),
+                   batch=int(batch), weight=float(weight), bound=float(bound),
+                   max_expanded=int(max_expanded), time_limit=float(time_limit),
+                   max_nodes=int(max_nodes), threads=int(threads), quiet=1 if quiet else 0)
+    n = b.shape[0]
+    rows = np.zeros(n, dtype=ROW)
+    stride = MAX_PATH + 1
+    moves = C.create_string_buffer(max(n, 1) * stride)
+    try:
+        with stop_hook() as hook:
+            st = lib.heurnet_solve_boards(C.byref(a), b.ctypes.data, n, rows.ctypes.data,
+                                          moves, stride)
+    finally:
+        if tmp:
+            os.unlink(tmp)
+    if hook.stopped or st == INTERRUPTED:
+        raise KeyboardInterrupt("solve: stopped by a signal")
+    check(st)
+    raw = moves.raw
+    out = [raw[i * stride:(i + 1) * stride].split(b"\0", 1)[0].decode() for i in range(n)]
+    return Solutions(rows, out)
+
+
+class Heuristic:
+    """A heuristic by name ("manhattan", "lc", "pdb:5-5-5", "ann:M.h5", ...)
+    for boards of one width; values(states) evaluates it."""
+
+    def __init__(self, name, domain=None, puzzle=None, goal="blank-first", quiet=True):
+        self.width = domain_width(domain, puzzle)
+        self.goal = goal_code(goal)
+        h = C.c_void_p()
+        with stop_hook():
+            st = lib.heurnet_heur_new(enc(name), self.width, self.goal, 1 if quiet else 0,
+                                      C.byref(h))
+        check(st)
+        self._h = h
+        self.name = name
+
+    def __del__(self):
+        if getattr(self, "_h", None):
+            lib.srch_np_heur_free(self._h)
+            self._h = None
+
+    def values(self, states):
+        cells = self.width * self.width
+        b = _arrays.boards(states, cells)
+        check(lib.heurnet_boards_check(b.ctypes.data, b.shape[0], self.width, self.goal))
+        out = np.empty(b.shape[0], dtype=np.int32)
+        check(lib.heurnet_heur_values(self._h, b.ctypes.data, b.shape[0], self.width,
+                                      out.ctypes.data))
+        return out
+
+
+class PDB:
+    """An additive pattern database of the n-puzzle, e.g. PDB("5-5-5",
+    domain="npuzzle:4x4"): loaded from heurnet's cache ($HEURNET_DATA, else
+    ~/.cache/heurnet), or built there on first use (Ctrl-C stops a build)."""
+
+    def __init__(self, partition, domain=None, puzzle=None, goal="blank-first", quiet=True):
+        self.width = domain_width(domain, puzzle)
+        self.goal = goal_code(goal)
+        self.partition = partition
+        p = C.c_void_p()
+        with stop_hook():
+            st = lib.heurnet_pdb_get(self.width, enc(partition), self.goal, 1 if quiet else 0,
+                                     C.byref(p))
+        check(st)
+        self._p = p
+        stc = C.c_int(0)
+        h = lib.srch_np_heur_pdb_new(self._p, self.goal, 0, 0, C.byref(stc))
+        if not h:
+            raise error(stc.value)
+        self._h = C.c_void_p(h)
+
+    def __del__(self):
+        if getattr(self, "_h", None):
+            lib.srch_np_heur_free(self._h)
+            self._h = None
+        if getattr(self, "_p", None):
+            lib.srch_np_pdb_free(self._p)
+            self._p = None
+
+    def lookup(self, states):
+        """The additive PDB value of each board (int32 [n])."""
+        cells = self.width * self.width
+        b = _arrays.boards(states, cells)
+        check(lib.heurnet_boards_check(b.ctypes.data, b.shape[0], self.width, self.goal))
+        out = np.empty(b.shape[0], dtype=np.int32)
+        check(lib.heurnet_heur_values(self._h, b.ctypes.data, b.shape[0], self.width,
+                                      out.ctypes.data))
+        return out
+
+    def save(self, path):
+        check(lib.srch_np_pdb_save(self._p, enc(path)))
+
+
+_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+
+
+def walk_boards(n, steps, domain=None, puzzle=None, seed=1):
+    """n boards made by `steps` random blank moves from the blank-first goal
+    (uint8 [n, cells]); every one is solvable. numpy's generator, seeded:
+    not the boards heurnet gen --walk draws."""
+    width = domain_width(domain, puzzle)
+    rng = np.random.default_rng(seed)
+    out = np.empty((n, width * width), dtype=np.uint8)
+    for i in range(n):
+        b = np.arange(width * width, dtype=np.uint8)
+        r = c = 0
+        for k in rng.integers(4, size=steps):
+            dr, dc = _STEPS[k]
+            if 0 <= r + dr < width and 0 <= c + dc < width:
+                b[r * width + c], b[(r + dr) * width + c + dc] = b[(r + dr) * width + c + dc], 0
+                r, c = r + dr, c + dc
+        out[i] = b
+    return out

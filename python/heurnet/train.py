@@ -1,0 +1,266 @@
+"""Long runs from Python: data generation (`heurnet gen`), training
+(`heurnet train`) and value iteration (`heurnet avi`), writing the same
+files as the command line, with progress callbacks, checkpoints and resume.
+Ctrl-C stops the run the way it stops the command line (the dataset keeps
+its committed rows, the checkpoint is written) and raises KeyboardInterrupt."""
+
+import ctypes as C
+import os
+
+from ._lib import lib, check, enc, error, stop_hook, PROGRESS_FN, INTERRUPTED
+from .model import Model
+from .search import domain_width, goal_code
+
+
+class _GenArgs(C.Structure):
+    _fields_ = [("width", C.c_int), ("goal", C.c_int), ("label", C.c_char_p),
+                ("count", C.c_uint64), ("seed", C.c_uint64), ("max_expanded", C.c_uint64),
+                ("threads", C.c_int), ("walk", C.c_int), ("all", C.c_int),
+                ("path_states", C.c_int), ("overwrite", C.c_int), ("quiet", C.c_int),
+                ("progress", PROGRESS_FN), ("user", C.c_void_p)]
+
+
+class _GenStats(C.Structure):
+    _fields_ = [("resumed_from", C.c_uint64), ("boards", C.c_uint64), ("rows", C.c_uint64),
+                ("expanded", C.c_uint64), ("seconds", C.c_double), ("complete", C.c_int)]
+
+
+class Epoch(C.Structure):
+    """struct trn_epoch: what one training epoch measured."""
+    _fields_ = [("epoch", C.c_int), ("train_loss", C.c_double), ("val_loss", C.c_double),
+                ("val_mae", C.c_double), ("val_exact", C.c_double), ("val_over", C.c_double),
+                ("samples_per_s", C.c_double), ("seconds", C.c_double), ("lr", C.c_double),
+                ("best", C.c_int)]
+
+    def as_dict(self):
+        return {k: getattr(self, k) for k, _ in self._fields_}
+
+
+class _TrainResult(C.Structure):
+    _fields_ = [("epochs_run", C.c_int), ("stopped_early", C.c_int), ("best", Epoch),
+                ("seconds", C.c_double), ("samples_per_s", C.c_double),
+                ("cpu_samples_per_s", C.c_double), ("params", C.c_size_t)]
+
+
+_EPOCH_FN = C.CFUNCTYPE(None, C.POINTER(Epoch), C.c_void_p)
+
+
+class _TrainArgs(C.Structure):
+    _fields_ = [("arch", C.c_char_p), ("checkpoint", C.c_char_p), ("resume", C.c_char_p),
+                ("init", C.c_char_p), ("epochs", C.c_int), ("batch", C.c_int),
+                ("threads", C.c_int), ("patience", C.c_int), ("allow_incomplete", C.c_int),
+                ("lr", C.c_double), ("val_fraction", C.c_double), ("dropout", C.c_double),
+                ("seed", C.c_uint64), ("on_epoch", _EPOCH_FN), ("progress", PROGRESS_FN),
+                ("user", C.c_void_p)]
+
+
+class Round(C.Structure):
+    """struct trn_avi_round: what one value-iteration round measured."""
+    _fields_ = [("round", C.c_int), ("steps", C.c_uint64), ("samples", C.c_uint64),
+                ("loss", C.c_double), ("target_mean", C.c_double), ("target_max", C.c_double),
+                ("floor_share", C.c_double), ("updated", C.c_int), ("updates", C.c_int),
+                ("solved", C.c_int), ("boards", C.c_int), ("budget", C.c_uint64),
+                ("walk", C.c_int), ("buffer", C.c_uint64), ("target_seconds", C.c_double),
+                ("seconds", C.c_double), ("total_seconds", C.c_double), ("model", C.c_void_p)]
+
+    def as_dict(self):
+        return {k: getattr(self, k) for k, _ in self._fields_ if k != "model"}
+
+
+_ROUND_FN = C.CFUNCTYPE(None, C.POINTER(Round), C.c_void_p)
+
+
+class _AviArgs(C.Structure):
+    _fields_ = [("width", C.c_int), ("goal", C.c_int), ("arch", C.c_char_p),
+                ("checkpoint", C.c_char_p), ("resume", C.c_char_p), ("init", C.c_char_p),
+                ("floor", C.c_char_p), ("rounds", C.c_int), ("steps_per_round", C.c_int),
+                ("batch", C.c_int), ("walk_max", C.c_int), ("threads", C.c_int),
+                ("lookahead", C.c_int), ("quiet", C.c_int), ("lr", C.c_double),
+                ("lr_decay", C.c_double), ("update_loss", C.c_double), ("seed", C.c_uint64),
+                ("on_round", _ROUND_FN), ("progress", PROGRESS_FN), ("user", C.c_void_p)]
+
+
+class _Callbacks:
+    """User callbacks called from C. An exception in one cannot cross the C
+    frames: it is kept, the run is asked to stop, and it is raised after."""
+
+    def __init__(self):
+        self.error = None
+
+    def wrap(self, fn):
+        def call(*args):
+            if self.error is not None:
+                return
+            try:
+                fn(*args)
+            except BaseException as e:  # noqa: B902 - re-raised after the call
+                self.error = e
+                lib.hn_stop_set(1)
+        return call
+
+    def progress(self, fn):
+        if fn is None:
+            return PROGRESS_FN()
+        return PROGRESS_FN(self.wrap(lambda done, total, extra, user: fn(
+            done, total, extra.decode() if extra else "")))
+
+    def finish(self, st, what):
+        """Raise the callback's exception, a stop, or heurnet's error."""
+        if self.error is not None:
+            lib.hn_stop_set(0)
+            raise self.error
+        if st == INTERRUPTED:
+            raise KeyboardInterrupt("%s: stopped by a signal" % what)
+        check(st, what)
+
+
+def gen(path, count=0, domain=None, puzzle=None, goal="blank-first", label=None, seed=1,
+        threads=None, walk=0, all_states=False, path_states=False, max_expanded=0,
+        overwrite=False, progress=None, quiet=True):
+    """Label boards with their optimal distance into the dataset `path`, the
+    file `heurnet gen` writes with the same options (-n COUNT --seed S ...).
+    An existing matching file is continued (resume) unless overwrite.
+    progress(done, total, extra) is called as boards are committed. Returns
+    a dict: resumed_from, boards, rows, expanded, seconds, complete."""
+    width = domain_width(domain, puzzle)
+    cb = _Callbacks()
+    a = _GenArgs(width=width, goal=goal_code(goal), label=enc(label), count=int(count),
+                 seed=int(seed), max_expanded=int(max_expanded),
+                 threads=int(threads or os.cpu_count() or 1), walk=int(walk),
+                 all=1 if all_states else 0, path_states=1 if path_states else 0,
+                 overwrite=1 if overwrite else 0, quiet=1 if quiet else 0,
+                 progress=cb.progress(progress))
+    if not all_states and count <= 0:
+        raise ValueError("gen: count must be a positive number of boards (or all_states=True)")
+    st = _GenStats()
+    with stop_hook():
+        rc = lib.heurnet_gen(enc(path), C.byref(a), C.byref(st))
+    cb.finish(rc, "gen %s" % os.fspath(path))
+    return {k: getattr(st, k) for k, _ in st._fields_}
+
+
+def _csv(path, header, resume):
+    if not path:
+        return None
+    fresh = not resume or not os.path.exists(path) or os.path.getsize(path) == 0
+    f = open(path, "w" if fresh else "a")
+    if fresh:
+        f.write(header)
+    return f
+
+
+_TRAIN_HEADER = "epoch,train_loss,val_loss,val_mae,val_exact,val_over,samples_per_s,seconds\n"
+
+
+def _epoch_line(e):
+    return "%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.1f,%.2f\n" % (
+        e.epoch, e.train_loss, e.val_loss, e.val_mae, e.val_exact, e.val_over, e.samples_per_s,
+        e.seconds)
+
+
+def train(data, output=None, arch=None, epochs=10, batch=512, lr=1e-3, seed=1, threads=1,
+          val_fraction=0.05, dropout=0.1, patience=0, checkpoint=None, resume=None, init=None,
+          log=None, allow_incomplete=False, on_epoch=None, progress=None):
+    """Train on dataset files as `heurnet train --data ... --arch ... -o
+    OUTPUT` does (same defaults, same model file; `log` gets the same CSV
+    as --log). on_epoch(dict) is called after each epoch, progress(done,
+    total, extra) during it. Returns (Model, history list of dicts)."""
+    files = [data] if isinstance(data, (str, bytes, os.PathLike)) else list(data)
+    paths = (C.c_char_p * len(files))(*[enc(f) for f in files])
+    history = []
+    logf = _csv(log, _TRAIN_HEADER, resume)
+    cb = _Callbacks()
+
+    def epoch_fn(ep, user):
+        e = ep.contents
+        history.append(e.as_dict())
+        if logf:
+            logf.write(_epoch_line(e))
+            logf.flush()
+        if on_epoch:
+            on_epoch(e.as_dict())
+
+    a = _TrainArgs()
+    lib.heurnet_train_defaults(C.byref(a))
+    a.arch, a.checkpoint, a.resume, a.init = enc(arch), enc(checkpoint), enc(resume), enc(init)
+    a.epochs, a.batch, a.threads, a.patience = int(epochs), int(batch), int(threads), int(patience)
+    a.allow_incomplete = 1 if allow_incomplete else 0
+    a.lr, a.val_fraction, a.dropout, a.seed = float(lr), float(val_fraction), float(dropout), int(seed)
+    a.on_epoch = _EPOCH_FN(cb.wrap(epoch_fn))
+    a.progress = cb.progress(progress)
+    out, res = C.c_void_p(), _TrainResult()
+    try:
+        with stop_hook():
+            rc = lib.heurnet_train(paths, len(files), C.byref(a), C.byref(out), C.byref(res))
+    finally:
+        if logf:
+            logf.close()
+    if out.value and (cb.error is not None or rc):
+        lib.nn_model_free(out)
+    cb.finish(rc, "train")
+    m = Model(out.value)
+    if output is not None:
+        m.save(output)
+    return m, history
+
+
+_AVI_HEADER = ("round,steps,samples,loss,target_mean,target_max,floor_share,updated,updates,"
+               "solved,boards,budget,walk,buffer,target_seconds,seconds,total_seconds,eval_mae,"
+               "eval_exact\n")
+
+
+def _round_line(r):
+    return ("%d,%d,%d,%.6g,%.4f,%.2f,%.4f,%d,%d,%d,%d,%d,%d,%d,%.2f,%.2f,%.1f,nan,nan\n" % (
+        r.round, r.steps, r.samples, r.loss, r.target_mean, r.target_max, r.floor_share,
+        r.updated, r.updates, r.solved, r.boards, r.budget, r.walk, r.buffer, r.target_seconds,
+        r.seconds, r.total_seconds))
+
+
+def avi(output=None, arch=None, domain=None, puzzle=None, goal="blank-first", rounds=None,
+        steps_per_round=None, batch=None, lr=None, lr_decay=None, walk_max=None,
+        update_loss=None, lookahead=None, threads=None, seed=None, floor=None, checkpoint=None,
+        resume=None, init=None, log=None, on_round=None, progress=None, quiet=True):
+    """Value iteration (DAVI) as `heurnet avi --puzzle N --arch ... -o
+    OUTPUT` runs it; None takes the command line's default. on_round(dict)
+    after each round. Returns (Model, history list of dicts)."""
+    width = domain_width(domain, puzzle)
+    a = _AviArgs()
+    lib.heurnet_avi_defaults(C.byref(a), width)
+    a.goal = goal_code(goal)
+    a.arch, a.checkpoint, a.resume, a.init = enc(arch), enc(checkpoint), enc(resume), enc(init)
+    a.floor, a.quiet = enc(floor), 1 if quiet else 0
+    for k, v in (("rounds", rounds), ("steps_per_round", steps_per_round), ("batch", batch),
+                 ("walk_max", walk_max), ("threads", threads), ("lookahead", lookahead),
+                 ("lr", lr), ("lr_decay", lr_decay), ("update_loss", update_loss),
+                 ("seed", seed)):
+        if v is not None:
+            setattr(a, k, v)
+    history = []
+    logf = _csv(log, _AVI_HEADER, resume)
+    cb = _Callbacks()
+
+    def round_fn(rp, user):
+        r = rp.contents
+        history.append(r.as_dict())
+        if logf:
+            logf.write(_round_line(r))
+            logf.flush()
+        if on_round:
+            on_round(r.as_dict())
+
+    a.on_round = _ROUND_FN(cb.wrap(round_fn))
+    a.progress = cb.progress(progress)
+    out = C.c_void_p()
+    try:
+        with stop_hook():
+            rc = lib.heurnet_avi(C.byref(a), C.byref(out))
+    finally:
+        if logf:
+            logf.close()
+    if out.value and (cb.error is not None or rc):
+        lib.nn_model_free(out)
+    cb.finish(rc, "avi")
+    m = Model(out.value)
+    if output is not None:
+        m.save(output)
+    return m, history

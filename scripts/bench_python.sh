@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# The figures of docs/python.md: the Python package against C, side by side
+# in one run, the two measured in turn (A B A B ...) so that drift of a
+# shared machine falls on both.
+#   1. predict at batch 1024 (models/15puzzle-annd.h5, one-hot rows of
+#      random boards): the median time of one nn_infer_run call from C
+#      (a small program built here against the build's libheurnet) and of
+#      one model.predict(x, out=y) call from Python, each a median over
+#      --repeats blocks of 200 calls; OpenBLAS on one thread. Python also
+#      times the bare ctypes call in the same process, interleaved: the
+#      difference (python_checks_us) is the package's own cost
+#   2. solve over Korf's 100 15-puzzle boards with A* on the same network:
+#      the wall time of the heurnet solve process and of one heurnet.solve()
+#      call in Python (both load the model, set up the search and solve),
+#      --repeats runs each; lengths and expansions checked equal on the way
+# Prints each run, the medians and the median of the runs' ratios Python / C
+# (a ratio of one pair of neighbouring runs is the figure drift spares).
+#
+# usage: scripts/bench_python.sh [--build DIR] [--repeats R]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+B=build
+repeats=11
+while [ $# -gt 0 ]; do
+    case $1 in
+    --build) B=$2; shift ;;
+    --repeats) repeats=$2; shift ;;
+    *) echo "usage: $0 [--build DIR] [--repeats R]" >&2; exit 2 ;;
+    esac
+    shift
+done
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+export OPENBLAS_NUM_THREADS=1 HEURNET_LIB="$PWD/$B/lib/libheurnet.so" PYTHONPATH="$PWD/python"
+MODEL=models/15puzzle-annd.h5
+KORF=instances/npuzzle/korf100.txt
+PY=/usr/bin/python3
+
+# The rows both sides evaluate: one-hot encodings of 1024 random boards.
+"$PY" - "$T/x.f32" <<'EOF'
+import sys
+import numpy as np
+rng = np.random.default_rng(1)
+x = np.zeros((1024, 256), np.float32)
+for i in range(1024):
+    x[i, np.arange(16) * 16 + np.argsort(rng.permutation(16))] = 1
+x.tofile(sys.argv[1])
+EOF
+
+cat >"$T/infer.c" <<'EOF'
+/* One nn_infer_run at batch 1024, timed: median of blocks of 200 calls. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <heurnet/nn.h>
+int main(int argc, char **argv)
+{
+    int st, n = 1024, calls = 200;
+    nn_model *m = nn_model_load(argv[1], &st);
+    FILE *f = fopen(argv[2], "rb");
+    float *x = malloc(sizeof *x * 1024 * 256), *y = malloc(sizeof *y * 1024);
+    if (!m || !f || !x || !y || fread(x, sizeof *x, 1024 * 256, f) != 1024 * 256)
+        return 1;
+    fclose(f);
+    nn_infer *c = nn_infer_new(m, n, &st);
+    for (int i = 0; i < 20; i++)
+        nn_infer_run(c, x, n, y);
+    double t0 = hn_now();
+    for (int i = 0; i < calls; i++)
+        nn_infer_run(c, x, n, y);
+    printf("%.3f\n", (hn_now() - t0) / calls * 1e6);
+    nn_infer_free(c);
+    nn_model_free(m);
+    free(x);
+    free(y);
+    return 0;
+}
+EOF
+cc -O2 -std=c11 "$T/infer.c" -I"$B/include" -L"$B/lib" -Wl,-rpath,"$PWD/$B/lib" -lheurnet \
+    -o "$T/infer"
+
+cat >"$T/predict.py" <<'EOF'
+# The predict call, and in the same process the bare nn_infer_run through
+# ctypes, interleaved: their difference is what the package's checks cost.
+import sys, time
+import numpy as np
+import heurnet
+from heurnet._lib import lib
+m = heurnet.Model.load(sys.argv[1])
+x = np.fromfile(sys.argv[2], np.float32).reshape(1024, 256)
+y = np.empty((1024, 1), np.float32)
+ws = m._workspace(1024)
+bare = lambda: lib.nn_infer_run(ws, x.ctypes.data, 1024, y.ctypes.data)
+full = lambda: m.predict(x, out=y)
+for _ in range(20):
+    full()
+t = {bare: 0.0, full: 0.0}
+for _ in range(20):
+    for f in (full, bare):
+        t0 = time.perf_counter()
+        for _ in range(10):
+            f()
+        t[f] += time.perf_counter() - t0
+print("%.3f %.3f" % (t[full] / 200 * 1e6, (t[full] - t[bare]) / 200 * 1e6))
+EOF
+
+cat >"$T/solve.py" <<'EOF'
+import sys, time
+import numpy as np
+import heurnet
+rows = [l.split() for l in open(sys.argv[2]) if l.strip() and not l.startswith("#")]
+b = np.array([[int(t) for t in r[2:]] for r in rows], np.uint8)
+t0 = time.perf_counter()
+s = heurnet.solve(b, model=sys.argv[1])
+t = time.perf_counter() - t0
+print("%.4f %d %d" % (t, s.length.sum(), s.expanded.sum()))
+EOF
+
+median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+
+echo "# predict, batch 1024, microseconds per call (C nn_infer_run / Python predict)"
+for r in $(seq "$repeats"); do
+    c=$("$T/infer" "$MODEL" "$T/x.f32")
+    read -r p o < <("$PY" "$T/predict.py" "$MODEL" "$T/x.f32")
+    echo "run=$r c_us=$c python_us=$p python_checks_us=$o"
+    echo "$o" >>"$T/po"
+    echo "$c" >>"$T/pc"; echo "$p" >>"$T/pp"; awk -v a="$p" -v b="$c" 'BEGIN {print a / b}' >>"$T/pr"
+done
+echo "predict median c_us=$(median <"$T/pc") python_us=$(median <"$T/pp") python_checks_us=$(median <"$T/po")" \
+    "ratio=$(median <"$T/pr") (median of the pairs' ratios; min $(sort -g "$T/pr" | head -1), max $(sort -g "$T/pr" | tail -1))"
+
+echo "# solve, Korf's 100, A* on $MODEL, seconds (heurnet solve process / heurnet.solve call)"
+for r in $(seq "$repeats"); do
+    t0=$EPOCHREALTIME
+    "$B/heurnet" solve -q --model "$MODEL" "$KORF" >"$T/cli.txt" 2>/dev/null || true
+    c=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN {printf "%.4f", b - a}')
+    read -r p plen pexp < <("$PY" "$T/solve.py" "$MODEL" "$KORF")
+    clen=$(awk '/^id=/ {for (i = 1; i <= NF; i++) if ($i ~ /^length=/) {sub("length=", "", $i); s += $i}} END {print s}' "$T/cli.txt")
+    cexp=$(awk '/^id=/ {for (i = 1; i <= NF; i++) if ($i ~ /^expanded=/) {sub("expanded=", "", $i); s += $i}} END {print s}' "$T/cli.txt")
+    [ "$clen $cexp" = "$plen $pexp" ] || { echo "solve differs: CLI $clen $cexp, Python $plen $pexp" >&2; exit 1; }
+    echo "run=$r cli_s=$c python_s=$p total_length=$plen total_expanded=$pexp"
+    echo "$c" >>"$T/sc"; echo "$p" >>"$T/sp"; awk -v a="$p" -v b="$c" 'BEGIN {print a / b}' >>"$T/sr"
+done
+echo "solve median cli_s=$(median <"$T/sc") python_s=$(median <"$T/sp")" \
+    "ratio=$(median <"$T/sr") (median of the pairs' ratios; min $(sort -g "$T/sr" | head -1), max $(sort -g "$T/sr" | tail -1))"

@@ -1,0 +1,132 @@
+/* A flat facade over heurnet for foreign-function interfaces (the Python
+ * package in python/ calls it through ctypes): plain arrays, C strings,
+ * integer status codes and structs of scalars only, so a binding needs no
+ * knowledge of the library's option structs, which may grow. Everything
+ * else a binding needs (model load/save/inference, PDB lookup) is already
+ * flat in nn/nn.h and search/srch.h. */
+#ifndef HEURNET_SOLVE_API_H
+#define HEURNET_SOLVE_API_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "datagen/dg.h"
+#include "nn/nn.h"
+#include "search/srch.h"
+#include "train/trn.h"
+
+HEURNET_API_BEGIN
+
+/* Copy the calling thread's last message (hn_errmsg) into buf, truncated
+ * to cap - 1 bytes and NUL-terminated (cap >= 1). Returns its full length. */
+size_t heurnet_errmsg_copy(char *buf, size_t cap);
+
+/* A fresh model from a spec string such as "81-64-1": hidden layers take
+ * NN_LAYER_DEFAULTS with dropout `dropout` (heurnet nn init: 0.1), weights
+ * from `seed`. NULL on error with *status (may be NULL) and hn_errmsg(). */
+nn_model *heurnet_model_create(const char *arch, float dropout, uint64_t seed, int *status);
+
+/* The model's spec string as a model file stores it (relative to
+ * NN_LAYER_DEFAULTS). 0, or HN_ERR_ARG when cap is too small. */
+int heurnet_model_spec_string(const nn_model *m, char *buf, size_t cap);
+
+/* Check n boards of width*width tiles (row-major, 0 = blank) back to back:
+ * each a permutation that can reach `goal`. 0, or HN_ERR_ARG naming the
+ * first bad board by its 0-based index. */
+int heurnet_boards_check(const uint8_t *tiles, size_t n, int width, int goal);
+
+/* One search for every board, as heurnet solve runs it. */
+typedef struct heurnet_solve_args {
+    const char *algo;       /* heurnet_algo_parse names except "anytime" */
+    const char *heuristic;  /* heurnet_heur_new names; NULL or "": the width's PDB */
+    const char *admissible; /* focal: the bound's heuristic; NULL: the default */
+    int width, goal;
+    int batch;       /* batch-astar, bwas; 0: as heurnet solve (16; wastar 1) */
+    double weight;   /* 0: as heurnet solve (wastar 1.5, bwas 0.8, else 1) */
+    double bound;    /* focal; 0: 1.05 */
+    srch_limits lim; /* per board */
+    int threads;     /* boards solved in parallel; 0 counts as 1 */
+    int quiet;       /* 1: no PDB build progress on stderr */
+} heurnet_solve_args;
+
+/* What one board's search gave (srch_np_result without its moves). */
+typedef struct heurnet_solve_row {
+    int32_t status, length, h0, nmoves;
+    uint64_t expanded, generated;
+    double seconds;
+} heurnet_solve_row;
+
+/* Solve n boards (as heurnet_boards_check takes them) into rows[n] and
+ * their moves as "UDLR" strings in moves[n][stride] (stride >=
+ * SRCH_NP_MAX_PATH + 1; "" when not solved). A board not reached because
+ * of a stop request gets status HN_ERR_INTERRUPTED. Returns 0 when the
+ * search could be set up (each row has its own status; HN_ERR_INTERRUPTED
+ * when a stop was requested), else a negative status with hn_errmsg(). */
+int heurnet_solve_boards(const heurnet_solve_args *a, const uint8_t *tiles, size_t n,
+                         heurnet_solve_row *rows, char *moves, size_t stride);
+
+/* heurnet gen: label boards into the dataset `path` (dg_gen_run, or
+ * dg_gen_all with all 1), continuing a matching file unless overwrite. */
+typedef struct heurnet_gen_args {
+    int width, goal;
+    const char *label; /* solver heuristic; NULL: lc / pdb:7-8 / pdb:6-6-6-6 */
+    uint64_t count, seed, max_expanded;
+    int threads, walk, all, path_states, overwrite, quiet;
+    hn_progress_fn progress; /* may be NULL */
+    void *user;
+} heurnet_gen_args;
+
+/* Returns 0 or the status of dg_gen_run (HN_ERR_INTERRUPTED on a stop, the
+ * committed rows kept for a resume); st may be NULL. */
+int heurnet_gen(const char *path, const heurnet_gen_args *a, dg_gen_stats *st);
+
+/* heurnet train on dataset files: trn_data_open and trn_run with the
+ * command line's defaults (TRN_OPTS_DEFAULTS, hidden dropout 0.1). */
+typedef struct heurnet_train_args {
+    const char *arch, *checkpoint, *resume, *init; /* as heurnet train's options */
+    int epochs, batch, threads, patience, allow_incomplete;
+    double lr, val_fraction, dropout;
+    uint64_t seed;
+    trn_epoch_fn on_epoch; /* may be NULL */
+    hn_progress_fn progress;
+    void *user;
+} heurnet_train_args;
+
+/* heurnet_train_args with heurnet train's defaults into *a. */
+void heurnet_train_defaults(heurnet_train_args *a);
+
+/* Train; 0 with *out (free with nn_model_free) and *res (may be NULL), or
+ * a negative status with hn_errmsg() and *out NULL (HN_ERR_INTERRUPTED on a
+ * stop, the checkpoint written when one is configured). */
+int heurnet_train(const char *const *data, int ndata, const heurnet_train_args *a, nn_model **out,
+                  struct trn_result *res);
+
+/* heurnet avi (DAVI): value iteration without labels, the command line's
+ * defaults (trn_avi_opts_default, no dropout, its target scaling). */
+typedef struct heurnet_avi_args {
+    int width, goal;
+    const char *arch, *checkpoint, *resume, *init;
+    const char *floor; /* admissible floor heuristic name; NULL: none */
+    int rounds, steps_per_round, batch, walk_max, threads, lookahead, quiet;
+    double lr, lr_decay, update_loss;
+    uint64_t seed;
+    trn_avi_round_fn on_round; /* may be NULL */
+    hn_progress_fn progress;
+    void *user;
+} heurnet_avi_args;
+
+/* heurnet_avi_args with heurnet avi's defaults for `width` into *a. */
+void heurnet_avi_defaults(heurnet_avi_args *a, int width);
+
+/* Run; 0 with *out (free with nn_model_free), or a negative status with
+ * hn_errmsg() (HN_ERR_INTERRUPTED on a stop, the checkpoint written). */
+int heurnet_avi(const heurnet_avi_args *a, nn_model **out);
+
+/* Evaluate heuristic h on n boards (as heurnet_boards_check takes them)
+ * into out[n]. 0, or a negative status with hn_errmsg(). */
+int heurnet_heur_values(const srch_np_heur *h, const uint8_t *tiles, size_t n, int width,
+                        int32_t *out);
+
+HEURNET_API_END
+
+#endif

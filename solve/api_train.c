@@ -1,0 +1,186 @@
+/* The facade's long runs (solve/api.h): data generation, training and
+ * value iteration with the command line's defaults, so a binding writes
+ * the same files as heurnet gen, train and avi. */
+#include <stdlib.h>
+
+#include "solve/api.h"
+#include "solve/pdb_cache.h"
+
+static const char *gen_default_label(int width)
+{
+    return width == 3 ? "lc" : width == 4 ? "pdb:7-8" : "pdb:6-6-6-6";
+}
+
+int heurnet_gen(const char *path, const heurnet_gen_args *a, dg_gen_stats *st)
+{
+    dg_gen_opts o = {.width = a->width,
+                     .goal = a->goal,
+                     .heur_name = a->label && a->label[0] ? a->label : gen_default_label(a->width),
+                     .count = a->count,
+                     .seed = a->seed,
+                     .threads = a->threads > 0 ? a->threads : 1,
+                     .path_states = a->path_states,
+                     .walk_length = a->walk,
+                     .shard_count = 1,
+                     .limits = {.max_expanded = a->max_expanded},
+                     .overwrite = a->overwrite,
+                     .progress = a->progress,
+                     .user = a->user};
+    dg_gen_stats mine;
+    srch_np_heur *h = NULL;
+    if (!path)
+        return hn_fail(HN_ERR_ARG, "no output path given");
+    if (a->width < 3 || a->width > 5)
+        return hn_fail(HN_ERR_ARG, "width %d: expected 3, 4 or 5", a->width);
+    if (!a->all) {
+        int rc = heurnet_heur_new(o.heur_name, o.width, o.goal, a->quiet, &h);
+        if (rc)
+            return rc;
+    }
+    o.heur = h;
+    int rc = a->all ? dg_gen_all(path, &o, st ? st : &mine) : dg_gen_run(path, &o, st ? st : &mine);
+    srch_np_heur_free(h);
+    return rc;
+}
+
+void heurnet_train_defaults(heurnet_train_args *a)
+{
+    *a = (heurnet_train_args){.epochs = TRN_OPTS_DEFAULTS.epochs,
+                              .batch = TRN_OPTS_DEFAULTS.batch,
+                              .threads = TRN_OPTS_DEFAULTS.threads,
+                              .patience = TRN_OPTS_DEFAULTS.patience,
+                              .lr = TRN_OPTS_DEFAULTS.lr,
+                              .val_fraction = 0.05,
+                              .dropout = 0.1,
+                              .seed = TRN_OPTS_DEFAULTS.seed};
+}
+
+static int train_opts(const heurnet_train_args *a, struct trn_opts *o)
+{
+    *o = TRN_OPTS_DEFAULTS;
+    o->defaults = NN_LAYER_DEFAULTS;
+    o->defaults.dropout = (float)a->dropout;
+    o->arch = a->arch && a->arch[0] ? a->arch : NULL;
+    o->checkpoint = a->checkpoint;
+    o->resume = a->resume;
+    o->init = a->init;
+    o->epochs = a->epochs;
+    o->batch = a->batch;
+    o->threads = a->threads;
+    o->patience = a->patience;
+    o->lr = a->lr;
+    o->seed = a->seed;
+    o->on_epoch = a->on_epoch;
+    o->epoch_user = a->user;
+    o->progress = a->progress;
+    o->progress_user = a->user;
+    if (!o->arch && !o->init && !o->resume)
+        return hn_fail(HN_ERR_ARG, "arch is required unless init or resume give it");
+    if (o->init && o->resume)
+        return hn_fail(HN_ERR_ARG, "init and resume exclude each other");
+    if (o->batch < 2 || o->epochs < 1 || !(o->lr > 0) || a->val_fraction < 0 ||
+        a->val_fraction >= 1)
+        return hn_fail(HN_ERR_ARG,
+                       "batch %d, epochs %d, lr %g, val_fraction %g: expected a "
+                       "batch >= 2, epochs >= 1, lr > 0 and val_fraction in [0, 1)",
+                       o->batch, o->epochs, o->lr, a->val_fraction);
+    return HN_OK;
+}
+
+int heurnet_train(const char *const *data, int ndata, const heurnet_train_args *a, nn_model **out,
+                  struct trn_result *res)
+{
+    struct trn_opts o;
+    struct trn_result mine;
+    int rc = train_opts(a, &o);
+    *out = NULL;
+    if (rc)
+        return rc;
+    if (ndata < 1)
+        return hn_fail(HN_ERR_ARG, "no data files given");
+    nn_blas_threads(o.threads);
+    trn_data *d = trn_data_open(data, ndata, a->val_fraction, 0, &rc);
+    if (!d)
+        return rc;
+    const char *inc = trn_data_incomplete(d);
+    if (inc && !a->allow_incomplete)
+        rc = hn_fail(HN_ERR_ARG,
+                     "%s: the gen that writes it has not finished (complete=0); rerun that gen "
+                     "to finish it, or pass allow_incomplete to train on its committed rows",
+                     inc);
+    if (!rc)
+        rc = trn_run(d, &o, out, res ? res : &mine);
+    trn_data_free(d);
+    return rc;
+}
+
+void heurnet_avi_defaults(heurnet_avi_args *a, int width)
+{
+    struct trn_avi_opts o;
+    trn_avi_opts_default(&o);
+    *a = (heurnet_avi_args){.width = width,
+                            .goal = o.goal,
+                            .rounds = o.rounds,
+                            .steps_per_round = o.steps_per_round,
+                            .batch = o.batch,
+                            .walk_max = o.walk_max,
+                            .threads = o.threads,
+                            .lookahead = o.lookahead,
+                            .lr = o.lr,
+                            .lr_decay = o.lr_decay,
+                            .update_loss = o.update_loss,
+                            .seed = o.seed};
+}
+
+/* heurnet avi's options from a (the command line's target scaling). */
+static void avi_opts(const heurnet_avi_args *a, struct trn_avi_opts *o)
+{
+    static const double scale[3][2] = {{20, 6}, {50, 12}, {100, 20}};
+    trn_avi_opts_default(o);
+    o->defaults = NN_LAYER_DEFAULTS;
+    o->defaults.dropout = 0.0f;
+    o->width = a->width;
+    o->goal = a->goal;
+    o->arch = a->arch && a->arch[0] ? a->arch : NULL;
+    o->checkpoint = a->checkpoint;
+    o->resume = a->resume;
+    o->init = a->init;
+    o->rounds = a->rounds;
+    o->steps_per_round = a->steps_per_round;
+    o->batch = a->batch;
+    o->walk_max = a->walk_max;
+    o->threads = a->threads;
+    o->lookahead = a->lookahead;
+    o->lr = a->lr;
+    o->lr_decay = a->lr_decay;
+    o->update_loss = a->update_loss;
+    o->seed = a->seed;
+    o->target_mean = scale[a->width - 3][0];
+    o->target_std = scale[a->width - 3][1];
+    o->on_round = a->on_round;
+    o->round_user = a->user;
+    o->progress = a->progress;
+    o->progress_user = a->user;
+}
+
+int heurnet_avi(const heurnet_avi_args *a, nn_model **out)
+{
+    struct trn_avi_opts o;
+    srch_np_heur *floor = NULL;
+    *out = NULL;
+    if (a->width < 3 || a->width > 5)
+        return hn_fail(HN_ERR_ARG, "width %d: expected 3, 4 or 5", a->width);
+    avi_opts(a, &o);
+    if (!o.arch && !o.init && !o.resume)
+        return hn_fail(HN_ERR_ARG, "arch is required unless init or resume give it");
+    if (a->floor && a->floor[0]) {
+        int rc = heurnet_heur_new(a->floor, a->width, a->goal, a->quiet, &floor);
+        if (rc)
+            return rc;
+    }
+    o.floor = floor;
+    nn_blas_threads(o.blas_threads);
+    int rc = trn_avi_run(&o, out);
+    srch_np_heur_free(floor);
+    return rc;
+}
