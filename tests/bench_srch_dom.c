@@ -65,6 +65,24 @@ static void summary(const char *algo, const totals *t)
            algo, t->spec_n / t->spec_s, t->gen_n / t->gen_s, t->gen_s / t->spec_s);
 }
 
+/* BENCH_BEAM=W and BENCH_BWAS=B,W: the generic beam search and batch
+ * weighted A* with the same heuristic on the same board (lengths against
+ * the optimum, seconds). */
+static void other_searches(const dom *d, srch_dom_heur *h, const uint8_t *s, const char *id,
+                           int optimal)
+{
+    static srch_dom_result g;
+    srch_dom_opts o = SRCH_DOM_DEFAULTS;
+    const char *beam = getenv("BENCH_BEAM"), *bwas = getenv("BENCH_BWAS");
+    if (beam && (o.width = atoi(beam)) > 0 && srch_dom_beam(d, s, h, &o, NULL, &g) == 0)
+        printf("beam-net\t%s\t%d/%d\t%llu\t%.4f\n", id, g.length, optimal,
+               (unsigned long long)g.expanded, g.seconds);
+    if (bwas && sscanf(bwas, "%d,%lf", &o.batch, &o.weight) == 2 &&
+        srch_dom_bwas(d, s, h, &o, NULL, &g) == 0)
+        printf("bwas-net\t%s\t%d/%d\t%llu\t%.4f\n", id, g.length, optimal,
+               (unsigned long long)g.expanded, g.seconds);
+}
+
 /* A* with the shipped 15-puzzle search network as it records (scale 10,
  * delta 0.65, q8, no cache) on the first n boards of a DeepCubeA file,
  * turned into the model's blank-first layout (distances are the same):
@@ -124,6 +142,7 @@ static int run_net(const char *model, const char *file, int n, int reps)
         t.gen_s += tg;
         t.spec_n += r.expanded;
         t.gen_n += g.expanded;
+        other_searches(d, ga, s, inst[k].id, inst[k].optimal);
     }
     summary("A* with the 15-puzzle search network", &t);
     srch_np_heur_free(sa);
