@@ -13,6 +13,7 @@
 
 #include "solve/search.h"
 #include "cli/cli.h"
+#include "cli/dom_cli.h"
 #include "solve/eval_report.h"
 #include "cli/search_opts.h"
 #include "nn/nn.h"
@@ -424,7 +425,7 @@ static void print_parse_error(const char *msg, void *user)
     fprintf(stderr, "heurnet eval: %s\n", msg);
 }
 
-int cmd_eval(int argc, char **argv)
+static int eval_npuzzle(int argc, char **argv)
 {
     eval_args a;
     int rc = parse_args(argc, argv, &a);
@@ -466,5 +467,26 @@ int cmd_eval(int argc, char **argv)
     }
     free(rows);
     free(inst);
+    return rc;
+}
+
+/* --domain (or a --model's domain) picks the path: a square n-puzzle up to
+ * 5x5 runs the specialised command above, any other domain the generic one
+ * (cli/dom_eval.c). */
+int cmd_eval(int argc, char **argv)
+{
+    char spec[512];
+    int rc = cli_dom_spec("eval", argc, argv, spec, sizeof spec);
+    if (rc || !spec[0])
+        return rc ? rc : eval_npuzzle(argc, argv);
+    char **nv = malloc(sizeof *nv * ((size_t)argc + 6));
+    int nc;
+    if (!nv) {
+        fprintf(stderr, "heurnet eval: out of memory\n");
+        return CLI_EXIT_FAIL;
+    }
+    rc = cli_dom_specialised(spec, argc, argv, nv, &nc) ? eval_npuzzle(nc, nv)
+                                                        : cli_dom_eval(argc, argv);
+    free(nv);
     return rc;
 }

@@ -9,6 +9,7 @@
 
 #include "solve/search.h"
 #include "cli/cli.h"
+#include "cli/dom_cli.h"
 #include "cli/search_opts.h"
 #include "common/hn.h"
 #include "search/srch.h"
@@ -354,7 +355,7 @@ static int summarize(const solve_args *a, const srch_np_instance *inst, const sr
     return (wrong && exact) || solved < n ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 
-int cmd_solve(int argc, char **argv)
+static int solve_npuzzle(int argc, char **argv)
 {
     solve_args a;
     int rc = parse_args(argc, argv, &a);
@@ -393,5 +394,26 @@ int cmd_solve(int argc, char **argv)
     free(nn);
     free(inst);
     heurnet_search_free(&s);
+    return rc;
+}
+
+/* --domain (or a --model's domain) picks the path: a square n-puzzle up to
+ * 5x5 runs the specialised command above, any other domain the generic one
+ * (cli/dom_solve.c). */
+int cmd_solve(int argc, char **argv)
+{
+    char spec[512];
+    int rc = cli_dom_spec("solve", argc, argv, spec, sizeof spec);
+    if (rc || !spec[0])
+        return rc ? rc : solve_npuzzle(argc, argv);
+    char **nv = malloc(sizeof *nv * ((size_t)argc + 6));
+    int nc;
+    if (!nv) {
+        fprintf(stderr, "heurnet solve: out of memory\n");
+        return CLI_EXIT_FAIL;
+    }
+    rc = cli_dom_specialised(spec, argc, argv, nv, &nc) ? solve_npuzzle(nc, nv)
+                                                        : cli_dom_solve(argc, argv);
+    free(nv);
     return rc;
 }

@@ -124,8 +124,9 @@ static int plain_int(const char *tok)
 }
 
 /* The first attempt that parses wins: the whole line, then without an id,
- * then without an id and a length. An unsolvable state means the format
- * was understood, so its message is kept over format errors. */
+ * then without an id and a length. A line that fits none is reported with
+ * the whole line's reason, or an unsolvable state's (the format was
+ * understood then). */
 int dom_parse_instance(const dom *d, const char *line, dom_instance_rec *out)
 {
     while (*line == ' ' || *line == '\t')
@@ -152,8 +153,9 @@ int dom_parse_instance(const dom *d, const char *line, dom_instance_rec *out)
             out->length = k == 2 ? atoi(tok2) : -1;
             return 1;
         }
-        if (!kept_st || (st == HN_ERR_UNSOLVABLE && kept_st != HN_ERR_UNSOLVABLE) ||
-            (k == 2 && kept_st != HN_ERR_UNSOLVABLE)) {
+        /* the whole line's reason, unless a shorter reading understood the
+         * state and found it unsolvable */
+        if (!kept_st || (st == HN_ERR_UNSOLVABLE && kept_st != HN_ERR_UNSOLVABLE)) {
             snprintf(kept, sizeof kept, "%s", hn_errmsg());
             kept_st = st;
         }

@@ -68,4 +68,57 @@ expect 1 "unknown heuristic" "$H" avi --domain "$T/libpancake.so:7" --arch 49-8-
     --rounds 1 -o "$T/x.h5" --quiet
 [ ! -e "$T/x.h5" ] || fail "a refused run left a model behind"
 
+# solve on the plug-in: IDA* and A* with gap agree on optimal lengths; the
+# network found by avi solves every stack (replayed by the search itself)
+"$H" domain check "$T/libpancake.so:7" --walks 1 --bfs-states 0 >/dev/null || fail "check"
+for s in "3 1 4 0 6 5 2" "6 5 4 3 2 1 0" "0 2 1 4 3 6 5" "5 0 6 2 4 1 3"; do echo "$s"; done >"$T/p7.txt"
+"$H" solve --domain "$T/libpancake.so:7" --algo idastar "$T/p7.txt" >"$T/ida.txt" ||
+    fail "solve idastar: $(cat "$T/ida.txt")"
+"$H" solve --domain "$T/libpancake.so:7" --algo astar --heuristic gap "$T/p7.txt" >"$T/astar.txt" ||
+    fail "solve astar"
+[ "$(grep -o 'length=[0-9]*' "$T/ida.txt")" = "$(grep -o 'length=[0-9]*' "$T/astar.txt")" ] ||
+    fail "IDA* and A* lengths differ: $(grep -o 'length=[0-9]*' "$T/ida.txt" "$T/astar.txt")"
+grep -q 'id=2 status=solved length=1 ' "$T/ida.txt" || fail "one flip sorts 6 5 4 3 2 1 0"
+"$H" solve --domain "$T/libpancake.so:7" --model "$T/p5.h5" --algo bwas --batch 8 "$T/p7.txt" \
+    >"$T/net.txt" 2>"$T/err" || fail "solve with the avi model: $(cat "$T/err")"
+[ "$(grep -c 'status=solved' "$T/net.txt")" = 4 ] || fail "the network did not solve all 4"
+grep -q 'domain=pancake:7' "$T/net.txt" || fail "solve's summary does not name the domain"
+expect 2 'domain' "$H" solve --domain "$T/libpancake.so:8" --model "$T/p5.h5" "$T/p7.txt"
+expect 2 "needs an admissible heuristic" "$H" solve --domain "$T/libpancake.so:7" \
+    --model "$T/p5.h5" --algo idastar "$T/p7.txt"
+printf '1 2 3\n0 0 1 2 3 4 5\n' >"$T/bad.txt"
+expect 1 "bad.txt:1:" "$H" solve --domain "$T/libpancake.so:7" "$T/bad.txt"
+expect 1 "appears twice" "$H" solve --domain "$T/libpancake.so:7" "$T/bad.txt"
+
+# eval on the plug-in: optimal lengths from IDA*, a report with figures
+sed -n 's/^id=\([0-9]*\) status=solved length=\([0-9]*\) .*/\1 \2/p' "$T/ida.txt" |
+    paste -d' ' - "$T/p7.txt" >"$T/p7opt.txt"
+"$H" eval --domain "$T/libpancake.so:7" --model "$T/p5.h5" --instances "$T/p7opt.txt" -o "$T/rep" --algo astar --quiet \
+    >"$T/eval.txt" 2>"$T/err" || fail "eval: $(cat "$T/err")"
+grep -q 'states=4 solved=4' "$T/eval.txt" || fail "eval headline: $(cat "$T/eval.txt")"
+grep -q 'optimal=[0-9]/4' "$T/eval.txt" || fail "eval: optimal share against the file's lengths"
+for f in instances.tsv summary.md plots.gp; do [ -s "$T/rep/$f" ] || fail "report lacks $f"; done
+[ "$(tail -n +2 "$T/rep/instances.tsv" | wc -l)" = 4 ] || fail "instances.tsv: 4 rows"
+if command -v gnuplot >/dev/null; then
+    for f in length.png diff.png seconds.png; do [ -s "$T/rep/$f" ] || fail "no figure $f"; done
+fi
+"$H" eval --domain "$T/libpancake.so:7" --model "$T/p5.h5" --instances "$T/p7opt.txt" -o "$T/rep" --reference --quiet \
+    >"$T/eval.txt" 2>/dev/null && fail "eval replaced an existing report without --force"
+"$H" eval --domain "$T/libpancake.so:7" --model "$T/p5.h5" --instances "$T/p7opt.txt" -o "$T/rep" --reference --force \
+    --quiet >"$T/eval.txt" || fail "eval --force"
+grep -q 'shorter=0 equal=[0-9]' "$T/eval.txt" || fail "eval --reference: $(cat "$T/eval.txt")"
+expect 2 "--time-budget" "$H" eval --domain "$T/libpancake.so:7" --model "$T/p5.h5" --instances "$T/p7opt.txt" -o "$T/r2" \
+    --time-budget 0
+
+# a built-in domain past the specialised code (a 3x4 board): avi, then solve
+# and eval take the domain from the model alone
+"$H" avi --domain npuzzle:3x4 --arch 144-32-1 --residual manhattan --rounds 2 --steps 10 \
+    --batch 50 --walk-max 30 -o "$T/n34.h5" --quiet >/dev/null 2>"$T/err" || fail "avi 3x4: $(cat "$T/err")"
+printf '1 0 2 3 4 5 6 7 8 9 10 11\n3 1 2 0 4 5 6 7 8 9 10 11\n' >"$T/n34.txt"
+"$H" solve --model "$T/n34.h5" --algo astar "$T/n34.txt" >"$T/n34.out" 2>"$T/err" ||
+    fail "solve --model (3x4): $(cat "$T/err")"
+grep -q 'domain=npuzzle:3x4' "$T/n34.out" || fail "solve did not take npuzzle:3x4 from the model"
+grep -q 'id=1 status=solved length=1 .*moves=L$' "$T/n34.out" || fail "3x4: one move L: $(head -1 "$T/n34.out")"
+expect 2 "npuzzle:3x4" "$H" solve --domain npuzzle:4x3 --model "$T/n34.h5" "$T/n34.txt"
+
 exit $((fails > 0))

@@ -1,0 +1,79 @@
+/* The command line's generic-domain path (cli/dom_*.c): which domain a
+ * command runs on (--domain, or the one a --model records), and solve and
+ * eval over any domain through search/generic. */
+#ifndef HN_CLI_DOM_H
+#define HN_CLI_DOM_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "domains/dom.h"
+#include "search/generic/srch_dom.h"
+
+/* The domain a command names: argv's --domain value, else the "domain"
+ * attribute of argv's --model (or its n-puzzle encoder), copied into spec;
+ * "" when neither names one. 0, or CLI_EXIT_USAGE / CLI_EXIT_FAIL with the
+ * reason printed. */
+int cli_dom_spec(const char *cmd, int argc, char **argv, char *spec, size_t cap);
+
+/* 1 when spec is a square n-puzzle of 3x3..5x5, which the specialised code
+ * serves: argv is rewritten in place (--domain D -> --puzzle N --goal G,
+ * into `out`, which holds argc + 2 entries) and *argc_out set. */
+int cli_dom_specialised(const char *spec, int argc, char **argv, char **out, int *argc_out);
+
+/* The generic commands. */
+int cli_dom_solve(int argc, char **argv);
+int cli_dom_eval(int argc, char **argv);
+
+/* Search settings shared by solve and eval on a domain. */
+typedef struct cli_dom_search {
+    const char *domain, *model, *heuristic, *floor;
+    char heur_buf[4200];
+    int algo; /* enum cli_dom_algo */
+    srch_dom_opts so;
+    srch_dom_net_opts no;
+    double offset;
+    int scale;
+    srch_limits lim;
+} cli_dom_search;
+
+enum cli_dom_algo {
+    CLI_DOM_ASTAR = 0,
+    CLI_DOM_WASTAR,
+    CLI_DOM_BWAS,
+    CLI_DOM_BEAM,
+    CLI_DOM_IDASTAR,
+    CLI_DOM_ANYTIME
+};
+
+const char *cli_dom_algo_name(int algo);
+
+/* Options of the search (getopt long options with ids >= 1000); 1 when
+ * opt was one of them (0 ok or an exit code in *rc), 0 when not. */
+#define CLI_DOM_SEARCH_LONGOPTS                                                                    \
+    {"domain", required_argument, 0, 1000}, {"model", required_argument, 0, 1001},                 \
+        {"heuristic", required_argument, 0, 1002}, {"algo", required_argument, 0, 1003},           \
+        {"weight", required_argument, 0, 1004}, {"batch", required_argument, 0, 1005},             \
+        {"width", required_argument, 0, 1006}, {"weights", required_argument, 0, 1007},            \
+        {"engine", required_argument, 0, 1008}, {"offset", required_argument, 0, 1009},            \
+        {"scale", required_argument, 0, 1010}, {"floor", required_argument, 0, 1011},              \
+        {"max-expanded", required_argument, 0, 1012}, {"time-limit", required_argument, 0, 1013},  \
+    {                                                                                              \
+        "max-nodes", required_argument, 0, 1014                                                    \
+    }
+int cli_dom_search_opt(const char *cmd, int opt, const char *arg, cli_dom_search *s, int *rc);
+void cli_dom_search_init(cli_dom_search *s);
+/* After parsing: the heuristic defaults to ann:MODEL with --model, else the
+ * domain's first heuristic; the algorithm to IDA* for an admissible one,
+ * BWAS for a network. 0 or CLI_EXIT_USAGE. */
+int cli_dom_search_finish(const char *cmd, cli_dom_search *s, const dom *d);
+/* The heuristic for one thread: 0 and *h, or CLI_EXIT_FAIL / CLI_EXIT_USAGE
+ * printed. */
+int cli_dom_heur(const char *cmd, const cli_dom_search *s, const dom *d, srch_dom_heur **h);
+/* One search of `start`. Returns res->status. */
+int cli_dom_run(const cli_dom_search *s, const dom *d, const void *start, srch_dom_heur *h,
+                const srch_limits *lim, srch_dom_result *res);
+/* The usage lines of the search options. */
+void cli_dom_search_help(FILE *out);
+
+#endif

@@ -1,0 +1,310 @@
+/* heurnet eval on any domain: search every state of an instance file with
+ * a network (or any heuristic), replay each solution, and write the report
+ * (solve/eval_dom.h) comparing the lengths with the file's optima or
+ * references. One state at a time: a time budget shares the run's seconds. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/dom_cli.h"
+#include "common/hn.h"
+#include "solve/eval_dom.h"
+
+typedef struct {
+    cli_dom_search s;
+    const char *instances, *out;
+    int quiet, force, reference;
+    long limit;
+    double budget;
+} eval_args;
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: heurnet eval --domain D --model M.h5 --instances FILE -o DIR [options]\n\n"
+                 "Search every state of FILE on domain D (a square n-puzzle up to 5x5 runs the\n"
+                 "n-puzzle command), replay every solution, and write DIR/instances.tsv,\n"
+                 "DIR/summary.md (solved and replayed; against known optima: optimal share and\n"
+                 "excess; against references: mean length, its ratio, and states shorter, equal\n"
+                 "and longer; time and nodes) and PNG figures (gnuplot). The report is written\n"
+                 "to DIR.part and renamed when complete.\n\n");
+    cli_dom_search_help(out);
+    fprintf(out, "  --instances FILE    states `[id [length]] STATE` [required]\n"
+                 "  -o, --output DIR    report folder [required]\n"
+                 "  --reference         the file's lengths are references (another solver's\n"
+                 "                      solutions), not optima\n"
+                 "  --limit N           only the first N states, 0 = all [0]\n"
+                 "  --time-budget S     mean seconds per state over the run: each state may use\n"
+                 "                      the time left divided by the states left (--time-limit,\n"
+                 "                      if given, still caps each) [off]\n"
+                 "  --force             replace DIR if it exists\n"
+                 "  -q, --quiet         no progress\n");
+}
+
+static int own_opt(int c, const char *arg, eval_args *a)
+{
+    switch (c) {
+    case 'i':
+        a->instances = arg;
+        return 0;
+    case 'o':
+        a->out = arg;
+        return 0;
+    case 'r':
+        a->reference = 1;
+        return 0;
+    case 'l':
+        return cli_parse_long(arg, 0, 100000000, &a->limit)
+                   ? cli_usage("eval", "--limit '%s' is not a count", arg)
+                   : 0;
+    case 'B':
+        return cli_parse_double(arg, &a->budget) || !(a->budget >= 0.01) || !isfinite(a->budget)
+                   ? cli_usage("eval", "--time-budget must be seconds >= 0.01, not '%s'", arg)
+                   : 0;
+    case 'f':
+        a->force = 1;
+        return 0;
+    case 'q':
+        a->quiet = 1;
+        return 0;
+    default:
+        return cli_usage("eval", "unknown option");
+    }
+}
+
+static int parse_args(int argc, char **argv, eval_args *a)
+{
+    static const struct option opts[] = {CLI_DOM_SEARCH_LONGOPTS,
+                                         {"instances", required_argument, 0, 'i'},
+                                         {"output", required_argument, 0, 'o'},
+                                         {"reference", no_argument, 0, 'r'},
+                                         {"limit", required_argument, 0, 'l'},
+                                         {"time-budget", required_argument, 0, 'B'},
+                                         {"force", no_argument, 0, 'f'},
+                                         {"quiet", no_argument, 0, 'q'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    int c, rc;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+        if (cli_dom_search_opt("eval", c, optarg, &a->s, &rc)) {
+            if (rc)
+                return rc;
+            continue;
+        }
+        if (c == 'h') {
+            usage(stdout);
+            return -1;
+        }
+        if ((rc = own_opt(c, optarg, a)))
+            return rc;
+    }
+    if (optind < argc)
+        return cli_usage("eval", "unexpected argument '%s'", argv[optind]);
+    if (!a->instances || !a->out)
+        return cli_usage("eval", "--instances FILE and -o DIR are required");
+    return 0;
+}
+
+/* Remove a report folder this command wrote (its own files only; a folder
+ * holding anything else stays, and that is an error). */
+static int remove_report(const char *dir)
+{
+    static const char *const files[] = {"instances.tsv", "summary.md",  "plots.gp", "length.png",
+                                        "diff.png",      "seconds.png", "plots.log"};
+    char path[4600];
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++)
+        if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, files[i]) < sizeof path)
+            unlink(path);
+    if (rmdir(dir) && errno != ENOENT) {
+        fprintf(stderr,
+                "heurnet eval: cannot replace %s: %s (it holds files eval did not write?)\n", dir,
+                strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* The report folder is built as DIR.part and renamed when complete. */
+static int prepare_dir(const eval_args *a, char *part, size_t cap)
+{
+    struct stat sb;
+    if (hn_part_path(a->out, part, cap))
+        return cli_fail(NULL);
+    if (stat(a->out, &sb) == 0 && !a->force) {
+        fprintf(stderr, "heurnet eval: %s exists (use --force to replace it)\n", a->out);
+        return CLI_EXIT_FAIL;
+    }
+    if (remove_report(part))
+        return CLI_EXIT_FAIL;
+    if (mkdir(part, 0755)) {
+        fprintf(stderr, "heurnet eval: cannot create %s: %s\n", part, strerror(errno));
+        return CLI_EXIT_FAIL;
+    }
+    return 0;
+}
+
+static srch_limits state_limits(const eval_args *a, size_t i, size_t n, double used)
+{
+    srch_limits lim = a->s.lim;
+    if (a->budget > 0) {
+        double share = (a->budget * (double)n - used) / (double)(n - i);
+        share = share > 1e-3 ? share : 1e-3;
+        lim.time_limit =
+            a->s.lim.time_limit > 0 && a->s.lim.time_limit < share ? a->s.lim.time_limit : share;
+    }
+    return lim;
+}
+
+static void eval_one(const dom *d, const eval_args *a, srch_dom_heur *h, const dom_instance_rec *x,
+                     const srch_limits *lim, srch_dom_result *res, heurnet_dom_eval_row *r)
+{
+    cli_dom_run(&a->s, d, x->state, h, lim, res);
+    *r = (heurnet_dom_eval_row){.line = x->line,
+                                .known = x->length,
+                                .status = res->status,
+                                .length = res->length,
+                                .h0 = res->h0,
+                                .proven = res->proven,
+                                .expanded = res->expanded,
+                                .generated = res->generated,
+                                .rows = res->rows,
+                                .seconds = res->seconds,
+                                .time_limit = lim->time_limit};
+    snprintf(r->id, sizeof r->id, "%s", x->id);
+    r->valid = res->status == 0 && dom_replay(d, x->state, res->moves, res->length) == 1;
+    hn_error_clear();
+}
+
+static int run(const eval_args *a, const dom *d, srch_dom_heur *h, const dom_instance_rec *inst,
+               size_t n, heurnet_dom_eval_row *rows, size_t *done)
+{
+    srch_dom_result *res = malloc(sizeof *res);
+    if (!res) {
+        fprintf(stderr, "heurnet eval: out of memory\n");
+        return CLI_EXIT_FAIL;
+    }
+    hn_progress *bar = hn_progress_new("eval", n, a->quiet);
+    double used = 0;
+    for (*done = 0; *done < n && !hn_stop_requested(); (*done)++) {
+        srch_limits lim = state_limits(a, *done, n, used);
+        eval_one(d, a, h, &inst[*done], &lim, res, &rows[*done]);
+        used += rows[*done].seconds;
+        hn_progress_update(bar, *done + 1, NULL);
+    }
+    hn_progress_finish(bar);
+    free(res);
+    return 0;
+}
+
+static void print_parse_error(const char *msg, void *user)
+{
+    (void)user;
+    fprintf(stderr, "heurnet eval: %s\n", msg);
+}
+
+static int report(const eval_args *a, const dom *d, const heurnet_dom_eval_row *rows, size_t n,
+                  size_t in_file, double wall, const char *part)
+{
+    char search[256], limits[256];
+    snprintf(search, sizeof search, "%s, weight %g, batch %d, width %d",
+             cli_dom_algo_name(a->s.algo), a->s.so.weight, a->s.so.batch, a->s.so.width);
+    snprintf(limits, sizeof limits, "time %g s%s, expansions %llu, stored %llu (0 = none)",
+             a->budget > 0 ? a->budget : a->s.lim.time_limit,
+             a->budget > 0 ? " per state on average (budget)" : " per state",
+             (unsigned long long)a->s.lim.max_expanded, (unsigned long long)a->s.lim.max_nodes);
+    heurnet_dom_eval_info info = {.domain = dom_spec(d),
+                                  .instances = a->instances,
+                                  .model = a->s.model,
+                                  .search = search,
+                                  .heuristic = a->s.heuristic,
+                                  .limits = limits,
+                                  .reference = a->reference,
+                                  .in_file = in_file,
+                                  .interrupted = n < in_file && hn_stop_requested(),
+                                  .wall = wall};
+    heurnet_dom_eval_headline(stdout, &info, rows, n);
+    int plots;
+    if (heurnet_dom_eval_report_write(part, &info, rows, n, &plots))
+        return cli_fail("eval");
+    if ((a->force && remove_report(a->out)) || rename(part, a->out)) {
+        fprintf(stderr, "heurnet eval: cannot rename %s to %s: %s\n", part, a->out,
+                strerror(errno));
+        return CLI_EXIT_FAIL;
+    }
+    if (!a->quiet)
+        fprintf(stderr, "heurnet eval: report in %s%s\n", a->out, plots ? " (with figures)" : "");
+    return 0;
+}
+
+static int setup(eval_args *a, dom **d, srch_dom_heur **h, dom_instance_rec **inst, size_t *n)
+{
+    char spec[512] = "";
+    int st, rc = 0;
+    const char *name = a->s.domain;
+    if (!name && a->s.model) {
+        char *av[] = {"eval", "--model", (char *)a->s.model, NULL};
+        rc = cli_dom_spec("eval", 3, av, spec, sizeof spec);
+        name = spec[0] ? spec : NULL;
+    }
+    if (rc)
+        return rc;
+    if (!name)
+        return cli_usage("eval", "--domain D is required (or a --model that records one)");
+    if (!(*d = dom_open(name, &st))) {
+        if (a->s.domain)
+            fprintf(stderr, "heurnet eval: --domain: %s\n", hn_errmsg());
+        else
+            fprintf(stderr,
+                    "heurnet eval: --model %s is for domain %s, which is not built in (a "
+                    "plug-in's model names no file): give --domain PATH.so\n",
+                    a->s.model, name);
+        return CLI_EXIT_USAGE;
+    }
+    if ((rc = cli_dom_search_finish("eval", &a->s, *d)) ||
+        (rc = cli_dom_heur("eval", &a->s, *d, h)))
+        return rc;
+    if (dom_read_instances(*d, a->instances, print_parse_error, NULL, inst, n))
+        return cli_fail(NULL);
+    return 0;
+}
+
+int cli_dom_eval(int argc, char **argv)
+{
+    eval_args a = {0};
+    cli_dom_search_init(&a.s);
+    int rc = parse_args(argc, argv, &a);
+    if (rc)
+        return rc < 0 ? CLI_EXIT_OK : rc;
+    cli_log_init(a.quiet);
+    dom *d = NULL;
+    srch_dom_heur *h = NULL;
+    dom_instance_rec *inst = NULL;
+    size_t n = 0, done = 0;
+    char part[4400];
+    heurnet_dom_eval_row *rows = NULL;
+    if ((rc = setup(&a, &d, &h, &inst, &n)) || (rc = prepare_dir(&a, part, sizeof part)))
+        goto out;
+    size_t todo = a.limit > 0 && (size_t)a.limit < n ? (size_t)a.limit : n;
+    if (!(rows = calloc(todo ? todo : 1, sizeof *rows))) {
+        rc = CLI_EXIT_FAIL;
+        goto out;
+    }
+    hn_stop_install();
+    double t0 = hn_now();
+    if (!(rc = run(&a, d, h, inst, todo, rows, &done)))
+        rc = report(&a, d, rows, done, n, hn_now() - t0, part);
+    if (!rc && done < todo)
+        rc = CLI_EXIT_FAIL; /* interrupted: the report holds the states done */
+out:
+    free(rows);
+    free(inst);
+    srch_dom_heur_free(h);
+    dom_free(d);
+    return rc;
+}

@@ -1,0 +1,323 @@
+/* The search options of solve and eval on any domain, which domain a
+ * command runs on, and the hand-over of square n-puzzles up to 5x5 to the
+ * specialised commands. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/dom_cli.h"
+#include "common/hn.h"
+#include "nn/nn.h"
+#include "search/npuzzle/encode.h"
+
+static const char *const ALGO[] = {"astar", "wastar", "bwas", "beam", "idastar", "anytime"};
+
+const char *cli_dom_algo_name(int algo)
+{
+    return algo >= 0 && algo < (int)(sizeof ALGO / sizeof *ALGO) ? ALGO[algo] : "?";
+}
+
+/* ---- which domain ---- */
+
+static const char *arg_of(int argc, char **argv, const char *name)
+{
+    size_t n = strlen(name);
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--"))
+            return NULL;
+        if (!strcmp(argv[i], name) && i + 1 < argc)
+            return argv[i + 1];
+        if (!strncmp(argv[i], name, n) && argv[i][n] == '=')
+            return argv[i] + n + 1;
+    }
+    return NULL;
+}
+
+/* The domain a model records: its "domain" attribute, else its n-puzzle
+ * encoder's domain, else "". */
+static int model_domain(const char *cmd, const char *path, char *spec, size_t cap)
+{
+    int st;
+    (void)cmd;
+    spec[0] = '\0';
+    nn_model *m = nn_model_load(path, &st);
+    if (!m) { /* the command reports a bad model as it always did */
+        hn_error_clear();
+        return 0;
+    }
+    const char *dm = nn_model_get_meta_str(m, "domain");
+    if (dm && strlen(dm) < cap)
+        snprintf(spec, cap, "%s", dm);
+    else if (srch_np_encode_domain(nn_model_encoder(m), spec, cap))
+        spec[0] = '\0';
+    hn_error_clear();
+    nn_model_free(m);
+    return 0;
+}
+
+int cli_dom_spec(const char *cmd, int argc, char **argv, char *spec, size_t cap)
+{
+    const char *d = arg_of(argc, argv, "--domain"), *m = arg_of(argc, argv, "--model");
+    spec[0] = '\0';
+    if (d) {
+        if (strlen(d) >= cap)
+            return cli_usage(cmd, "--domain is too long");
+        snprintf(spec, cap, "%s", d);
+        return 0;
+    }
+    return m ? model_domain(cmd, m, spec, cap) : 0;
+}
+
+int cli_dom_specialised(const char *spec, int argc, char **argv, char **out, int *argc_out)
+{
+    static char puzzle[8];
+    int w = 0, h = 0, n = 0;
+    if (sscanf(spec, "npuzzle:%dx%d%n", &w, &h, &n) != 2 || w != h || w < 3 || w > 5)
+        return 0;
+    const char *goal = !spec[n]                           ? "blank-first"
+                       : !strcmp(spec + n, ":blank-last") ? "blank-last"
+                                                          : NULL;
+    if (!goal)
+        return 0;
+    snprintf(puzzle, sizeof puzzle, "%d", w * w - 1);
+    int k = 0, given = arg_of(argc, argv, "--domain") != NULL;
+    for (int i = 0; i < argc; i++) {
+        if (given && !strcmp(argv[i], "--domain") && i + 1 < argc) {
+            i++;
+            continue;
+        }
+        if (given && !strncmp(argv[i], "--domain=", 9))
+            continue;
+        out[k++] = argv[i];
+    }
+    if (given) { /* the goal a --domain names; a model's the command reads itself */
+        out[k++] = "--puzzle";
+        out[k++] = puzzle;
+        out[k++] = "--goal";
+        out[k++] = (char *)goal;
+    }
+    out[k] = NULL;
+    *argc_out = k;
+    return 1;
+}
+
+/* ---- options ---- */
+
+void cli_dom_search_init(cli_dom_search *s)
+{
+    *s = (cli_dom_search){
+        .algo = -1, .so = SRCH_DOM_DEFAULTS, .no = SRCH_DOM_NET_DEFAULTS, .scale = 1};
+}
+
+static int parse_weights(const char *cmd, const char *arg, cli_dom_search *s)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", arg);
+    s->so.nweights = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        double w;
+        if (s->so.nweights == SRCH_DOM_MAX_WEIGHTS || cli_parse_double(t, &w) || !(w >= 1) ||
+            w > 100)
+            return cli_usage(cmd, "--weights '%s': up to %d weights of 1..100", arg,
+                             SRCH_DOM_MAX_WEIGHTS);
+        s->so.weights[s->so.nweights++] = w;
+    }
+    return s->so.nweights ? 0 : cli_usage(cmd, "--weights names no weight");
+}
+
+static int algo_opt(const char *cmd, const char *arg, cli_dom_search *s)
+{
+    for (int i = 0; i < (int)(sizeof ALGO / sizeof *ALGO); i++)
+        if (!strcmp(arg, ALGO[i])) {
+            s->algo = i;
+            return 0;
+        }
+    return cli_usage(cmd, "--algo '%s' is not astar, wastar, bwas, beam, idastar or anytime", arg);
+}
+
+static int engine_opt(const char *cmd, const char *arg, cli_dom_search *s)
+{
+    if (!strcmp(arg, "auto"))
+        s->no.engine = SRCH_DOM_ENGINE_AUTO;
+    else if (!strcmp(arg, "float"))
+        s->no.engine = SRCH_DOM_ENGINE_FLOAT;
+    else if (!strcmp(arg, "q8"))
+        s->no.engine = SRCH_DOM_ENGINE_Q8;
+    else
+        return cli_usage(cmd, "--engine '%s' is not auto, float or q8", arg);
+    return 0;
+}
+
+static int number_opt(const char *cmd, int opt, const char *arg, cli_dom_search *s)
+{
+    long v;
+    double x;
+    switch (opt) {
+    case 1004:
+        if (cli_parse_double(arg, &x) || !(x >= 0 && x <= 100))
+            return cli_usage(cmd, "--weight '%s' is not 0..100", arg);
+        s->so.weight = x;
+        return 0;
+    case 1005:
+        if (cli_parse_long(arg, 1, 65536, &v))
+            return cli_usage(cmd, "--batch '%s' is not 1..65536", arg);
+        s->so.batch = (int)v;
+        return 0;
+    case 1006:
+        if (cli_parse_long(arg, 1, 10000000, &v))
+            return cli_usage(cmd, "--width '%s' is not 1..10^7", arg);
+        s->so.width = (int)v;
+        return 0;
+    case 1009:
+        if (cli_parse_double(arg, &x) || !(x >= 0 && x <= 1000))
+            return cli_usage(cmd, "--offset '%s' is not 0..1000", arg);
+        s->offset = x;
+        return 0;
+    case 1010:
+        if (cli_parse_long(arg, 1, 1000, &v))
+            return cli_usage(cmd, "--scale '%s' is not 1..1000", arg);
+        s->scale = (int)v;
+        return 0;
+    case 1012:
+        return cli_parse_u64(arg, &s->lim.max_expanded)
+                   ? cli_usage(cmd, "--max-expanded '%s' is not a count", arg)
+                   : 0;
+    case 1013:
+        return cli_parse_double(arg, &s->lim.time_limit) || !(s->lim.time_limit >= 0)
+                   ? cli_usage(cmd, "--time-limit '%s' is not seconds >= 0", arg)
+                   : 0;
+    default:
+        return cli_parse_u64(arg, &s->lim.max_nodes)
+                   ? cli_usage(cmd, "--max-nodes '%s' is not a count", arg)
+                   : 0;
+    }
+}
+
+int cli_dom_search_opt(const char *cmd, int opt, const char *arg, cli_dom_search *s, int *rc)
+{
+    *rc = 0;
+    switch (opt) {
+    case 1000:
+        s->domain = arg;
+        return 1;
+    case 1001:
+        s->model = arg;
+        return 1;
+    case 1002:
+        s->heuristic = arg;
+        return 1;
+    case 1003:
+        *rc = algo_opt(cmd, arg, s);
+        return 1;
+    case 1007:
+        *rc = parse_weights(cmd, arg, s);
+        return 1;
+    case 1008:
+        *rc = engine_opt(cmd, arg, s);
+        return 1;
+    case 1011:
+        s->floor = arg;
+        return 1;
+    default:
+        if (opt < 1004 || opt > 1014)
+            return 0;
+        *rc = number_opt(cmd, opt, arg, s);
+        return 1;
+    }
+}
+
+int cli_dom_search_finish(const char *cmd, cli_dom_search *s, const dom *d)
+{
+    const char *own = dom_facts_of(d)->heuristics;
+    if (!s->heuristic && s->model) {
+        snprintf(s->heur_buf, sizeof s->heur_buf, "ann:%s", s->model);
+        s->heuristic = s->heur_buf;
+    } else if (!s->heuristic) {
+        size_t k = own ? strcspn(own, ",") : 0;
+        if (!k)
+            return cli_usage(cmd, "%s has no heuristic of its own: give --heuristic or --model",
+                             dom_spec(d));
+        snprintf(s->heur_buf, sizeof s->heur_buf, "%.*s", (int)k, own);
+        s->heuristic = s->heur_buf;
+    } else if (s->model && !strncmp(s->heuristic, "ann:SELF", 8)) {
+        snprintf(s->heur_buf, sizeof s->heur_buf, "ann:%s%s", s->model, s->heuristic + 8);
+        s->heuristic = s->heur_buf;
+    }
+    int net = !strncmp(s->heuristic, "ann:", 4);
+    if (s->algo < 0)
+        s->algo = net ? CLI_DOM_BWAS : CLI_DOM_IDASTAR;
+    if (s->algo == CLI_DOM_WASTAR && s->so.weight == 1.0)
+        s->so.weight = 1.5;
+    if (s->algo == CLI_DOM_IDASTAR && net)
+        return cli_usage(cmd, "--algo idastar needs an admissible heuristic, not %s", s->heuristic);
+    return 0;
+}
+
+int cli_dom_heur(const char *cmd, const cli_dom_search *s, const dom *d, srch_dom_heur **h)
+{
+    int st;
+    *h = srch_dom_heur_open(d, s->heuristic, &s->no, &st);
+    if (!*h) {
+        fprintf(stderr, "heurnet %s: --heuristic %s: %s\n", cmd, s->heuristic, hn_errmsg());
+        return st == HN_ERR_ARG || st == HN_ERR_SHAPE ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+    }
+    srch_dom_heur *fl = NULL;
+    if (s->floor && !(fl = srch_dom_heur_adm(d, s->floor, &st))) {
+        fprintf(stderr, "heurnet %s: --floor %s: %s\n", cmd, s->floor, hn_errmsg());
+        srch_dom_heur_free(*h);
+        return CLI_EXIT_USAGE;
+    }
+    if (s->scale != 1 || s->offset != 0 || fl) {
+        if ((st = srch_dom_heur_set_value(*h, s->scale, s->offset, fl))) {
+            fprintf(stderr, "heurnet %s: %s\n", cmd, hn_errmsg());
+            srch_dom_heur_free(*h);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    return 0;
+}
+
+int cli_dom_run(const cli_dom_search *s, const dom *d, const void *start, srch_dom_heur *h,
+                const srch_limits *lim, srch_dom_result *res)
+{
+    switch (s->algo) {
+    case CLI_DOM_BWAS:
+        return srch_dom_bwas(d, start, h, &s->so, lim, res);
+    case CLI_DOM_BEAM:
+        return srch_dom_beam(d, start, h, &s->so, lim, res);
+    case CLI_DOM_IDASTAR:
+        return srch_dom_idastar(d, start, h, lim, res);
+    case CLI_DOM_ANYTIME:
+        return srch_dom_anytime(d, start, h, &s->so, lim, res);
+    default:
+        return srch_dom_astar(d, start, h, &s->so, lim, res);
+    }
+}
+
+void cli_dom_search_help(FILE *out)
+{
+    fprintf(out,
+            "  --domain D          any domain: npuzzle:WxH[:blank-last], cube3, PATH.so[:ARGS]\n"
+            "                      (heurnet domain list) [the model's]\n"
+            "  --model M.h5        search with this network (its domain is the default)\n"
+            "  --heuristic H       the domain's own (heurnet domain info), pdb:PATTERN,\n"
+            "                      max:A,B, zero, or ann:M.h5 (ann:SELF = --model) [ann:MODEL\n"
+            "                      with --model, else the domain's first]\n"
+            "  --floor H           admissible H below which no value falls\n"
+            "  --offset D          subtract D moves from the estimate [0]\n"
+            "  --scale S           values in 1/S moves [1]\n"
+            "  --engine E          auto, float, q8 (network layers) [auto]\n"
+            "  --algo A            astar, wastar, bwas, beam, idastar, anytime [idastar for an\n"
+            "                      admissible heuristic, bwas for a network]\n"
+            "  --weight W          f = g + W*h (astar, wastar, bwas) [1; wastar 1.5]\n"
+            "  --batch B           bwas: states expanded per step [%d]\n"
+            "  --width W           beam: states kept per depth [%d]\n"
+            "  --weights W1,W2,..  anytime: the falling weights of its passes\n"
+            "  --max-expanded N    per-instance expansions, 0 = none [0]\n"
+            "  --time-limit S      per-instance seconds, 0 = none [0]\n"
+            "  --max-nodes N       stored states, 0 = none [0]\n",
+            SRCH_DOM_DEFAULTS.batch, SRCH_DOM_DEFAULTS.width);
+}

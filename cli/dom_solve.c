@@ -1,0 +1,249 @@
+/* heurnet solve on any domain: every state of an instance file searched by
+ * the generic core, one key=value record per state and a '#' summary line,
+ * in the n-puzzle command's format. */
+#include <getopt.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/dom_cli.h"
+#include "common/hn.h"
+
+typedef struct {
+    cli_dom_search s;
+    long threads;
+    int quiet;
+    const char *file;
+} solve_args;
+
+typedef struct {
+    const solve_args *a;
+    const dom *d;
+    const srch_dom_heur *base; /* each thread searches with a clone */
+    const dom_instance_rec *inst;
+    srch_dom_result *res;
+    size_t n;
+    atomic_size_t next;
+    int rc;
+} job;
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: heurnet solve --domain D [options] FILE\n\n"
+                 "Search every state of FILE (one per line, `[id [length]] STATE`, '#' comments)\n"
+                 "on domain D. Prints per state: id= status= length= expanded= generated=\n"
+                 "seconds= h0= nn_rows= stored= proven= [optimal=|ref=] moves=, then a '#'\n"
+                 "summary line. A square n-puzzle of 3x3..5x5 runs the n-puzzle command\n"
+                 "(heurnet solve --puzzle N --help).\n\n");
+    cli_dom_search_help(out);
+    fprintf(out, "  --reference         the file's lengths are references, not optima\n"
+                 "  --threads T         states in parallel [1]\n"
+                 "  -q, --quiet         no progress messages\n"
+                 "  -h, --help          this help\n\n"
+                 "Exit status: 0 all solved, 1 a bad file, a state not solved, or a known\n"
+                 "optimum missed by a search that promises optimality, 2 misuse.\n");
+}
+
+static int parse_args(int argc, char **argv, solve_args *a, int *reference)
+{
+    static const struct option opts[] = {CLI_DOM_SEARCH_LONGOPTS,
+                                         {"reference", no_argument, 0, 'r'},
+                                         {"threads", required_argument, 0, 'T'},
+                                         {"quiet", no_argument, 0, 'q'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    int c, rc;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+        if (cli_dom_search_opt("solve", c, optarg, &a->s, &rc)) {
+            if (rc)
+                return rc;
+            continue;
+        }
+        if (c == 'h') {
+            usage(stdout);
+            return -1;
+        } else if (c == 'q')
+            a->quiet = 1;
+        else if (c == 'r')
+            *reference = 1;
+        else if (c == 'T') {
+            if (cli_parse_long(optarg, 1, 256, &a->threads))
+                return cli_usage("solve", "--threads must be 1..256, not '%s'", optarg);
+        } else
+            return cli_usage("solve", "unknown option");
+    }
+    if (optind != argc - 1)
+        return cli_usage("solve", "exactly one instance FILE is required");
+    a->file = argv[optind];
+    return 0;
+}
+
+static void *worker(void *arg)
+{
+    job *j = arg;
+    int st;
+    srch_dom_heur *h = srch_dom_heur_clone(j->base, &st);
+    if (!h) {
+        fprintf(stderr, "heurnet solve: %s\n", hn_errmsg());
+        j->rc = CLI_EXIT_FAIL;
+        return NULL;
+    }
+    for (size_t i; (i = atomic_fetch_add(&j->next, 1)) < j->n && !hn_stop_requested();)
+        cli_dom_run(&j->a->s, j->d, j->inst[i].state, h, &j->a->s.lim, &j->res[i]);
+    srch_dom_heur_free(h);
+    return NULL;
+}
+
+static void print_record(const dom *d, const dom_instance_rec *x, const srch_dom_result *r,
+                         int reference)
+{
+    printf("id=%s status=%s length=%d expanded=%llu generated=%llu seconds=%.4f h0=%d "
+           "nn_rows=%llu stored=%llu proven=%d",
+           x->id, r->status == 0 ? "solved" : hn_strerror(r->status), r->length,
+           (unsigned long long)r->expanded, (unsigned long long)r->generated, r->seconds, r->h0,
+           (unsigned long long)r->rows, (unsigned long long)r->stored, r->proven);
+    if (x->length >= 0)
+        printf(" %s=%d", reference ? "ref" : "optimal", x->length);
+    static char moves[SRCH_DOM_MAX_PATH * 8 + 1];
+    if (r->status == 0)
+        dom_format_moves(d, r->moves, r->length, moves, sizeof moves);
+    printf(" moves=%s\n", r->status == 0 ? moves : "-");
+}
+
+static void run_all(job *j, const solve_args *a)
+{
+    for (size_t i = 0; i < j->n; i++)
+        j->res[i] = (srch_dom_result){.status = HN_ERR_INTERRUPTED, .length = -1};
+    pthread_t tid[256];
+    long started = 0;
+    for (; a->threads > 1 && started < a->threads; started++)
+        if (pthread_create(&tid[started], NULL, worker, j))
+            break;
+    if (!started)
+        worker(j);
+    for (long t = 0; t < started; t++)
+        pthread_join(tid[t], NULL);
+}
+
+static int summarize(const solve_args *a, const job *j, int reference, double wall)
+{
+    size_t solved = 0, known = 0, wrong = 0, shorter = 0;
+    double expanded = 0, seconds = 0, len = 0, ref = 0;
+    for (size_t i = 0; i < j->n; i++) {
+        const srch_dom_result *r = &j->res[i];
+        seconds += r->seconds;
+        if (r->status)
+            continue;
+        solved++;
+        expanded += (double)r->expanded;
+        len += r->length;
+        if (j->inst[i].length >= 0) {
+            known++;
+            ref += j->inst[i].length;
+            wrong += r->length != j->inst[i].length;
+            shorter += r->length < j->inst[i].length;
+        }
+    }
+    double dn = solved ? (double)solved : 1;
+    printf("# count=%zu solved=%zu %s=%zu mean_length=%.3f mean_%s=%.3f %s=%zu mean_expanded=%.1f "
+           "total_seconds=%.3f wall_seconds=%.3f threads=%ld domain=%s algo=%s heuristic=%s\n",
+           j->n, solved, reference ? "with_reference" : "optimal_checked", known, len / dn,
+           reference ? "reference" : "optimal", known ? ref / (double)known : 0.0,
+           reference ? "shorter" : "not_optimal", reference ? shorter : wrong, expanded / dn,
+           seconds, wall, a->threads, dom_spec(j->d), cli_dom_algo_name(a->s.algo), a->s.heuristic);
+    int exact = !reference && a->s.algo == CLI_DOM_IDASTAR;
+    if (wrong && exact)
+        fprintf(stderr, "heurnet solve: %zu solutions differ from the known optimal length\n",
+                wrong);
+    if (solved < j->n)
+        fprintf(stderr, "heurnet solve: %zu of %zu states not solved (limit or interrupted)\n",
+                j->n - solved, j->n);
+    return (wrong && exact) || solved < j->n || j->rc ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+}
+
+static void print_parse_error(const char *msg, void *user)
+{
+    (void)user;
+    fprintf(stderr, "heurnet solve: %s\n", msg);
+}
+
+/* Open the domain named by --domain or the model and its heuristic (a
+ * model of another domain is refused before the file is read), read the
+ * file. */
+static int setup(solve_args *a, dom **d, srch_dom_heur **h, dom_instance_rec **inst, size_t *n)
+{
+    char spec[512];
+    int st, rc = 0;
+    const char *name = a->s.domain;
+    if (!name && a->s.model) {
+        char *av[] = {"solve", "--model", (char *)a->s.model, NULL};
+        rc = cli_dom_spec("solve", 3, av, spec, sizeof spec);
+        name = spec[0] ? spec : NULL;
+    }
+    if (rc)
+        return rc;
+    if (!name)
+        return cli_usage("solve", "--domain D is required (or a --model that records one)");
+    if (!(*d = dom_open(name, &st))) {
+        if (a->s.domain)
+            fprintf(stderr, "heurnet solve: --domain: %s\n", hn_errmsg());
+        else
+            fprintf(stderr,
+                    "heurnet solve: --model %s is for domain %s, which is not built in (a "
+                    "plug-in's model names no file): give --domain PATH.so\n",
+                    a->s.model, name);
+        return CLI_EXIT_USAGE;
+    }
+    if ((rc = cli_dom_search_finish("solve", &a->s, *d)) ||
+        (rc = cli_dom_heur("solve", &a->s, *d, h)))
+        return rc;
+    if (dom_read_instances(*d, a->file, print_parse_error, NULL, inst, n))
+        return cli_fail(NULL);
+    return 0;
+}
+
+int cli_dom_solve(int argc, char **argv)
+{
+    solve_args a = {.threads = 1};
+    int reference = 0;
+    cli_dom_search_init(&a.s);
+    int rc = parse_args(argc, argv, &a, &reference);
+    if (rc)
+        return rc < 0 ? CLI_EXIT_OK : rc;
+    cli_log_init(a.quiet);
+    dom *d = NULL;
+    srch_dom_heur *h = NULL;
+    dom_instance_rec *inst = NULL;
+    size_t n = 0;
+    if ((rc = setup(&a, &d, &h, &inst, &n))) {
+        srch_dom_heur_free(h);
+        dom_free(d);
+        return rc;
+    }
+    job j = {.a = &a,
+             .d = d,
+             .base = h,
+             .inst = inst,
+             .n = n,
+             .res = malloc((n ? n : 1) * sizeof *j.res)};
+    if (!j.res) {
+        fprintf(stderr, "heurnet solve: out of memory\n");
+        rc = CLI_EXIT_FAIL;
+    } else {
+        hn_stop_install();
+        double t0 = hn_now();
+        run_all(&j, &a);
+        for (size_t i = 0; i < n; i++)
+            print_record(d, &inst[i], &j.res[i], reference);
+        rc = summarize(&a, &j, reference, hn_now() - t0);
+    }
+    free(j.res);
+    free(inst);
+    srch_dom_heur_free(h);
+    dom_free(d);
+    return rc;
+}

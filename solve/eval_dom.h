@@ -1,0 +1,58 @@
+/* solve/eval_dom.h: the report of heurnet eval on any domain (instances.tsv,
+ * summary.md, gnuplot figures): per state, the search's result against the
+ * length the instance file gives, which is a known optimum or a reference
+ * (another solver's solution length, as DeepCubeA's for the 35-puzzle). */
+#ifndef HEURNET_SOLVE_EVAL_DOM_H
+#define HEURNET_SOLVE_EVAL_DOM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/hn.h"
+
+HEURNET_API_BEGIN
+
+typedef struct heurnet_dom_eval_row {
+    char id[32];
+    int line;
+    int known; /* the file's length, -1 when none */
+    int status;
+    int valid; /* the solution replays to the goal */
+    int length;
+    int h0;
+    int proven;
+    uint64_t expanded, generated, rows;
+    double seconds;
+    double time_limit; /* this state's limit (s), 0 = none */
+} heurnet_dom_eval_row;
+
+typedef struct heurnet_dom_eval_info {
+    const char *domain, *instances, *model, *search, *heuristic, *limits;
+    int reference; /* 1: the file's lengths are references, not optima */
+    size_t in_file;
+    int interrupted;
+    double wall;
+} heurnet_dom_eval_info;
+
+typedef struct heurnet_dom_eval_sum {
+    size_t n, solved, with_known, shorter, equal, longer, proven;
+    double length, length_known, known, expanded, rows, seconds, seconds_max;
+    int excess_max;
+} heurnet_dom_eval_sum;
+
+/* Totals over the rows (solved = solved and replayed). */
+void heurnet_dom_eval_summarize(const heurnet_dom_eval_row *rows, size_t n,
+                                heurnet_dom_eval_sum *s);
+/* One line of the headline figures to out. */
+void heurnet_dom_eval_headline(FILE *out, const heurnet_dom_eval_info *info,
+                               const heurnet_dom_eval_row *rows, size_t n);
+/* instances.tsv, summary.md, plots.gp and (with gnuplot) length.png,
+ * diff.png, seconds.png into the existing folder dir. 0, or HN_ERR_IO with
+ * hn_errmsg naming the file; *plots = 1 when the figures were drawn. */
+int heurnet_dom_eval_report_write(const char *dir, const heurnet_dom_eval_info *info,
+                                  const heurnet_dom_eval_row *rows, size_t n, int *plots);
+
+HEURNET_API_END
+
+#endif
