@@ -94,7 +94,8 @@ int nn_model_save(const nn_model *m, const char *path)
     if (rc)
         return rc;
     hn_h5_quiet();
-    hid_t f = H5Fcreate(part, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    /* EXCL: O_CREAT|O_EXCL, so a symlink at the new name is never followed */
+    hid_t f = H5Fcreate(part, H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
     if (f < 0)
         return hn_fail(HN_ERR_IO, "%s: cannot create file", part);
     rc = write_root(m, f);
