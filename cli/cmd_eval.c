@@ -341,11 +341,15 @@ static int resolve_model(eval_args *a, int *width)
         return CLI_EXIT_FAIL;
     }
     a->so = (cli_search_opts){.algo = HEURNET_ALGO_ASTAR, .heuristic = "ann:SELF"};
-    snprintf(where, sizeof where, "eval: the search recorded in %s", a->model);
+    snprintf(where, sizeof where, "eval: %s: the search recorded in its attribute '%s'", a->model,
+             CLI_SEARCH_ATTR);
+    cli_search_opts rec_so; /* checked as set-search checks it; a bad record is a bad file */
+    if (rec[0] && cli_search_record_check(where, rec, *width, &rec_so))
+        return CLI_EXIT_FAIL;
     if (a->given.algo < 0 && !a->given.heuristic[0] && rec[0]) {
-        a->so = (cli_search_opts)CLI_SEARCH_OPTS_INIT;
-        if ((rc = cli_search_opts_parse(where, rec, a->model, &a->so)))
-            return rc;
+        a->so = rec_so;
+        if (cli_search_opts_self(where, &a->so, a->model))
+            return CLI_EXIT_FAIL;
         if (!a->quiet)
             fprintf(stderr, "heurnet eval: the search recorded in %s: %s\n", a->model, rec);
     }

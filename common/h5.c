@@ -363,6 +363,11 @@ static int attr_read_fixed_str(hid_t a, hid_t ft, const char *name, char *buf, s
         H5Tclose(mt);
     tmp[n] = '\0';
     size_t len = strlen(tmp);
+    /* NUL padding ends a fixed string; anything after a NUL means the NUL
+     * was inside the value, which would silently cut it */
+    for (size_t i = len; !rc && i < n; i++)
+        if (tmp[i] != '\0')
+            rc = hn_fail(HN_ERR_FORMAT, "attribute '%s' holds a NUL byte at offset %zu", name, len);
     if (H5Tget_strpad(ft) == H5T_STR_SPACEPAD)
         while (len > 0 && tmp[len - 1] == ' ')
             tmp[--len] = '\0';
