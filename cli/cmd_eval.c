@@ -17,6 +17,10 @@
 #include "cli/search_opts.h"
 #include "nn/nn.h"
 
+/* The least time a board is given under --time-budget: a search checks its
+ * clock between node batches, so a smaller limit would not be kept. */
+#define EVAL_MIN_SHARE 1e-3
+
 typedef struct {
     const char *model, *instances, *out, *baseline;
     int goal, base_algo, base_algo_set, quiet, force; /* base_algo: -1 = none */
@@ -72,7 +76,8 @@ static void usage(FILE *out)
             "  --time-budget S      mean seconds per board over the run: each board may use\n"
             "                       the time left divided by the boards left, so time that\n"
             "                       boards finished early leave goes to the later ones\n"
-            "                       (--time-limit, if given, still caps each board) [off]\n"
+            "                       (--time-limit, if given, still caps each board); at\n"
+            "                       least 0.001 s, which each board is given anyway [off]\n"
             "  --max-nodes N        per-search stored-node (memory) limit, A* family, 0 = none\n"
             "                       [0]; a board that hits a limit is reported unsolved\n"
             "  --blas-threads T     OpenBLAS threads for the network [1]\n"
@@ -108,6 +113,11 @@ static int parse_num_opt(int c, const char *arg, eval_args *a)
         if (cli_parse_double(arg, &a->time_budget) || !(a->time_budget > 0) ||
             !isfinite(a->time_budget))
             return cli_usage("eval", "--time-budget must be seconds > 0, not '%s'", arg);
+        if (a->time_budget < EVAL_MIN_SHARE)
+            return cli_usage("eval",
+                             "--time-budget %s is below %g s, the least time a board is given "
+                             "(a search reads its clock between batches of nodes)",
+                             arg, EVAL_MIN_SHARE);
         return 0;
     default:
         return cli_parse_long(arg, 1, 256, &a->blas_threads)
@@ -295,7 +305,7 @@ static srch_limits board_limits(const eval_args *a, size_t i, size_t n, double u
     srch_limits lim = a->lim;
     if (a->time_budget > 0) {
         double share = (a->time_budget * (double)n - used) / (double)(n - i);
-        share = share > 1e-3 ? share : 1e-3;
+        share = share > EVAL_MIN_SHARE ? share : EVAL_MIN_SHARE;
         lim.time_limit =
             a->lim.time_limit > 0 && a->lim.time_limit < share ? a->lim.time_limit : share;
     }

@@ -228,7 +228,7 @@ expect_rc 0 "eval with a budget under a cap" "$HN" eval --model "$tmp/m8.h5" --i
     --baseline manhattan --baseline-algo none --time-budget 2 --time-limit 0.5 -q -o "$tmp/bud2"
 check "the cap holds" awk -F'\t' 'NR > 1 && $NF != "0.500000" { bad = 1 } END { exit bad }' \
     "$tmp/bud2/instances.tsv"
-for bad in 0 -1 abc inf; do
+for bad in 0 -1 abc inf 1e-6 0.0009; do # issue 48: below 1 ms a board got 1 ms quietly
     expect_rc 2 "--time-budget '$bad' refused" "$HN" eval --model "$tmp/m8.h5" --instances "$tmp/b8.txt" \
         --time-budget "$bad" -q -o "$tmp/bud3"
 done
