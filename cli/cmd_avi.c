@@ -531,7 +531,8 @@ static void log_drop_from(struct avi_cli *c, int round)
     FILE *in = fopen(c->log, "r"), *out = NULL;
     char part[4200], *line = NULL;
     size_t cap = 0;
-    int rc = in ? 0 : HN_ERR_IO, first = 1, dropped = 0;
+    int rc = in ? 0 : hn_fail(HN_ERR_IO, "cannot read it: %s", strerror(errno));
+    int first = 1, dropped = 0;
     if (!rc)
         out = hn_part_fopen(c->log, part, sizeof part, &rc);
     while (!rc && getline(&line, &cap, in) > 0) {

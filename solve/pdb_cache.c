@@ -115,7 +115,7 @@ static int keep_raw(srch_np_pdb *p, const char *path)
 }
 
 /* The table from the cache: 1 loaded, 0 not there (or damaged: warned). */
-static int load_cached(const char *path, const srch_np_partition *part, int warn, srch_np_pdb **out)
+static int load_cached(const char *path, const srch_np_partition *part, srch_np_pdb **out)
 {
     int st;
     if (load_raw(path, part, out))
@@ -126,8 +126,7 @@ static int load_cached(const char *path, const srch_np_partition *part, int warn
         keep_raw(*out, path);
         return 1;
     }
-    if (warn)
-        hn_log(HN_LOG_WARN, "ignoring cached PDB: %s; rebuilding it", hn_errmsg());
+    hn_log(HN_LOG_WARN, "ignoring cached PDB: %s; rebuilding it", hn_errmsg());
     return 0;
 }
 
@@ -141,7 +140,7 @@ static int build_locked(const char *path, const srch_np_partition *part, int qui
     if (lock == HN_ERR_BUSY) {
         hn_log(HN_LOG_INFO, "waiting for another process building %s", path);
         lock = hn_lock_take(path, 1, NULL);
-        if (lock >= 0 && load_cached(path, part, 1, out)) {
+        if (lock >= 0 && load_cached(path, part, out)) {
             hn_lock_release(lock);
             return 0;
         }
@@ -173,7 +172,7 @@ int heurnet_pdb_get(int width, const char *partition, int goal, int quiet, srch_
         return st;
     srch_np_pdb_file_name(&part, name, sizeof name);
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    if (load_cached(path, &part, 1, out))
+    if (load_cached(path, &part, out))
         return 0;
     return build_locked(path, &part, quiet, out);
 }
