@@ -424,9 +424,21 @@ static void banner(const struct ablate *a, const trn_abl_journal *j)
                 a->search_opts ? ", ann settings " : "", a->search_opts ? a->search_opts : "");
 }
 
+/* One writer per journal: a second ablate on the same CSV waits for the
+ * first, then reads what it wrote, instead of training every run again. */
+static int journal_lock(const struct ablate *a, int *lock)
+{
+    *lock = hn_lock_take(a->csv, 0, NULL);
+    if (*lock == HN_ERR_BUSY) {
+        fprintf(stderr, "heurnet ablate: another ablate is writing %s; waiting for it\n", a->csv);
+        *lock = hn_lock_take(a->csv, 1, NULL);
+    }
+    return *lock < 0 ? cli_fail("ablate") : 0;
+}
+
 static int run(struct ablate *a)
 {
-    int rc;
+    int rc, lock = -1;
     trn_data *d = trn_data_open(a->c.data, a->c.ndata, a->c.val_fraction, a->c.sources, &rc);
     trn_abl_journal *j = NULL;
     rc = d ? 0 : cli_fail("ablate");
@@ -434,6 +446,10 @@ static int run(struct ablate *a)
         columns(a);
         rc = cli_train_check_complete("ablate", &a->c, d);
     }
+    if (!rc && a->rank == 0)
+        rc = journal_lock(a, &lock);
+    if (a->size > 1) /* the other ranks read the journal once rank 0 holds it */
+        rc = abl_mpi_agree(rc);
     if (!rc && !(rc = a->search[0] ? search_setup(a, d) : 0) && !(j = journal_open(a, d)))
         rc = CLI_EXIT_FAIL;
     if (!rc && trn_abl_journal_count(j) < a->var.n * a->nseeds && a->search[0])
@@ -461,6 +477,7 @@ static int run(struct ablate *a)
             rc = abl_plot(a, j);
     }
     trn_abl_journal_free(j);
+    hn_lock_release(lock);
     srch_np_heur_free(a->floor);
     free(a->boards);
     trn_data_free(d);

@@ -2,6 +2,7 @@
  * DeepCubeA's approximate value iteration or by bootstrapping from solved
  * paths. One CSV line per round on stdout (and --log), progress on stderr,
  * checkpoints after every round and on Ctrl-C/SIGTERM. */
+#include <errno.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -22,6 +23,9 @@ struct avi_cli {
     dom *dom;                     /* --domain on the generic path, else NULL */
     dom_heur *dfloor, *dresidual; /* its --floor and --residual */
     int eval_every, quiet, scale_set;
+    int log_check;       /* a resumed log: drop lines of rounds this run writes */
+    int rounds_run;      /* rounds this process finished */
+    char arch_opts[160]; /* architecture options given besides --arch */
     hn_progress *bar;
     FILE *logf;
     srch_np_instance *inst; /* --eval boards */
@@ -466,6 +470,21 @@ static int check_args(struct avi_cli *c)
     return 0;
 }
 
+/* Remember which architecture options were given: --resume refuses them
+ * when they describe another network than the checkpoint's. */
+static void arch_opt_note(struct avi_cli *c, int opt, const char *arg)
+{
+    const char *name = opt == CLI_OPT_ACT       ? "--act"
+                       : opt == CLI_OPT_BN      ? "--bn"
+                       : opt == CLI_OPT_NOBN    ? "--no-bn"
+                       : opt == CLI_OPT_DROPOUT ? "--dropout"
+                                                : NULL; /* --init: weights, not shape */
+    size_t n = strlen(c->arch_opts);
+    if (name)
+        snprintf(c->arch_opts + n, sizeof c->arch_opts - n, "%s%s%s%s", n ? " " : "", name,
+                 arg ? " " : "", arg ? arg : "");
+}
+
 static int parse(int argc, char **argv, struct avi_cli *c)
 {
     int opt;
@@ -476,6 +495,8 @@ static int parse(int argc, char **argv, struct avi_cli *c)
             return -1;
         }
         int r = cli_arch_option("avi", opt, optarg, &c->o.defaults);
+        if (r == 1)
+            arch_opt_note(c, opt, optarg);
         if (!r)
             r = int_option(c, opt, optarg);
         if (!r)
@@ -550,12 +571,60 @@ static void csv_line(FILE *f, const struct trn_avi_round *r, double mae, double 
             r->target_seconds, r->seconds, r->total_seconds, mae, exact);
 }
 
+/* A run killed after a round's line but before the checkpoint that claims
+ * the round redoes it on resume: keep the log's lines of earlier rounds
+ * only, so every round has exactly one line. Rewritten through a temporary
+ * file; on failure the log is left as it was, with a warning. */
+static void log_drop_from(struct avi_cli *c, int round)
+{
+    FILE *in = fopen(c->log, "r"), *out = NULL;
+    char part[4200], *line = NULL;
+    size_t cap = 0;
+    int rc = in ? 0 : hn_fail(HN_ERR_IO, "cannot read it: %s", strerror(errno));
+    int first = 1, dropped = 0;
+    if (!rc)
+        out = hn_part_fopen(c->log, part, sizeof part, &rc);
+    while (!rc && getline(&line, &cap, in) > 0) {
+        if (!first && atoi(line) >= round) {
+            dropped++;
+            continue;
+        }
+        first = 0;
+        if (fputs(line, out) < 0)
+            rc = hn_fail(HN_ERR_IO, "%s: write error", part);
+    }
+    free(line);
+    if (in)
+        fclose(in);
+    if (out && (fclose(out) || rc))
+        rc = rc ? rc : hn_fail(HN_ERR_IO, "%s: write error", part);
+    if (!rc && dropped)
+        rc = hn_part_commit(c->log);
+    if (out && (rc || !dropped))
+        hn_part_discard(c->log);
+    if (rc)
+        fprintf(stderr, "heurnet avi: warning: %s: could not drop the lines of rounds >= %d: %s\n",
+                c->log, round, hn_errmsg());
+    else if (dropped)
+        fprintf(stderr, "heurnet avi: %s: dropped %d line(s) of rounds this run redoes\n", c->log,
+                dropped);
+}
+
 static void on_round(const struct trn_avi_round *r, void *user)
 {
     struct avi_cli *c = user;
     double mae = NAN, exact = NAN;
     hn_progress_finish(c->bar);
     c->bar = NULL;
+    c->rounds_run++;
+    if (c->log_check) {
+        c->log_check = 0;
+        fclose(c->logf);
+        log_drop_from(c, r->round);
+        if (!(c->logf = fopen(c->log, "a")))
+            fprintf(stderr, "heurnet avi: warning: %s: cannot reopen: %s\n", c->log,
+                    strerror(errno));
+    }
     if (c->ninst && r->round % c->eval_every == 0)
         evaluate(c, r->model, &mae, &exact);
     csv_line(stdout, r, mae, exact);
@@ -654,6 +723,7 @@ static int open_inputs(struct avi_cli *c, srch_np_heur **floor, srch_np_heur **r
         }
         if (fresh)
             csv_header(c->logf);
+        c->log_check = !fresh;
     }
     return 0;
 }
@@ -676,6 +746,53 @@ static void banner(const struct avi_cli *c)
             o->resume ? ", resuming " : "", o->resume ? o->resume : "");
 }
 
+/* The network the options describe: --arch in full, or the checkpoint's
+ * with the hidden-layer settings that --act, --bn/--no-bn, --dropout set. */
+static void arch_wanted(const struct avi_cli *c, const struct nn_spec *have, struct nn_spec *want)
+{
+    const struct nn_layer_defaults *d = &c->o.defaults;
+    *want = *have;
+    if (c->o.arch) {
+        if (nn_spec_parse(c->o.arch, d, want))
+            *want = *have; /* check_args parsed it already */
+        return;
+    }
+    for (int i = 0; i < want->n_layers - 1; i++) {
+        if (strstr(c->arch_opts, "--act"))
+            want->layer[i].act = d->act;
+        if (strstr(c->arch_opts, "bn"))
+            want->layer[i].bn = d->bn;
+        if (strstr(c->arch_opts, "--dropout"))
+            want->layer[i].dropout = d->dropout;
+    }
+}
+
+/* --resume continues the checkpoint's network: architecture options that
+ * describe another one are refused, naming both, instead of ignored. */
+static int resume_arch_check(const struct avi_cli *c)
+{
+    if (!c->o.resume || (!c->o.arch && !c->arch_opts[0]))
+        return 0;
+    int st;
+    nn_model *m = nn_model_load(c->o.resume, &st);
+    if (!m)
+        return 0; /* trn_avi_run reports the damaged or missing checkpoint */
+    struct nn_spec want;
+    char have_s[512], want_s[512];
+    arch_wanted(c, nn_model_spec(m), &want);
+    int differ = nn_spec_format(nn_model_spec(m), NULL, have_s, sizeof have_s) ||
+                 nn_spec_format(&want, NULL, want_s, sizeof want_s) || strcmp(have_s, want_s);
+    nn_model_free(m);
+    if (!differ)
+        return 0;
+    hn_fail(HN_ERR_ARG,
+            "%s: the checkpoint's network is %s, but '%s%s%s%s' describes %s; --resume "
+            "continues the checkpoint's network (drop those options, or start a new run)",
+            c->o.resume, have_s, c->o.arch ? "--arch " : "", c->o.arch ? c->o.arch : "",
+            c->o.arch && c->arch_opts[0] ? " " : "", c->arch_opts, want_s);
+    return cli_fail("avi");
+}
+
 /* Under mpirun only rank 0 prints, logs, evaluates and writes files. */
 static int run(struct avi_cli *c)
 {
@@ -687,7 +804,7 @@ static int run(struct avi_cli *c)
     cli_log_init(c->quiet);
     nn_blas_threads(c->o.blas_threads);
     srch_np_heur *floor = NULL, *residual = NULL;
-    if ((rc = open_inputs(c, &floor, &residual)))
+    if ((rc = resume_arch_check(c)) || (rc = open_inputs(c, &floor, &residual)))
         goto done;
     hn_stop_install();
     c->o.floor = floor;
@@ -702,6 +819,14 @@ static int run(struct avi_cli *c)
     nn_model *m = NULL;
     int st = trn_avi_run(&c->o, &m);
     hn_progress_finish(c->bar);
+    if (!st && lead && c->o.resume && c->rounds_run == 0) {
+        double done = 0;
+        nn_model_get_meta_double(m, "avi_rounds", &done);
+        fprintf(stderr,
+                "heurnet avi: %s is at round %.0f and --rounds is %d: nothing left to do; "
+                "writing its network to %s\n",
+                c->o.resume, done, c->o.rounds, c->out);
+    }
     if (!st && lead)
         st = nn_model_save(m, c->out);
     nn_model_free(m);

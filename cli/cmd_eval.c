@@ -18,6 +18,10 @@
 #include "cli/search_opts.h"
 #include "nn/nn.h"
 
+/* The least time a board is given under --time-budget: a search checks its
+ * clock between node batches, so a smaller limit would not be kept. */
+#define EVAL_MIN_SHARE 1e-3
+
 typedef struct {
     const char *model, *instances, *out, *baseline;
     int goal, base_algo, base_algo_set, quiet, force; /* base_algo: -1 = none */
@@ -73,7 +77,8 @@ static void usage(FILE *out)
             "  --time-budget S      mean seconds per board over the run: each board may use\n"
             "                       the time left divided by the boards left, so time that\n"
             "                       boards finished early leave goes to the later ones\n"
-            "                       (--time-limit, if given, still caps each board) [off]\n"
+            "                       (--time-limit, if given, still caps each board); at\n"
+            "                       least 0.001 s, which each board is given anyway [off]\n"
             "  --max-nodes N        per-search stored-node (memory) limit, A* family, 0 = none\n"
             "                       [0]; a board that hits a limit is reported unsolved\n"
             "  --blas-threads T     OpenBLAS threads for the network [1]\n"
@@ -109,6 +114,11 @@ static int parse_num_opt(int c, const char *arg, eval_args *a)
         if (cli_parse_double(arg, &a->time_budget) || !(a->time_budget > 0) ||
             !isfinite(a->time_budget))
             return cli_usage("eval", "--time-budget must be seconds > 0, not '%s'", arg);
+        if (a->time_budget < EVAL_MIN_SHARE)
+            return cli_usage("eval",
+                             "--time-budget %s is below %g s, the least time a board is given "
+                             "(a search reads its clock between batches of nodes)",
+                             arg, EVAL_MIN_SHARE);
         return 0;
     default:
         return cli_parse_long(arg, 1, 256, &a->blas_threads)
@@ -296,7 +306,7 @@ static srch_limits board_limits(const eval_args *a, size_t i, size_t n, double u
     srch_limits lim = a->lim;
     if (a->time_budget > 0) {
         double share = (a->time_budget * (double)n - used) / (double)(n - i);
-        share = share > 1e-3 ? share : 1e-3;
+        share = share > EVAL_MIN_SHARE ? share : EVAL_MIN_SHARE;
         lim.time_limit =
             a->lim.time_limit > 0 && a->lim.time_limit < share ? a->lim.time_limit : share;
     }
@@ -342,11 +352,15 @@ static int resolve_model(eval_args *a, int *width)
         return CLI_EXIT_FAIL;
     }
     a->so = (cli_search_opts){.algo = HEURNET_ALGO_ASTAR, .heuristic = "ann:SELF"};
-    snprintf(where, sizeof where, "eval: the search recorded in %s", a->model);
+    snprintf(where, sizeof where, "eval: %s: the search recorded in its attribute '%s'", a->model,
+             CLI_SEARCH_ATTR);
+    cli_search_opts rec_so; /* checked as set-search checks it; a bad record is a bad file */
+    if (rec[0] && cli_search_record_check(where, rec, *width, &rec_so))
+        return CLI_EXIT_FAIL;
     if (a->given.algo < 0 && !a->given.heuristic[0] && rec[0]) {
-        a->so = (cli_search_opts)CLI_SEARCH_OPTS_INIT;
-        if ((rc = cli_search_opts_parse(where, rec, a->model, &a->so)))
-            return rc;
+        a->so = rec_so;
+        if (cli_search_opts_self(where, &a->so, a->model))
+            return CLI_EXIT_FAIL;
         if (!a->quiet)
             fprintf(stderr, "heurnet eval: the search recorded in %s: %s\n", a->model, rec);
     }

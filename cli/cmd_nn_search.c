@@ -63,11 +63,18 @@ static int settings_check(const char *where, const cli_search_opts *given, int w
     if (given->admissible[0] && admissible_check(where, given->admissible, width))
         return CLI_EXIT_USAGE;
     cli_search_opts o = *given;
-    int rc = cli_search_opts_finish("nn set-search", &o, HEURNET_ALGO_ASTAR);
+    int rc = cli_search_opts_finish(where, &o, HEURNET_ALGO_ASTAR);
     if (!rc && o.algo == HEURNET_ALGO_IDASTAR && strstr(o.heuristic, ",scale:"))
         rc = cli_search_usage(where, 0,
                               "IDA* needs whole-move values: drop scale: or pick another --algo");
     return rc;
+}
+
+int cli_search_record_check(const char *where, const char *rec, int width, cli_search_opts *out)
+{
+    *out = (cli_search_opts)CLI_SEARCH_OPTS_INIT;
+    int rc = cli_search_opts_parse(where, rec, NULL, out);
+    return rc ? rc : settings_check(where, out, width);
 }
 
 /* 0 if `path` holds only a model (/layers). set-search rewrites the file
@@ -133,10 +140,8 @@ int cli_nn_set_search(int argc, char **argv)
         fprintf(stderr, "heurnet nn set-search: %s: %s\n", path, hn_errmsg());
         rc = CLI_EXIT_FAIL;
     } else if (str[strspn(str, " \t")]) {
-        cli_search_opts o = CLI_SEARCH_OPTS_INIT;
-        rc = cli_search_opts_parse(where, str, NULL, &o);
-        if (!rc)
-            rc = settings_check(where, &o, width);
+        cli_search_opts o;
+        rc = cli_search_record_check(where, str, width, &o);
     }
     /* an empty value means no recommendation (cli_model_search_get gives "") */
     if (!rc && nn_model_set_meta_str(m, CLI_SEARCH_ATTR, str[strspn(str, " \t")] ? str : ""))

@@ -27,13 +27,15 @@ static void upgrade_help(void)
            "  -h, --help       this help\n");
 }
 
-static int copy_file(const char *from, const char *to)
+/* Copy `from` to a new temporary file of `path`, named in `to`. */
+static int copy_file(const char *from, const char *path, char *to, size_t cap)
 {
-    FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
+    int rc = HN_OK;
+    FILE *in = fopen(from, "rb"), *out = in ? hn_part_fopen(path, to, cap, &rc) : NULL;
     char buf[1 << 16];
     size_t n;
-    int rc = in && out ? HN_OK
-                       : hn_fail(HN_ERR_IO, "%s: cannot open: %s", in ? to : from, strerror(errno));
+    if (!in)
+        rc = hn_fail(HN_ERR_IO, "%s: cannot open: %s", from, strerror(errno));
     while (!rc && (n = fread(buf, 1, sizeof buf, in)) > 0)
         if (fwrite(buf, 1, n, out) != n)
             rc = hn_fail(HN_ERR_IO, "%s: write error: %s", to, strerror(errno));
@@ -89,9 +91,7 @@ static int upgrade(const char *path, char *const *sets, int n)
         return HN_OK;
     }
     char part[4096];
-    int rc = hn_part_path(path, part, sizeof part);
-    if (!rc)
-        rc = copy_file(path, part);
+    int rc = copy_file(path, path, part, sizeof part);
     if (!rc && n > 0)
         rc = set_attrs(part, sets, n);
     if (!rc)

@@ -131,13 +131,21 @@ static int model_search(solve_args *a, const cli_search_opts *given, cli_search_
                          width * width - 1, a->puzzle);
     a->puzzle = width * width - 1;
     *so = (cli_search_opts){.algo = HEURNET_ALGO_ASTAR, .heuristic = "ann:SELF"};
-    if (given->algo >= 0 || given->heuristic[0] || !rec[0])
+    if (!rec[0])
+        return 0;
+    /* checked as set-search checks it: a file must not pick another model
+     * or drop the network; a bad record is a bad file (exit 1) */
+    cli_search_opts rec_so;
+    snprintf(where, sizeof where, "solve: %s: the search recorded in its attribute '%s'", a->model,
+             CLI_SEARCH_ATTR);
+    if (cli_search_record_check(where, rec, width, &rec_so))
+        return CLI_EXIT_FAIL;
+    if (given->algo >= 0 || given->heuristic[0])
         return 0;
     if (!a->quiet)
         fprintf(stderr, "heurnet solve: the search recorded in %s: %s\n", a->model, rec);
-    snprintf(where, sizeof where, "solve: the search recorded in %s", a->model);
-    *so = (cli_search_opts)CLI_SEARCH_OPTS_INIT;
-    return cli_search_opts_parse(where, rec, a->model, so);
+    *so = rec_so;
+    return cli_search_opts_self(where, so, a->model) ? CLI_EXIT_FAIL : 0;
 }
 
 /* The final search options: the model's (see model_search) under the

@@ -83,11 +83,10 @@ enum { OPT_ARCH = 1200, OPT_LOG, OPT_CKPT, OPT_RESUME, OPT_INIT };
 static int probe_output(const char *path)
 {
     char part[4096];
-    if (hn_part_path(path, part, sizeof part))
-        return hn_fail(HN_ERR_ARG, "%s: path too long", path);
-    FILE *f = fopen(part, "wb");
+    int rc;
+    FILE *f = hn_part_fopen(path, part, sizeof part, &rc);
     if (!f)
-        return hn_fail(HN_ERR_IO, "%s: cannot create the output file", part);
+        return rc;
     fclose(f);
     remove(part);
     return HN_OK;

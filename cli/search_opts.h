@@ -87,6 +87,13 @@ int cli_search_opt(const char *cmd, int code, const char *arg, cli_search_opts *
  * CLI_EXIT_USAGE after printing the reason. */
 int cli_search_opts_parse(const char *where, const char *str, const char *self, cli_search_opts *o);
 
+/* The rules of `nn set-search`, for a search string recorded in a model of
+ * `width` (cli/cmd_nn_search.c): parsed into *out (SELF kept), the network
+ * ann:SELF[,...] only (no other file, no search without the network),
+ * heuristic names that exist, a valid combination. Applied on write and on
+ * every read. Returns 0 or CLI_EXIT_USAGE after printing the reason. */
+int cli_search_record_check(const char *where, const char *rec, int width, cli_search_opts *out);
+
 /* The options given in *over replace those of *o. */
 void cli_search_opts_merge(cli_search_opts *o, const cli_search_opts *over);
 

@@ -1,5 +1,5 @@
 /* Small HDF5 helpers: quiet errors, checked opening with a clear reason, and
- * scalar attributes; plus the write-to-.part-then-rename output discipline. */
+ * scalar attributes. */
 #include "common/hn.h"
 #include "common/hn_h5.h"
 
@@ -363,6 +363,11 @@ static int attr_read_fixed_str(hid_t a, hid_t ft, const char *name, char *buf, s
         H5Tclose(mt);
     tmp[n] = '\0';
     size_t len = strlen(tmp);
+    /* NUL padding ends a fixed string; anything after a NUL means the NUL
+     * was inside the value, which would silently cut it */
+    for (size_t i = len; !rc && i < n; i++)
+        if (tmp[i] != '\0')
+            rc = hn_fail(HN_ERR_FORMAT, "attribute '%s' holds a NUL byte at offset %zu", name, len);
     if (H5Tget_strpad(ft) == H5T_STR_SPACEPAD)
         while (len > 0 && tmp[len - 1] == ' ')
             tmp[--len] = '\0';
@@ -499,40 +504,4 @@ int hn_h5_attr_get_u64(hid_t obj, const char *name, uint64_t *value)
 int hn_h5_attr_get_double(hid_t obj, const char *name, double *value)
 {
     return attr_read_num(obj, name, value, NULL);
-}
-
-int hn_part_path(const char *path, char *buf, size_t cap)
-{
-    int n = snprintf(buf, cap, "%s.part", path);
-    if (n < 0 || (size_t)n >= cap)
-        return hn_fail(HN_ERR_ARG, "%s: path too long", path);
-    return HN_OK;
-}
-
-int hn_part_commit(const char *path)
-{
-    char part[4096];
-    int rc = hn_part_path(path, part, sizeof part);
-    if (rc)
-        return rc;
-    if (rename(part, path) != 0)
-        return hn_fail(HN_ERR_IO, "%s: cannot rename %s into place: %s", path, part,
-                       strerror(errno));
-    return HN_OK;
-}
-
-int hn_part_commit_sealed(const char *path)
-{
-    char part[4096];
-    int rc = hn_part_path(path, part, sizeof part);
-    if (!rc)
-        rc = hn_file_seal(part);
-    return rc ? rc : hn_part_commit(path);
-}
-
-void hn_part_discard(const char *path)
-{
-    char part[4096];
-    if (hn_part_path(path, part, sizeof part) == HN_OK)
-        unlink(part);
 }

@@ -18,17 +18,18 @@ HEURNET_API_BEGIN
 
 enum hn_status {
     HN_OK = 0,
-    HN_ERR_NOMEM = -1,       /* allocation failed */
-    HN_ERR_IO = -2,          /* file could not be opened, read or written */
-    HN_ERR_FORMAT = -3,      /* file or text does not follow its format */
-    HN_ERR_ARG = -4,         /* invalid argument or option */
-    HN_ERR_SHAPE = -5,       /* array shapes do not fit together */
-    HN_ERR_NAN = -6,         /* NaN or infinity where numbers were expected */
-    HN_ERR_UNSOLVABLE = -7,  /* puzzle board cannot reach the goal */
-    HN_ERR_LIMIT = -8,       /* a node, memory or time limit was reached */
-    HN_ERR_INTERRUPTED = -9, /* stopped on request (Ctrl-C, SIGTERM) */
-    HN_ERR_HDF5 = -10,       /* the HDF5 library reported an error */
-    HN_ERR_UNSUPPORTED = -11 /* valid request this build or format cannot do */
+    HN_ERR_NOMEM = -1,        /* allocation failed */
+    HN_ERR_IO = -2,           /* file could not be opened, read or written */
+    HN_ERR_FORMAT = -3,       /* file or text does not follow its format */
+    HN_ERR_ARG = -4,          /* invalid argument or option */
+    HN_ERR_SHAPE = -5,        /* array shapes do not fit together */
+    HN_ERR_NAN = -6,          /* NaN or infinity where numbers were expected */
+    HN_ERR_UNSOLVABLE = -7,   /* puzzle board cannot reach the goal */
+    HN_ERR_LIMIT = -8,        /* a node, memory or time limit was reached */
+    HN_ERR_INTERRUPTED = -9,  /* stopped on request (Ctrl-C, SIGTERM) */
+    HN_ERR_HDF5 = -10,        /* the HDF5 library reported an error */
+    HN_ERR_UNSUPPORTED = -11, /* valid request this build or format cannot do */
+    HN_ERR_BUSY = -12         /* a lock is held by another process */
 };
 
 /* Short fixed description of a status code (never NULL). */
@@ -158,17 +159,35 @@ int hn_line_read(FILE *f, char *buf, size_t cap, size_t *len);
 
 /* ---- safe output files ------------------------------------------------- */
 
-/* Writers create `<path>.part` and rename it over `path` only when complete,
- * so an error or Ctrl-C never leaves a half-written output. */
+/* Writers create a temporary file next to `path` and rename it over `path`
+ * only when complete, so an error or Ctrl-C never leaves a half-written
+ * output. The temporary name, `<path>.<pid>-<token>.part`, is private to
+ * the calling process (two processes writing one path never share it);
+ * hn_part_path only fills it in (for a folder, or HDF5's H5F_ACC_EXCL). */
 int hn_part_path(const char *path, char *buf, size_t cap);
-int hn_part_commit(const char *path); /* rename <path>.part -> path */
-/* Seal <path>.part with a checksum (hn_file_seal), then rename it. */
+/* Create the temporary file with O_CREAT|O_EXCL|O_NOFOLLOW (a planted file
+ * or symlink is refused, never followed) and fill its name into buf.
+ * Returns the open descriptor (the caller closes it) or a negative status. */
+int hn_part_open(const char *path, char *buf, size_t cap);
+/* hn_part_open as a stdio stream for writing and reading back ("w+b");
+ * NULL with *status on error. */
+FILE *hn_part_fopen(const char *path, char *buf, size_t cap, int *status);
+int hn_part_commit(const char *path); /* rename the temporary file to path */
+/* Seal the temporary file with a checksum (hn_file_seal), then rename it. */
 int hn_part_commit_sealed(const char *path);
 void hn_part_discard(const char *path);
 /* 1 when `path` exists and is neither a regular file nor a folder (a device
  * such as /dev/stdout or /dev/full, a FIFO; symlinks followed): writers
  * write it in place instead of renaming a temporary file over it. */
 int hn_path_is_special(const char *path);
+/* Take an exclusive lock on `<path>.lock` (created if needed, never written,
+ * never through a symlink) so that a second process building or extending
+ * the same file waits for the first instead of repeating its work. With
+ * wait = 0 a held lock fails at once with HN_ERR_BUSY; *waited (optional)
+ * is set when the call had to wait. Returns a descriptor for hn_lock_release, or a negative
+ * status with a message naming the lock file. */
+int hn_lock_take(const char *path, int wait, int *waited);
+void hn_lock_release(int fd); /* accepts a negative descriptor */
 
 HEURNET_API_END
 

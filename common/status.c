@@ -35,6 +35,8 @@ const char *hn_strerror(int status)
         return "HDF5 error";
     case HN_ERR_UNSUPPORTED:
         return "unsupported";
+    case HN_ERR_BUSY:
+        return "in use by another process";
     default:
         return "unknown error";
     }

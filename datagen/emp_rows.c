@@ -66,7 +66,8 @@ int dg_emp_rows_write(const char *out, const dg_emp_rows *r, const char *group_n
     if (hn_part_path(out, part, sizeof part) != HN_OK)
         return hn_fail(HN_ERR_ARG, "%s: output path too long", out);
     hn_h5_quiet();
-    hid_t f = H5Fcreate(part, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    /* EXCL: O_CREAT|O_EXCL, so a symlink at the new name is never followed */
+    hid_t f = H5Fcreate(part, H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
     if (f < 0)
         return hn_fail(HN_ERR_IO, "%s: cannot create the file", part);
     hsize_t dx[2] = {r->n, (hsize_t)r->dim}, dy[1] = {r->n};

@@ -129,7 +129,7 @@ static int virtual_one(hid_t f, const char *out, int k, const struct shard *s, i
 static int write_virtual(const char *out, const char *part, const struct shard *s, int n,
                          const dg_ds_info *info)
 {
-    hid_t f = H5Fcreate(part, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t f = H5Fcreate(part, H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
     if (f < 0)
         return hn_fail(HN_ERR_IO, "%s: cannot create HDF5 file", part);
     int rc = HN_OK;

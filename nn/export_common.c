@@ -244,12 +244,15 @@ void nn_ex_buf_free(struct nn_ex_buf *b)
 FILE *nn_ex_part_open(const char *path, int *status)
 {
     char part[4096];
-    int rc = hn_part_path(path, part, sizeof part);
-    if (!rc && hn_path_is_special(path))
-        snprintf(part, sizeof part, "%s", path); /* a device: in place */
-    FILE *f = rc ? NULL : fopen(part, "wb");
-    if (!f && !rc)
-        rc = hn_fail(HN_ERR_IO, "%s: cannot create %s: %s", path, part, strerror(errno));
+    int rc = HN_OK;
+    FILE *f;
+    if (hn_path_is_special(path)) { /* a device: in place */
+        f = fopen(path, "wb");
+        if (!f)
+            rc = hn_fail(HN_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    } else {
+        f = hn_part_fopen(path, part, sizeof part, &rc);
+    }
     if (status)
         *status = rc;
     return f;

@@ -94,7 +94,8 @@ int nn_model_save(const nn_model *m, const char *path)
     if (rc)
         return rc;
     hn_h5_quiet();
-    hid_t f = H5Fcreate(part, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    /* EXCL: O_CREAT|O_EXCL, so a symlink at the new name is never followed */
+    hid_t f = H5Fcreate(part, H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
     if (f < 0)
         return hn_fail(HN_ERR_IO, "%s: cannot create file", part);
     rc = write_root(m, f);
@@ -289,9 +290,15 @@ static int read_meta_attr(hid_t f, const char *name, nn_model *m)
     H5Tclose(t);
     H5Aclose(a);
     if (c == H5T_STRING) {
-        char buf[4096];
-        if (hn_h5_attr_get_str(f, name, buf, sizeof buf) == HN_OK)
-            return nn_model_set_meta_str(m, name, buf);
+        /* a string that cannot be read whole (too long, a NUL inside) is an
+         * error: skipping it made a model's recorded search vanish */
+        char *buf = malloc(HN_H5_STR_MAX + 1);
+        int rc = buf ? hn_h5_attr_get_str(f, name, buf, HN_H5_STR_MAX + 1)
+                     : hn_fail(HN_ERR_NOMEM, "out of memory");
+        if (!rc)
+            rc = nn_model_set_meta_str(m, name, buf);
+        free(buf);
+        return rc;
     } else if (c == H5T_INTEGER || c == H5T_FLOAT) {
         double v;
         if (hn_h5_attr_get_double(f, name, &v) == HN_OK)
@@ -300,10 +307,17 @@ static int read_meta_attr(hid_t f, const char *name, nn_model *m)
     return HN_OK; /* arrays and other kinds are not part of the training record */
 }
 
+struct meta_read {
+    nn_model *m;
+    int rc;
+};
+
 static herr_t meta_cb(hid_t loc, const char *name, const H5A_info_t *info, void *data)
 {
     (void)info;
-    return read_meta_attr(loc, name, data) ? -1 : 0;
+    struct meta_read *r = data;
+    r->rc = read_meta_attr(loc, name, r->m);
+    return r->rc ? -1 : 0;
 }
 
 static int read_root(const char *path, hid_t f, struct nn_spec *sp, char *enc, size_t enc_cap,
@@ -366,8 +380,10 @@ static nn_model *load_open(const char *path, hid_t f, int *rc)
         *rc = nn_model_set_encoder(m, enc);
     if (!*rc)
         *rc = nn_model_set_target(m, tm, ts);
-    if (!*rc && H5Aiterate2(f, H5_INDEX_NAME, H5_ITER_INC, NULL, meta_cb, m) < 0)
-        *rc = hn_fail(HN_ERR_FORMAT, "%s: root attributes cannot be read", path);
+    struct meta_read mr = {m, 0};
+    if (!*rc && H5Aiterate2(f, H5_INDEX_NAME, H5_ITER_INC, NULL, meta_cb, &mr) < 0)
+        *rc = mr.rc ? hn_fail(mr.rc, "%s: %s", path, hn_errmsg())
+                    : hn_fail(HN_ERR_FORMAT, "%s: root attributes cannot be read", path);
     if (*rc) {
         nn_model_free(m);
         return NULL;

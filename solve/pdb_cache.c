@@ -114,6 +114,51 @@ static int keep_raw(srch_np_pdb *p, const char *path)
     return 0;
 }
 
+/* The table from the cache: 1 loaded, 0 not there (or damaged: warned). */
+static int load_cached(const char *path, const srch_np_partition *part, srch_np_pdb **out)
+{
+    int st;
+    if (load_raw(path, part, out))
+        return 1;
+    if (access(path, F_OK) != 0)
+        return 0;
+    if ((*out = srch_np_pdb_load(path, part, &st))) {
+        keep_raw(*out, path);
+        return 1;
+    }
+    hn_log(HN_LOG_WARN, "ignoring cached PDB: %s; rebuilding it", hn_errmsg());
+    return 0;
+}
+
+/* Build the table into the cache while holding PATH.lock, so that a second
+ * process needing it waits for this build and then loads the file instead
+ * of building it again (and two builders never write one file). */
+static int build_locked(const char *path, const srch_np_partition *part, int quiet,
+                        srch_np_pdb **out)
+{
+    int st, lock = hn_lock_take(path, 0, NULL);
+    if (lock == HN_ERR_BUSY) {
+        hn_log(HN_LOG_INFO, "waiting for another process building %s", path);
+        lock = hn_lock_take(path, 1, NULL);
+        if (lock >= 0 && load_cached(path, part, out)) {
+            hn_lock_release(lock);
+            return 0;
+        }
+    }
+    if (lock < 0) /* a cache we cannot lock still works: names are private */
+        hn_log(HN_LOG_WARN, "building without a lock: %s", hn_errmsg());
+    hn_log(HN_LOG_INFO, "PDB %s not in the cache (%s); building it once", part->name, path);
+    if ((st = heurnet_pdb_build(part, build_threads(), quiet, out))) {
+        hn_lock_release(lock);
+        return st;
+    }
+    if (srch_np_pdb_save(*out, path))
+        hn_log(HN_LOG_WARN, "could not cache the PDB: %s", hn_errmsg());
+    keep_raw(*out, path);
+    hn_lock_release(lock);
+    return 0;
+}
+
 int heurnet_pdb_get(int width, const char *partition, int goal, int quiet, srch_np_pdb **out)
 {
     (void)goal; /* tables are for blank-first; heuristics convert blank-last boards */
@@ -127,20 +172,9 @@ int heurnet_pdb_get(int width, const char *partition, int goal, int quiet, srch_
         return st;
     srch_np_pdb_file_name(&part, name, sizeof name);
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    if (load_raw(path, &part, out))
+    if (load_cached(path, &part, out))
         return 0;
-    if (access(path, F_OK) == 0) {
-        *out = srch_np_pdb_load(path, &part, &st);
-        if (*out)
-            return keep_raw(*out, path);
-        hn_log(HN_LOG_WARN, "ignoring cached PDB: %s; rebuilding it", hn_errmsg());
-    }
-    hn_log(HN_LOG_INFO, "PDB %s not in the cache (%s); building it once", partition, path);
-    if ((st = heurnet_pdb_build(&part, build_threads(), quiet, out)))
-        return st;
-    if (srch_np_pdb_save(*out, path))
-        hn_log(HN_LOG_WARN, "could not cache the PDB: %s", hn_errmsg());
-    return keep_raw(*out, path);
+    return build_locked(path, &part, quiet, out);
 }
 
 /* One heuristic name (no "max:"). */

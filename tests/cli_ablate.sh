@@ -96,5 +96,14 @@ grep -q "$rows of 8 runs are already in $T/kill.csv; training the $((8 - rows)) 
 "$HN" ablate "${K[@]}" --jobs 2 --csv "$T/once.csv" >/dev/null 2>&1 || fail "uninterrupted run failed"
 [ "$(untimed "$T/kill.csv")" = "$(untimed "$T/once.csv")" ] || fail "killed+resumed CSV differs from an uninterrupted one"
 
+# --- issue 48: a cut or NUL-damaged journal is refused, not read as rows ---------
+cp "$T/once.csv" "$T/cut.csv"
+truncate -s -3 "$T/cut.csv" # 2.760495 read back as 2.76 was "already in"
+expect 1 "cut.csv:9: the last line has no newline" "$HN" ablate "${K[@]}" --csv "$T/cut.csv"
+cp "$T/once.csv" "$T/nul.csv"
+printf '\0\0\0\n' >>"$T/nul.csv"
+expect 1 "nul.csv:10: a NUL byte" "$HN" ablate "${K[@]}" --csv "$T/nul.csv"
+cmp -s "$T/cut.csv" <(head -c -3 "$T/once.csv") || fail "a refused journal was rewritten"
+
 [ $fails -eq 0 ] && echo "cli_ablate: all passed"
 exit $((fails > 0))

@@ -41,6 +41,47 @@ grep -q '^5,25,' "$T/out2" || fail "resume: want round 5 after 25 steps: $(cat "
 [ "$(grep -c '^[0-9]' "$T/log.csv")" -eq 5 ] || fail "resume: the log should hold 5 rounds"
 expect 1 "batch" "$HN" avi --puzzle 8 --resume "$T/ck.h5" --rounds 6 --batch 64 -o "$T/m3.h5" --quiet
 
+# --- issue 48: resume and its log, options that disagree with the checkpoint ---
+R=(--puzzle 8 --resume "$T/ck.h5" --steps 5 --batch 32 --walk-max 6 --quiet -o "$T/m3.h5")
+# names, not codes, in a refused mismatch
+expect 1 "--goal blank-first, this run has --goal blank-last" "$HN" avi "${R[@]}" --rounds 6 --goal blank-last
+# architecture options were silently ignored (rc 0, the checkpoint's 81-16-1 kept)
+expect 1 "81-999:relu,nobn,do=0.5-1" "$HN" avi "${R[@]}" --rounds 6 --arch 81-999-1 --act relu --no-bn --dropout 0.5
+expect 1 "'--act relu'" "$HN" avi "${R[@]}" --rounds 6 --act relu
+expect 1 "'--no-bn'" "$HN" avi "${R[@]}" --rounds 6 --no-bn
+expect 0 "nothing left to do" "$HN" avi "${R[@]}" --rounds 2
+expect 0 "nothing left to do" "$HN" avi "${R[@]}" --rounds 5 --arch 81-16-1
+# a kill between round 6's log line and its checkpoint: the resumed run
+# redoes round 6, and the log keeps one line per round
+echo "6,stale line of a round the checkpoint never claimed" >>"$T/log.csv"
+"$HN" avi "${R[@]}" --rounds 7 --checkpoint "$T/ck.h5" --log "$T/log.csv" 2>"$T/err" >/dev/null ||
+    fail "resume after a stale line exited $?: $(cat "$T/err")"
+[ "$(grep '^[0-9]' "$T/log.csv" | cut -d, -f1 | tr '\n' ' ')" = "1 2 3 4 5 6 7 " ] ||
+    fail "log rounds after the stale line: $(cut -d, -f1 "$T/log.csv" | tr '\n' ' ')"
+grep -q "stale" "$T/log.csv" && fail "the stale line was kept"
+# kill -9 at varied moments: every round keeps exactly one line
+rm -f "$T/k.h5" "$T/k.csv"
+K=(--puzzle 8 --arch 81-16-1 --steps 5 --batch 32 --walk-max 6 --quiet --checkpoint "$T/k.h5" --log "$T/k.csv" -o "$T/k.out.h5")
+for i in 1 2 3 4 5 6; do
+    if [ -e "$T/k.h5" ]; then
+        "$HN" avi "${K[@]}" --resume "$T/k.h5" --rounds 400 >/dev/null 2>&1 &
+    else
+        "$HN" avi "${K[@]}" --rounds 400 >/dev/null 2>&1 &
+    fi
+    pid=$!
+    sleep "0.$((RANDOM % 6 + 2))"
+    kill -9 $pid 2>/dev/null
+    wait $pid 2>/dev/null
+done
+if [ -e "$T/k.h5" ]; then
+    "$HN" avi "${K[@]}" --resume "$T/k.h5" --rounds 0 >/dev/null 2>&1
+    n=$(grep -c '^[0-9]' "$T/k.csv")
+    [ "$(grep '^[0-9]' "$T/k.csv" | cut -d, -f1 | sort -n | uniq | wc -l)" -eq "$n" ] ||
+        fail "kill -9 cycles: a round logged twice: $(cut -d, -f1 "$T/k.csv" | tr '\n' ' ')"
+    [ "$(grep '^[0-9]' "$T/k.csv" | tail -1 | cut -d, -f1)" -eq "$n" ] ||
+        fail "kill -9 cycles: a round without its line: $(cut -d, -f1 "$T/k.csv" | tr '\n' ' ')"
+fi
+
 "$HN" avi "${A[@]}" --method bootstrap --floor manhattan --rounds 2 --boards 10 --walk 3 --walk-max 6 \
     -o "$T/b.h5" >"$T/bout" || fail "bootstrap run exited $?"
 awk -F, 'NR > 1 { s += $10 } END { exit !(s > 0) }' "$T/bout" || fail "bootstrap solved nothing: $(cat "$T/bout")"

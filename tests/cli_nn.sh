@@ -13,7 +13,7 @@ EXPECT_MAX_LINES=3
 "$HN" nn init --arch 20-16:relu,do=0.2-8-3 --seed 5 --encoder test-enc -o "$T/m.h5" >"$T/out" ||
     fail "nn init failed"
 grep -q "spec=20-16:relu,do=0.2-8:do=0.1-3 params=" "$T/out" || fail "nn init output: $(cat "$T/out")"
-[ ! -e "$T/m.h5.part" ] || fail "nn init left a .part file"
+no_part "$T/m.h5" || fail "nn init left a .part file"
 "$HN" nn info "$T/m.h5" >"$T/info" || fail "nn info failed"
 for want in "spec=20-16:relu,do=0.2-8:do=0.1-3" "params=$((20 * 16 + 16 + 32 + 16 * 8 + 8 + 16 + 8 * 3 + 3))" \
     "encoder=test-enc" "layer.001=in=16 out=8 activation=elu bn=1" "attr.seed=5"; do
@@ -130,7 +130,7 @@ fi
 # --- bad input without Python ------------------------------------------------
 expect 2 "character 5: expected a layer width" "$HN" nn init --arch 256-x-1 -o "$T/bad.h5"
 expect 2 "character 10: unknown override" "$HN" nn init --arch 256-1024:foo-1 -o "$T/bad.h5"
-[ ! -e "$T/bad.h5" ] && [ ! -e "$T/bad.h5.part" ] || fail "a failed nn init left a file"
+[ ! -e "$T/bad.h5" ] && no_part "$T/bad.h5" || fail "a failed nn init left a file"
 expect 2 "--arch SPEC is required" "$HN" nn init -o "$T/bad.h5"
 expect 2 "--dropout: expected a probability" "$HN" nn init --arch 4-1 --dropout 1.5 -o "$T/bad.h5"
 expect 1 "nope.h5: cannot open" "$HN" nn info "$T/nope.h5"

@@ -150,4 +150,27 @@ expect_rc 2 "a bad recorded band refused" "$HN" nn set-search "$tmp/m8s.h5" \
     "--algo anytime --ida 3-2:1 --heuristic ann:SELF,manhattan"
 expect_rc 2 "--ida refused for bwas" "$HN" nn set-search "$M" "--algo bwas --ida plain --heuristic ann:SELF"
 expect_rc 2 "a weight list refused for bwas" "$HN" nn set-search "$M" "--algo bwas --weight 0.9,0.8 --heuristic ann:SELF"
+
+# --- issue 48: a record written past set-search (h5py), resealed, is checked on read ---
+plant() { # plant FILE: write the search attribute given on stdin (python bytes literal), reseal
+    /usr/bin/python3 -c "
+import sys, h5py, numpy as np
+with h5py.File(sys.argv[1], 'r+') as f:
+    f.attrs['search'] = np.bytes_(eval(sys.stdin.read()))
+" "$1" && "$HN" nn upgrade "$1" >/dev/null
+}
+if /usr/bin/python3 -c "import h5py, numpy" 2>/dev/null; then
+    for bad in "b'--heuristic manhattan'" "b'--heuristic ann:$M'" "b'--heuristic ann:/etc/passwd'" \
+        "b'--algo astar --heuristic ann:SELF ' + b' ' * 5000" "b'--heuristic ann:SELF\\0--algo idastar'"; do
+        cp "$M" "$tmp/mb.h5"
+        echo "$bad" | plant "$tmp/mb.h5" || { echo "FAIL: planting $bad" >&2; fail=1; continue; }
+        expect_rc 1 "solve refuses the record $bad" "$HN" solve -q --model "$tmp/mb.h5" "$tmp/b8.txt"
+        check "solve names the file and its attribute ($bad)" grep -q "mb.h5.*search" "$tmp/err"
+        expect_rc 1 "eval refuses the record $bad" "$HN" eval -q --model "$tmp/mb.h5" \
+            --instances "$tmp/b8.txt" --baseline manhattan -o "$tmp/repb"
+    done
+else
+    echo "FAIL: /usr/bin/python3 with h5py and numpy is needed (scripts/deps.sh)" >&2
+    fail=1
+fi
 exit $fail

@@ -79,7 +79,7 @@ expect 2 "quantile" "$HN" train --data "$T/good.h5" --arch 81-8-1 --loss quantil
     fail "train CSV header: $(head -1 "$T/out")"
 [ $(grep -c '^[0-9]' "$T/out") -eq 3 ] || fail "train printed $(grep -c '^[0-9]' "$T/out") epoch lines"
 cmp -s "$T/out" "$T/log.csv" || fail "--log differs from stdout"
-[ -e "$T/m.h5" ] && [ ! -e "$T/m.h5.part" ] || fail "train left no model or a .part file"
+[ -e "$T/m.h5" ] && no_part "$T/m.h5" || fail "train left no model or a .part file"
 $PY - "$T/m.h5" <<'PYEOF' || fail "model record incomplete"
 import sys, h5py
 a = h5py.File(sys.argv[1], "r").attrs
@@ -160,7 +160,7 @@ wait $pid
 rc=$?
 [ $rc -ne 0 ] || fail "train after SIGTERM exited 0 (finished before the signal?)"
 grep -q "checkpoint $T/ck.h5 written" "$T/err" || fail "no checkpoint message: $(cat "$T/err")"
-[ -e "$T/ck.h5" ] && [ ! -e "$T/s.h5" ] && [ ! -e "$T/s.h5.part" ] || fail "after SIGTERM: checkpoint missing or model written"
+[ -e "$T/ck.h5" ] && [ ! -e "$T/s.h5" ] && no_part "$T/s.h5" || fail "after SIGTERM: checkpoint missing or model written"
 # The signal lands mid-epoch or, less often, during an epoch's validation (then
 # the checkpoint sits at the next epoch's start); either way it holds progress.
 # (test_trn_train checks a stop at an exact mid-epoch batch bit for bit.)
@@ -178,7 +178,7 @@ bad() { # bad FILE PATTERN [arch]
     local arch=${3:-81-8-1}
     expect 1 "$2" "$HN" train --data "$T/$1.h5" --arch "$arch" --epochs 1 -o "$T/bad.h5"
     grep -qF "$T/$1.h5" "$T/err" || fail "$1: message does not name the file: $(cat "$T/err")"
-    [ ! -e "$T/bad.h5" ] && [ ! -e "$T/bad.h5.part" ] || fail "$1: a model file was left behind"
+    [ ! -e "$T/bad.h5" ] && no_part "$T/bad.h5" || fail "$1: a model file was left behind"
 }
 bad nocost "dataset /cost is missing"
 bad floatboards "dataset /boards has the wrong dtype"

@@ -34,6 +34,10 @@ expect_re() {
     fi
 }
 
+# no_part PATH: true when no temporary file of PATH (PATH.<pid>-<token>.part,
+# or the older PATH.part) is left behind.
+no_part() { ! compgen -G "$1.*part" >/dev/null; }
+
 # PY is the Python every shell test runs (scripts/deps.sh installs its packages).
 # need_h5py: stop with a failure unless it has h5py and numpy
 # (tests that cannot check anything without them).

@@ -363,8 +363,10 @@ static void test_file(void)
     srch_np_pdb_free(p);
 }
 
-/* The uncompressed variant: mapped, not read; the same lookups; a changed
- * or truncated file is refused; writing into a loaded copy leaves the file. */
+/* The uncompressed variant: the same lookups; a changed or truncated file
+ * is refused; writing into a loaded copy leaves the file; a file truncated
+ * under a loaded table leaves the table (issue 48, defect 3: it was mapped,
+ * and the next lookup died of SIGBUS). */
 static void test_raw(srch_np_pdb *p)
 {
     char path[] = "test_dg_pdb_raw.pdb";
@@ -383,7 +385,15 @@ static void test_raw(srch_np_pdb *p)
         }
         hn_rng_free(r);
         CHECK(same);
-        srch_np_pdb_table(q, 0, NULL)[0] ^= 1; /* copy on write */
+        srch_np_pdb_table(q, 0, NULL)[0] ^= 1; /* private memory */
+        srch_np_pdb_table(q, 0, NULL)[0] ^= 1;
+        CHECK(truncate(path, 0) == 0);
+        CHECK(same_tables(p, q));
+        srch_np_pdb_free(q);
+        CHECK(srch_np_pdb_save_raw(p, path) == 0);
+        q = srch_np_pdb_load(path, NULL, &st);
+        if (q)
+            srch_np_pdb_table(q, 0, NULL)[0] ^= 1;
         srch_np_pdb_free(q);
     }
     q = srch_np_pdb_load(path, NULL, &st);

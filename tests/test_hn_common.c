@@ -2,6 +2,7 @@
  * attributes, and the .part output discipline. */
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "common/hn.h"
@@ -82,9 +83,12 @@ static void test_h5(void)
 
 static void test_part(void)
 {
-    char part[256];
-    CHECK(hn_part_path("out.bin", part, sizeof part) == 0 && !strcmp(part, "out.bin.part"));
-    FILE *f = fopen(part, "w");
+    char part[256], again[256];
+    int rc;
+    FILE *f = hn_part_fopen("out.bin", part, sizeof part, &rc);
+    CHECK(f && rc == 0 && !strncmp(part, "out.bin.", 8));
+    CHECK(strlen(part) > 13 && !strcmp(part + strlen(part) - 5, ".part"));
+    CHECK(hn_part_path("out.bin", again, sizeof again) == 0 && !strcmp(part, again));
     fputs("x", f);
     fclose(f);
     CHECK(access("out.bin", F_OK) != 0);
@@ -93,11 +97,80 @@ static void test_part(void)
     unlink("out.bin");
 }
 
+/* Issue 48, defect 1: two processes writing one path shared `PATH.part`. */
+static void test_part_private(void)
+{
+    char mine[256], theirs[256] = "";
+    int pipefd[2];
+    CHECK(hn_part_path("shared.bin", mine, sizeof mine) == 0);
+    CHECK(pipe(pipefd) == 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        char buf[256];
+        hn_part_path("shared.bin", buf, sizeof buf);
+        ssize_t n = write(pipefd[1], buf, strlen(buf) + 1);
+        _exit(n > 0 ? 0 : 1);
+    }
+    close(pipefd[1]);
+    CHECK(pid > 0 && read(pipefd[0], theirs, sizeof theirs) > 0);
+    close(pipefd[0]);
+    waitpid(pid, NULL, 0);
+    CHECK_MSG(strcmp(mine, theirs) != 0, "both processes write %s", mine);
+}
+
+/* Issue 48, defect 2: a symlink planted at the temporary name was followed. */
+static void test_part_symlink(void)
+{
+    char part[256];
+    FILE *v = fopen("victim.txt", "w");
+    fputs("keep", v);
+    fclose(v);
+    CHECK(hn_part_path("planted.bin", part, sizeof part) == 0);
+    CHECK(symlink("victim.txt", part) == 0);
+    int rc = 0;
+    FILE *f = hn_part_fopen("planted.bin", part, sizeof part, &rc);
+    CHECK(!f && rc == HN_ERR_IO && strstr(hn_errmsg(), "planted.bin") != NULL);
+    if (f)
+        fclose(f);
+    char buf[16] = "";
+    v = fopen("victim.txt", "r");
+    CHECK(v && fgets(buf, sizeof buf, v) && !strcmp(buf, "keep"));
+    if (v)
+        fclose(v);
+    unlink(part);
+    unlink("victim.txt");
+    /* a symlink planted as the lock file is refused too */
+    CHECK(symlink("victim.txt", "planted.bin.lock") == 0);
+    CHECK(hn_lock_take("planted.bin", 0, NULL) == HN_ERR_IO);
+    CHECK(access("victim.txt", F_OK) != 0);
+    unlink("planted.bin.lock");
+}
+
+/* A held lock: a second process's try fails with HN_ERR_BUSY. */
+static void test_lock(void)
+{
+    int fd = hn_lock_take("locked.bin", 0, NULL);
+    CHECK(fd >= 0);
+    pid_t pid = fork();
+    if (pid == 0)
+        _exit(hn_lock_take("locked.bin", 0, NULL) == HN_ERR_BUSY ? 0 : 1);
+    int ws = 1;
+    CHECK(pid > 0 && waitpid(pid, &ws, 0) == pid && WIFEXITED(ws) && WEXITSTATUS(ws) == 0);
+    hn_lock_release(fd);
+    fd = hn_lock_take("locked.bin", 0, NULL);
+    CHECK(fd >= 0);
+    hn_lock_release(fd);
+    unlink("locked.bin.lock");
+}
+
 int main(void)
 {
     test_errors();
     test_rng();
     test_h5();
     test_part();
+    test_part_private();
+    test_part_symlink();
+    test_lock();
     return CHECK_DONE();
 }

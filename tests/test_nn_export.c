@@ -72,8 +72,7 @@ static void check_npy_bytes(const char *dir)
     snprintf(p, sizeof p, "%s/n", dir);
     CHECK(nn_export_npy(m, p) == 0);
     CHECK(nn_export_npy(m, p) == HN_ERR_IO); /* exists: rename refused */
-    snprintf(f, sizeof f, "%s.part", p);
-    CHECK(!exists(f));
+    CHECK(hn_part_path(p, f, sizeof f) == 0 && !exists(f));
     snprintf(f, sizeof f, "%s/layer000_kernel.npy", p);
     FILE *in = fopen(f, "rb");
     unsigned char head[128];

@@ -92,8 +92,7 @@ static void check_save_load(const char *path)
     CHECK(nn_model_set_meta_str(m, "spec", "x") == HN_ERR_ARG); /* reserved */
     CHECK(nn_model_save(m, path) == 0);
     char part[512];
-    snprintf(part, sizeof part, "%s.part", path);
-    CHECK(access(part, F_OK) != 0);
+    CHECK(hn_part_path(path, part, sizeof part) == 0 && access(part, F_OK) != 0);
     int rc = 0;
     nn_model *l = nn_model_load(path, &rc);
     CHECK_MSG(l != NULL, "%s", hn_errmsg());

@@ -113,6 +113,38 @@ static void test_values(const nn_model *m, const srch_np_board *boards, int goal
     srch_np_heur_free(c);
 }
 
+/* Resident memory of this process in MB (VmRSS), or -1. */
+static long rss_mb(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kb = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, "VmRSS:", 6))
+            kb = atol(line + 6);
+    if (f)
+        fclose(f);
+    return kb < 0 ? -1 : kb / 1024;
+}
+
+/* Issue 48: the cache was filled with a marker up front, so cache:N cost
+ * 24 * 2^N bytes of memory before the first board (6.4 GB at cache:28).
+ * A 400 MB cache that has seen a few boards must stay nearly untouched. */
+static void test_cache_lazy(const nn_model *m, const srch_np_board *boards, int goal)
+{
+    srch_np_ann_opts big = SRCH_NP_ANN_DEFAULTS;
+    big.cache_bits = 24;
+    long before = rss_mb();
+    srch_np_heur *h = ann8(m, goal, &big);
+    int hv[NBOARDS];
+    CHECK(h && srch_np_heur_eval_batch(h, boards, NBOARDS, hv) == 0);
+    CHECK(h && srch_np_heur_eval_batch(h, boards, NBOARDS, hv) == 0); /* hits */
+    long after = rss_mb();
+    CHECK_MSG(before >= 0 && after - before < 64, "a 400 MB cache made %ld MB resident",
+              after - before);
+    srch_np_heur_free(h);
+}
+
 /* The sparse engines against the dense one, with and without mirror: SPARSE
  * within float rounding, Q8 (with 32- and 16-bit accumulators) within its
  * quantization error (nn/sparse.h); and since accumulators are exact, the
@@ -370,6 +402,7 @@ int main(void)
     for (int i = 0; i < NBOARDS; i++)
         random_board(&boards[i], SRCH_NP_GOAL_BLANK_FIRST, i, rng);
     test_values(m, boards, SRCH_NP_GOAL_BLANK_FIRST);
+    test_cache_lazy(m, boards, SRCH_NP_GOAL_BLANK_FIRST);
     test_engines(m, boards, SRCH_NP_GOAL_BLANK_FIRST);
     test_mirror(m, boards, SRCH_NP_GOAL_BLANK_FIRST);
     test_refusals();

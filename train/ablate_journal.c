@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "common/hn.h"
 #include "train/ablate.h"
@@ -223,29 +224,26 @@ done:
     return rc;
 }
 
-/* Read a whole line of any length; NULL at the end of the file. */
-static char *read_line(FILE *f, char **buf, size_t *cap)
+/* Read a whole line of any length into *buf: 1, 0 at the end of the file,
+ * or a status. Every line the journal writer leaves ends in a newline and
+ * holds no NUL, so a last line without one was cut short (a kill, a full
+ * disk, a truncate) and a NUL is damage: both are refused, not parsed. */
+static int read_line(FILE *f, char **buf, size_t *cap, const char *where)
 {
-    size_t len = 0;
-    for (;;) {
-        if (len + 2 > *cap) {
-            size_t c = *cap ? 2 * *cap : 4096;
-            char *p = realloc(*buf, c);
-            if (!p)
-                return NULL;
-            *buf = p;
-            *cap = c;
-        }
-        if (!fgets(*buf + len, (int)(*cap - len), f))
-            return len ? *buf : NULL;
-        len += strlen(*buf + len);
-        if (len && (*buf)[len - 1] == '\n') {
-            (*buf)[--len] = '\0';
-            if (len && (*buf)[len - 1] == '\r')
-                (*buf)[--len] = '\0';
-            return *buf;
-        }
-    }
+    ssize_t n = getline(buf, cap, f);
+    if (n < 0)
+        return ferror(f) ? hn_fail(HN_ERR_IO, "%s: read error", where) : 0;
+    if (memchr(*buf, '\0', (size_t)n))
+        return hn_fail(HN_ERR_FORMAT, "%s: a NUL byte in the line (damaged file)", where);
+    if ((*buf)[n - 1] != '\n')
+        return hn_fail(HN_ERR_FORMAT,
+                       "%s: the last line has no newline: the file was cut short (delete "
+                       "that line and the same command trains that run again)",
+                       where);
+    (*buf)[--n] = '\0';
+    if (n && (*buf)[n - 1] == '\r')
+        (*buf)[--n] = '\0';
+    return 1;
 }
 
 int trn_abl_journal_load(trn_abl_journal *j, const char *path)
@@ -257,22 +255,23 @@ int trn_abl_journal_load(trn_abl_journal *j, const char *path)
                    : hn_fail(HN_ERR_IO, "%s: cannot read the CSV: %s", path, strerror(errno));
     char *line = NULL, where[1100];
     size_t cap = 0;
-    int rc = 0, no = 1;
-    if (!read_line(f, &line, &cap)) {
-        rc = ferror(f) ? hn_fail(HN_ERR_IO, "%s: read error", path) : 0; /* empty: no runs */
-    } else if (strcmp(line, j->header)) {
+    int no = 1;
+    snprintf(where, sizeof where, "%s:1", path);
+    int got = read_line(f, &line, &cap, where), rc = got < 0 ? got : 0; /* empty: no runs */
+    if (got == 1 && strcmp(line, j->header)) {
         rc = hn_fail(HN_ERR_FORMAT,
                      "%s:1: the header is not this ablation's (other --instances or --search? "
                      "use another --csv)\n  want: %.300s\n  have: %.300s",
                      path, j->header, line);
     }
-    while (!rc && read_line(f, &line, &cap)) {
+    while (!rc && got == 1) {
         snprintf(where, sizeof where, "%s:%d", path, ++no);
-        if (*line)
+        got = read_line(f, &line, &cap, where);
+        if (got < 0)
+            rc = got;
+        else if (got == 1 && *line)
             rc = trn_abl_journal_add_row(j, line, where);
     }
-    if (!rc && ferror(f))
-        rc = hn_fail(HN_ERR_IO, "%s: read error", path);
     free(line);
     fclose(f);
     return rc;
@@ -313,11 +312,10 @@ char *trn_abl_row_format(const trn_abl_journal *j, int variant, int seed, const 
 int trn_abl_journal_save(const trn_abl_journal *j, const char *path)
 {
     char part[4096];
-    if (hn_part_path(path, part, sizeof part))
-        return HN_ERR_ARG;
-    FILE *f = fopen(part, "w");
+    int rc;
+    FILE *f = hn_part_fopen(path, part, sizeof part, &rc);
     if (!f)
-        return hn_fail(HN_ERR_IO, "%s: cannot create: %s", part, strerror(errno));
+        return rc;
     fprintf(f, "%s\n", j->header);
     for (int r = 0; r < j->nvar * j->nseed; r++) {
         const struct trn_abl_run *run = &j->run[r];

@@ -564,10 +564,13 @@ static int one_round(const struct trn_avi_opts *o, struct avi_state *s)
     r.seconds = dt;
     r.total_seconds = s->seconds;
     r.model = s->m;
-    if (o->checkpoint && (rc = trn_avi_ckpt_lead(o->checkpoint, o, s)))
-        return rc;
+    /* The round's line first, then the checkpoint that claims the round: a
+     * kill between the two leaves a line the resumed run writes again (the
+     * command line drops the stale one), never a round without its line. */
     if (o->on_round)
         o->on_round(&r, o->round_user);
+    if (o->checkpoint && (rc = trn_avi_ckpt_lead(o->checkpoint, o, s)))
+        return rc;
     return HN_OK;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "train/avi_private.h"
+#include "search/srch.h"
 #include "common/hn_h5.h"
 #include "train/trn_private.h"
 
@@ -64,17 +65,34 @@ static void counts_get(const struct avi_state *s, double *v)
     memcpy(v, c, sizeof c);
 }
 
+/* A setting as its option says it: "bootstrap", "blank-last", "15-puzzle". */
+static void same_name(int i, double v, char *buf, size_t cap)
+{
+    if (i == 0 && (v == TRN_AVI_DAVI || v == TRN_AVI_BOOT))
+        snprintf(buf, cap, "%s", v == TRN_AVI_DAVI ? "davi" : "bootstrap");
+    else if (i == 1 && v >= 2 && v <= 5)
+        snprintf(buf, cap, "%g-puzzle", v * v - 1);
+    else if (i == 2 && (v == SRCH_NP_GOAL_BLANK_FIRST || v == SRCH_NP_GOAL_BLANK_LAST))
+        snprintf(buf, cap, "%s", srch_np_goal_name((int)v));
+    else
+        snprintf(buf, cap, "%g", v);
+}
+
 /* A resumed run must draw the same kind of rows into the same network. */
 static int check_same(hid_t g, const char *path, const struct trn_avi_opts *o)
 {
     double v[4], want[4] = {o->method, o->width, o->goal, o->batch};
     static const char *const names[4] = {"method", "width", "goal", "batch"};
+    static const char *const opts[4] = {"--method", "--puzzle", "--goal", "--batch"};
     for (int i = 0; i < 4; i++) {
         if (hn_h5_attr_get_double(g, names[i], &v[i]))
             return hn_fail(HN_ERR_FORMAT, "%s: /avi attribute %s is missing", path, names[i]);
+        char have[32], run[32];
+        same_name(i, v[i], have, sizeof have);
+        same_name(i, want[i], run, sizeof run);
         if (v[i] != want[i])
-            return hn_fail(HN_ERR_ARG, "%s: the checkpoint was made with %s = %g, this run has %g",
-                           path, names[i], v[i], want[i]);
+            return hn_fail(HN_ERR_ARG, "%s: the checkpoint was made with %s %s, this run has %s %s",
+                           path, opts[i], have, opts[i], run);
     }
     return HN_OK;
 }

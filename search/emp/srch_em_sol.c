@@ -79,14 +79,15 @@ int srch_em_sol_read(const srch_em_inst *in, const char *path, int *piece, int *
 int srch_em_write_file(const char *path, void (*body)(FILE *f, const void *ctx), const void *ctx)
 {
     char part[4096];
-    int st = hn_part_path(path, part, sizeof part), special = hn_path_is_special(path);
-    if (st != HN_OK)
+    int st = HN_OK, special = hn_path_is_special(path);
+    FILE *f;
+    if (special) { /* a device: in place, never renamed over */
+        snprintf(part, sizeof part, "%s", path);
+        if (!(f = fopen(part, "w")))
+            return hn_fail(HN_ERR_IO, "%s: cannot open: %s", part, strerror(errno));
+    } else if (!(f = hn_part_fopen(path, part, sizeof part, &st))) {
         return st;
-    if (special)
-        snprintf(part, sizeof part, "%s", path); /* a device: in place, never renamed over */
-    FILE *f = fopen(part, "w");
-    if (!f)
-        return hn_fail(HN_ERR_IO, "%s: cannot create: %s", part, strerror(errno));
+    }
     body(f, ctx);
     int bad = ferror(f) || fflush(f) != 0, e = errno;
     if (fclose(f) != 0 && !bad) {

@@ -17,9 +17,11 @@
 const srch_np_ann_opts SRCH_NP_ANN_DEFAULTS = {
     .scale = 1, .delta = 0.0, .mirror = 0, .max_batch = 1024, .cache_bits = 18};
 
-/* One cached network output; key[0] == EMPTY marks a free entry (a packed
- * board never has its top bits set). */
-#define EMPTY UINT64_MAX
+/* One cached network output; key[0] == 0 marks a free entry: key[0] packs
+ * the cells of tiles 1..12 (1..8 on the 8-puzzle), and two tiles never
+ * share cell 0, so no board packs to 0. A free cache is all zero bytes,
+ * which calloc gets from the kernel untouched: a cache:28 (6.4 GB) costs
+ * memory only as boards fill it, not up front. */
 typedef struct {
     uint64_t key[2];
     float y;
@@ -127,10 +129,7 @@ static ann_tls *tls_new(ann_heur *a)
     t->miss = malloc(mb * sizeof *t->miss);
     if (a->o.cache_bits > 0) {
         size_t n = (size_t)1 << a->o.cache_bits;
-        t->cache = malloc(n * sizeof *t->cache);
-        if (t->cache)
-            for (size_t i = 0; i < n; i++)
-                t->cache[i].key[0] = EMPTY;
+        t->cache = calloc(n, sizeof *t->cache);
     }
     if (!t->y || !t->est || !t->basev || !t->miss || (a->o.cache_bits > 0 && !t->cache)) {
         tls_free(t);

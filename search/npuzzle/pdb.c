@@ -132,6 +132,11 @@ static uint8_t *table_alloc(uint64_t bytes)
 
 srch_np_pdb *srch_np_pdb_new(const srch_np_partition *part, int *status)
 {
+    return srch_np_pdb_alloc(part, 1, status);
+}
+
+srch_np_pdb *srch_np_pdb_alloc(const srch_np_partition *part, int fill, int *status)
+{
     int st = srch_np_partition_check(part);
     srch_np_pdb *p = NULL;
     if (st)
@@ -150,7 +155,8 @@ srch_np_pdb *srch_np_pdb_new(const srch_np_partition *part, int *status)
                     (unsigned long long)p->entries[i]);
             goto fail;
         }
-        memset(p->table[i], SRCH_NP_PDB_UNREACHED, p->entries[i]);
+        if (fill)
+            memset(p->table[i], SRCH_NP_PDB_UNREACHED, p->entries[i]);
     }
     if (status)
         *status = 0;
@@ -166,9 +172,7 @@ void srch_np_pdb_free(srch_np_pdb *p)
 {
     if (!p)
         return;
-    if (p->map)
-        munmap(p->map, p->map_bytes);
-    for (int i = 0; !p->map && i < SRCH_NP_MAX_PATTERNS; i++)
+    for (int i = 0; i < SRCH_NP_MAX_PATTERNS; i++)
         free(p->table[i]);
     free(p);
 }

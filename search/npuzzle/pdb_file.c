@@ -1,13 +1,13 @@
 /* The PDB file: a fixed little-endian header (puzzle, partition, goal
  * layout, CRC-32 of the tables and of the header) followed by one zlib
- * stream holding all tables back to back. Writes go to PATH.part first.
- * The raw variant (magic HNPDBRAW) stores the tables uncompressed, so a
- * load is a read from the page cache instead of an inflate. */
+ * stream holding all tables back to back. Writes go to a temporary file
+ * private to the process (hn_part_open), checked, then renamed. The raw
+ * variant (magic HNPDBRAW) stores the tables uncompressed, so a load is a
+ * read from the page cache instead of an inflate. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -77,8 +77,24 @@ static void header_encode(const srch_np_pdb *p, const char *magic, uint8_t *h)
     put_u32(q + 12, (uint32_t)crc32(0L, h, HEADER_BYTES - 4));
 }
 
-/* Compress every table into f as one zlib stream. */
-static int write_tables(const srch_np_pdb *p, FILE *f, const char *path)
+/* A stream being written, with the length and CRC-32 of what went in. */
+struct written {
+    FILE *f;
+    uint64_t bytes;
+    uLong crc;
+};
+
+static int put_bytes(struct written *w, const uint8_t *b, size_t n, const char *path)
+{
+    if (fwrite(b, 1, n, w->f) != n)
+        return hn_fail(HN_ERR_IO, "%s: write failed: %s", path, strerror(errno));
+    w->crc = crc32(w->crc, b, (uInt)n);
+    w->bytes += n;
+    return HN_OK;
+}
+
+/* Compress every table into w as one zlib stream. */
+static int write_tables(const srch_np_pdb *p, struct written *w, const char *path)
 {
     z_stream z;
     memset(&z, 0, sizeof z);
@@ -96,9 +112,7 @@ static int write_tables(const srch_np_pdb *p, FILE *f, const char *path)
                 z.next_out = out;
                 z.avail_out = CHUNK;
                 deflate(&z, last ? Z_FINISH : Z_NO_FLUSH);
-                size_t have = CHUNK - z.avail_out;
-                if (fwrite(out, 1, have, f) != have)
-                    st = hn_fail(HN_ERR_IO, "%s: write failed: %s", path, strerror(errno));
+                st = put_bytes(w, out, CHUNK - z.avail_out, path);
             } while (!st && z.avail_out == 0);
         }
     }
@@ -107,21 +121,45 @@ static int write_tables(const srch_np_pdb *p, FILE *f, const char *path)
     return st;
 }
 
+/* Read the finished temporary file back and compare it with what was
+ * written (length and CRC-32): a file that another process or a full disk
+ * changed must not be renamed into the cache. */
+static int verify_written(FILE *f, const char *path, uint64_t bytes, uint32_t crc)
+{
+    uint8_t *buf = malloc(CHUNK);
+    if (!buf)
+        return hn_fail(HN_ERR_NOMEM, "out of memory verifying %s", path);
+    uLong c = crc32(0L, Z_NULL, 0);
+    uint64_t n = 0;
+    size_t got;
+    rewind(f);
+    while ((got = fread(buf, 1, CHUNK, f)) > 0) {
+        c = crc32(c, buf, (uInt)got);
+        n += got;
+    }
+    free(buf);
+    if (ferror(f) || n != bytes || (uint32_t)c != crc)
+        return hn_fail(HN_ERR_IO, "%s: the file read back differs from what was written", path);
+    return HN_OK;
+}
+
 int srch_np_pdb_save(const srch_np_pdb *p, const char *path)
 {
     char part_path[4096];
-    int st = hn_part_path(path, part_path, sizeof part_path);
-    if (st)
-        return st;
-    FILE *f = fopen(part_path, "wb");
+    int st;
+    FILE *f = hn_part_fopen(path, part_path, sizeof part_path, &st);
     if (!f)
-        return hn_fail(HN_ERR_IO, "%s: cannot create: %s", part_path, strerror(errno));
+        return st;
     uint8_t h[HEADER_BYTES];
     header_encode(p, MAGIC, h);
-    if (fwrite(h, 1, sizeof h, f) != sizeof h)
+    struct written w = {.f = f, .crc = crc32(0L, Z_NULL, 0)};
+    st = put_bytes(&w, h, sizeof h, part_path);
+    if (!st)
+        st = write_tables(p, &w, part_path);
+    if (!st && fflush(f))
         st = hn_fail(HN_ERR_IO, "%s: write failed: %s", part_path, strerror(errno));
     if (!st)
-        st = write_tables(p, f, part_path);
+        st = verify_written(f, part_path, w.bytes, (uint32_t)w.crc);
     if (fclose(f) && !st)
         st = hn_fail(HN_ERR_IO, "%s: write failed: %s", part_path, strerror(errno));
     if (st) {
@@ -236,58 +274,65 @@ static int read_tables(srch_np_pdb *p, FILE *f, const char *path)
     return st;
 }
 
-/* A raw file: the tables are mapped copy-on-write, not read, so processes
- * on one machine share one copy in the page cache (and a load costs the
- * checksum pass only). The price is 4 KB pages instead of the 2 MB pages of
- * srch_np_pdb_new, so lookups miss the TLB more often. */
-static srch_np_pdb *map_raw(FILE *f, const char *path, const srch_np_partition *part, int *st)
+/* Read n bytes at the descriptor's position; a short file is an error. */
+static int read_full(int fd, uint8_t *dst, uint64_t n, const char *path)
 {
-    srch_np_pdb *p = calloc(1, sizeof *p);
-    struct stat sb;
-    if (!p) {
-        *st = hn_fail(HN_ERR_NOMEM, "out of memory");
+    while (n > 0) {
+        size_t want = n < ((size_t)1 << 30) ? (size_t)n : (size_t)1 << 30;
+        ssize_t got = read(fd, dst, want);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            return hn_fail(HN_ERR_IO, "%s: read error: %s", path, strerror(errno));
+        if (got == 0)
+            return hn_fail(HN_ERR_FORMAT, "%s: truncated (table data ends early)", path);
+        dst += got;
+        n -= (uint64_t)got;
+    }
+    return HN_OK;
+}
+
+/* A raw file: the tables are read into private memory in 2 MB pages
+ * (srch_np_pdb_alloc), not mapped. A mapping gave 4 KB pages, so lookups
+ * missed the TLB and IDA* on the 7-8 tables ran about 1.5 times slower,
+ * and a file truncated or replaced under a running search killed it with
+ * SIGBUS. Reading from the page cache costs a fraction of a second. */
+static srch_np_pdb *read_raw(FILE *f, const char *path, const srch_np_partition *part, int *st)
+{
+    srch_np_pdb *p = srch_np_pdb_alloc(part, 0, st);
+    if (!p)
         return NULL;
-    }
-    p->part = *part;
     uint64_t at = HEADER_BYTES;
-    for (int i = 0; i < part->npatterns; i++) {
-        p->entries[i] = srch_np_pdb_entries(part->width * part->width, part->size[i]);
+    for (int i = 0; i < part->npatterns; i++)
         at += p->entries[i];
-    }
-    if (fstat(fileno(f), &sb))
+    struct stat sb;
+    int fd = fileno(f);
+    if (fstat(fd, &sb))
         sb.st_size = -1;
-    if ((uint64_t)sb.st_size != at) {
+    if ((uint64_t)sb.st_size != at)
         *st = hn_fail(HN_ERR_FORMAT, "%s: %lld bytes, the header says %llu", path,
                       (long long)sb.st_size, (unsigned long long)at);
-        free(p);
+    else if (lseek(fd, HEADER_BYTES, SEEK_SET) != HEADER_BYTES)
+        *st = hn_fail(HN_ERR_IO, "%s: cannot seek: %s", path, strerror(errno));
+    for (int i = 0; !*st && i < part->npatterns; i++)
+        *st = read_full(fd, p->table[i], p->entries[i], path);
+    if (*st) {
+        srch_np_pdb_free(p);
         return NULL;
     }
-    void *m = mmap(NULL, at, PROT_READ | PROT_WRITE, MAP_PRIVATE, fileno(f), 0);
-    if (m == MAP_FAILED) {
-        *st = hn_fail(HN_ERR_IO, "%s: cannot map: %s", path, strerror(errno));
-        free(p);
-        return NULL;
-    }
-    p->map = m;
-    p->map_bytes = at;
-    at = HEADER_BYTES;
-    for (int i = 0; i < part->npatterns; i++, at += p->entries[i - 1])
-        p->table[i] = (uint8_t *)m + at;
-    *st = HN_OK;
     return p;
 }
 
 int srch_np_pdb_save_raw(const srch_np_pdb *p, const char *path)
 {
     char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.%ld.part", path, (long)getpid()) >= (int)sizeof tmp)
-        return hn_fail(HN_ERR_ARG, "%s: path too long", path);
-    FILE *f = fopen(tmp, "wb");
+    int st;
+    FILE *f = hn_part_fopen(path, tmp, sizeof tmp, &st);
     if (!f)
-        return hn_fail(HN_ERR_IO, "%s: cannot create: %s", tmp, strerror(errno));
+        return st;
     uint8_t h[HEADER_BYTES];
     header_encode(p, MAGIC_RAW, h);
-    int st = fwrite(h, 1, sizeof h, f) == sizeof h ? HN_OK : HN_ERR_IO;
+    st = fwrite(h, 1, sizeof h, f) == sizeof h ? HN_OK : HN_ERR_IO;
     for (int i = 0; !st && i < p->part.npatterns; i++)
         if (fwrite(p->table[i], 1, p->entries[i], f) != p->entries[i])
             st = HN_ERR_IO;
@@ -297,10 +342,10 @@ int srch_np_pdb_save_raw(const srch_np_pdb *p, const char *path)
         st = hn_fail(HN_ERR_IO, "%s: write failed: %s", tmp, strerror(errno));
     /* rename is atomic: processes writing the same file at once each
      * leave a complete one */
-    if (!st && rename(tmp, path) != 0)
-        st = hn_fail(HN_ERR_IO, "%s: cannot rename to %s: %s", tmp, path, strerror(errno));
+    if (!st)
+        st = hn_part_commit(path);
     if (st)
-        remove(tmp);
+        hn_part_discard(path);
     return st;
 }
 
@@ -332,7 +377,7 @@ srch_np_pdb *srch_np_pdb_load(const char *path, const srch_np_partition *expect,
                      expect->width * expect->width - 1);
         goto done;
     }
-    p = raw ? map_raw(f, path, &part, &st) : srch_np_pdb_new(&part, &st);
+    p = raw ? read_raw(f, path, &part, &st) : srch_np_pdb_alloc(&part, 0, &st);
     if (!p)
         goto done;
     if (total != total_entries(p)) {
