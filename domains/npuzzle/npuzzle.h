@@ -13,6 +13,10 @@
 
 #include "domains/domain.h"
 
+#if defined(__BMI2__)
+#include <immintrin.h>
+#endif
+
 #define NP_MIN_SIDE 2
 #define NP_MAX_SIDE 8
 #define NP_MAX_CELLS (NP_MAX_SIDE * NP_MAX_SIDE)
@@ -58,7 +62,58 @@ void np_heur_free(void *heur);
 /* The default partition's sizes ("5-5-5-5-5-5-5" for 6x6) into buf. */
 void np_default_partition(const np_dom *in, char *buf, size_t cap);
 
-/* Additive disjoint pattern databases (npuzzle_pdb.c). */
+/* Additive disjoint pattern databases (npuzzle_pdb.c, built by
+ * npuzzle_pdb_build.c). A group's placement (the cells of its k tiles, in
+ * the group's tile order) is ranked as a k-permutation of the cells:
+ * digit i is the cell's index among the cells tiles 0..i-1 leave free. */
+static inline uint64_t np_rank(const uint8_t *cell, int k, int cells)
+{
+    uint64_t used = 0, r = 0;
+    for (int i = 0; i < k; i++) {
+        uint64_t bit = 1ull << cell[i];
+        r = r * (uint64_t)(cells - i) +
+            (uint64_t)(cell[i] - __builtin_popcountll(used & (bit - 1)));
+        used |= bit;
+    }
+    return r;
+}
+
+/* Index of the n-th (0-based) zero bit of used. */
+static inline int np_nth_free(uint64_t used, int n)
+{
+#if defined(__BMI2__)
+    return __builtin_ctzll(_pdep_u64(1ull << n, ~used));
+#else
+    uint64_t free_bits = ~used;
+    for (int i = 0; i < n; i++)
+        free_bits &= free_bits - 1;
+    return __builtin_ctzll(free_bits);
+#endif
+}
+
+/* The inverse of np_rank: fills cell[0..k) and returns their mask. */
+static inline uint64_t np_unrank(uint64_t r, int k, int cells, uint8_t *cell)
+{
+    int digit[NP_MAX_K];
+    for (int i = k - 1; i >= 0; i--) {
+        uint64_t base = (uint64_t)(cells - i);
+        digit[i] = (int)(r % base);
+        r /= base;
+    }
+    uint64_t used = 0;
+    for (int i = 0; i < k; i++) {
+        cell[i] = (uint8_t)np_nth_free(used, digit[i]);
+        used |= 1ull << cell[i];
+    }
+    return used;
+}
+
+/* Fill table[0..entries) for the group whose tiles' goal cells are
+ * home[0..k): per placement, the fewest moves of those tiles from it to
+ * home over all positions of the blank. 0, or a status through host->fail
+ * (out of memory, stopped). */
+int np_pdb_build(const np_dom *in, const uint8_t *home, int k, uint8_t *table, uint64_t entries);
+
 typedef struct np_pdb np_pdb;
 /* The set for a partition "5-5-5-..." (sizes summing to cells - 1): built
  * by breadth-first search or loaded from the cache folder. NULL with
