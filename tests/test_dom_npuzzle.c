@@ -433,6 +433,8 @@ static void test_pdb_cache(const char *dir)
     CHECK(!dom_heur_open(d, "pdb:", &st) && st == HN_ERR_ARG);
     CHECK(!dom_heur_open(d, "pdb:9-0", &st) && st == HN_ERR_ARG);
     CHECK(!dom_heur_open(d, "nonsense", &st) && st == HN_ERR_ARG);
+    CHECK(!dom_heur_open(d, "pdb:4-4:mirror", &st) && st == HN_ERR_ARG &&
+          strstr(hn_errmsg(), "noreflect"));
     dom_heur *h = dom_heur_open(d, "pdb:4-4", &st);
     CHECK_MSG(h, "%s", hn_errmsg());
     /* the first group: goal cells 3 6 1 4 (3x3 is one band, read by columns) */
@@ -535,9 +537,12 @@ int main(void)
     test_admissible("npuzzle:3x3", "pdb:4-4");
     test_admissible("npuzzle:3x3:blank-last", "pdb:2-3-3");
     test_admissible("npuzzle:2x5", "pdb:5-4");
+    test_admissible("npuzzle:3x3", "pdb:3-3-2:noreflect");
     test_specialized(rng);
     test_bad_lines();
     test_pdb_large("npuzzle:6x6", "pdb:3-3-3-3-3-3-3-3-3-3-3-2", "manhattan", rng);
+    test_pdb_large("npuzzle:6x6", "pdb:3-3-3-3-3-3-3-3-3-3-3-2",
+                   "pdb:3-3-3-3-3-3-3-3-3-3-3-2:noreflect", rng);
     test_pdb_large("npuzzle:7x7:blank-last", "max:lc,pdb:3-3-3-3-3-3-3-3-3-3-3-3-3-3-3-3", "lc",
                    rng);
     test_pdb_cache(dir);

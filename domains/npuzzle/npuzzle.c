@@ -119,6 +119,13 @@ static void make_tables(np_dom *in)
         for (int c = 0; c < n; c++)
             in->dist[t][c] = (uint8_t)(abs(c / w - g / w) + abs(c % w - g % w));
     }
+    uint8_t tile_at[NP_MAX_CELLS];
+    for (int t = 0; t < n; t++)
+        tile_at[in->goal_cell[t]] = (uint8_t)t;
+    for (int c = 0; c < n && w == h; c++)
+        in->mirror_cell[c] = (uint8_t)(c % w * w + c / w);
+    for (int t = 0; t < n && w == h; t++)
+        in->mirror_tile[t] = tile_at[in->mirror_cell[in->goal_cell[t]]];
 }
 
 /* About how far a random board lies from the goal: its expected Manhattan

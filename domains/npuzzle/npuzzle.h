@@ -29,8 +29,13 @@ typedef struct np_dom {
     int w, h, cells; /* columns, rows, w * h */
     int blank_last;  /* goal 1 2 .. N-1 0 instead of 0 1 .. N-1 */
     const dom_host *host;
-    int8_t next[4][NP_MAX_CELLS];             /* cell the blank reaches by a move, or -1 */
-    uint8_t goal_cell[NP_MAX_CELLS];          /* by tile */
+    int8_t next[4][NP_MAX_CELLS];    /* cell the blank reaches by a move, or -1 */
+    uint8_t goal_cell[NP_MAX_CELLS]; /* by tile */
+    /* Square boards: the mirror image across the main diagonal maps the
+     * goal to itself (both goals keep the blank on the diagonal) and every
+     * move to a move, so a heuristic may also look at the mirrored board. */
+    uint8_t mirror_cell[NP_MAX_CELLS];
+    uint8_t mirror_tile[NP_MAX_CELLS];        /* the tile whose goal is the mirror of t's */
     uint8_t dist[NP_MAX_CELLS][NP_MAX_CELLS]; /* [tile][cell]: Manhattan distance */
     char canonical[48];
     char encoding[64];

@@ -14,6 +14,7 @@ typedef struct np_heur {
     const np_dom *in;
     enum np_heur_kind kind;
     np_pdb *pdb;
+    int reflect; /* also look up the mirrored board (square boards) */
 } np_heur;
 
 /* Largest table the default partition uses, in entries (bytes): 45 M for
@@ -87,6 +88,39 @@ static int linear_conflicts(const np_dom *in, const uint8_t *s)
     return h;
 }
 
+/* "SIZES" or "SIZES:noreflect": square boards take the max of the lookups
+ * of the board and of its mirror image (as search/npuzzle/ does) unless
+ * told not to. */
+static np_pdb *pdb_open_named(const np_dom *in, const char *arg, int *reflect)
+{
+    char sizes[160];
+    const char *colon = strchr(arg, ':');
+    size_t n = colon ? (size_t)(colon - arg) : strlen(arg);
+    if (colon && strcmp(colon, ":noreflect")) {
+        np_fail(in, DOM_ERR_ARG, "pdb:%s: only ':noreflect' may follow the group sizes", arg);
+        return NULL;
+    }
+    snprintf(sizes, sizeof sizes, "%.*s", (int)(n < sizeof sizes ? n : sizeof sizes - 1), arg);
+    *reflect = in->w == in->h && !colon;
+    return np_pdb_open(in, sizes);
+}
+
+/* The PDB sum of a board, and of its mirror image when asked. */
+static int pdb_value(const np_heur *h, const uint8_t *s)
+{
+    const np_dom *in = h->in;
+    uint8_t pos[NP_MAX_CELLS], mirrored[NP_MAX_CELLS];
+    for (int c = 0; c < in->cells; c++)
+        pos[s[c]] = (uint8_t)c;
+    int v = np_pdb_eval(h->pdb, pos);
+    if (!h->reflect)
+        return v;
+    for (int t = 0; t < in->cells; t++)
+        mirrored[in->mirror_tile[t]] = in->mirror_cell[pos[t]];
+    int r = np_pdb_eval(h->pdb, mirrored);
+    return r > v ? r : v;
+}
+
 void *np_heur_open(const void *inst, const char *name)
 {
     const np_dom *in = inst;
@@ -102,7 +136,7 @@ void *np_heur_open(const void *inst, const char *name)
         h->kind = NP_H_LC;
     else if (!strncmp(name, "pdb:", 4)) {
         h->kind = NP_H_PDB;
-        h->pdb = np_pdb_open(in, name + 4);
+        h->pdb = pdb_open_named(in, name + 4, &h->reflect);
         if (!h->pdb) {
             free(h);
             return NULL;
@@ -126,12 +160,8 @@ int np_heur_eval(const void *heur, const void *state)
         return manhattan(h->in, s);
     case NP_H_LC:
         return linear_conflicts(h->in, s);
-    default: {
-        uint8_t pos[NP_MAX_CELLS];
-        for (int c = 0; c < h->in->cells; c++)
-            pos[s[c]] = (uint8_t)c;
-        return np_pdb_eval(h->pdb, pos);
-    }
+    default:
+        return pdb_value(h, s);
     }
 }
 
