@@ -14,7 +14,7 @@
 #include "search/npuzzle/encode.h"
 #include "search/srch.h"
 
-static const char *const SIZES[] = {"3x3", "4x4", "3x5", "6x6", "7x7"};
+static const char *const SIZES[] = {"2x2", "3x3", "4x4", "3x5", "6x6", "7x7", "8x8"};
 
 static dom *open_ok(const char *spec)
 {
@@ -531,6 +531,7 @@ int main(void)
         snprintf(spec, sizeof spec, "npuzzle:%s:blank-last", SIZES[i]);
         test_random_boards(spec, rng);
     }
+    test_admissible("npuzzle:2x2", "pdb:1-2");
     test_admissible("npuzzle:2x3", "pdb:3-2");
     test_admissible("npuzzle:3x2:blank-last", "pdb:1-1-1-1-1");
     test_admissible("npuzzle:4x2", "pdb:4-3");
@@ -545,6 +546,10 @@ int main(void)
                    "pdb:3-3-3-3-3-3-3-3-3-3-3-2:noreflect", rng);
     test_pdb_large("npuzzle:7x7:blank-last", "max:lc,pdb:3-3-3-3-3-3-3-3-3-3-3-3-3-3-3-3", "lc",
                    rng);
+    /* 64 cells: every cell mask uses all 64 bits */
+    test_pdb_large("npuzzle:8x8",
+                   "pdb:2-2-2-2-2-2-2-2-2-2-2-2-2-2-2-2-2-2-2-2-2-2-2-2-2-2-2-2-2-2-2-1",
+                   "manhattan", rng);
     test_pdb_cache(dir);
     test_instances();
     hn_rng_free(rng);

@@ -116,6 +116,8 @@ static void make_tables(np_dom *in)
     for (int t = 0; t < n; t++) {
         int g = in->blank_last ? (t == 0 ? n - 1 : t - 1) : t;
         in->goal_cell[t] = (uint8_t)g;
+        in->goal_row[t] = (uint8_t)(g / w);
+        in->goal_col[t] = (uint8_t)(g % w);
         for (int c = 0; c < n; c++)
             in->dist[t][c] = (uint8_t)(abs(c / w - g / w) + abs(c % w - g % w));
     }

@@ -31,6 +31,7 @@ typedef struct np_dom {
     const dom_host *host;
     int8_t next[4][NP_MAX_CELLS];    /* cell the blank reaches by a move, or -1 */
     uint8_t goal_cell[NP_MAX_CELLS]; /* by tile */
+    uint8_t goal_row[NP_MAX_CELLS], goal_col[NP_MAX_CELLS]; /* by tile */
     /* Square boards: the mirror image across the main diagonal maps the
      * goal to itself (both goals keep the blank on the diagonal) and every
      * move to a move, so a heuristic may also look at the mirrored board. */

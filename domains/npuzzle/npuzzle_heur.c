@@ -50,15 +50,13 @@ void np_default_partition(const np_dom *in, char *buf, size_t cap)
 static int line_conflict(const np_dom *in, const uint8_t *s, int line, int is_row)
 {
     int key[NP_MAX_SIDE], lis[NP_MAX_SIDE], k = 0, best = 0, w = in->w;
-    int len = is_row ? in->w : in->h;
-    for (int i = 0; i < len; i++) {
-        int cell = is_row ? line * w + i : i * w + line;
+    int len = is_row ? in->w : in->h, first = is_row ? line * w : line, step = is_row ? 1 : w;
+    const uint8_t *home = is_row ? in->goal_row : in->goal_col;
+    const uint8_t *along = is_row ? in->goal_col : in->goal_row;
+    for (int i = 0, cell = first; i < len; i++, cell += step) {
         int t = s[cell];
-        if (!t)
-            continue;
-        int g = in->goal_cell[t];
-        if ((is_row ? g / w : g % w) == line)
-            key[k++] = is_row ? g % w : g / w;
+        if (t && home[t] == line)
+            key[k++] = along[t];
     }
     for (int i = 0; i < k; i++) {
         lis[i] = 1;
