@@ -240,7 +240,8 @@ static int load_file(const np_dom *in, np_group *g, const char *path, const char
     return *why ? -1 : 0;
 }
 
-/* The CRC the file at `fd` holds for its table, re-read from disk. */
+/* 0 when the file at fd, read back from its start, holds a header with
+ * `crc` and a table of `entries` bytes that has that CRC; else -1. */
 static int verify_file(int fd, uint64_t entries, uint32_t crc)
 {
     uint8_t buf[1 << 16];
@@ -318,17 +319,15 @@ static int group_open(const np_dom *in, np_group *g)
         return np_fail(in, DOM_ERR_NOMEM, "cannot allocate a pattern database of %llu bytes",
                        (unsigned long long)g->entries);
     const char *dir = in->host->cache_dir ? in->host->cache_dir() : NULL;
-    char path[4096] = "", why_buf[64];
+    char path[4096] = "";
     const char *why = NULL;
     if (dir) {
         file_name(in, g, dir, path, sizeof path);
         int st = load_file(in, g, path, &why);
         if (st == 0)
             return 0;
-        if (st < 0) {
-            snprintf(why_buf, sizeof why_buf, "%s", why);
-            np_log(in, 2, "%s: %s; rebuilding it", path, why_buf);
-        }
+        if (st < 0)
+            np_log(in, 2, "%s: %s; rebuilding it", path, why);
     }
     double t0 = now_seconds();
     int st = np_pdb_build(in, g->home, g->k, g->table, g->entries);

@@ -32,7 +32,8 @@ static int read_numbers(const np_dom *in, const char *text, uint8_t *tiles)
             return np_fail(in, DOM_ERR_FORMAT, "'%.*s' is not a tile number",
                            (int)strcspn(start, " \t"), start);
         if (n < in->cells && v >= in->cells)
-            return np_fail(in, DOM_ERR_FORMAT, "tile %ld out of range 0..%d", v, in->cells - 1);
+            return np_fail(in, DOM_ERR_FORMAT, "tile %.*s out of range 0..%d",
+                           (int)(s - start > 24 ? 24 : s - start), start, in->cells - 1);
         if (n < in->cells)
             tiles[n] = (uint8_t)v;
         n++;
