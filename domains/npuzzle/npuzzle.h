@@ -45,28 +45,28 @@ typedef struct np_dom {
 } np_dom;
 
 /* Format a message and hand it to host->fail: returns status. */
-int np_fail(const np_dom *in, int status, const char *fmt, ...)
+int dom_np_fail(const np_dom *in, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* A log line through the host (level as dom_host.log). */
-void np_log(const np_dom *in, int level, const char *fmt, ...)
+void dom_np_log(const np_dom *in, int level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* 1 when the tiles (a permutation, blank on cell `blank`) reach the goal:
  * every move is one transposition and moves the blank one step, so the
  * permutation's parity must equal that of the blank's distance to its goal
  * cell. Holds for every W and H; both parities are reachable when W, H >= 2. */
-int np_solvable(const np_dom *in, const uint8_t *tiles, int blank);
+int dom_np_solvable(const np_dom *in, const uint8_t *tiles, int blank);
 
 /* State text (npuzzle_text.c). */
-int np_parse_state(const void *inst, const char *text, void *state);
-int np_format_state(const void *inst, const void *state, char *buf, size_t cap);
+int dom_np_parse_state(const void *inst, const char *text, void *state);
+int dom_np_format_state(const void *inst, const void *state, char *buf, size_t cap);
 
 /* Heuristics by name (npuzzle_heur.c): "manhattan", "lc", "pdb:SIZES". */
-void *np_heur_open(const void *inst, const char *name);
-int np_heur_eval(const void *heur, const void *state);
-void np_heur_free(void *heur);
+void *dom_np_heur_open(const void *inst, const char *name);
+int dom_np_heur_eval(const void *heur, const void *state);
+void dom_np_heur_free(void *heur);
 /* The default partition's sizes ("5-5-5-5-5-5-5" for 6x6) into buf. */
-void np_default_partition(const np_dom *in, char *buf, size_t cap);
+void dom_np_default_partition(const np_dom *in, char *buf, size_t cap);
 
 /* Additive disjoint pattern databases (npuzzle_pdb.c, built by
  * npuzzle_pdb_build.c). A group's placement (the cells of its k tiles, in
@@ -118,15 +118,16 @@ static inline uint64_t np_unrank(uint64_t r, int k, int cells, uint8_t *cell)
  * home[0..k): per placement, the fewest moves of those tiles from it to
  * home over all positions of the blank. 0, or a status through host->fail
  * (out of memory, stopped). */
-int np_pdb_build(const np_dom *in, const uint8_t *home, int k, uint8_t *table, uint64_t entries);
+int dom_np_pdb_build(const np_dom *in, const uint8_t *home, int k, uint8_t *table,
+                     uint64_t entries);
 
 typedef struct np_pdb np_pdb;
 /* The set for a partition "5-5-5-..." (sizes summing to cells - 1): built
  * by breadth-first search or loaded from the cache folder. NULL with
  * host->fail on error. */
-np_pdb *np_pdb_open(const np_dom *in, const char *sizes);
-void np_pdb_free(np_pdb *p);
+np_pdb *dom_np_pdb_open(const np_dom *in, const char *sizes);
+void dom_np_pdb_free(np_pdb *p);
 /* Sum of the groups' entries for a state (pos[t] = cell of tile t). */
-int np_pdb_eval(const np_pdb *p, const uint8_t *pos);
+int dom_np_pdb_eval(const np_pdb *p, const uint8_t *pos);
 
 #endif

@@ -22,7 +22,7 @@ typedef struct np_heur {
  * 7x7 (229 M entries each) would need 2 GB, so 7x7 gets 4-tile ones. */
 #define NP_DEFAULT_MAX_ENTRIES 64000000ull
 
-void np_default_partition(const np_dom *in, char *buf, size_t cap)
+void dom_np_default_partition(const np_dom *in, char *buf, size_t cap)
 {
     int tiles = in->cells - 1, k = 1;
     for (;;) {
@@ -95,12 +95,12 @@ static np_pdb *pdb_open_named(const np_dom *in, const char *arg, int *reflect)
     const char *colon = strchr(arg, ':');
     size_t n = colon ? (size_t)(colon - arg) : strlen(arg);
     if (colon && strcmp(colon, ":noreflect")) {
-        np_fail(in, DOM_ERR_ARG, "pdb:%s: only ':noreflect' may follow the group sizes", arg);
+        dom_np_fail(in, DOM_ERR_ARG, "pdb:%s: only ':noreflect' may follow the group sizes", arg);
         return NULL;
     }
     snprintf(sizes, sizeof sizes, "%.*s", (int)(n < sizeof sizes ? n : sizeof sizes - 1), arg);
     *reflect = in->w == in->h && !colon;
-    return np_pdb_open(in, sizes);
+    return dom_np_pdb_open(in, sizes);
 }
 
 /* The PDB sum of a board, and of its mirror image when asked. */
@@ -110,21 +110,21 @@ static int pdb_value(const np_heur *h, const uint8_t *s)
     uint8_t pos[NP_MAX_CELLS], mirrored[NP_MAX_CELLS];
     for (int c = 0; c < in->cells; c++)
         pos[s[c]] = (uint8_t)c;
-    int v = np_pdb_eval(h->pdb, pos);
+    int v = dom_np_pdb_eval(h->pdb, pos);
     if (!h->reflect)
         return v;
     for (int t = 0; t < in->cells; t++)
         mirrored[in->mirror_tile[t]] = in->mirror_cell[pos[t]];
-    int r = np_pdb_eval(h->pdb, mirrored);
+    int r = dom_np_pdb_eval(h->pdb, mirrored);
     return r > v ? r : v;
 }
 
-void *np_heur_open(const void *inst, const char *name)
+void *dom_np_heur_open(const void *inst, const char *name)
 {
     const np_dom *in = inst;
     np_heur *h = calloc(1, sizeof *h);
     if (!h) {
-        np_fail(in, DOM_ERR_NOMEM, "out of memory for heuristic %s", name);
+        dom_np_fail(in, DOM_ERR_NOMEM, "out of memory for heuristic %s", name);
         return NULL;
     }
     h->in = in;
@@ -140,16 +140,16 @@ void *np_heur_open(const void *inst, const char *name)
             return NULL;
         }
     } else {
-        np_fail(in, DOM_ERR_ARG,
-                "unknown npuzzle heuristic '%s' (manhattan, lc, or pdb:SIZES such as %s)", name,
-                in->default_pdb);
+        dom_np_fail(in, DOM_ERR_ARG,
+                    "unknown npuzzle heuristic '%s' (manhattan, lc, or pdb:SIZES such as %s)", name,
+                    in->default_pdb);
         free(h);
         return NULL;
     }
     return h;
 }
 
-int np_heur_eval(const void *heur, const void *state)
+int dom_np_heur_eval(const void *heur, const void *state)
 {
     const np_heur *h = heur;
     const uint8_t *s = state;
@@ -163,10 +163,10 @@ int np_heur_eval(const void *heur, const void *state)
     }
 }
 
-void np_heur_free(void *heur)
+void dom_np_heur_free(void *heur)
 {
     np_heur *h = heur;
     if (h)
-        np_pdb_free(h->pdb);
+        dom_np_pdb_free(h->pdb);
     free(h);
 }

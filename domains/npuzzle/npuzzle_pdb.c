@@ -79,20 +79,21 @@ static int parse_sizes(const np_dom *in, const char *sizes, int *size)
         for (; *s >= '0' && *s <= '9' && digits < 3; s++, digits++)
             k = k * 10 + (*s - '0');
         if (!digits || k < 1 || k > NP_MAX_K || n == NP_MAX_GROUPS)
-            return np_fail(in, DOM_ERR_ARG,
-                           "pdb:%s: expected group sizes 1..%d joined by '-' (at most %d "
-                           "groups), such as pdb:%s",
-                           sizes, NP_MAX_K, NP_MAX_GROUPS, in->default_pdb + 4);
+            return dom_np_fail(in, DOM_ERR_ARG,
+                               "pdb:%s: expected group sizes 1..%d joined by '-' (at most %d "
+                               "groups), such as pdb:%s",
+                               sizes, NP_MAX_K, NP_MAX_GROUPS, in->default_pdb + 4);
         size[n++] = k;
         sum += k;
         if (!*s)
             break;
         if (*s++ != '-')
-            return np_fail(in, DOM_ERR_ARG, "pdb:%s: group sizes are joined by '-'", sizes);
+            return dom_np_fail(in, DOM_ERR_ARG, "pdb:%s: group sizes are joined by '-'", sizes);
     }
     if (sum != in->cells - 1)
-        return np_fail(in, DOM_ERR_ARG, "pdb:%s: the groups hold %d tiles; a %dx%d board has %d",
-                       sizes, sum, in->w, in->h, in->cells - 1);
+        return dom_np_fail(in, DOM_ERR_ARG,
+                           "pdb:%s: the groups hold %d tiles; a %dx%d board has %d", sizes, sum,
+                           in->w, in->h, in->cells - 1);
     return n;
 }
 
@@ -131,11 +132,11 @@ static int make_groups(np_pdb *p, const char *sizes)
         }
         gr->entries = placements(in->cells, gr->k);
         if (gr->entries > NP_MAX_ENTRIES)
-            return np_fail(in, DOM_ERR_ARG,
-                           "pdb:%s: a group of %d tiles needs %llu entries (at "
-                           "most %llu)",
-                           sizes, gr->k, (unsigned long long)gr->entries,
-                           (unsigned long long)NP_MAX_ENTRIES);
+            return dom_np_fail(in, DOM_ERR_ARG,
+                               "pdb:%s: a group of %d tiles needs %llu entries (at "
+                               "most %llu)",
+                               sizes, gr->k, (unsigned long long)gr->entries,
+                               (unsigned long long)NP_MAX_ENTRIES);
     }
     p->ngroups = n;
     return 0;
@@ -268,8 +269,8 @@ static void save_file(const np_dom *in, const np_group *g, const char *path)
     snprintf(tmp, sizeof tmp, "%s.XXXXXX", path);
     int fd = mkstemp(tmp);
     if (fd < 0) {
-        np_log(in, 2, "pattern database not kept: cannot create a temporary file for %s: %s", path,
-               strerror(errno));
+        dom_np_log(in, 2, "pattern database not kept: cannot create a temporary file for %s: %s",
+                   path, strerror(errno));
         return;
     }
     struct np_pdb_header h;
@@ -285,7 +286,7 @@ static void save_file(const np_dom *in, const np_group *g, const char *path)
         why = strerror(errno);
     if (!why)
         return;
-    np_log(in, 2, "pattern database not kept: cannot write %s: %s", path, why);
+    dom_np_log(in, 2, "pattern database not kept: cannot write %s: %s", path, why);
     unlink(tmp);
 }
 
@@ -316,8 +317,8 @@ static int table_alloc(np_group *g)
 static int group_open(const np_dom *in, np_group *g)
 {
     if (table_alloc(g))
-        return np_fail(in, DOM_ERR_NOMEM, "cannot allocate a pattern database of %llu bytes",
-                       (unsigned long long)g->entries);
+        return dom_np_fail(in, DOM_ERR_NOMEM, "cannot allocate a pattern database of %llu bytes",
+                           (unsigned long long)g->entries);
     const char *dir = in->host->cache_dir ? in->host->cache_dir() : NULL;
     char path[4096] = "";
     const char *why = NULL;
@@ -327,24 +328,24 @@ static int group_open(const np_dom *in, np_group *g)
         if (st == 0)
             return 0;
         if (st < 0)
-            np_log(in, 2, "%s: %s; rebuilding it", path, why);
+            dom_np_log(in, 2, "%s: %s; rebuilding it", path, why);
     }
     double t0 = now_seconds();
-    int st = np_pdb_build(in, g->home, g->k, g->table, g->entries);
+    int st = dom_np_pdb_build(in, g->home, g->k, g->table, g->entries);
     if (st)
         return st;
-    np_log(in, 1, "npuzzle:%dx%d: pattern database of %d tiles (%llu entries) built in %.1f s",
-           in->w, in->h, g->k, (unsigned long long)g->entries, now_seconds() - t0);
+    dom_np_log(in, 1, "npuzzle:%dx%d: pattern database of %d tiles (%llu entries) built in %.1f s",
+               in->w, in->h, g->k, (unsigned long long)g->entries, now_seconds() - t0);
     if (dir)
         save_file(in, g, path);
     return 0;
 }
 
-np_pdb *np_pdb_open(const np_dom *in, const char *sizes)
+np_pdb *dom_np_pdb_open(const np_dom *in, const char *sizes)
 {
     np_pdb *p = calloc(1, sizeof *p);
     if (!p) {
-        np_fail(in, DOM_ERR_NOMEM, "out of memory for pdb:%s", sizes);
+        dom_np_fail(in, DOM_ERR_NOMEM, "out of memory for pdb:%s", sizes);
         return NULL;
     }
     p->in = in;
@@ -352,13 +353,13 @@ np_pdb *np_pdb_open(const np_dom *in, const char *sizes)
     for (int g = 0; st == 0 && g < p->ngroups; g++)
         st = group_open(in, &p->g[g]);
     if (st) {
-        np_pdb_free(p);
+        dom_np_pdb_free(p);
         return NULL;
     }
     return p;
 }
 
-void np_pdb_free(np_pdb *p)
+void dom_np_pdb_free(np_pdb *p)
 {
     if (!p)
         return;
@@ -368,7 +369,7 @@ void np_pdb_free(np_pdb *p)
     free(p);
 }
 
-int np_pdb_eval(const np_pdb *p, const uint8_t *pos)
+int dom_np_pdb_eval(const np_pdb *p, const uint8_t *pos)
 {
     int h = 0, n = p->in->cells;
     for (int g = 0; g < p->ngroups; g++) {

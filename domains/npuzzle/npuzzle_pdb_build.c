@@ -184,10 +184,10 @@ static int search(np_build *b, const uint8_t *home)
             return 0;
         end_layer(b);
     }
-    return np_fail(in, DOM_ERR_FORMAT, "pattern database deeper than 254 moves");
+    return dom_np_fail(in, DOM_ERR_FORMAT, "pattern database deeper than 254 moves");
 }
 
-int np_pdb_build(const np_dom *in, const uint8_t *home, int k, uint8_t *table, uint64_t entries)
+int dom_np_pdb_build(const np_dom *in, const uint8_t *home, int k, uint8_t *table, uint64_t entries)
 {
     np_build b = {.in = in, .k = k, .table = table, .entries = entries};
     b.words = (entries + 63) / 64;
@@ -206,10 +206,10 @@ int np_pdb_build(const np_dom *in, const uint8_t *home, int k, uint8_t *table, u
     b.next = zeroed(bits);
     int st = b.seen && b.added && b.cur && b.next
                  ? search(&b, home)
-                 : np_fail(in, DOM_ERR_NOMEM,
-                           "cannot allocate %llu bytes to build a pattern "
-                           "database",
-                           (unsigned long long)(2 * masks + 2 * bits));
+                 : dom_np_fail(in, DOM_ERR_NOMEM,
+                               "cannot allocate %llu bytes to build a pattern "
+                               "database",
+                               (unsigned long long)(2 * masks + 2 * bits));
     if (b.seen)
         munmap(b.seen, masks);
     if (b.added)
