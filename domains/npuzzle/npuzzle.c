@@ -26,7 +26,7 @@ static const uint8_t PRUNE_NEXT[5 * 4] = {
 };
 #undef P
 
-int np_fail(const np_dom *in, int status, const char *fmt, ...)
+int dom_np_fail(const np_dom *in, int status, const char *fmt, ...)
 {
     char msg[256];
     va_list ap;
@@ -36,7 +36,7 @@ int np_fail(const np_dom *in, int status, const char *fmt, ...)
     return in->host->fail(status, msg);
 }
 
-void np_log(const np_dom *in, int level, const char *fmt, ...)
+void dom_np_log(const np_dom *in, int level, const char *fmt, ...)
 {
     char msg[512];
     va_list ap;
@@ -46,7 +46,7 @@ void np_log(const np_dom *in, int level, const char *fmt, ...)
     in->host->log(level, msg);
 }
 
-int np_solvable(const np_dom *in, const uint8_t *tiles, int blank)
+int dom_np_solvable(const np_dom *in, const uint8_t *tiles, int blank)
 {
     uint64_t done = 0;
     int transpositions = 0;
@@ -82,20 +82,20 @@ static int parse_args(np_dom *in, const char *args)
     if (w >= 0 && *end == 'x')
         h = parse_side(end + 1, &end);
     if (w < 0 || h < 0 || (*end && *end != ':'))
-        return np_fail(in, DOM_ERR_ARG,
-                       "npuzzle:%s: expected npuzzle:WxH[:blank-first|blank-last] (W columns, "
-                       "H rows, 2..8 each; npuzzle:4x4, npuzzle:6x6:blank-last)",
-                       args);
+        return dom_np_fail(in, DOM_ERR_ARG,
+                           "npuzzle:%s: expected npuzzle:WxH[:blank-first|blank-last] (W columns, "
+                           "H rows, 2..8 each; npuzzle:4x4, npuzzle:6x6:blank-last)",
+                           args);
     if (w < NP_MIN_SIDE || w > NP_MAX_SIDE || h < NP_MIN_SIDE || h > NP_MAX_SIDE)
-        return np_fail(in, DOM_ERR_ARG, "npuzzle:%s: a %dx%d board; each side must be %d..%d", args,
-                       w, h, NP_MIN_SIDE, NP_MAX_SIDE);
+        return dom_np_fail(in, DOM_ERR_ARG, "npuzzle:%s: a %dx%d board; each side must be %d..%d",
+                           args, w, h, NP_MIN_SIDE, NP_MAX_SIDE);
     const char *goal = *end == ':' ? end + 1 : "blank-first";
     if (!strcmp(goal, "blank-last"))
         in->blank_last = 1;
     else if (strcmp(goal, "blank-first"))
-        return np_fail(in, DOM_ERR_ARG,
-                       "npuzzle:%s: unknown goal layout '%s' (blank-first or blank-last)", args,
-                       goal);
+        return dom_np_fail(in, DOM_ERR_ARG,
+                           "npuzzle:%s: unknown goal layout '%s' (blank-first or blank-last)", args,
+                           goal);
     in->w = w;
     in->h = h;
     in->cells = w * h;
@@ -116,9 +116,18 @@ static void make_tables(np_dom *in)
     for (int t = 0; t < n; t++) {
         int g = in->blank_last ? (t == 0 ? n - 1 : t - 1) : t;
         in->goal_cell[t] = (uint8_t)g;
+        in->goal_row[t] = (uint8_t)(g / w);
+        in->goal_col[t] = (uint8_t)(g % w);
         for (int c = 0; c < n; c++)
             in->dist[t][c] = (uint8_t)(abs(c / w - g / w) + abs(c % w - g % w));
     }
+    uint8_t tile_at[NP_MAX_CELLS];
+    for (int t = 0; t < n; t++)
+        tile_at[in->goal_cell[t]] = (uint8_t)t;
+    for (int c = 0; c < n && w == h; c++)
+        in->mirror_cell[c] = (uint8_t)(c % w * w + c / w);
+    for (int t = 0; t < n && w == h; t++)
+        in->mirror_tile[t] = tile_at[in->mirror_cell[in->goal_cell[t]]];
 }
 
 /* About how far a random board lies from the goal: its expected Manhattan
@@ -147,7 +156,7 @@ static void fill_facts(np_dom *in, dom_facts *f)
         snprintf(in->encoding, sizeof in->encoding, "npuzzle-onehot n=%dx%d goal=%s", in->w, in->h,
                  gname);
     char sizes[120];
-    np_default_partition(in, sizes, sizeof sizes);
+    dom_np_default_partition(in, sizes, sizeof sizes);
     snprintf(in->default_pdb, sizeof in->default_pdb, "pdb:%s", sizes);
     snprintf(in->heuristics, sizeof in->heuristics, "lc,manhattan,%s", in->default_pdb);
     f->canonical = in->canonical;
@@ -297,7 +306,7 @@ static int np_random_state(const void *inst, void *state, dom_rng *rng)
     while (s[blank])
         blank++;
     s[n] = (uint8_t)blank;
-    if (!np_solvable(in, s, blank)) {
+    if (!dom_np_solvable(in, s, blank)) {
         int a = blank == 0 ? 1 : 0, b = blank <= 1 ? 2 : 1;
         uint8_t t = s[a];
         s[a] = s[b];
@@ -322,11 +331,11 @@ const dom_def dom_npuzzle_def = {
     .encode = np_encode,
     .encode_delta = np_encode_delta,
     .random_state = np_random_state,
-    .parse_state = np_parse_state,
-    .format_state = np_format_state,
+    .parse_state = dom_np_parse_state,
+    .format_state = dom_np_format_state,
     .parse_moves = NULL,
-    .heur_open = np_heur_open,
-    .heur_eval = np_heur_eval,
-    .heur_free = np_heur_free,
+    .heur_open = dom_np_heur_open,
+    .heur_eval = dom_np_heur_eval,
+    .heur_free = dom_np_heur_free,
     .pattern_open = NULL,
 };

@@ -14,6 +14,7 @@ typedef struct np_heur {
     const np_dom *in;
     enum np_heur_kind kind;
     np_pdb *pdb;
+    int reflect; /* also look up the mirrored board (square boards) */
 } np_heur;
 
 /* Largest table the default partition uses, in entries (bytes): 45 M for
@@ -21,7 +22,7 @@ typedef struct np_heur {
  * 7x7 (229 M entries each) would need 2 GB, so 7x7 gets 4-tile ones. */
 #define NP_DEFAULT_MAX_ENTRIES 64000000ull
 
-void np_default_partition(const np_dom *in, char *buf, size_t cap)
+void dom_np_default_partition(const np_dom *in, char *buf, size_t cap)
 {
     int tiles = in->cells - 1, k = 1;
     for (;;) {
@@ -49,15 +50,13 @@ void np_default_partition(const np_dom *in, char *buf, size_t cap)
 static int line_conflict(const np_dom *in, const uint8_t *s, int line, int is_row)
 {
     int key[NP_MAX_SIDE], lis[NP_MAX_SIDE], k = 0, best = 0, w = in->w;
-    int len = is_row ? in->w : in->h;
-    for (int i = 0; i < len; i++) {
-        int cell = is_row ? line * w + i : i * w + line;
+    int len = is_row ? in->w : in->h, first = is_row ? line * w : line, step = is_row ? 1 : w;
+    const uint8_t *home = is_row ? in->goal_row : in->goal_col;
+    const uint8_t *along = is_row ? in->goal_col : in->goal_row;
+    for (int i = 0, cell = first; i < len; i++, cell += step) {
         int t = s[cell];
-        if (!t)
-            continue;
-        int g = in->goal_cell[t];
-        if ((is_row ? g / w : g % w) == line)
-            key[k++] = is_row ? g % w : g / w;
+        if (t && home[t] == line)
+            key[k++] = along[t];
     }
     for (int i = 0; i < k; i++) {
         lis[i] = 1;
@@ -87,12 +86,45 @@ static int linear_conflicts(const np_dom *in, const uint8_t *s)
     return h;
 }
 
-void *np_heur_open(const void *inst, const char *name)
+/* "SIZES" or "SIZES:noreflect": square boards take the max of the lookups
+ * of the board and of its mirror image (as search/npuzzle/ does) unless
+ * told not to. */
+static np_pdb *pdb_open_named(const np_dom *in, const char *arg, int *reflect)
+{
+    char sizes[160];
+    const char *colon = strchr(arg, ':');
+    size_t n = colon ? (size_t)(colon - arg) : strlen(arg);
+    if (colon && strcmp(colon, ":noreflect")) {
+        dom_np_fail(in, DOM_ERR_ARG, "pdb:%s: only ':noreflect' may follow the group sizes", arg);
+        return NULL;
+    }
+    snprintf(sizes, sizeof sizes, "%.*s", (int)(n < sizeof sizes ? n : sizeof sizes - 1), arg);
+    *reflect = in->w == in->h && !colon;
+    return dom_np_pdb_open(in, sizes);
+}
+
+/* The PDB sum of a board, and of its mirror image when asked. */
+static int pdb_value(const np_heur *h, const uint8_t *s)
+{
+    const np_dom *in = h->in;
+    uint8_t pos[NP_MAX_CELLS], mirrored[NP_MAX_CELLS];
+    for (int c = 0; c < in->cells; c++)
+        pos[s[c]] = (uint8_t)c;
+    int v = dom_np_pdb_eval(h->pdb, pos);
+    if (!h->reflect)
+        return v;
+    for (int t = 0; t < in->cells; t++)
+        mirrored[in->mirror_tile[t]] = in->mirror_cell[pos[t]];
+    int r = dom_np_pdb_eval(h->pdb, mirrored);
+    return r > v ? r : v;
+}
+
+void *dom_np_heur_open(const void *inst, const char *name)
 {
     const np_dom *in = inst;
     np_heur *h = calloc(1, sizeof *h);
     if (!h) {
-        np_fail(in, DOM_ERR_NOMEM, "out of memory for heuristic %s", name);
+        dom_np_fail(in, DOM_ERR_NOMEM, "out of memory for heuristic %s", name);
         return NULL;
     }
     h->in = in;
@@ -102,22 +134,22 @@ void *np_heur_open(const void *inst, const char *name)
         h->kind = NP_H_LC;
     else if (!strncmp(name, "pdb:", 4)) {
         h->kind = NP_H_PDB;
-        h->pdb = np_pdb_open(in, name + 4);
+        h->pdb = pdb_open_named(in, name + 4, &h->reflect);
         if (!h->pdb) {
             free(h);
             return NULL;
         }
     } else {
-        np_fail(in, DOM_ERR_ARG,
-                "unknown npuzzle heuristic '%s' (manhattan, lc, or pdb:SIZES such as %s)", name,
-                in->default_pdb);
+        dom_np_fail(in, DOM_ERR_ARG,
+                    "unknown npuzzle heuristic '%s' (manhattan, lc, or pdb:SIZES such as %s)", name,
+                    in->default_pdb);
         free(h);
         return NULL;
     }
     return h;
 }
 
-int np_heur_eval(const void *heur, const void *state)
+int dom_np_heur_eval(const void *heur, const void *state)
 {
     const np_heur *h = heur;
     const uint8_t *s = state;
@@ -126,19 +158,15 @@ int np_heur_eval(const void *heur, const void *state)
         return manhattan(h->in, s);
     case NP_H_LC:
         return linear_conflicts(h->in, s);
-    default: {
-        uint8_t pos[NP_MAX_CELLS];
-        for (int c = 0; c < h->in->cells; c++)
-            pos[s[c]] = (uint8_t)c;
-        return np_pdb_eval(h->pdb, pos);
-    }
+    default:
+        return pdb_value(h, s);
     }
 }
 
-void np_heur_free(void *heur)
+void dom_np_heur_free(void *heur)
 {
     np_heur *h = heur;
     if (h)
-        np_pdb_free(h->pdb);
+        dom_np_pdb_free(h->pdb);
     free(h);
 }

@@ -1,14 +1,15 @@
 /* Additive disjoint pattern databases for any board (Korf & Felner 2002):
  * the tiles are split into groups, and a group's table holds, for every
  * placement of its tiles, the fewest moves of those tiles that bring them
- * home when every other cell counts as free (the blank is ignored). A move
- * moves one tile of one group, so the sum over groups is admissible.
+ * home (the blank's moves through other cells are free; the cheapest over
+ * blank positions is kept, npuzzle_pdb_build.c). A move moves one tile of
+ * one group, so the sum over groups is admissible.
  *
- * Placements are ranked as k-permutations of cells with 64-bit cell masks
- * (up to 8x8); tables are built by a breadth-first search over ranks on two
- * threads and kept in the host's cache folder, one file per group named
- * after the board and the group's goal cells (so both goal layouts share
- * them), checked by CRC-32 when loaded into anonymous memory. */
+ * Groups are given by their sizes and cut from the goal in compact
+ * regions; tables are kept in the host's cache folder, one file per group
+ * named after the board, the blank's goal cell and the group's goal cells
+ * (so goal layouts and partitions that share a group share its file), and
+ * checked by CRC-32 when loaded into anonymous memory. */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MADV_HUGEPAGE, mkstemp */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,15 +23,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#if defined(__BMI2__)
-#include <immintrin.h>
-#endif
-
 #include "domains/npuzzle/npuzzle.h"
 
 #define NP_MAX_ENTRIES (1ull << 32) /* 4 GB per table */
-#define NP_ERR_INTERRUPTED (-9)     /* hn_status's value; domain.h has no name for it */
-#define NP_UNSEEN 255u
 
 typedef struct np_group {
     int k;
@@ -47,55 +42,12 @@ struct np_pdb {
     np_group g[NP_MAX_GROUPS];
 };
 
-/* ---- ranking placements ---- */
-
 static uint64_t placements(int cells, int k)
 {
     uint64_t e = 1;
     for (int i = 0; i < k; i++)
         e *= (uint64_t)(cells - i);
     return e;
-}
-
-static inline uint64_t rank_cells(const uint8_t *cell, int k, int cells)
-{
-    uint64_t used = 0, r = 0;
-    for (int i = 0; i < k; i++) {
-        uint64_t bit = 1ull << cell[i];
-        r = r * (uint64_t)(cells - i) +
-            (uint64_t)(cell[i] - __builtin_popcountll(used & (bit - 1)));
-        used |= bit;
-    }
-    return r;
-}
-
-/* Index of the n-th zero bit of used (0-based). */
-static inline int nth_free(uint64_t used, int n)
-{
-#if defined(__BMI2__)
-    return __builtin_ctzll(_pdep_u64(1ull << n, ~used));
-#else
-    uint64_t free_bits = ~used;
-    for (int i = 0; i < n; i++)
-        free_bits &= free_bits - 1;
-    return __builtin_ctzll(free_bits);
-#endif
-}
-
-static inline uint64_t unrank_cells(uint64_t r, int k, int cells, uint8_t *cell)
-{
-    int digit[NP_MAX_K];
-    for (int i = k - 1; i >= 0; i--) {
-        uint64_t base = (uint64_t)(cells - i);
-        digit[i] = (int)(r % base);
-        r /= base;
-    }
-    uint64_t used = 0;
-    for (int i = 0; i < k; i++) {
-        cell[i] = (uint8_t)nth_free(used, digit[i]);
-        used |= 1ull << cell[i];
-    }
-    return used;
 }
 
 /* ---- partitions: "5-5-5-5-5-5-5" ---- */
@@ -127,20 +79,21 @@ static int parse_sizes(const np_dom *in, const char *sizes, int *size)
         for (; *s >= '0' && *s <= '9' && digits < 3; s++, digits++)
             k = k * 10 + (*s - '0');
         if (!digits || k < 1 || k > NP_MAX_K || n == NP_MAX_GROUPS)
-            return np_fail(in, DOM_ERR_ARG,
-                           "pdb:%s: expected group sizes 1..%d joined by '-' (at most %d "
-                           "groups), such as pdb:%s",
-                           sizes, NP_MAX_K, NP_MAX_GROUPS, in->default_pdb + 4);
+            return dom_np_fail(in, DOM_ERR_ARG,
+                               "pdb:%s: expected group sizes 1..%d joined by '-' (at most %d "
+                               "groups), such as pdb:%s",
+                               sizes, NP_MAX_K, NP_MAX_GROUPS, in->default_pdb + 4);
         size[n++] = k;
         sum += k;
         if (!*s)
             break;
         if (*s++ != '-')
-            return np_fail(in, DOM_ERR_ARG, "pdb:%s: group sizes are joined by '-'", sizes);
+            return dom_np_fail(in, DOM_ERR_ARG, "pdb:%s: group sizes are joined by '-'", sizes);
     }
     if (sum != in->cells - 1)
-        return np_fail(in, DOM_ERR_ARG, "pdb:%s: the groups hold %d tiles; a %dx%d board has %d",
-                       sizes, sum, in->w, in->h, in->cells - 1);
+        return dom_np_fail(in, DOM_ERR_ARG,
+                           "pdb:%s: the groups hold %d tiles; a %dx%d board has %d", sizes, sum,
+                           in->w, in->h, in->cells - 1);
     return n;
 }
 
@@ -179,117 +132,33 @@ static int make_groups(np_pdb *p, const char *sizes)
         }
         gr->entries = placements(in->cells, gr->k);
         if (gr->entries > NP_MAX_ENTRIES)
-            return np_fail(in, DOM_ERR_ARG,
-                           "pdb:%s: a group of %d tiles needs %llu entries (at "
-                           "most %llu)",
-                           sizes, gr->k, (unsigned long long)gr->entries,
-                           (unsigned long long)NP_MAX_ENTRIES);
+            return dom_np_fail(in, DOM_ERR_ARG,
+                               "pdb:%s: a group of %d tiles needs %llu entries (at "
+                               "most %llu)",
+                               sizes, gr->k, (unsigned long long)gr->entries,
+                               (unsigned long long)NP_MAX_ENTRIES);
     }
     p->ngroups = n;
     return 0;
 }
 
-/* ---- building by breadth-first search ---- */
-
-struct np_bfs {
-    const np_dom *in;
-    const np_group *g;
-    int depth;
-    uint64_t lo, hi, found;
-    int stop;
-};
-
-/* Expand every entry of the slice at `depth`; unseen children get depth
- * + 1. Both threads may write one entry, always the same value, so relaxed
- * atomics suffice. */
-static void *bfs_slice(void *arg)
-{
-    struct np_bfs *j = arg;
-    const np_dom *in = j->in;
-    const np_group *g = j->g;
-    uint8_t *t = g->table, cell[NP_MAX_K];
-    int k = g->k, n = in->cells;
-    for (uint64_t r = j->lo; r < j->hi; r++) {
-        if (__atomic_load_n(&t[r], __ATOMIC_RELAXED) != j->depth)
-            continue;
-        if ((r & 0xfffff) == 0 && in->host->stop_requested && in->host->stop_requested()) {
-            j->stop = 1;
-            return NULL;
-        }
-        uint64_t occupied = unrank_cells(r, k, n, cell);
-        for (int i = 0; i < k; i++) {
-            int from = cell[i];
-            for (int m = 0; m < 4; m++) {
-                int to = in->next[m][from];
-                if (to < 0 || (occupied >> to & 1))
-                    continue;
-                cell[i] = (uint8_t)to;
-                uint64_t c = rank_cells(cell, k, n);
-                if (__atomic_load_n(&t[c], __ATOMIC_RELAXED) == NP_UNSEEN) {
-                    __atomic_store_n(&t[c], (uint8_t)(j->depth + 1), __ATOMIC_RELAXED);
-                    j->found++;
-                }
-            }
-            cell[i] = (uint8_t)from;
-        }
-    }
-    return NULL;
-}
-
-/* One layer on one or two threads: the count of new entries, or a status. */
-static int64_t bfs_layer(const np_dom *in, const np_group *g, int depth)
-{
-    struct np_bfs job[2];
-    pthread_t tid;
-    int nt = g->entries > 1000000 ? 2 : 1, started = 0;
-    for (int i = 0; i < nt; i++)
-        job[i] = (struct np_bfs){in,
-                                 g,
-                                 depth,
-                                 g->entries * (uint64_t)i / (uint64_t)nt,
-                                 g->entries * (uint64_t)(i + 1) / (uint64_t)nt,
-                                 0,
-                                 0};
-    if (nt == 2)
-        started = pthread_create(&tid, NULL, bfs_slice, &job[1]) == 0;
-    if (nt == 2 && !started)
-        bfs_slice(&job[1]); /* no second thread: do its half here */
-    bfs_slice(&job[0]);
-    if (started)
-        pthread_join(tid, NULL);
-    if (job[0].stop || (nt == 2 && job[1].stop))
-        return NP_ERR_INTERRUPTED;
-    return (int64_t)(job[0].found + (nt == 2 ? job[1].found : 0));
-}
-
-static int bfs_build(const np_dom *in, np_group *g)
-{
-    memset(g->table, NP_UNSEEN, g->entries);
-    g->table[rank_cells(g->home, g->k, in->cells)] = 0;
-    for (int depth = 0; depth < 254; depth++) {
-        int64_t found = bfs_layer(in, g, depth);
-        if (found < 0)
-            return in->host->fail(NP_ERR_INTERRUPTED, "pattern database build stopped");
-        if (found == 0)
-            return 0;
-    }
-    return np_fail(in, DOM_ERR_FORMAT, "pattern database deeper than 254 moves");
-}
-
 /* ---- the cache file: header, table, CRC-32 of the table ---- */
 
-#define NP_PDB_MAGIC "HNNPPDB1"
+#define NP_PDB_MAGIC "HNNPPDB2"
 
 struct np_pdb_header {
     char magic[8];
     uint32_t w, h, k, crc;
     uint8_t home[NP_MAX_K];
+    uint32_t blank; /* the blank's goal cell */
+    uint32_t reserved;
     uint64_t entries;
 };
 
 static void file_name(const np_dom *in, const np_group *g, const char *dir, char *buf, size_t cap)
 {
-    int n = snprintf(buf, cap, "%s/npuzzle-%dx%d-cells", dir, in->w, in->h);
+    int n =
+        snprintf(buf, cap, "%s/npuzzle-%dx%d-blank%d-cells", dir, in->w, in->h, in->goal_cell[0]);
     for (int i = 0; i < g->k && n > 0 && (size_t)n < cap; i++)
         n += snprintf(buf + n, cap - (size_t)n, "%c%d", i ? '.' : '-', g->home[i]);
     if (n > 0 && (size_t)n < cap)
@@ -341,6 +210,7 @@ static void make_header(const np_dom *in, const np_group *g, uint32_t crc, struc
     h->k = (uint32_t)g->k;
     h->crc = crc;
     memcpy(h->home, g->home, (size_t)g->k);
+    h->blank = in->goal_cell[0];
     h->entries = g->entries;
 }
 
@@ -359,8 +229,8 @@ static int load_file(const np_dom *in, np_group *g, const char *path, const char
     else if (read_full(fd, &got, sizeof got))
         *why = "truncated header";
     else if (memcmp(got.magic, want.magic, 8) || got.w != want.w || got.h != want.h ||
-             got.k != want.k || memcmp(got.home, want.home, sizeof got.home) ||
-             got.entries != want.entries)
+             got.k != want.k || got.blank != want.blank ||
+             memcmp(got.home, want.home, sizeof got.home) || got.entries != want.entries)
         *why = "made for another board or pattern";
     else if (read_full(fd, g->table, g->entries))
         *why = "truncated table";
@@ -371,7 +241,8 @@ static int load_file(const np_dom *in, np_group *g, const char *path, const char
     return *why ? -1 : 0;
 }
 
-/* The CRC the file at `fd` holds for its table, re-read from disk. */
+/* 0 when the file at fd, read back from its start, holds a header with
+ * `crc` and a table of `entries` bytes that has that CRC; else -1. */
 static int verify_file(int fd, uint64_t entries, uint32_t crc)
 {
     uint8_t buf[1 << 16];
@@ -398,8 +269,8 @@ static void save_file(const np_dom *in, const np_group *g, const char *path)
     snprintf(tmp, sizeof tmp, "%s.XXXXXX", path);
     int fd = mkstemp(tmp);
     if (fd < 0) {
-        np_log(in, 2, "pattern database not kept: cannot create a temporary file for %s: %s", path,
-               strerror(errno));
+        dom_np_log(in, 2, "pattern database not kept: cannot create a temporary file for %s: %s",
+                   path, strerror(errno));
         return;
     }
     struct np_pdb_header h;
@@ -415,7 +286,7 @@ static void save_file(const np_dom *in, const np_group *g, const char *path)
         why = strerror(errno);
     if (!why)
         return;
-    np_log(in, 2, "pattern database not kept: cannot write %s: %s", path, why);
+    dom_np_log(in, 2, "pattern database not kept: cannot write %s: %s", path, why);
     unlink(tmp);
 }
 
@@ -446,37 +317,35 @@ static int table_alloc(np_group *g)
 static int group_open(const np_dom *in, np_group *g)
 {
     if (table_alloc(g))
-        return np_fail(in, DOM_ERR_NOMEM, "cannot allocate a pattern database of %llu bytes",
-                       (unsigned long long)g->entries);
+        return dom_np_fail(in, DOM_ERR_NOMEM, "cannot allocate a pattern database of %llu bytes",
+                           (unsigned long long)g->entries);
     const char *dir = in->host->cache_dir ? in->host->cache_dir() : NULL;
-    char path[4096] = "", why_buf[64];
+    char path[4096] = "";
     const char *why = NULL;
     if (dir) {
         file_name(in, g, dir, path, sizeof path);
         int st = load_file(in, g, path, &why);
         if (st == 0)
             return 0;
-        if (st < 0) {
-            snprintf(why_buf, sizeof why_buf, "%s", why);
-            np_log(in, 2, "%s: %s; rebuilding it", path, why_buf);
-        }
+        if (st < 0)
+            dom_np_log(in, 2, "%s: %s; rebuilding it", path, why);
     }
     double t0 = now_seconds();
-    int st = bfs_build(in, g);
+    int st = dom_np_pdb_build(in, g->home, g->k, g->table, g->entries);
     if (st)
         return st;
-    np_log(in, 1, "npuzzle:%dx%d: pattern database of %d tiles (%llu entries) built in %.1f s",
-           in->w, in->h, g->k, (unsigned long long)g->entries, now_seconds() - t0);
+    dom_np_log(in, 1, "npuzzle:%dx%d: pattern database of %d tiles (%llu entries) built in %.1f s",
+               in->w, in->h, g->k, (unsigned long long)g->entries, now_seconds() - t0);
     if (dir)
         save_file(in, g, path);
     return 0;
 }
 
-np_pdb *np_pdb_open(const np_dom *in, const char *sizes)
+np_pdb *dom_np_pdb_open(const np_dom *in, const char *sizes)
 {
     np_pdb *p = calloc(1, sizeof *p);
     if (!p) {
-        np_fail(in, DOM_ERR_NOMEM, "out of memory for pdb:%s", sizes);
+        dom_np_fail(in, DOM_ERR_NOMEM, "out of memory for pdb:%s", sizes);
         return NULL;
     }
     p->in = in;
@@ -484,13 +353,13 @@ np_pdb *np_pdb_open(const np_dom *in, const char *sizes)
     for (int g = 0; st == 0 && g < p->ngroups; g++)
         st = group_open(in, &p->g[g]);
     if (st) {
-        np_pdb_free(p);
+        dom_np_pdb_free(p);
         return NULL;
     }
     return p;
 }
 
-void np_pdb_free(np_pdb *p)
+void dom_np_pdb_free(np_pdb *p)
 {
     if (!p)
         return;
@@ -500,7 +369,7 @@ void np_pdb_free(np_pdb *p)
     free(p);
 }
 
-int np_pdb_eval(const np_pdb *p, const uint8_t *pos)
+int dom_np_pdb_eval(const np_pdb *p, const uint8_t *pos)
 {
     int h = 0, n = p->in->cells;
     for (int g = 0; g < p->ngroups; g++) {
@@ -508,7 +377,7 @@ int np_pdb_eval(const np_pdb *p, const uint8_t *pos)
         uint8_t cell[NP_MAX_K];
         for (int i = 0; i < gr->k; i++)
             cell[i] = pos[gr->tile[i]];
-        h += gr->table[rank_cells(cell, gr->k, n)];
+        h += gr->table[np_rank(cell, gr->k, n)];
     }
     return h;
 }

@@ -29,10 +29,11 @@ static int read_numbers(const np_dom *in, const char *text, uint8_t *tiles)
             s++;
         }
         if (s == start || (*s && !strchr(" \t\r\n", *s)))
-            return np_fail(in, DOM_ERR_FORMAT, "'%.*s' is not a tile number",
-                           (int)strcspn(start, " \t"), start);
+            return dom_np_fail(in, DOM_ERR_FORMAT, "'%.*s' is not a tile number",
+                               (int)strcspn(start, " \t"), start);
         if (n < in->cells && v >= in->cells)
-            return np_fail(in, DOM_ERR_FORMAT, "tile %ld out of range 0..%d", v, in->cells - 1);
+            return dom_np_fail(in, DOM_ERR_FORMAT, "tile %.*s out of range 0..%d",
+                               (int)(s - start > 24 ? 24 : s - start), start, in->cells - 1);
         if (n < in->cells)
             tiles[n] = (uint8_t)v;
         n++;
@@ -40,7 +41,7 @@ static int read_numbers(const np_dom *in, const char *text, uint8_t *tiles)
     return n;
 }
 
-int np_parse_state(const void *inst, const char *text, void *state)
+int dom_np_parse_state(const void *inst, const char *text, void *state)
 {
     const np_dom *in = inst;
     uint8_t *s = state;
@@ -48,25 +49,25 @@ int np_parse_state(const void *inst, const char *text, void *state)
     if (n < 0)
         return n;
     if (n != in->cells)
-        return np_fail(in, DOM_ERR_FORMAT, "%d numbers where a %dx%d board has %d", n, in->w, in->h,
-                       in->cells);
+        return dom_np_fail(in, DOM_ERR_FORMAT, "%d numbers where a %dx%d board has %d", n, in->w,
+                           in->h, in->cells);
     uint64_t seen = 0;
     for (int c = 0; c < n; c++) {
         if (seen >> s[c] & 1)
-            return np_fail(in, DOM_ERR_FORMAT, "tile %d appears twice", s[c]);
+            return dom_np_fail(in, DOM_ERR_FORMAT, "tile %d appears twice", s[c]);
         seen |= 1ull << s[c];
         if (s[c] == 0)
             s[n] = (uint8_t)c;
     }
-    if (!np_solvable(in, s, s[n]))
-        return np_fail(in, DOM_ERR_UNSOLVABLE,
-                       "unsolvable for the goal %s: the permutation's parity differs from that "
-                       "of the blank's distance to its goal cell",
-                       in->blank_last ? "1 2 .. 0 (blank-last)" : "0 1 2 .. (blank-first)");
+    if (!dom_np_solvable(in, s, s[n]))
+        return dom_np_fail(in, DOM_ERR_UNSOLVABLE,
+                           "unsolvable for the goal %s: the permutation's parity differs from that "
+                           "of the blank's distance to its goal cell",
+                           in->blank_last ? "1 2 .. 0 (blank-last)" : "0 1 2 .. (blank-first)");
     return 0;
 }
 
-int np_format_state(const void *inst, const void *state, char *buf, size_t cap)
+int dom_np_format_state(const void *inst, const void *state, char *buf, size_t cap)
 {
     const np_dom *in = inst;
     const uint8_t *s = state;
