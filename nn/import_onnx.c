@@ -93,6 +93,29 @@ static const struct nn_ox_tensor *konst(const struct nn_ox_model *ox, const char
     return NULL;
 }
 
+/* Why input `name` is no constant: computed by the graph (a branch), or
+ * provided by nothing at all (a broken file). */
+static int no_konst(struct imp *im, const char *name)
+{
+    const struct nn_ox_model *ox = im->ox;
+    int made = 0;
+    for (int i = 0; i < ox->n_node && !made; i++)
+        for (int k = 0; k < ox->node[i].n_out && k < NN_OX_MAX_IO; k++)
+            made |= !strcmp(ox->node[i].out[k], name);
+    for (int i = 0; i < ox->n_input && !made; i++)
+        made = !strcmp(ox->input[i].name, name);
+    if (made) {
+        char what[200];
+        snprintf(what, sizeof what,
+                 "operand '%.60s' is computed, not a constant (a branch?): only a chain of "
+                 "layers is imported",
+                 name);
+        return unsup(im, what);
+    }
+    return hn_fail(HN_ERR_FORMAT, "%s: %s: no initializer, Constant or node provides '%s'",
+                   im->path, here(im), name);
+}
+
 /* The float values of constant input `slot` of the node, which must hold
  * `count` of them (count < 0: any, returned in *n). malloc'd into *out. */
 static int konst_floats(struct imp *im, int slot, long count, float **out, long *n)
@@ -104,7 +127,7 @@ static int konst_floats(struct imp *im, int slot, long count, float **out, long 
     const char *name = nd->in[slot];
     const struct nn_ox_tensor *t = konst(im->ox, name);
     if (!t)
-        return unsup(im, "an operand other than the data is computed, not a constant");
+        return no_konst(im, name);
     if (t->dtype != NN_OX_FLOAT)
         return hn_fail(HN_ERR_UNSUPPORTED,
                        "%s: %s: tensor '%s' has data type %d; only float (1) is imported", im->path,
