@@ -693,7 +693,8 @@ nn_model *nn_import_onnx_mem(const void *data, size_t size, const char *name, in
     struct nn_ox_model ox;
     struct imp *im = calloc(1, sizeof *im);
     nn_model *m = NULL;
-    *status = im ? nn_ox_read(data, size, name, &ox) : hn_fail(HN_ERR_NOMEM, "out of memory");
+    *status =
+        im ? nn_ox_read(data, size, name, &ox) : hn_fail(HN_ERR_NOMEM, "%s: out of memory", name);
     if (!*status) {
         *im = (struct imp){.ox = &ox, .path = name, .width = -1, .post_std = 1.0};
         *status = check_model(im);
