@@ -23,7 +23,7 @@ static void help(void)
     printf("usage: heurnet import [options] MODEL.onnx OUT.h5\n\n"
            "Read a multilayer perceptron from ONNX (torch.onnx.export, tf2onnx) and write it\n"
            "as a heurnet model: Gemm or MatMul + Add, BatchNormalization, Relu, Elu,\n"
-           "LeakyRelu (alpha 0), Dropout, Identity, Flatten; Mul/Add by scalars after the\n"
+           "LeakyRelu, Dropout, Identity, Flatten; Mul/Add by scalars after the\n"
            "last layer become the target scaling. Any other operator is refused (exit 2).\n\n"
            "  --encoder E   input encoder, e.g. 'npuzzle-onehot n=3 goal=blank-last'\n"
            "                [the file's \"encoder\" metadata, else none]\n"

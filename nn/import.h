@@ -18,7 +18,7 @@ HEURNET_API_BEGIN
  *   Gemm (transB 0 or 1, alpha, beta), or MatMul followed by Add  a dense layer
  *   BatchNormalization right after it (before the activation)       its batch norm
  *   BatchNormalization anywhere else        folded into the next dense layer
- *   Relu, Elu (alpha), LeakyRelu with alpha 0                     its activation
+ *   Relu, Elu (alpha), LeakyRelu (alpha >= 0)                     its activation
  *   Dropout, Identity, Flatten (axis 1)                                 nothing
  *   Mul then Add by scalars after the last layer             target scaling
  *

@@ -343,15 +343,14 @@ static int op_act(struct imp *im, const struct nn_ox_node *nd)
     if (!strcmp(nd->op, "Relu")) {
         L->act = NN_ACT_RELU;
     } else if (!strcmp(nd->op, "LeakyRelu")) {
-        float a = attr_f(nd, "alpha", 0.01f);
-        if (a != 0.0f) {
-            char what[128];
-            snprintf(what, sizeof what,
-                     "LeakyRelu with alpha %g: heurnet's layers have relu and elu, no leaky slope",
-                     (double)a);
-            return unsup(im, what);
-        }
-        L->act = NN_ACT_RELU;
+        /* A negative slope would make the activation decreasing, which the
+         * int8 engine's per-row ranges do not allow; slope 0 is a ReLU. */
+        L->alpha = attr_f(nd, "alpha", 0.01f);
+        L->act = L->alpha == 0.0f ? NN_ACT_RELU : NN_ACT_LEAKY;
+        if (L->act == NN_ACT_RELU)
+            L->alpha = 1.0f;
+        else if (!(L->alpha > 0.0f && L->alpha <= 100.0f))
+            return unsup(im, "LeakyRelu alpha outside [0, 100]");
     } else {
         L->act = NN_ACT_ELU;
         L->alpha = attr_f(nd, "alpha", 1.0f);

@@ -48,6 +48,8 @@ static inline float nn_act_apply(enum nn_act act, float alpha, float u)
         float e = alpha * (nn_expf_neg(u) - 1.0f);
         return u > 0.0f ? u : e;
     }
+    case NN_ACT_LEAKY:
+        return u > 0.0f ? u : alpha * u;
     default:
         return u;
     }
@@ -61,6 +63,8 @@ static inline float nn_act_deriv(enum nn_act act, float alpha, float h)
         return h > 0.0f ? 1.0f : 0.0f;
     case NN_ACT_ELU:
         return h > 0.0f ? 1.0f : h + alpha;
+    case NN_ACT_LEAKY:
+        return h > 0.0f ? 1.0f : alpha;
     default:
         return 1.0f;
     }

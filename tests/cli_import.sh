@@ -37,7 +37,8 @@ fi
 
 # --- supported graphs, against onnxruntime -----------------------------------
 for m in gemm_t1:81:81-32:relu,nobn-16:nobn,alpha=0.7-1 gemm_t0:10:10-7:nobn-3 \
-    matmul_add:10:10-8:relu,nobn-3 bn:10:10-12:relu-9:relu,nobn-2 opset8:10:10-6:relu,nobn-2; do
+    matmul_add:10:10-8:relu,nobn-3 bn:10:10-12:relu-9:relu,nobn-2 opset8:10:10-6:relu,nobn-2 \
+    leaky:81:81-16:leaky,nobn,alpha=0.01-8:leaky,nobn,alpha=0.2-1; do
     IFS=: read -r name width spec <<<"$m"
     "$HN" import "$T/$name.onnx" "$T/$name.h5" >"$T/out" || fail "import $name: $(cat "$T/err" 2>/dev/null)"
     grep -q "spec=$spec " "$T/out" || fail "import $name: want spec=$spec: $(cat "$T/out")"
@@ -106,18 +107,20 @@ PYEOF
 # a and b with their optimal lengths; c and d are random walks from the goal.
 printf 'a 1 1 2 3 4 5 6 7 0 8\nb 2 1 2 3 4 0 6 7 5 8\n' >"$T/b8.txt"
 printf 'c 1 2 3 0 4 6 7 5 8\nd 2 3 6 1 4 0 7 5 8\n' >>"$T/b8.txt"
-for e in dense "" q8 q8,acc16; do
-    "$HN" solve --puzzle 8 --goal blank-last --algo astar --heuristic "ann:$T/gemm_t1.h5${e:+,$e}" \
-        "$T/b8.txt" >"$T/solve.$e" 2>"$T/err" || fail "solve with engine '${e:-sparse}': $(cat "$T/err")"
-    [ "$(grep -c 'status=solved' "$T/solve.$e")" -eq 4 ] || fail "engine '${e:-sparse}' did not solve all 4"
-    grep -o 'id=[a-z] .*h0=[0-9.-]*' "$T/solve.$e" | sed 's/status.*h0=/h0=/' >"$T/h0.$e"
+for net in gemm_t1 leaky; do
+    for e in dense "" q8 q8,acc16; do
+        "$HN" solve --puzzle 8 --goal blank-last --algo astar --heuristic "ann:$T/$net.h5${e:+,$e}" \
+            "$T/b8.txt" >"$T/solve.$e" 2>"$T/err" || fail "$net on engine '${e:-sparse}': $(cat "$T/err")"
+        [ "$(grep -c 'status=solved' "$T/solve.$e")" -eq 4 ] || fail "$net on '${e:-sparse}' did not solve all 4"
+        grep -o 'id=[a-z] .*h0=[0-9.-]*' "$T/solve.$e" | sed 's/status.*h0=/h0=/' >"$T/h0.$e"
+    done
+    cmp -s "$T/h0.dense" "$T/h0." || fail "$net: sparse float and dense h0 differ: $(paste "$T/h0.dense" "$T/h0.")"
 done
-cmp -s "$T/h0.dense" "$T/h0." || fail "sparse float and dense h0 differ: $(paste "$T/h0.dense" "$T/h0.")"
 
 # --- refusals ----------------------------------------------------------------
 expect 2 "node 1 (Sigmoid 'squash'): operator Sigmoid is not supported" \
     "$HN" import "$T/sigmoid.onnx" "$T/no.h5"
-expect 2 "LeakyRelu with alpha 0.01" "$HN" import "$T/leaky.onnx" "$T/no.h5"
+expect 2 "node 1 (LeakyRelu): LeakyRelu alpha outside [0, 100]" "$HN" import "$T/negslope.onnx" "$T/no.h5"
 expect 2 "node 3 (Add 'residual'): operand 'a0' is computed" "$HN" import "$T/branch.onnx" "$T/no.h5"
 expect 2 "tensor 'W0' has data type 11" "$HN" import "$T/double.onnx" "$T/no.h5"
 expect 2 "opset 3; import reads opsets 7 to 22" "$HN" import "$T/opset3.onnx" "$T/no.h5"

@@ -121,7 +121,7 @@ static void check_plain(const char *dir, const float *x, const int *active)
 {
     char p[512];
     snprintf(p, sizeof p, "%s/plain.onnx", dir);
-    nn_model *m = model("81-32:nobn-16:relu,nobn-1", 5, 0, 0.0, 1.0);
+    nn_model *m = model("81-32:leaky,alpha=0.05,nobn-16:relu,nobn-1", 5, 0, 0.0, 1.0);
     nn_model *r = round_trip(m, p);
     if (!r)
         return;

@@ -115,15 +115,25 @@ save("opset8", [
 ], [*bn_inits("n0", 10), raw("W0", arr(6, 10)), raw("B0", arr(6)), raw("W1", arr(2, 6)),
     raw("B1", arr(2))], 10, 2, opset=8)
 
+# LeakyRelu with PyTorch's default slope (0.01) and with 0.2.
+save("leaky", [
+    N("Gemm", ["x", "W0", "B0"], ["z0"], transB=1),
+    N("LeakyRelu", ["z0"], ["a0"]),
+    N("Gemm", ["a0", "W1", "B1"], ["z1"], transB=1),
+    N("LeakyRelu", ["z1"], ["a1"], alpha=0.2),
+    N("Gemm", ["a1", "W2", "B2"], ["h"], transB=1),
+], [raw("W0", arr(16, 81)), raw("B0", arr(16)), raw("W1", arr(8, 16)), raw("B1", arr(8)),
+    raw("W2", arr(1, 8)), raw("B2", arr(1))], 81, 1, meta={"encoder": ENC})
+
 # ---- files to refuse --------------------------------------------------------
 save("sigmoid", [
     N("Gemm", ["x", "W0", "B0"], ["z0"], transB=1),
     N("Sigmoid", ["z0"], ["a0"], name="squash"),
     N("Gemm", ["a0", "W1", "B1"], ["h"], transB=1),
 ], [raw("W0", arr(4, 10)), raw("B0", arr(4)), raw("W1", arr(1, 4)), raw("B1", arr(1))], 10, 1)
-save("leaky", [
+save("negslope", [
     N("Gemm", ["x", "W0", "B0"], ["z0"], transB=1),
-    N("LeakyRelu", ["z0"], ["h"], alpha=0.01),
+    N("LeakyRelu", ["z0"], ["h"], alpha=-0.5),
 ], [raw("W0", arr(4, 10)), raw("B0", arr(4))], 10, 4)
 save("branch", [
     N("Gemm", ["x", "W0", "B0"], ["z0"], transB=1),
