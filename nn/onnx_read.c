@@ -370,6 +370,8 @@ static int node(const struct rd *r, const struct pb_field *f, struct nn_ox_node 
         case 7:
             rc = str(r, &g, msg, &n->domain);
             break;
+        default: /* doc_string and fields of later onnx versions */
+            rc = HN_OK;
         }
         if (rc)
             return rc;
@@ -432,6 +434,7 @@ static int value_info(const struct rd *r, const struct pb_field *f, struct nn_ox
     v->name = "";
     v->ndims = -1;
     while ((rc = pb_next(r, &b, "ValueInfoProto", &g)) == 1) {
+        rc = HN_OK;
         if (g.num == 1)
             rc = str(r, &g, "ValueInfoProto", &v->name);
         else if (g.num == 2 && g.wt == WT_LEN)
@@ -510,6 +513,7 @@ static int meta(const struct rd *r, const struct pb_field *f)
     struct pb_field g;
     e->key = e->value = "";
     while ((rc = pb_next(r, &b, "StringStringEntryProto", &g)) == 1) {
+        rc = HN_OK;
         if (g.num == 1)
             rc = str(r, &g, "StringStringEntryProto", &e->key);
         else if (g.num == 2)

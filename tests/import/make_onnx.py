@@ -40,7 +40,8 @@ def bn_inputs(p):
 
 
 def save(name, nodes, inits, width, outs, opset=13, check=True, meta=None, in_dims=None):
-    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, in_dims or ["N", width])
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, in_dims or ["N", width],
+                                      doc_string="one row per board")
     h = helper.make_tensor_value_info("h", TensorProto.FLOAT, ["N", outs])
     g = helper.make_graph(nodes, name, [x], [h], inits)
     m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)],
@@ -57,7 +58,7 @@ N = helper.make_node
 
 # PyTorch's nn.Linear: Gemm with transB 1; alpha and beta not 1 on purpose.
 save("gemm_t1", [
-    N("Gemm", ["x", "W0", "B0"], ["z0"], transB=1, name="fc0"),
+    N("Gemm", ["x", "W0", "B0"], ["z0"], transB=1, name="fc0", doc_string="nn.Linear(81, 32)"),
     N("Relu", ["z0"], ["a0"]),
     N("Gemm", ["a0", "W1", "B1"], ["z1"], transB=1, alpha=0.5, beta=2.0),
     N("Elu", ["z1"], ["a1"], alpha=0.7),
