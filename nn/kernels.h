@@ -16,7 +16,10 @@ static inline float nn_expf_reduce(float x, float *r)
 {
     x = x < -87.0f ? -87.0f : x;
     x = x > 0.0f ? 0.0f : x;
-    float k = __builtin_rintf(x * 1.44269504088896341f);
+    /* A NaN passes both clamps: k is taken from -87 instead, so that the
+     * cast to int below stays defined, while r keeps the NaN for the result
+     * (found by fuzz_onnx: a network whose sums overflow to inf - inf). */
+    float k = __builtin_rintf((x > -87.0f ? x : -87.0f) * 1.44269504088896341f);
     float t = x - k * 0.693359375f;
     *r = t - k * -2.12194440e-4f;
     int32_t bits = ((int32_t)k + 127) << 23;
