@@ -621,9 +621,11 @@ static int take_meta(const struct nn_ox_model *ox, nn_model *m)
             errno = 0;
             double x = strtod(v, &end);
             if (*v && !*end && !errno && isfinite(x))
-                nn_model_set_meta_double(m, k + 6, x);
+                rc = nn_model_set_meta_double(m, k + 6, x);
             else
-                nn_model_set_meta_str(m, k + 6, v);
+                rc = nn_model_set_meta_str(m, k + 6, v);
+            if (rc == HN_ERR_ARG) /* a key the model file reserves: provenance only, dropped */
+                rc = HN_OK;
         }
     }
     char from[300];
