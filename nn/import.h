@@ -19,8 +19,11 @@ HEURNET_API_BEGIN
  *   BatchNormalization right after it (before the activation)       its batch norm
  *   BatchNormalization anywhere else        folded into the next dense layer
  *   Relu, Elu (alpha), LeakyRelu (alpha >= 0)                     its activation
+ *   Mul or Add by a constant (one value, or one per column): before the
+ *     activation into the layer's kernel and bias (or batch norm), after
+ *     it into the next dense layer; after the last activation, the target
+ *     scaling (the same factor and offset for every output)
  *   Dropout, Identity, Flatten (axis 1)                                 nothing
- *   Mul then Add by scalars after the last layer             target scaling
  *
  * which covers what `heurnet export` writes, so exporting and importing
  * again gives the same weights bit for bit. Initializers (or Constant

@@ -34,9 +34,12 @@ struct imp {
     int width;       /* its width; -1 before the first layer when unknown */
     int n;           /* layers */
     struct imp_layer layer[NN_MAX_LAYERS];
-    double *fold_s, *fold_t; /* batch norm waiting for the next dense layer */
-    int post;                /* a Mul or Add of target scaling was seen */
-    double post_std, post_mean;
+    /* x' = s * x + t per column, from batch norm, Mul or Add after an
+     * activation: folded into the next dense layer, or after the last
+     * layer the target scaling (when every column has the same s and t). */
+    double *fold_s, *fold_t;
+    int has_target;
+    double target_std, target_mean;
     char where[160];
 };
 
@@ -180,8 +183,8 @@ static struct imp_layer *last(struct imp *im)
     return im->n ? &im->layer[im->n - 1] : NULL;
 }
 
-/* A batch norm that met no dense layer of its own: x' = s * x + t per input,
- * folded into this layer's kernel and bias (in double). */
+/* The pending x' = s * x + t, folded into this layer's kernel and bias (in
+ * double). */
 static void fold_pending(struct imp *im, struct imp_layer *L)
 {
     for (int j = 0; j < L->out; j++) {
@@ -202,8 +205,6 @@ static void fold_pending(struct imp *im, struct imp_layer *L)
 static int dense_new(struct imp *im, const float *B, const struct nn_ox_tensor *t, int trans,
                      float alpha)
 {
-    if (im->post)
-        return unsup(im, "a layer after Mul/Add by a scalar (heurnet scales only the output)");
     if (im->n == NN_MAX_LAYERS)
         return unsup(im, "more dense layers than heurnet allows (64)");
     if (t->ndims != 2)
@@ -283,53 +284,72 @@ static int op_matmul(struct imp *im, const struct nn_ox_node *nd)
 
 /* ---- element-wise steps ------------------------------------------------ */
 
-/* Add: the bias of a layer without batch norm and activation yet, or,
- * after the last layer's activation, the target mean. */
-static int op_add(struct imp *im, const struct nn_ox_node *nd)
+/* The pending transform, identity when new. */
+static int pending(struct imp *im)
 {
+    if (im->fold_s)
+        return HN_OK;
+    int n = im->width;
+    im->fold_s = malloc(sizeof(double) * (size_t)n);
+    im->fold_t = malloc(sizeof(double) * (size_t)n);
+    if (!im->fold_s || !im->fold_t)
+        return hn_fail(HN_ERR_NOMEM, "%s: out of memory", im->path);
+    for (int i = 0; i < n; i++) {
+        im->fold_s[i] = 1.0;
+        im->fold_t[i] = 0.0;
+    }
+    return HN_OK;
+}
+
+/* Multiply by or add c (one value per column, or one for all) before the
+ * layer's activation: into its kernel and bias, or its batch norm's gamma
+ * and beta. This is how MatMul gets its bias, and how Keras' batch norm,
+ * which tf2onnx may write as Mul and Add, is folded. */
+static void layer_affine(struct imp_layer *L, const float *c, long n, int mul)
+{
+    for (int j = 0; j < L->out; j++) {
+        float v = c[n == 1 ? 0 : j];
+        float *b = L->gamma ? &L->beta[j] : &L->b[j];
+        if (!mul) {
+            *b += v;
+            continue;
+        }
+        *b *= v;
+        if (L->gamma)
+            L->gamma[j] *= v;
+        else
+            for (int i = 0; i < L->in; i++)
+                L->w[(size_t)i * L->out + j] *= v;
+    }
+}
+
+/* Mul or Add by a constant: into the layer before its activation, else
+ * into the pending transform. */
+static int op_affine(struct imp *im, const struct nn_ox_node *nd)
+{
+    int mul = !strcmp(nd->op, "Mul");
     int slot = strcmp(nd->in[0], im->cur) ? 0 : 1; /* the constant operand */
     struct imp_layer *L = last(im);
     float *c;
     long n;
-    if (!L)
-        return unsup(im, "Add before the first dense layer");
     int rc = konst_floats(im, slot, -1, &c, &n);
     if (rc)
         return rc;
-    if (!L->gamma && !L->act_set && !im->post) {
-        if (n != 1 && n != L->out)
-            rc = hn_fail(HN_ERR_SHAPE, "%s: %s: bias '%s' holds %ld values, expected %d or 1",
-                         im->path, here(im), nd->in[slot], n, L->out);
-        else
-            bias_add(L, c, n, 1.0f);
-    } else if (n != 1) {
-        rc = unsup(im, "Add of a vector after batch norm or an activation");
-    } else {
-        im->post = 1;
-        im->post_mean += c[0];
-    }
-    free(c);
-    return rc;
-}
-
-/* Mul by a positive scalar after the last layer: the target scaling. */
-static int op_mul(struct imp *im, const struct nn_ox_node *nd)
-{
-    int slot = strcmp(nd->in[0], im->cur) ? 0 : 1;
-    float *c;
-    long n;
-    if (!last(im))
-        return unsup(im, "Mul before the first dense layer");
-    int rc = konst_floats(im, slot, -1, &c, &n);
-    if (rc)
-        return rc;
-    if (n != 1 || !(c[0] > 0.0f))
-        rc = unsup(im, "Mul by anything but one positive scalar (heurnet's target scaling)");
-    else {
-        im->post = 1;
-        im->post_std *= c[0];
-        im->post_mean *= c[0];
-    }
+    if (im->width < 0 && n > 1)
+        im->width = (int)n; /* on inputs of unknown width */
+    if (n != 1 && n != im->width)
+        rc = hn_fail(HN_ERR_SHAPE, "%s: %s: '%s' holds %ld values, expected %d or 1", im->path,
+                     here(im), nd->in[slot], n, im->width);
+    else if (L && !L->act_set && !im->fold_s)
+        layer_affine(L, c, n, mul);
+    else if (im->width < 0)
+        rc = unsup(im, "a scalar Mul or Add on inputs of unknown width");
+    else if (!(rc = pending(im)))
+        for (int i = 0; i < im->width; i++) {
+            double v = c[n == 1 ? 0 : i];
+            im->fold_s[i] *= mul ? v : 1.0;
+            im->fold_t[i] = mul ? im->fold_t[i] * v : im->fold_t[i] + v;
+        }
     free(c);
     return rc;
 }
@@ -337,7 +357,7 @@ static int op_mul(struct imp *im, const struct nn_ox_node *nd)
 static int op_act(struct imp *im, const struct nn_ox_node *nd)
 {
     struct imp_layer *L = last(im);
-    if (!L || L->act_set || im->post || im->fold_s)
+    if (!L || L->act_set || im->fold_s)
         return unsup(im, "an activation must follow a dense layer (or its batch norm), once");
     L->act_set = 1;
     if (!strcmp(nd->op, "Relu")) {
@@ -365,31 +385,19 @@ static int op_act(struct imp *im, const struct nn_ox_node *nd)
 /* Compose s * x + t into the batch norm waiting for the next layer. */
 static int bn_pending(struct imp *im, const float *const p[4], float eps)
 {
-    int n = im->width;
-    if (!im->fold_s) {
-        im->fold_s = malloc(sizeof(double) * (size_t)n);
-        im->fold_t = malloc(sizeof(double) * (size_t)n);
-        if (!im->fold_s || !im->fold_t)
-            return hn_fail(HN_ERR_NOMEM, "%s: out of memory", im->path);
-        for (int i = 0; i < n; i++) {
-            im->fold_s[i] = 1.0;
-            im->fold_t[i] = 0.0;
-        }
-    }
-    for (int i = 0; i < n; i++) {
+    int rc = pending(im);
+    for (int i = 0; !rc && i < im->width; i++) {
         double s = p[0][i] / sqrt((double)p[3][i] + eps);
         im->fold_t[i] = s * (im->fold_t[i] - p[2][i]) + p[1][i];
         im->fold_s[i] *= s;
     }
-    return HN_OK;
+    return rc;
 }
 
 static int op_bn(struct imp *im, const struct nn_ox_node *nd)
 {
     if (attr_i(nd, "training_mode", 0) || attr_i(nd, "spatial", 1) != 1)
         return unsup(im, "BatchNormalization in training mode or with spatial 0");
-    if (im->post)
-        return unsup(im, "BatchNormalization after Mul/Add by a scalar");
     float eps = attr_f(nd, "epsilon", 1e-5f);
     if (!(eps > 0.0f && eps <= 1.0f))
         return unsup(im, "BatchNormalization epsilon outside (0, 1]");
@@ -401,7 +409,7 @@ static int op_bn(struct imp *im, const struct nn_ox_node *nd)
     for (int i = 0; i < 4 && !rc; i++)
         rc = konst_floats(im, 1 + i, im->width, &p[i], NULL);
     struct imp_layer *L = last(im);
-    if (!rc && L && !L->gamma && !L->act_set) {
+    if (!rc && L && !L->gamma && !L->act_set && !im->fold_s) {
         L->gamma = p[0], L->beta = p[1], L->mean = p[2], L->var = p[3];
         L->eps = eps;
         for (int i = 0; i < L->out; i++)
@@ -432,7 +440,7 @@ static const struct {
     op_fn fn;
 } ops[] = {
     {"Gemm", op_gemm},     {"MatMul", op_matmul},
-    {"Add", op_add},       {"Mul", op_mul},
+    {"Add", op_affine},    {"Mul", op_affine},
     {"Relu", op_act},      {"Elu", op_act},
     {"LeakyRelu", op_act}, {"BatchNormalization", op_bn},
     {"Dropout", op_pass},  {"Identity", op_pass},
@@ -527,6 +535,27 @@ static int step(struct imp *im)
     return rc;
 }
 
+/* What is pending after the last activation must scale every output alike
+ * (heurnet's target scaling, as its export writes it: Mul, then Add). */
+static int take_target(struct imp *im)
+{
+    for (int i = 1; i < im->width; i++)
+        if (im->fold_s[i] != im->fold_s[0] || im->fold_t[i] != im->fold_t[0])
+            return hn_fail(HN_ERR_UNSUPPORTED,
+                           "%s: BatchNormalization, Mul or Add after the last activation treats "
+                           "outputs differently; heurnet scales them all alike",
+                           im->path);
+    if (!(im->fold_s[0] > 0.0 && im->fold_s[0] <= 1e30 && fabs(im->fold_t[0]) <= 1e30))
+        return hn_fail(HN_ERR_UNSUPPORTED,
+                       "%s: the output is scaled by %g (plus %g) after the last activation; "
+                       "heurnet's target scaling needs a factor in (0, 1e30]",
+                       im->path, im->fold_s[0], im->fold_t[0]);
+    im->has_target = 1;
+    im->target_std = im->fold_s[0];
+    im->target_mean = im->fold_t[0];
+    return HN_OK;
+}
+
 static int walk(struct imp *im)
 {
     const struct nn_ox_model *ox = im->ox;
@@ -544,10 +573,7 @@ static int walk(struct imp *im)
                        im->cur);
     if (!im->n)
         return hn_fail(HN_ERR_UNSUPPORTED, "%s: the graph has no dense layer", im->path);
-    if (im->fold_s)
-        return hn_fail(HN_ERR_UNSUPPORTED,
-                       "%s: BatchNormalization after the last dense layer's activation", im->path);
-    return HN_OK;
+    return im->fold_s ? take_target(im) : HN_OK;
 }
 
 /* The graph input's declared width must be the first layer's. */
@@ -644,8 +670,8 @@ static nn_model *build(struct imp *im, int *status)
     nn_model *m = rc ? NULL : nn_model_alloc(&spec, &rc);
     if (m) {
         copy_weights(im, m);
-        if (im->post)
-            rc = nn_model_set_target(m, im->post_mean, im->post_std);
+        if (im->has_target)
+            rc = nn_model_set_target(m, im->target_mean, im->target_std);
         if (!rc)
             rc = take_meta(im->ox, m);
     }
@@ -697,7 +723,7 @@ nn_model *nn_import_onnx_mem(const void *data, size_t size, const char *name, in
     *status =
         im ? nn_ox_read(data, size, name, &ox) : hn_fail(HN_ERR_NOMEM, "%s: out of memory", name);
     if (!*status) {
-        *im = (struct imp){.ox = &ox, .path = name, .width = -1, .post_std = 1.0};
+        *im = (struct imp){.ox = &ox, .path = name, .width = -1};
         *status = check_model(im);
         if (!*status)
             m = build(im, status);

@@ -84,9 +84,29 @@ save("matmul_add", [
     N("Add", ["b1", "m1"], ["h"]),
 ], [raw("W0", arr(10, 8)), raw("b0", arr(8)), raw("W1", arr(8, 3))], 10, 3)
 
+# Keras' batch norm as tf2onnx may write it (Mul and Add by per-column
+# constants) before the activation, and after one; the inputs normalised by
+# a Mul and Add first. All of it folds into the dense layers.
+save("keras_bn", [
+    N("Mul", ["x", "in_s"], ["xs"]),
+    N("Add", ["in_t", "xs"], ["xn"]),
+    N("MatMul", ["xn", "W0"], ["m0"]),
+    N("Add", ["m0", "b0"], ["z0"]),
+    N("Mul", ["z0", "bn_s"], ["s0"]),
+    N("Add", ["s0", "bn_t"], ["y0"]),
+    N("Relu", ["y0"], ["a0"]),
+    N("Mul", ["a0", "bn1_s"], ["s1"]),
+    N("Add", ["s1", "bn1_t"], ["y1"]),
+    N("MatMul", ["y1", "W1"], ["m1"]),
+    N("Add", ["m1", "b1"], ["h"]),
+], [raw("in_s", rng.uniform(0.5, 2, 10)), raw("in_t", arr(10)), raw("W0", arr(10, 8)),
+    raw("b0", arr(8)), raw("bn_s", rng.uniform(0.5, 1.5, 8)), raw("bn_t", arr(8)),
+    raw("bn1_s", rng.uniform(0.5, 1.5, 8)), raw("bn1_t", arr(8)), raw("W1", arr(8, 3)),
+    raw("b1", arr(3))], 10, 3)
+
 # Batch norm before the activation (kept as batch norm), after one (folded
 # into the next layer); Flatten, Dropout with its ratio input, Identity;
-# the target scaling as heurnet exports it.
+# Mul and Add after the linear output layer (folded into it).
 save("bn", [
     N("Flatten", ["x"], ["f"], axis=1),
     N("Gemm", ["f", "W0", "B0"], ["z0"], transB=1),
@@ -151,6 +171,12 @@ save("shapes", [
     N("Gemm", ["a0", "W1", "B1"], ["h"], transB=1),
 ], [raw("W0", arr(16, 10)), raw("B0", arr(16)), raw("W1", arr(3, 15)), raw("B1", arr(3))], 10, 3,
     check=False)
+# Per-column scaling after the last activation: heurnet scales all outputs alike.
+save("colscale", [
+    N("Gemm", ["x", "W0", "B0"], ["z0"], transB=1),
+    N("Relu", ["z0"], ["a0"]),
+    N("Mul", ["a0", "s"], ["h"], name="scale"),
+], [raw("W0", arr(4, 10)), raw("B0", arr(4)), raw("s", [1.0, 2.0, 3.0, 4.0])], 10, 4)
 # A bias of 5 values for a layer of 7.
 save("bias5", [N("MatMul", ["x", "W0"], ["m"]), N("Add", ["m", "b0"], ["h"])],
      [raw("W0", arr(10, 7)), raw("b0", arr(5))], 10, 7, check=False)
