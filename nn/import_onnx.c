@@ -615,6 +615,31 @@ static void spec_of(const struct imp *im, struct nn_spec *s)
     }
 }
 
+static int all_finite(const float *v, size_t n)
+{
+    for (size_t i = 0; v && i < n; i++)
+        if (!isfinite(v[i]))
+            return 0;
+    return 1;
+}
+
+/* The file's tensors are finite (konst_floats), but folding Mul, Add and
+ * batch norm into them may overflow; the model file would then not load. */
+static int check_finite(const struct imp *im)
+{
+    for (int i = 0; i < im->n; i++) {
+        const struct imp_layer *L = &im->layer[i];
+        size_t n = (size_t)L->out;
+        if (!all_finite(L->w, n * (size_t)L->in) || !all_finite(L->b, n) ||
+            !all_finite(L->gamma, n) || !all_finite(L->beta, n))
+            return hn_fail(HN_ERR_NAN,
+                           "%s: layer %d: folding Mul, Add or BatchNormalization into it "
+                           "overflows float",
+                           im->path, i);
+    }
+    return HN_OK;
+}
+
 static void copy_weights(const struct imp *im, nn_model *m)
 {
     for (int i = 0; i < im->n; i++) {
@@ -666,7 +691,12 @@ static nn_model *build(struct imp *im, int *status)
 {
     struct nn_spec spec;
     spec_of(im, &spec);
-    int rc = nn_spec_check(&spec);
+    int rc = check_finite(im);
+    if (rc) {
+        *status = rc;
+        return NULL;
+    }
+    rc = nn_spec_check(&spec);
     nn_model *m = rc ? NULL : nn_model_alloc(&spec, &rc);
     if (m) {
         copy_weights(im, m);

@@ -131,6 +131,8 @@ expect 1 "shapes.onnx: node 2 (Gemm): weight 'W1' is [3, 15] (transB 1), so it r
 expect 1 "node 1 (Add): 'b0' holds 5 values, expected 7 or 1" "$HN" import "$T/bias5.onnx" "$T/no.h5"
 expect 1 "tensor 'W0': its shape needs 70 floats but raw_data holds 69" "$HN" import "$T/short_raw.onnx" "$T/no.h5"
 expect 1 "tensor 'W0': value 0 is not finite" "$HN" import "$T/nan.onnx" "$T/no.h5"
+expect 1 "overflow.onnx: layer 0: folding Mul, Add or BatchNormalization into it overflows float" \
+    "$HN" import "$T/overflow.onnx" "$T/no.h5"
 expect 1 "input 'x' has 12 values per row, the first layer reads 10" "$HN" import "$T/input12.onnx" "$T/no.h5"
 expect 1 "no initializer, Constant or node provides 'W9'" "$HN" import "$T/missing.onnx" "$T/no.h5"
 [ ! -e "$T/no.h5" ] || fail "a refused import wrote its output"

@@ -177,6 +177,9 @@ save("colscale", [
     N("Relu", ["z0"], ["a0"]),
     N("Mul", ["a0", "s"], ["h"], name="scale"),
 ], [raw("W0", arr(4, 10)), raw("B0", arr(4)), raw("s", [1.0, 2.0, 3.0, 4.0])], 10, 4)
+# Finite weights times a finite factor that overflow float once folded.
+save("overflow", [N("MatMul", ["x", "W0"], ["m"]), N("Mul", ["m", "s"], ["h"])],
+     [raw("W0", np.full((10, 2), 1e30)), raw("s", 1e30)], 10, 2)
 # A bias of 5 values for a layer of 7.
 save("bias5", [N("MatMul", ["x", "W0"], ["m"]), N("Add", ["m", "b0"], ["h"])],
      [raw("W0", arr(10, 7)), raw("b0", arr(5))], 10, 7, check=False)
