@@ -47,8 +47,7 @@ def make_net():
                          nn.Linear(128, 1))
 
 
-def train(net, x, y, epochs, seed):
-    torch.manual_seed(seed)
+def train(net, x, y, epochs):
     opt = torch.optim.Adam(net.parameters(), lr=2e-3)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, epochs * (len(x) // 512 + 1))
     xt, yt = torch.from_numpy(x), torch.from_numpy(y)
@@ -94,9 +93,10 @@ def main():
     test, tr = perm[:5000], perm[5000:]
     x = onehot(boards)
 
+    torch.manual_seed(a.seed)  # the initial weights and the batch order
     net = make_net()
     t0 = time.time()
-    train(net, x[tr], cost[tr], a.epochs, a.seed)
+    train(net, x[tr], cost[tr], a.epochs)
     train_s = time.time() - t0
     net.eval()
     with torch.no_grad():
