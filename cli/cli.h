@@ -31,6 +31,7 @@ void cli_log_init(int quiet);
 int cmd_nn(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
 int cmd_export(int argc, char **argv); /* cli/cmd_export.c */
+int cmd_import(int argc, char **argv); /* cli/cmd_import.c */
 int cmd_bench(int argc, char **argv);
 int cli_bench_search(int argc, char **argv); /* cli/bench_search.c: `bench search` */
 int cmd_gen(int argc, char **argv);          /* cli/cmd_gen.c */

@@ -21,7 +21,7 @@ static const struct {
     cli_cmd_fn fn;
     const char *help;
 } commands[] = {
-    /* in pipeline order: data, training, search, other domains, export */
+    /* in pipeline order: data, training, search, other domains, export, import */
     {"domain", cmd_domain, "domains: list, info, check (built-in or a plug-in .so)"},
     {"pdb", cmd_pdb, "pattern databases: build (cached), info"},
     {"gen", cmd_gen, "label boards with optimal distances into an HDF5 dataset"},
@@ -36,6 +36,7 @@ static const struct {
     {"eval", cmd_eval, "A* with a network vs an admissible baseline: report and figures"},
     {"emp", cmd_emp, "edge-matching puzzles: solve, score, gen, gen-data, milp, clique"},
     {"export", cmd_export, "write a model as ONNX, Keras weights, C source or npy arrays"},
+    {"import", cmd_import, "read an ONNX multilayer perceptron (PyTorch, Keras) as a model"},
     {"bench", cmd_bench, "throughput benchmarks (bench nn)"},
     {"version", cmd_version, "print the version and source revision"},
 };

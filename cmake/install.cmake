@@ -45,7 +45,7 @@ endforeach()
 # Public headers, installed flat as <heurnet/NAME.h>: their "module/x.h"
 # includes become "x.h" (same folder). Regenerated when a header changes.
 set(HEURNET_PUBLIC_HEADERS
-    common/hn.h domains/domain.h domains/dom.h nn/nn.h nn/export.h search/srch.h search/npuzzle/ann.h search/npuzzle/encode.h
+    common/hn.h domains/domain.h domains/dom.h nn/nn.h nn/export.h nn/import.h search/srch.h search/npuzzle/ann.h search/npuzzle/encode.h
     search/generic/srch_dom.h
     search/emp/emp.h
     search/emp/srch_em_scorer.h datagen/dg.h datagen/dataset.h datagen/emp_moves.h train/trn.h

@@ -30,15 +30,19 @@ const char *nn_export_format_name(enum nn_export_format fmt)
 }
 
 /* Every format has linear, ReLU and ELU (ONNX Relu/Elu, Keras Activation
- * and ELU layers, a loop in C, a name in model.json). A future activation
- * of the nn module lands in the default branch until its writers exist. */
-static int act_ok(enum nn_act act)
+ * and ELU layers, a loop in C, a name in model.json); the leaky ReLU, which
+ * only ONNX import creates, goes back to ONNX (LeakyRelu) alone. A future
+ * activation of the nn module lands in the default branch until its
+ * writers exist. */
+static int act_ok(enum nn_act act, enum nn_export_format fmt)
 {
     switch (act) {
     case NN_ACT_LINEAR:
     case NN_ACT_RELU:
     case NN_ACT_ELU:
         return 1;
+    case NN_ACT_LEAKY:
+        return fmt == NN_EXPORT_ONNX;
     default:
         return 0;
     }
@@ -53,7 +57,7 @@ int nn_export_check(const nn_model *m, enum nn_export_format fmt)
         int rc = nn_model_layer(m, l, &L);
         if (rc)
             return rc;
-        if (!act_ok(L.act))
+        if (!act_ok(L.act, fmt))
             return hn_fail(HN_ERR_UNSUPPORTED,
                            "layer %d: activation %d (%s) has no %s equivalent in this exporter", l,
                            (int)L.act, nn_act_name(L.act) ? nn_act_name(L.act) : "unknown",

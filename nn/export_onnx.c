@@ -118,7 +118,8 @@ static void onnx_node(struct nn_ex_buf *graph, const char *op, const char *name,
     pb_msg(graph, 1, &node);
 }
 
-/* One layer: Gemm(x, W, b) then the activation; the last tensor is named
+/* One layer: Gemm(x, W, b) then the activation (with its alpha for Elu and
+ * LeakyRelu); the last tensor is named
  * `out`. */
 static void onnx_layer(struct nn_ex_buf *g, const struct nn_ex_dense *d, int l, const char *in,
                        const char *out)
@@ -137,9 +138,9 @@ static void onnx_layer(struct nn_ex_buf *g, const struct nn_ex_dense *d, int l, 
     if (linear)
         return;
     const char *ain[1] = {z};
-    snprintf(node, sizeof node, "%s%d", d->act == NN_ACT_ELU ? "elu" : "relu", l);
-    onnx_node(g, d->act == NN_ACT_ELU ? "Elu" : "Relu", node, ain, 1, out,
-              d->act == NN_ACT_ELU ? d->alpha : -1.0f);
+    const char *op = d->act == NN_ACT_ELU ? "Elu" : d->act == NN_ACT_LEAKY ? "LeakyRelu" : "Relu";
+    snprintf(node, sizeof node, "%s%d", nn_act_name(d->act), l);
+    onnx_node(g, op, node, ain, 1, out, d->act == NN_ACT_RELU ? -1.0f : d->alpha);
 }
 
 /* Target scaling after a non-linear last layer: h = a * std + mean. */

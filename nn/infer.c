@@ -151,6 +151,10 @@ static void bias_act(float *z, const float *b, int n, int w, enum nn_act act, fl
             for (int j = 0; j < w; j++)
                 zi[j] = nn_act_apply(NN_ACT_RELU, alpha, zi[j] + b[j]);
             break;
+        case NN_ACT_LEAKY:
+            for (int j = 0; j < w; j++)
+                zi[j] = nn_act_apply(NN_ACT_LEAKY, alpha, zi[j] + b[j]);
+            break;
         default:
             for (int j = 0; j < w; j++)
                 zi[j] += b[j];

@@ -48,7 +48,7 @@ static int write_layer(const nn_model *m, hid_t layers, int i)
         rc = hn_h5_attr_set_str(g, "activation", nn_act_name(L.act));
     if (!rc)
         rc = hn_h5_attr_set_double(g, "dropout", L.dropout);
-    if (!rc && L.act == NN_ACT_ELU)
+    if (!rc && (L.act == NN_ACT_ELU || L.act == NN_ACT_LEAKY))
         rc = hn_h5_attr_set_double(g, "elu_alpha", L.elu_alpha);
     if (!rc && L.has_bn) {
         rc = write_dataset(g, "gamma", L.gamma, 1, bd);

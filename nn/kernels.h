@@ -16,7 +16,10 @@ static inline float nn_expf_reduce(float x, float *r)
 {
     x = x < -87.0f ? -87.0f : x;
     x = x > 0.0f ? 0.0f : x;
-    float k = __builtin_rintf(x * 1.44269504088896341f);
+    /* A NaN passes both clamps: k is taken from -87 instead, so that the
+     * cast to int below stays defined, while r keeps the NaN for the result
+     * (found by fuzz_onnx: a network whose sums overflow to inf - inf). */
+    float k = __builtin_rintf((x > -87.0f ? x : -87.0f) * 1.44269504088896341f);
     float t = x - k * 0.693359375f;
     *r = t - k * -2.12194440e-4f;
     int32_t bits = ((int32_t)k + 127) << 23;
@@ -48,6 +51,8 @@ static inline float nn_act_apply(enum nn_act act, float alpha, float u)
         float e = alpha * (nn_expf_neg(u) - 1.0f);
         return u > 0.0f ? u : e;
     }
+    case NN_ACT_LEAKY:
+        return u > 0.0f ? u : alpha * u;
     default:
         return u;
     }
@@ -61,6 +66,8 @@ static inline float nn_act_deriv(enum nn_act act, float alpha, float h)
         return h > 0.0f ? 1.0f : 0.0f;
     case NN_ACT_ELU:
         return h > 0.0f ? 1.0f : h + alpha;
+    case NN_ACT_LEAKY:
+        return h > 0.0f ? 1.0f : alpha;
     default:
         return 1.0f;
     }

@@ -23,7 +23,7 @@ HEURNET_API_BEGIN
 #define NN_MAX_LAYERS 64
 #define NN_SPEC_MAX 4096 /* enough for any formatted spec of NN_MAX_LAYERS layers */
 
-enum nn_act { NN_ACT_LINEAR = 0, NN_ACT_RELU = 1, NN_ACT_ELU = 2 };
+enum nn_act { NN_ACT_LINEAR = 0, NN_ACT_RELU = 1, NN_ACT_ELU = 2, NN_ACT_LEAKY = 3 };
 enum nn_init { NN_INIT_HE = 0, NN_INIT_GLOROT = 1 };
 
 /* Settings of one dense layer (and what follows it: batch norm, activation,
@@ -31,7 +31,8 @@ enum nn_init { NN_INIT_HE = 0, NN_INIT_GLOROT = 1 };
 struct nn_layer_spec {
     int width; /* output width */
     enum nn_act act;
-    float elu_alpha; /* ELU: x for x > 0, alpha*(exp(x)-1) otherwise */
+    float elu_alpha; /* ELU: x for x > 0, alpha*(exp(x)-1) otherwise; leaky ReLU
+                      * (from ONNX LeakyRelu): x for x > 0, alpha*x otherwise */
     int bn;          /* 1: batch norm after the dense layer */
     float bn_eps;
     float dropout; /* drop probability in [0, 1) during training */
@@ -76,7 +77,7 @@ int nn_spec_format(const struct nn_spec *spec, const struct nn_layer_defaults *d
 /* Check widths, probabilities and epsilons; 0 or HN_ERR_ARG with a message. */
 int nn_spec_check(const struct nn_spec *spec);
 
-const char *nn_act_name(enum nn_act act); /* "elu", "relu", "linear" */
+const char *nn_act_name(enum nn_act act); /* "elu", "relu", "linear", "leaky" */
 /* 0 and *act set, or HN_ERR_FORMAT for an unknown name. */
 int nn_act_parse(const char *name, enum nn_act *act);
 

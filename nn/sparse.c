@@ -468,6 +468,9 @@ NN_CLONES static void bias_act(float *restrict z, const float *restrict b, int w
     else if (act == NN_ACT_RELU)
         for (int j = 0; j < width; j++)
             z[j] = nn_act_apply(NN_ACT_RELU, alpha, z[j]);
+    else if (act == NN_ACT_LEAKY)
+        for (int j = 0; j < width; j++)
+            z[j] = nn_act_apply(NN_ACT_LEAKY, alpha, z[j]);
 }
 
 /* sum_i x_i y_i over sixteen lanes (vectorises; a one-column matvec is a
@@ -544,6 +547,8 @@ static inline float act_q8(enum nn_act act, float alpha, float x)
 {
     if (act == NN_ACT_ELU)
         return x > 0.0f ? x : fmaf(alpha, expf_neg_q8(x), -alpha);
+    if (act == NN_ACT_LEAKY)
+        return x > 0.0f ? x : alpha * x;
     return act == NN_ACT_RELU ? (x > 0.0f ? x : 0.0f) : x;
 }
 
@@ -562,6 +567,8 @@ static inline float act_q8(enum nn_act act, float alpha, float x)
             QUANT_LOOP(NN_ACT_ELU, X)                                                              \
         else if (act == NN_ACT_RELU)                                                               \
             QUANT_LOOP(NN_ACT_RELU, X)                                                             \
+        else if (act == NN_ACT_LEAKY)                                                              \
+            QUANT_LOOP(NN_ACT_LEAKY, X)                                                            \
         else                                                                                       \
             QUANT_LOOP(NN_ACT_LINEAR, X)                                                           \
         for (int i = in; i < in4; i++)                                                             \

@@ -19,7 +19,7 @@ const struct nn_layer_defaults NN_LAYER_DEFAULTS = {
     .init = NN_INIT_HE,
 };
 
-static const char *const act_names[] = {"linear", "relu", "elu"};
+static const char *const act_names[] = {"linear", "relu", "elu", "leaky"};
 
 const char *nn_act_name(enum nn_act act)
 {
@@ -35,7 +35,8 @@ int nn_act_parse(const char *name, enum nn_act *act)
             *act = (enum nn_act)i;
             return HN_OK;
         }
-    return hn_fail(HN_ERR_FORMAT, "unknown activation '%s' (expected elu, relu or linear)", name);
+    return hn_fail(HN_ERR_FORMAT, "unknown activation '%s' (expected elu, relu, leaky or linear)",
+                   name);
 }
 
 static struct nn_layer_spec layer_default(const struct nn_layer_defaults *d, int output)
@@ -88,7 +89,8 @@ static int parse_token(const char *s, const char **pp, struct nn_layer_spec *l)
     if (n == 0)
         return spec_err(
             s, p,
-            "expected an override (elu, relu, linear, bn, nobn, do=P, alpha=A, eps=E, he, glorot)");
+            "expected an override (elu, relu, leaky, linear, bn, nobn, do=P, alpha=A, eps=E, he, "
+            "glorot)");
 #define TOKEN(str) (n == strlen(str) && !strncmp(p, str, n))
     if (TOKEN("elu"))
         l->act = NN_ACT_ELU;
@@ -96,6 +98,8 @@ static int parse_token(const char *s, const char **pp, struct nn_layer_spec *l)
         l->act = NN_ACT_RELU;
     else if (TOKEN("linear"))
         l->act = NN_ACT_LINEAR;
+    else if (TOKEN("leaky"))
+        l->act = NN_ACT_LEAKY;
     else if (TOKEN("bn"))
         l->bn = 1;
     else if (TOKEN("nobn"))
@@ -118,7 +122,7 @@ static int parse_token(const char *s, const char **pp, struct nn_layer_spec *l)
             l->dropout = v;
         } else if (p[0] == 'a') {
             if (!(v > 0.0f && v <= ALPHA_MAX))
-                return spec_err(s, q, "ELU alpha must be in (0, 100]");
+                return spec_err(s, q, "alpha (ELU scale, leaky slope) must be in (0, 100]");
             l->elu_alpha = v;
         } else {
             if (!(v > 0.0f && v <= EPS_MAX))
@@ -127,9 +131,10 @@ static int parse_token(const char *s, const char **pp, struct nn_layer_spec *l)
         }
         e = qe;
     } else
-        return spec_err(s, p,
-                        "unknown override (expected elu, relu, linear, bn, nobn, do=P, alpha=A, "
-                        "eps=E, he, glorot)");
+        return spec_err(
+            s, p,
+            "unknown override (expected elu, relu, leaky, linear, bn, nobn, do=P, alpha=A, "
+            "eps=E, he, glorot)");
 #undef TOKEN
     *pp = e;
     return HN_OK;
@@ -296,7 +301,7 @@ int nn_spec_check(const struct nn_spec *spec)
         const struct nn_layer_spec *l = &spec->layer[i];
         if (l->width < 1 || l->width > 1000000)
             return hn_fail(HN_ERR_ARG, "spec: layer %d: width %d out of range", i, l->width);
-        if ((unsigned)l->act > NN_ACT_ELU || (unsigned)l->init > NN_INIT_GLOROT)
+        if ((unsigned)l->act > NN_ACT_LEAKY || (unsigned)l->init > NN_INIT_GLOROT)
             return hn_fail(HN_ERR_ARG, "spec: layer %d: unknown activation or init", i);
         if (!(l->dropout >= 0.0f && l->dropout < 1.0f))
             return hn_fail(HN_ERR_ARG, "spec: layer %d: dropout %g not in [0, 1)", i,
@@ -304,8 +309,7 @@ int nn_spec_check(const struct nn_spec *spec)
         if (!(l->elu_alpha > 0.0f && l->elu_alpha <= ALPHA_MAX) ||
             !(l->bn_eps > 0.0f && l->bn_eps <= EPS_MAX))
             return hn_fail(HN_ERR_ARG,
-                           "spec: layer %d: ELU alpha must be in (0, 100], bn epsilon in (0, 1]",
-                           i);
+                           "spec: layer %d: alpha must be in (0, 100], bn epsilon in (0, 1]", i);
     }
     return HN_OK;
 }

@@ -212,6 +212,10 @@ static void act_row(const struct nn_layer_spec *l, const float *u, float *h, int
         for (int j = 0; j < w; j++)
             h[j] = nn_act_apply(NN_ACT_RELU, a, u[j]);
         break;
+    case NN_ACT_LEAKY:
+        for (int j = 0; j < w; j++)
+            h[j] = nn_act_apply(NN_ACT_LEAKY, a, u[j]);
+        break;
     default:
         if (h != u)
             memcpy(h, u, (size_t)w * sizeof *h);
@@ -350,6 +354,8 @@ static void act_back_row(const struct nn_layer_spec *l, float *d, const float *h
             DROP_BACK(NN_ACT_ELU) break;
         case NN_ACT_RELU:
             DROP_BACK(NN_ACT_RELU) break;
+        case NN_ACT_LEAKY:
+            DROP_BACK(NN_ACT_LEAKY) break;
         default:
             DROP_BACK(NN_ACT_LINEAR) break;
         }
@@ -364,6 +370,10 @@ static void act_back_row(const struct nn_layer_spec *l, float *d, const float *h
     case NN_ACT_RELU:
         for (int j = 0; j < w; j++)
             d[j] *= nn_act_deriv(NN_ACT_RELU, a, h[j]);
+        break;
+    case NN_ACT_LEAKY:
+        for (int j = 0; j < w; j++)
+            d[j] *= nn_act_deriv(NN_ACT_LEAKY, a, h[j]);
         break;
     default:
         break;

@@ -188,14 +188,15 @@ static void check_dropout_stats(void)
 int main(void)
 {
     const struct case_ cases[] = {
-        {"4-3", 5, NN_LOSS_MSE, 1, 0},                      /* dense */
-        {"4-6:elu,nobn-1", 5, NN_LOSS_MSE, 1, 0},           /* ELU */
-        {"4-6:elu,nobn,alpha=0.5-1", 5, NN_LOSS_MSE, 1, 0}, /* ELU alpha */
-        {"4-6:relu,nobn-1", 5, NN_LOSS_MSE, 1, 0},          /* ReLU */
-        {"4-6:linear,bn-1", 6, NN_LOSS_MSE, 1, 0},          /* batch norm, train mode */
-        {"4-6:elu,bn,eps=0.01-2", 6, NN_LOSS_MSE, 1, 0},    /* bn + ELU */
-        {"4-8:elu,nobn,do=0.3-1", 5, NN_LOSS_MSE, 1, 0},    /* dropout, fixed mask */
-        {"4-6:elu,nobn-2", 5, NN_LOSS_ASYM_MSE, 3.0f, 0},   /* asymmetric MSE */
+        {"4-3", 5, NN_LOSS_MSE, 1, 0},                        /* dense */
+        {"4-6:elu,nobn-1", 5, NN_LOSS_MSE, 1, 0},             /* ELU */
+        {"4-6:elu,nobn,alpha=0.5-1", 5, NN_LOSS_MSE, 1, 0},   /* ELU alpha */
+        {"4-6:relu,nobn-1", 5, NN_LOSS_MSE, 1, 0},            /* ReLU */
+        {"4-6:leaky,nobn,alpha=0.1-1", 5, NN_LOSS_MSE, 1, 0}, /* leaky ReLU */
+        {"4-6:linear,bn-1", 6, NN_LOSS_MSE, 1, 0},            /* batch norm, train mode */
+        {"4-6:elu,bn,eps=0.01-2", 6, NN_LOSS_MSE, 1, 0},      /* bn + ELU */
+        {"4-8:elu,nobn,do=0.3-1", 5, NN_LOSS_MSE, 1, 0},      /* dropout, fixed mask */
+        {"4-6:elu,nobn-2", 5, NN_LOSS_ASYM_MSE, 3.0f, 0},     /* asymmetric MSE */
         {"5-8:elu,bn,do=0.2-6:relu,bn-4:elu,nobn-2", 7, NN_LOSS_ASYM_MSE, 2.5f, 0}, /* whole net */
         {"4-6:elu,nobn-2", 5, NN_LOSS_QUANTILE, 0.2f, 0},                           /* pinball */
         {"16-8:elu,bn,do=0.2-4:relu,nobn-1", 6, NN_LOSS_MSE, 1, 1}, /* one-hot input */

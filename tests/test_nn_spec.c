@@ -75,6 +75,7 @@ int main(void)
     round_trip("256-1024-1024-512-128-64-1", &d);
     round_trip("256-1024:relu,nobn,do=0.2-64-1", &d);
     round_trip("3-4:linear,bn,eps=0.01,alpha=2,glorot-2:relu,bn,do=0.5", &d);
+    round_trip("10-8:leaky,alpha=0.01,nobn-1", &d);
     round_trip("7-1", NULL);
 
     bad("", 1);
