@@ -6,7 +6,8 @@
 #include "domains/builtin.h"
 
 static const dom_def *const BUILTIN[] = {
-    NULL /* keep last */
+    &dom_cube3_def, /* Rubik's cube (domains/cube3) */
+    NULL            /* keep last */
 };
 
 const dom_def *dom_builtin(int index)

@@ -4,4 +4,6 @@
 
 #include "domains/domain.h"
 
+extern const dom_def dom_cube3_def; /* domains/cube3 */
+
 #endif
