@@ -55,8 +55,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         st = dom_parse_state(d, line, s);
         if (st == 0)
             state_round_trip(d, s);
-        else if (!hn_errmsg()[0] || (st != HN_ERR_FORMAT && st != HN_ERR_UNSOLVABLE &&
-                                     st != HN_ERR_ARG))
+        else if (!hn_errmsg()[0] ||
+                 (st != HN_ERR_FORMAT && st != HN_ERR_UNSOLVABLE && st != HN_ERR_ARG))
             abort();
         break;
     case 1:
