@@ -253,6 +253,8 @@ static void check_impossible(const dom *d)
     refused(d, SOLVED " R", HN_ERR_FORMAT, "different cubes");
     refused(d, "UUFUUFUUFRRRRRRRRRFFDFFDFFDDDBDDBDDBLLLLLLLLLUBBUBBUBB R", 0, "");
     refused(d, "", HN_ERR_FORMAT, "no cube");
+    refused(d, "  " SOLVED " \r\n", 0, "");
+    refused(d, "R U R' U'\r", 0, "");
     /* an instance line with an impossible cube keeps the reason */
     dom_instance_rec rec;
     snprintf(c, sizeof c, SOLVED);

@@ -258,7 +258,7 @@ int dom_c3_parse_state(const void *inst, const char *text, void *state)
     while (*text == ' ' || *text == '\t')
         text++;
     size_t len = strlen(text);
-    while (len && (text[len - 1] == ' ' || text[len - 1] == '\t'))
+    while (len && strchr(" \t\r\n", text[len - 1])) /* a CRLF file's line too */
         len--;
     size_t first = strcspn(text, " \t");
     if (first > len)
