@@ -153,10 +153,14 @@ static int dom_c3_random_state(const void *inst, void *state, dom_rng *rng)
         s[C3_EP + 11] = t;
     }
     int twist = 0, flip = 0;
-    for (int i = 0; i < C3_CORNERS - 1; i++)
-        twist += s[C3_CO + i] = (uint8_t)below(rng, 3);
-    for (int i = 0; i < C3_EDGES - 1; i++)
-        flip += s[C3_EO + i] = (uint8_t)below(rng, 2);
+    for (int i = 0; i < C3_CORNERS - 1; i++) {
+        s[C3_CO + i] = (uint8_t)below(rng, 3);
+        twist += s[C3_CO + i];
+    }
+    for (int i = 0; i < C3_EDGES - 1; i++) {
+        s[C3_EO + i] = (uint8_t)below(rng, 2);
+        flip += s[C3_EO + i];
+    }
     s[C3_CO + C3_CORNERS - 1] = (uint8_t)((3 - twist % 3) % 3);
     s[C3_EO + C3_EDGES - 1] = (uint8_t)(flip & 1);
     return 0;
