@@ -4,8 +4,10 @@
  * find optimal lengths: for scrambles of 8-12 quarter turns the optimum
  * is checked by meeting in the middle of two depth-5 balls. With
  * HEURNET_CUBE3_IDS="13,..." it also solves those cubes of DeepCubeA's
- * test set against their listed optima (minutes each). Timings go to
- * stderr for docs/domains.md; they are not asserted. */
+ * test set against their listed optima (about a CPU minute each), and
+ * with HEURNET_CUBE3_PDBS="corners,edges7a,edges7b" it uses those three
+ * patterns. Timings go to stderr for docs/domains.md; they are not
+ * asserted. */
 #define _POSIX_C_SOURCE 200809L
 #include <limits.h>
 #include <stdio.h>
@@ -269,9 +271,16 @@ int main(void)
     CHECK_MSG(d != NULL, "%s", hn_errmsg());
     if (!d)
         return CHECK_DONE();
-    dom_heur *h[5] = {
-        open_timed(d, "pdb:corners"), open_timed(d, "pdb:edges6a"), open_timed(d, "pdb:edges6b"),
-        open_timed(d, "max:pdb:corners,pdb:edges6a,pdb:edges6b"), open_timed(d, "manhattan")};
+    /* HEURNET_CUBE3_PDBS="A,B,C" picks three other patterns (edges7a...) */
+    const char *env = getenv("HEURNET_CUBE3_PDBS");
+    char pat[3][32] = {"corners", "edges6a", "edges6b"}, name[3][100], max[320];
+    if (env && sscanf(env, "%31[^,],%31[^,],%31s", pat[0], pat[1], pat[2]) != 3)
+        return fprintf(stderr, "HEURNET_CUBE3_PDBS: three patterns, A,B,C\n"), 2;
+    for (int k = 0; k < 3; k++)
+        snprintf(name[k], sizeof name[k], "pdb:%s", pat[k]);
+    snprintf(max, sizeof max, "max:%s,%s,%s", name[0], name[1], name[2]);
+    dom_heur *h[5] = {open_timed(d, name[0]), open_timed(d, name[1]), open_timed(d, name[2]),
+                      open_timed(d, max), open_timed(d, "manhattan")};
     for (int k = 0; k < 5; k++)
         if (!h[k])
             return CHECK_DONE();
