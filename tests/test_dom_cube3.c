@@ -3,9 +3,11 @@
  * ways, every kind of impossible cube, the pruning automaton against
  * breadth-first counts, and the encoding, patterns and heuristic against
  * independent computations. */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp, setenv */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "cube3_ball.h"
@@ -310,6 +312,47 @@ static int reach(const dom *d, const ball *b, uint8_t *s, int q, int depth, uint
     return bad;
 }
 
+/* A small pattern database through the core (built into a scratch cache
+ * folder, then loaded back): every entry reached, never above the true
+ * distance, consistent (a move changes it by at most 1), and a max over
+ * it and the domain's own heuristic. */
+static void check_core_pdb(const dom *d, const ball *b)
+{
+    char dir[] = "test_dom_cube3_XXXXXX", file[64];
+    CHECK(mkdtemp(dir) != NULL);
+    setenv("HEURNET_DATA", dir, 1);
+    int st;
+    dom_heur *h = dom_heur_open(d, "pdb:edges4", &st);
+    dom_heur *again = dom_heur_open(d, "pdb:edges4", &st); /* from the cache file */
+    dom_heur *max = dom_heur_open(d, "max:pdb:edges4,manhattan", &st);
+    CHECK_MSG(h && again && max, "%s", hn_errmsg());
+    uint64_t n = 0, n2 = 0;
+    const uint8_t *t = h ? dom_heur_pdb_table(h, &n) : NULL;
+    const uint8_t *t2 = again ? dom_heur_pdb_table(again, &n2) : NULL;
+    CHECK(t && t2 && n == 190080 && n2 == n && !memcmp(t, t2, n));
+    for (uint64_t r = 0; t && r < n; r++)
+        CHECK(t[r] != 255);
+    size_t over = 0, jump = 0;
+    for (size_t k = 0; h && max && k < b->n; k++) {
+        const uint8_t *s = b->state + k * SB;
+        int v = dom_heur_eval(h, s), w = dom_heur_eval(max, s);
+        over += v > b->depth[k] || w > b->depth[k] || w < v;
+        for (int m = 0; m < 12; m++) {
+            uint8_t c[SB];
+            memcpy(c, s, SB);
+            dom_apply(d, c, m);
+            int u = dom_heur_eval(h, c);
+            jump += u > v + 1 || u < v - 1;
+        }
+    }
+    CHECK(over == 0 && jump == 0);
+    dom_heur_free(h);
+    dom_heur_free(again);
+    dom_heur_free(max);
+    snprintf(file, sizeof file, "%s/dom-cube3-edges4.pdb", dir);
+    CHECK(unlink(file) == 0 && rmdir(dir) == 0);
+}
+
 static void check_automaton_and_heuristic(const dom *d)
 {
     static const uint64_t qtm[6] = {1, 12, 114, 1068, 10011, 93840}; /* OEIS A080602 */
@@ -332,6 +375,7 @@ static void check_automaton_and_heuristic(const dom *d)
     for (size_t k = 0; k < b.n; k++)
         missed += !hit[k];
     CHECK_MSG(missed == 0, "%zu cubes the automaton never reaches at their distance", missed);
+    check_core_pdb(d, &b);
     int st;
     dom_heur *h = dom_heur_open(d, "manhattan", &st);
     CHECK(h != NULL);
@@ -349,9 +393,9 @@ static void check_automaton_and_heuristic(const dom *d)
 static void check_patterns(const dom *d, hn_rng *rng)
 {
     const dom_def *def = dom_def_of(d);
-    const char *names[5] = {"corners", "edges6a", "edges6b", "edges7a", "edges7b"};
-    const uint64_t entries[5] = {88179840, 42577920, 42577920, 510935040, 510935040};
-    for (int p = 0; p < 5; p++) {
+    const char *names[6] = {"corners", "edges6a", "edges6b", "edges7a", "edges7b", "edges4"};
+    const uint64_t entries[6] = {88179840, 42577920, 42577920, 510935040, 510935040, 190080};
+    for (int p = 0; p < 6; p++) {
         dom_pattern pat;
         CHECK(def->pattern_open(dom_instance(d), names[p], &pat) == 0);
         CHECK(pat.entries == entries[p]);
