@@ -94,20 +94,19 @@ static int dom_c3_encode(const void *inst, const void *state, int32_t *active)
 }
 
 /* A quarter turn moves 4 corners and 4 edges to other positions, so their
- * 8 inputs go off and 8 others come on; the other 12 stay. */
+ * 8 inputs go off and 8 others come on; the other 12 stay. The new inputs
+ * come straight from the turn table, without making the child. */
 static int dom_c3_encode_delta(const void *inst, const void *state, int move, int32_t *off,
                                int *noff, int32_t *on, int *non)
 {
     const dom_c3_turn *t = &((const c3 *)inst)->turn[move];
     const uint8_t *s = state;
-    uint8_t child[C3_STATE_BYTES];
-    memcpy(child, s, C3_STATE_BYTES);
-    dom_c3_apply(inst, child, move);
     for (int k = 0; k < 4; k++) {
+        int cs = t->csrc[k], es = t->esrc[k];
         off[k] = corner_input(s, t->cpos[k]);
         off[4 + k] = edge_input(s, t->epos[k]);
-        on[k] = corner_input(child, t->cpos[k]);
-        on[4 + k] = edge_input(child, t->epos[k]);
+        on[k] = s[C3_CP + cs] * 24 + t->cpos[k] * 3 + MOD3[s[C3_CO + cs] + t->ctwist[k]];
+        on[4 + k] = ENC_EDGE0 + s[C3_EP + es] * 24 + t->epos[k] * 2 + (s[C3_EO + es] ^ t->eflip[k]);
     }
     *noff = *non = 8;
     return 0;
