@@ -170,8 +170,9 @@ static int dom_c3_random_state(const void *inst, void *state, dom_rng *rng)
 /* The canonical sequences: no move right after its inverse; of two
  * opposite faces (they commute) U, R, F go first (so no U after D, no R
  * after L, no F after B); a half turn only as X X (never X' X'), and no
- * third equal quarter turn (X X X is X'). These are exactly the
- * shortest-sequence rules for depths up to 4 (the test counts them). */
+ * third equal quarter turn (X X X is X'). Up to length 5 the sequences
+ * it allows are exactly one per cube at that distance (the unit test
+ * counts them against breadth-first search). */
 static int prune_next(int q, int m)
 {
     if (q == 0)
