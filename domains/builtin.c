@@ -6,7 +6,9 @@
 #include "domains/builtin.h"
 
 static const dom_def *const BUILTIN[] = {
-    &dom_npuzzle_def, NULL /* keep last */
+    &dom_npuzzle_def, /* sliding-tile puzzle (domains/npuzzle) */
+    &dom_cube3_def, /* Rubik's cube (domains/cube3) */
+    NULL            /* keep last */
 };
 
 const dom_def *dom_builtin(int index)

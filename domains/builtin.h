@@ -6,5 +6,7 @@
 
 /* domains/npuzzle/: the sliding-tile puzzle, 2x2 to 8x8. */
 extern const dom_def dom_npuzzle_def;
+/* domains/cube3/: the Rubik's cube, quarter-turn metric. */
+extern const dom_def dom_cube3_def;
 
 #endif
