@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/dom_cli.h"
 #include "common/hn.h"
 #include "common/hn_h5.h"
 #include "nn/nn.h"
@@ -174,18 +175,38 @@ done:
     return rc;
 }
 
+/* --instances: a square n-puzzle up to 5x5 (named by --domain or the
+ * model) through its encoder, any other domain through the generic path. */
+static int predict_instances(const char *model, const char *file, const char *goal,
+                             const char *domain, int batch)
+{
+    char spec[512];
+    char *av[] = {"predict", "--model", (char *)model, NULL};
+    int rc = domain ? 0 : cli_dom_spec("predict", 3, av, spec, sizeof spec);
+    if (rc)
+        return rc;
+    if (domain)
+        snprintf(spec, sizeof spec, "%s", domain);
+    char *nv[8];
+    int nc;
+    if (!spec[0] || cli_dom_specialised(spec, 0, av, nv, &nc)) {
+        if (domain && !goal && strstr(spec, ":blank-last"))
+            goal = "blank-last";
+        return cli_predict_instances(model, file, goal, batch);
+    }
+    return cli_dom_predict(model, file, spec);
+}
+
 int cmd_predict(int argc, char **argv)
 {
-    static const struct option opts[] = {{"model", required_argument, NULL, 'm'},
-                                         {"data", required_argument, NULL, 'd'},
-                                         {"x", required_argument, NULL, 'x'},
-                                         {"batch", required_argument, NULL, 'b'},
-                                         {"threads", required_argument, NULL, 't'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {"instances", required_argument, NULL, 'i'},
-                                         {"goal", required_argument, NULL, 'g'},
-                                         {NULL, 0, NULL, 0}};
-    const char *model = NULL, *data = NULL, *xname = "/x", *instances = NULL, *goal = NULL;
+    static const struct option opts[] = {
+        {"model", required_argument, NULL, 'm'},     {"data", required_argument, NULL, 'd'},
+        {"x", required_argument, NULL, 'x'},         {"batch", required_argument, NULL, 'b'},
+        {"threads", required_argument, NULL, 't'},   {"help", no_argument, NULL, 'h'},
+        {"instances", required_argument, NULL, 'i'}, {"goal", required_argument, NULL, 'g'},
+        {"domain", required_argument, NULL, 'D'},    {NULL, 0, NULL, 0}};
+    const char *model = NULL, *data = NULL, *xname = "/x", *instances = NULL, *goal = NULL,
+               *domain = NULL;
     long batch = 1024, threads = 1;
     int c;
     optind = 1;
@@ -205,6 +226,9 @@ int cmd_predict(int argc, char **argv)
             break;
         case 'g':
             goal = optarg;
+            break;
+        case 'D':
+            domain = optarg;
             break;
         case 'b':
             if (cli_parse_long(optarg, 1, 1 << 20, &batch))
@@ -228,7 +252,7 @@ int cmd_predict(int argc, char **argv)
     nn_blas_threads((int)threads);
     cli_log_init(0); /* a model without a checksum is read with a warning */
     if (instances)
-        return cli_predict_instances(model, instances, goal, (int)batch);
+        return predict_instances(model, instances, goal, domain, (int)batch);
     if (!data)
         return cli_usage("predict", "--data is required");
     int rc;

@@ -24,6 +24,8 @@ int cli_dom_specialised(const char *spec, int argc, char **argv, char **out, int
 /* The generic commands. */
 int cli_dom_solve(int argc, char **argv);
 int cli_dom_eval(int argc, char **argv);
+/* heurnet predict --instances on a domain: "id<TAB>estimate" per state. */
+int cli_dom_predict(const char *model, const char *file, const char *domain);
 
 /* Search settings shared by solve and eval on a domain. */
 typedef struct cli_dom_search {

@@ -120,5 +120,14 @@ printf '1 0 2 3 4 5 6 7 8 9 10 11\n3 1 2 0 4 5 6 7 8 9 10 11\n' >"$T/n34.txt"
 grep -q 'domain=npuzzle:3x4' "$T/n34.out" || fail "solve did not take npuzzle:3x4 from the model"
 grep -q 'id=1 status=solved length=1 .*moves=L$' "$T/n34.out" || fail "3x4: one move L: $(head -1 "$T/n34.out")"
 expect 2 "npuzzle:3x4" "$H" solve --domain npuzzle:4x3 --model "$T/n34.h5" "$T/n34.txt"
+# predict: one estimate per state, the same as the search's h0 (scale 1)
+"$H" predict --model "$T/n34.h5" --instances "$T/n34.txt" >"$T/pred" 2>"$T/err" ||
+    fail "predict 3x4: $(cat "$T/err")"
+[ "$(wc -l <"$T/pred")" = 2 ] && awk -F'\t' '$2 < 0 || $2 > 40 {exit 1}' "$T/pred" ||
+    fail "predict 3x4: $(cat "$T/pred")"
+"$H" predict --domain "$T/libpancake.so:7" --model "$T/p5.h5" --instances "$T/p7.txt" >"$T/pred" ||
+    fail "predict on the plug-in"
+[ "$(cut -f1 "$T/pred" | tr '\n' ' ')" = "1 2 3 4 " ] || fail "predict ids: $(cat "$T/pred")"
+expect 2 "pancake:7" "$H" predict --domain npuzzle:3x4 --model "$T/p5.h5" --instances "$T/n34.txt"
 
 exit $((fails > 0))
