@@ -12,6 +12,7 @@
 #endif
 
 #include "cli/cli.h"
+#include "cli/dom_cli.h"
 #include "common/hn.h"
 #include "datagen/dg.h"
 #include "search/srch.h"
@@ -30,6 +31,8 @@ static void usage(FILE *f)
                "Label boards with their optimal distance (IDA*) into an HDF5 dataset.\n"
                "Rerunning the same command continues an unfinished file.\n\n"
                "  --puzzle 8|15|24      board size [15]\n"
+               "  --domain D            npuzzle:3x3, npuzzle:4x4:blank-last, ... (as --puzzle\n"
+               "                        and --goal; other domains: heurnet avi)\n"
                "  --goal LAYOUT         blank-first | blank-last [blank-first]\n"
                "  --count N             boards over all shards [required; not with --from/--all]\n"
                "  --seed S              random seed [1]\n"
@@ -399,7 +402,7 @@ static int run_mpi(const struct gen_args *a, dg_gen_opts *o)
 }
 #endif
 
-int cmd_gen(int argc, char **argv)
+static int gen_npuzzle(int argc, char **argv)
 {
     struct gen_args a;
     int rc = parse_args(argc, argv, &a);
@@ -418,4 +421,27 @@ int cmd_gen(int argc, char **argv)
     }
 #endif
     return run(&a, &o, a.out);
+}
+
+/* --domain: a square n-puzzle up to 5x5 is --puzzle N --goal G. Optimal
+ * labels of other domains are not generated here yet: heurnet avi learns
+ * them without labels. */
+int cmd_gen(int argc, char **argv)
+{
+    char spec[512];
+    int rc = cli_dom_spec("gen", argc, argv, spec, sizeof spec), nc;
+    if (rc || !spec[0])
+        return rc ? rc : gen_npuzzle(argc, argv);
+    char **nv = malloc(sizeof *nv * ((size_t)argc + 6));
+    if (!nv)
+        return CLI_EXIT_FAIL;
+    if (cli_dom_specialised(spec, argc, argv, nv, &nc))
+        rc = gen_npuzzle(nc, nv);
+    else
+        rc = cli_usage("gen",
+                       "--domain %s: gen labels the n-puzzle of 3x3..5x5; on other domains "
+                       "use heurnet avi, which needs no optimal labels",
+                       spec);
+    free(nv);
+    return rc;
 }

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "domains/dom.h"
 #include "solve/pdb_cache.h"
 #include "common/hn.h"
 #include "search/srch.h"
@@ -20,6 +21,9 @@ static void usage(FILE *out)
         "build: blank-aware additive pattern database for the blank-first goal\n"
         "(blank-last boards are looked up through the 180-degree conversion).\n"
         "  --puzzle N        8, 15 or 24 [15]\n"
+        "  --domain D        npuzzle:3x3..5x5 (as --puzzle), or any domain with patterns:\n"
+        "                    builds its pdb:PARTITION into the cache (npuzzle:6x6 5-5-5-5-5-5-5,\n"
+        "                    cube3 corners; heurnet domain info lists them)\n"
         "  --partition P     15: 7-8, 6-6-3, 5-5-5; 24: 6-6-6-6; 8: 8 (exact) [7-8 / 6-6-6-6 / 8]\n"
         "  -o, --output FILE output file [the cache: $HEURNET_DATA, else ~/.cache/heurnet]\n"
         "  --threads T       threads for the layer scan [number of CPUs, at most 8]\n"
@@ -158,6 +162,60 @@ static int pdb_info(int argc, char **argv)
     return CLI_EXIT_OK;
 }
 
+/* pdb build --domain D --partition P on a domain past the specialised
+ * n-puzzle: the domain's "pdb:P" (its own or the core's over its pattern),
+ * built into the cache or found there. */
+static int pdb_build_domain(const char *spec, const char *partition)
+{
+    int st;
+    char name[300];
+    if (!partition)
+        return cli_usage("pdb",
+                         "build --domain needs --partition (heurnet domain info lists them)");
+    dom *d = dom_open(spec, &st);
+    if (!d) {
+        fprintf(stderr, "heurnet pdb: --domain: %s\n", hn_errmsg());
+        return CLI_EXIT_USAGE;
+    }
+    cli_log_init(0);
+    hn_stop_install();
+    snprintf(name, sizeof name, "pdb:%s", partition);
+    double t0 = hn_now();
+    dom_heur *h = dom_heur_open(d, name, &st);
+    if (h)
+        printf("domain=%s heuristic=%s seconds=%.1f\n", dom_spec(d), name, hn_now() - t0);
+    else
+        fprintf(stderr, "heurnet pdb: %s\n", hn_errmsg());
+    dom_heur_free(h);
+    dom_free(d);
+    return h ? CLI_EXIT_OK : st == HN_ERR_ARG ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+}
+
+/* build: --domain names the puzzle (a square n-puzzle up to 5x5: the
+ * n-puzzle builder, --puzzle N) or any other domain. */
+static int pdb_build_any(int argc, char **argv)
+{
+    const char *spec = NULL, *partition = NULL;
+    int at = -1;
+    for (int i = 1; i + 1 < argc; i++) {
+        if (!strcmp(argv[i], "--domain"))
+            spec = argv[i + 1], at = i;
+        else if (!strcmp(argv[i], "--partition"))
+            partition = argv[i + 1];
+    }
+    if (!spec)
+        return pdb_build(argc, argv);
+    int w = 0, h = 0;
+    static char puzzle[8];
+    if (sscanf(spec, "npuzzle:%dx%d", &w, &h) == 2 && w == h && w >= 3 && w <= 5) {
+        snprintf(puzzle, sizeof puzzle, "%d", w * w - 1); /* tables serve both goals */
+        argv[at] = "--puzzle";
+        argv[at + 1] = puzzle;
+        return pdb_build(argc, argv);
+    }
+    return pdb_build_domain(spec, partition);
+}
+
 int cmd_pdb(int argc, char **argv)
 {
     if (argc < 2) {
@@ -169,7 +227,7 @@ int cmd_pdb(int argc, char **argv)
         return CLI_EXIT_OK;
     }
     if (!strcmp(argv[1], "build"))
-        return pdb_build(argc - 1, argv + 1);
+        return pdb_build_any(argc - 1, argv + 1);
     if (!strcmp(argv[1], "info"))
         return pdb_info(argc - 1, argv + 1);
     return cli_usage("pdb", "unknown subcommand '%s' (build, info)", argv[1]);

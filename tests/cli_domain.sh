@@ -130,4 +130,12 @@ expect 2 "npuzzle:3x4" "$H" solve --domain npuzzle:4x3 --model "$T/n34.h5" "$T/n
 [ "$(cut -f1 "$T/pred" | tr '\n' ' ')" = "1 2 3 4 " ] || fail "predict ids: $(cat "$T/pred")"
 expect 2 "pancake:7" "$H" predict --domain npuzzle:3x4 --model "$T/p5.h5" --instances "$T/n34.txt"
 
+# --domain on gen and pdb: the n-puzzle up to 5x5 as --puzzle, others named
+HEURNET_DATA="$T/cache" "$H" gen --domain npuzzle:3x3:blank-last --count 5 -o "$T/g.h5" --quiet ||
+    fail "gen --domain npuzzle:3x3"
+grep -q 'goal=blank-last' <("$H" data info "$T/g.h5" 2>&1) || fail "gen --domain: the goal is not blank-last"
+expect 2 "use heurnet avi" "$H" gen --domain "$T/libpancake.so:7" --count 5 -o "$T/g2.h5"
+expect 2 "needs --partition" "$H" pdb build --domain "$T/libpancake.so:7"
+expect 2 "the only heuristic is gap" "$H" pdb build --domain "$T/libpancake.so:7" --partition x
+
 exit $((fails > 0))
