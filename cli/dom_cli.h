@@ -75,6 +75,12 @@ int cli_dom_heur(const char *cmd, const cli_dom_search *s, const dom *d, srch_do
 /* One search of `start`. Returns res->status. */
 int cli_dom_run(const cli_dom_search *s, const dom *d, const void *start, srch_dom_heur *h,
                 const srch_limits *lim, srch_dom_result *res);
+/* The domain (--domain or the model's), the heuristic and the instances of
+ * FILE: 0, or an exit code with the reason printed. */
+int cli_dom_setup(const char *cmd, cli_dom_search *s, const char *file, dom **d, srch_dom_heur **h,
+                  dom_instance_rec **inst, size_t *n);
+/* Prints a bad instance line; user is the command's name. */
+void cli_dom_parse_error(const char *msg, void *cmd);
 /* The usage lines of the search options. */
 void cli_dom_search_help(FILE *out);
 

@@ -202,12 +202,6 @@ static int run(const eval_args *a, const dom *d, srch_dom_heur *h, const dom_ins
     return 0;
 }
 
-static void print_parse_error(const char *msg, void *user)
-{
-    (void)user;
-    fprintf(stderr, "heurnet eval: %s\n", msg);
-}
-
 static int report(const eval_args *a, const dom *d, const heurnet_dom_eval_row *rows, size_t n,
                   size_t in_file, double wall, const char *part)
 {
@@ -242,38 +236,6 @@ static int report(const eval_args *a, const dom *d, const heurnet_dom_eval_row *
     return 0;
 }
 
-static int setup(eval_args *a, dom **d, srch_dom_heur **h, dom_instance_rec **inst, size_t *n)
-{
-    char spec[512] = "";
-    int st, rc = 0;
-    const char *name = a->s.domain;
-    if (!name && a->s.model) {
-        char *av[] = {"eval", "--model", (char *)a->s.model, NULL};
-        rc = cli_dom_spec("eval", 3, av, spec, sizeof spec);
-        name = spec[0] ? spec : NULL;
-    }
-    if (rc)
-        return rc;
-    if (!name)
-        return cli_usage("eval", "--domain D is required (or a --model that records one)");
-    if (!(*d = dom_open(name, &st))) {
-        if (a->s.domain)
-            fprintf(stderr, "heurnet eval: --domain: %s\n", hn_errmsg());
-        else
-            fprintf(stderr,
-                    "heurnet eval: --model %s is for domain %s, which is not built in (a "
-                    "plug-in's model names no file): give --domain PATH.so\n",
-                    a->s.model, name);
-        return CLI_EXIT_USAGE;
-    }
-    if ((rc = cli_dom_search_finish("eval", &a->s, *d)) ||
-        (rc = cli_dom_heur("eval", &a->s, *d, h)))
-        return rc;
-    if (dom_read_instances(*d, a->instances, print_parse_error, NULL, inst, n))
-        return cli_fail(NULL);
-    return 0;
-}
-
 int cli_dom_eval(int argc, char **argv)
 {
     eval_args a = {0};
@@ -288,7 +250,8 @@ int cli_dom_eval(int argc, char **argv)
     size_t n = 0, done = 0;
     char part[4400];
     heurnet_dom_eval_row *rows = NULL;
-    if ((rc = setup(&a, &d, &h, &inst, &n)) || (rc = prepare_dir(&a, part, sizeof part)))
+    if ((rc = cli_dom_setup("eval", &a.s, a.instances, &d, &h, &inst, &n)) ||
+        (rc = prepare_dir(&a, part, sizeof part)))
         goto out;
     size_t todo = a.limit > 0 && (size_t)a.limit < n ? (size_t)a.limit : n;
     if (!(rows = calloc(todo ? todo : 1, sizeof *rows))) {

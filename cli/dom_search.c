@@ -321,3 +321,43 @@ void cli_dom_search_help(FILE *out)
             "  --max-nodes N       stored states, 0 = none [0]\n",
             SRCH_DOM_DEFAULTS.batch, SRCH_DOM_DEFAULTS.width);
 }
+
+/* The domain (--domain, or the model's) and the search's heuristic, opened
+ * before any file is read so that a model of another domain is refused
+ * first; then the instance file. 0 or an exit code (reason printed). */
+int cli_dom_setup(const char *cmd, cli_dom_search *s, const char *file, dom **d, srch_dom_heur **h,
+                  dom_instance_rec **inst, size_t *n)
+{
+    char spec[512];
+    int st, rc = 0;
+    const char *name = s->domain;
+    if (!name && s->model) {
+        char *av[] = {(char *)cmd, "--model", (char *)s->model, NULL};
+        rc = cli_dom_spec(cmd, 3, av, spec, sizeof spec);
+        name = spec[0] ? spec : NULL;
+    }
+    if (rc)
+        return rc;
+    if (!name)
+        return cli_usage(cmd, "--domain D is required (or a --model that records one)");
+    if (!(*d = dom_open(name, &st))) {
+        if (s->domain)
+            fprintf(stderr, "heurnet %s: --domain: %s\n", cmd, hn_errmsg());
+        else
+            fprintf(stderr,
+                    "heurnet %s: --model %s is for domain %s, which is not built in (a "
+                    "plug-in's model names no file): give --domain PATH.so\n",
+                    cmd, s->model, name);
+        return CLI_EXIT_USAGE;
+    }
+    if ((rc = cli_dom_search_finish(cmd, s, *d)) || (rc = cli_dom_heur(cmd, s, *d, h)))
+        return rc;
+    if (dom_read_instances(*d, file, cli_dom_parse_error, (void *)cmd, inst, n))
+        return cli_fail(NULL);
+    return 0;
+}
+
+void cli_dom_parse_error(const char *msg, void *cmd)
+{
+    fprintf(stderr, "heurnet %s: %s\n", (const char *)cmd, msg);
+}

@@ -165,47 +165,6 @@ static int summarize(const solve_args *a, const job *j, int reference, double wa
     return (wrong && exact) || solved < j->n || j->rc ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 
-static void print_parse_error(const char *msg, void *user)
-{
-    (void)user;
-    fprintf(stderr, "heurnet solve: %s\n", msg);
-}
-
-/* Open the domain named by --domain or the model and its heuristic (a
- * model of another domain is refused before the file is read), read the
- * file. */
-static int setup(solve_args *a, dom **d, srch_dom_heur **h, dom_instance_rec **inst, size_t *n)
-{
-    char spec[512];
-    int st, rc = 0;
-    const char *name = a->s.domain;
-    if (!name && a->s.model) {
-        char *av[] = {"solve", "--model", (char *)a->s.model, NULL};
-        rc = cli_dom_spec("solve", 3, av, spec, sizeof spec);
-        name = spec[0] ? spec : NULL;
-    }
-    if (rc)
-        return rc;
-    if (!name)
-        return cli_usage("solve", "--domain D is required (or a --model that records one)");
-    if (!(*d = dom_open(name, &st))) {
-        if (a->s.domain)
-            fprintf(stderr, "heurnet solve: --domain: %s\n", hn_errmsg());
-        else
-            fprintf(stderr,
-                    "heurnet solve: --model %s is for domain %s, which is not built in (a "
-                    "plug-in's model names no file): give --domain PATH.so\n",
-                    a->s.model, name);
-        return CLI_EXIT_USAGE;
-    }
-    if ((rc = cli_dom_search_finish("solve", &a->s, *d)) ||
-        (rc = cli_dom_heur("solve", &a->s, *d, h)))
-        return rc;
-    if (dom_read_instances(*d, a->file, print_parse_error, NULL, inst, n))
-        return cli_fail(NULL);
-    return 0;
-}
-
 int cli_dom_solve(int argc, char **argv)
 {
     solve_args a = {.threads = 1};
@@ -219,7 +178,7 @@ int cli_dom_solve(int argc, char **argv)
     srch_dom_heur *h = NULL;
     dom_instance_rec *inst = NULL;
     size_t n = 0;
-    if ((rc = setup(&a, &d, &h, &inst, &n))) {
+    if ((rc = cli_dom_setup("solve", &a.s, a.file, &d, &h, &inst, &n))) {
         srch_dom_heur_free(h);
         dom_free(d);
         return rc;

@@ -7,8 +7,8 @@
 
 static const dom_def *const BUILTIN[] = {
     &dom_npuzzle_def, /* sliding-tile puzzle (domains/npuzzle) */
-    &dom_cube3_def, /* Rubik's cube (domains/cube3) */
-    NULL            /* keep last */
+    &dom_cube3_def,   /* Rubik's cube (domains/cube3) */
+    NULL              /* keep last */
 };
 
 const dom_def *dom_builtin(int index)

@@ -134,6 +134,11 @@ int dom_read_instances(const dom *d, const char *path, void (*err)(const char *m
 
 /* ---- admissible heuristics ---- */
 
+/* The cache folder for tables ($HEURNET_DATA, else ~/.cache/heurnet) into
+ * buf, created when missing: 0 or a status (HN_ERR_ARG without either
+ * variable or for a path past cap, HN_ERR_IO when it cannot be created). */
+int dom_cache_dir(char *buf, size_t cap);
+
 typedef struct dom_heur dom_heur;
 /* A heuristic by name: one of the domain's own (facts->heuristics),
  * "pdb:PATTERN" (a pattern database over one of facts->patterns, built by

@@ -18,8 +18,5 @@ struct dom {
 /* The host table given to every domain's create. */
 const dom_host *dom_host_table(void);
 
-/* The cache folder for tables ($HEURNET_DATA, else ~/.cache/heurnet),
- * created when missing: 0 or a status. */
-int dom_cache_dir(char *buf, size_t cap);
 
 #endif

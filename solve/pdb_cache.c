@@ -11,43 +11,14 @@
 
 #include "solve/pdb_cache.h"
 #include "solve/search.h"
+#include "domains/dom.h"
 #include "common/hn.h"
 #include "datagen/dg.h"
 #include "search/srch.h"
 
-/* mkdir -p */
-static int make_dirs(const char *path)
-{
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s", path);
-    for (char *s = buf + 1; *s; s++) {
-        if (*s != '/')
-            continue;
-        *s = '\0';
-        if (mkdir(buf, 0755) && errno != EEXIST)
-            return -1;
-        *s = '/';
-    }
-    return mkdir(buf, 0755) && errno != EEXIST ? -1 : 0;
-}
-
 int heurnet_pdb_dir(char *buf, size_t cap)
 {
-    const char *env = getenv("HEURNET_DATA");
-    const char *home = getenv("HOME");
-    int n;
-    if (env && env[0])
-        n = snprintf(buf, cap, "%s", env);
-    else if (home && home[0])
-        n = snprintf(buf, cap, "%s/.cache/heurnet", home);
-    else
-        return hn_fail(HN_ERR_ARG, "no PDB cache directory: set HEURNET_DATA or HOME");
-    if (n < 0 || (size_t)n >= cap)
-        return hn_fail(HN_ERR_ARG, "PDB cache path too long");
-    if (make_dirs(buf))
-        return hn_fail(HN_ERR_IO, "cannot create the PDB cache directory %s: %s", buf,
-                       strerror(errno));
-    return 0;
+    return dom_cache_dir(buf, cap); /* one cache folder for every domain's tables */
 }
 
 static void progress_cb(uint64_t done, uint64_t total, const char *extra, void *user)
