@@ -30,7 +30,7 @@ static void help(void)
     printf("usage: heurnet domain list\n"
            "       heurnet domain info DOMAIN\n"
            "       heurnet domain check DOMAIN [--walks N] [--max-len N] [--bfs-depth N]\n"
-           "                                   [--bfs-states N] [--seed S]\n\n"
+           "                                   [--bfs-states N] [--heuristics LIST] [--seed S]\n\n"
            "DOMAIN is NAME[:ARGS] for a built-in domain (npuzzle:4x4, npuzzle:6x6:blank-last,\n"
            "cube3) or PATH.so[@NAME][:ARGS] for a plug-in compiled against <heurnet/domain.h>.\n"
            "check: over random walks from the goal, a move then its inverse restores the state,\n"
@@ -41,6 +41,8 @@ static void help(void)
            "  --max-len N        moves per walk, at most [%d]\n"
            "  --bfs-depth N      heuristics checked on states up to N moves away [%d]\n"
            "  --bfs-states N     at most N states in that search (0: skip) [%zu]\n"
+           "  --heuristics LIST  the heuristics to check, comma-separated (max:A,B counts\n"
+           "                     as one only when written alone) [the domain's own list]\n"
            "  --seed S           [%llu]\n",
            DOM_CHECK_OPTS_DEFAULTS.walks, DOM_CHECK_OPTS_DEFAULTS.max_len,
            DOM_CHECK_OPTS_DEFAULTS.bfs_depth, DOM_CHECK_OPTS_DEFAULTS.bfs_states,
@@ -116,6 +118,9 @@ static int check_option(int opt, const char *arg, dom_check_opts *o)
             return cli_usage("domain", "--bfs-states '%s' is not 0..10^8", arg);
         o->bfs_states = (size_t)v;
         return 0;
+    case 'H':
+        o->heuristics = arg;
+        return 0;
     case 's':
         if (cli_parse_u64(arg, &u))
             return cli_usage("domain", "--seed '%s' is not a number", arg);
@@ -128,10 +133,13 @@ static int check_option(int opt, const char *arg, dom_check_opts *o)
 
 static int check(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"walks", required_argument, NULL, 'w'},     {"max-len", required_argument, NULL, 'l'},
-        {"bfs-depth", required_argument, NULL, 'd'}, {"bfs-states", required_argument, NULL, 'n'},
-        {"seed", required_argument, NULL, 's'},      {NULL, 0, NULL, 0}};
+    static const struct option longopts[] = {{"walks", required_argument, NULL, 'w'},
+                                             {"max-len", required_argument, NULL, 'l'},
+                                             {"bfs-depth", required_argument, NULL, 'd'},
+                                             {"bfs-states", required_argument, NULL, 'n'},
+                                             {"seed", required_argument, NULL, 's'},
+                                             {"heuristics", required_argument, NULL, 'H'},
+                                             {NULL, 0, NULL, 0}};
     dom_check_opts o = DOM_CHECK_OPTS_DEFAULTS;
     int opt, rc;
     optind = 1;

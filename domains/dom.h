@@ -162,6 +162,7 @@ typedef struct dom_check_opts {
     int max_len;       /* each of 1..max_len moves [60] */
     int bfs_depth;     /* heuristics against BFS distances up to this depth [8] */
     size_t bfs_states; /* at most this many states (0: no heuristic check) [200000] */
+    const char *heuristics; /* comma-separated names to check; NULL: the domain's list */
 } dom_check_opts;
 
 extern const dom_check_opts DOM_CHECK_OPTS_DEFAULTS;

@@ -248,7 +248,7 @@ static int bfs_fill(const dom *d, struct bfs *b, int depth, size_t cap)
 static void check_heuristics(struct ck *c, const dom_check_opts *o)
 {
     const dom *d = c->d;
-    const char *list = d->facts.heuristics;
+    const char *list = o->heuristics ? o->heuristics : d->facts.heuristics;
     if (!list || !list[0] || o->bfs_states == 0 || !dom_unit_cost(d))
         return;
     for (int m = 0; m < dom_nmoves(d); m++)
