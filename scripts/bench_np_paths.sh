@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The n-puzzle before and after a change, side by side in one run: two
+# heurnet executables (say the binary of the commit before the domain
+# interface and the current one) on
+#   1. Korf's 100 with IDA* and the 7-8 PDB (node counts must be identical),
+#   2. DeepCubeA's 500 15-puzzle boards with the search recorded in
+#      models/15puzzle-search.h5 (A* with the int8 network),
+# interleaved old, new, old, new ... N times; prints user CPU seconds per run
+# and the medians' ratio new/old. The 24-puzzle check (same mean length on
+# own boards at 20 s per board) runs the two binaries at once:
+#   heurnet solve --puzzle 24 --model models/24puzzle-search.h5 --time-limit 20
+# on instances/npuzzle/own/24puzzle-random3101.txt ids 1500-1549.
+#
+# usage: scripts/bench_np_paths.sh OLD_HEURNET NEW_HEURNET [RUNS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+old=$1
+new=$2
+runs=${3:-5}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+# user seconds of one run; the run's stdout goes to $out/$2.txt
+timed() {
+    local bin=$1 tag=$2
+    shift 2
+    /usr/bin/time -f "%U" -o "$out/t" "$bin" "$@" >"$out/$tag.txt" 2>/dev/null || true
+    cat "$out/t"
+}
+
+median() { sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
+
+compare() {
+    local name=$1
+    shift
+    : >"$out/old.times"
+    : >"$out/new.times"
+    for _ in $(seq "$runs"); do
+        timed "$old" old "$@" >>"$out/old.times"
+        timed "$new" new "$@" >>"$out/new.times"
+    done
+    local same=yes
+    if ! diff <(grep -o 'length=[0-9]* expanded=[0-9]*' "$out/old.txt") \
+        <(grep -o 'length=[0-9]* expanded=[0-9]*' "$out/new.txt") >/dev/null; then
+        same=no
+    fi
+    local mo mn
+    mo=$(median <"$out/old.times")
+    mn=$(median <"$out/new.times")
+    printf '| %s | %s | %s | %.3f | %s |\n' "$name" "$mo" "$mn" "$(echo "$mn / $mo" | bc -l)" "$same"
+}
+
+echo "| run (user CPU s, median of $runs interleaved) | old | new | new/old | same lengths and expansions |"
+echo "|---|---|---|---|---|"
+compare "Korf's 100, IDA*, 7-8 PDB" solve --puzzle 15 --heuristic pdb:7-8 --algo idastar -q \
+    instances/npuzzle/korf100.txt
+compare "DeepCubeA's 500, 15puzzle-search.h5 (recorded search)" solve --puzzle 15 --goal blank-last \
+    --model models/15puzzle-search.h5 -q instances/npuzzle/deepcubea_test_15puzzle.txt
