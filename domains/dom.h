@@ -158,10 +158,10 @@ const uint8_t *dom_heur_pdb_table(const dom_heur *h, uint64_t *entries);
 
 typedef struct dom_check_opts {
     uint64_t seed;
-    int walks;         /* random walks from the goal [200] */
-    int max_len;       /* each of 1..max_len moves [60] */
-    int bfs_depth;     /* heuristics against BFS distances up to this depth [8] */
-    size_t bfs_states; /* at most this many states (0: no heuristic check) [200000] */
+    int walks;              /* random walks from the goal [200] */
+    int max_len;            /* each of 1..max_len moves [60] */
+    int bfs_depth;          /* heuristics against BFS distances up to this depth [8] */
+    size_t bfs_states;      /* at most this many states (0: no heuristic check) [200000] */
     const char *heuristics; /* comma-separated names to check; NULL: the domain's list */
 } dom_check_opts;
 

@@ -18,5 +18,4 @@ struct dom {
 /* The host table given to every domain's create. */
 const dom_host *dom_host_table(void);
 
-
 #endif
