@@ -206,7 +206,7 @@ static int pdb_build_any(int argc, char **argv)
     if (!spec)
         return pdb_build(argc, argv);
     int w = 0, h = 0;
-    static char puzzle[8];
+    static char puzzle[16];
     if (sscanf(spec, "npuzzle:%dx%d", &w, &h) == 2 && w == h && w >= 3 && w <= 5) {
         snprintf(puzzle, sizeof puzzle, "%d", w * w - 1); /* tables serve both goals */
         argv[at] = "--puzzle";

@@ -72,7 +72,7 @@ int cli_dom_spec(const char *cmd, int argc, char **argv, char *spec, size_t cap)
 
 int cli_dom_specialised(const char *spec, int argc, char **argv, char **out, int *argc_out)
 {
-    static char puzzle[8];
+    static char puzzle[16];
     int w = 0, h = 0, n = 0;
     if (sscanf(spec, "npuzzle:%dx%d%n", &w, &h, &n) != 2 || w != h || w < 3 || w > 5)
         return 0;
