@@ -729,10 +729,13 @@ static void test_clone(void)
     CHECK(a.h && b.h && srch_dom_heur_scale(b.h) == 4);
     srch_dom_heur_free(h);
     pthread_t ta, tb;
-    CHECK(pthread_create(&ta, NULL, run_job, &a) == 0 &&
-          pthread_create(&tb, NULL, run_job, &b) == 0);
-    pthread_join(ta, NULL);
-    pthread_join(tb, NULL);
+    int started_a = pthread_create(&ta, NULL, run_job, &a) == 0;
+    int started_b = pthread_create(&tb, NULL, run_job, &b) == 0;
+    CHECK(started_a && started_b);
+    if (started_a)
+        pthread_join(ta, NULL);
+    if (started_b)
+        pthread_join(tb, NULL);
     for (int i = 0; i < N; i++)
         CHECK(one.cost[i] > 0 && a.cost[i] == one.cost[i] && b.cost[i] == one.cost[i] &&
               a.expanded[i] == one.expanded[i] && b.expanded[i] == one.expanded[i]);
