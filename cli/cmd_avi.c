@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/dom_cli.h"
 #include "cli/cmd_nn.h"
 #include "search/npuzzle/ann.h"
 #include "train/trn.h"
@@ -22,6 +23,9 @@ struct avi_cli {
     const char *out, *log, *floor, *eval, *residual, *start, *domain;
     dom *dom;                     /* --domain on the generic path, else NULL */
     dom_heur *dfloor, *dresidual; /* its --floor and --residual */
+    uint8_t *dstates;             /* its --eval states, back to back */
+    int *dlen;                    /* and their optimal lengths */
+    size_t ndstates;
     int eval_every, quiet, scale_set;
     int log_check;       /* a resumed log: drop lines of rounds this run writes */
     int rounds_run;      /* rounds this process finished */
@@ -404,8 +408,8 @@ static int open_domain(struct avi_cli *c)
         return 0;
     }
     c->o.dom = c->dom;
-    if (c->o.method != TRN_AVI_DAVI || c->o.table || c->start || c->eval)
-        return cli_usage("avi", "on %s: --method davi without --table, --start-boards or --eval",
+    if (c->o.method != TRN_AVI_DAVI || c->o.table || c->start)
+        return cli_usage("avi", "on %s: --method davi without --table or --start-boards",
                          dom_spec(c->dom));
     return 0;
 }
@@ -533,9 +537,40 @@ static int add_residual(const struct avi_cli *c, const srch_np_board *b, float *
     return rc;
 }
 
+/* The same on a domain: the network's estimate plus the run's residual
+ * (already open, so a large table is not read again every round). */
+static void evaluate_dom(struct avi_cli *c, const nn_model *m, double *mae, double *exact)
+{
+    int st;
+    srch_dom_net_opts no = SRCH_DOM_NET_DEFAULTS;
+    no.engine = SRCH_DOM_ENGINE_FLOAT;
+    no.residual = 0;
+    srch_dom_heur *h = srch_dom_heur_net(c->dom, m, "model", &no, &st);
+    double *est = malloc(sizeof *est * c->ndstates);
+    size_t sb = dom_state_bytes(c->dom);
+    *mae = *exact = NAN;
+    if (h && est && !srch_dom_heur_estimate(h, c->dstates, c->ndstates, NULL, NULL, NULL, est)) {
+        double sa = 0, ex = 0;
+        for (size_t i = 0; i < c->ndstates; i++) {
+            if (c->o.dom_residual)
+                est[i] += dom_heur_eval(c->o.dom_residual, c->dstates + i * sb);
+            sa += fabs(est[i] - c->dlen[i]);
+            ex += lround(est[i]) == c->dlen[i];
+        }
+        *mae = sa / (double)c->ndstates;
+        *exact = ex / (double)c->ndstates;
+    }
+    srch_dom_heur_free(h);
+    free(est);
+}
+
 /* MAE and exact share of the rounded network on the --eval boards. */
 static void evaluate(struct avi_cli *c, const nn_model *m, double *mae, double *exact)
 {
+    if (c->dom) {
+        evaluate_dom(c, m, mae, exact);
+        return;
+    }
     int rc = 0;
     srch_np_ann_opts ao = SRCH_NP_ANN_DEFAULTS;
     ao.cache_bits = 0;
@@ -625,7 +660,7 @@ static void on_round(const struct trn_avi_round *r, void *user)
             fprintf(stderr, "heurnet avi: warning: %s: cannot reopen: %s\n", c->log,
                     strerror(errno));
     }
-    if (c->ninst && r->round % c->eval_every == 0)
+    if ((c->ninst || c->ndstates) && r->round % c->eval_every == 0)
         evaluate(c, r->model, &mae, &exact);
     csv_line(stdout, r, mae, exact);
     fflush(stdout);
@@ -685,10 +720,40 @@ static int open_dom_heurs(struct avi_cli *c)
     return 0;
 }
 
+/* --eval on a domain: states with their optimal lengths. */
+static int load_dom_eval(struct avi_cli *c)
+{
+    dom_instance_rec *in = NULL;
+    size_t n = 0, sb = dom_state_bytes(c->dom);
+    if (dom_read_instances(c->dom, c->eval, cli_dom_parse_error, "avi", &in, &n))
+        return cli_fail("avi --eval");
+    c->dstates = malloc(sb * n);
+    c->dlen = malloc(sizeof *c->dlen * n);
+    for (size_t i = 0; c->dstates && c->dlen && i < n; i++) {
+        if (in[i].length < 0) {
+            hn_fail(HN_ERR_FORMAT, "%s:%d: no optimal length (lines must be: id length state)",
+                    c->eval, in[i].line);
+            free(in);
+            return cli_fail("avi --eval");
+        }
+        memcpy(c->dstates + i * sb, in[i].state, sb);
+        c->dlen[i] = in[i].length;
+    }
+    free(in);
+    if (!c->dstates || !c->dlen) {
+        hn_fail(HN_ERR_NOMEM, "%s: out of memory", c->eval);
+        return cli_fail("avi --eval");
+    }
+    c->ndstates = n;
+    return 0;
+}
+
 static int open_inputs(struct avi_cli *c, srch_np_heur **floor, srch_np_heur **residual)
 {
     struct stat st;
     if (c->dom && open_dom_heurs(c))
+        return CLI_EXIT_FAIL;
+    if (c->dom && c->eval && load_dom_eval(c))
         return CLI_EXIT_FAIL;
     if (c->dom)
         ; /* its heuristics are the domain's */
@@ -701,7 +766,7 @@ static int open_inputs(struct avi_cli *c, srch_np_heur **floor, srch_np_heur **r
         c->o.residual = *residual;
         c->o.residual_spec = c->residual;
     }
-    if (c->eval) {
+    if (c->eval && !c->dom) {
         int rc =
             srch_np_parse_file(c->eval, c->o.width, c->o.goal, NULL, NULL, &c->inst, &c->ninst);
         if (rc)
@@ -842,6 +907,8 @@ done:
     srch_np_heur_free(residual);
     dom_heur_free(c->dfloor);
     dom_heur_free(c->dresidual);
+    free(c->dstates);
+    free(c->dlen);
     free(c->inst);
     free(c->startb);
     if (c->logf)

@@ -107,6 +107,14 @@ fi
 "$H" eval --domain "$T/libpancake.so:7" --model "$T/p5.h5" --instances "$T/p7opt.txt" -o "$T/rep" --reference --force \
     --quiet >"$T/eval.txt" || fail "eval --force"
 grep -q 'shorter=0 equal=[0-9]' "$T/eval.txt" || fail "eval --reference: $(cat "$T/eval.txt")"
+# avi --eval on a domain: the network's MAE against the file's optimal lengths each round
+"$H" avi --domain "$T/libpancake.so:7" --arch 49-16-1 --rounds 2 --steps 5 --batch 50 \
+    --walk-max 10 --residual gap --eval "$T/p7opt.txt" -o "$T/pe.h5" --quiet >"$T/pe.csv" ||
+    fail "avi --eval on a domain"
+awk -F, 'NR > 1 && ($18 == "nan" || $18 < 0 || $19 < 0 || $19 > 1) {bad = 1} END {exit bad}' \
+    "$T/pe.csv" || fail "avi --eval: no MAE in the CSV: $(cat "$T/pe.csv")"
+expect 1 "no optimal length" "$H" avi --domain "$T/libpancake.so:7" --arch 49-16-1 --rounds 1 \
+    --steps 5 --batch 50 --eval "$T/p7.txt" -o "$T/pe2.h5" --quiet
 expect 2 "--time-budget" "$H" eval --domain "$T/libpancake.so:7" --model "$T/p5.h5" --instances "$T/p7opt.txt" -o "$T/r2" \
     --time-budget 0
 
