@@ -292,6 +292,24 @@ int trn_avi_update_target(struct avi_state *s)
     return HN_OK;
 }
 
+/* perm = a shuffle of 0..n-1, seeded by the run's seed and round. */
+static int shuffle(const struct trn_avi_opts *o, const struct avi_state *s, uint32_t *perm,
+                   size_t n)
+{
+    hn_rng *g = hn_rng_new(hn_seed_mix(o->seed, 0xa0000000ull + (uint64_t)s->round));
+    if (!g)
+        return hn_fail(HN_ERR_NOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        perm[i] = (uint32_t)i;
+    for (size_t i = n - 1; i > 0; i--) {
+        uint32_t k = hn_rng_below(g, (uint32_t)(i + 1)), t = perm[i];
+        perm[i] = perm[k];
+        perm[k] = t;
+    }
+    hn_rng_free(g);
+    return HN_OK;
+}
+
 static int round_rows(const struct trn_avi_opts *o, struct avi_state *s, struct davi_job *j,
                       uint8_t *rows, uint32_t *perm, struct trn_avi_round *r)
 {
@@ -307,38 +325,26 @@ static int round_rows(const struct trn_avi_opts *o, struct avi_state *s, struct 
     rc = rc ? rc : run_jobs(j, s->target);
     nn_blas_threads(o->blas_threads);
     r->target_seconds = hn_now() - t0;
-    if (rc)
-        return rc;
-    double sum = 0, mx = 0, raised = 0;
-    for (size_t i = 0; i < j->n; i++) {
-        sum += j->y[i];
-        mx = j->y[i] > mx ? j->y[i] : mx;
-        raised += j->raised[i];
-    }
-    r->target_mean = sum / (double)j->n;
-    r->target_max = mx;
-    r->floor_share = raised / (double)j->n;
-    /* a residual network learns only the correction to its heuristic */
-    for (size_t i = 0; j->base && i < j->n; i++)
-        j->y[i] -= (float)j->base[i];
-    return trn_avi_shuffle(o, s, perm, j->n);
+    return rc ? rc : trn_avi_round_finish(o, s, j->y, j->raised, j->base, j->n, perm, r);
 }
 
-int trn_avi_shuffle(const struct trn_avi_opts *o, const struct avi_state *s, uint32_t *perm,
-                    size_t n)
+int trn_avi_round_finish(const struct trn_avi_opts *o, const struct avi_state *s, float *y,
+                         const int *raised, const int *base, size_t n, uint32_t *perm,
+                         struct trn_avi_round *r)
 {
-    hn_rng *g = hn_rng_new(hn_seed_mix(o->seed, 0xa0000000ull + (uint64_t)s->round));
-    if (!g)
-        return hn_fail(HN_ERR_NOMEM, "out of memory");
-    for (size_t i = 0; i < n; i++)
-        perm[i] = (uint32_t)i;
-    for (size_t i = n - 1; i > 0; i--) {
-        uint32_t k = hn_rng_below(g, (uint32_t)(i + 1)), t = perm[i];
-        perm[i] = perm[k];
-        perm[k] = t;
+    double sum = 0, mx = 0, up = 0;
+    for (size_t i = 0; i < n; i++) {
+        sum += y[i];
+        mx = y[i] > mx ? y[i] : mx;
+        up += raised[i];
     }
-    hn_rng_free(g);
-    return HN_OK;
+    r->target_mean = sum / (double)n;
+    r->target_max = mx;
+    r->floor_share = up / (double)n;
+    /* a residual network learns only the correction to its heuristic */
+    for (size_t i = 0; base && i < n; i++)
+        y[i] -= (float)base[i];
+    return shuffle(o, s, perm, n);
 }
 
 int trn_avi_davi_round(const struct trn_avi_opts *o, struct avi_state *s, struct trn_avi_round *r)

@@ -68,9 +68,11 @@ int trn_avi_boot_round(const struct trn_avi_opts *o, struct avi_state *s, struct
 int trn_avi_dom_round(const struct trn_avi_opts *o, struct avi_state *s, struct trn_avi_round *r);
 /* Replace the target network by a copy of the trained one. */
 int trn_avi_update_target(struct avi_state *s);
-/* perm = a shuffle of 0..n-1, seeded by the run's seed and round. */
-int trn_avi_shuffle(const struct trn_avi_opts *o, const struct avi_state *s, uint32_t *perm,
-                    size_t n);
+/* After a round's targets: their mean, max and floor share into r, the
+ * residual base subtracted from y (base may be NULL), perm shuffled. */
+int trn_avi_round_finish(const struct trn_avi_opts *o, const struct avi_state *s, float *y,
+                         const int *raised, const int *base, size_t n, uint32_t *perm,
+                         struct trn_avi_round *r);
 
 /* Run fn(user, job) for job = 0..njobs-1 on o->threads threads (jobs are
  * taken in order; fn must not depend on which thread runs it). Returns the
