@@ -11,6 +11,8 @@
 #include "nn/sparse.h"
 #include "train/avi_private.h"
 
+_Static_assert(sizeof(int) == sizeof(int32_t), "dom_encode writes int32_t, nn/sparse.h reads int");
+
 #define CHUNK 1024 /* states per job */
 #define EVAL 512   /* network rows per call */
 
@@ -105,30 +107,23 @@ static int expand_level(const dom *d, const struct level *from, int root, struct
     return rc;
 }
 
-/* Network estimates of n states (the target network's outputs, plus the
- * residual heuristic when the model is one). */
+/* The target network's outputs for n states (without the residual). */
 static int estimate(const struct dom_job *j, nn_sparse *sp, int32_t *acc, const uint8_t *s,
                     size_t n, float *h)
 {
     const dom *d = j->o->dom;
     size_t sb = dom_state_bytes(d), stride = (size_t)nn_sparse_acc_stride(sp);
-    int32_t act[DOM_MAX_ACTIVE];
+    int act[DOM_MAX_ACTIVE]; /* dom_encode's int32_t, nn/sparse.h's int */
     for (size_t lo = 0; lo < n; lo += EVAL) {
         size_t k = n - lo < EVAL ? n - lo : EVAL;
         for (size_t i = 0; i < k; i++) {
             int na = dom_encode(d, s + (lo + i) * sb, act);
-            int a32[DOM_MAX_ACTIVE];
-            for (int t = 0; t < na; t++)
-                a32[t] = act[t];
-            nn_sparse_acc_init(sp, a32, na, acc + i * stride);
+            nn_sparse_acc_init(sp, act, na, acc + i * stride);
         }
         int rc = nn_sparse_run(sp, acc, (int)k, h + lo);
         if (rc)
             return rc;
     }
-    if (j->o->dom_residual)
-        for (size_t i = 0; i < n; i++)
-            h[i] += (float)dom_heur_eval(j->o->dom_residual, s + i * sb);
     return HN_OK;
 }
 
@@ -145,6 +140,8 @@ static int leaf_values(const struct dom_job *j, struct level *l)
     nn_sparse *sp = j->net ? nn_sparse_clone(j->net, EVAL, NULL) : NULL;
     int32_t *acc = sp ? nn_sparse_acc_alloc(sp, EVAL) : NULL;
     int rc = h && (!j->net || acc) ? HN_OK : hn_fail(HN_ERR_NOMEM, "out of memory");
+    int same_floor = o->dom_floor && o->dom_residual &&
+                     !strcmp(dom_heur_name(o->dom_floor), dom_heur_name(o->dom_residual));
     if (!rc && j->net)
         rc = estimate(j, sp, acc, l->s, l->n, h);
     for (size_t m = 0; !rc && m < l->n; m++) {
@@ -154,10 +151,10 @@ static int leaf_values(const struct dom_job *j, struct level *l)
             l->up[m] = 0;
             continue;
         }
-        double v = j->net            ? trn_avi_child_value(o, h[m])
-                   : o->dom_residual ? dom_heur_eval(o->dom_residual, st)
-                                     : 0.0;
-        int fl = o->dom_floor ? dom_heur_eval(o->dom_floor, st) : 0;
+        /* a floor named as the residual is the same table: one lookup */
+        int base = o->dom_residual ? dom_heur_eval(o->dom_residual, st) : 0;
+        double v = j->net ? trn_avi_child_value(o, h[m] + (float)base) : base;
+        int fl = !o->dom_floor ? 0 : same_floor ? base : dom_heur_eval(o->dom_floor, st);
         l->up[m] = fl > v;
         l->v[m] = l->up[m] ? fl : v;
     }
@@ -262,20 +259,7 @@ static int targets_and_order(const struct trn_avi_opts *o, struct avi_state *s, 
     int rc = run_jobs(j, s->target);
     nn_blas_threads(o->blas_threads);
     r->target_seconds = hn_now() - t0;
-    if (rc)
-        return rc;
-    double sum = 0, mx = 0, raised = 0;
-    for (size_t i = 0; i < j->n; i++) {
-        sum += j->y[i];
-        mx = j->y[i] > mx ? j->y[i] : mx;
-        raised += j->raised[i];
-    }
-    r->target_mean = sum / (double)j->n;
-    r->target_max = mx;
-    r->floor_share = raised / (double)j->n;
-    for (size_t i = 0; j->base && i < j->n; i++)
-        j->y[i] -= (float)j->base[i];
-    return trn_avi_shuffle(o, s, perm, j->n);
+    return rc ? rc : trn_avi_round_finish(o, s, j->y, j->raised, j->base, j->n, perm, r);
 }
 
 int trn_avi_dom_round(const struct trn_avi_opts *o, struct avi_state *s, struct trn_avi_round *r)
