@@ -755,10 +755,8 @@ static int open_inputs(struct avi_cli *c, srch_np_heur **floor, srch_np_heur **r
         return CLI_EXIT_FAIL;
     if (c->dom && c->eval && load_dom_eval(c))
         return CLI_EXIT_FAIL;
-    if (c->dom)
-        ; /* its heuristics are the domain's */
-    else if (c->floor && cli_heur_get(c->floor, c->o.width, c->o.goal, c->quiet, floor))
-        return CLI_EXIT_FAIL;
+    if (!c->dom && c->floor && cli_heur_get(c->floor, c->o.width, c->o.goal, c->quiet, floor))
+        return CLI_EXIT_FAIL; /* a domain's heuristics are opened above */
     if (!c->dom && c->residual &&
         cli_heur_get(c->residual, c->o.width, c->o.goal, c->quiet, residual))
         return CLI_EXIT_FAIL;
