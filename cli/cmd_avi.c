@@ -94,6 +94,8 @@ static void help(const struct trn_avi_opts *o)
            "  --integer-targets  round each child's network value to the nearest integer\n"
            "                     (at least 0) before the min: the exact Bellman operator\n"
            "                     of a unit-cost puzzle, so errors under 0.5 do not compound\n"
+           "  --target-engine E  --domain: float or q8 (int8 layers, docs/inference.md) for\n"
+           "                     the target network's look-ahead values [float]\n"
            "BOOTSTRAP:\n"
            "  --boards N         boards solved per round [%d]\n"
            "  --budget N         expansions per board at the start (doubles when fewer than\n"
@@ -150,6 +152,7 @@ enum {
     O_UPLOSS,
     O_NOCLAMP,
     O_INTTGT,
+    O_TGTENG,
     O_BOARDS,
     O_BUDGET,
     O_WEIGHT,
@@ -206,6 +209,7 @@ static const struct option longopts[] = {CLI_ARCH_LONGOPTS,
                                          {"update-loss", required_argument, NULL, O_UPLOSS},
                                          {"no-clamp", no_argument, NULL, O_NOCLAMP},
                                          {"integer-targets", no_argument, NULL, O_INTTGT},
+                                         {"target-engine", required_argument, NULL, O_TGTENG},
                                          {"boards", required_argument, NULL, O_BOARDS},
                                          {"budget", required_argument, NULL, O_BUDGET},
                                          {"weight", required_argument, NULL, O_WEIGHT},
@@ -337,6 +341,11 @@ static int other_option(struct avi_cli *c, int opt, const char *arg)
         return 1;
     case O_INTTGT:
         c->o.integer_targets = 1;
+        return 1;
+    case O_TGTENG:
+        if (strcmp(arg, "float") && strcmp(arg, "q8"))
+            return cli_usage("avi", "--target-engine '%s' is not float or q8", arg);
+        c->o.target_q8 = !strcmp(arg, "q8");
         return 1;
     case O_TABLE:
         c->o.table = 1;

@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -30,13 +31,17 @@ static void help(void)
     printf("usage: heurnet domain list\n"
            "       heurnet domain info DOMAIN\n"
            "       heurnet domain check DOMAIN [--walks N] [--max-len N] [--bfs-depth N]\n"
-           "                                   [--bfs-states N] [--heuristics LIST] [--seed S]\n\n"
+           "                                   [--bfs-states N] [--heuristics LIST] [--seed S]\n"
+           "       heurnet domain sample DOMAIN [-n N] --walk A[-B] | --uniform [--seed S]\n\n"
            "DOMAIN is NAME[:ARGS] for a built-in domain (npuzzle:4x4, npuzzle:6x6:blank-last,\n"
            "cube3) or PATH.so[@NAME][:ARGS] for a plug-in compiled against <heurnet/domain.h>.\n"
            "check: over random walks from the goal, a move then its inverse restores the state,\n"
            "expand agrees with apply, the encoding delta agrees with re-encoding, states and\n"
            "moves parse back from their text, and the domain's heuristics never exceed\n"
            "breadth-first distances. Exit 0 when every check passes, 1 otherwise.\n"
+           "sample: N states (default 100) as `id STATE` lines on stdout, each a random walk\n"
+           "of A..B moves from the goal (uniform length, never undoing the last move) or\n"
+           "drawn uniformly among all states (--uniform, where the domain can).\n"
            "  --walks N          random walks [%d]\n"
            "  --max-len N        moves per walk, at most [%d]\n"
            "  --bfs-depth N      heuristics checked on states up to N moves away [%d]\n"
@@ -169,6 +174,117 @@ static int check(int argc, char **argv)
     return r.failures ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 
+/* Options of `domain sample`: walks of walk_lo..walk_hi moves from the goal,
+ * or uniformly drawn states when uniform is set. */
+typedef struct {
+    long count, walk_lo, walk_hi;
+    int uniform;
+    uint64_t seed;
+} sample_opts;
+
+static int parse_walk(const char *arg, sample_opts *o)
+{
+    char lo[32], *dash;
+    if (strlen(arg) >= sizeof lo)
+        return cli_usage("domain", "--walk '%s' is not K or A-B", arg);
+    strcpy(lo, arg);
+    const char *hi = lo;
+    if ((dash = strchr(lo, '-'))) {
+        *dash = '\0';
+        hi = dash + 1;
+    }
+    if (cli_parse_long(lo, 0, 100000000, &o->walk_lo) ||
+        cli_parse_long(hi, 0, 100000000, &o->walk_hi) || o->walk_hi < o->walk_lo)
+        return cli_usage("domain", "--walk '%s' is not K or A-B with 0 <= A <= B <= 10^8", arg);
+    return 0;
+}
+
+static int sample_option(int opt, const char *arg, sample_opts *o)
+{
+    switch (opt) {
+    case 'n':
+        return cli_parse_long(arg, 1, 100000000, &o->count)
+                   ? cli_usage("domain", "-n '%s' is not 1..10^8", arg)
+                   : 0;
+    case 'w':
+        return parse_walk(arg, o);
+    case 'u':
+        o->uniform = 1;
+        return 0;
+    case 's':
+        return cli_parse_u64(arg, &o->seed)
+                   ? cli_usage("domain", "--seed '%s' is not a number", arg)
+                   : 0;
+    default:
+        return cli_usage("domain", "unknown option");
+    }
+}
+
+/* One sampled state per line, `id STATE`, to stdout; no length (a walk's is
+ * only an upper bound). */
+static int sample_write(const dom *d, const sample_opts *o)
+{
+    hn_rng *rng = hn_rng_new(o->seed);
+    void *s = malloc(dom_state_bytes(d));
+    char *buf = malloc(1 << 16);
+    int rc = CLI_EXIT_OK;
+    if (!rng || !s || !buf) {
+        fprintf(stderr, "heurnet domain sample: out of memory\n");
+        rc = CLI_EXIT_FAIL;
+    }
+    for (long i = 0; !rc && i < o->count; i++) {
+        if (o->uniform) {
+            dom_random_state(d, s, rng);
+        } else {
+            long k = o->walk_lo + (long)hn_rng_below(rng, (uint32_t)(o->walk_hi - o->walk_lo + 1));
+            dom_goal(d, s);
+            dom_walk(d, s, (int)k, rng);
+        }
+        if (dom_format_state(d, s, buf, 1 << 16) < 0 || printf("%ld %s\n", i + 1, buf) < 0)
+            rc = CLI_EXIT_FAIL;
+    }
+    if (fflush(stdout) || ferror(stdout)) {
+        fprintf(stderr, "heurnet domain sample: writing the states failed\n");
+        rc = CLI_EXIT_FAIL;
+    }
+    free(buf);
+    free(s);
+    hn_rng_free(rng);
+    return rc;
+}
+
+static int sample(int argc, char **argv)
+{
+    static const struct option longopts[] = {{"walk", required_argument, NULL, 'w'},
+                                             {"uniform", no_argument, NULL, 'u'},
+                                             {"seed", required_argument, NULL, 's'},
+                                             {NULL, 0, NULL, 0}};
+    sample_opts o = {.count = 100, .walk_lo = -1, .seed = 1};
+    int opt, rc;
+    optind = 1;
+    while ((opt = getopt_long(argc, argv, "n:", longopts, NULL)) != -1)
+        if ((rc = sample_option(opt, optarg, &o)))
+            return rc;
+    if (optind != argc - 1)
+        return cli_usage("domain", "sample needs exactly one DOMAIN");
+    if (o.uniform == (o.walk_lo >= 0))
+        return cli_usage("domain", "sample needs one of --walk A-B and --uniform");
+    dom *d;
+    if ((rc = open_or_usage(argv[optind], &d)))
+        return rc;
+    if (o.uniform && !dom_facts_of(d)->has_uniform) {
+        fprintf(stderr, "heurnet domain sample: %s cannot draw uniform states; use --walk\n",
+                dom_spec(d));
+        dom_free(d);
+        return CLI_EXIT_USAGE;
+    }
+    if (o.walk_hi > INT32_MAX - 1)
+        o.walk_hi = INT32_MAX - 1;
+    rc = sample_write(d, &o);
+    dom_free(d);
+    return rc;
+}
+
 int cmd_domain(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
@@ -181,5 +297,7 @@ int cmd_domain(int argc, char **argv)
         return argc == 3 ? info(argv[2]) : cli_usage("domain", "info needs exactly one DOMAIN");
     if (!strcmp(argv[1], "check"))
         return check(argc - 1, argv + 1);
-    return cli_usage("domain", "unknown subcommand '%s' (list, info, check)", argv[1]);
+    if (!strcmp(argv[1], "sample"))
+        return sample(argc - 1, argv + 1);
+    return cli_usage("domain", "unknown subcommand '%s' (list, info, check, sample)", argv[1]);
 }

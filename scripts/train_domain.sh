@@ -56,7 +56,7 @@ EOF
     exit 0
 fi
 args=(avi --domain "$domain" --residual "$base" --floor "$base" "${walk[@]}" --steps 100
-      --batch 1000 --lr 1e-3 --lr-decay 0.99999 --rounds 100000 --threads 1 --blas-threads 1
+      --batch 1000 --lr 1e-3 --lr-decay 0.99999 --rounds 100000 --threads 1 --blas-threads 1 --target-engine q8
       --checkpoint "$dir/ck.h5" --log "$dir/log.csv" -o "$dir/final.h5" --quiet)
 if [ -e "$dir/ck.h5" ]; then
     exec "$HN" "${args[@]}" --resume "$dir/ck.h5" "$@"

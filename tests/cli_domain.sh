@@ -60,6 +60,17 @@ grep -qx 'encoder=pancake-onehot n=7' "$T/ni" || fail "encoder: $(grep encoder "
     fail "avi --resume: $(cat "$T/avi.err")"
 grep -q '^5,' "$T/avi5.csv" || fail "resumed run did not reach round 5"
 grep -qx 'attr.avi_rounds=5' <("$H" nn info "$T/p5.h5") || fail "resumed model: 5 rounds"
+# int8 target network: the same round's targets as float within 2 %, recorded
+for e in float q8; do
+    cp "$T/p.ck" "$T/p_$e.ck"
+    "$H" "${A[@]}" --rounds 6 --resume "$T/p_$e.ck" --checkpoint "$T/p_$e.ck" --target-engine $e \
+        -o "$T/p_$e.h5" >"$T/avi_$e.csv" 2>"$T/avi.err" || fail "avi --target-engine $e: $(cat "$T/avi.err")"
+done
+awk -F, 'FNR==1{next} /^6,/{v[++n]=$5} END{d=v[1]-v[2]; if(d<0)d=-d; exit !(n==2 && v[1]>0 && d<=0.02*v[1])}' \
+    "$T/avi_float.csv" "$T/avi_q8.csv" ||
+    fail "q8 targets differ from float: $(grep -h '^6,' "$T/avi_float.csv" "$T/avi_q8.csv")"
+grep -qx 'attr.avi_target_q8=1' <("$H" nn info "$T/p_q8.h5") || fail "q8 targets not recorded"
+expect 2 "is not float or q8" "$H" "${A[@]}" --rounds 1 --target-engine q4 -o "$T/x.h5"
 expect 1 'is for domain "pancake:7"' "$H" avi --domain "$T/libpancake.so:8" --resume "$T/p.ck" --batch 100 \
     --rounds 6 --residual gap -o "$T/x.h5" --quiet
 expect 1 "reads 49 inputs" "$H" avi --domain "$T/libpancake.so:7" --arch 64-8-1 --rounds 1 -o "$T/x.h5" --quiet

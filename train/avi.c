@@ -462,10 +462,11 @@ static int record_history(const struct trn_avi_opts *o, const struct avi_state *
         return s->history ? nn_model_set_meta_str(s->m, "avi_history", s->history) : HN_OK;
     snprintf(line, sizeof line,
              "rounds %d-%d: steps %d batch %d lr %g decay %g%s lookahead %d integer %d table %d "
-             "uniform %g walk_max %d floor %s update_loss %g threads %d",
+             "uniform %g walk_max %d floor %s update_loss %g threads %d%s",
              s->session_first, s->round, o->steps_per_round, o->batch, o->lr, o->lr_decay,
              o->lr_cosine ? " cosine" : "", o->lookahead, o->integer_targets, o->table,
-             o->uniform_share, o->walk_max, floor_name(o), o->update_loss, o->threads);
+             o->uniform_share, o->walk_max, floor_name(o), o->update_loss, o->threads,
+             o->target_q8 ? " target q8" : "");
     if (o->start_share > 0) {
         size_t k = strlen(line);
         snprintf(line + k, sizeof line - k, " start %g walk %d of %zu boards (%s)", o->start_share,
@@ -507,6 +508,7 @@ int trn_avi_record(const struct trn_avi_opts *o, const struct avi_state *s)
                 {"avi_update_loss", o->update_loss},
                 {"avi_clamp", o->clamp},
                 {"avi_integer_targets", o->integer_targets},
+                {"avi_target_q8", o->target_q8},
                 {"avi_lookahead", o->lookahead},
                 {"avi_uniform_share", o->uniform_share},
                 {"avi_start_share", o->start_share},

@@ -232,7 +232,9 @@ static int dom_chunk(void *user, int job)
 static int run_jobs(struct dom_job *j, const nn_model *target)
 {
     int rc = 0;
-    nn_sparse *net = target ? nn_sparse_new(target, NN_SPARSE_FLOAT, 1, &rc) : NULL;
+    nn_sparse *net =
+        target ? nn_sparse_new(target, j->o->target_q8 ? NN_SPARSE_Q8 : NN_SPARSE_FLOAT, 1, &rc)
+               : NULL;
     if (target && !net)
         return rc ? rc : HN_ERR_NOMEM;
     j->net = net;

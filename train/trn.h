@@ -247,6 +247,8 @@ struct trn_avi_opts {
     double update_loss;   /* threshold; 0: replace every round [0] */
     int clamp;            /* 1: target <= walk length (an upper bound) [1] */
     int integer_targets;  /* 1: child values rounded, >= 0 (unit costs) [0] */
+    int target_q8;        /* 1: the target network runs in int8 (nn/sparse.h's Q8;
+                             on a domain only) [0: float] */
     int lookahead;        /* backup depth in moves, 1..TRN_AVI_MAX_LOOKAHEAD (with a
                              table 1..TRN_AVI_MAX_TABLE_LOOKAHEAD) [1] */
     double uniform_share; /* share of the boards drawn uniformly among the solvable
