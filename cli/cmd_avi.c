@@ -417,8 +417,8 @@ static int open_domain(struct avi_cli *c)
         return 0;
     }
     c->o.dom = c->dom;
-    if (c->o.method != TRN_AVI_DAVI || c->o.table || c->start)
-        return cli_usage("avi", "on %s: --method davi without --table or --start-boards",
+    if (c->o.table || c->start)
+        return cli_usage("avi", "on %s: no --table or --start-boards (the n-puzzle's)",
                          dom_spec(c->dom));
     return 0;
 }

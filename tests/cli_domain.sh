@@ -71,10 +71,35 @@ awk -F, 'FNR==1{next} /^6,/{v[++n]=$5} END{d=v[1]-v[2]; if(d<0)d=-d; exit !(n==2
     fail "q8 targets differ from float: $(grep -h '^6,' "$T/avi_float.csv" "$T/avi_q8.csv")"
 grep -qx 'attr.avi_target_q8=1' <("$H" nn info "$T/p_q8.h5") || fail "q8 targets not recorded"
 expect 2 "is not float or q8" "$H" "${A[@]}" --rounds 1 --target-engine q4 -o "$T/x.h5"
+# bootstrapping on the plug-in: solved paths fill the buffer, which a
+# checkpoint keeps; a damaged buffered state is refused on resume
+B=(avi --domain "$T/libpancake.so:7" --method bootstrap --arch 49-32-1 --steps 10 --batch 50
+   --boards 20 --budget 500 --walk 4 --walk-step 2 --walk-max 12 --floor gap --quiet)
+"$H" "${B[@]}" --rounds 3 --checkpoint "$T/b.ck" -o "$T/b.h5" >"$T/b.csv" 2>"$T/avi.err" ||
+    fail "avi bootstrap: $(cat "$T/avi.err")"
+awk -F, '/^[0-9]/{s+=$10; if($14+0>0)buf=1} END{exit !(s>0 && buf)}' "$T/b.csv" ||
+    fail "bootstrap solved nothing or kept no state: $(cat "$T/b.csv")"
+grep -q 'attr.avi_method=bootstrap' <("$H" nn info "$T/b.h5") || fail "bootstrap not recorded"
+"$H" "${B[@]}" --rounds 4 --resume "$T/b.ck" --checkpoint "$T/b.ck" -o "$T/b4.h5" >"$T/b4.csv" \
+    2>"$T/avi.err" || fail "avi bootstrap --resume: $(cat "$T/avi.err")"
+awk -F, -v b="$(awk -F, '/^3,/{print $14}' "$T/b.csv")" '/^4,/{exit !($14+0 >= b+0)}' "$T/b4.csv" ||
+    fail "the resumed buffer lost states: $(cat "$T/b.csv" "$T/b4.csv")"
+if /usr/bin/python3 -c 'import h5py' 2>/dev/null; then
+    cp "$T/b.ck" "$T/bad.ck"
+    /usr/bin/python3 - "$T/bad.ck" <<'PY'
+import sys, h5py
+with h5py.File(sys.argv[1], "r+") as f:
+    d = f["avi/buffer_boards"]
+    v = d[...]
+    v[0] = 77
+    d[...] = v
+PY
+    expect 1 "is not a state of" "$H" "${B[@]}" --rounds 5 --resume "$T/bad.ck" -o "$T/x.h5"
+fi
 expect 1 'is for domain "pancake:7"' "$H" avi --domain "$T/libpancake.so:8" --resume "$T/p.ck" --batch 100 \
     --rounds 6 --residual gap -o "$T/x.h5" --quiet
 expect 1 "reads 49 inputs" "$H" avi --domain "$T/libpancake.so:7" --arch 64-8-1 --rounds 1 -o "$T/x.h5" --quiet
-expect 2 "without --table" "$H" avi --domain "$T/libpancake.so:7" --arch 49-8-1 --table -o "$T/x.h5"
+expect 2 "no --table or --start-boards" "$H" avi --domain "$T/libpancake.so:7" --arch 49-8-1 --table -o "$T/x.h5"
 expect 1 "unknown heuristic" "$H" avi --domain "$T/libpancake.so:7" --arch 49-8-1 --residual nosuch \
     --rounds 1 -o "$T/x.h5" --quiet
 [ ! -e "$T/x.h5" ] || fail "a refused run left a model behind"

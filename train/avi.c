@@ -62,6 +62,11 @@ static int check_start(const struct trn_avi_opts *o)
     return HN_OK;
 }
 
+size_t trn_avi_board_bytes(const struct trn_avi_opts *o)
+{
+    return o->dom ? dom_state_bytes(o->dom) : (size_t)(o->width * o->width);
+}
+
 /* The run's floor by name, "none" without one. */
 static const char *floor_name(const struct trn_avi_opts *o)
 {
@@ -73,10 +78,10 @@ static const char *floor_name(const struct trn_avi_opts *o)
 /* What a run on a domain cannot do (yet): the n-puzzle's own extras. */
 static int check_dom(const struct trn_avi_opts *o)
 {
-    if (o->method != TRN_AVI_DAVI || o->table || o->start_share > 0 || o->floor || o->residual)
+    if (o->table || o->start_share > 0 || o->floor || o->residual)
         return hn_fail(HN_ERR_ARG,
-                       "on a domain (%s), value iteration is DAVI without a target "
-                       "table or start boards",
+                       "on a domain (%s), value iteration is DAVI or bootstrapping without a "
+                       "target table or start boards",
                        dom_spec(o->dom));
     if (!dom_unit_cost(o->dom))
         return hn_fail(HN_ERR_ARG, "DAVI on %s: moves of other costs than 1 are not supported",
@@ -408,7 +413,7 @@ static int setup(const struct trn_avi_opts *o, struct avi_state *s)
     int rc = HN_OK;
     *s = (struct avi_state){.budget = o->budget, .walk = o->walk, .tab_built_at = -1};
     if (o->method == TRN_AVI_BOOT) {
-        size_t cells = (size_t)(o->width * o->width);
+        size_t cells = trn_avi_board_bytes(o);
         s->buf_b = malloc(cells * o->buffer_max);
         s->buf_y = malloc(sizeof(float) * o->buffer_max);
         if (!s->buf_b || !s->buf_y)

@@ -99,7 +99,7 @@ static int check_same(hid_t g, const char *path, const struct trn_avi_opts *o)
 
 static int save_group(hid_t g, const struct trn_avi_opts *o, const struct avi_state *s)
 {
-    size_t n = nn_adam_size(s->a), cells = (size_t)(o->width * o->width);
+    size_t n = nn_adam_size(s->a), cells = trn_avi_board_bytes(o);
     double v[NCOUNT], same[4] = {o->method, o->width, o->goal, o->batch};
     static const char *const names[4] = {"method", "width", "goal", "batch"};
     int rc = write_arr(g, "adam_m", H5T_NATIVE_FLOAT, nn_adam_m(s->a), n);
@@ -218,9 +218,28 @@ static int check_boards(const char *path, const uint8_t *b, uint64_t n, size_t c
     return HN_OK;
 }
 
+/* On a domain, a buffered state must read back from its own text: the
+ * domain's parser is its validity check (a damaged state would index the
+ * encoder out of range). */
+static int check_states(const char *path, const dom *d, const uint8_t *b, uint64_t n)
+{
+    size_t sb = dom_state_bytes(d), cap = 1 << 16;
+    char *text = malloc(cap);
+    uint8_t *back = malloc(sb);
+    int rc = text && back ? HN_OK : hn_fail(HN_ERR_NOMEM, "out of memory");
+    for (uint64_t r = 0; !rc && r < n; r++)
+        if (dom_format_state(d, b + r * sb, text, cap) < 0 || dom_parse_state(d, text, back) ||
+            memcmp(back, b + r * sb, sb))
+            rc = hn_fail(HN_ERR_FORMAT, "%s: /avi/buffer_boards row %llu is not a state of %s",
+                         path, (unsigned long long)r, dom_spec(d));
+    free(text);
+    free(back);
+    return rc;
+}
+
 static int load_group(hid_t g, const char *path, const struct trn_avi_opts *o, struct avi_state *s)
 {
-    size_t np = nn_adam_size(s->a), cells = (size_t)(o->width * o->width);
+    size_t np = nn_adam_size(s->a), cells = trn_avi_board_bytes(o);
     int rc = check_same(g, path, o);
     if (!rc)
         rc = load_counts(g, path, o, s);
@@ -245,7 +264,8 @@ static int load_group(hid_t g, const char *path, const struct trn_avi_opts *o, s
     if (!rc && s->buf_n && s->buf_b) {
         rc = read_arr(g, path, "buffer_boards", H5T_NATIVE_UINT8, s->buf_b, s->buf_n * cells);
         if (!rc)
-            rc = check_boards(path, s->buf_b, s->buf_n, cells);
+            rc = o->dom ? check_states(path, o->dom, s->buf_b, s->buf_n)
+                        : check_boards(path, s->buf_b, s->buf_n, cells);
         if (!rc)
             rc = read_arr(g, path, "buffer_cost", H5T_NATIVE_FLOAT, s->buf_y, s->buf_n);
         if (!rc)

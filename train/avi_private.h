@@ -85,6 +85,14 @@ int trn_avi_ckpt_save(const char *path, const struct trn_avi_opts *o, const stru
 /* Fills s (m, target, a, buffer; t is made by the caller). */
 int trn_avi_ckpt_load(const char *path, const struct trn_avi_opts *o, struct avi_state *s);
 
+/* Bootstrapping on a domain (train/boot_dom.c): solve o->boards walks of
+ * s->walk moves under s->budget expansions and add their paths to the
+ * buffer; r->solved and r->boards are set. */
+int trn_avi_boot_dom_solve(const struct trn_avi_opts *o, struct avi_state *s,
+                           struct trn_avi_round *r);
+/* Bytes of one buffered board: the domain's state, else the n-puzzle's cells. */
+size_t trn_avi_board_bytes(const struct trn_avi_opts *o);
+
 /* Several processes (train/avi_comm.c; each the single-process case when
  * o->comm is NULL). Run this process's contiguous part of jobs 0..njobs-1
  * (by trn_avi_parallel), then agree on the status with the others. */

@@ -108,7 +108,7 @@ int trn_avi_boot_round(const struct trn_avi_opts *o, struct avi_state *s, struct
     double t0 = hn_now();
     r->budget = s->budget;
     r->walk = s->walk;
-    int rc = solve_boards(o, s, r);
+    int rc = o->dom ? trn_avi_boot_dom_solve(o, s, r) : solve_boards(o, s, r);
     r->target_seconds = hn_now() - t0;
     r->buffer = s->buf_n;
     if (rc)

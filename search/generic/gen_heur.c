@@ -21,6 +21,7 @@ enum kind { K_ADM, K_NET, K_MAX, K_SUM };
 typedef struct {
     dom_heur *h;
     atomic_int refs;
+    int borrowed; /* the caller owns h (srch_dom_heur_adm_borrow) */
 } shared_adm;
 
 struct srch_dom_heur {
@@ -57,7 +58,8 @@ void srch_dom_heur_free(srch_dom_heur *h)
     if (!h)
         return;
     if (h->sa && atomic_fetch_sub(&h->sa->refs, 1) == 1) {
-        dom_heur_free(h->sa->h);
+        if (!h->sa->borrowed)
+            dom_heur_free(h->sa->h);
         free(h->sa);
     }
     srch_gen_net_free(h->net);
@@ -70,28 +72,41 @@ void srch_dom_heur_free(srch_dom_heur *h)
     free(h);
 }
 
-srch_dom_heur *srch_dom_heur_adm(const dom *d, const char *name, int *status)
+/* A leaf over dh; with `owned` it frees dh when the last clone goes (also
+ * on failure here). */
+static srch_dom_heur *adm_leaf(const dom *d, dom_heur *dh, int owned, int *status)
 {
-    int dummy;
-    if (!status)
-        status = &dummy;
-    dom_heur *dh = dom_heur_open(d, name, status);
-    if (!dh)
-        return NULL;
     srch_dom_heur *h = node_new(K_ADM, d, status);
     shared_adm *sa = h ? malloc(sizeof *sa) : NULL;
     if (!sa) {
         if (h)
             *status = hn_fail(HN_ERR_NOMEM, "out of memory for a heuristic");
         free(h);
-        dom_heur_free(dh);
+        if (owned)
+            dom_heur_free(dh);
         return NULL;
     }
     sa->h = dh;
+    sa->borrowed = !owned;
     atomic_init(&sa->refs, 1);
     h->sa = sa;
     h->adm = dh;
     return h;
+}
+
+srch_dom_heur *srch_dom_heur_adm(const dom *d, const char *name, int *status)
+{
+    int dummy;
+    if (!status)
+        status = &dummy;
+    dom_heur *dh = dom_heur_open(d, name, status);
+    return dh ? adm_leaf(d, dh, 1, status) : NULL;
+}
+
+srch_dom_heur *srch_dom_heur_adm_borrow(const dom *d, const dom_heur *dh, int *status)
+{
+    int dummy;
+    return adm_leaf(d, (dom_heur *)dh, 0, status ? status : &dummy);
 }
 
 /* The model is for this domain: its recorded domain, else its width and

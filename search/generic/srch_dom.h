@@ -51,6 +51,9 @@ extern const srch_dom_net_opts SRCH_DOM_NET_DEFAULTS;
 /* An admissible heuristic by name through dom_heur_open ("gap", "pdb:P",
  * "max:A,B", "zero"). d must outlive it. NULL on error (*status). */
 srch_dom_heur *srch_dom_heur_adm(const dom *d, const char *name, int *status);
+/* The same over an admissible heuristic the caller opened and keeps: dh
+ * must outlive this heuristic and its clones (which never free it). */
+srch_dom_heur *srch_dom_heur_adm_borrow(const dom *d, const dom_heur *dh, int *status);
 
 /* A network heuristic from model m (copied: m may be freed afterwards),
  * evaluated on dom_encode's active inputs through nn/sparse.h. The model
