@@ -23,12 +23,12 @@ case $name in
     domain=npuzzle:6x6:blank-last
     base=max:lc,pdb:5-5-5-5-5-5-5
     arch=1296-1000-500-250-1
-    walk=(--walk-max 2000 --states uniform:0.2) ;;
+    walk=(--walk-max 2000 --states uniform:0.2 --lookahead 2) ;;
 48puzzle)
     domain=npuzzle:7x7:blank-last
     base=max:lc,pdb:4-4-4-4-4-4-4-4-4-4-4-4
     arch=2401-1000-500-250-1
-    walk=(--walk-max 4000 --states uniform:0.2) ;;
+    walk=(--walk-max 4000 --states uniform:0.2 --lookahead 2) ;;
 cube3)
     domain=cube3
     base=max:pdb:corners,pdb:edges7a,pdb:edges7b
