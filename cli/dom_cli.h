@@ -44,7 +44,8 @@ typedef struct cli_dom_search {
     const char *admissible;
     char adm_buf[256];
     srch_dom_heur *adm;
-    uint64_t given; /* bit opt - 1000: the option was given */
+    uint64_t given;     /* bit opt - 1000: the option was given */
+    char rec_buf[4096]; /* the recorded search's text (cli/dom_record.c) */
 } cli_dom_search;
 
 /* focal's bound when --bound is not given. */
@@ -101,6 +102,19 @@ int cli_dom_run(const cli_dom_search *s, const dom *d, const void *start, srch_d
  * FILE: 0, or an exit code with the reason printed. */
 int cli_dom_setup(const char *cmd, cli_dom_search *s, const char *file, dom **d, srch_dom_heur **h,
                   dom_instance_rec **inst, size_t *n);
+/* The search a domain model records (cli/dom_record.c; the attribute
+ * CLI_SEARCH_ATTR in the words of the options above, SELF = the model).
+ * check: rec parsed, its network ann:SELF[,...] loaded from `model` and its
+ * heuristics opened on d as solve would: 0, or CLI_EXIT_USAGE printed.
+ * use: with s->model and neither --algo nor --heuristic given, its record
+ * checked (a bad one: CLI_EXIT_FAIL) and its settings taken for the
+ * options not given. */
+int cli_dom_record_check(const char *cmd, const char *rec, const char *model, const dom *d);
+int cli_dom_record_use(const char *cmd, cli_dom_search *s, const dom *d);
+/* nn set-search on a model of a domain the specialised n-puzzle code does
+ * not serve: 1 when it is one (*rc: the exit code, reason printed), 0 to
+ * leave the model to the n-puzzle's rules. domain: --domain or NULL. */
+int cli_dom_set_search(const char *path, const char *domain, const char *str, int *rc);
 /* Prints a bad instance line; user is the command's name. */
 void cli_dom_parse_error(const char *msg, void *cmd);
 /* The usage lines of the search options. */

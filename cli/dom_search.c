@@ -435,8 +435,8 @@ int cli_dom_setup(const char *cmd, cli_dom_search *s, const char *file, dom **d,
                     cmd, s->model, name);
         return CLI_EXIT_USAGE;
     }
-    if ((rc = cli_dom_search_finish(cmd, s, *d)) || (rc = cli_dom_heur(cmd, s, *d, h)) ||
-        (rc = cli_dom_adm_open(cmd, s, *d)))
+    if ((rc = cli_dom_record_use(cmd, s, *d)) || (rc = cli_dom_search_finish(cmd, s, *d)) ||
+        (rc = cli_dom_heur(cmd, s, *d, h)) || (rc = cli_dom_adm_open(cmd, s, *d)))
         return rc;
     if (dom_read_instances(*d, file, cli_dom_parse_error, (void *)cmd, inst, n))
         return cli_fail(NULL);

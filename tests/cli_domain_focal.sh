@@ -44,5 +44,42 @@ expect 2 "unknown heuristic 'nosuch'" "$H" solve --domain $D --algo focal --admi
 expect 2 "must be an admissible heuristic" "$H" solve --model "$T/m.h5" --algo focal \
     --admissible "ann:$T/m.h5" "$T/opt.txt"
 
+# a recorded search: checked on the model's domain, then what solve and eval run
+M="$T/m.h5"
+"$H" nn set-search "$M" "--algo focal --bound 1.5 --batch 2 --heuristic ann:SELF" >"$T/set.txt" ||
+    fail "set-search on a domain model"
+grep -q "domain=$D search=--algo focal" "$T/set.txt" || fail "set-search: $(cat "$T/set.txt")"
+grep -qx 'attr.search=--algo focal --bound 1.5 --batch 2 --heuristic ann:SELF' <("$H" nn info "$M") ||
+    fail "the attribute is not written"
+"$H" solve --model "$M" "$T/opt.txt" >"$T/r.txt" 2>"$T/err" || fail "solve the record: $(cat "$T/err")"
+grep -q "algo=focal heuristic=ann:$M bound=1.5 admissible=lc" "$T/r.txt" ||
+    fail "solve did not run the record: $(tail -1 "$T/r.txt")"
+grep -q "the search recorded in $M" "$T/err" || fail "solve does not say it runs the record"
+within "$T/r.txt" 1.5 || fail "the recorded focal search past its bound"
+"$H" solve --model "$M" --bound 1 -q "$T/opt.txt" >"$T/r.txt" || fail "solve --bound 1 over the record"
+grep -q 'algo=focal .* bound=1 ' "$T/r.txt" && grep -q 'proven=1' "$T/r.txt" ||
+    fail "an explicit --bound does not win: $(tail -1 "$T/r.txt")"
+"$H" solve --model "$M" --algo astar -q "$T/opt.txt" >"$T/r.txt" || fail "solve --algo astar"
+grep -q 'algo=astar heuristic=ann:' "$T/r.txt" || fail "an explicit --algo does not drop the record"
+"$H" eval --model "$M" --instances "$T/opt.txt" -o "$T/rep" --quiet >"$T/e.txt" 2>"$T/err" ||
+    fail "eval the record: $(cat "$T/err")"
+grep -q 'focal, weight 1, batch 2, width 1024, bound 1.5 over lc' "$T/rep/summary.md" ||
+    fail "eval did not run the record: $(grep search "$T/rep/summary.md")"
+# bad settings are refused with exit 2 and leave the attribute as it was
+expect 2 "needs an admissible heuristic" "$H" nn set-search "$M" "--algo idastar"
+expect 2 "unknown heuristic 'nosuch'" "$H" nn set-search "$M" "--algo focal --admissible nosuch"
+expect 2 "must be ann:SELF" "$H" nn set-search "$M" "--heuristic ann:$M"
+expect 2 "unknown setting '--time-limit'" "$H" nn set-search "$M" "--time-limit 3"
+expect 2 "unknown heuristic 'q9'" "$H" nn set-search "$M" "--heuristic ann:SELF,q9"
+expect 2 "--bound '0' is not 1..100" "$H" nn set-search "$M" "--algo focal --bound 0"
+expect 2 "focal's, not bwas's" "$H" nn set-search "$M" "--algo bwas --bound 2"
+expect 2 "needs a value" "$H" nn set-search "$M" "--algo"
+expect 2 "unknown domain 'nosuch:3'" "$H" nn set-search --domain nosuch:3 "$M" "--algo astar"
+grep -qx 'attr.search=--algo focal --bound 1.5 --batch 2 --heuristic ann:SELF' <("$H" nn info "$M") ||
+    fail "a refused setting changed the attribute"
+"$H" nn set-search "$M" "" >/dev/null || fail "set-search '' clears"
+"$H" solve --model "$M" -q "$T/opt.txt" >"$T/r.txt" || fail "solve after clearing"
+grep -q 'algo=bwas heuristic=ann:' "$T/r.txt" || fail "a cleared record still runs: $(tail -1 "$T/r.txt")"
+
 [ "$fails" = 0 ] && echo "cli_domain_focal: all checks passed" >&2
 exit $((fails > 0))
