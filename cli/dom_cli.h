@@ -115,6 +115,8 @@ int cli_dom_record_use(const char *cmd, cli_dom_search *s, const dom *d);
  * not serve: 1 when it is one (*rc: the exit code, reason printed), 0 to
  * leave the model to the n-puzzle's rules. domain: --domain or NULL. */
 int cli_dom_set_search(const char *path, const char *domain, const char *str, int *rc);
+/* heurnet bench search --domain D (cli/bench_dom.c). */
+int cli_bench_search_dom(int argc, char **argv);
 /* Prints a bad instance line; user is the command's name. */
 void cli_dom_parse_error(const char *msg, void *cmd);
 /* The usage lines of the search options. */
