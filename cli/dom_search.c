@@ -384,7 +384,9 @@ void cli_dom_search_help(FILE *out)
     fprintf(out,
             "  --domain D          any domain: npuzzle:WxH[:blank-last], cube3, PATH.so[:ARGS]\n"
             "                      (heurnet domain list) [the model's]\n"
-            "  --model M.h5        search with this network (its domain is the default)\n"
+            "  --model M.h5        search with this network (its domain is the default; the\n"
+            "                      search it records, heurnet nn set-search, runs when\n"
+            "                      neither --algo nor --heuristic is given)\n"
             "  --heuristic H       the domain's own (heurnet domain info), pdb:PATTERN,\n"
             "                      max:A,B, zero, or ann:M.h5 (ann:SELF = --model) [ann:MODEL\n"
             "                      with --model, else the domain's first]\n"
