@@ -11,6 +11,7 @@
 
 #include "solve/search.h"
 #include "cli/cli.h"
+#include "cli/dom_cli.h"
 #include "common/hn.h"
 
 #define MAX_HEURS 8
@@ -143,12 +144,26 @@ static void bench_search_help(void)
            "  --goal G           goal layout of FILE: blank-first or blank-last [blank-first]\n"
            "  --limit N          only the first N boards, 0 = all [0]\n"
            "  -q, --quiet        no progress\n"
-           "  -h, --help         this help\n",
+           "  -h, --help         this help\n\n"
+           "With --domain D (or --model M.h5): any domain through the generic core, the\n"
+           "search options of solve --domain (heurnet bench search --domain D --help).\n",
            MAX_HEURS);
+}
+
+/* --domain D (or a --model): any domain through the generic core. */
+static int on_domain(int argc, char **argv)
+{
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+        if (!strcmp(argv[i], "--domain") || !strncmp(argv[i], "--domain=", 9) ||
+            !strcmp(argv[i], "--model") || !strncmp(argv[i], "--model=", 8))
+            return 1;
+    return 0;
 }
 
 int cli_bench_search(int argc, char **argv)
 {
+    if (on_domain(argc, argv))
+        return cli_bench_search_dom(argc, argv);
     static const struct option opts[] = {{"instances", required_argument, NULL, 'i'},
                                          {"heuristic", required_argument, NULL, 'H'},
                                          {"baseline", required_argument, NULL, 'b'},

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/dom_cli.h"
 #include "cli/search_opts.h"
 #include "common/hn.h"
 #include "common/hn_h5.h"
@@ -104,7 +105,7 @@ static int only_model(const char *path)
 static void set_search_help(FILE *out)
 {
     fprintf(out,
-            "usage: heurnet nn set-search M.h5 \"SETTINGS\"\n\n"
+            "usage: heurnet nn set-search [--domain D] M.h5 \"SETTINGS\"\n\n"
             "Record a model's recommended search in its root attribute '%s', in the words of\n"
             "heurnet solve: --algo A --heuristic ann:SELF[,...] [--batch B] [--weight W]\n"
             "[--bound E] [--admissible H] [--deltas LIST] [--shortcut W[:N]] [--ida BANDS]\n"
@@ -114,6 +115,12 @@ static void set_search_help(FILE *out)
             "still win). The settings are\n"
             "checked (option names, values, heuristic names; nothing is loaded) before the\n"
             "file is rewritten. An empty SETTINGS string clears the recommendation.\n\n"
+            "A model of another domain (root attribute 'domain', not a square n-puzzle\n"
+            "up to 5x5) records options of `heurnet solve --domain` instead: --algo\n"
+            "(astar wastar bwas beam idastar anytime focal), --heuristic ann:SELF[,...],\n"
+            "--weight --batch --width --weights --bound --admissible --engine --offset\n"
+            "--scale --floor; they are checked by loading the model and opening the\n"
+            "heuristics on its domain (a plug-in's: give --domain PATH.so[:ARGS] first).\n\n"
             "  -h, --help   this help\n",
             CLI_SEARCH_ATTR);
 }
@@ -124,16 +131,24 @@ int cli_nn_set_search(int argc, char **argv)
         set_search_help(stdout);
         return CLI_EXIT_OK;
     }
+    const char *domain = NULL;
+    if (argc == 5 && !strcmp(argv[1], "--domain")) { /* a plug-in model's domain file */
+        domain = argv[2];
+        argv += 2;
+        argc -= 2;
+    }
     if (argc != 3)
-        return cli_usage("nn set-search", "expected M.h5 and one quoted SETTINGS string");
+        return cli_usage("nn set-search", "expected [--domain D] M.h5 and one quoted SETTINGS "
+                                          "string");
     const char *path = argv[1], *str = argv[2];
-    int st, width, goal;
+    int st, width, goal, rc = 0;
     if (only_model(path))
         return CLI_EXIT_FAIL;
+    if (cli_dom_set_search(path, domain, str, &rc))
+        return rc;
     nn_model *m = nn_model_load(path, &st);
     if (!m)
         return cli_fail(NULL);
-    int rc = 0;
     char where[1200];
     snprintf(where, sizeof where, "nn set-search %s", path);
     if (srch_np_encode_parse(nn_model_encoder(m), &width, &goal)) {

@@ -5,6 +5,7 @@
 #define HN_CLI_DOM_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "domains/dom.h"
@@ -37,7 +38,18 @@ typedef struct cli_dom_search {
     double offset;
     int scale;
     srch_limits lim;
+    /* focal: the bound, the admissible heuristic's name and, once
+     * cli_dom_adm_open opened it, the heuristic (owned: cli_dom_search_free) */
+    double bound;
+    const char *admissible;
+    char adm_buf[256];
+    srch_dom_heur *adm;
+    uint64_t given;     /* bit opt - 1000: the option was given */
+    char rec_buf[4096]; /* the recorded search's text (cli/dom_record.c) */
 } cli_dom_search;
+
+/* focal's bound when --bound is not given. */
+#define CLI_DOM_DEFAULT_BOUND 1.05
 
 enum cli_dom_algo {
     CLI_DOM_ASTAR = 0,
@@ -45,10 +57,14 @@ enum cli_dom_algo {
     CLI_DOM_BWAS,
     CLI_DOM_BEAM,
     CLI_DOM_IDASTAR,
-    CLI_DOM_ANYTIME
+    CLI_DOM_ANYTIME,
+    CLI_DOM_FOCAL
 };
 
 const char *cli_dom_algo_name(int algo);
+
+/* focal's option ids, past the room other options may take. */
+enum { CLI_DOM_OPT_BOUND = 1040, CLI_DOM_OPT_ADMISSIBLE = 1041 };
 
 /* Options of the search (getopt long options with ids >= 1000); 1 when
  * opt was one of them (0 ok or an exit code in *rc), 0 when not. */
@@ -60,15 +76,22 @@ const char *cli_dom_algo_name(int algo);
         {"engine", required_argument, 0, 1008}, {"offset", required_argument, 0, 1009},            \
         {"scale", required_argument, 0, 1010}, {"floor", required_argument, 0, 1011},              \
         {"max-expanded", required_argument, 0, 1012}, {"time-limit", required_argument, 0, 1013},  \
+        {"max-nodes", required_argument, 0, 1014},                                                 \
+        {"bound", required_argument, 0, CLI_DOM_OPT_BOUND},                                        \
     {                                                                                              \
-        "max-nodes", required_argument, 0, 1014                                                    \
+        "admissible", required_argument, 0, CLI_DOM_OPT_ADMISSIBLE                                 \
     }
 int cli_dom_search_opt(const char *cmd, int opt, const char *arg, cli_dom_search *s, int *rc);
 void cli_dom_search_init(cli_dom_search *s);
+/* Frees what the settings own (focal's admissible heuristic). */
+void cli_dom_search_free(cli_dom_search *s);
 /* After parsing: the heuristic defaults to ann:MODEL with --model, else the
  * domain's first heuristic; the algorithm to IDA* for an admissible one,
  * BWAS for a network. 0 or CLI_EXIT_USAGE. */
 int cli_dom_search_finish(const char *cmd, cli_dom_search *s, const dom *d);
+/* focal: open s->admissible into s->adm (other algorithms: nothing). 0,
+ * or CLI_EXIT_USAGE / CLI_EXIT_FAIL printed. */
+int cli_dom_adm_open(const char *cmd, cli_dom_search *s, const dom *d);
 /* The heuristic for one thread: 0 and *h, or CLI_EXIT_FAIL / CLI_EXIT_USAGE
  * printed. */
 int cli_dom_heur(const char *cmd, const cli_dom_search *s, const dom *d, srch_dom_heur **h);
@@ -79,6 +102,21 @@ int cli_dom_run(const cli_dom_search *s, const dom *d, const void *start, srch_d
  * FILE: 0, or an exit code with the reason printed. */
 int cli_dom_setup(const char *cmd, cli_dom_search *s, const char *file, dom **d, srch_dom_heur **h,
                   dom_instance_rec **inst, size_t *n);
+/* The search a domain model records (cli/dom_record.c; the attribute
+ * CLI_SEARCH_ATTR in the words of the options above, SELF = the model).
+ * check: rec parsed, its network ann:SELF[,...] loaded from `model` and its
+ * heuristics opened on d as solve would: 0, or CLI_EXIT_USAGE printed.
+ * use: with s->model and neither --algo nor --heuristic given, its record
+ * checked (a bad one: CLI_EXIT_FAIL) and its settings taken for the
+ * options not given. */
+int cli_dom_record_check(const char *cmd, const char *rec, const char *model, const dom *d);
+int cli_dom_record_use(const char *cmd, cli_dom_search *s, const dom *d);
+/* nn set-search on a model of a domain the specialised n-puzzle code does
+ * not serve: 1 when it is one (*rc: the exit code, reason printed), 0 to
+ * leave the model to the n-puzzle's rules. domain: --domain or NULL. */
+int cli_dom_set_search(const char *path, const char *domain, const char *str, int *rc);
+/* heurnet bench search --domain D (cli/bench_dom.c). */
+int cli_bench_search_dom(int argc, char **argv);
 /* Prints a bad instance line; user is the command's name. */
 void cli_dom_parse_error(const char *msg, void *cmd);
 /* The usage lines of the search options. */

@@ -206,8 +206,11 @@ static int report(const eval_args *a, const dom *d, const heurnet_dom_eval_row *
                   size_t in_file, double wall, const char *part)
 {
     char search[256], limits[256];
-    snprintf(search, sizeof search, "%s, weight %g, batch %d, width %d",
-             cli_dom_algo_name(a->s.algo), a->s.so.weight, a->s.so.batch, a->s.so.width);
+    int k = snprintf(search, sizeof search, "%s, weight %g, batch %d, width %d",
+                     cli_dom_algo_name(a->s.algo), a->s.so.weight, a->s.so.batch, a->s.so.width);
+    if (a->s.algo == CLI_DOM_FOCAL && k > 0 && (size_t)k < sizeof search)
+        snprintf(search + k, sizeof search - (size_t)k, ", bound %g over %s", a->s.bound,
+                 a->s.admissible);
     snprintf(limits, sizeof limits, "time %g s%s, expansions %llu, stored %llu (0 = none)",
              a->budget > 0 ? a->budget : a->s.lim.time_limit,
              a->budget > 0 ? " per state on average (budget)" : " per state",
@@ -268,6 +271,7 @@ out:
     free(rows);
     free(inst);
     srch_dom_heur_free(h);
+    cli_dom_search_free(&a.s);
     dom_free(d);
     return rc;
 }

@@ -12,7 +12,8 @@
 #include "nn/nn.h"
 #include "search/npuzzle/encode.h"
 
-static const char *const ALGO[] = {"astar", "wastar", "bwas", "beam", "idastar", "anytime"};
+static const char *const ALGO[] = {"astar",   "wastar",  "bwas", "beam",
+                                   "idastar", "anytime", "focal"};
 
 const char *cli_dom_algo_name(int algo)
 {
@@ -107,8 +108,17 @@ int cli_dom_specialised(const char *spec, int argc, char **argv, char **out, int
 
 void cli_dom_search_init(cli_dom_search *s)
 {
-    *s = (cli_dom_search){
-        .algo = -1, .so = SRCH_DOM_DEFAULTS, .no = SRCH_DOM_NET_DEFAULTS, .scale = 1};
+    *s = (cli_dom_search){.algo = -1,
+                          .so = SRCH_DOM_DEFAULTS,
+                          .no = SRCH_DOM_NET_DEFAULTS,
+                          .scale = 1,
+                          .bound = CLI_DOM_DEFAULT_BOUND};
+}
+
+void cli_dom_search_free(cli_dom_search *s)
+{
+    srch_dom_heur_free(s->adm);
+    s->adm = NULL;
 }
 
 static int parse_weights(const char *cmd, const char *arg, cli_dom_search *s)
@@ -135,7 +145,8 @@ static int algo_opt(const char *cmd, const char *arg, cli_dom_search *s)
             s->algo = i;
             return 0;
         }
-    return cli_usage(cmd, "--algo '%s' is not astar, wastar, bwas, beam, idastar or anytime", arg);
+    return cli_usage(cmd, "--algo '%s' is not astar, wastar, bwas, beam, idastar, anytime or focal",
+                     arg);
 }
 
 static int engine_opt(const char *cmd, const char *arg, cli_dom_search *s)
@@ -196,10 +207,28 @@ static int number_opt(const char *cmd, int opt, const char *arg, cli_dom_search 
     }
 }
 
+/* focal's options: the bound and the admissible heuristic proving it. */
+static int focal_opt(const char *cmd, int opt, const char *arg, cli_dom_search *s)
+{
+    if (opt == CLI_DOM_OPT_ADMISSIBLE) {
+        s->admissible = arg;
+        return 0;
+    }
+    if (cli_parse_double(arg, &s->bound) || !(s->bound >= 1) || s->bound > 100)
+        return cli_usage(cmd, "--bound '%s' is not 1..100", arg);
+    return 0;
+}
+
 int cli_dom_search_opt(const char *cmd, int opt, const char *arg, cli_dom_search *s, int *rc)
 {
     *rc = 0;
+    if (opt >= 1000 && opt < 1064)
+        s->given |= 1ull << (opt - 1000);
     switch (opt) {
+    case CLI_DOM_OPT_BOUND:
+    case CLI_DOM_OPT_ADMISSIBLE:
+        *rc = focal_opt(cmd, opt, arg, s);
+        return 1;
     case 1000:
         s->domain = arg;
         return 1;
@@ -229,6 +258,30 @@ int cli_dom_search_opt(const char *cmd, int opt, const char *arg, cli_dom_search
     }
 }
 
+/* focal: --bound and --admissible belong to it; the admissible heuristic
+ * defaults to the domain's first. */
+static int focal_finish(const char *cmd, cli_dom_search *s, const char *own, const dom *d)
+{
+    int mine = (s->given & (1ull << (CLI_DOM_OPT_BOUND - 1000) |
+                            1ull << (CLI_DOM_OPT_ADMISSIBLE - 1000))) != 0;
+    if (s->algo != CLI_DOM_FOCAL)
+        return mine ? cli_usage(cmd, "--bound and --admissible are focal's, not %s's",
+                                cli_dom_algo_name(s->algo))
+                    : 0;
+    size_t k = own ? strcspn(own, ",") : 0;
+    if (!s->admissible && !k)
+        return cli_usage(cmd, "%s has no heuristic of its own: focal needs --admissible H",
+                         dom_spec(d));
+    if (!s->admissible) {
+        snprintf(s->adm_buf, sizeof s->adm_buf, "%.*s", (int)k, own);
+        s->admissible = s->adm_buf;
+    }
+    if (!strncmp(s->admissible, "ann:", 4))
+        return cli_usage(cmd, "--admissible must be an admissible heuristic, not %s",
+                         s->admissible);
+    return 0;
+}
+
 int cli_dom_search_finish(const char *cmd, cli_dom_search *s, const dom *d)
 {
     const char *own = dom_facts_of(d)->heuristics;
@@ -253,7 +306,7 @@ int cli_dom_search_finish(const char *cmd, cli_dom_search *s, const dom *d)
         s->so.weight = 1.5;
     if (s->algo == CLI_DOM_IDASTAR && net)
         return cli_usage(cmd, "--algo idastar needs an admissible heuristic, not %s", s->heuristic);
-    return 0;
+    return focal_finish(cmd, s, own, d);
 }
 
 int cli_dom_heur(const char *cmd, const cli_dom_search *s, const dom *d, srch_dom_heur **h)
@@ -280,10 +333,39 @@ int cli_dom_heur(const char *cmd, const cli_dom_search *s, const dom *d, srch_do
     return 0;
 }
 
+int cli_dom_adm_open(const char *cmd, cli_dom_search *s, const dom *d)
+{
+    int st;
+    if (s->algo != CLI_DOM_FOCAL || s->adm)
+        return 0;
+    if (!(s->adm = srch_dom_heur_adm(d, s->admissible, &st))) {
+        fprintf(stderr, "heurnet %s: --admissible %s: %s\n", cmd, s->admissible, hn_errmsg());
+        return st == HN_ERR_ARG ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+    }
+    return 0;
+}
+
+/* focal with a clone of the admissible heuristic: the search writes its
+ * scratch memory, and solve runs one search per thread. */
+static int run_focal(const cli_dom_search *s, const dom *d, const void *start, srch_dom_heur *h,
+                     const srch_limits *lim, srch_dom_result *res)
+{
+    int st;
+    srch_dom_heur *adm = srch_dom_heur_clone(s->adm, &st);
+    if (adm)
+        st = srch_dom_focal(d, start, h, adm, s->bound, &s->so, lim, res);
+    else
+        res->status = st;
+    srch_dom_heur_free(adm);
+    return st;
+}
+
 int cli_dom_run(const cli_dom_search *s, const dom *d, const void *start, srch_dom_heur *h,
                 const srch_limits *lim, srch_dom_result *res)
 {
     switch (s->algo) {
+    case CLI_DOM_FOCAL:
+        return run_focal(s, d, start, h, lim, res);
     case CLI_DOM_BWAS:
         return srch_dom_bwas(d, start, h, &s->so, lim, res);
     case CLI_DOM_BEAM:
@@ -302,7 +384,9 @@ void cli_dom_search_help(FILE *out)
     fprintf(out,
             "  --domain D          any domain: npuzzle:WxH[:blank-last], cube3, PATH.so[:ARGS]\n"
             "                      (heurnet domain list) [the model's]\n"
-            "  --model M.h5        search with this network (its domain is the default)\n"
+            "  --model M.h5        search with this network (its domain is the default; the\n"
+            "                      search it records, heurnet nn set-search, runs when\n"
+            "                      neither --algo nor --heuristic is given)\n"
             "  --heuristic H       the domain's own (heurnet domain info), pdb:PATTERN,\n"
             "                      max:A,B, zero, or ann:M.h5 (ann:SELF = --model) [ann:MODEL\n"
             "                      with --model, else the domain's first]\n"
@@ -310,16 +394,19 @@ void cli_dom_search_help(FILE *out)
             "  --offset D          subtract D moves from the estimate [0]\n"
             "  --scale S           values in 1/S moves [1]\n"
             "  --engine E          auto, float, q8 (network layers) [auto]\n"
-            "  --algo A            astar, wastar, bwas, beam, idastar, anytime [idastar for an\n"
-            "                      admissible heuristic, bwas for a network]\n"
+            "  --algo A            astar, wastar, bwas, beam, idastar, anytime, focal [idastar\n"
+            "                      for an admissible heuristic, bwas for a network]\n"
             "  --weight W          f = g + W*h (astar, wastar, bwas) [1; wastar 1.5]\n"
-            "  --batch B           bwas: states expanded per step [%d]\n"
+            "  --batch B           bwas, focal: states expanded per step [%d]\n"
             "  --width W           beam: states kept per depth [%d]\n"
             "  --weights W1,W2,..  anytime: the falling weights of its passes\n"
+            "  --bound E           focal: cost at most E times the optimum [%g]\n"
+            "  --admissible H      focal: the admissible heuristic proving it [the domain's\n"
+            "                      first]\n"
             "  --max-expanded N    per-instance expansions, 0 = none [0]\n"
             "  --time-limit S      per-instance seconds, 0 = none [0]\n"
             "  --max-nodes N       stored states, 0 = none [0]\n",
-            SRCH_DOM_DEFAULTS.batch, SRCH_DOM_DEFAULTS.width);
+            SRCH_DOM_DEFAULTS.batch, SRCH_DOM_DEFAULTS.width, CLI_DOM_DEFAULT_BOUND);
 }
 
 /* The domain (--domain, or the model's) and the search's heuristic, opened
@@ -350,7 +437,8 @@ int cli_dom_setup(const char *cmd, cli_dom_search *s, const char *file, dom **d,
                     cmd, s->model, name);
         return CLI_EXIT_USAGE;
     }
-    if ((rc = cli_dom_search_finish(cmd, s, *d)) || (rc = cli_dom_heur(cmd, s, *d, h)))
+    if ((rc = cli_dom_record_use(cmd, s, *d)) || (rc = cli_dom_search_finish(cmd, s, *d)) ||
+        (rc = cli_dom_heur(cmd, s, *d, h)) || (rc = cli_dom_adm_open(cmd, s, *d)))
         return rc;
     if (dom_read_instances(*d, file, cli_dom_parse_error, (void *)cmd, inst, n))
         return cli_fail(NULL);

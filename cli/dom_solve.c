@@ -150,12 +150,16 @@ static int summarize(const solve_args *a, const job *j, int reference, double wa
     }
     double dn = solved ? (double)solved : 1;
     printf("# count=%zu solved=%zu %s=%zu mean_length=%.3f mean_%s=%.3f %s=%zu mean_expanded=%.1f "
-           "total_seconds=%.3f wall_seconds=%.3f threads=%ld domain=%s algo=%s heuristic=%s\n",
+           "total_seconds=%.3f wall_seconds=%.3f threads=%ld domain=%s algo=%s heuristic=%s",
            j->n, solved, reference ? "with_reference" : "optimal_checked", known, len / dn,
            reference ? "reference" : "optimal", known ? ref / (double)known : 0.0,
            reference ? "shorter" : "not_optimal", reference ? shorter : wrong, expanded / dn,
            seconds, wall, a->threads, dom_spec(j->d), cli_dom_algo_name(a->s.algo), a->s.heuristic);
-    int exact = !reference && a->s.algo == CLI_DOM_IDASTAR;
+    if (a->s.algo == CLI_DOM_FOCAL)
+        printf(" bound=%g admissible=%s", a->s.bound, a->s.admissible);
+    printf("\n");
+    int exact = !reference &&
+                (a->s.algo == CLI_DOM_IDASTAR || (a->s.algo == CLI_DOM_FOCAL && a->s.bound == 1.0));
     if (wrong && exact)
         fprintf(stderr, "heurnet solve: %zu solutions differ from the known optimal length\n",
                 wrong);
@@ -180,6 +184,7 @@ int cli_dom_solve(int argc, char **argv)
     size_t n = 0;
     if ((rc = cli_dom_setup("solve", &a.s, a.file, &d, &h, &inst, &n))) {
         srch_dom_heur_free(h);
+        cli_dom_search_free(&a.s);
         dom_free(d);
         return rc;
     }
@@ -203,6 +208,7 @@ int cli_dom_solve(int argc, char **argv)
     free(j.res);
     free(inst);
     srch_dom_heur_free(h);
+    cli_dom_search_free(&a.s);
     dom_free(d);
     return rc;
 }

@@ -182,4 +182,14 @@ expect 2 "use heurnet avi" "$H" gen --domain "$T/libpancake.so:7" --count 5 -o "
 expect 2 "needs --partition" "$H" pdb build --domain "$T/libpancake.so:7"
 expect 2 "the only heuristic is gap" "$H" pdb build --domain "$T/libpancake.so:7" --partition x
 
+# a search recorded in a plug-in model: the plug-in's file must be named
+cp "$T/p5.h5" "$T/rec.h5"
+expect 2 "give --domain PATH.so" "$H" nn set-search "$T/rec.h5" "--algo focal"
+"$H" nn set-search --domain "$T/libpancake.so:7" "$T/rec.h5" "--algo focal --bound 1.5" >/dev/null ||
+    fail "set-search --domain on the plug-in model"
+"$H" solve --domain "$T/libpancake.so:7" --model "$T/rec.h5" -q "$T/p7.txt" >"$T/rec.txt" ||
+    fail "solve the plug-in model's record"
+grep -q 'algo=focal heuristic=ann:.* bound=1.5 admissible=gap' "$T/rec.txt" ||
+    fail "the plug-in model's record: $(tail -1 "$T/rec.txt")"
+
 exit $((fails > 0))

@@ -656,6 +656,69 @@ static void test_net_search(void)
     dom_free(d);
 }
 
+/* Focal search: with the admissible gap bounding it and a network (or gap
+ * itself) guiding it, costs within bound times the optimum (IDA*'s and
+ * Dijkstra's), the optimum itself with bound 1; bad arguments refused. */
+static void test_focal(const char *args, int count)
+{
+    int st;
+    dom *d = dom_open_def(&PANCAKE, args, &st);
+    int n = (int)dom_state_bytes(d);
+    int *dist = optimal_costs(d);
+    char arch[32];
+    snprintf(arch, sizeof arch, "%d-16-1", n * n);
+    nn_model *m = random_model(arch, 41);
+    nn_model_set_meta_str(m, "residual", "gap");
+    srch_dom_heur *net = net_heur(d, m, SRCH_DOM_ENGINE_AUTO, 256),
+                  *gap = srch_dom_heur_adm(d, "gap", &st);
+    CHECK(net && gap);
+    srch_dom_result *res = malloc(sizeof *res);
+    srch_dom_opts bt = SRCH_DOM_DEFAULTS;
+    bt.batch = 4;
+    static const double bounds[] = {1.0, 1.2, 1.5, 3.0};
+    hn_rng *r = hn_rng_new(17);
+    for (int i = 0; i < count; i++) {
+        uint8_t s[PMAX];
+        random_stack(d, r, s);
+        int opt = dist[rank_of(s, n)];
+        CHECK(srch_dom_idastar(d, s, gap, NULL, res) == 0 && res->cost == opt);
+        for (int k = 0; k < 4; k++) {
+            double b = bounds[k];
+            CHECK(srch_dom_focal(d, s, net, gap, b, NULL, NULL, res) == 0 && valid(d, s, res));
+            CHECK_MSG(res->cost <= b * opt + 1e-9 && res->cost >= opt && res->rows > 0,
+                      "focal %s bound %g: %lld vs %d", args, b, (long long)res->cost, opt);
+            CHECK(res->proven == (b == 1.0) && (b > 1.0 || res->cost == opt));
+            int bst = srch_dom_focal(d, s, net, gap, b, &bt, NULL, res);
+            CHECK_MSG(bst == 0 && valid(d, s, res) && res->cost <= b * opt + 1e-9,
+                      "focal %s batch 4 bound %g: status %d cost %lld vs %d (%s)", args, b, bst,
+                      (long long)res->cost, opt, hn_errmsg());
+            CHECK(srch_dom_focal(d, s, gap, gap, b, NULL, NULL, res) == 0 &&
+                  res->cost <= b * opt + 1e-9 && res->rows == 0);
+        }
+    }
+    uint8_t g[PMAX];
+    dom_goal(d, g);
+    CHECK(srch_dom_focal(d, g, net, gap, 1.5, NULL, NULL, res) == 0 && res->length == 0);
+    /* limits, and a bound or a bounding heuristic that cannot prove anything */
+    srch_limits few = {.max_expanded = 2};
+    uint8_t s[PMAX];
+    random_stack(d, r, s);
+    CHECK(srch_dom_focal(d, s, net, gap, 1.0, NULL, &few, res) == HN_ERR_LIMIT);
+    CHECK(srch_dom_focal(d, s, net, net, 1.5, NULL, NULL, res) == HN_ERR_ARG);
+    CHECK(srch_dom_focal(d, s, net, NULL, 1.5, NULL, NULL, res) == HN_ERR_ARG);
+    CHECK(srch_dom_focal(d, s, net, gap, 0.5, NULL, NULL, res) == HN_ERR_ARG);
+    hn_stop_set(1);
+    CHECK(srch_dom_focal(d, s, net, gap, 1.5, NULL, NULL, res) == HN_ERR_INTERRUPTED);
+    hn_stop_set(0);
+    hn_rng_free(r);
+    free(res);
+    srch_dom_heur_free(net);
+    srch_dom_heur_free(gap);
+    nn_model_free(m);
+    free(dist);
+    dom_free(d);
+}
+
 static void count_solution(const srch_dom_result *res, void *user)
 {
     int *k = user;
@@ -757,6 +820,8 @@ int main(void)
     test_incremental(SRCH_DOM_ENGINE_Q8);
     test_net_search();
     test_anytime_reports();
+    test_focal("7", 30);
+    test_focal("8c", 15);
     test_clone();
     return CHECK_DONE();
 }

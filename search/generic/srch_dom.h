@@ -197,6 +197,17 @@ int srch_dom_idastar(const dom *d, const void *start, srch_dom_heur *h, const sr
 int srch_dom_anytime(const dom *d, const void *start, srch_dom_heur *h, const srch_dom_opts *opts,
                      const srch_limits *lim, srch_dom_result *res);
 
+/* Focal search (A*_eps): OPEN ordered by f = g + H with `adm` (admissible,
+ * scale 1: srch_dom_heur_adm), FOCAL = the open states with f <= bound *
+ * the smallest open f, ordered by g * scale + h of `h` (a network or any
+ * heuristic). The solution costs at most bound (1..100) times the optimum
+ * (bound 1: optimal, res->proven); opts->batch states of FOCAL are
+ * expanded per step, their children evaluated in one call of each
+ * heuristic. h and adm must be over d (each one object per thread). */
+int srch_dom_focal(const dom *d, const void *start, srch_dom_heur *h, srch_dom_heur *adm,
+                   double bound, const srch_dom_opts *opts, const srch_limits *lim,
+                   srch_dom_result *res);
+
 HEURNET_API_END
 
 #endif

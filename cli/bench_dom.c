@@ -1,0 +1,297 @@
+/* heurnet bench search --domain D: the n-puzzle's bench search (cli/
+ * bench_search.c) on any domain through the generic core. An admissible
+ * baseline finds each state's optimal cost (IDA*, or A* where a move has no
+ * inverse), then every --heuristic searches the same state in turn with
+ * the search options of `solve --domain`, so all see the same machine
+ * load; one key=value record per heuristic. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/cli.h"
+#include "cli/dom_cli.h"
+#include "common/hn.h"
+
+#define MAX_HEURS 8
+#define CMD "bench search"
+
+typedef struct {
+    cli_dom_search s; /* the options given; each run gets a copy */
+    const char *instances, *baseline;
+    const char *heur[MAX_HEURS];
+    int n_heur, quiet;
+    size_t limit;
+} bench_args;
+
+/* One search configuration: its settings, heuristic and totals. */
+typedef struct {
+    cli_dom_search s;
+    srch_dom_heur *h;
+    double wall, cpu;
+    uint64_t expanded, rows, updates;
+    double length;
+    size_t solved, optimal;
+} bench_run;
+
+static double thread_cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* One search of start; its times and counters into r. The cost or -1. */
+static int64_t timed(bench_run *r, const dom *d, const void *start, const srch_limits *lim,
+                     srch_dom_result *res)
+{
+    uint64_t rows0 = srch_dom_heur_rows(r->h), upd0 = srch_dom_heur_acc_updates(r->h);
+    double w0 = hn_now(), c0 = thread_cpu();
+    int st = cli_dom_run(&r->s, d, start, r->h, lim, res);
+    r->cpu += thread_cpu() - c0;
+    r->wall += hn_now() - w0;
+    r->expanded += res->expanded;
+    r->rows += srch_dom_heur_rows(r->h) - rows0;
+    r->updates += srch_dom_heur_acc_updates(r->h) - upd0;
+    r->solved += st == 0;
+    r->length += st == 0 ? res->length : 0;
+    hn_error_clear();
+    return st == 0 ? res->cost : -1;
+}
+
+static void print_run(const bench_run *r, size_t n, int baseline)
+{
+    double dn = n ? (double)n : 1;
+    printf("heuristic=%s boards=%zu solved=%zu optimal=%zu optimal_share=%.3f mean_expanded=%.1f "
+           "wall_s_per_board=%.5f cpu_s_per_board=%.5f",
+           r->s.heuristic, n, r->solved, r->optimal, (double)r->optimal / dn,
+           (double)r->expanded / dn, r->wall / dn, r->cpu / dn);
+    if (!baseline)
+        printf(" rows=%llu rows_per_cpu_s=%.0f derived_share=%.3f", (unsigned long long)r->rows,
+               r->cpu > 0 ? (double)r->rows / r->cpu : 0.0,
+               r->rows ? (double)r->updates / (double)r->rows : 0.0);
+    printf(" mean_length=%.3f algo=%s", r->solved ? r->length / (double)r->solved : 0.0,
+           cli_dom_algo_name(r->s.algo));
+    if (r->s.algo == CLI_DOM_FOCAL)
+        printf(" bound=%g admissible=%s", r->s.bound, r->s.admissible);
+    printf("\n");
+}
+
+static int bench_states(const bench_args *a, const dom *d, bench_run *base, bench_run *runs,
+                        const dom_instance_rec *inst, size_t n)
+{
+    srch_dom_result *res = malloc(sizeof *res);
+    if (!res) {
+        fprintf(stderr, "heurnet %s: out of memory\n", CMD);
+        return CLI_EXIT_FAIL;
+    }
+    hn_progress *bar = hn_progress_new(CMD, n, a->quiet);
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc; i++) {
+        int64_t opt = timed(base, d, inst[i].state, NULL, res);
+        if (opt < 0) {
+            fprintf(stderr, "heurnet %s: the baseline did not solve state %s\n", CMD, inst[i].id);
+            rc = CLI_EXIT_FAIL;
+            break;
+        }
+        base->optimal++;
+        for (int k = 0; k < a->n_heur; k++)
+            runs[k].optimal += timed(&runs[k], d, inst[i].state, &a->s.lim, res) == opt;
+        hn_progress_update(bar, i + 1, NULL);
+    }
+    hn_progress_finish(bar);
+    free(res);
+    if (rc)
+        return rc;
+    print_run(base, n, 1);
+    for (int k = 0; k < a->n_heur; k++)
+        print_run(&runs[k], n, 0);
+    return CLI_EXIT_OK;
+}
+
+/* IDA* where every move has an inverse (no memory), else A*. */
+static int baseline_algo(const dom *d)
+{
+    for (int m = 0; m < dom_nmoves(d); m++)
+        if (dom_inverse(d, m) < 0)
+            return CLI_DOM_ASTAR;
+    return CLI_DOM_IDASTAR;
+}
+
+/* A run of heuristic `name` (NULL: the settings' default) with the options
+ * given; the baseline's algorithm fixed. 0 or an exit code (printed). */
+static int run_open(const bench_args *a, const dom *d, const char *name, int algo, bench_run *r)
+{
+    if (algo >= 0 && name && !strncmp(name, "ann:", 4))
+        return cli_usage(CMD, "--baseline must be an admissible heuristic, not %s", name);
+    r->s = a->s;
+    r->s.heuristic = name;
+    r->s.adm = NULL;
+    if (algo >= 0) { /* the baseline: admissible, never the model */
+        r->s.algo = algo;
+        r->s.model = NULL;
+        r->s.given &=
+            ~(1ull << (CLI_DOM_OPT_BOUND - 1000) | 1ull << (CLI_DOM_OPT_ADMISSIBLE - 1000));
+    }
+    int rc = cli_dom_search_finish(CMD, &r->s, d);
+    if (!rc)
+        rc = cli_dom_heur(CMD, &r->s, d, &r->h);
+    if (!rc)
+        rc = cli_dom_adm_open(CMD, &r->s, d);
+    return rc;
+}
+
+static void run_free(bench_run *r)
+{
+    srch_dom_heur_free(r->h);
+    r->h = NULL;
+    cli_dom_search_free(&r->s);
+}
+
+static int open_domain(const bench_args *a, dom **d)
+{
+    char spec[512];
+    int st;
+    const char *name = a->s.domain;
+    if (!name) {
+        char *av[] = {(char *)CMD, "--model", (char *)a->s.model, NULL};
+        int rc = cli_dom_spec(CMD, 3, av, spec, sizeof spec);
+        if (rc)
+            return rc;
+        name = spec[0] ? spec : NULL;
+    }
+    if (!name)
+        return cli_usage(CMD, "--domain D is required (or a --model that records one)");
+    if (!(*d = dom_open(name, &st))) {
+        fprintf(stderr, "heurnet %s: --domain %s: %s\n", CMD, name, hn_errmsg());
+        return CLI_EXIT_USAGE;
+    }
+    return 0;
+}
+
+static int bench_run_all(bench_args *a)
+{
+    dom *d = NULL;
+    dom_instance_rec *inst = NULL;
+    size_t n = 0;
+    bench_run *runs = calloc(MAX_HEURS + 1, sizeof *runs), *base = runs + MAX_HEURS;
+    int rc = runs ? open_domain(a, &d) : CLI_EXIT_FAIL, k = 0;
+    if (!rc)
+        rc = run_open(a, d, a->baseline, baseline_algo(d), base);
+    for (; !rc && k < a->n_heur; k++)
+        rc = run_open(a, d, a->heur[k], -1, &runs[k]);
+    if (!rc && dom_read_instances(d, a->instances, cli_dom_parse_error, (void *)CMD, &inst, &n))
+        rc = cli_fail(NULL);
+    if (!rc) {
+        n = a->limit && n > a->limit ? a->limit : n;
+        printf("# heurnet bench search: %s, %zu states, domain %s, the baseline (%s by %s) "
+               "first\n",
+               a->instances, n, dom_spec(d), base->s.heuristic, cli_dom_algo_name(base->s.algo));
+        hn_stop_install();
+        rc = bench_states(a, d, base, runs, inst, n);
+    }
+    for (int i = 0; runs && i <= MAX_HEURS; i++)
+        run_free(&runs[i]);
+    free(runs);
+    free(inst);
+    dom_free(d);
+    return rc;
+}
+
+static void help(void)
+{
+    printf("usage: heurnet bench search --domain D --instances FILE [-H H ...] [options]\n\n"
+           "Any domain through the generic core: every state of FILE is searched by the\n"
+           "admissible baseline (IDA*, or A* where a move has no inverse) for its optimal\n"
+           "cost, then by each -H heuristic in turn with the search options below, and\n"
+           "one key=value record per heuristic is printed: optimal share (against the\n"
+           "baseline's costs), mean expansions, wall and thread-CPU seconds per state, for\n"
+           "the others rows (network evaluations), rows_per_cpu_s and derived_share (rows\n"
+           "whose first layer came from a parent's), then mean_length and algo.\n\n"
+           "  --instances FILE    states `[id [length]] STATE` [required]\n"
+           "  -H, --heuristic H   a heuristic as in solve --domain (ann:M.h5[,...], pdb:P,\n"
+           "                      the domain's own); up to %d, each on every state [ann:MODEL\n"
+           "                      with --model, else the domain's first]\n"
+           "  --baseline H        admissible baseline [the domain's first heuristic]\n"
+           "  --limit N           only the first N states, 0 = all [0]\n"
+           "  -q, --quiet         no progress\n"
+           "  -h, --help          this help\n\n"
+           "The search options of solve --domain (the limits apply to the -H runs):\n",
+           MAX_HEURS);
+    cli_dom_search_help(stdout);
+}
+
+static int own_opt(int c, const char *arg, bench_args *a)
+{
+    long v;
+    switch (c) {
+    case 'i':
+        a->instances = arg;
+        return 0;
+    case 'b':
+        a->baseline = arg;
+        return 0;
+    case 'l':
+        if (cli_parse_long(arg, 0, 1L << 40, &v))
+            return cli_usage(CMD, "--limit '%s' is not a count", arg);
+        a->limit = (size_t)v;
+        return 0;
+    case 'q':
+        a->quiet = 1;
+        return 0;
+    default:
+        return cli_usage(CMD, "unknown option");
+    }
+}
+
+static int parse_args(int argc, char **argv, bench_args *a)
+{
+    static const struct option opts[] = {CLI_DOM_SEARCH_LONGOPTS,
+                                         {"instances", required_argument, 0, 'i'},
+                                         {"baseline", required_argument, 0, 'b'},
+                                         {"limit", required_argument, 0, 'l'},
+                                         {"quiet", no_argument, 0, 'q'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    int c, rc;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "H:qh", opts, NULL)) != -1) {
+        if (c == 'H' || c == 1002) { /* --heuristic: one more run, not a replacement */
+            if (a->n_heur == MAX_HEURS)
+                return cli_usage(CMD, "at most %d --heuristic", MAX_HEURS);
+            a->heur[a->n_heur++] = optarg;
+        } else if (cli_dom_search_opt(CMD, c, optarg, &a->s, &rc)) {
+            if (rc)
+                return rc;
+        } else if (c == 'h') {
+            help();
+            return -1;
+        } else if ((rc = own_opt(c, optarg, a)))
+            return rc;
+    }
+    if (optind < argc)
+        return cli_usage(CMD, "unexpected argument '%s'", argv[optind]);
+    if (!a->instances)
+        return cli_usage(CMD, "--instances FILE is required");
+    if (!a->n_heur)
+        a->heur[a->n_heur++] = NULL; /* the settings' default: ann:MODEL or the domain's */
+    return 0;
+}
+
+int cli_bench_search_dom(int argc, char **argv)
+{
+    bench_args *a = calloc(1, sizeof *a);
+    if (!a) {
+        fprintf(stderr, "heurnet %s: out of memory\n", CMD);
+        return CLI_EXIT_FAIL;
+    }
+    cli_dom_search_init(&a->s);
+    int rc = parse_args(argc, argv, a);
+    if (!rc) {
+        cli_log_init(a->quiet);
+        rc = bench_run_all(a);
+    }
+    free(a);
+    return rc < 0 ? CLI_EXIT_OK : rc;
+}
