@@ -36,10 +36,10 @@ static void usage(FILE *f)
                "  --domain D            npuzzle:3x3, npuzzle:4x4:blank-last, ... (as --puzzle\n"
                "                        and --goal); other domains: heurnet gen --domain D --help\n"
                "  --goal LAYOUT         blank-first | blank-last [blank-first]\n"
-               "  --count N             boards over all shards [required; not with --from/--all]\n"
+               "  -n, --count N         boards over all shards [required; not with --from/--all]\n"
                "  --seed S              random seed [1]\n"
-               "  --label H             solver heuristic: pdb:7-8, pdb:6-6-3, pdb:5-5-5,\n"
-               "                        pdb:6-6-6-6, lc, manhattan, max:A,B\n"
+               "  --label H             solver heuristic (or --heuristic H): pdb:7-8, pdb:6-6-3,\n"
+               "                        pdb:5-5-5, pdb:6-6-6-6, lc, manhattan, max:A,B\n"
                "                        [8: lc, 15: pdb:7-8, 24: pdb:6-6-6-6]\n"
                "  --threads T           labelling threads [online CPUs]\n"
                "  --path-states         also store each board on the optimal path with its\n"
@@ -192,6 +192,7 @@ static int parse_args(int argc, char **argv, struct gen_args *a)
                                          {"count", required_argument, 0, O_COUNT},
                                          {"seed", required_argument, 0, O_SEED},
                                          {"label", required_argument, 0, O_LABEL},
+                                         {"heuristic", required_argument, 0, O_LABEL},
                                          {"threads", required_argument, 0, O_THR},
                                          {"path-states", no_argument, 0, O_PATH},
                                          {"walk", required_argument, 0, O_WALK},
@@ -210,8 +211,8 @@ static int parse_args(int argc, char **argv, struct gen_args *a)
         .puzzle = 15, .goal = "blank-first", .seed = 1, .threads = ncpu > 0 ? ncpu : 1};
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
-        int st = gen_option(c, optarg, a);
+    while ((c = getopt_long(argc, argv, "n:o:h", opts, NULL)) != -1) {
+        int st = gen_option(c == 'n' ? O_COUNT : c, optarg, a);
         if (st)
             return st;
     }
@@ -633,7 +634,7 @@ static int gen_domain(const char *spec, int argc, char **argv)
         dom_free(d);
         return rc;
     }
-    srch_dom_heur_free(probe);
+    a.o.heur = probe;
     cli_log_init(a.quiet);
     hn_stop_install();
     if (!a.quiet)
@@ -649,6 +650,7 @@ static int gen_domain(const char *spec, int argc, char **argv)
     rc = dg_dom_gen_run(a.out, &a.o, &s);
     hn_progress_finish(pc.p);
     rc = dgen_report(a.out, rc, &s);
+    srch_dom_heur_free(probe);
     dom_free(d);
     return rc;
 }

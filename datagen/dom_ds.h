@@ -65,6 +65,9 @@ int dg_dom_info_read(const char *path, dg_dom_info *info);
 typedef struct dg_dom_gen_opts {
     const dom *d;
     const char *heur_name; /* admissible heuristic (srch_dom_heur_adm) */
+    /* The heuristic already open (its tables loaded), cloned per thread;
+     * NULL: opened by heur_name. */
+    const struct srch_dom_heur *heur;
     uint64_t count, seed;
     int walk_min, walk_max;  /* 0 <= min <= max <= DG_DOM_MAX_WALK */
     int uniform;             /* draw uniform states instead (facts->has_uniform) */

@@ -276,7 +276,8 @@ static int setup(struct dgen *g, const dg_dom_gen_opts *o)
     g->h = calloc((size_t)nt, sizeof *g->h);
     if (!g->states || !g->items || !g->h || (o->path_states && !g->moves))
         return hn_fail(HN_ERR_NOMEM, "out of memory for %d threads", nt);
-    g->h[0] = srch_dom_heur_adm(o->d, o->heur_name, &rc);
+    g->h[0] =
+        o->heur ? srch_dom_heur_clone(o->heur, &rc) : srch_dom_heur_adm(o->d, o->heur_name, &rc);
     for (int t = 1; t < nt && g->h[t - 1]; t++)
         g->h[t] = srch_dom_heur_clone(g->h[0], &rc);
     return g->h[nt - 1] ? HN_OK : rc;

@@ -177,12 +177,15 @@ static int check_board(const uint8_t *b, int cells, const char *path, uint64_t r
 static int check_state(const trn_data *d, const uint8_t *s, const char *path, uint64_t row)
 {
     size_t sb = (size_t)d->cells;
-    char text[4096];
+    char buf[4096], *text = buf;
     uint8_t back[DOM_MAX_STATE_BYTES];
     int32_t act[DOM_MAX_ACTIVE];
-    int len = dom_format_state(d->dom, s, text, sizeof text);
-    int ok = len >= 0 && len < (int)sizeof text && dom_parse_state(d->dom, text, back) == 0 &&
-             !memcmp(back, s, sb);
+    int len = dom_format_state(d->dom, s, buf, sizeof buf);
+    if (len >= (int)sizeof buf && (text = malloc((size_t)len + 1)))
+        dom_format_state(d->dom, s, text, (size_t)len + 1);
+    int ok = len >= 0 && text && dom_parse_state(d->dom, text, back) == 0 && !memcmp(back, s, sb);
+    if (text != buf)
+        free(text);
     int na = ok ? dom_encode(d->dom, s, act) : -1;
     for (int i = 0; ok && i < na; i++)
         ok = act[i] >= 0 && act[i] < d->d;
