@@ -414,7 +414,9 @@ static int read_file(trn_data *d, int first, hid_t f, struct trn_file *tf)
         rc = hn_fail(HN_ERR_NOMEM, "%s: cannot read the root attributes", path);
     uint64_t rows = xr;
     const struct trn_attr *cm = rc ? NULL : find_attr(tf, "committed");
-    if (cm && cm->is_num && cm->num < (double)rows)
+    if (cm && cm->is_num && !(cm->num >= 0))
+        rows = 0; /* a negative count claims no row (and must not be converted) */
+    else if (cm && cm->is_num && cm->num < (double)rows)
         rows = (uint64_t)cm->num;
     if (!rc && yr < rows)
         rc = hn_fail(HN_ERR_SHAPE, "%s: %s has %llu rows but %s has %llu", path, yname,
