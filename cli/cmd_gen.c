@@ -439,7 +439,7 @@ static void dgen_usage(FILE *f)
     fprintf(f, "usage: heurnet gen --domain D [options] -n N -o FILE.h5\n"
                "Label states of any domain with their optimal cost (IDA* with an admissible\n"
                "heuristic) into a domain dataset (docs/formats.md). Square n-puzzles of 3x3..5x5\n"
-               "take the specialised options above (--count, --label, --walk L).\n"
+               "take the n-puzzle options instead (heurnet gen --help).\n"
                "FILE.part holds the rows until every state is labelled; rerunning the same\n"
                "command continues it.\n\n"
                "  --domain D            npuzzle:3x4, cube3, ./libpancake.so:12, ... (required)\n"

@@ -140,6 +140,10 @@ expect 2 "--threads" "$H" gen --domain "$P" -n 5 --threads 0 -o "$T/x.h5"
 expect 2 "nosuchdomain" "$H" gen --domain nosuchdomain -n 5 -o "$T/x.h5"
 [ -e "$T/x.h5" ] || [ -e "$T/x.h5.part" ] && fail "a refused gen left a file"
 
+# a state beyond --max-expanded stops the run, naming the state
+expect 1 "state 0 (" "$H" gen --domain cube3 -n 5 --walk 6-7 --max-expanded 5 -o "$T/lim.h5" --quiet
+[ -e "$T/lim.h5" ] && fail "a gen stopped by a limit left a file under the final name"
+
 # ---- train through the domain's encoding, then solve with the model ----
 "$H" train --data "$T/n.h5" --arch 144-32-1 --epochs 3 --batch 64 -o "$T/mn.h5" --quiet \
     >/dev/null 2>"$T/err" || fail "train on npuzzle:3x4: $(cat "$T/err")"
