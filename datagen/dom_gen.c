@@ -145,15 +145,21 @@ static void *worker(void *p)
     return NULL;
 }
 
+/* Threads of a run: 1..255. */
+static int nthreads(const dg_dom_gen_opts *o)
+{
+    return o->threads > 1 ? (o->threads < 256 ? o->threads : 255) : 1;
+}
+
 /* Solve the chunk on the threads (the calling thread is one of them). */
 static void solve_chunk(struct dgen *g)
 {
-    int nt = g->o->threads > 1 ? g->o->threads : 1;
+    int nt = nthreads(g->o);
     pthread_t tid[256];
     struct worker_arg args[256];
     int started = 0;
     g->next = 0;
-    for (int t = 1; t < nt && t < 256; t++) {
+    for (int t = 1; t < nt; t++) {
         args[t] = (struct worker_arg){g, g->h[t]};
         if (pthread_create(&tid[t], NULL, worker, &args[t]))
             break;
@@ -264,7 +270,7 @@ static int flush_rows(struct rowbuf *b, dg_dom_writer *w, uint64_t done)
 
 static int setup(struct dgen *g, const dg_dom_gen_opts *o)
 {
-    int nt = o->threads > 1 ? (o->threads < 256 ? o->threads : 255) : 1, rc = HN_OK;
+    int nt = nthreads(o), rc = HN_OK;
     g->o = o;
     g->d = o->d;
     pthread_mutex_init(&g->mu, NULL);
@@ -285,7 +291,7 @@ static int setup(struct dgen *g, const dg_dom_gen_opts *o)
 
 static void teardown(struct dgen *g)
 {
-    int nt = g->o && g->o->threads > 1 ? (g->o->threads < 256 ? g->o->threads : 255) : 1;
+    int nt = g->o ? nthreads(g->o) : 1;
     for (int t = 0; g->h && t < nt; t++)
         srch_dom_heur_free(g->h[t]);
     free(g->h);
