@@ -15,6 +15,8 @@
 #include "cli/dom_cli.h"
 #include "common/hn.h"
 #include "datagen/dg.h"
+#include "domains/dom.h"
+#include "search/generic/srch_dom.h"
 #include "search/srch.h"
 
 struct gen_args {
@@ -32,12 +34,12 @@ static void usage(FILE *f)
                "Rerunning the same command continues an unfinished file.\n\n"
                "  --puzzle 8|15|24      board size [15]\n"
                "  --domain D            npuzzle:3x3, npuzzle:4x4:blank-last, ... (as --puzzle\n"
-               "                        and --goal; other domains: heurnet avi)\n"
+               "                        and --goal); other domains: heurnet gen --domain D --help\n"
                "  --goal LAYOUT         blank-first | blank-last [blank-first]\n"
-               "  --count N             boards over all shards [required; not with --from/--all]\n"
+               "  -n, --count N         boards over all shards [required; not with --from/--all]\n"
                "  --seed S              random seed [1]\n"
-               "  --label H             solver heuristic: pdb:7-8, pdb:6-6-3, pdb:5-5-5,\n"
-               "                        pdb:6-6-6-6, lc, manhattan, max:A,B\n"
+               "  --label H             solver heuristic (or --heuristic H): pdb:7-8, pdb:6-6-3,\n"
+               "                        pdb:5-5-5, pdb:6-6-6-6, lc, manhattan, max:A,B\n"
                "                        [8: lc, 15: pdb:7-8, 24: pdb:6-6-6-6]\n"
                "  --threads T           labelling threads [online CPUs]\n"
                "  --path-states         also store each board on the optimal path with its\n"
@@ -190,6 +192,7 @@ static int parse_args(int argc, char **argv, struct gen_args *a)
                                          {"count", required_argument, 0, O_COUNT},
                                          {"seed", required_argument, 0, O_SEED},
                                          {"label", required_argument, 0, O_LABEL},
+                                         {"heuristic", required_argument, 0, O_LABEL},
                                          {"threads", required_argument, 0, O_THR},
                                          {"path-states", no_argument, 0, O_PATH},
                                          {"walk", required_argument, 0, O_WALK},
@@ -208,8 +211,8 @@ static int parse_args(int argc, char **argv, struct gen_args *a)
         .puzzle = 15, .goal = "blank-first", .seed = 1, .threads = ncpu > 0 ? ncpu : 1};
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
-        int st = gen_option(c, optarg, a);
+    while ((c = getopt_long(argc, argv, "n:o:h", opts, NULL)) != -1) {
+        int st = gen_option(c == 'n' ? O_COUNT : c, optarg, a);
         if (st)
             return st;
     }
@@ -423,9 +426,237 @@ static int gen_npuzzle(int argc, char **argv)
     return run(&a, &o, a.out);
 }
 
-/* --domain: a square n-puzzle up to 5x5 is --puzzle N --goal G. Optimal
- * labels of other domains are not generated here yet: heurnet avi learns
- * them without labels. */
+/* ---- any domain: optimal labels by IDA* with an admissible heuristic ---- */
+
+struct dgen_args {
+    const char *heur, *out;
+    dg_dom_gen_opts o;
+    int quiet, has_walk;
+};
+
+static void dgen_usage(FILE *f)
+{
+    fprintf(f, "usage: heurnet gen --domain D [options] -n N -o FILE.h5\n"
+               "Label states of any domain with their optimal cost (IDA* with an admissible\n"
+               "heuristic) into a domain dataset (docs/formats.md). Square n-puzzles of 3x3..5x5\n"
+               "take the n-puzzle options instead (heurnet gen --help).\n"
+               "FILE.part holds the rows until every state is labelled; rerunning the same\n"
+               "command continues it.\n\n"
+               "  --domain D            npuzzle:3x4, cube3, ./libpancake.so:12, ... (required)\n"
+               "  --heuristic H         admissible heuristic (lc, pdb:P, max:A,B, ...)\n"
+               "                        [the domain's first]\n"
+               "  -n, --count N         sampled states (required)\n"
+               "  --walk A-B | K        random walks of A..B (or K) moves from the goal [1-30]\n"
+               "  --uniform             uniformly random states instead of walks\n"
+               "  --path-states         also store every state on each optimal path (/source 1)\n"
+               "  --seed S              random seed [1]\n"
+               "  --threads T           labelling threads [online CPUs]\n"
+               "  --max-expanded N      per state: stop with an error beyond N expansions [none]\n"
+               "  --time-limit S        per state: stop with an error beyond S seconds [none]\n"
+               "  --force               start afresh (drop FILE.part, replace FILE)\n"
+               "  --stop-after N        (testing) stop as if interrupted after N states\n"
+               "  --quiet               no progress on stderr\n"
+               "  -o, --output FILE     the dataset to write (required)\n");
+}
+
+static int dgen_walk(const char *arg, dg_dom_gen_opts *o)
+{
+    char lo[32], *dash;
+    long a, b;
+    if (strlen(arg) >= sizeof lo)
+        return -1;
+    strcpy(lo, arg);
+    const char *hi = lo;
+    if ((dash = strchr(lo, '-')))
+        *dash = '\0', hi = dash + 1;
+    if (cli_parse_long(lo, 0, DG_DOM_MAX_WALK, &a) || cli_parse_long(hi, 0, DG_DOM_MAX_WALK, &b) ||
+        b < a)
+        return -1;
+    o->walk_min = (int)a;
+    o->walk_max = (int)b;
+    return 0;
+}
+
+enum { D_DOMAIN = 300, D_HEUR, D_WALK, D_UNIFORM, D_PATH, D_SEED, D_THR, D_MAXEXP, D_TIME };
+
+static int dgen_option(int c, const char *arg, struct dgen_args *a)
+{
+    dg_dom_gen_opts *o = &a->o;
+    long v;
+    switch (c) {
+    case D_DOMAIN: /* opened by the caller */
+        return 0;
+    case D_HEUR:
+        a->heur = arg;
+        return 0;
+    case 'n':
+        return cli_parse_u64(arg, &o->count) || o->count == 0
+                   ? cli_usage("gen", "-n must be a positive integer, not '%s'", arg)
+                   : 0;
+    case D_WALK:
+        a->has_walk = 1;
+        return dgen_walk(arg, o) ? cli_usage("gen",
+                                             "--walk '%s' is not K or A-B with 0 <= A <= "
+                                             "B <= %d",
+                                             arg, DG_DOM_MAX_WALK)
+                                 : 0;
+    case D_UNIFORM:
+        o->uniform = 1;
+        return 0;
+    case D_PATH:
+        o->path_states = 1;
+        return 0;
+    case D_SEED:
+        return cli_parse_u64(arg, &o->seed)
+                   ? cli_usage("gen", "--seed must be a non-negative integer, not '%s'", arg)
+                   : 0;
+    case D_THR:
+        if (cli_parse_long(arg, 1, 255, &v))
+            return cli_usage("gen", "--threads must be 1..255, not '%s'", arg);
+        o->threads = (int)v;
+        return 0;
+    case D_MAXEXP:
+        return cli_parse_u64(arg, &o->limits.max_expanded)
+                   ? cli_usage("gen", "--max-expanded must be an integer, not '%s'", arg)
+                   : 0;
+    case D_TIME:
+        return cli_parse_double(arg, &o->limits.time_limit) || !(o->limits.time_limit > 0)
+                   ? cli_usage("gen", "--time-limit must be a positive number, not '%s'", arg)
+                   : 0;
+    case O_FORCE:
+        o->overwrite = 1;
+        return 0;
+    case O_STOP:
+        return cli_parse_u64(arg, &o->stop_after) || o->stop_after == 0
+                   ? cli_usage("gen", "--stop-after must be a positive integer")
+                   : 0;
+    case O_QUIET:
+        a->quiet = 1;
+        return 0;
+    case 'o':
+        a->out = arg;
+        return 0;
+    case 'h':
+        dgen_usage(stdout);
+        return -1;
+    default:
+        return cli_usage("gen", "unknown option (on a domain: see heurnet gen --domain D --help)");
+    }
+}
+
+static int dgen_parse(int argc, char **argv, struct dgen_args *a)
+{
+    static const struct option opts[] = {{"domain", required_argument, 0, D_DOMAIN},
+                                         {"heuristic", required_argument, 0, D_HEUR},
+                                         {"label", required_argument, 0, D_HEUR},
+                                         {"count", required_argument, 0, 'n'},
+                                         {"walk", required_argument, 0, D_WALK},
+                                         {"uniform", no_argument, 0, D_UNIFORM},
+                                         {"path-states", no_argument, 0, D_PATH},
+                                         {"seed", required_argument, 0, D_SEED},
+                                         {"threads", required_argument, 0, D_THR},
+                                         {"max-expanded", required_argument, 0, D_MAXEXP},
+                                         {"time-limit", required_argument, 0, D_TIME},
+                                         {"force", no_argument, 0, O_FORCE},
+                                         {"stop-after", required_argument, 0, O_STOP},
+                                         {"quiet", no_argument, 0, O_QUIET},
+                                         {"output", required_argument, 0, 'o'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    memset(a, 0, sizeof *a);
+    a->o.seed = 1;
+    a->o.walk_min = 1;
+    a->o.walk_max = 30;
+    a->o.threads = ncpu > 0 ? (ncpu < 255 ? (int)ncpu : 255) : 1;
+    int c, rc;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "n:o:h", opts, NULL)) != -1)
+        if ((rc = dgen_option(c, optarg, a)))
+            return rc;
+    if (optind < argc)
+        return cli_usage("gen", "unexpected argument '%s'", argv[optind]);
+    if (!a->out)
+        return cli_usage("gen", "-o FILE is required");
+    if (!a->o.count)
+        return cli_usage("gen", "-n N (states to label) is required");
+    if (a->o.uniform && a->has_walk)
+        return cli_usage("gen", "--walk and --uniform exclude each other");
+    return 0;
+}
+
+static int dgen_report(const char *path, int rc, const dg_dom_gen_stats *st)
+{
+    if (rc && rc != HN_ERR_INTERRUPTED) {
+        cli_fail("gen");
+        fprintf(stderr, "heurnet gen: %s is not written%s\n", path,
+                st->rows ? "; the committed rows stay in its .part file" : "");
+        return rc == HN_ERR_ARG ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+    }
+    printf("file=%s states=%llu rows=%llu resumed_from=%llu seconds=%.2f states_per_s=%.1f "
+           "expanded_mean=%.1f complete=%d\n",
+           path, (unsigned long long)st->states, (unsigned long long)st->rows,
+           (unsigned long long)st->resumed_from, st->seconds,
+           st->seconds > 0 ? (double)st->states / st->seconds : 0.0,
+           st->states ? (double)st->expanded / (double)st->states : 0.0, st->complete);
+    fflush(stdout);
+    if (rc == HN_ERR_INTERRUPTED) {
+        fprintf(stderr, "heurnet gen: %s\nheurnet gen: rerun the same command to continue\n",
+                hn_errmsg());
+        return CLI_EXIT_FAIL;
+    }
+    return CLI_EXIT_OK;
+}
+
+static int gen_domain(const char *spec, int argc, char **argv)
+{
+    struct dgen_args a;
+    int rc = dgen_parse(argc, argv, &a);
+    if (rc)
+        return rc < 0 ? CLI_EXIT_OK : rc;
+    int st;
+    dom *d = dom_open(spec, &st);
+    if (!d)
+        return cli_usage("gen", "--domain %s: %s", spec, hn_errmsg());
+    const char *heurs = dom_facts_of(d)->heuristics;
+    char first[128];
+    snprintf(first, sizeof first, "%.*s", (int)strcspn(heurs ? heurs : "", ","),
+             heurs ? heurs : "");
+    a.o.d = d;
+    a.o.heur_name = a.heur ? a.heur : first;
+    if (!a.o.heur_name[0]) {
+        dom_free(d);
+        return cli_usage("gen", "%s has no heuristic of its own: name one with --heuristic", spec);
+    }
+    srch_dom_heur *probe = srch_dom_heur_adm(d, a.o.heur_name, &st);
+    if (!probe) { /* a bad name is a usage error, before any file is touched */
+        rc = cli_usage("gen", "--heuristic %s: %s", a.o.heur_name, hn_errmsg());
+        dom_free(d);
+        return rc;
+    }
+    a.o.heur = probe;
+    cli_log_init(a.quiet);
+    hn_stop_install();
+    if (!a.quiet)
+        fprintf(stderr,
+                "heurnet gen: %s, label idastar+%s, %s, %llu states, seed %llu, %d "
+                "threads -> %s\n",
+                dom_spec(d), a.o.heur_name, a.o.uniform ? "uniform states" : "random walks",
+                (unsigned long long)a.o.count, (unsigned long long)a.o.seed, a.o.threads, a.out);
+    struct progress_ctx pc = {NULL, a.quiet};
+    a.o.progress = on_progress;
+    a.o.user = &pc;
+    dg_dom_gen_stats s;
+    rc = dg_dom_gen_run(a.out, &a.o, &s);
+    hn_progress_finish(pc.p);
+    rc = dgen_report(a.out, rc, &s);
+    srch_dom_heur_free(probe);
+    dom_free(d);
+    return rc;
+}
+
+/* --domain: a square n-puzzle up to 5x5 is --puzzle N --goal G on the
+ * specialised path; every other domain goes through gen_domain. */
 int cmd_gen(int argc, char **argv)
 {
     char spec[512];
@@ -438,10 +669,7 @@ int cmd_gen(int argc, char **argv)
     if (cli_dom_specialised(spec, argc, argv, nv, &nc))
         rc = gen_npuzzle(nc, nv);
     else
-        rc = cli_usage("gen",
-                       "--domain %s: gen labels the n-puzzle of 3x3..5x5; on other domains "
-                       "use heurnet avi, which needs no optimal labels",
-                       spec);
+        rc = gen_domain(spec, argc, argv);
     free(nv);
     return rc;
 }

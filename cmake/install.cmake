@@ -48,7 +48,7 @@ set(HEURNET_PUBLIC_HEADERS
     common/hn.h domains/domain.h domains/dom.h nn/nn.h nn/export.h nn/import.h search/srch.h search/npuzzle/ann.h search/npuzzle/encode.h
     search/generic/srch_dom.h
     search/emp/emp.h
-    search/emp/srch_em_scorer.h datagen/dg.h datagen/dataset.h datagen/emp_moves.h train/trn.h
+    search/emp/srch_em_scorer.h datagen/dg.h datagen/dataset.h datagen/dom_ds.h datagen/emp_moves.h train/trn.h
     solve/search.h solve/pdb_cache.h solve/eval_report.h solve/api.h solve/eval_dom.h)
 set(HEURNET_INC ${CMAKE_BINARY_DIR}/include/heurnet)
 set(HEURNET_UMBRELLA "/* All of heurnet's public API (generated). */\n#ifndef HEURNET_H\n#define HEURNET_H\n")

@@ -32,6 +32,8 @@ int dg_pdb_build(const srch_np_partition *part, int threads, hn_progress_fn prog
 
 /* Dataset files (writer, reader, merge): see datagen/dataset.h. */
 #include "datagen/dataset.h"
+/* Datasets of any domain and their generator: see datagen/dom_ds.h. */
+#include "datagen/dom_ds.h"
 
 /* What `heurnet gen` labels: board g (global index 0..total-1) is
  *   uniform random:  the (g mod DG_SEED_BLOCK)-th board drawn from an RNG

@@ -178,7 +178,7 @@ expect 2 "pancake:7" "$H" predict --domain npuzzle:3x4 --model "$T/p5.h5" --inst
 HEURNET_DATA="$T/cache" "$H" gen --domain npuzzle:3x3:blank-last --count 5 -o "$T/g.h5" --quiet ||
     fail "gen --domain npuzzle:3x3"
 grep -q 'goal=blank-last' <("$H" data info "$T/g.h5" 2>&1) || fail "gen --domain: the goal is not blank-last"
-expect 2 "use heurnet avi" "$H" gen --domain "$T/libpancake.so:7" --count 5 -o "$T/g2.h5"
+expect 2 "--heuristic nosuch" "$H" gen --domain "$T/libpancake.so:7" --count 5 --heuristic nosuch -o "$T/g2.h5"
 expect 2 "needs --partition" "$H" pdb build --domain "$T/libpancake.so:7"
 expect 2 "the only heuristic is gap" "$H" pdb build --domain "$T/libpancake.so:7" --partition x
 

@@ -171,6 +171,31 @@ static int check_board(const uint8_t *b, int cells, const char *path, uint64_t r
     return HN_OK;
 }
 
+/* A state of the domain: it must format and parse back to the same bytes
+ * (a damaged row would not) and encode into range, as training writes
+ * x[active] without further checks. */
+static int check_state(const trn_data *d, const uint8_t *s, const char *path, uint64_t row)
+{
+    size_t sb = (size_t)d->cells;
+    char buf[4096], *text = buf;
+    uint8_t back[DOM_MAX_STATE_BYTES];
+    int32_t act[DOM_MAX_ACTIVE];
+    int len = dom_format_state(d->dom, s, buf, sizeof buf);
+    if (len >= (int)sizeof buf && (text = malloc((size_t)len + 1)))
+        dom_format_state(d->dom, s, text, (size_t)len + 1);
+    int ok = len >= 0 && text && dom_parse_state(d->dom, text, back) == 0 && !memcmp(back, s, sb);
+    if (text != buf)
+        free(text);
+    int na = ok ? dom_encode(d->dom, s, act) : -1;
+    for (int i = 0; ok && i < na; i++)
+        ok = act[i] >= 0 && act[i] < d->d;
+    hn_error_clear();
+    if (!ok || na < 0 || na > DOM_MAX_ACTIVE)
+        return hn_fail(HN_ERR_FORMAT, "%s: /states row %llu is not a state of %s", path,
+                       (unsigned long long)row, dom_spec(d->dom));
+    return HN_OK;
+}
+
 /* Costs (/cost) are distances, so negative ones are errors; /y may be any number. */
 static int check_target(double v, const char *path, const char *name, uint64_t row)
 {
@@ -188,7 +213,9 @@ static int check_row(trn_data *d, uint64_t r, double target, const char *path, c
                      const char *yname, uint64_t row)
 {
     int rc = check_target(target, path, yname, row);
-    if (!rc && d->boards)
+    if (!rc && d->boards == TRN_STATES)
+        rc = check_state(d, d->b + r * d->cells, path, row);
+    else if (!rc && d->boards)
         rc = check_board(d->b + r * d->cells, d->cells, path, row);
     for (int j = 0; !rc && !d->boards && j < d->d; j++)
         if (!isfinite(d->x[r * d->d + j]))
@@ -260,9 +287,10 @@ static int agree(trn_data *d, int first, int boards, int cells, int goal, int di
         snprintf(d->encoder, sizeof d->encoder, "%s", enc);
         return HN_OK;
     }
+    static const char *const kind[] = {"/x", "/boards", "/states"};
     if (boards != d->boards)
         return hn_fail(HN_ERR_FORMAT, "%s: holds %s but the first data file holds %s", path,
-                       boards ? "/boards" : "/x", d->boards ? "/boards" : "/x");
+                       kind[boards], kind[d->boards]);
     if (dim != d->d || cells != d->cells)
         return hn_fail(HN_ERR_SHAPE, "%s: rows of %d %s but the first data file has %d", path,
                        boards ? cells : dim, boards ? "cells" : "features",
@@ -282,18 +310,103 @@ static int board_width(int cells)
     return 0;
 }
 
+/* Read the rows (when rc is 0) and close the datasets. */
+static int read_rows_close(trn_data *d, struct trn_file *tf, hid_t xs, hid_t ys, hid_t ss,
+                           uint64_t rows, int rc)
+{
+    static const char *const kind[] = {"/x", "/boards", "/states"};
+    uint64_t kept = 0;
+    if (!rc)
+        rc = read_file_rows(d, tf->path, xs, ys, ss, d->sources, kind[d->boards],
+                            d->boards ? "/cost" : "/y", rows, &kept);
+    if (!rc && kept == 0)
+        rc = hn_fail(HN_ERR_FORMAT, "%s: no rows of the selected sources", tf->path);
+    tf->rows = kept;
+    if (ss >= 0)
+        H5Dclose(ss);
+    if (xs >= 0)
+        H5Dclose(xs);
+    if (ys >= 0)
+        H5Dclose(ys);
+    return rc;
+}
+
+/* n-puzzle boards trained for a named domain must be of that domain. */
+static int board_domain(trn_data *d, const char *enc, const char *path)
+{
+    char name[256];
+    if (srch_np_encode_domain(enc, name, sizeof name)) {
+        hn_error_clear();
+        return HN_OK;
+    }
+    snprintf(d->domain, sizeof d->domain, "%s", name);
+    if (d->dom && strcmp(name, dom_spec(d->dom)) && strcmp(name, dom_canonical(d->dom)))
+        return hn_fail(HN_ERR_ARG, "%s: a dataset of domain %s, not of %s", path, name,
+                       dom_spec(d->dom));
+    return HN_OK;
+}
+
+/* A domain dataset's domain must be the one training is for. */
+static int states_domain(trn_data *d, hid_t f, const char *path, uint64_t cols)
+{
+    char name[256];
+    if (hn_h5_attr_get_str(f, "domain", name, sizeof name))
+        return hn_fail(HN_ERR_FORMAT, "%s: /states without a readable root attribute 'domain'",
+                       path);
+    if (!d->dom)
+        return hn_fail(HN_ERR_ARG, "%s: holds states of domain %s: name the domain (--domain)",
+                       path, name);
+    if (strcmp(name, dom_spec(d->dom)) && strcmp(name, dom_canonical(d->dom)))
+        return hn_fail(HN_ERR_ARG, "%s: a dataset of domain %s, not of %s", path, name,
+                       dom_spec(d->dom));
+    if (cols != dom_state_bytes(d->dom))
+        return hn_fail(HN_ERR_SHAPE, "%s: /states rows have %llu bytes but %s states have %zu",
+                       path, (unsigned long long)cols, name, dom_state_bytes(d->dom));
+    snprintf(d->domain, sizeof d->domain, "%s", dom_spec(d->dom));
+    return HN_OK;
+}
+
+/* The rest of read_file for a domain dataset (/states and /cost are open). */
+static int read_states(trn_data *d, int first, hid_t f, struct trn_file *tf, hid_t xs, hid_t ys,
+                       uint64_t rows, uint64_t cols)
+{
+    int rc = states_domain(d, f, tf->path, cols);
+    const dom_facts *fa = d->dom ? dom_facts_of(d->dom) : NULL;
+    char enc[256];
+    if (fa && fa->encoding && fa->encoding[0])
+        snprintf(enc, sizeof enc, "%s", fa->encoding);
+    else if (d->dom)
+        snprintf(enc, sizeof enc, "dom-onehot %s", dom_spec(d->dom));
+    if (!rc)
+        rc = agree(d, first, TRN_STATES, (int)cols, 0, (int)fa->inputs, enc, tf->path);
+    hid_t ss = -1;
+    hsize_t sr = 0;
+    if (!rc && d->sources)
+        rc = open_ds(f, tf->path, "/source", 1, 1, 0, &ss, &sr, NULL);
+    if (!rc && d->sources && sr < rows)
+        rc = hn_fail(HN_ERR_SHAPE, "%s: /source has %llu rows but /states has %llu", tf->path,
+                     (unsigned long long)sr, (unsigned long long)rows);
+    if (!rc)
+        d->width = 0;
+    return read_rows_close(d, tf, xs, ys, ss, rows, rc);
+}
+
 /* The kind, shape and rows of one open file, then its rows. */
 static int read_file(trn_data *d, int first, hid_t f, struct trn_file *tf)
 {
     const char *path = tf->path;
     hid_t xs = -1, ys = -1;
     hsize_t xr = 0, xc = 0, yr = 0;
-    int boards = H5Lexists(f, "boards", H5P_DEFAULT) > 0;
+    int boards = H5Lexists(f, "states", H5P_DEFAULT) > 0   ? TRN_STATES
+                 : H5Lexists(f, "boards", H5P_DEFAULT) > 0 ? 1
+                                                           : 0;
     int rc;
     if (!boards && H5Lexists(f, "x", H5P_DEFAULT) <= 0)
-        return hn_fail(HN_ERR_FORMAT, "%s: neither /boards (+ /cost) nor /x (+ /y) is present",
+        return hn_fail(HN_ERR_FORMAT,
+                       "%s: neither /boards (+ /cost), /states (+ /cost) nor /x (+ /y) is present",
                        path);
-    const char *xname = boards ? "/boards" : "/x", *yname = boards ? "/cost" : "/y";
+    const char *xname = boards == TRN_STATES ? "/states" : boards ? "/boards" : "/x";
+    const char *yname = boards ? "/cost" : "/y";
     rc = open_ds(f, path, xname, 2, 1, !boards, &xs, &xr, &xc);
     if (!rc)
         rc = open_ds(f, path, yname, 1, 1, 1, &ys, &yr, NULL);
@@ -301,13 +414,18 @@ static int read_file(trn_data *d, int first, hid_t f, struct trn_file *tf)
         rc = hn_fail(HN_ERR_NOMEM, "%s: cannot read the root attributes", path);
     uint64_t rows = xr;
     const struct trn_attr *cm = rc ? NULL : find_attr(tf, "committed");
-    if (cm && cm->is_num && cm->num < (double)rows)
+    if (cm && cm->is_num && !(cm->num >= 0))
+        rows = 0; /* a negative count claims no row (and must not be converted) */
+    else if (cm && cm->is_num && cm->num < (double)rows)
         rows = (uint64_t)cm->num;
     if (!rc && yr < rows)
         rc = hn_fail(HN_ERR_SHAPE, "%s: %s has %llu rows but %s has %llu", path, yname,
                      (unsigned long long)yr, xname, (unsigned long long)xr);
     if (!rc && rows == 0)
         rc = hn_fail(HN_ERR_FORMAT, "%s: dataset %s holds no (committed) rows", path, xname);
+    if (boards == TRN_STATES)
+        return rc ? read_rows_close(d, tf, xs, ys, -1, rows, rc)
+                  : read_states(d, first, f, tf, xs, ys, rows, xc);
     int width = boards ? board_width((int)xc) : 0, goal = SRCH_NP_GOAL_BLANK_FIRST;
     if (!rc && boards && !width)
         rc = hn_fail(HN_ERR_SHAPE, "%s: /boards rows have %llu cells, not 9, 16 or 25", path,
@@ -326,6 +444,8 @@ static int read_file(trn_data *d, int first, hid_t f, struct trn_file *tf)
     if (!rc)
         rc = agree(d, first, boards, boards ? (int)xc : 0, goal,
                    boards ? srch_np_encode_width((int)xc) : (int)xc, enc, path);
+    if (!rc && boards)
+        rc = board_domain(d, enc, path);
     hid_t ss = -1;
     hsize_t sr = 0;
     if (!rc && d->sources) {
@@ -338,21 +458,9 @@ static int read_file(trn_data *d, int first, hid_t f, struct trn_file *tf)
             rc = hn_fail(HN_ERR_SHAPE, "%s: /source has %llu rows but %s has %llu", path,
                          (unsigned long long)sr, xname, (unsigned long long)rows);
     }
-    uint64_t kept = 0;
-    if (!rc) {
+    if (!rc)
         d->width = width;
-        rc = read_file_rows(d, path, xs, ys, ss, d->sources, xname, yname, rows, &kept);
-    }
-    if (!rc && kept == 0)
-        rc = hn_fail(HN_ERR_FORMAT, "%s: no rows of the selected sources", path);
-    tf->rows = kept;
-    if (ss >= 0)
-        H5Dclose(ss);
-    if (xs >= 0)
-        H5Dclose(xs);
-    if (ys >= 0)
-        H5Dclose(ys);
-    return rc;
+    return read_rows_close(d, tf, xs, ys, ss, rows, rc);
 }
 
 /* ---- split ------------------------------------------------------------- */
@@ -399,20 +507,22 @@ struct open_args {
     int n;
     double val_fraction;
     unsigned sources;
+    const dom *dm;
 };
 
 static void probe_open(void *arg)
 {
     const struct open_args *a = arg;
     int st;
-    trn_data_free(trn_data_open(a->paths, a->n, a->val_fraction, a->sources, &st));
+    trn_data_free(trn_data_open_dom(a->paths, a->n, a->val_fraction, a->sources, a->dm, &st));
 }
 
 /* A file without a checksum is first opened in a child (hn_h5_probe_call):
  * libhdf5 can crash on a damaged file. */
-static int probe_files(const char *const *paths, int n, double val_fraction, unsigned sources)
+static int probe_files(const char *const *paths, int n, double val_fraction, unsigned sources,
+                       const dom *dm)
 {
-    struct open_args a = {paths, n, val_fraction, sources};
+    struct open_args a = {paths, n, val_fraction, sources, dm};
     for (int i = 0; i < n && paths && paths[i]; i++) {
         int rc = hn_h5_probe_call(paths[i], probe_open, &a);
         if (rc)
@@ -424,7 +534,13 @@ static int probe_files(const char *const *paths, int n, double val_fraction, uns
 trn_data *trn_data_open(const char *const *paths, int n, double val_fraction, unsigned sources,
                         int *status)
 {
-    int rc0 = probe_files(paths, n, val_fraction, sources);
+    return trn_data_open_dom(paths, n, val_fraction, sources, NULL, status);
+}
+
+trn_data *trn_data_open_dom(const char *const *paths, int n, double val_fraction, unsigned sources,
+                            const dom *dm, int *status)
+{
+    int rc0 = probe_files(paths, n, val_fraction, sources, dm);
     if (rc0) {
         if (status)
             *status = rc0;
@@ -433,7 +549,7 @@ trn_data *trn_data_open(const char *const *paths, int n, double val_fraction, un
     int rc = HN_OK;
     trn_data *d = calloc(1, sizeof *d);
     if (d)
-        d->sources = sources;
+        d->sources = sources, d->dom = dm;
     if (!d || n < 1 || !(val_fraction >= 0 && val_fraction < 1)) {
         rc = d ? hn_fail(HN_ERR_ARG,
                          "need at least one data file and a validation fraction in [0, 1)")
@@ -508,7 +624,25 @@ const char *trn_data_encoder(const trn_data *d)
 }
 int trn_data_width(const trn_data *d)
 {
-    return d->boards ? d->width : 0;
+    return d->boards == 1 ? d->width : 0;
+}
+const char *trn_data_domain(const trn_data *d)
+{
+    return d->domain;
+}
+
+int trn_data_file_domain(const char *path, char *buf, size_t cap)
+{
+    hn_h5_quiet();
+    buf[0] = '\0';
+    hid_t f = hn_h5_open_read(path); /* the reader warns about a missing checksum */
+    if (f < 0)
+        return (int)f;
+    int rc = HN_OK;
+    if (H5Lexists(f, "states", H5P_DEFAULT) > 0 && hn_h5_attr_get_str(f, "domain", buf, cap))
+        rc = hn_fail(HN_ERR_FORMAT, "%s: /states without a readable root attribute 'domain'", path);
+    H5Fclose(f);
+    return rc;
 }
 uint64_t trn_data_rows(const trn_data *d, enum trn_split s)
 {
@@ -530,6 +664,16 @@ void trn_data_target_stats(const trn_data *d, enum trn_split s, double *mean, do
     *std = n > 1 ? sqrt(sq / (double)(n - 1)) : 0.0;
 }
 
+/* One state as 0/1 inputs (rows were checked to encode into range). */
+static void encode_state(const trn_data *d, const uint8_t *s, float *x)
+{
+    int32_t act[DOM_MAX_ACTIVE];
+    memset(x, 0, sizeof(float) * (size_t)d->d);
+    int n = dom_encode(d->dom, s, act);
+    for (int i = 0; i < n; i++)
+        x[act[i]] = 1.0f;
+}
+
 void trn_data_batch(const trn_data *d, enum trn_split s, const uint32_t *idx, int n, float *x,
                     float *y)
 {
@@ -537,7 +681,9 @@ void trn_data_batch(const trn_data *d, enum trn_split s, const uint32_t *idx, in
     size_t w = (size_t)d->d;
     for (int i = 0; i < n; i++) {
         uint32_t r = map[idx[i]];
-        if (d->boards)
+        if (d->boards == TRN_STATES)
+            encode_state(d, d->b + (size_t)r * d->cells, x + i * w);
+        else if (d->boards)
             srch_np_encode_onehot_tiles(d->b + (size_t)r * d->cells, d->cells, x + i * w);
         else
             memcpy(x + i * w, d->x + (size_t)r * w, sizeof(float) * w);

@@ -229,6 +229,10 @@ static int check_fit(const trn_data *d, const char *arch, const struct nn_spec *
 {
     const struct trn_file *f = &d->files[0];
     if (spec->n_inputs != d->d) {
+        if (d->boards == TRN_STATES)
+            return hn_fail(HN_ERR_SHAPE,
+                           "%s: %s states encode to %d inputs but the spec %s reads %d inputs",
+                           f->path, d->domain, d->d, arch, spec->n_inputs);
         if (d->boards)
             return hn_fail(HN_ERR_SHAPE,
                            "%s: /boards rows have %d cells (%d-puzzle, %d one-hot inputs) but the "
@@ -240,6 +244,18 @@ static int check_fit(const trn_data *d, const char *arch, const struct nn_spec *
     if (spec->layer[spec->n_layers - 1].width != 1)
         return hn_fail(HN_ERR_SHAPE, "%s: the output layer must have width 1 (one target)", arch);
     return HN_OK;
+}
+
+/* A model to fine-tune must be for the data's domain. */
+static int check_init_domain(const nn_model *init, const char *name, const trn_data *d)
+{
+    const char *md = nn_model_get_meta_str(init, "domain");
+    hn_error_clear();
+    if (!md || !d->domain[0] || !strcmp(md, d->domain) ||
+        (d->dom && !strcmp(md, dom_canonical(d->dom))))
+        return HN_OK;
+    return hn_fail(HN_ERR_ARG, "%s: a model of domain %s, but the data is of %s", name, md,
+                   d->domain);
 }
 
 /* A new model, or the --init model (taken over: *init becomes NULL) with its
@@ -262,7 +278,9 @@ static int fresh_state(const trn_data *d, const struct trn_opts *o, const struct
     if (!rc)
         rc = nn_model_set_encoder(s->m, trn_data_encoder(d));
     char dname[64];
-    if (!rc && srch_np_encode_domain(trn_data_encoder(d), dname, sizeof dname) == 0)
+    if (!rc && d->domain[0]) /* what solve --model and srch_dom_heur_net look for */
+        rc = nn_model_set_meta_str(s->m, "domain", d->domain);
+    else if (!rc && srch_np_encode_domain(trn_data_encoder(d), dname, sizeof dname) == 0)
         rc = nn_model_set_meta_str(s->m, "domain", dname);
     hn_error_clear();
     if (rc)
@@ -565,6 +583,8 @@ int trn_run(const trn_data *d, const struct trn_opts *o, nn_model **out, struct 
         rc = get_spec(o, base, bname, &spec);
     if (!rc)
         rc = check_fit(d, o->arch ? o->arch : bname, &spec);
+    if (!rc && init)
+        rc = check_init_domain(init, o->init, d);
     if (!rc && init && strcmp(nn_model_encoder(init), trn_data_encoder(d)))
         rc = hn_fail(HN_ERR_ARG, "%s: the model reads \"%s\" but the data is \"%s\"", o->init,
                      nn_model_encoder(init), trn_data_encoder(d));

@@ -39,7 +39,23 @@ typedef struct trn_data trn_data;
  * (e.g. 1u << 0: the random boards of a file made with --path-states). */
 trn_data *trn_data_open(const char *const *paths, int n, double val_fraction, unsigned sources,
                         int *status);
+/* The same, where files may also be domain datasets (datagen/dom_ds.h:
+ * /states + /cost, root attribute `domain`): their rows are state bytes,
+ * checked to be states of `dm` (they format and parse back to the same
+ * bytes, and encode to at most DOM_MAX_ACTIVE inputs below facts->inputs)
+ * and encoded per batch by dom_encode as 0/1 inputs. A domain dataset
+ * without dm, or of another domain than dm (neither dom_spec nor
+ * dom_canonical), and n-puzzle boards of another domain than dm fail with
+ * HN_ERR_ARG naming the file and both domains. dm must outlive d. */
+trn_data *trn_data_open_dom(const char *const *paths, int n, double val_fraction, unsigned sources,
+                            const dom *dm, int *status);
 void trn_data_free(trn_data *d);
+/* The domain a data file records into buf: a domain dataset's `domain`
+ * attribute, "" for other files. 0, or a status naming the file when it
+ * cannot be read. */
+int trn_data_file_domain(const char *path, char *buf, size_t cap);
+/* The data's domain ("pancake:12", "npuzzle:4x4"; "" for /x rows). */
+const char *trn_data_domain(const trn_data *d);
 /* The first file whose `complete` attribute is 0 (a heurnet gen that has not
  * finished; only its committed rows are read), or NULL. Owned by d. */
 const char *trn_data_incomplete(const trn_data *d);

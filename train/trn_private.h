@@ -5,6 +5,10 @@
 #include "train/trn.h"
 #include "common/hn_h5.h"
 
+/* trn_data.boards of a domain dataset: /states (state bytes, encoded
+ * through the domain) + /cost. Stored like boards, one byte per column. */
+#define TRN_STATES 2
+
 /* One root attribute of a data file, kept for the model's training record. */
 struct trn_attr {
     char name[64];
@@ -21,7 +25,9 @@ struct trn_file {
 };
 
 struct trn_data {
-    int boards;       /* 1: /boards + /cost, 0: /x + /y */
+    int boards;       /* 1: /boards + /cost, TRN_STATES, 0: /x + /y */
+    const dom *dom;   /* the domain of /states rows (not owned); NULL: none given */
+    char domain[256]; /* the data's domain spec ("" for /x rows) */
     unsigned sources; /* bit mask of /source values to keep; 0: all rows */
     int cells, width, goal;
     int d; /* inputs per row */

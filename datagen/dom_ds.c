@@ -1,0 +1,490 @@
+/* Domain datasets: one table maps dg_dom_info to root attributes (so writing,
+ * reading and comparing cannot drift apart), the writer of FILE.part, and
+ * the checking reader of the attributes and shapes. */
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/hn_h5.h"
+#include "datagen/dataset.h"
+#include "datagen/dom_ds_priv.h"
+
+#define CHUNK_ROWS 8192
+
+/* ---- attributes ------------------------------------------------------------ */
+
+enum kind { K_STR, K_INT, K_U64 };
+
+/* compare: 1 = must match when a file is continued */
+static const struct field {
+    const char *name;
+    enum kind kind;
+    size_t off, size;
+    int compare;
+} fields[] = {
+#define S(n, f, c)                                                                                 \
+    {                                                                                              \
+        n, K_STR, offsetof(dg_dom_info, f), sizeof(((dg_dom_info *)0)->f), c                       \
+    }
+#define I(n, f, c)                                                                                 \
+    {                                                                                              \
+        n, K_INT, offsetof(dg_dom_info, f), sizeof(int), c                                         \
+    }
+#define U(n, f, c)                                                                                 \
+    {                                                                                              \
+        n, K_U64, offsetof(dg_dom_info, f), sizeof(uint64_t), c                                    \
+    }
+    S("domain", domain, 1),       I("state_bytes", state_bytes, 1),
+    I("inputs", inputs, 1),       S("encoding", encoding, 1),
+    S("heuristic", heuristic, 1), S("solver", solver, 1),
+    S("source", source, 1),       I("walk_min", walk_min, 1),
+    I("walk_max", walk_max, 1),   I("path_states", path_states, 1),
+    U("seed", seed, 1),           U("count", count, 0),
+    U("done", done, 0),           U("committed", committed, 0),
+    I("complete", complete, 0),   S("version", version, 0),
+    S("revision", revision, 0),
+#undef S
+#undef I
+#undef U
+};
+#define NFIELDS (sizeof fields / sizeof fields[0])
+
+static int field_write(hid_t f, const struct field *fd, const dg_dom_info *info)
+{
+    const char *p = (const char *)info + fd->off;
+    if (fd->kind == K_STR)
+        return hn_h5_attr_set_str(f, fd->name, p);
+    if (fd->kind == K_INT)
+        return hn_h5_attr_set_int(f, fd->name, *(const int *)p);
+    /* counts stay far below 2^63 (uint32 rows in training) */
+    return hn_h5_attr_set_int(f, fd->name, (long long)*(const uint64_t *)p);
+}
+
+static int info_write(hid_t f, const dg_dom_info *info, int progress_only)
+{
+    int rc = HN_OK;
+    if (!progress_only) {
+        rc = hn_h5_attr_set_str(f, "format", DG_DOM_FORMAT);
+        if (!rc)
+            rc = hn_h5_attr_set_int(f, "format_version", DG_DOM_FORMAT_VERSION);
+        if (!rc)
+            rc = hn_h5_attr_set_str(f, "generator", "heurnet gen --domain");
+        if (!rc)
+            rc = hn_h5_attr_set_int(f, "seed_block", DG_SEED_BLOCK);
+    }
+    for (size_t i = 0; i < NFIELDS && !rc; i++)
+        if (!progress_only || !fields[i].compare)
+            rc = field_write(f, &fields[i], info);
+    return rc;
+}
+
+static int field_read(hid_t f, const char *path, const struct field *fd, dg_dom_info *info)
+{
+    char *p = (char *)info + fd->off;
+    long long v = 0;
+    int rc = fd->kind == K_STR   ? hn_h5_attr_get_str(f, fd->name, p, fd->size)
+             : fd->kind == K_U64 ? hn_h5_attr_get_u64(f, fd->name, (uint64_t *)p)
+                                 : hn_h5_attr_get_int(f, fd->name, &v);
+    if (rc)
+        return hn_fail(HN_ERR_FORMAT, "%s: %s", path, hn_errmsg());
+    if (fd->kind == K_INT && (v < INT_MIN || v > INT_MAX))
+        return hn_fail(HN_ERR_FORMAT, "%s: attribute '%s' is %lld, out of range", path, fd->name,
+                       v);
+    if (fd->kind == K_INT)
+        *(int *)p = (int)v;
+    return HN_OK;
+}
+
+/* The numbers must describe a file a writer could have made. */
+static int info_sane(const char *path, const dg_dom_info *in)
+{
+    if (in->state_bytes < 1 || in->state_bytes > DOM_MAX_STATE_BYTES || in->inputs < 1)
+        return hn_fail(HN_ERR_FORMAT, "%s: attributes state_bytes=%d inputs=%d are out of range",
+                       path, in->state_bytes, in->inputs);
+    if (in->walk_min < 0 || in->walk_min > in->walk_max || in->walk_max > DG_DOM_MAX_WALK)
+        return hn_fail(HN_ERR_FORMAT, "%s: attributes walk_min=%d walk_max=%d are out of range",
+                       path, in->walk_min, in->walk_max);
+    if (in->done > in->count || (in->committed > 0 && in->done == 0) ||
+        (!in->path_states && in->committed != in->done))
+        return hn_fail(HN_ERR_FORMAT, "%s: attributes done=%llu committed=%llu count=%llu disagree",
+                       path, (unsigned long long)in->done, (unsigned long long)in->committed,
+                       (unsigned long long)in->count);
+    if (!in->domain[0])
+        return hn_fail(HN_ERR_FORMAT, "%s: attribute 'domain' is empty", path);
+    return HN_OK;
+}
+
+static int info_read(hid_t f, const char *path, dg_dom_info *info)
+{
+    memset(info, 0, sizeof *info);
+    char fmt[64] = "";
+    if (!hn_h5_attr_exists(f, "format") || hn_h5_attr_get_str(f, "format", fmt, sizeof fmt) ||
+        strcmp(fmt, DG_DOM_FORMAT))
+        return hn_fail(HN_ERR_FORMAT, "%s: not a domain dataset (root attribute format=\"%s\")",
+                       path, DG_DOM_FORMAT);
+    long long ver = 0;
+    if (hn_h5_attr_get_int(f, "format_version", &ver) || ver != DG_DOM_FORMAT_VERSION)
+        return hn_fail(HN_ERR_FORMAT, "%s: format_version %lld, this build reads %d", path, ver,
+                       DG_DOM_FORMAT_VERSION);
+    for (size_t i = 0; i < NFIELDS; i++) {
+        int rc = field_read(f, path, &fields[i], info);
+        if (rc)
+            return rc;
+    }
+    return info_sane(path, info);
+}
+
+const char *dg_dom_info_diff(const dg_dom_info *a, const dg_dom_info *b, char *buf, size_t cap)
+{
+    for (size_t i = 0; i < NFIELDS; i++) {
+        const struct field *fd = &fields[i];
+        const char *pa = (const char *)a + fd->off, *pb = (const char *)b + fd->off;
+        if (!fd->compare)
+            continue;
+        if (fd->kind == K_STR && strcmp(pa, pb))
+            snprintf(buf, cap, "%s (\"%s\" vs \"%s\")", fd->name, pa, pb);
+        else if (fd->kind == K_INT && *(const int *)pa != *(const int *)pb)
+            snprintf(buf, cap, "%s (%d vs %d)", fd->name, *(const int *)pa, *(const int *)pb);
+        else if (fd->kind == K_U64 && *(const uint64_t *)pa != *(const uint64_t *)pb)
+            snprintf(buf, cap, "%s (%llu vs %llu)", fd->name,
+                     (unsigned long long)*(const uint64_t *)pa,
+                     (unsigned long long)*(const uint64_t *)pb);
+        else
+            continue;
+        return buf;
+    }
+    return NULL;
+}
+
+/* ---- the per-row datasets --------------------------------------------------- */
+
+enum { D_STATES, D_COST, D_EXPANDED, D_SOURCE, D_WALK, D_COUNT };
+static const struct {
+    const char *name, *what;
+    size_t size; /* bytes per element */
+} dsets[D_COUNT] = {
+    {"states", "uint8 [rows, state_bytes]", 1},
+    {"cost", "uint16 [rows]", 2},
+    {"expanded", "uint64 [rows]", 8},
+    {"source", "uint8 [rows]", 1},
+    {"walk", "uint16 [rows]", 2},
+};
+
+static hid_t mem_type(int k)
+{
+    static const size_t sz[] = {1, 2, 8, 1, 2};
+    return sz[k] == 1 ? H5T_NATIVE_UINT8 : sz[k] == 2 ? H5T_NATIVE_UINT16 : H5T_NATIVE_UINT64;
+}
+
+static hid_t file_type(int k)
+{
+    return dsets[k].size == 1 ? H5T_STD_U8LE : dsets[k].size == 2 ? H5T_STD_U16LE : H5T_STD_U64LE;
+}
+
+/* Type, rank and columns of dataset k; *rows gets its extent. */
+static int check_dset(hid_t f, const char *path, int k, int cols, uint64_t *rows)
+{
+    const char *name = dsets[k].name;
+    if (H5Lexists(f, name, H5P_DEFAULT) <= 0)
+        return hn_fail(HN_ERR_FORMAT, "%s: dataset /%s is missing (expected %s)", path, name,
+                       dsets[k].what);
+    hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
+    if (d < 0)
+        return hn_fail(HN_ERR_FORMAT, "%s: /%s cannot be opened", path, name);
+    hid_t t = H5Dget_type(d), s = H5Dget_space(d);
+    hsize_t dims[3] = {0, 0, 0};
+    int rank = s >= 0 ? H5Sget_simple_extent_ndims(s) : -1;
+    if (rank >= 1 && rank <= 3)
+        H5Sget_simple_extent_dims(s, dims, NULL);
+    int want = k == D_STATES ? 2 : 1, rc = HN_OK;
+    if (t < 0 || H5Tget_class(t) != H5T_INTEGER || H5Tget_size(t) != dsets[k].size ||
+        H5Tget_sign(t) != H5T_SGN_NONE)
+        rc = hn_fail(HN_ERR_FORMAT, "%s: /%s has the wrong type (expected %s)", path, name,
+                     dsets[k].what);
+    else if ((rc = hn_h5_dset_check(d, path, name)))
+        ;
+    else if (rank != want || (want == 2 && dims[1] != (hsize_t)cols))
+        rc = hn_fail(HN_ERR_FORMAT, "%s: /%s has the wrong shape (expected %s, state_bytes=%d)",
+                     path, name, dsets[k].what, cols);
+    else
+        *rows = dims[0];
+    if (t >= 0)
+        H5Tclose(t);
+    if (s >= 0)
+        H5Sclose(s);
+    H5Dclose(d);
+    return rc;
+}
+
+/* Every dataset present and shaped right, each with at least `committed`
+ * rows; *extent gets the rows of /states. */
+static int check_shapes(hid_t f, const char *path, const dg_dom_info *in, uint64_t *extent)
+{
+    for (int k = 0; k < D_COUNT; k++) {
+        uint64_t rows = 0;
+        int rc = check_dset(f, path, k, in->state_bytes, &rows);
+        if (!rc && rows < in->committed)
+            rc =
+                hn_fail(HN_ERR_FORMAT, "%s: /%s has %llu rows, fewer than committed=%llu", path,
+                        dsets[k].name, (unsigned long long)rows, (unsigned long long)in->committed);
+        if (rc)
+            return rc;
+        if (k == D_STATES)
+            *extent = rows;
+    }
+    return HN_OK;
+}
+
+int dg_dom_info_read(const char *path, dg_dom_info *info)
+{
+    hn_h5_quiet();
+    hid_t f = hn_h5_open_verified(path);
+    if (f < 0)
+        return (int)f;
+    uint64_t extent = 0;
+    int rc = info_read(f, path, info);
+    if (!rc)
+        rc = check_shapes(f, path, info, &extent);
+    H5Fclose(f);
+    return rc;
+}
+
+/* ---- writer ----------------------------------------------------------------- */
+
+struct dg_dom_writer {
+    hid_t file, ds[D_COUNT];
+    dg_dom_info info;
+    uint64_t rows; /* appended (committed once dg_dom_writer_commit ran) */
+    int err;
+    char path[4096];
+};
+
+static dg_dom_writer *writer_alloc(const char *path, int *status)
+{
+    dg_dom_writer *w = calloc(1, sizeof *w);
+    if (!w) {
+        *status = hn_fail(HN_ERR_NOMEM, "%s: out of memory", path);
+        return NULL;
+    }
+    w->file = -1;
+    for (int k = 0; k < D_COUNT; k++)
+        w->ds[k] = -1;
+    snprintf(w->path, sizeof w->path, "%s", path);
+    return w;
+}
+
+static void writer_release(dg_dom_writer *w)
+{
+    for (int k = 0; k < D_COUNT; k++)
+        if (w->ds[k] >= 0)
+            H5Dclose(w->ds[k]);
+    if (w->file >= 0)
+        H5Fclose(w->file);
+    free(w);
+}
+
+static int create_dset(dg_dom_writer *w, int k)
+{
+    int rank = k == D_STATES ? 2 : 1;
+    hsize_t cols = (hsize_t)w->info.state_bytes;
+    hsize_t dims[2] = {0, cols}, maxd[2] = {H5S_UNLIMITED, cols}, chunk[2] = {CHUNK_ROWS, cols};
+    hid_t sp = H5Screate_simple(rank, dims, maxd), dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    int ok = sp >= 0 && dcpl >= 0 && H5Pset_chunk(dcpl, rank, chunk) >= 0 &&
+             H5Pset_shuffle(dcpl) >= 0 && H5Pset_deflate(dcpl, 4) >= 0 &&
+             H5Pset_obj_track_times(dcpl, 0) >= 0; /* the same run gives the same bytes */
+    if (ok)
+        w->ds[k] =
+            H5Dcreate2(w->file, dsets[k].name, file_type(k), sp, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    if (sp >= 0)
+        H5Sclose(sp);
+    return ok && w->ds[k] >= 0
+               ? HN_OK
+               : hn_fail(HN_ERR_HDF5, "%s: cannot create dataset /%s", w->path, dsets[k].name);
+}
+
+static dg_dom_writer *writer_ready(dg_dom_writer *w, int rc, int *status)
+{
+    if (!rc && H5Fflush(w->file, H5F_SCOPE_GLOBAL) < 0)
+        rc = hn_fail(HN_ERR_IO, "%s: cannot flush", w->path);
+    *status = rc;
+    if (!rc)
+        return w;
+    writer_release(w);
+    return NULL;
+}
+
+static void stamp(dg_dom_info *in)
+{
+    snprintf(in->version, sizeof in->version, "%s", hn_version());
+    snprintf(in->revision, sizeof in->revision, "%s", hn_revision());
+}
+
+dg_dom_writer *dg_dom_writer_create(const char *path, const dg_dom_info *info, int *status)
+{
+    hn_h5_quiet();
+    dg_dom_writer *w = writer_alloc(path, status);
+    if (!w)
+        return NULL;
+    w->info = *info;
+    w->info.done = w->info.committed = 0;
+    w->info.complete = 0;
+    stamp(&w->info);
+    hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
+    if (fcpl >= 0)
+        H5Pset_obj_track_times(fcpl, 0);
+    w->file = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, H5P_DEFAULT);
+    if (fcpl >= 0)
+        H5Pclose(fcpl);
+    int rc = w->file < 0 ? hn_fail(HN_ERR_IO, "%s: cannot create HDF5 file", path) : HN_OK;
+    for (int k = 0; k < D_COUNT && !rc; k++)
+        rc = create_dset(w, k);
+    if (!rc && info_write(w->file, &w->info, 0))
+        rc = hn_fail(HN_ERR_HDF5, "%s: %s", path, hn_errmsg());
+    int created = w->file >= 0;
+    dg_dom_writer *ready = writer_ready(w, rc, status);
+    if (!ready && created)
+        unlink(path); /* holds no rows; a half-made start only blocks a rerun */
+    return ready;
+}
+
+static int set_rows(dg_dom_writer *w, uint64_t rows)
+{
+    for (int k = 0; k < D_COUNT; k++) {
+        hsize_t dims[2] = {rows, (hsize_t)w->info.state_bytes};
+        if (H5Dset_extent(w->ds[k], dims) < 0)
+            return hn_fail(HN_ERR_HDF5, "%s: cannot resize /%s to %llu rows", w->path,
+                           dsets[k].name, (unsigned long long)rows);
+    }
+    return HN_OK;
+}
+
+static int resume_open(dg_dom_writer *w, const dg_dom_info *info, dg_dom_info *found)
+{
+    hid_t ro = hn_h5_open_read(w->path); /* says whether it is missing or damaged */
+    if (ro < 0)
+        return (int)ro;
+    H5Fclose(ro);
+    int rc = hn_file_unseal(w->path);
+    if (rc)
+        return rc;
+    w->file = H5Fopen(w->path, H5F_ACC_RDWR, H5P_DEFAULT);
+    if (w->file < 0)
+        return hn_fail(HN_ERR_IO,
+                       "%s: cannot open for writing: another heurnet gen is writing it, or it "
+                       "is damaged (remove it to start afresh)",
+                       w->path);
+    if ((rc = info_read(w->file, w->path, found)))
+        return rc;
+    char why[700];
+    if (dg_dom_info_diff(found, info, why, sizeof why))
+        return hn_fail(HN_ERR_ARG,
+                       "%s: was made with other settings: %s; remove it or use --force to "
+                       "start afresh",
+                       w->path, why);
+    if (info->count < found->done)
+        return hn_fail(HN_ERR_ARG, "%s: already holds %llu states, more than -n %llu", w->path,
+                       (unsigned long long)found->done, (unsigned long long)info->count);
+    uint64_t extent = 0;
+    return check_shapes(w->file, w->path, found, &extent);
+}
+
+dg_dom_writer *dg_dom_writer_resume(const char *path, const dg_dom_info *info, dg_dom_info *found,
+                                    int *status)
+{
+    hn_h5_quiet();
+    dg_dom_writer *w = writer_alloc(path, status);
+    if (!w)
+        return NULL;
+    int rc = resume_open(w, info, found);
+    for (int k = 0; k < D_COUNT && !rc; k++)
+        if ((w->ds[k] = H5Dopen2(w->file, dsets[k].name, H5P_DEFAULT)) < 0)
+            rc = hn_fail(HN_ERR_HDF5, "%s: cannot open /%s", path, dsets[k].name);
+    if (!rc) {
+        w->info = *found;
+        w->info.count = info->count;
+        w->info.complete = 0;
+        stamp(&w->info);
+        w->rows = found->committed;
+        rc = set_rows(w, w->rows); /* drop rows a killed run wrote but did not commit */
+    }
+    if (!rc)
+        rc = info_write(w->file, &w->info, 0);
+    return writer_ready(w, rc, status);
+}
+
+static int write_col(dg_dom_writer *w, int k, const void *buf, size_t n)
+{
+    hsize_t off[2] = {w->rows, 0}, cnt[2] = {n, (hsize_t)w->info.state_bytes};
+    hid_t fs = H5Dget_space(w->ds[k]), ms = H5Screate_simple(k == D_STATES ? 2 : 1, cnt, NULL);
+    int ok = fs >= 0 && ms >= 0 &&
+             H5Sselect_hyperslab(fs, H5S_SELECT_SET, off, NULL, cnt, NULL) >= 0 &&
+             H5Dwrite(w->ds[k], mem_type(k), ms, fs, H5P_DEFAULT, buf) >= 0;
+    if (ms >= 0)
+        H5Sclose(ms);
+    if (fs >= 0)
+        H5Sclose(fs);
+    return ok ? HN_OK
+              : hn_fail(HN_ERR_HDF5, "%s: cannot write %zu rows to /%s", w->path, n, dsets[k].name);
+}
+
+int dg_dom_writer_append(dg_dom_writer *w, const struct dg_dom_rows *r)
+{
+    if (w->err || r->n == 0)
+        return w->err;
+    const void *cols[D_COUNT] = {r->states, r->cost, r->expanded, r->source, r->walk};
+    int rc = set_rows(w, w->rows + r->n);
+    for (int k = 0; k < D_COUNT && !rc; k++)
+        rc = write_col(w, k, cols[k], r->n);
+    if (rc)
+        return w->err = rc;
+    w->rows += r->n;
+    return HN_OK;
+}
+
+/* Rows first, then the count that claims them. */
+int dg_dom_writer_commit(dg_dom_writer *w, uint64_t done)
+{
+    if (w->err)
+        return w->err;
+    dg_dom_info next = w->info;
+    next.done = done;
+    next.committed = w->rows;
+    int rc = H5Fflush(w->file, H5F_SCOPE_GLOBAL) < 0
+                 ? hn_fail(HN_ERR_IO, "%s: cannot write the rows to disk (disk full?)", w->path)
+                 : info_write(w->file, &next, 1);
+    if (!rc && H5Fflush(w->file, H5F_SCOPE_GLOBAL) < 0)
+        rc = hn_fail(HN_ERR_IO, "%s: cannot write the row count to disk (disk full?)", w->path);
+    if (!rc)
+        w->info = next;
+    return w->err = rc;
+}
+
+uint64_t dg_dom_writer_rows(const dg_dom_writer *w)
+{
+    return w->info.committed;
+}
+
+int dg_dom_writer_close(dg_dom_writer *w, int complete)
+{
+    if (!w)
+        return HN_OK;
+    int rc = w->err;
+    if (!rc && complete) {
+        w->info.complete = 1;
+        rc = info_write(w->file, &w->info, 1);
+    }
+    for (int k = 0; k < D_COUNT; k++)
+        if (w->ds[k] >= 0 && H5Dclose(w->ds[k]) < 0 && !rc)
+            rc = hn_fail(HN_ERR_HDF5, "%s: cannot close /%s", w->path, dsets[k].name);
+    if (H5Fclose(w->file) < 0 && !rc)
+        rc = hn_fail(HN_ERR_IO, "%s: cannot close (disk full?)", w->path);
+    if (!rc && complete)
+        rc = hn_file_seal(w->path);
+    free(w);
+    return rc;
+}

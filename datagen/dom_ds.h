@@ -1,0 +1,104 @@
+/* datagen/dom_ds.h: optimally labelled datasets of any domain (domains/dom.h)
+ * and the generator behind `heurnet gen --domain D` for domains without the
+ * n-puzzle's specialised code. Part of the datagen module; datagen/dg.h
+ * includes it.
+ *
+ * File layout (docs/formats.md "Domain datasets"):
+ *   /states   uint8  [rows, state_bytes]  the domain's state bytes
+ *   /cost     uint16 [rows]               optimal cost to the goal
+ *   /expanded uint64 [rows]               IDA* expansions (0 for path rows)
+ *   /source   uint8  [rows]               enum dg_source (random, path, walk)
+ *   /walk     uint16 [rows]               moves of the state's random walk
+ *                                         (0 for uniform and path rows)
+ * Root attributes: see dg_dom_info, plus format = "heurnet-dom-dataset" and
+ * format_version. The generator writes FILE.part and renames it to FILE
+ * (sealed with a checksum) only once every state is labelled; a stopped run
+ * leaves FILE.part with its committed rows, and the same command continues
+ * it. */
+#ifndef DG_DOM_DS_H
+#define DG_DOM_DS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/hn.h"
+#include "domains/dom.h"
+#include "search/srch.h"
+
+HEURNET_API_BEGIN
+
+#define DG_DOM_FORMAT "heurnet-dom-dataset"
+#define DG_DOM_FORMAT_VERSION 1
+/* Longest random walk (the /walk dataset is uint16). */
+#define DG_DOM_MAX_WALK 65535
+
+/* What a domain dataset says about itself. Strings are NUL-terminated. */
+typedef struct dg_dom_info {
+    char domain[256];    /* dom_spec of the domain ("pancake:12", "cube3") */
+    int state_bytes;     /* columns of /states */
+    int inputs;          /* network inputs of the domain's encoding */
+    char encoding[128];  /* the domain's encoding name ("" when it has none) */
+    char heuristic[128]; /* the admissible heuristic IDA* used */
+    char solver[16];     /* "idastar" */
+    char source[32];     /* "random-walk" or "uniform", "+path" with path rows */
+    int walk_min, walk_max;
+    int path_states; /* 1: every state on each optimal path is a row too */
+    uint64_t seed;
+    uint64_t count;     /* sampled states the file holds when complete */
+    uint64_t done;      /* sampled states labelled and committed */
+    uint64_t committed; /* rows committed (path rows included) */
+    int complete;
+    char version[32], revision[64]; /* of the tool that wrote the file */
+} dg_dom_info;
+
+/* Read and check a domain dataset's attributes and datasets (types, ranks,
+ * state_bytes columns, rows >= committed). HN_ERR_FORMAT (message naming
+ * the file and what is wrong) for anything else, HN_ERR_IO when it cannot
+ * be opened. */
+int dg_dom_info_read(const char *path, dg_dom_info *info);
+
+/* What `heurnet gen --domain` labels: sampled state g (0..count-1) is the
+ * (g mod DG_SEED_BLOCK)-th draw of an RNG seeded with hn_seed_mix(seed,
+ * g / DG_SEED_BLOCK): a walk of walk_min..walk_max moves from the goal
+ * (dom_walk), or with uniform a dom_random_state. The file therefore never
+ * depends on the thread count or on restarts. */
+typedef struct dg_dom_gen_opts {
+    const dom *d;
+    const char *heur_name; /* admissible heuristic (srch_dom_heur_adm) */
+    /* The heuristic already open (its tables loaded), cloned per thread;
+     * NULL: opened by heur_name. */
+    const struct srch_dom_heur *heur;
+    uint64_t count, seed;
+    int walk_min, walk_max;  /* 0 <= min <= max <= DG_DOM_MAX_WALK */
+    int uniform;             /* draw uniform states instead (facts->has_uniform) */
+    int path_states;         /* also store every state on the optimal path */
+    int threads;             /* labelling threads (>= 1) */
+    srch_limits limits;      /* per state; a state beyond them stops the run */
+    int overwrite;           /* 1: start afresh (drop FILE.part, replace FILE) */
+    uint64_t stop_after;     /* test hook: stop as if interrupted after this many
+                                more states (0 = never) */
+    hn_progress_fn progress; /* states done / states of this run; may be NULL */
+    void *user;
+} dg_dom_gen_opts;
+
+typedef struct dg_dom_gen_stats {
+    uint64_t resumed_from; /* states FILE.part held before this run */
+    uint64_t states;       /* states labelled by this run */
+    uint64_t rows;         /* rows in the file at the end */
+    uint64_t expanded;     /* IDA* expansions of this run */
+    double seconds;
+    int complete; /* 1 when FILE holds every state */
+} dg_dom_gen_stats;
+
+/* Label states into `path` (see the layout above). An existing FILE made
+ * with the same settings and complete is left as it is (nothing to do);
+ * with other settings it is refused unless overwrite. On Ctrl-C
+ * (hn_stop_requested) or stop_after the labelled states are committed to
+ * FILE.part and HN_ERR_INTERRUPTED is returned. A state beyond the limits,
+ * a label above its walk's length (an inadmissible heuristic) or an HDF5
+ * failure stop the run with the status and hn_errmsg set. *st may be NULL. */
+int dg_dom_gen_run(const char *path, const dg_dom_gen_opts *o, dg_dom_gen_stats *st);
+
+HEURNET_API_END
+
+#endif

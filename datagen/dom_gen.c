@@ -1,0 +1,445 @@
+/* Optimal labels on any domain: states are drawn in index order, solved by
+ * IDA* with an admissible heuristic on several threads a chunk at a time,
+ * and written in index order into FILE.part, which is committed after every
+ * chunk and renamed to FILE once complete. Why chunks and not a window of
+ * slots as the n-puzzle's gen.c: the states here are short walks or cheap
+ * domains, so the wait for a chunk's slowest state costs little, and the
+ * ordering stays trivial. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "datagen/dataset.h"
+#include "datagen/dom_ds_priv.h"
+#include "search/generic/srch_dom.h"
+
+#define CHUNK_PER_THREAD 64
+
+/* One sampled state's result. */
+struct item {
+    int status;
+    int walk; /* moves of its walk, -1 for a uniform state */
+    int64_t cost;
+    uint64_t expanded;
+    int nmoves;
+    char msg[256]; /* the worker's error message (messages are per thread) */
+};
+
+/* Rows waiting for the writer. */
+struct rowbuf {
+    size_t sb, n, cap;
+    uint8_t *states, *source;
+    uint16_t *cost, *walk;
+    uint64_t *expanded;
+};
+
+struct dgen {
+    const dg_dom_gen_opts *o;
+    const dom *d;
+    size_t sb;
+    hn_rng *rng; /* the state stream */
+    uint64_t rng_block, rng_next;
+    /* the current chunk: states [first, first + n) */
+    uint64_t first;
+    size_t n, cap, next;
+    uint8_t *states, *moves; /* moves: SRCH_DOM_MAX_PATH per state with path_states */
+    struct item *items;
+    srch_dom_heur **h; /* one per thread */
+    pthread_mutex_t mu;
+    uint64_t expanded;
+};
+
+/* ---- the state stream ---- */
+
+/* State idx of the stream; called in increasing idx. */
+static int draw(struct dgen *g, uint64_t idx, uint8_t *s, int *walk)
+{
+    const dg_dom_gen_opts *o = g->o;
+    uint64_t block = idx / DG_SEED_BLOCK;
+    if (!g->rng || block != g->rng_block || idx < g->rng_next) {
+        hn_rng_free(g->rng);
+        if (!(g->rng = hn_rng_new(hn_seed_mix(o->seed, block))))
+            return hn_fail(HN_ERR_NOMEM, "out of memory");
+        g->rng_block = block;
+        g->rng_next = block * DG_SEED_BLOCK;
+    }
+    for (; g->rng_next <= idx; g->rng_next++) {
+        if (o->uniform) {
+            *walk = -1;
+            int rc = dom_random_state(g->d, s, g->rng);
+            if (rc)
+                return hn_fail(rc, "%s cannot draw uniform states", dom_spec(g->d));
+        } else {
+            int k =
+                o->walk_min + (int)hn_rng_below(g->rng, (uint32_t)(o->walk_max - o->walk_min + 1));
+            dom_goal(g->d, s);
+            *walk = dom_walk(g->d, s, k, g->rng);
+        }
+    }
+    return HN_OK;
+}
+
+/* ---- labelling ---- */
+
+static void solve_one(struct dgen *g, srch_dom_heur *h, size_t i, srch_dom_result *res)
+{
+    struct item *it = &g->items[i];
+    const uint8_t *s = g->states + i * g->sb;
+    int rc =
+        hn_stop_requested() ? HN_ERR_INTERRUPTED : srch_dom_idastar(g->d, s, h, &g->o->limits, res);
+    char text[160];
+    if (rc != HN_OK && rc != HN_ERR_INTERRUPTED) {
+        char why[200];
+        snprintf(why, sizeof why, "%s", hn_errmsg());
+        dom_format_state(g->d, s, text, sizeof text);
+        rc = hn_fail(rc, "state %llu (%s): %s", (unsigned long long)(g->first + i), text, why);
+    } else if (rc == HN_OK && res->cost > UINT16_MAX) {
+        rc = hn_fail(HN_ERR_LIMIT, "state %llu: cost %lld does not fit a uint16 label",
+                     (unsigned long long)(g->first + i), (long long)res->cost);
+    } else if (rc == HN_OK && it->walk >= 0 && dom_unit_cost(g->d) && res->cost > it->walk) {
+        /* a walk of k moves is a path of k moves: the label cannot exceed it */
+        dom_format_state(g->d, s, text, sizeof text);
+        rc = hn_fail(HN_ERR_FORMAT,
+                     "state %llu (%s): IDA* found %lld moves after a walk of %d; is heuristic "
+                     "%s admissible?",
+                     (unsigned long long)(g->first + i), text, (long long)res->cost, it->walk,
+                     g->o->heur_name);
+    }
+    it->status = rc;
+    if (rc) {
+        snprintf(it->msg, sizeof it->msg, "%s", hn_errmsg());
+        return;
+    }
+    it->cost = res->cost;
+    it->expanded = res->expanded;
+    it->nmoves = res->length;
+    if (g->moves)
+        memcpy(g->moves + i * SRCH_DOM_MAX_PATH, res->moves, (size_t)res->length);
+}
+
+struct worker_arg {
+    struct dgen *g;
+    srch_dom_heur *h;
+};
+
+static void *worker(void *p)
+{
+    struct worker_arg *a = p;
+    struct dgen *g = a->g;
+    srch_dom_result *res = malloc(sizeof *res);
+    for (;;) {
+        pthread_mutex_lock(&g->mu);
+        size_t i = g->next++;
+        pthread_mutex_unlock(&g->mu);
+        if (i >= g->n)
+            break;
+        if (res)
+            solve_one(g, a->h, i, res);
+        else
+            g->items[i].status = HN_ERR_NOMEM, snprintf(g->items[i].msg, 256, "out of memory");
+    }
+    free(res);
+    return NULL;
+}
+
+/* Threads of a run: 1..255. */
+static int nthreads(const dg_dom_gen_opts *o)
+{
+    return o->threads > 1 ? (o->threads < 256 ? o->threads : 255) : 1;
+}
+
+/* Solve the chunk on the threads (the calling thread is one of them). */
+static void solve_chunk(struct dgen *g)
+{
+    int nt = nthreads(g->o);
+    pthread_t tid[256];
+    struct worker_arg args[256];
+    int started = 0;
+    g->next = 0;
+    for (int t = 1; t < nt; t++) {
+        args[t] = (struct worker_arg){g, g->h[t]};
+        if (pthread_create(&tid[t], NULL, worker, &args[t]))
+            break;
+        started = t;
+    }
+    args[0] = (struct worker_arg){g, g->h[0]};
+    worker(&args[0]);
+    for (int t = 1; t <= started; t++)
+        pthread_join(tid[t], NULL);
+}
+
+/* ---- rows ---- */
+
+static int rowbuf_push(struct rowbuf *b, const uint8_t *s, int64_t cost, uint64_t exp, int src,
+                       int walk)
+{
+    if (b->n == b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 1024;
+        uint8_t *st = realloc(b->states, cap * b->sb);
+        if (st)
+            b->states = st;
+        uint8_t *so = realloc(b->source, cap);
+        if (so)
+            b->source = so;
+        uint16_t *c = realloc(b->cost, cap * 2);
+        if (c)
+            b->cost = c;
+        uint16_t *w = realloc(b->walk, cap * 2);
+        if (w)
+            b->walk = w;
+        uint64_t *e = realloc(b->expanded, cap * 8);
+        if (e)
+            b->expanded = e;
+        if (!st || !so || !c || !w || !e)
+            return hn_fail(HN_ERR_NOMEM, "out of memory for %zu rows", cap);
+        b->cap = cap;
+    }
+    memcpy(b->states + b->n * b->sb, s, b->sb);
+    b->cost[b->n] = (uint16_t)cost;
+    b->expanded[b->n] = exp;
+    b->source[b->n] = (uint8_t)src;
+    b->walk[b->n] = (uint16_t)(walk > 0 ? walk : 0);
+    b->n++;
+    return HN_OK;
+}
+
+static void rowbuf_free(struct rowbuf *b)
+{
+    free(b->states);
+    free(b->source);
+    free(b->cost);
+    free(b->walk);
+    free(b->expanded);
+}
+
+/* The rows of solved state i: itself, then with path states every state on
+ * its optimal path with the cost still to go (the goal excluded). */
+static int emit(struct dgen *g, struct rowbuf *b, size_t i)
+{
+    const struct item *it = &g->items[i];
+    const uint8_t *s = g->states + i * g->sb;
+    int rc = rowbuf_push(b, s, it->cost, it->expanded,
+                         g->o->uniform ? DG_SOURCE_RANDOM : DG_SOURCE_WALK, it->walk);
+    g->expanded += it->expanded;
+    if (rc || !g->moves)
+        return rc;
+    uint8_t cur[DOM_MAX_STATE_BYTES];
+    memcpy(cur, s, g->sb);
+    int64_t left = it->cost;
+    const uint8_t *mv = g->moves + i * SRCH_DOM_MAX_PATH;
+    for (int k = 0; k + 1 < it->nmoves && !rc; k++) {
+        left -= dom_move_cost(g->d, mv[k]);
+        dom_apply(g->d, cur, mv[k]);
+        rc = rowbuf_push(b, cur, left, 0, DG_SOURCE_PATH, 0);
+    }
+    return rc;
+}
+
+/* Rows of the chunk's states in order, up to the first that did not finish:
+ * *ok gets how many are in; a stop request is not an error. */
+static int collect(struct dgen *g, struct rowbuf *b, size_t *ok)
+{
+    size_t i = 0;
+    int rc = HN_OK;
+    for (; i < g->n && !rc; i++) {
+        const struct item *it = &g->items[i];
+        if (it->status == HN_ERR_INTERRUPTED)
+            break;
+        rc = it->status ? hn_fail(it->status, "%s", it->msg) : emit(g, b, i);
+        if (rc)
+            break;
+    }
+    *ok = i;
+    return rc;
+}
+
+static int flush_rows(struct rowbuf *b, dg_dom_writer *w, uint64_t done)
+{
+    struct dg_dom_rows r = {b->states, b->cost, b->walk, b->expanded, b->source, b->n};
+    int rc = dg_dom_writer_append(w, &r);
+    if (!rc)
+        rc = dg_dom_writer_commit(w, done);
+    b->n = 0;
+    return rc;
+}
+
+/* ---- the run ---- */
+
+static int setup(struct dgen *g, const dg_dom_gen_opts *o)
+{
+    int nt = nthreads(o), rc = HN_OK;
+    g->o = o;
+    g->d = o->d;
+    pthread_mutex_init(&g->mu, NULL);
+    g->sb = dom_state_bytes(o->d);
+    g->cap = (size_t)nt * CHUNK_PER_THREAD;
+    g->states = malloc(g->cap * g->sb);
+    g->items = calloc(g->cap, sizeof *g->items);
+    g->moves = o->path_states ? malloc(g->cap * SRCH_DOM_MAX_PATH) : NULL;
+    g->h = calloc((size_t)nt, sizeof *g->h);
+    if (!g->states || !g->items || !g->h || (o->path_states && !g->moves))
+        return hn_fail(HN_ERR_NOMEM, "out of memory for %d threads", nt);
+    g->h[0] =
+        o->heur ? srch_dom_heur_clone(o->heur, &rc) : srch_dom_heur_adm(o->d, o->heur_name, &rc);
+    for (int t = 1; t < nt && g->h[t - 1]; t++)
+        g->h[t] = srch_dom_heur_clone(g->h[0], &rc);
+    return g->h[nt - 1] ? HN_OK : rc;
+}
+
+static void teardown(struct dgen *g)
+{
+    int nt = g->o ? nthreads(g->o) : 1;
+    for (int t = 0; g->h && t < nt; t++)
+        srch_dom_heur_free(g->h[t]);
+    free(g->h);
+    free(g->states);
+    free(g->items);
+    free(g->moves);
+    hn_rng_free(g->rng);
+    if (g->o)
+        pthread_mutex_destroy(&g->mu);
+}
+
+/* Label states [from, end) chunk by chunk, committing each; *done gets the
+ * states finished (stream index). */
+static int label(struct dgen *g, dg_dom_writer *w, uint64_t from, uint64_t end, uint64_t *done)
+{
+    struct rowbuf b = {.sb = g->sb};
+    int rc = HN_OK;
+    uint64_t at = from;
+    while (!rc && at < end && !hn_stop_requested()) {
+        g->first = at;
+        g->n = end - at < g->cap ? (size_t)(end - at) : g->cap;
+        for (size_t i = 0; i < g->n && !rc; i++)
+            rc = draw(g, at + i, g->states + i * g->sb, &g->items[i].walk);
+        if (rc)
+            break;
+        solve_chunk(g);
+        size_t ok = 0;
+        rc = collect(g, &b, &ok);
+        int wrc = flush_rows(&b, w, at + ok); /* what came before a failure stays */
+        rc = rc ? rc : wrc;
+        at += ok;
+        if (ok < g->n)
+            break;
+        if (g->o->progress)
+            g->o->progress(at - from, end - from, NULL, g->o->user);
+    }
+    rowbuf_free(&b);
+    *done = at;
+    return rc;
+}
+
+static int make_info(const dg_dom_gen_opts *o, dg_dom_info *in)
+{
+    memset(in, 0, sizeof *in);
+    const dom_facts *f = dom_facts_of(o->d);
+    if (o->count == 0 || !o->heur_name || o->walk_min < 0 || o->walk_min > o->walk_max ||
+        o->walk_max > DG_DOM_MAX_WALK)
+        return hn_fail(HN_ERR_ARG,
+                       "count >= 1, a heuristic and walks of 0 <= A <= B <= %d moves "
+                       "are required",
+                       DG_DOM_MAX_WALK);
+    if (o->uniform && !f->has_uniform)
+        return hn_fail(HN_ERR_ARG, "%s cannot draw uniform states; use walks", dom_spec(o->d));
+    snprintf(in->domain, sizeof in->domain, "%s", dom_spec(o->d));
+    in->state_bytes = (int)dom_state_bytes(o->d);
+    in->inputs = (int)f->inputs;
+    snprintf(in->encoding, sizeof in->encoding, "%s", f->encoding ? f->encoding : "");
+    snprintf(in->heuristic, sizeof in->heuristic, "%s", o->heur_name);
+    snprintf(in->solver, sizeof in->solver, "idastar");
+    snprintf(in->source, sizeof in->source, "%s%s", o->uniform ? "uniform" : "random-walk",
+             o->path_states ? "+path" : "");
+    in->walk_min = o->uniform ? 0 : o->walk_min;
+    in->walk_max = o->uniform ? 0 : o->walk_max;
+    in->path_states = !!o->path_states;
+    in->seed = o->seed;
+    in->count = o->count;
+    return HN_OK;
+}
+
+/* FILE exists: nothing to do when it is this run's finished file. */
+static int existing_final(const char *path, const dg_dom_info *want)
+{
+    dg_dom_info have;
+    char why[700];
+    int rc = dg_dom_info_read(path, &have);
+    if (rc) { /* hn_fail formats into the buffer hn_errmsg returns */
+        snprintf(why, sizeof why, "%s", hn_errmsg());
+        return hn_fail(rc, "%s (use --force to replace it)", why);
+    }
+    const char *diff = dg_dom_info_diff(&have, want, why, sizeof why);
+    if (!diff && have.count != want->count)
+        snprintf(why, sizeof why, "count (%llu vs %llu)", (unsigned long long)have.count,
+                 (unsigned long long)want->count),
+            diff = why;
+    if (diff || !have.complete)
+        return hn_fail(HN_ERR_ARG,
+                       "%s: exists, made with other settings: %s; use --force to "
+                       "replace it",
+                       path, diff ? diff : "not complete");
+    return HN_OK;
+}
+
+static dg_dom_writer *open_part(const char *part, const dg_dom_gen_opts *o, const dg_dom_info *in,
+                                dg_dom_info *found, int *rc)
+{
+    memset(found, 0, sizeof *found);
+    if (o->overwrite && unlink(part) != 0 && errno != ENOENT) {
+        *rc = hn_fail(HN_ERR_IO, "%s: cannot remove: %s", part, strerror(errno));
+        return NULL;
+    }
+    if (access(part, F_OK) == 0)
+        return dg_dom_writer_resume(part, in, found, rc);
+    return dg_dom_writer_create(part, in, rc);
+}
+
+static int finish(const char *path, const char *part, dg_dom_writer *w, int complete, int rc)
+{
+    int crc = dg_dom_writer_close(w, complete && !rc);
+    rc = rc ? rc : crc;
+    if (!rc && complete && rename(part, path) != 0)
+        rc = hn_fail(HN_ERR_IO, "cannot rename %s to %s: %s", part, path, strerror(errno));
+    return rc;
+}
+
+int dg_dom_gen_run(const char *path, const dg_dom_gen_opts *o, dg_dom_gen_stats *st)
+{
+    dg_dom_gen_stats local;
+    st = st ? st : &local;
+    memset(st, 0, sizeof *st);
+    dg_dom_info in, found;
+    char part[4200];
+    int rc = make_info(o, &in);
+    if (!rc && snprintf(part, sizeof part, "%s.part", path) >= (int)sizeof part)
+        rc = hn_fail(HN_ERR_ARG, "%s: the path is too long", path);
+    if (!rc && !o->overwrite && access(path, F_OK) == 0) {
+        rc = existing_final(path, &in);
+        st->complete = !rc;
+        return rc;
+    }
+    struct dgen g = {0};
+    dg_dom_writer *w = rc ? NULL : open_part(part, o, &in, &found, &rc);
+    if (!rc)
+        rc = setup(&g, o);
+    uint64_t end = o->count, done = found.done;
+    if (o->stop_after && end - done > o->stop_after)
+        end = done + o->stop_after;
+    double t0 = hn_now();
+    if (!rc)
+        rc = label(&g, w, found.done, end, &done);
+    st->seconds = hn_now() - t0;
+    st->resumed_from = found.done;
+    st->states = done - found.done;
+    st->expanded = g.expanded;
+    st->rows = w ? dg_dom_writer_rows(w) : 0;
+    st->complete = !rc && done == o->count;
+    teardown(&g);
+    if (!rc && !st->complete)
+        rc = hn_fail(HN_ERR_INTERRUPTED, "%s: stopped after %llu of %llu states", part,
+                     (unsigned long long)done, (unsigned long long)o->count);
+    return w ? finish(path, part, w, st->complete, rc) : rc;
+}
