@@ -40,8 +40,66 @@ static void print_info(const char *path, const dg_ds_info *i)
     printf("version=%s revision=%s\n", i->version, i->revision);
 }
 
+static void print_dom_info(const char *path, const dg_dom_info *i)
+{
+    printf("file=%s\n", path);
+    printf("domain=%s state_bytes=%d inputs=%d encoding=%s\n", i->domain, i->state_bytes, i->inputs,
+           i->encoding[0] ? i->encoding : "none");
+    printf("heuristic=%s solver=%s source=%s seed=%llu walk=%d-%d path_states=%d\n", i->heuristic,
+           i->solver, i->source, (unsigned long long)i->seed, i->walk_min, i->walk_max,
+           i->path_states);
+    printf("rows=%llu states=%llu count=%llu complete=%d\n", (unsigned long long)i->committed,
+           (unsigned long long)i->done, (unsigned long long)i->count, i->complete);
+    printf("version=%s revision=%s\n", i->version, i->revision);
+}
+
+/* The cost histogram of both dataset kinds. */
+static void print_histogram(const uint64_t *hist, unsigned cap, unsigned mx, uint64_t n)
+{
+    double sum = 0;
+    uint64_t peak = 0;
+    unsigned lo = cap;
+    for (unsigned c = 0; c < cap; c++) {
+        sum += (double)c * (double)hist[c];
+        peak = hist[c] > peak ? hist[c] : peak;
+        if (hist[c] && c < lo)
+            lo = c;
+    }
+    printf("cost_min=%u cost_max=%u cost_mean=%.3f\n", n ? lo : 0, mx, n ? sum / (double)n : 0.0);
+    printf("# cost\trows\tpercent\n");
+    for (unsigned c = n ? lo : 1; c <= mx && c < cap && n; c++) {
+        int bar = peak ? (int)(40.0 * (double)hist[c] / (double)peak + 0.5) : 0;
+        printf("%u\t%llu\t%.3f\t%.*s\n", c, (unsigned long long)hist[c],
+               100.0 * (double)hist[c] / (double)n, bar,
+               "########################################");
+    }
+}
+
+/* A domain dataset (heurnet gen --domain): its settings and costs. */
+static int data_info_dom(const char *path)
+{
+    enum { CAP = 65536 };
+    dg_dom_info info;
+    uint64_t *hist = calloc(CAP, sizeof *hist), src[DG_DOM_SOURCES];
+    unsigned mx = 0;
+    if (!hist)
+        return cli_fail("data info");
+    if (dg_dom_info_read(path, &info) || dg_dom_histogram(path, hist, CAP, src, &mx)) {
+        free(hist);
+        return cli_fail("data info");
+    }
+    print_dom_info(path, &info);
+    printf("rows_random=%llu rows_path=%llu rows_random_walk=%llu\n", (unsigned long long)src[0],
+           (unsigned long long)src[1], (unsigned long long)src[2]);
+    print_histogram(hist, CAP, mx, info.committed);
+    free(hist);
+    return CLI_EXIT_OK;
+}
+
 static int data_info(const char *path)
 {
+    if (dg_dom_is_dataset(path))
+        return data_info_dom(path);
     dg_ds_info info;
     if (dg_ds_info_read(path, &info))
         return cli_fail("data info");
@@ -56,24 +114,7 @@ static int data_info(const char *path)
     printf("rows_random=%llu rows_path=%llu rows_random_walk=%llu rows_file=%llu rows_all=%llu\n",
            (unsigned long long)src[0], (unsigned long long)src[1], (unsigned long long)src[2],
            (unsigned long long)src[3], (unsigned long long)src[4]);
-    double sum = 0;
-    uint64_t peak = 0;
-    unsigned lo = CAP;
-    for (unsigned c = 0; c < CAP; c++) {
-        sum += (double)c * (double)hist[c];
-        peak = hist[c] > peak ? hist[c] : peak;
-        if (hist[c] && c < lo)
-            lo = c;
-    }
-    uint64_t n = info.committed;
-    printf("cost_min=%u cost_max=%u cost_mean=%.3f\n", n ? lo : 0, mx, n ? sum / (double)n : 0.0);
-    printf("# cost\trows\tpercent\n");
-    for (unsigned c = n ? lo : 1; c <= mx && n; c++) {
-        int bar = peak ? (int)(40.0 * (double)hist[c] / (double)peak + 0.5) : 0;
-        printf("%u\t%llu\t%.3f\t%.*s\n", c, (unsigned long long)hist[c],
-               100.0 * (double)hist[c] / (double)n, bar,
-               "########################################");
-    }
+    print_histogram(hist, CAP, mx, info.committed);
     free(hist);
     return CLI_EXIT_OK;
 }
@@ -110,6 +151,14 @@ static int data_merge(int argc, char **argv)
     for (int i = optind; i < argc; i++)
         if (!strcmp(argv[i], out))
             return cli_usage("data merge", "the output %s is also an input", out);
+    for (int k = optind; k < argc; k++)
+        if (dg_dom_is_dataset(argv[k])) {
+            fprintf(stderr,
+                    "heurnet data merge: %s: a domain dataset (gen --domain writes one "
+                    "complete file; there are no shards to merge)\n",
+                    argv[k]);
+            return CLI_EXIT_USAGE;
+        }
     if (dg_merge(out, (const char *const *)(argv + optind), n, virt))
         return cli_fail("data merge");
     dg_ds_info info;

@@ -252,6 +252,84 @@ int dg_dom_info_read(const char *path, dg_dom_info *info)
     return rc;
 }
 
+int dg_dom_is_dataset(const char *path)
+{
+    hn_h5_quiet();
+    hid_t f = hn_h5_open_verified(path);
+    if (f < 0)
+        return 0;
+    char fmt[64] = "";
+    int yes = hn_h5_attr_exists(f, "format") && !hn_h5_attr_get_str(f, "format", fmt, sizeof fmt) &&
+              !strcmp(fmt, DG_DOM_FORMAT);
+    H5Fclose(f);
+    return yes;
+}
+
+/* Rows at..at+n-1 of the one-column dataset k into buf. */
+static int read_block(hid_t f, const char *path, int k, uint64_t at, uint64_t n, void *buf)
+{
+    hid_t d = H5Dopen2(f, dsets[k].name, H5P_DEFAULT);
+    hid_t fs = d >= 0 ? H5Dget_space(d) : -1;
+    hsize_t start = at, count = n;
+    hid_t ms = H5Screate_simple(1, &count, NULL);
+    int ok = d >= 0 && fs >= 0 && ms >= 0 &&
+             H5Sselect_hyperslab(fs, H5S_SELECT_SET, &start, NULL, &count, NULL) >= 0 &&
+             H5Dread(d, mem_type(k), ms, fs, H5P_DEFAULT, buf) >= 0;
+    if (ms >= 0)
+        H5Sclose(ms);
+    if (fs >= 0)
+        H5Sclose(fs);
+    if (d >= 0)
+        H5Dclose(d);
+    return ok ? HN_OK
+              : hn_fail(HN_ERR_FORMAT, "%s: /%s rows %llu..%llu cannot be read", path,
+                        dsets[k].name, (unsigned long long)at, (unsigned long long)(at + n - 1));
+}
+
+static int histogram_rows(hid_t f, const char *path, uint64_t rows, uint64_t *hist, size_t cap,
+                          uint64_t *by_source, unsigned *max_cost)
+{
+    enum { BLOCK = 1 << 16 };
+    uint16_t *cost = malloc(BLOCK * sizeof *cost);
+    uint8_t *src = malloc(BLOCK);
+    int rc = cost && src ? HN_OK : hn_fail(HN_ERR_NOMEM, "%s: out of memory", path);
+    for (uint64_t at = 0; !rc && at < rows; at += BLOCK) {
+        uint64_t n = rows - at < BLOCK ? rows - at : BLOCK;
+        rc = read_block(f, path, D_COST, at, n, cost);
+        if (!rc)
+            rc = read_block(f, path, D_SOURCE, at, n, src);
+        for (uint64_t i = 0; !rc && i < n; i++) {
+            hist[cost[i] < cap ? cost[i] : cap - 1]++;
+            *max_cost = cost[i] > *max_cost ? cost[i] : *max_cost;
+            if (src[i] < DG_DOM_SOURCES)
+                by_source[src[i]]++;
+        }
+    }
+    free(cost);
+    free(src);
+    return rc;
+}
+
+int dg_dom_histogram(const char *path, uint64_t *hist, size_t cap, uint64_t *by_source,
+                     unsigned *max_cost)
+{
+    if (cap < 1)
+        return hn_fail(HN_ERR_ARG, "histogram: no bins");
+    memset(hist, 0, cap * sizeof *hist);
+    memset(by_source, 0, DG_DOM_SOURCES * sizeof *by_source);
+    *max_cost = 0;
+    dg_dom_info info;
+    int rc = dg_dom_info_read(path, &info);
+    if (rc)
+        return rc;
+    hid_t f = hn_h5_open_verified(path);
+    if (f < 0)
+        return (int)f;
+    rc = histogram_rows(f, path, info.committed, hist, cap, by_source, max_cost);
+    H5Fclose(f);
+    return rc;
+}
+
 /* ---- writer ----------------------------------------------------------------- */
 
 struct dg_dom_writer {

@@ -204,5 +204,18 @@ expect 1 "d.h5.part" "$H" gen --domain "$P" -n 50 --walk 0-5 -o "$T/d.h5" --quie
 "$H" gen --domain "$P" -n 50 --walk 0-5 -o "$T/d.h5" --force --quiet >/dev/null 2>&1 ||
     fail "--force does not start afresh over a damaged .part"
 
+# data info reads a domain dataset: its domain, and a histogram over every row
+"$H" data info "$T/n.h5" >"$T/info" 2>"$T/err" || fail "data info on a domain dataset: $(cat "$T/err")"
+grep -q '^domain=npuzzle:3x4 ' "$T/info" || fail "data info: no domain line: $(head -3 "$T/info")"
+rows=$(sed -n 's/^rows=\([0-9]*\) .*/\1/p' "$T/info")
+sum=$(awk -F'\t' '/^[0-9]+\t/{s+=$2} END{print s+0}' "$T/info")
+[ -n "$rows" ] && [ "$rows" = "$sum" ] || fail "data info: histogram sums to $sum, not rows=$rows"
+max=$(sed -n 's/^cost_min=.* cost_max=\([0-9]*\) .*/\1/p' "$T/info")
+[ "${max:-99}" -le 12 ] || fail "data info: cost_max $max above the walks' 12"
+head -c 3000 "$T/n.h5" >"$T/ncut.h5"
+expect 1 "ncut.h5" "$H" data info "$T/ncut.h5"
+expect 2 "a domain dataset" "$H" data merge -o "$T/m.h5" "$T/n.h5"
+[ ! -e "$T/m.h5" ] || fail "data merge of a domain dataset left a file"
+
 [ "$fails" -eq 0 ] || { echo "$fails failure(s)" >&2; exit 1; }
 echo "cli_gen_domain: ok"

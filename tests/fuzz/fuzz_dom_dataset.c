@@ -41,6 +41,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     dg_dom_info info;
     dg_dom_info_read(path, &info);
+    static uint64_t hist[64], src[DG_DOM_SOURCES];
+    unsigned mx;
+    if (dg_dom_is_dataset(path))
+        dg_dom_histogram(path, hist, 64, src, &mx);
     char name[256];
     trn_data_file_domain(path, name, sizeof name);
     int st;
