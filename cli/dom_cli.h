@@ -30,6 +30,8 @@ int cli_dom_predict(const char *model, const char *file, const char *domain);
 /* Search settings shared by solve and eval on a domain. */
 typedef struct cli_dom_search {
     const char *domain, *model, *heuristic, *floor;
+    const char *admissible; /* --admissible: anytime's H, opened into adm */
+    srch_dom_heur *adm;
     char heur_buf[4200];
     int algo; /* enum cli_dom_algo */
     srch_dom_opts so;
@@ -60,11 +62,16 @@ const char *cli_dom_algo_name(int algo);
         {"engine", required_argument, 0, 1008}, {"offset", required_argument, 0, 1009},            \
         {"scale", required_argument, 0, 1010}, {"floor", required_argument, 0, 1011},              \
         {"max-expanded", required_argument, 0, 1012}, {"time-limit", required_argument, 0, 1013},  \
+        {"max-nodes", required_argument, 0, 1014}, {"deltas", required_argument, 0, 1015},         \
+        {"admissible", required_argument, 0, 1016}, {"shortcut", required_argument, 0, 1017},      \
+        {"ida", required_argument, 0, 1018},                                                       \
     {                                                                                              \
-        "max-nodes", required_argument, 0, 1014                                                    \
+        "ida-at", required_argument, 0, 1019                                                       \
     }
 int cli_dom_search_opt(const char *cmd, int opt, const char *arg, cli_dom_search *s, int *rc);
 void cli_dom_search_init(cli_dom_search *s);
+/* Frees what setup opened into s (the --admissible heuristic). */
+void cli_dom_search_release(cli_dom_search *s);
 /* After parsing: the heuristic defaults to ann:MODEL with --model, else the
  * domain's first heuristic; the algorithm to IDA* for an admissible one,
  * BWAS for a network. 0 or CLI_EXIT_USAGE. */
@@ -72,7 +79,8 @@ int cli_dom_search_finish(const char *cmd, cli_dom_search *s, const dom *d);
 /* The heuristic for one thread: 0 and *h, or CLI_EXIT_FAIL / CLI_EXIT_USAGE
  * printed. */
 int cli_dom_heur(const char *cmd, const cli_dom_search *s, const dom *d, srch_dom_heur **h);
-/* One search of `start`. Returns res->status. */
+/* One search of `start`, its solution shortened by --shortcut (anytime
+ * shortens each incumbent itself). Returns res->status. */
 int cli_dom_run(const cli_dom_search *s, const dom *d, const void *start, srch_dom_heur *h,
                 const srch_limits *lim, srch_dom_result *res);
 /* The domain (--domain or the model's), the heuristic and the instances of

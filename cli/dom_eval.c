@@ -268,6 +268,7 @@ out:
     free(rows);
     free(inst);
     srch_dom_heur_free(h);
+    cli_dom_search_release(&a.s);
     dom_free(d);
     return rc;
 }
