@@ -10,7 +10,16 @@
  * of depth w would not. Windows grow (8, 12, 18, ..) and overlap by half,
  * so a detour that straddles one window's edge lies inside the next; the
  * rounds repeat while one improves, since a splice can bring two detours
- * into one window. */
+ * into one window.
+ *
+ * Two savings make it fast on long paths. Where every cycle of the domain
+ * is even (the n-puzzle, the quarter-turn cube), two paths between the
+ * same states differ in length by an even number, so a window of w moves
+ * is searched for w - 2 moves, not w - 1, sparing the largest layer; a
+ * breadth-first probe from the start decides it once per call (an edge
+ * between two states of the same depth is an odd cycle). And a window
+ * that failed (its end states and length, by hash) is not searched again
+ * in a later round. */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,18 +30,21 @@ const srch_dom_shortcut_opts SRCH_DOM_SHORTCUT_DEFAULTS = {
     .max_window = 0, .budget = 1000000, .max_rounds = 8};
 
 #define NONE UINT32_MAX
+#define CHUNK 32 /* states expanded before their children are looked up */
 
 /* One side of a window search: states in breadth-first order (a layer is
  * a range of indices), each with its parent and the move linking them
  * (forward: the move from the parent; backward: the move to the parent),
- * and an index by hash (open addressing, slot_of to clear it cheaply). */
+ * and an index by hash (open addressing, slot_of to clear it cheaply).
+ * A slot holds the index and 32 bits of the hash, so a probe past other
+ * states reads no state: lookups are cache misses, few of them. */
 typedef struct {
     uint8_t *states;
     uint32_t *parent, *slot_of;
     uint8_t *move, *depth;
     uint64_t *hash;
     size_t n, cap;
-    uint32_t *slots; /* index + 1, 0 = empty */
+    uint64_t *slots; /* hash's high half << 32 | index + 1, 0 = empty */
     size_t nslots;
 } side;
 
@@ -45,31 +57,48 @@ typedef struct {
     uint64_t all;
     int inverse[DOM_MAX_MOVES];
     side f, b;
-    uint8_t *kids;  /* nmoves children */
+    /* a chunk's children: states, hashes, parents, moves */
+    uint8_t *kids, *kmove;
+    uint64_t *khash;
+    uint32_t *kparent;
     uint8_t *trail; /* the path's states, (length + 1) of them */
     uint64_t budget, work;
     double deadline;
     int stopped;
+    int even;         /* no odd cycle seen: lengths between two states share their parity */
+    uint64_t *failed; /* keys of windows that failed, 0 = empty */
+    size_t nfailed, failcap;
     int nfound;
     uint8_t found[SRCH_DOM_MAX_PATH];
 } shortcut;
 
 /* ---- the hash sets ---- */
 
+/* The home slot: dom_hash remixed, since states that differ in one word
+ * may share its low bits. */
+static size_t home(uint64_t hv, size_t mask)
+{
+    hv ^= hv >> 31;
+    hv *= 0xbf58476d1ce4e5b9ull;
+    hv ^= hv >> 29;
+    return (size_t)hv & mask;
+}
+
 static size_t probe(const side *s, size_t sb, const void *state, uint64_t hv)
 {
     size_t mask = s->nslots - 1;
-    for (size_t i = (size_t)(hv >> 17) & mask;; i = (i + 1) & mask) {
-        uint32_t v = s->slots[i];
-        if (!v || (s->hash[v - 1] == hv && !memcmp(s->states + (v - 1) * sb, state, sb)))
+    for (size_t i = home(hv, mask);; i = (i + 1) & mask) {
+        uint64_t v = s->slots[i];
+        if (!v || ((v >> 32) == (hv >> 32) &&
+                   !memcmp(s->states + ((v & 0xffffffffu) - 1) * sb, state, sb)))
             return i;
     }
 }
 
 static long side_find(const side *s, size_t sb, const void *state, uint64_t hv)
 {
-    uint32_t v = s->slots[probe(s, sb, state, hv)];
-    return v ? (long)v - 1 : -1;
+    uint64_t v = s->slots[probe(s, sb, state, hv)];
+    return v ? (long)(v & 0xffffffffu) - 1 : -1;
 }
 
 static int side_grow(side *s, size_t sb)
@@ -93,7 +122,7 @@ static int side_grow(side *s, size_t sb)
     uint64_t *hs = dp ? realloc(s->hash, cap * sizeof *hs) : NULL;
     if (hs)
         s->hash = hs;
-    uint32_t *sl = hs ? calloc(nslots, sizeof *sl) : NULL;
+    uint64_t *sl = hs ? calloc(nslots, sizeof *sl) : NULL;
     if (!sl)
         return hn_fail(HN_ERR_NOMEM, "shortcut: out of memory for %zu states", cap);
     free(s->slots);
@@ -102,26 +131,39 @@ static int side_grow(side *s, size_t sb)
     s->cap = cap;
     for (size_t i = 0; i < s->n; i++) {
         size_t k = probe(s, sb, s->states + i * sb, s->hash[i]);
-        s->slots[k] = (uint32_t)(i + 1);
+        s->slots[k] = (s->hash[i] >> 32) << 32 | (uint64_t)(i + 1);
         s->slot_of[i] = (uint32_t)k;
     }
     return 0;
 }
 
-static long side_add(side *s, size_t sb, const void *state, uint64_t hv, uint32_t parent, int move,
-                     int depth)
+/* Add a state absent from the set; `k` is its slot from a probe since
+ * which nothing was added, or SIZE_MAX. */
+static long side_add_at(side *s, size_t sb, size_t k, const void *state, uint64_t hv,
+                        uint32_t parent, int move, int depth)
 {
-    if (s->n == s->cap && side_grow(s, sb))
-        return -1;
-    size_t i = s->n++, k = probe(s, sb, state, hv);
+    if (s->n == s->cap) {
+        if (side_grow(s, sb))
+            return -1;
+        k = SIZE_MAX; /* rehashed */
+    }
+    if (k == SIZE_MAX)
+        k = probe(s, sb, state, hv);
+    size_t i = s->n++;
     memcpy(s->states + i * sb, state, sb);
     s->parent[i] = parent;
     s->move[i] = (uint8_t)move;
     s->depth[i] = (uint8_t)depth;
     s->hash[i] = hv;
-    s->slots[k] = (uint32_t)(i + 1);
+    s->slots[k] = (hv >> 32) << 32 | (uint64_t)(i + 1);
     s->slot_of[i] = (uint32_t)k;
     return (long)i;
+}
+
+static long side_add(side *s, size_t sb, const void *state, uint64_t hv, uint32_t parent, int move,
+                     int depth)
+{
+    return side_add_at(s, sb, SIZE_MAX, state, hv, parent, move, depth);
 }
 
 /* Empty the set: its own slots only, unless most are taken. */
@@ -181,38 +223,135 @@ static int stop_now(shortcut *w)
     return w->stopped;
 }
 
-/* Expand the layer [lo, hi) of side `me` (fwd: the forward side) into its
- * next layer; meetings with the other side shorter than mt->len go into
- * *mt. 0, 1 over the budget or stopped, or a status. */
-static int expand_layer(shortcut *w, int fwd, size_t lo, size_t hi, meet *mt)
+/* The children of states [c0, c1) of side `me` into w->kids, with their
+ * hashes, parents and moves; their slots in both sets fetched ahead, so
+ * the cache misses of a chunk's lookups overlap. Returns the count. */
+static int expand_chunk(shortcut *w, side *me, int fwd, size_t c0, size_t c1, int last,
+                        const side *other)
 {
-    side *me = fwd ? &w->f : &w->b, *other = fwd ? &w->b : &w->f;
-    uint8_t cm[DOM_MAX_MOVES];
-    for (size_t i = lo; i < hi; i++) {
+    int n = 0;
+    for (size_t i = c0; i < c1; i++) {
         uint64_t mask = w->all;
         if (me->parent[i] != NONE) /* not straight back to the parent */
             mask &= ~(1ull << (fwd ? w->inverse[me->move[i]] : me->move[i]));
-        int n = w->def->expand(w->inst, me->states + i * w->sb, mask, w->kids, cm);
+        int k = w->def->expand(w->inst, me->states + i * w->sb, mask, w->kids + (size_t)n * w->sb,
+                               w->kmove + n);
+        for (int c = n; c < n + k; c++)
+            w->kparent[c] = (uint32_t)i;
+        n += k;
+    }
+    for (int c = 0; c < n; c++) {
+        uint64_t hv = w->khash[c] = dom_hash(w->d, w->kids + (size_t)c * w->sb);
+        if (!last)
+            __builtin_prefetch(&me->slots[home(hv, me->nslots - 1)]);
+        __builtin_prefetch(&other->slots[home(hv, other->nslots - 1)]);
+    }
+    return n;
+}
+
+/* Expand the layer [lo, hi) of side `me` (fwd: the forward side) into its
+ * next layer; meetings with the other side shorter than mt->len go into
+ * *mt. The last layer of a window (`last`) is only matched against the
+ * other side, not stored: nothing expands it, and it is the largest. 0, 1
+ * over the budget or stopped, or a status. */
+static int expand_layer(shortcut *w, int fwd, size_t lo, size_t hi, int last, meet *mt)
+{
+    side *me = fwd ? &w->f : &w->b, *other = fwd ? &w->b : &w->f;
+    for (size_t c0 = lo; c0 < hi; c0 += CHUNK) {
+        int n = expand_chunk(w, me, fwd, c0, c0 + CHUNK < hi ? c0 + CHUNK : hi, last, other);
         for (int c = 0; c < n; c++) {
             const uint8_t *k = w->kids + (size_t)c * w->sb;
-            uint64_t hv = dom_hash(w->d, k);
+            uint64_t hv = w->khash[c];
+            uint32_t i = w->kparent[c];
             if (stop_now(w))
                 return 1;
-            if (side_find(me, w->sb, k, hv) >= 0)
-                continue;
+            size_t slot = last ? SIZE_MAX : probe(me, w->sb, k, hv);
+            if (!last && me->slots[slot])
+                continue; /* reached before */
             long j = side_find(other, w->sb, k, hv);
             int len = me->depth[i] + 1 + (j >= 0 ? other->depth[j] : 0);
             if (j >= 0 && len < mt->len)
-                *mt =
-                    (meet){.len = len, .fwd = fwd, .i = (uint32_t)i, .j = (uint32_t)j, .m = cm[c]};
-            if (j < 0 && side_add(me, w->sb, k, hv, (uint32_t)i, fwd ? cm[c] : w->inverse[cm[c]],
-                                  me->depth[i] + 1) < 0)
+                *mt = (meet){.len = len, .fwd = fwd, .i = i, .j = (uint32_t)j, .m = w->kmove[c]};
+            int link = fwd ? w->kmove[c] : w->inverse[w->kmove[c]];
+            if (j < 0 && !last &&
+                side_add_at(me, w->sb, slot, k, hv, i, link, me->depth[i] + 1) < 0)
                 return HN_ERR_NOMEM;
         }
         if (w->f.n + w->b.n > w->budget)
             return 1;
     }
     return 0;
+}
+
+/* ---- windows that failed, by key ---- */
+
+static uint64_t window_key(const shortcut *w, const uint8_t *a, const uint8_t *z, int wl)
+{
+    uint64_t k = dom_hash(w->d, a) * 0x9e3779b97f4a7c15ull ^ dom_hash(w->d, z) ^ (uint64_t)wl << 56;
+    return k ? k : 1;
+}
+
+static int failed_before(const shortcut *w, uint64_t key)
+{
+    if (!w->failcap)
+        return 0;
+    size_t mask = w->failcap - 1;
+    for (size_t i = (size_t)(key >> 20) & mask; w->failed[i]; i = (i + 1) & mask)
+        if (w->failed[i] == key)
+            return 1;
+    return 0;
+}
+
+/* Remember a failed window (out of memory: forgotten, it is only a saving). */
+static void remember_failed(shortcut *w, uint64_t key)
+{
+    if (2 * (w->nfailed + 1) > w->failcap) {
+        size_t cap = w->failcap ? 2 * w->failcap : 1024;
+        uint64_t *t = calloc(cap, sizeof *t);
+        if (!t)
+            return;
+        for (size_t i = 0; i < w->failcap; i++)
+            if (w->failed[i]) {
+                size_t j = (size_t)(w->failed[i] >> 20) & (cap - 1);
+                while (t[j])
+                    j = (j + 1) & (cap - 1);
+                t[j] = w->failed[i];
+            }
+        free(w->failed);
+        w->failed = t;
+        w->failcap = cap;
+    }
+    size_t mask = w->failcap - 1, i = (size_t)(key >> 20) & mask;
+    while (w->failed[i])
+        i = (i + 1) & mask;
+    w->failed[i] = key;
+    w->nfailed++;
+}
+
+/* Whether the domain looks bipartite: breadth-first from `start` over up
+ * to PROBE_STATES states, no edge joins two states of the same depth. */
+#define PROBE_STATES 65536
+static int probe_even(shortcut *w, const uint8_t *start)
+{
+    side *f = &w->f;
+    uint8_t cm[DOM_MAX_MOVES];
+    side_clear(f);
+    if (side_add(f, w->sb, start, dom_hash(w->d, start), NONE, 0, 0) < 0)
+        return HN_ERR_NOMEM;
+    for (size_t lo = 0, hi = 1; lo < hi && f->n < PROBE_STATES; lo = hi, hi = f->n)
+        for (size_t i = lo; i < hi; i++) {
+            int n = w->def->expand(w->inst, f->states + i * w->sb, w->all, w->kids, cm);
+            for (int c = 0; c < n; c++) {
+                const uint8_t *k = w->kids + (size_t)c * w->sb;
+                uint64_t hv = dom_hash(w->d, k);
+                long j = side_find(f, w->sb, k, hv);
+                if (j >= 0 && f->depth[j] == f->depth[i])
+                    return 0;
+                if (j < 0 && side_add(f, w->sb, k, hv, (uint32_t)i, cm[c], f->depth[i] + 1) < 0)
+                    return HN_ERR_NOMEM;
+            }
+        }
+    return 1;
 }
 
 /* A shortest path from a to z of fewer than wl moves into w->found: its
@@ -232,10 +371,13 @@ static int window_solve(shortcut *w, const uint8_t *a, const uint8_t *z, int wl)
         side_add(&w->b, w->sb, z, dom_hash(w->d, z), NONE, 0, 0) < 0)
         return HN_ERR_NOMEM;
     size_t flo = 0, fhi = 1, blo = 0, bhi = 1;
-    for (int depth = 0; depth + 1 < wl; depth++) { /* depth: df + db */
+    int most = w->even ? wl - 2 : wl - 1;             /* the longest path worth finding */
+    for (int depth = 0; depth + 1 <= most; depth++) { /* depth: df + db */
         int fwd = fhi - flo <= bhi - blo;
         meet mt = {.len = wl};
-        int st = fwd ? expand_layer(w, 1, flo, fhi, &mt) : expand_layer(w, 0, blo, bhi, &mt);
+        int last = depth + 1 == most;
+        int st =
+            fwd ? expand_layer(w, 1, flo, fhi, last, &mt) : expand_layer(w, 0, blo, bhi, last, &mt);
         if (st)
             return st > 0 ? -1 : st;
         if (mt.len < wl) {
@@ -286,12 +428,18 @@ static int pass(shortcut *w, uint8_t *moves, int *n, int wl)
             w->stopped = 1;
             break;
         }
-        int k =
-            window_solve(w, w->trail + (size_t)i * w->sb, w->trail + (size_t)(i + wl) * w->sb, wl);
+        const uint8_t *a = w->trail + (size_t)i * w->sb, *z = w->trail + (size_t)(i + wl) * w->sb;
+        uint64_t key = window_key(w, a, z, wl);
+        if (failed_before(w, key))
+            continue;
+        int k = window_solve(w, a, z, wl);
         if (k < -1)
             return k;
-        if (k < 0)
+        if (k < 0) {
+            if (!w->stopped)
+                remember_failed(w, key);
             continue;
+        }
         /* moves[i .. i + wl) become the k moves found */
         memmove(moves + i + k, moves + i + wl, (size_t)(*n - i - wl));
         memcpy(moves + i, w->found, (size_t)k);
@@ -359,7 +507,11 @@ static void shortcut_free(shortcut *w)
     side_free(&w->f);
     side_free(&w->b);
     free(w->kids);
+    free(w->kmove);
+    free(w->khash);
+    free(w->kparent);
     free(w->trail);
+    free(w->failed);
     free(w);
 }
 
@@ -383,9 +535,14 @@ static shortcut *shortcut_new(const dom *d, const srch_dom_shortcut_opts *o, int
         shortcut_free(w);
         return NULL;
     }
-    w->kids = malloc((size_t)w->nmoves * w->sb);
+    size_t kmax = (size_t)CHUNK * (size_t)w->nmoves;
+    w->kids = malloc(kmax * w->sb);
+    w->kmove = malloc(kmax);
+    w->khash = malloc(kmax * sizeof *w->khash);
+    w->kparent = malloc(kmax * sizeof *w->kparent);
     w->trail = malloc((size_t)(n + 1) * w->sb);
-    if (!w->kids || !w->trail || side_grow(&w->f, w->sb) || side_grow(&w->b, w->sb)) {
+    if (!w->kids || !w->kmove || !w->khash || !w->kparent || !w->trail || side_grow(&w->f, w->sb) ||
+        side_grow(&w->b, w->sb)) {
         *status = hn_fail(HN_ERR_NOMEM, "shortcut: out of memory");
         shortcut_free(w);
         return NULL;
@@ -407,6 +564,11 @@ int srch_dom_shortcut(const dom *d, const void *start, uint8_t *moves, int *n,
         return st;
     memcpy(w->trail, start, w->sb);
     walk_from(w, moves, *n, 0);
+    if ((w->even = probe_even(w, start)) < 0) {
+        st = w->even;
+        shortcut_free(w);
+        return st;
+    }
     for (int r = 0; r < o->max_rounds && !w->stopped; r++) {
         int k = round_of_windows(w, moves, n, o->max_window);
         if (k < 0) {
