@@ -330,7 +330,7 @@ static void remember_failed(shortcut *w, uint64_t key)
 
 /* Whether the domain looks bipartite: breadth-first from `start` over up
  * to PROBE_STATES states, no edge joins two states of the same depth. */
-#define PROBE_STATES 65536
+#define PROBE_STATES 8192
 static int probe_even(shortcut *w, const uint8_t *start)
 {
     side *f = &w->f;
