@@ -338,7 +338,9 @@ static int probe_even(shortcut *w, const uint8_t *start)
     side_clear(f);
     if (side_add(f, w->sb, start, dom_hash(w->d, start), NONE, 0, 0) < 0)
         return HN_ERR_NOMEM;
-    for (size_t lo = 0, hi = 1; lo < hi && f->n < PROBE_STATES; lo = hi, hi = f->n)
+    /* depths are bytes: a long thin domain stops the probe at 250 */
+    for (size_t lo = 0, hi = 1; lo < hi && f->n < PROBE_STATES && f->depth[lo] < 250;
+         lo = hi, hi = f->n)
         for (size_t i = lo; i < hi; i++) {
             int n = w->def->expand(w->inst, f->states + i * w->sb, w->all, w->kids, cm);
             for (int c = 0; c < n; c++) {
