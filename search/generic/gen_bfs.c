@@ -16,8 +16,13 @@
 
 #include "search/generic/gen_internal.h"
 
-const srch_dom_opts SRCH_DOM_DEFAULTS = {
-    .weight = 1.0, .batch = 1, .width = 1024, .nweights = 5, .weights = {5.0, 3.0, 2.0, 1.5, 1.0}};
+const srch_dom_opts SRCH_DOM_DEFAULTS = {.weight = 1.0,
+                                         .batch = 1,
+                                         .width = 1024,
+                                         .nweights = 5,
+                                         .weights = {5.0, 3.0, 2.0, 1.5, 1.0},
+                                         .ida_at = 0.5,
+                                         .shortcut = {.budget = 1000000, .max_rounds = 8}};
 
 #define F_MAX (((uint64_t)1 << 40) - 1)
 #define DELTA_ALONE INT64_MAX

@@ -194,7 +194,8 @@ typedef struct srch_dom_opts {
      * they have a solution */
     int ida;
     double ida_at;
-    /* anytime: each incumbent shortened by windows (max_window 0: off) */
+    /* anytime: each incumbent shortened by windows (max_window 0: off;
+     * the defaults' budget and rounds are SRCH_DOM_SHORTCUT_DEFAULTS') */
     srch_dom_shortcut_opts shortcut;
 } srch_dom_opts;
 
