@@ -488,7 +488,7 @@ static int phase(anytime *a, bfs *b, double w, int64_t delta)
     int over;
     srch_limits left = rest_of(a, 1, &over);
     if (over)
-        return HN_ERR_LIMIT;
+        return hn_fail(HN_ERR_LIMIT, "anytime A*: time limit reached");
     srch_dom_result *r = malloc(sizeof *r);
     if (!r)
         return hn_fail(HN_ERR_NOMEM, "anytime A*: out of memory");
@@ -519,7 +519,7 @@ static int ida_stage(anytime *a)
     int over;
     srch_limits left = rest_of(a, 0, &over);
     if (over)
-        return HN_ERR_LIMIT;
+        return hn_fail(HN_ERR_LIMIT, "anytime A*: time limit reached");
     srch_dom_result *r = malloc(sizeof *r);
     if (!r)
         return hn_fail(HN_ERR_NOMEM, "anytime A*: out of memory");
