@@ -138,7 +138,7 @@ static int run_open(const bench_args *a, const dom *d, const char *name, int alg
     if (!rc)
         rc = cli_dom_heur(CMD, &r->s, d, &r->h);
     if (!rc)
-        rc = cli_dom_adm_open(CMD, &r->s, d);
+        rc = cli_dom_adm_open(CMD, &r->s, d, r->h);
     return rc;
 }
 

@@ -38,8 +38,9 @@ typedef struct cli_dom_search {
     double offset;
     int scale;
     srch_limits lim;
-    /* focal: the bound, the admissible heuristic's name and, once
-     * cli_dom_adm_open opened it, the heuristic (owned: cli_dom_search_free) */
+    /* focal's bound; --admissible (focal's proof, anytime's H) by name and,
+     * once cli_dom_adm_open opened it, the heuristic (owned:
+     * cli_dom_search_free) */
     double bound;
     const char *admissible;
     char adm_buf[256];
@@ -76,26 +77,31 @@ enum { CLI_DOM_OPT_BOUND = 1040, CLI_DOM_OPT_ADMISSIBLE = 1041 };
         {"engine", required_argument, 0, 1008}, {"offset", required_argument, 0, 1009},            \
         {"scale", required_argument, 0, 1010}, {"floor", required_argument, 0, 1011},              \
         {"max-expanded", required_argument, 0, 1012}, {"time-limit", required_argument, 0, 1013},  \
-        {"max-nodes", required_argument, 0, 1014},                                                 \
+        {"max-nodes", required_argument, 0, 1014}, {"deltas", required_argument, 0, 1015},         \
+        {"shortcut", required_argument, 0, 1017}, {"ida", required_argument, 0, 1018},             \
+        {"ida-at", required_argument, 0, 1019},                                                    \
         {"bound", required_argument, 0, CLI_DOM_OPT_BOUND},                                        \
     {                                                                                              \
         "admissible", required_argument, 0, CLI_DOM_OPT_ADMISSIBLE                                 \
     }
 int cli_dom_search_opt(const char *cmd, int opt, const char *arg, cli_dom_search *s, int *rc);
 void cli_dom_search_init(cli_dom_search *s);
-/* Frees what the settings own (focal's admissible heuristic). */
+/* Frees what the settings own (the --admissible heuristic of focal and anytime). */
 void cli_dom_search_free(cli_dom_search *s);
 /* After parsing: the heuristic defaults to ann:MODEL with --model, else the
  * domain's first heuristic; the algorithm to IDA* for an admissible one,
  * BWAS for a network. 0 or CLI_EXIT_USAGE. */
 int cli_dom_search_finish(const char *cmd, cli_dom_search *s, const dom *d);
-/* focal: open s->admissible into s->adm (other algorithms: nothing). 0,
- * or CLI_EXIT_USAGE / CLI_EXIT_FAIL printed. */
-int cli_dom_adm_open(const char *cmd, cli_dom_search *s, const dom *d);
+/* Open s->admissible into s->adm (focal's proof, anytime's H); anytime
+ * also gets it as so.admissible, and with --deltas or --ida and no
+ * --admissible the heuristic h (may be NULL: not checked) must have an
+ * admissible base. 0, or CLI_EXIT_USAGE / CLI_EXIT_FAIL printed. */
+int cli_dom_adm_open(const char *cmd, cli_dom_search *s, const dom *d, srch_dom_heur *h);
 /* The heuristic for one thread: 0 and *h, or CLI_EXIT_FAIL / CLI_EXIT_USAGE
  * printed. */
 int cli_dom_heur(const char *cmd, const cli_dom_search *s, const dom *d, srch_dom_heur **h);
-/* One search of `start`. Returns res->status. */
+/* One search of `start`, its solution shortened by --shortcut (anytime
+ * shortens each incumbent itself). Returns res->status. */
 int cli_dom_run(const cli_dom_search *s, const dom *d, const void *start, srch_dom_heur *h,
                 const srch_limits *lim, srch_dom_result *res);
 /* The domain (--domain or the model's), the heuristic and the instances of

@@ -175,7 +175,9 @@ static void eval_one(const dom *d, const eval_args *a, srch_dom_heur *h, const d
                                 .generated = res->generated,
                                 .rows = res->rows,
                                 .seconds = res->seconds,
-                                .time_limit = lim->time_limit};
+                                .time_limit = lim->time_limit,
+                                .phases = res->phases,
+                                .saved = res->saved};
     snprintf(r->id, sizeof r->id, "%s", x->id);
     r->valid = res->status == 0 && dom_replay(d, x->state, res->moves, res->length) == 1;
     hn_error_clear();

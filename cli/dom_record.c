@@ -109,7 +109,7 @@ int cli_dom_record_check(const char *cmd, const char *rec, const char *model, co
     if (!rc)
         rc = cli_dom_heur(cmd, v, d, &h);
     if (!rc)
-        rc = cli_dom_adm_open(cmd, v, d);
+        rc = cli_dom_adm_open(cmd, v, d, h);
     srch_dom_heur_free(h);
     cli_dom_search_free(v);
     free(v);

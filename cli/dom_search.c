@@ -113,16 +113,23 @@ void cli_dom_search_init(cli_dom_search *s)
                           .no = SRCH_DOM_NET_DEFAULTS,
                           .scale = 1,
                           .bound = CLI_DOM_DEFAULT_BOUND};
+    s->so.shortcut = SRCH_DOM_SHORTCUT_DEFAULTS;
+    s->so.ida_at = 0.5;
 }
 
 void cli_dom_search_free(cli_dom_search *s)
 {
     srch_dom_heur_free(s->adm);
     s->adm = NULL;
+    s->so.admissible = NULL;
 }
 
 static int parse_weights(const char *cmd, const char *arg, cli_dom_search *s)
 {
+    if (!strcmp(arg, "none")) { /* the deltas alone */
+        s->so.nweights = 0;
+        return 0;
+    }
     char buf[256];
     snprintf(buf, sizeof buf, "%s", arg);
     s->so.nweights = 0;
@@ -136,6 +143,69 @@ static int parse_weights(const char *cmd, const char *arg, cli_dom_search *s)
         s->so.weights[s->so.nweights++] = w;
     }
     return s->so.nweights ? 0 : cli_usage(cmd, "--weights names no weight");
+}
+
+/* "0,1,2.5,inf": rising moves 0..1000, inf only last. */
+static int parse_deltas(const char *cmd, const char *arg, cli_dom_search *s)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", arg);
+    int n = 0, ok = strlen(arg) < sizeof buf;
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ",", &save); ok && t; t = strtok_r(NULL, ",", &save)) {
+        double x = SRCH_DOM_DELTA_INF;
+        ok = n < SRCH_DOM_MAX_DELTAS &&
+             (!strcmp(t, "inf") || (!cli_parse_double(t, &x) && x >= 0 && x <= 1000)) &&
+             (n == 0 || (x > s->so.deltas[n - 1] && s->so.deltas[n - 1] < SRCH_DOM_DELTA_INF));
+        s->so.deltas[n++] = x;
+    }
+    if (!ok || !n)
+        return cli_usage(cmd,
+                         "--deltas '%s': 1..%d rising moves 0..1000 separated by commas, 'inf' "
+                         "only last",
+                         arg, SRCH_DOM_MAX_DELTAS);
+    s->so.ndeltas = n;
+    return 0;
+}
+
+/* "W" or "W:N" (N states per window). */
+static int parse_shortcut(const char *cmd, const char *arg, cli_dom_search *s)
+{
+    char buf[64], *colon;
+    long w = -1;
+    uint64_t nodes = SRCH_DOM_SHORTCUT_DEFAULTS.budget;
+    snprintf(buf, sizeof buf, "%s", arg);
+    if ((colon = strchr(buf, ':')))
+        *colon = '\0';
+    int bad = strlen(arg) >= sizeof buf ||
+              cli_parse_long(buf, 0, SRCH_DOM_SHORTCUT_MAX_WINDOW, &w) || (w > 0 && w < 2) ||
+              (colon && cli_parse_u64(colon + 1, &nodes)) || nodes < 1 ||
+              nodes > SRCH_DOM_SHORTCUT_MAX_BUDGET;
+    if (bad)
+        return cli_usage(cmd,
+                         "--shortcut '%s' is not W or W:N (W 0 = off or 2..%d moves, N 1..%llu "
+                         "states per window)",
+                         arg, SRCH_DOM_SHORTCUT_MAX_WINDOW,
+                         (unsigned long long)SRCH_DOM_SHORTCUT_MAX_BUDGET);
+    s->so.shortcut.max_window = (int)w;
+    s->so.shortcut.budget = nodes;
+    return 0;
+}
+
+/* --ida off|plain, --ida-at P. */
+static int ida_opt(const char *cmd, int opt, const char *arg, cli_dom_search *s)
+{
+    double x;
+    if (opt == 1019) {
+        if (cli_parse_double(arg, &x) || !(x >= 0 && x <= 1))
+            return cli_usage(cmd, "--ida-at '%s' is not a share 0..1", arg);
+        s->so.ida_at = x;
+        return 0;
+    }
+    if (strcmp(arg, "off") && strcmp(arg, "plain"))
+        return cli_usage(cmd, "--ida '%s' is not off or plain", arg);
+    s->so.ida = !strcmp(arg, "plain");
+    return 0;
 }
 
 static int algo_opt(const char *cmd, const char *arg, cli_dom_search *s)
@@ -250,6 +320,16 @@ int cli_dom_search_opt(const char *cmd, int opt, const char *arg, cli_dom_search
     case 1011:
         s->floor = arg;
         return 1;
+    case 1015:
+        *rc = parse_deltas(cmd, arg, s);
+        return 1;
+    case 1017:
+        *rc = parse_shortcut(cmd, arg, s);
+        return 1;
+    case 1018:
+    case 1019:
+        *rc = ida_opt(cmd, opt, arg, s);
+        return 1;
     default:
         if (opt < 1004 || opt > 1014)
             return 0;
@@ -262,12 +342,15 @@ int cli_dom_search_opt(const char *cmd, int opt, const char *arg, cli_dom_search
  * defaults to the domain's first. */
 static int focal_finish(const char *cmd, cli_dom_search *s, const char *own, const dom *d)
 {
-    int mine = (s->given & (1ull << (CLI_DOM_OPT_BOUND - 1000) |
-                            1ull << (CLI_DOM_OPT_ADMISSIBLE - 1000))) != 0;
+    int bound = (s->given & 1ull << (CLI_DOM_OPT_BOUND - 1000)) != 0;
+    int adm = (s->given & 1ull << (CLI_DOM_OPT_ADMISSIBLE - 1000)) != 0;
+    if (s->algo == CLI_DOM_ANYTIME && !bound)
+        return 0; /* anytime's H */
     if (s->algo != CLI_DOM_FOCAL)
-        return mine ? cli_usage(cmd, "--bound and --admissible are focal's, not %s's",
-                                cli_dom_algo_name(s->algo))
-                    : 0;
+        return bound || adm
+                   ? cli_usage(cmd, "--bound%s focal's, not %s's",
+                               adm ? " and --admissible are" : " is", cli_dom_algo_name(s->algo))
+                   : 0;
     size_t k = own ? strcspn(own, ",") : 0;
     if (!s->admissible && !k)
         return cli_usage(cmd, "%s has no heuristic of its own: focal needs --admissible H",
@@ -306,6 +389,17 @@ int cli_dom_search_finish(const char *cmd, cli_dom_search *s, const dom *d)
         s->so.weight = 1.5;
     if (s->algo == CLI_DOM_IDASTAR && net)
         return cli_usage(cmd, "--algo idastar needs an admissible heuristic, not %s", s->heuristic);
+    if (s->algo != CLI_DOM_ANYTIME && (s->so.ndeltas || s->so.ida))
+        return cli_usage(cmd, "--deltas and --ida are anytime's, not %s's",
+                         cli_dom_algo_name(s->algo));
+    if (s->so.shortcut.max_window) {
+        for (int m = 0; m < dom_nmoves(d); m++)
+            if (dom_move_cost(d, m) != 1 || dom_inverse(d, m) < 0)
+                return cli_usage(cmd,
+                                 "--shortcut needs unit move costs and an inverse for every "
+                                 "move; %s has not",
+                                 dom_spec(d));
+    }
     return focal_finish(cmd, s, own, d);
 }
 
@@ -333,15 +427,21 @@ int cli_dom_heur(const char *cmd, const cli_dom_search *s, const dom *d, srch_do
     return 0;
 }
 
-int cli_dom_adm_open(const char *cmd, cli_dom_search *s, const dom *d)
+int cli_dom_adm_open(const char *cmd, cli_dom_search *s, const dom *d, srch_dom_heur *h)
 {
     int st;
-    if (s->algo != CLI_DOM_FOCAL || s->adm)
-        return 0;
-    if (!(s->adm = srch_dom_heur_adm(d, s->admissible, &st))) {
+    if (s->admissible && !s->adm && !(s->adm = srch_dom_heur_adm(d, s->admissible, &st))) {
         fprintf(stderr, "heurnet %s: --admissible %s: %s\n", cmd, s->admissible, hn_errmsg());
         return st == HN_ERR_ARG ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
     }
+    if (s->algo != CLI_DOM_ANYTIME)
+        return 0;
+    s->so.admissible = s->adm;
+    if ((s->so.ndeltas || s->so.ida) && !s->adm && h && !srch_dom_heur_base(h))
+        return cli_usage(cmd,
+                         "--deltas and --ida need an admissible heuristic: give --admissible H "
+                         "(%s has no floor or residual base)",
+                         s->heuristic);
     return 0;
 }
 
@@ -360,8 +460,8 @@ static int run_focal(const cli_dom_search *s, const dom *d, const void *start, s
     return st;
 }
 
-int cli_dom_run(const cli_dom_search *s, const dom *d, const void *start, srch_dom_heur *h,
-                const srch_limits *lim, srch_dom_result *res)
+static int search(const cli_dom_search *s, const dom *d, const void *start, srch_dom_heur *h,
+                  const srch_limits *lim, srch_dom_result *res)
 {
     switch (s->algo) {
     case CLI_DOM_FOCAL:
@@ -377,6 +477,21 @@ int cli_dom_run(const cli_dom_search *s, const dom *d, const void *start, srch_d
     default:
         return srch_dom_astar(d, start, h, &s->so, lim, res);
     }
+}
+
+int cli_dom_run(const cli_dom_search *s, const dom *d, const void *start, srch_dom_heur *h,
+                const srch_limits *lim, srch_dom_result *res)
+{
+    double t0 = hn_now();
+    int st = search(s, d, start, h, lim, res);
+    if (st || s->algo == CLI_DOM_ANYTIME || !s->so.shortcut.max_window)
+        return st;
+    /* the final solution shortened within the instance's time limit */
+    double deadline = lim && lim->time_limit > 0 ? t0 + lim->time_limit : 0;
+    if (srch_dom_result_shortcut(d, start, &s->so.shortcut, deadline, res))
+        hn_error_clear(); /* the search's solution stands */
+    res->seconds = hn_now() - t0;
+    return st;
 }
 
 void cli_dom_search_help(FILE *out)
@@ -399,10 +514,29 @@ void cli_dom_search_help(FILE *out)
             "  --weight W          f = g + W*h (astar, wastar, bwas) [1; wastar 1.5]\n"
             "  --batch B           bwas, focal: states expanded per step [%d]\n"
             "  --width W           beam: states kept per depth [%d]\n"
-            "  --weights W1,W2,..  anytime: the falling weights of its passes\n"
+            "  --weights W1,W2,..  anytime: passes on f = g + W*h for the falling weights,\n"
+            "                      before the deltas' phases ('none': no pass) [5,3,2,1.5,1]\n"
+            "  --deltas LIST       anytime: A* phases on max(h - delta, H), one per delta of\n"
+            "                      the rising LIST, each bounded by the best solution so far;\n"
+            "                      a last 'inf' (H alone) proves it optimal (proven=1); the\n"
+            "                      time limit ends the schedule, the best solution stands\n"
+            "                      (phases= says how many passes ran to their end) [none]\n"
             "  --bound E           focal: cost at most E times the optimum [%g]\n"
-            "  --admissible H      focal: the admissible heuristic proving it [the domain's\n"
-            "                      first]\n"
+            "  --admissible H      focal: the admissible heuristic proving the bound [the\n"
+            "                      domain's first]; anytime: the H of max(h - delta, H), also\n"
+            "                      pruning every pass below the best solution [the heuristic's\n"
+            "                      floor or residual base; the heuristic itself when\n"
+            "                      admissible]\n"
+            "  --ida off|plain     anytime: after the A* phases, IDA* pruned by H below the\n"
+            "                      best solution; a stage that ends proves it (proven=1) [off]\n"
+            "  --ida-at P          anytime with --ida: the A* phases give way to IDA* after\n"
+            "                      the share P of --time-limit once they have a solution [0.5]\n"
+            "  --shortcut W[:N]    re-solve every window of up to W moves of the solution (of\n"
+            "                      each anytime incumbent, which then bounds the next phases)\n"
+            "                      by a bidirectional breadth-first search between its end\n"
+            "                      states, N states per window, rounds repeated while one\n"
+            "                      improves; keeps the shorter path (saved= moves). Unit-cost\n"
+            "                      domains with inverse moves [0: off; N 1000000]\n"
             "  --max-expanded N    per-instance expansions, 0 = none [0]\n"
             "  --time-limit S      per-instance seconds, 0 = none [0]\n"
             "  --max-nodes N       stored states, 0 = none [0]\n",
@@ -438,7 +572,7 @@ int cli_dom_setup(const char *cmd, cli_dom_search *s, const char *file, dom **d,
         return CLI_EXIT_USAGE;
     }
     if ((rc = cli_dom_record_use(cmd, s, *d)) || (rc = cli_dom_search_finish(cmd, s, *d)) ||
-        (rc = cli_dom_heur(cmd, s, *d, h)) || (rc = cli_dom_adm_open(cmd, s, *d)))
+        (rc = cli_dom_heur(cmd, s, *d, h)) || (rc = cli_dom_adm_open(cmd, s, *d, *h)))
         return rc;
     if (dom_read_instances(*d, file, cli_dom_parse_error, (void *)cmd, inst, n))
         return cli_fail(NULL);

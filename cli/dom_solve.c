@@ -35,9 +35,9 @@ static void usage(FILE *out)
     fprintf(out, "usage: heurnet solve --domain D [options] FILE\n\n"
                  "Search every state of FILE (one per line, `[id [length]] STATE`, '#' comments)\n"
                  "on domain D. Prints per state: id= status= length= expanded= generated=\n"
-                 "seconds= h0= nn_rows= stored= proven= [optimal=|ref=] moves=, then a '#'\n"
-                 "summary line. A square n-puzzle of 3x3..5x5 runs the n-puzzle command\n"
-                 "(heurnet solve --puzzle N --help).\n\n");
+                 "seconds= h0= nn_rows= stored= proven= phases= saved= [optimal=|ref=] moves=,\n"
+                 "then a '#' summary line. A square n-puzzle of 3x3..5x5 runs the n-puzzle\n"
+                 "command (heurnet solve --puzzle N --help).\n\n");
     cli_dom_search_help(out);
     fprintf(out, "  --reference         the file's lengths are references, not optima\n"
                  "  --threads T         states in parallel [1]\n"
@@ -102,10 +102,11 @@ static void print_record(const dom *d, const dom_instance_rec *x, const srch_dom
                          int reference)
 {
     printf("id=%s status=%s length=%d expanded=%llu generated=%llu seconds=%.4f h0=%d "
-           "nn_rows=%llu stored=%llu proven=%d",
+           "nn_rows=%llu stored=%llu proven=%d phases=%d saved=%d",
            x->id, r->status == 0 ? "solved" : hn_strerror(r->status), r->length,
            (unsigned long long)r->expanded, (unsigned long long)r->generated, r->seconds, r->h0,
-           (unsigned long long)r->rows, (unsigned long long)r->stored, r->proven);
+           (unsigned long long)r->rows, (unsigned long long)r->stored, r->proven, r->phases,
+           r->saved);
     if (x->length >= 0)
         printf(" %s=%d", reference ? "ref" : "optimal", x->length);
     static char moves[SRCH_DOM_MAX_PATH * 8 + 1];

@@ -16,16 +16,17 @@ static int write_tsv(const char *path, const heurnet_dom_eval_row *rows, size_t 
     if (!f)
         return hn_fail(HN_ERR_IO, "cannot write %s: %s", path, strerror(errno));
     int bad = fprintf(f, "id\tline\tknown\tstatus\tvalid\tlength\tdiff\texpanded\tgenerated\t"
-                         "nn_rows\tseconds\tproven\th0\ttime_limit\n") < 0;
+                         "nn_rows\tseconds\tproven\th0\ttime_limit\tphases\tsaved\n") < 0;
     for (size_t i = 0; i < n && !bad; i++) {
         const heurnet_dom_eval_row *r = &rows[i];
         int ok = r->status == 0 && r->valid;
         bad |=
-            fprintf(f, "%s\t%d\t%d\t%s\t%d\t%d\t%d\t%llu\t%llu\t%llu\t%.4f\t%d\t%d\t%.3f\n", r->id,
-                    r->line, r->known, r->status == 0 ? "solved" : hn_strerror(r->status), r->valid,
-                    ok ? r->length : -1, ok && r->known >= 0 ? r->length - r->known : 0,
+            fprintf(f, "%s\t%d\t%d\t%s\t%d\t%d\t%d\t%llu\t%llu\t%llu\t%.4f\t%d\t%d\t%.3f\t%d\t%d\n",
+                    r->id, r->line, r->known, r->status == 0 ? "solved" : hn_strerror(r->status),
+                    r->valid, ok ? r->length : -1, ok && r->known >= 0 ? r->length - r->known : 0,
                     (unsigned long long)r->expanded, (unsigned long long)r->generated,
-                    (unsigned long long)r->rows, r->seconds, r->proven, r->h0, r->time_limit) < 0;
+                    (unsigned long long)r->rows, r->seconds, r->proven, r->h0, r->time_limit,
+                    r->phases, r->saved) < 0;
     }
     if (bad | ferror(f) | fclose(f))
         return hn_fail(HN_ERR_IO, "error writing %s", path);

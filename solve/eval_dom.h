@@ -25,6 +25,8 @@ typedef struct heurnet_dom_eval_row {
     uint64_t expanded, generated, rows;
     double seconds;
     double time_limit; /* this state's limit (s), 0 = none */
+    int phases;        /* anytime: passes run to their end */
+    int saved;         /* moves the window shortcut removed */
 } heurnet_dom_eval_row;
 
 typedef struct heurnet_dom_eval_info {

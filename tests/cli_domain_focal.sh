@@ -38,7 +38,7 @@ grep -q "algo=focal heuristic=ann:$T/m.h5 bound=2 admissible=lc" "$T/f.txt" ||
     >"$T/f.txt" || fail "focal with an admissible guide"
 grep -q 'not_optimal=0 ' "$T/f.txt" && grep -q 'proven=1' "$T/f.txt" ||
     fail "focal bound 1 not optimal: $(tail -1 "$T/f.txt")"
-expect 2 "--bound and --admissible are focal's" "$H" solve --domain $D --algo astar --bound 2 "$T/opt.txt"
+expect 2 "focal's, not" "$H" solve --domain $D --algo astar --bound 2 "$T/opt.txt"
 expect 2 "--bound '0.9' is not 1..100" "$H" solve --domain $D --algo focal --bound 0.9 "$T/opt.txt"
 expect 2 "unknown heuristic 'nosuch'" "$H" solve --domain $D --algo focal --admissible nosuch "$T/opt.txt"
 expect 2 "must be an admissible heuristic" "$H" solve --model "$T/m.h5" --algo focal \

@@ -744,6 +744,119 @@ static void test_anytime_reports(void)
     dom_free(d);
 }
 
+/* Anytime phases on max(h - delta, H) after a weight: a last delta of inf
+ * proves the optimal cost, with H the network's residual base or given;
+ * the IDA* stage proves it too; deltas without any H are refused. */
+static void test_anytime_deltas(void)
+{
+    int st;
+    dom *d = dom_open_def(&PANCAKE, "8", &st);
+    int *dist = optimal_costs(d);
+    nn_model *m = random_model("64-16-1", 41);
+    srch_dom_heur *plain = net_heur(d, m, SRCH_DOM_ENGINE_FLOAT, 256);
+    nn_model_set_meta_str(m, "residual", "gap");
+    srch_dom_heur *res_h = net_heur(d, m, SRCH_DOM_ENGINE_FLOAT, 256);
+    srch_dom_heur *gap = srch_dom_heur_adm(d, "gap", &st);
+    srch_dom_result *res = malloc(sizeof *res);
+    srch_dom_opts o = SRCH_DOM_DEFAULTS, ida = SRCH_DOM_DEFAULTS, given = SRCH_DOM_DEFAULTS;
+    o.nweights = 1;
+    o.weights[0] = 3;
+    o.ndeltas = 3;
+    o.deltas[0] = 0;
+    o.deltas[1] = 1;
+    o.deltas[2] = SRCH_DOM_DELTA_INF;
+    given = o;
+    given.admissible = gap;
+    ida.nweights = 1;
+    ida.weights[0] = 4;
+    ida.ida = 1;
+    ida.ida_at = 0.5;
+    hn_rng *r = hn_rng_new(9);
+    for (int i = 0; i < 12; i++) {
+        uint8_t s[PMAX];
+        random_stack(d, r, s);
+        int opt = dist[rank_of(s, 8)];
+        CHECK(srch_dom_anytime(d, s, res_h, &o, NULL, res) == 0 && valid(d, s, res));
+        CHECK_MSG(res->cost == opt && res->proven && res->phases >= 1, "deltas: %lld vs %d",
+                  (long long)res->cost, opt);
+        CHECK(srch_dom_anytime(d, s, plain, &given, NULL, res) == 0 && valid(d, s, res));
+        CHECK_MSG(res->cost == opt && res->proven, "deltas, H given: %lld vs %d",
+                  (long long)res->cost, opt);
+        CHECK(srch_dom_anytime(d, s, res_h, &ida, NULL, res) == 0 && valid(d, s, res));
+        CHECK_MSG(res->cost == opt && res->proven && res->phases == 2, "IDA* stage: %lld vs %d",
+                  (long long)res->cost, opt);
+    }
+    /* without the inf phase nothing need prove a network's order */
+    srch_dom_opts no_h = o, bad = o;
+    uint8_t s[PMAX] = {3, 7, 1, 0, 5, 2, 6, 4};
+    CHECK(srch_dom_anytime(d, s, plain, &no_h, NULL, res) == HN_ERR_ARG);
+    bad.deltas[1] = 0; /* not rising */
+    CHECK(srch_dom_anytime(d, s, res_h, &bad, NULL, res) == HN_ERR_ARG);
+    bad = o;
+    bad.deltas[0] = SRCH_DOM_DELTA_INF; /* inf only last */
+    CHECK(srch_dom_anytime(d, s, res_h, &bad, NULL, res) == HN_ERR_ARG);
+    hn_error_clear();
+    hn_rng_free(r);
+    free(res);
+    srch_dom_heur_free(plain);
+    srch_dom_heur_free(res_h);
+    srch_dom_heur_free(gap);
+    nn_model_free(m);
+    free(dist);
+    dom_free(d);
+}
+
+/* A random walk of n moves from the goal into s, and the walk undone (a
+ * solution from s) into sol. */
+static void walk_solution(const dom *d, hn_rng *r, int n, uint8_t *s, uint8_t *sol)
+{
+    dom_goal(d, s);
+    for (int k = 0; k < n; k++) {
+        int m = (int)hn_rng_below(r, (uint32_t)dom_nmoves(d));
+        while (!dom_apply(d, s, m))
+            m = (m + 1) % dom_nmoves(d);
+        sol[n - 1 - k] = (uint8_t)dom_inverse(d, m);
+    }
+}
+
+/* The window shortcut on random-walk solutions: replayable, never longer,
+ * optimal when a window covers the whole path; refused on general costs. */
+static void test_shortcut(void)
+{
+    int st;
+    dom *d = dom_open_def(&PANCAKE, "8", &st);
+    int *dist = optimal_costs(d);
+    srch_dom_shortcut_opts small = SRCH_DOM_SHORTCUT_DEFAULTS, whole = small;
+    small.max_window = 4;
+    whole.max_window = 200;
+    hn_rng *r = hn_rng_new(17);
+    int longer = 0;
+    for (int i = 0; i < 20; i++) {
+        uint8_t s[PMAX], moves[64];
+        int len = 10 + i;
+        walk_solution(d, r, len, s, moves);
+        int opt = dist[rank_of(s, 8)], n = len, saved = 0;
+        longer += len > opt;
+        CHECK(srch_dom_shortcut(d, s, moves, &n, &small, 0, &saved) == 0);
+        CHECK(n <= len && n + saved == len && dom_replay(d, s, moves, n) == 1);
+        CHECK(srch_dom_shortcut(d, s, moves, &n, &whole, 0, &saved) == 0);
+        CHECK_MSG(n == opt && n + saved == len && dom_replay(d, s, moves, n) == 1,
+                  "shortcut %d vs %d", n, opt);
+    }
+    CHECK(longer >= 5);
+    dom *dc = dom_open_def(&PANCAKE, "8c", &st);
+    uint8_t s[PMAX] = {1, 0, 2, 3, 4, 5, 6, 7}, mv[2] = {0, 0};
+    int n = 2;
+    CHECK(srch_dom_shortcut(dc, s, mv, &n, &whole, 0, NULL) == HN_ERR_UNSUPPORTED && n == 2);
+    small.max_window = 1;
+    CHECK(srch_dom_shortcut(d, s, mv, &n, &small, 0, NULL) == HN_ERR_ARG && n == 2);
+    hn_error_clear();
+    hn_rng_free(r);
+    free(dist);
+    dom_free(dc);
+    dom_free(d);
+}
+
 typedef struct {
     const dom *d;
     srch_dom_heur *h;
@@ -822,6 +935,8 @@ int main(void)
     test_anytime_reports();
     test_focal("7", 30);
     test_focal("8c", 15);
+    test_anytime_deltas();
+    test_shortcut();
     test_clone();
     return CHECK_DONE();
 }

@@ -16,10 +16,16 @@
 
 #include "search/generic/gen_internal.h"
 
-const srch_dom_opts SRCH_DOM_DEFAULTS = {
-    .weight = 1.0, .batch = 1, .width = 1024, .nweights = 5, .weights = {5.0, 3.0, 2.0, 1.5, 1.0}};
+const srch_dom_opts SRCH_DOM_DEFAULTS = {.weight = 1.0,
+                                         .batch = 1,
+                                         .width = 1024,
+                                         .nweights = 5,
+                                         .weights = {5.0, 3.0, 2.0, 1.5, 1.0},
+                                         .ida_at = 0.5,
+                                         .shortcut = {.budget = 1000000, .max_rounds = 8}};
 
 #define F_MAX (((uint64_t)1 << 40) - 1)
+#define DELTA_ALONE INT64_MAX
 
 typedef struct {
     const dom *d;
@@ -31,8 +37,16 @@ typedef struct {
     const char *algo;
     double weight;
     int batch, scale, nmoves, adm;
-    int64_t bound; /* anytime: prune g (+ h when admissible) reaching it */
+    int64_t bound; /* anytime: prune g (+ a lower bound) reaching it */
     uint64_t all;  /* every move's bit */
+    /* anytime: an admissible H (may be h itself: H_is_h) and its values per
+     * node in h's units, for the bound and the delta phases; NULL: none */
+    srch_dom_heur *H;
+    int H_is_h, Hscale;
+    int32_t *ha;
+    size_t hacap;
+    int *hbuf;     /* H of a step's children */
+    int64_t delta; /* this phase orders by: -1 h, else max(h - delta, H); DELTA_ALONE: H */
     /* one step's buffers, allocated once: the popped states, their
      * children's states, the children's parents, moves and store indices */
     uint8_t *parents, *kids, *cbuf, *kmoves;
@@ -51,24 +65,65 @@ static uint64_t f_of(const bfs *b, uint32_t g, int h)
     return F << 24 | (uint64_t)(0xffffff - (g < 0xffffff ? g : 0xffffff));
 }
 
-/* Whether a state of cost g and value h can still lead below the bound. */
-static int within_bound(const bfs *b, uint32_t g, int h)
+/* The value node idx is ordered by in this phase. */
+static int h_order(const bfs *b, uint32_t idx)
+{
+    int h = b->s.nodes[idx].h;
+    if (b->delta < 0)
+        return h;
+    int H = b->ha[idx];
+    if (b->delta == DELTA_ALONE)
+        return H;
+    int64_t v = (int64_t)h - b->delta;
+    return v > H ? (int)v : H;
+}
+
+/* Whether node idx can still lead below the bound: g + H, else g + h when
+ * h is admissible, else g. */
+static int within_bound(const bfs *b, uint32_t idx)
 {
     if (b->bound == INT64_MAX)
         return 1;
-    double lb = (double)g + (b->adm ? (double)h / b->scale : 0.0);
-    return lb < (double)b->bound;
+    const gen_node *x = &b->s.nodes[idx];
+    int lbh = b->H ? b->ha[idx] : b->adm ? x->h : 0;
+    return (double)x->g + (double)lbh / b->scale < (double)b->bound;
 }
 
 static int push(bfs *b, uint32_t idx)
 {
     gen_node *x = &b->s.nodes[idx];
-    if (!within_bound(b, x->g, x->h)) {
+    if (!within_bound(b, idx)) {
         x->open = 0;
         return 0;
     }
     x->open = 1;
-    return srch_gen_heap_push(&b->open, f_of(b, x->g, x->h), idx, x->g);
+    return srch_gen_heap_push(&b->open, f_of(b, x->g, h_order(b, idx)), idx, x->g);
+}
+
+/* H's values of n states into out[], in h's units. */
+static int eval_H(bfs *b, const void *states, size_t n, const int *hv, int *out)
+{
+    if (b->H_is_h) {
+        memcpy(out, hv, n * sizeof *out);
+        return 0;
+    }
+    int st = srch_dom_heur_eval(b->H, states, n, NULL, NULL, NULL, out);
+    for (size_t i = 0; !st && i < n; i++)
+        out[i] = (int)((int64_t)out[i] * b->scale / b->Hscale);
+    return st;
+}
+
+/* Room for H of every stored node. */
+static int reserve_ha(bfs *b)
+{
+    if (b->hacap >= b->s.cap)
+        return 0;
+    int32_t *p = realloc(b->ha, b->s.cap * sizeof *p);
+    if (!p)
+        return hn_fail(HN_ERR_NOMEM, "%s: out of memory", b->algo);
+    b->ha = p;
+    b->hacap = b->s.cap;
+    return 0;
 }
 
 static int alloc_step(bfs *b)
@@ -81,7 +136,9 @@ static int alloc_step(bfs *b)
     b->parent_of = malloc(kmax * sizeof *b->parent_of);
     b->hv = malloc(kmax * sizeof *b->hv);
     b->kidx = malloc(kmax * sizeof *b->kidx);
-    if (!b->parents || !b->kids || !b->cbuf || !b->kmoves || !b->parent_of || !b->hv || !b->kidx)
+    b->hbuf = malloc(kmax * sizeof *b->hbuf);
+    if (!b->parents || !b->kids || !b->cbuf || !b->kmoves || !b->parent_of || !b->hv || !b->kidx ||
+        !b->hbuf)
         return hn_fail(HN_ERR_NOMEM, "%s: out of memory", b->algo);
     return 0;
 }
@@ -95,6 +152,8 @@ static void free_step(bfs *b)
     free(b->parent_of);
     free(b->hv);
     free(b->kidx);
+    free(b->hbuf);
+    free(b->ha);
     srch_gen_store_free(&b->s);
     free(b->open.a);
 }
@@ -146,8 +205,12 @@ static int eval_kids(bfs *b, int nk)
         return 0;
     int st =
         srch_dom_heur_eval(b->h, b->kids, (size_t)nk, b->parents, b->parent_of, b->kmoves, b->hv);
+    if (!st && b->H && !(st = reserve_ha(b)))
+        st = eval_H(b, b->kids, (size_t)nk, b->hv, b->hbuf);
     for (int i = 0; !st && i < nk; i++) {
         b->s.nodes[b->kidx[i]].h = b->hv[i];
+        if (b->H)
+            b->ha[b->kidx[i]] = b->hbuf[i];
         st = push(b, b->kidx[i]);
     }
     return st;
@@ -212,6 +275,11 @@ static int start_pass(bfs *b, const void *start)
         return HN_ERR_NOMEM;
     int st = srch_dom_heur_eval(b->h, start, 1, NULL, NULL, NULL, &b->res->h0);
     b->s.nodes[0].h = b->res->h0;
+    if (!st && b->H && !(st = reserve_ha(b))) {
+        int v;
+        st = eval_H(b, start, 1, &b->res->h0, &v);
+        b->ha[0] = v;
+    }
     return st ? st : push(b, 0);
 }
 
@@ -253,6 +321,7 @@ static int bfs_init(bfs *b, const dom *d, srch_dom_heur *h, int batch, const cha
                .nmoves = dom_nmoves(d),
                .adm = srch_dom_heur_admissible(h),
                .bound = INT64_MAX,
+               .delta = -1,
                .incumbent = -1};
     b->all = b->nmoves == 64 ? ~0ull : (1ull << b->nmoves) - 1;
     int st = srch_gen_store_init(&b->s, d);
@@ -319,90 +388,225 @@ int srch_dom_bwas(const dom *d, const void *start, srch_dom_heur *h, const srch_
     return one_search(d, start, h, opts, opts ? opts->batch : 1, lim, "BWAS", res);
 }
 
-/* ---- anytime weighted A* ---- */
+/* ---- anytime A*: weights, deltas, an IDA* stage ---- */
 
-static int check_weights(const srch_dom_opts *o)
+static int check_schedule(const srch_dom_opts *o)
 {
-    int ok = o->nweights >= 1 && o->nweights <= SRCH_DOM_MAX_WEIGHTS;
+    int ok = o->nweights >= (o->ndeltas ? 0 : 1) && o->nweights <= SRCH_DOM_MAX_WEIGHTS;
     for (int i = 0; ok && i < o->nweights; i++)
         ok = o->weights[i] >= 1 && o->weights[i] <= 100 &&
              (i == 0 || o->weights[i] < o->weights[i - 1]);
-    return ok ? check_opts(o, "anytime A*")
-              : hn_fail(HN_ERR_ARG, "anytime A*: 1..%d falling weights in [1, 100]",
-                        SRCH_DOM_MAX_WEIGHTS);
+    if (!ok)
+        return hn_fail(HN_ERR_ARG, "anytime A*: %d..%d falling weights in [1, 100]",
+                       o->ndeltas ? 0 : 1, SRCH_DOM_MAX_WEIGHTS);
+    ok = o->ndeltas >= 0 && o->ndeltas <= SRCH_DOM_MAX_DELTAS;
+    for (int i = 0; ok && i < o->ndeltas; i++) {
+        double x = o->deltas[i];
+        ok = (x == SRCH_DOM_DELTA_INF ? i == o->ndeltas - 1 : x >= 0 && x <= 1000) &&
+             (i == 0 || x > o->deltas[i - 1]);
+    }
+    if (!ok)
+        return hn_fail(HN_ERR_ARG, "anytime A*: up to %d rising deltas in [0, 1000], inf only last",
+                       SRCH_DOM_MAX_DELTAS);
+    if (o->ida && !(o->ida_at >= 0 && o->ida_at <= 1))
+        return hn_fail(HN_ERR_ARG, "anytime A*: the IDA* stage's share must be 0..1");
+    int st = srch_dom_shortcut_check(&o->shortcut);
+    return st ? st : check_opts(o, "anytime A*");
 }
 
-/* The limits left of lim for the next pass. */
-static srch_limits rest_of(const srch_limits *lim, const srch_dom_result *res, double t0)
+/* One anytime search: the schedule's settings and where it stands. */
+typedef struct {
+    const dom *d;
+    const void *start;
+    srch_dom_heur *h;
+    srch_dom_heur *H, *H_own; /* H_own: a clone of opts->admissible, freed at the end */
+    const srch_dom_opts *o;
+    const srch_limits *lim;
+    double t0, deadline;
+    int64_t lb0; /* a lower bound on the cost at the start (from H) */
+    int proven;
+    srch_dom_result *res;
+} anytime;
+
+/* The limits left of lim for the next phase; the A* phases end at the
+ * share ida_at of the time limit when an IDA* stage follows and there is
+ * an incumbent. *over when no time is left for them. */
+static srch_limits rest_of(const anytime *a, int astar, int *over)
 {
-    srch_limits r = lim ? *lim : (srch_limits){0};
+    srch_limits r = a->lim ? *a->lim : (srch_limits){0};
+    const srch_dom_result *res = a->res;
+    *over = 0;
     if (r.max_expanded)
         r.max_expanded = res->expanded < r.max_expanded ? r.max_expanded - res->expanded : 1;
     if (r.time_limit > 0) {
-        double left = r.time_limit - (hn_now() - t0);
+        double used = hn_now() - a->t0, T = r.time_limit;
+        if (astar && a->o->ida && res->cost >= 0)
+            T *= a->o->ida_at;
+        double left = T - used;
+        *over = left <= 0;
         r.time_limit = left > 1e-6 ? left : 1e-6;
     }
     return r;
 }
 
-/* One pass into res's counters; a better solution into res. Returns 0
- * (solved or exhausted: *exhausted) or the limit's status. */
-static int pass(bfs *b, const dom *d, const void *start, const srch_dom_opts *o, int k,
-                const srch_limits *lim, double t0, srch_dom_result *res, int *exhausted)
+/* A better solution r into res: shortened first (when on), reported. */
+static int take_solution(anytime *a, srch_dom_result *r)
 {
-    srch_dom_result *r = malloc(sizeof *r);
-    if (!r)
-        return hn_fail(HN_ERR_NOMEM, "anytime A*: out of memory");
-    srch_limits left = rest_of(lim, res, t0);
-    memset(r, 0, sizeof *r);
-    int64_t bound = res->cost >= 0 ? res->cost : INT64_MAX;
-    int st = bfs_pass(b, start, o->weights[k], bound, &left, srch_gen_deadline(&left, hn_now()), r);
+    srch_dom_result *res = a->res;
+    int st =
+        r->proven ? 0 : srch_dom_result_shortcut(a->d, a->start, &a->o->shortcut, a->deadline, r);
+    if (st)
+        return st;
+    memcpy(res->moves, r->moves, (size_t)r->length);
+    res->length = r->length;
+    res->cost = r->cost;
+    res->saved += r->saved;
+    res->improvements++;
+    res->seconds = hn_now() - a->t0;
+    if (r->proven || res->cost <= a->lb0)
+        a->proven = 1;
+    if (a->o->on_solution)
+        a->o->on_solution(res, a->o->user);
+    return 0;
+}
+
+/* Add a phase's counters to the run's. */
+static void count(srch_dom_result *res, const srch_dom_result *r)
+{
     res->expanded += r->expanded;
     res->generated += r->generated;
     res->stored = r->stored > res->stored ? r->stored : res->stored;
     if (res->h0 < 0)
         res->h0 = r->h0;
-    *exhausted = st == HN_ERR_UNSOLVABLE;
-    if (!st && !(st = srch_gen_check(d, start, "anytime A*", r))) {
-        memcpy(res->moves, r->moves, (size_t)r->length);
-        res->length = r->length;
-        res->cost = r->cost;
-        res->improvements++;
-        res->seconds = hn_now() - t0;
-        if (o->on_solution)
-            o->on_solution(res, o->user);
+}
+
+/* One phase on weight w (delta < 0) or on max(h - delta, H) at weight 1.
+ * 0 (solved, or exhausted: then the incumbent is proven), or the limit's
+ * status. */
+static int phase(anytime *a, bfs *b, double w, int64_t delta)
+{
+    int over;
+    srch_limits left = rest_of(a, 1, &over);
+    if (over)
+        return hn_fail(HN_ERR_LIMIT, "anytime A*: time limit reached");
+    srch_dom_result *r = malloc(sizeof *r);
+    if (!r)
+        return hn_fail(HN_ERR_NOMEM, "anytime A*: out of memory");
+    memset(r, 0, sizeof *r);
+    b->delta = delta;
+    int64_t bound = a->res->cost >= 0 ? a->res->cost : INT64_MAX;
+    int st = bfs_pass(b, a->start, w, bound, &left, srch_gen_deadline(&left, hn_now()), r);
+    count(a->res, r);
+    if (st == HN_ERR_UNSOLVABLE) {
+        /* it has seen every state that could lead below the incumbent (its
+         * bound prunes by g, or g + a lower bound): proven, or no goal */
+        a->proven = 1;
+        st = 0;
+    } else if (!st && !(st = srch_gen_check(a->d, a->start, "anytime A*", r))) {
+        /* weight 1 on an admissible order: the first goal is optimal */
+        r->proven = w == 1.0 && (b->adm || delta == DELTA_ALONE);
+        st = take_solution(a, r);
     }
+    a->res->phases += !st;
     free(r);
-    return *exhausted ? 0 : st;
+    return st;
+}
+
+/* IDA* pruned by H below the incumbent: a solution it finds is optimal, and
+ * its end without one proves the incumbent. 0 or the limit's status. */
+static int ida_stage(anytime *a)
+{
+    int over;
+    srch_limits left = rest_of(a, 0, &over);
+    if (over)
+        return hn_fail(HN_ERR_LIMIT, "anytime A*: time limit reached");
+    srch_dom_result *r = malloc(sizeof *r);
+    if (!r)
+        return hn_fail(HN_ERR_NOMEM, "anytime A*: out of memory");
+    int64_t below = (int64_t)srch_dom_heur_scale(a->H) * a->res->cost;
+    int st = srch_gen_ida_below(a->d, a->start, a->H, &left, below, r);
+    count(a->res, r);
+    if (st == HN_ERR_UNSOLVABLE) {
+        a->proven = 1;
+        st = 0;
+    } else if (!st) {
+        st = take_solution(a, r); /* r->proven: H is admissible */
+    }
+    a->res->phases += !st;
+    free(r);
+    return st;
+}
+
+/* H: opts->admissible (a clone), else h's admissible part. */
+static int open_H(anytime *a)
+{
+    int st = 0;
+    if (a->o->admissible) {
+        if (!srch_dom_heur_admissible(a->o->admissible) ||
+            srch_dom_heur_domain(a->o->admissible) != a->d)
+            return hn_fail(HN_ERR_ARG, "anytime A*: H must be admissible and of the same domain");
+        if (!(a->H = a->H_own = srch_dom_heur_clone(a->o->admissible, &st)))
+            return st;
+    } else {
+        a->H = srch_dom_heur_base(a->h);
+    }
+    if (!a->H && (a->o->ndeltas || a->o->ida))
+        return hn_fail(HN_ERR_ARG, "anytime A*: the deltas and the IDA* stage need an admissible "
+                                   "heuristic H (the network has no floor or residual base)");
+    if (a->H) {
+        int v = srch_gen_heur_value1(a->H, a->start), s = srch_dom_heur_scale(a->H);
+        a->lb0 = (v + s - 1) / s;
+    }
+    return 0;
+}
+
+/* The weights, then the deltas, then the IDA* stage, until one proves the
+ * incumbent or a limit stops them. */
+static int schedule(anytime *a, bfs *b)
+{
+    const srch_dom_opts *o = a->o;
+    int st = 0, scale = srch_dom_heur_scale(a->h);
+    for (int k = 0; k < o->nweights && !st && !a->proven; k++)
+        st = phase(a, b, o->weights[k], -1);
+    for (int k = 0; k < o->ndeltas && !st && !a->proven; k++) {
+        int64_t delta = o->deltas[k] >= SRCH_DOM_DELTA_INF ? DELTA_ALONE
+                                                           : (int64_t)llround(o->deltas[k] * scale);
+        st = phase(a, b, 1.0, delta);
+    }
+    if (o->ida && !a->proven && a->res->cost >= 0 && (!st || st == HN_ERR_LIMIT))
+        st = ida_stage(a);
+    return st;
 }
 
 int srch_dom_anytime(const dom *d, const void *start, srch_dom_heur *h, const srch_dom_opts *opts,
                      const srch_limits *lim, srch_dom_result *res)
 {
     const srch_dom_opts *o = opts ? opts : &SRCH_DOM_DEFAULTS;
-    if (srch_gen_begin(d, start, h, res) || (res->status = check_weights(o)))
+    if (srch_gen_begin(d, start, h, res) || (res->status = check_schedule(o)))
         return res->status;
-    double t0 = hn_now();
+    anytime a = {
+        .d = d, .start = start, .h = h, .o = o, .lim = lim, .t0 = hn_now(), .lb0 = -1, .res = res};
+    a.deadline = srch_gen_deadline(lim, a.t0);
     uint64_t rows0 = srch_dom_heur_rows(h);
-    int exhausted = 0;
     bfs b;
     int st = bfs_init(&b, d, h, o->batch, "anytime A*");
-    for (int k = 0; k < o->nweights && !st && !exhausted; k++) {
-        st = pass(&b, d, start, o, k, lim, t0, res, &exhausted);
-        /* a weight-1 pass that found a solution with an admissible h ends it too */
-        if (!st && !exhausted && o->weights[k] == 1.0 && srch_dom_heur_admissible(h))
-            exhausted = 1;
+    if (!st)
+        st = open_H(&a);
+    if (!st && a.H) {
+        b.H = a.H;
+        b.H_is_h = a.H == h;
+        b.Hscale = srch_dom_heur_scale(a.H);
     }
-    /* a pass that ends without a solution has seen every state that could
-     * lead below the incumbent (its bound prunes by g, or g + an
-     * admissible h) */
+    if (!st)
+        st = schedule(&a, &b);
     free_step(&b);
-    res->proven = exhausted && res->cost >= 0;
+    srch_dom_heur_free(a.H_own);
+    res->proven = a.proven && res->cost >= 0;
     if (res->cost >= 0 && (st == HN_ERR_LIMIT || st == HN_ERR_INTERRUPTED))
         st = 0; /* the incumbent is the answer */
     if (!st && res->cost < 0)
         st = hn_fail(HN_ERR_UNSOLVABLE, "anytime A*: no goal reachable");
     res->rows = srch_dom_heur_rows(h) - rows0;
-    res->seconds = hn_now() - t0;
+    res->seconds = hn_now() - a.t0;
     return res->status = st;
 }

@@ -428,6 +428,21 @@ int srch_gen_heur_value1(srch_dom_heur *h, const void *state)
     return srch_dom_heur_eval(h, state, 1, NULL, NULL, NULL, &v) ? 0 : v;
 }
 
+srch_dom_heur *srch_dom_heur_base(srch_dom_heur *h)
+{
+    if (!h->has_net)
+        return h;
+    if (h->floor)
+        return h->floor;
+    /* a residual sum's base is its first part; either admissible part of a
+     * max is a lower bound on its own */
+    if ((h->kind == K_SUM || h->kind == K_MAX) && !h->a->has_net)
+        return h->a;
+    if (h->kind == K_MAX && !h->b->has_net)
+        return h->b;
+    return NULL;
+}
+
 int srch_dom_heur_admissible(const srch_dom_heur *h)
 {
     return !h->has_net;

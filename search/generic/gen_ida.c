@@ -23,6 +23,7 @@ typedef struct {
     int net;
     struct level *lv[SRCH_DOM_MAX_PATH];
     int64_t bound, next_bound;
+    int64_t below; /* f bounds stop short of it (anytime's incumbent), INT64_MAX: none */
     uint64_t expanded, generated, max_expanded;
     double deadline;
     uint8_t path[SRCH_DOM_MAX_PATH];
@@ -154,6 +155,8 @@ static int ida_run(ida *s, srch_dom_result *res)
     res->h0 = h0;
     s->bound = h0;
     for (;;) {
+        if (s->bound >= s->below)
+            return hn_fail(HN_ERR_UNSOLVABLE, "IDA*: no solution below the bound");
         s->next_bound = INT64_MAX;
         res->stored++; /* iterations */
         int r = s->net ? dfs_net(s, 0, 0, DOM_PRUNE_ROOT, h0) : dfs(s, 0, 0, DOM_PRUNE_ROOT, h0);
@@ -180,6 +183,12 @@ static int check_inverses(const dom *d)
 int srch_dom_idastar(const dom *d, const void *start, srch_dom_heur *h, const srch_limits *lim,
                      srch_dom_result *res)
 {
+    return srch_gen_ida_below(d, start, h, lim, INT64_MAX, res);
+}
+
+int srch_gen_ida_below(const dom *d, const void *start, srch_dom_heur *h, const srch_limits *lim,
+                       int64_t below, srch_dom_result *res)
+{
     if (srch_gen_begin(d, start, h, res) || (res->status = check_inverses(d)))
         return res->status;
     double t0 = hn_now();
@@ -199,6 +208,7 @@ int srch_dom_idastar(const dom *d, const void *start, srch_dom_heur *h, const sr
                .state = state,
                .nmoves = dom_nmoves(d),
                .scale = srch_dom_heur_scale(h),
+               .below = below,
                .max_expanded = lim ? lim->max_expanded : 0,
                .deadline = srch_gen_deadline(lim, t0)};
     const dom_facts *f = dom_facts_of(d);

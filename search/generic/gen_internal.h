@@ -28,6 +28,14 @@ uint64_t srch_gen_net_updates(const gen_net *n);
  * failed evaluation gives 0 (still a lower bound). */
 int srch_gen_heur_value1(srch_dom_heur *h, const void *state);
 
+/* ---- IDA* (gen_ida.c) ---- */
+
+/* srch_dom_idastar whose f bounds stop short of `below` (1/scale units):
+ * HN_ERR_UNSOLVABLE once the next bound would reach it (no solution of
+ * f < below exists when h is admissible). */
+int srch_gen_ida_below(const dom *d, const void *start, srch_dom_heur *h, const srch_limits *lim,
+                       int64_t below, srch_dom_result *res);
+
 /* ---- node store (gen_store.c) ---- */
 
 #define GEN_NO_PARENT UINT32_MAX

@@ -110,6 +110,11 @@ int srch_dom_heur_eval(srch_dom_heur *h, const void *states, size_t n, const voi
 int srch_dom_heur_estimate(srch_dom_heur *h, const void *states, size_t n, const void *parents,
                            const int *parent_of, const uint8_t *moves, double *est);
 
+/* The admissible part of h, owned by h (NULL when none): h itself when it
+ * is admissible, else its floor, else the base of a residual sum. Its
+ * values are in its own scale (srch_dom_heur_scale). */
+srch_dom_heur *srch_dom_heur_base(srch_dom_heur *h);
+
 /* 1 when the heuristic has no network leaf (its values are then lower
  * bounds when its admissible parts are), else 0. */
 int srch_dom_heur_admissible(const srch_dom_heur *h);
@@ -135,6 +140,22 @@ uint64_t srch_dom_heur_acc_updates(const srch_dom_heur *h);
 
 #define SRCH_DOM_MAX_PATH 4096
 #define SRCH_DOM_MAX_WEIGHTS 8
+#define SRCH_DOM_MAX_DELTAS 16
+/* A delta that leaves the admissible heuristic alone (the 'inf' phase). */
+#define SRCH_DOM_DELTA_INF 1e9
+
+/* Window shortcuts (gen_shortcut.c): every window of up to max_window moves
+ * of a solution is re-solved between its two end states by a bidirectional
+ * breadth-first search, and a shorter path found replaces it. */
+typedef struct srch_dom_shortcut_opts {
+    int max_window;  /* longest window in moves (windows of 8, 12, 18, .. up to it); 0: off */
+    uint64_t budget; /* states stored per window search: a window needing more stays */
+    int max_rounds;  /* rounds over all windows while one improves, 1..100 */
+} srch_dom_shortcut_opts;
+
+#define SRCH_DOM_SHORTCUT_MAX_WINDOW 200
+#define SRCH_DOM_SHORTCUT_MAX_BUDGET 100000000ull
+extern const srch_dom_shortcut_opts SRCH_DOM_SHORTCUT_DEFAULTS; /* off, 10^6, 8 */
 
 typedef struct srch_dom_result {
     int status;
@@ -148,6 +169,8 @@ typedef struct srch_dom_result {
     double seconds;
     int proven;       /* 1 when the cost is proven optimal */
     int improvements; /* anytime: solutions found */
+    int phases;       /* anytime: passes and phases run to their end */
+    int saved;        /* moves the window shortcut removed */
     uint8_t moves[SRCH_DOM_MAX_PATH];
 } srch_dom_result;
 
@@ -161,6 +184,22 @@ typedef struct srch_dom_opts {
     /* anytime: called with each better solution (may be NULL) */
     void (*on_solution)(const srch_dom_result *res, void *user);
     void *user;
+    /* anytime, after the weights: A* phases on max(h - delta, H) for the
+     * rising deltas (moves; SRCH_DOM_DELTA_INF: H alone), none by default */
+    int ndeltas;
+    double deltas[SRCH_DOM_MAX_DELTAS];
+    /* anytime: H, an admissible heuristic of the domain (read only: each
+     * search works on a clone); NULL: the heuristic's own admissible part
+     * (srch_dom_heur_base) */
+    const srch_dom_heur *admissible;
+    /* anytime: 1 runs IDA* pruned by H below the incumbent after the A*
+     * phases, which then end at the share ida_at of the time limit once
+     * they have a solution */
+    int ida;
+    double ida_at;
+    /* anytime: each incumbent shortened by windows (max_window 0: off;
+     * the defaults' budget and rounds are SRCH_DOM_SHORTCUT_DEFAULTS') */
+    srch_dom_shortcut_opts shortcut;
 } srch_dom_opts;
 
 extern const srch_dom_opts SRCH_DOM_DEFAULTS;
@@ -188,12 +227,19 @@ int srch_dom_beam(const dom *d, const void *start, srch_dom_heur *h, const srch_
  * otherwise). Optimal (res->proven) with an admissible h. */
 int srch_dom_idastar(const dom *d, const void *start, srch_dom_heur *h, const srch_limits *lim,
                      srch_dom_result *res);
-/* Anytime weighted A*: a pass of weighted A* per weight of opts->weights,
- * each pruning states whose g (+ h when h is admissible) reaches the
- * incumbent's cost; each better solution is reported through
- * opts->on_solution. A limit ends the passes: the incumbent is returned
- * with status 0, HN_ERR_LIMIT only when there is none. A last pass of
- * weight 1 with an admissible h that ends proves the cost optimal. */
+/* Anytime weighted A*: a pass of weighted A* per weight of opts->weights
+ * (none is allowed when there are deltas), then an A* phase on
+ * f = g + max(h - delta, H) per delta of opts->deltas, each pruning states
+ * whose g + H (g + h when h is admissible, else g) reaches the incumbent's
+ * cost, and with opts->ida an IDA* stage pruned by H below it. Each better
+ * solution (shortened by opts->shortcut when on) is reported through
+ * opts->on_solution. A limit ends the schedule: the incumbent is returned
+ * with status 0, HN_ERR_LIMIT only when there is none. The cost is proven
+ * optimal (res->proven) when a pass ends without a solution below the
+ * incumbent, when a phase on an admissible order (weight 1 on an admissible
+ * h, or delta inf) finds one, when the IDA* stage ends, or when the cost
+ * equals H at the start. res->phases counts the passes, phases and IDA*
+ * stage that ran to their end. Deltas without H: HN_ERR_ARG. */
 int srch_dom_anytime(const dom *d, const void *start, srch_dom_heur *h, const srch_dom_opts *opts,
                      const srch_limits *lim, srch_dom_result *res);
 
@@ -207,6 +253,25 @@ int srch_dom_anytime(const dom *d, const void *start, srch_dom_heur *h, const sr
 int srch_dom_focal(const dom *d, const void *start, srch_dom_heur *h, srch_dom_heur *adm,
                    double bound, const srch_dom_opts *opts, const srch_limits *lim,
                    srch_dom_result *res);
+
+/* Shorten moves[0..*n) (a path from start) in place by windows: the
+ * result replays from start to the same state and is never longer. Unit
+ * costs only (HN_ERR_UNSUPPORTED otherwise), and every move needs an
+ * inverse (the search runs backward from a window's last state). Stops
+ * between windows (and inside a long one) when the clock passes
+ * `deadline` (hn_now() seconds, 0 = none) or hn_stop_requested(): the path
+ * so far stands. *saved (may be NULL) gets the moves removed. Returns 0
+ * or a status (HN_ERR_ARG: bad options, HN_ERR_NOMEM). */
+int srch_dom_shortcut(const dom *d, const void *start, uint8_t *moves, int *n,
+                      const srch_dom_shortcut_opts *o, double deadline, int *saved);
+/* 0, or HN_ERR_ARG with a message: max_window 0 (off) or 2..200, and with
+ * a window, budget 1..10^8 and max_rounds 1..100. */
+int srch_dom_shortcut_check(const srch_dom_shortcut_opts *o);
+/* The shortcut on a solved res (not on one proven optimal): its moves,
+ * length and cost updated, res->saved increased. 0 or a status; res stays
+ * valid either way. */
+int srch_dom_result_shortcut(const dom *d, const void *start, const srch_dom_shortcut_opts *o,
+                             double deadline, srch_dom_result *res);
 
 HEURNET_API_END
 

@@ -1,0 +1,194 @@
+/* The anytime recipe on built-in domains: the window shortcut on the
+ * 8-puzzle (padded and random-walk solutions against IDA*'s optimal
+ * lengths), and anytime A* with deltas ending in inf on the 3x4 puzzle and
+ * short cube scrambles, its network a random residual over an admissible
+ * base, proving IDA*'s optimal lengths. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "nn/nn.h"
+#include "search/generic/srch_dom.h"
+
+static nn_model *random_model(const char *arch, uint64_t seed, const char *residual)
+{
+    struct nn_spec sp;
+    int st = 0;
+    if (nn_spec_parse(arch, NULL, &sp))
+        return NULL;
+    nn_model *m = nn_model_new(&sp, seed, &st);
+    if (!m)
+        return NULL;
+    hn_rng *r = hn_rng_new(seed + 1);
+    for (int l = 0; l < nn_model_layers(m); l++) {
+        struct nn_layer_info li;
+        nn_model_layer(m, l, &li);
+        for (int j = 0; j < li.out; j++)
+            li.bias[j] = (float)hn_rng_gauss(r, 0.1);
+    }
+    nn_model_set_target(m, 2.0, 1.0);
+    nn_model_set_meta_str(m, "residual", residual);
+    hn_rng_free(r);
+    return m;
+}
+
+/* A random walk of n moves from the goal into s, and the walk undone (a
+ * solution from s) into sol. */
+static void walk_solution(const dom *d, hn_rng *r, int n, uint8_t *s, uint8_t *sol)
+{
+    dom_goal(d, s);
+    for (int k = 0; k < n; k++) {
+        int m = (int)hn_rng_below(r, (uint32_t)dom_nmoves(d));
+        while (!dom_apply(d, s, m))
+            m = (m + 1) % dom_nmoves(d);
+        sol[n - 1 - k] = (uint8_t)dom_inverse(d, m);
+    }
+}
+
+static int optimal_length(const dom *d, const uint8_t *s, srch_dom_heur *h, srch_dom_result *res)
+{
+    int st = srch_dom_idastar(d, s, h, NULL, res);
+    CHECK(st == 0 && res->proven);
+    return st ? -1 : res->length;
+}
+
+/* Insert at position p of path[0..*n) from s: `k` legal moves and then
+ * their inverses in reverse order (a detour back to where it left). */
+static void pad(const dom *d, const uint8_t *s, uint8_t *path, int *n, int p, int k, hn_rng *r)
+{
+    uint8_t st[DOM_MAX_STATE_BYTES], det[32];
+    memcpy(st, s, dom_state_bytes(d));
+    for (int i = 0; i < p; i++)
+        dom_apply(d, st, path[i]);
+    for (int i = 0; i < k; i++) {
+        int m = (int)hn_rng_below(r, (uint32_t)dom_nmoves(d));
+        while (!dom_apply(d, st, m))
+            m = (m + 1) % dom_nmoves(d);
+        det[i] = (uint8_t)m;
+        det[2 * k - 1 - i] = (uint8_t)dom_inverse(d, m);
+    }
+    memmove(path + p + 2 * k, path + p, (size_t)(*n - p));
+    memcpy(path + p, det, (size_t)(2 * k));
+    *n += 2 * k;
+}
+
+/* Detours padded into optimal 8-puzzle solutions are removed; random-walk
+ * solutions come back never longer, and optimal with a window as long as
+ * the path; a deadline already past leaves the path as it is. */
+static void test_shortcut_8puzzle(void)
+{
+    int st;
+    dom *d = dom_open("npuzzle:3x3", &st);
+    srch_dom_heur *md = srch_dom_heur_adm(d, "manhattan", &st);
+    CHECK(d && md);
+    srch_dom_result *res = malloc(sizeof *res);
+    srch_dom_shortcut_opts w8 = SRCH_DOM_SHORTCUT_DEFAULTS, w12 = w8, whole = w8;
+    w8.max_window = 8;
+    w12.max_window = 12;
+    whole.max_window = 200;
+    hn_rng *r = hn_rng_new(3);
+    for (int i = 0; i < 10; i++) {
+        uint8_t s[16], path[SRCH_DOM_MAX_PATH];
+        int len = 30 + 3 * i;
+        walk_solution(d, r, len, s, path);
+        int opt = optimal_length(d, s, md, res), n = len, saved = 0;
+        /* padded: an optimal path with a move and its undo, and a detour of 3 */
+        memcpy(path, res->moves, (size_t)opt);
+        n = opt;
+        pad(d, s, path, &n, opt / 3, 1, r);
+        pad(d, s, path, &n, 2 * opt / 3, 3, r);
+        CHECK(n == opt + 8 && dom_replay(d, s, path, n) == 1);
+        CHECK(srch_dom_shortcut(d, s, path, &n, &w8, 0, &saved) == 0);
+        CHECK_MSG(n == opt && saved == 8 && dom_replay(d, s, path, n) == 1, "padded: %d vs %d", n,
+                  opt);
+        /* random walks */
+        walk_solution(d, r, len, s, path);
+        opt = optimal_length(d, s, md, res);
+        n = len;
+        saved = 0;
+        CHECK(srch_dom_shortcut(d, s, path, &n, &w12, 0, &saved) == 0);
+        CHECK(n <= len && n >= opt && n + saved == len && dom_replay(d, s, path, n) == 1);
+        int n12 = n;
+        uint8_t keep[SRCH_DOM_MAX_PATH];
+        memcpy(keep, path, (size_t)n);
+        CHECK(srch_dom_shortcut(d, s, path, &n, &whole, hn_now() - 1, NULL) == 0);
+        CHECK(n == n12 && !memcmp(keep, path, (size_t)n)); /* past its deadline */
+        CHECK(srch_dom_shortcut(d, s, path, &n, &whole, 0, &saved) == 0);
+        CHECK_MSG(n == opt && n + saved == len && dom_replay(d, s, path, n) == 1,
+                  "walk of %d: %d vs %d", len, n, opt);
+    }
+    hn_rng_free(r);
+    free(res);
+    srch_dom_heur_free(md);
+    dom_free(d);
+}
+
+/* Anytime A* with a weight, deltas 0, 2 and inf and the shortcut on every
+ * incumbent proves IDA*'s length; so does the IDA* stage. */
+static void anytime_proves(const char *spec, const char *base, const char *H, int walk, int count)
+{
+    int st;
+    dom *d = dom_open(spec, &st);
+    CHECK_MSG(d != NULL, "%s: %s", spec, hn_errmsg());
+    if (!d)
+        return;
+    char arch[32];
+    snprintf(arch, sizeof arch, "%u-16-1", dom_facts_of(d)->inputs);
+    nn_model *m = random_model(arch, 5, base);
+    srch_dom_heur *net = srch_dom_heur_net(d, m, "test model", NULL, &st);
+    srch_dom_heur *adm = srch_dom_heur_adm(d, base, &st);
+    srch_dom_heur *given = H ? srch_dom_heur_adm(d, H, &st) : NULL;
+    CHECK_MSG(net && adm && (!H || given), "%s: %s", spec, hn_errmsg());
+    srch_dom_opts o = SRCH_DOM_DEFAULTS, ida = SRCH_DOM_DEFAULTS, inf = SRCH_DOM_DEFAULTS;
+    inf.nweights = 0; /* H alone: its first solution is proven */
+    inf.ndeltas = 1;
+    inf.deltas[0] = SRCH_DOM_DELTA_INF;
+    o.nweights = 1;
+    o.weights[0] = 2;
+    o.ndeltas = 3;
+    o.deltas[0] = 0;
+    o.deltas[1] = 2;
+    o.deltas[2] = SRCH_DOM_DELTA_INF;
+    o.admissible = given;
+    o.shortcut = SRCH_DOM_SHORTCUT_DEFAULTS;
+    o.shortcut.max_window = 10;
+    ida.nweights = 1;
+    ida.weights[0] = 3;
+    ida.ida = 1;
+    ida.ida_at = 0.5;
+    srch_dom_result *res = malloc(sizeof *res);
+    hn_rng *r = hn_rng_new(11);
+    for (int i = 0; net && adm && i < count; i++) {
+        uint8_t s[DOM_MAX_STATE_BYTES], sol[64];
+        walk_solution(d, r, walk, s, sol);
+        int opt = optimal_length(d, s, adm, res);
+        CHECK(srch_dom_anytime(d, s, net, &o, NULL, res) == 0 &&
+              dom_replay(d, s, res->moves, res->length) == 1);
+        CHECK_MSG(res->length == opt && res->proven && res->phases >= 1,
+                  "%s deltas: %d vs %d (proven %d)", spec, res->length, opt, res->proven);
+        CHECK(srch_dom_anytime(d, s, net, &inf, NULL, res) == 0);
+        CHECK_MSG(res->length == opt && res->proven && res->phases == 1 && res->improvements == 1,
+                  "%s inf alone: %d vs %d", spec, res->length, opt);
+        CHECK(srch_dom_anytime(d, s, net, &ida, NULL, res) == 0 &&
+              dom_replay(d, s, res->moves, res->length) == 1);
+        CHECK_MSG(res->length == opt && res->proven, "%s IDA* stage: %d vs %d", spec, res->length,
+                  opt);
+    }
+    hn_rng_free(r);
+    free(res);
+    srch_dom_heur_free(net);
+    srch_dom_heur_free(adm);
+    srch_dom_heur_free(given);
+    nn_model_free(m);
+    dom_free(d);
+}
+
+int main(void)
+{
+    test_shortcut_8puzzle();
+    anytime_proves("npuzzle:3x4", "manhattan", NULL, 40, 4);
+    anytime_proves("npuzzle:3x4", "manhattan", "lc", 40, 3);
+    anytime_proves("cube3", "manhattan", "pdb:edges4", 6, 4);
+    return CHECK_DONE();
+}
