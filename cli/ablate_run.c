@@ -17,6 +17,7 @@
 #include "solve/search.h"
 #include "cli/cli.h"
 #include "cli/cmd_nn.h"
+#include "solve/inst_pred.h"
 
 int abl_variant_opts(const char *arg, const struct trn_opts *base, char *spec, size_t cap,
                      struct trn_opts *o)
@@ -116,15 +117,16 @@ static int measure(const struct ablate *a, const trn_data *d, nn_model *m, const
     metric[ABL_EXACT] = plain.val_exact;
     metric[ABL_OVER] = plain.val_over;
     for (int k = 0; k < a->ninst; k++) {
-        struct cli_inst_pred p;
-        struct cli_inst_err e;
-        if ((rc = cli_instances_predict(m, label, a->inst[k], a->goal[k], 256, &p)) == 0) {
-            cli_instances_errors(&p, 1.0f, &e);
+        struct heurnet_inst_pred p;
+        struct heurnet_inst_err e;
+        if ((rc = heurnet_inst_predict(m, label, a->inst[k], a->goal[k], 256, cli_inst_parse_err,
+                                       NULL, &p)) == 0) {
+            heurnet_inst_errors(&p, 1.0f, &e);
             metric[ABL_NFIXED + 3 * k] = e.mae;
             metric[ABL_NFIXED + 3 * k + 1] = e.exact;
             metric[ABL_NFIXED + 3 * k + 2] = e.over;
         }
-        cli_inst_pred_free(&p);
+        heurnet_inst_pred_free(&p);
         if (rc)
             return rc;
     }
