@@ -150,7 +150,7 @@ int heurnet_ablate_plot(const struct heurnet_ablate *a, const trn_abl_journal *j
         heurnet_abl_say(a, HEURNET_ABL_SAY, "--plot %s: no quotes in the prefix, please", prefix);
         return HN_ERR_ARG;
     }
-    fflush(stdout);
+    fflush(stdout); /* the tables before gnuplot's own messages */
     FILE *g = popen("gnuplot", "w");
     if (!g) {
         heurnet_abl_say(a, HEURNET_ABL_SAY, "--plot: cannot run gnuplot: %s", strerror(errno));

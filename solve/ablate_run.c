@@ -158,7 +158,8 @@ static int run_one(const struct heurnet_ablate *a, const trn_data *d, const trn_
     return rc;
 }
 
-/* The worker: run, then write the row and a newline to fd. */
+/* The worker: run, then write the row and a newline to fd. The worker is
+ * this module's own forked process: it ends here, and only it. */
 static void worker(const struct heurnet_ablate *a, const trn_data *d, const trn_abl_journal *j,
                    int v, int k, int fd)
 {
@@ -195,6 +196,7 @@ static int slot_start(struct heurnet_ablate *a, const trn_data *d, const trn_abl
         heurnet_abl_say(a, HEURNET_ABL_SAY, "cannot create a pipe: %s", strerror(errno));
         return HN_ERR_IO;
     }
+    /* the caller's buffered output, or the child would write it again */
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
