@@ -76,5 +76,10 @@ int cli_search_setup(struct heurnet_search *s, const char *spec, const char *adm
                      int goal, int quiet);
 int cli_eval_report_write(const char *dir, const struct heurnet_eval_info *info,
                           const struct heurnet_eval_row *rows, size_t n, int quiet, int *plots);
+/* The report folder of heurnet eval (heurnet_eval_dir_prepare / _remove),
+ * printing the reason: 0, or CLI_EXIT_FAIL / -1. */
+int cli_eval_dir_prepare(const char *dir, int force, const char *const *files, char *part,
+                         size_t cap);
+int cli_eval_dir_remove(const char *dir, const char *const *files);
 
 #endif

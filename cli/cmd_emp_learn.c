@@ -1,11 +1,9 @@
-/* heurnet emp gen-data: move-scorer data for the learned move scorer
- *, and the --scorer glue of `heurnet emp solve`. */
-#define _XOPEN_SOURCE 700 /* realpath */
+/* heurnet emp gen-data: move-scorer data for the learned move scorer, and
+ * the --scorer glue of `heurnet emp solve`. */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -164,34 +162,12 @@ static int parse_gendata(int argc, char **argv, dg_emp_moves_opts *o, int *forma
     return 0;
 }
 
-/* Benchmarks stay out of training. The benchmark folder (the repository's
- * instances/, or a copy of it) is marked by a SOURCES.md at its top, one or
- * two levels above each instance file. */
-static int is_shared(const char *path)
-{
-    char *real = realpath(path, NULL);
-    if (!real)
-        return 0;
-    int shared = 0;
-    for (int up = 0; up < 3 && !shared; up++) {
-        char *slash = strrchr(real, '/');
-        if (!slash || slash == real)
-            break;
-        *slash = '\0';
-        char marker[4096];
-        snprintf(marker, sizeof marker, "%s/SOURCES.md", real);
-        shared = access(marker, F_OK) == 0;
-    }
-    free(real);
-    return shared;
-}
-
 int emp_load_training(char **paths, int n, int format, int allow_shared, srch_em_inst **in)
 {
     emp_inst_opts io = {.format = format};
     for (int i = 0; i < n; i++) {
         const char *p = paths[i];
-        if (!allow_shared && is_shared(p)) {
+        if (!allow_shared && srch_em_inst_is_benchmark(p)) {
             fprintf(stderr,
                     "heurnet emp gen-data: %s is a benchmark instance (instances/); train on "
                     "`heurnet emp gen` instances (or pass --allow-shared)\n",

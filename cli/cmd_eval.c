@@ -2,14 +2,11 @@
  * solve every board with the network heuristic and with an admissible
  * baseline (A* with the 7-8 PDB), check every solution, and write a report
  * folder (instances.tsv, summary.md, figures). */
-#include <errno.h>
 #include <math.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "solve/search.h"
 #include "cli/cli.h"
@@ -222,42 +219,6 @@ static int replays(const srch_np_board *b, const srch_np_result *res, int goal)
     return srch_np_board_is_goal(&x, goal);
 }
 
-/* Remove a report folder this command wrote (only its own files). */
-static int remove_report(const char *dir)
-{
-    static const char *const files[] = {
-        "instances.tsv", "summary.md",     "plots.gp", "heuristic_error.png",
-        "excess.png",    "expansions.png", "plots.log"};
-    char path[4400];
-    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, files[i]);
-        unlink(path);
-    }
-    if (rmdir(dir) && errno != ENOENT) {
-        fprintf(stderr,
-                "heurnet eval: cannot replace %s: %s (it holds files eval did not write?)\n", dir,
-                strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
-static int prepare_dir(const eval_args *a, char *part, size_t cap)
-{
-    struct stat sb;
-    if (hn_part_path(a->out, part, cap))
-        return cli_fail(NULL);
-    if (stat(a->out, &sb) == 0 && !a->force) {
-        fprintf(stderr, "heurnet eval: %s exists (use --force to replace it)\n", a->out);
-        return CLI_EXIT_FAIL;
-    }
-    if (remove_report(part) || mkdir(part, 0755)) {
-        fprintf(stderr, "heurnet eval: cannot create %s: %s\n", part, strerror(errno));
-        return CLI_EXIT_FAIL;
-    }
-    return 0;
-}
-
 typedef struct {
     const eval_args *a;
     heurnet_search s;
@@ -417,7 +378,8 @@ static int finish(const eval_args *a, const evaluator *e, const char *part, size
     int plots;
     if (cli_eval_report_write(part, &info, rows, done, a->quiet, &plots))
         return CLI_EXIT_FAIL;
-    if ((a->force && remove_report(a->out)) || hn_part_commit(a->out)) {
+    if ((a->force && heurnet_eval_dir_remove(a->out, heurnet_eval_report_files)) ||
+        hn_part_commit(a->out)) {
         fprintf(stderr, "heurnet eval: %s\n", hn_errmsg());
         return CLI_EXIT_FAIL;
     }
@@ -463,7 +425,8 @@ static int eval_npuzzle(int argc, char **argv)
     if (!(rc = setup(&a, width, &e))) {
         rows = calloc(n ? n : 1, sizeof *rows);
         rc = !rows ? (fprintf(stderr, "heurnet eval: out of memory\n"), CLI_EXIT_FAIL)
-                   : prepare_dir(&a, part, sizeof part);
+                   : cli_eval_dir_prepare(a.out, a.force, heurnet_eval_report_files, part,
+                                          sizeof part);
         if (!rc) {
             if (!a.quiet)
                 fprintf(stderr, "heurnet eval: %zu boards, %s with %s, baseline %s, heurnet %s\n",
@@ -474,7 +437,7 @@ static int eval_npuzzle(int argc, char **argv)
             size_t done = run_boards(&e, inst, n, rows);
             rc = finish(&a, &e, part, in_file, n, rows, done, hn_now() - t0);
             if (rc)
-                remove_report(part);
+                cli_eval_dir_remove(part, heurnet_eval_report_files);
         }
         heurnet_search_free(&e.s);
         srch_np_heur_free(e.base);

@@ -8,13 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/dom_cli.h"
 #include "common/hn.h"
 #include "solve/eval_dom.h"
+#include "solve/eval_report.h"
 
 typedef struct {
     cli_dom_search s;
@@ -111,44 +110,6 @@ static int parse_args(int argc, char **argv, eval_args *a)
     return 0;
 }
 
-/* Remove a report folder this command wrote (its own files only; a folder
- * holding anything else stays, and that is an error). */
-static int remove_report(const char *dir)
-{
-    static const char *const files[] = {"instances.tsv", "summary.md",  "plots.gp", "length.png",
-                                        "diff.png",      "seconds.png", "plots.log"};
-    char path[4600];
-    for (size_t i = 0; i < sizeof files / sizeof *files; i++)
-        if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, files[i]) < sizeof path)
-            unlink(path);
-    if (rmdir(dir) && errno != ENOENT) {
-        fprintf(stderr,
-                "heurnet eval: cannot replace %s: %s (it holds files eval did not write?)\n", dir,
-                strerror(errno));
-        return -1;
-    }
-    return 0;
-}
-
-/* The report folder is built as DIR.part and renamed when complete. */
-static int prepare_dir(const eval_args *a, char *part, size_t cap)
-{
-    struct stat sb;
-    if (hn_part_path(a->out, part, cap))
-        return cli_fail(NULL);
-    if (stat(a->out, &sb) == 0 && !a->force) {
-        fprintf(stderr, "heurnet eval: %s exists (use --force to replace it)\n", a->out);
-        return CLI_EXIT_FAIL;
-    }
-    if (remove_report(part))
-        return CLI_EXIT_FAIL;
-    if (mkdir(part, 0755)) {
-        fprintf(stderr, "heurnet eval: cannot create %s: %s\n", part, strerror(errno));
-        return CLI_EXIT_FAIL;
-    }
-    return 0;
-}
-
 static srch_limits state_limits(const eval_args *a, size_t i, size_t n, double used)
 {
     srch_limits lim = a->s.lim;
@@ -231,7 +192,8 @@ static int report(const eval_args *a, const dom *d, const heurnet_dom_eval_row *
     int plots;
     if (heurnet_dom_eval_report_write(part, &info, rows, n, &plots))
         return cli_fail("eval");
-    if ((a->force && remove_report(a->out)) || rename(part, a->out)) {
+    if ((a->force && cli_eval_dir_remove(a->out, heurnet_dom_eval_report_files)) ||
+        rename(part, a->out)) {
         fprintf(stderr, "heurnet eval: cannot rename %s to %s: %s\n", part, a->out,
                 strerror(errno));
         return CLI_EXIT_FAIL;
@@ -256,7 +218,8 @@ int cli_dom_eval(int argc, char **argv)
     char part[4400];
     heurnet_dom_eval_row *rows = NULL;
     if ((rc = cli_dom_setup("eval", &a.s, a.instances, &d, &h, &inst, &n)) ||
-        (rc = prepare_dir(&a, part, sizeof part)))
+        (rc = cli_eval_dir_prepare(a.out, a.force, heurnet_dom_eval_report_files, part,
+                                   sizeof part)))
         goto out;
     size_t todo = a.limit > 0 && (size_t)a.limit < n ? (size_t)a.limit : n;
     if (!(rows = calloc(todo ? todo : 1, sizeof *rows))) {

@@ -64,3 +64,22 @@ int cli_eval_report_write(const char *dir, const struct heurnet_eval_info *info,
         fprintf(stderr, "heurnet eval: %s\n", hn_errmsg());
     return st ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
+
+int cli_eval_dir_remove(const char *dir, const char *const *files)
+{
+    if (!heurnet_eval_dir_remove(dir, files))
+        return 0;
+    fprintf(stderr, "heurnet eval: %s\n", hn_errmsg());
+    return -1;
+}
+
+int cli_eval_dir_prepare(const char *dir, int force, const char *const *files, char *part,
+                         size_t cap)
+{
+    int st = heurnet_eval_dir_prepare(dir, force, files, part, cap);
+    if (st == HN_ERR_ARG)
+        return cli_fail(NULL);
+    if (st)
+        fprintf(stderr, "heurnet eval: %s\n", hn_errmsg());
+    return st ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+}

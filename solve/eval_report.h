@@ -52,6 +52,24 @@ typedef struct heurnet_eval_info {
  * disk) is an error. */
 int heurnet_eval_report_write(const char *dir, const heurnet_eval_info *info,
                               const heurnet_eval_row *rows, size_t n, int quiet, int *plots);
+/* ---- the report folder (solve/eval_dir.c) ---- */
+
+/* The files heurnet_eval_report_write and heurnet_dom_eval_report_write
+ * write (NULL-terminated): the only files the folder functions remove, so
+ * a folder holding anything else is never deleted. */
+extern const char *const heurnet_eval_report_files[];
+extern const char *const heurnet_dom_eval_report_files[];
+
+/* A report is built in a private folder (`dir`.<pid>-<token>.part, its name
+ * into part[cap]) that is renamed to dir only when complete. Creates that
+ * folder empty. Fails: HN_ERR_ARG when the name does not fit; HN_ERR_IO
+ * when dir exists and not `force`, or the folder cannot be made. */
+int heurnet_eval_dir_prepare(const char *dir, int force, const char *const *files, char *part,
+                             size_t cap);
+/* Remove a report folder: its `files`, then the folder (a missing folder
+ * is fine). HN_ERR_IO when it holds other files or cannot be removed. */
+int heurnet_eval_dir_remove(const char *dir, const char *const *files);
+
 /* Print the headline numbers (the same as summary.md's first table) to `out`. */
 void heurnet_eval_report_headline(FILE *out, const heurnet_eval_row *rows, size_t n);
 

@@ -3,7 +3,8 @@
  * closed-form t CDF for 2 degrees of freedom, a Simpson integration of the
  * t density and a textbook example, seeds needed against G*Power's table,
  * grid expansion and its errors, and a journal that keeps its rows, finds
- * the missing runs and writes them back in the canonical order. */
+ * the missing runs and writes them back in the canonical order; Welch's
+ * test and the A/B comparison by seed. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,9 +197,79 @@ static void test_journal(void)
     remove("ablate_j.csv");
 }
 
+static void test_welch(void)
+{
+    /* equal sd 1 and n 3: t = 3 / sqrt(2/3), Welch-Satterthwaite df = 4 */
+    double a[] = {1, 2, 3}, b[] = {4, 5, 6};
+    struct trn_abl_stats sa, sb;
+    trn_abl_stats_of(a, 3, &sa);
+    trn_abl_stats_of(b, 3, &sb);
+    CHECK_CLOSE(trn_abl_welch_p(&sa, &sb), p_simpson(3 / sqrt(2.0 / 3), 4), 1e-6);
+    CHECK_CLOSE(trn_abl_welch_p(&sb, &sa), trn_abl_welch_p(&sa, &sb), 1e-12);
+    double c[] = {5, 5}, d[] = {7, 7};
+    struct trn_abl_stats sc, sd;
+    trn_abl_stats_of(c, 2, &sc);
+    trn_abl_stats_of(d, 2, &sd);
+    CHECK(trn_abl_welch_p(&sc, &sc) == 1 && trn_abl_welch_p(&sc, &sd) == 0);
+}
+
+/* What the A/B comparison gave, line by line. */
+struct ab_seen {
+    int n;
+    struct trn_abl_ab_line l[8];
+    char arm[8][16];
+};
+
+static void ab_collect(const struct trn_abl_ab_line *l, void *user)
+{
+    struct ab_seen *s = user;
+    if (s->n < 8) {
+        s->l[s->n] = *l;
+        snprintf(s->arm[s->n], sizeof s->arm[0], "%s/%s", l->inst, l->arm);
+        s->n++;
+    }
+}
+
+static void test_ab(void)
+{
+    FILE *f = fopen("ablate_ab.txt", "w");
+    CHECK(f != NULL);
+    fprintf(f, "# inst arm seed value\ni1 off 1 10\ni1 on 1 13\ni1 off 2 12\ni1 on 2 15\n"
+               "i1 off 3 11\ni1 on 3 12.5\ni1 x 1 3\ni2 on 1 4\n");
+    fclose(f);
+    int st;
+    trn_abl_ab *ab = trn_abl_ab_read("ablate_ab.txt", &st);
+    CHECK(ab != NULL && st == 0);
+    struct ab_seen s = {0};
+    /* i2 has no rows of the base arm: an error after the lines of i1 */
+    CHECK(trn_abl_ab_compare(ab, "off", ab_collect, &s) == HN_ERR_ARG);
+    CHECK(s.n == 3 && !strcmp(s.arm[0], "i1/off") && !strcmp(s.arm[1], "i1/on"));
+    CHECK(!s.l[0].compared && s.l[1].compared && !s.l[2].compared);
+    CHECK(s.l[1].s.n == 3);
+    CHECK_CLOSE(s.l[1].diff, 2.5, 1e-12);
+    double base[] = {10, 12, 11}, on[] = {13, 15, 12.5};
+    struct trn_abl_paired p;
+    CHECK(trn_abl_paired_test(base, on, 3, 0.05, &p) == 0);
+    CHECK_CLOSE(s.l[1].paired_p, p.p, 1e-12);
+    s.n = 0;
+    CHECK(trn_abl_ab_compare(ab, "on", ab_collect, &s) == 0 && s.n == 4);
+    CHECK(!strcmp(s.arm[3], "i2/on") && !s.l[3].compared);
+    trn_abl_ab_free(ab);
+    f = fopen("ablate_ab.txt", "w");
+    CHECK(f != NULL);
+    fprintf(f, "i1 off 1\n");
+    fclose(f);
+    CHECK(trn_abl_ab_read("ablate_ab.txt", &st) == NULL && st == HN_ERR_FORMAT);
+    CHECK(strstr(hn_errmsg(), "line 1") != NULL);
+    remove("ablate_ab.txt");
+    CHECK(trn_abl_ab_read("ablate_ab.txt", &st) == NULL && st == HN_ERR_IO);
+}
+
 int main(void)
 {
     test_paired();
+    test_welch();
+    test_ab();
     test_seeds_needed();
     test_grid();
     test_journal();

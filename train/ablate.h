@@ -42,6 +42,36 @@ int trn_abl_paired_test(const double *a, const double *b, int n, double alpha,
  * or 0 when diff is 0. */
 int trn_abl_seeds_needed(double diff, double sd, double alpha, double power, int max);
 
+/* Two-sided p-value of Welch's t-test of b against a (unequal variances;
+ * both n >= 2). With no variance: 1 for equal means, else 0. */
+double trn_abl_welch_p(const struct trn_abl_stats *a, const struct trn_abl_stats *b);
+
+/* ---- A/B results ------------------------------------------------------- */
+
+/* The lines `INSTANCE ARM SEED VALUE` of an A/B run over seeds ('#'
+ * comments), e.g. of `emp solve` arms. NULL with *status: HN_ERR_IO when
+ * the file cannot be opened, HN_ERR_FORMAT for a bad line, HN_ERR_LIMIT
+ * for too many rows, HN_ERR_NOMEM; hn_errmsg names the file and line. */
+typedef struct trn_abl_ab trn_abl_ab;
+trn_abl_ab *trn_abl_ab_read(const char *path, int *status);
+void trn_abl_ab_free(trn_abl_ab *ab);
+
+/* One instance and arm: its runs, mean, sd and standard error, and when
+ * compared with the base arm (not the base itself, 2 or more runs and
+ * pairs by seed) the mean difference and the paired and Welch p-values. */
+struct trn_abl_ab_line {
+    const char *inst, *arm;
+    struct trn_abl_stats s;
+    int compared;
+    double diff, paired_p, welch_p;
+};
+
+/* For each instance (in order of appearance) and each arm with rows on it,
+ * a line to fn. HN_ERR_ARG when an instance has no rows of the base arm
+ * (the lines of the instances before it were given). */
+int trn_abl_ab_compare(const trn_abl_ab *ab, const char *base,
+                       void (*fn)(const struct trn_abl_ab_line *l, void *user), void *user);
+
 /* ---- variant lists ----------------------------------------------------- */
 
 /* A growing list of strings (variants); the list owns them. */

@@ -72,3 +72,13 @@ int trn_abl_paired_test(const double *a, const double *b, int n, double alpha,
     out->seeds_needed = trn_abl_seeds_needed(s.mean, s.sd, alpha, 0.8, 100000);
     return 0;
 }
+
+double trn_abl_welch_p(const struct trn_abl_stats *a, const struct trn_abl_stats *b)
+{
+    double va = a->sd * a->sd / a->n, vb = b->sd * b->sd / b->n, diff = b->mean - a->mean;
+    if (va + vb <= 0)
+        return diff == 0 ? 1 : 0;
+    double t = diff / sqrt(va + vb);
+    double df = (va + vb) * (va + vb) / (va * va / (a->n - 1) + vb * vb / (b->n - 1));
+    return 2 * gsl_cdf_tdist_Q(fabs(t), df);
+}

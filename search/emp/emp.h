@@ -47,6 +47,11 @@ srch_em_inst *srch_em_inst_from_colours(int w, int h, const int *nesw, const cha
 srch_em_inst *srch_em_inst_gen(int w, int h, int frame_colours, int inner_colours, uint64_t seed,
                                int *solution, int *status);
 void srch_em_inst_free(srch_em_inst *inst);
+/* Nonzero when `path` is a benchmark instance, which stays out of
+ * training: the benchmark folder (the repository's instances/, or a copy
+ * of it) is marked by a SOURCES.md one or two levels above the file. 0
+ * for a path that does not resolve. */
+int srch_em_inst_is_benchmark(const char *path);
 /* Write in META format to `path` (via path.part). */
 int srch_em_inst_write(const srch_em_inst *inst, const char *path);
 

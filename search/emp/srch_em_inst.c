@@ -1,11 +1,13 @@
 /* Edge-matching instances: building the rotation colour table and the frame
  * classes, reading the META and e2pieces formats with per-line errors,
- * generating solvable instances, and clues. */
+ * generating solvable instances, clues, and which files are benchmarks. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "search/emp/srch_em_int.h"
 
@@ -576,4 +578,23 @@ int srch_em_triple_ok(const srch_em_inst *in, int p, int c, int r)
             (in->clue_cell[k] == c && in->clue_rot[k] != r))
             return 0;
     return 1;
+}
+
+int srch_em_inst_is_benchmark(const char *path)
+{
+    char *real = realpath(path, NULL);
+    if (!real)
+        return 0;
+    int shared = 0;
+    for (int up = 0; up < 3 && !shared; up++) {
+        char *slash = strrchr(real, '/');
+        if (!slash || slash == real)
+            break;
+        *slash = '\0';
+        char marker[4096];
+        snprintf(marker, sizeof marker, "%s/SOURCES.md", real);
+        shared = access(marker, F_OK) == 0;
+    }
+    free(real);
+    return shared;
 }

@@ -1,4 +1,4 @@
-/* heurnet ablate under mpirun: the missing runs are dealt round-robin over
+/* An ablation under mpirun: the missing runs are dealt round-robin over
  * the ranks (every rank reads the same journal, so they agree on the list),
  * each rank trains its runs in forked workers as --jobs does, and the
  * other ranks send each finished row to rank 0, which alone writes the
@@ -8,48 +8,44 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli/ablate.h"
-#include "cli/cli.h"
+#include "common/hn.h"
+#include "solve/ablate_int.h"
 
 #ifdef HEURNET_MPI
 #include <mpi.h>
 
 enum { TAG_ROW = 1, TAG_DONE = 2 };
 
-int abl_mpi_init(struct ablate *a)
+int heurnet_ablate_mpi_init(struct heurnet_ablate *a)
 {
-    if (MPI_Init(NULL, NULL) != MPI_SUCCESS) {
-        hn_fail(HN_ERR_IO, "MPI_Init failed");
-        return cli_fail("ablate");
-    }
+    if (MPI_Init(NULL, NULL) != MPI_SUCCESS)
+        return hn_fail(HN_ERR_IO, "MPI_Init failed");
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_rank(MPI_COMM_WORLD, &a->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &a->size);
     return 0;
 }
 
-int abl_mpi_agree(int rc)
+int heurnet_ablate_mpi_agree(int rc)
 {
     int worst = rc;
     MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     return worst;
 }
 
-int abl_mpi_send_row(const char *row)
+int heurnet_abl_mpi_send_row(const char *row)
 {
     size_t n = strlen(row) + 1;
     if (n > (size_t)1 << 30 ||
-        MPI_Send(row, (int)n, MPI_CHAR, 0, TAG_ROW, MPI_COMM_WORLD) != MPI_SUCCESS) {
-        hn_fail(HN_ERR_IO, "cannot send a row of %zu bytes to rank 0", n);
-        return cli_fail("ablate");
-    }
+        MPI_Send(row, (int)n, MPI_CHAR, 0, TAG_ROW, MPI_COMM_WORLD) != MPI_SUCCESS)
+        return hn_fail(HN_ERR_IO, "cannot send a row of %zu bytes to rank 0", n);
     return 0;
 }
 
 /* Receive one pending message: a row into the journal, or a rank's end
  * (counted in a->ended). 0, or -1 when nothing is pending. A failed rank
  * or row sets *failed. */
-static int receive(struct ablate *a, trn_abl_journal *j, int *failed)
+static int receive(struct heurnet_ablate *a, trn_abl_journal *j, int *failed)
 {
     int flag = 0, n = 0;
     MPI_Status st;
@@ -69,22 +65,22 @@ static int receive(struct ablate *a, trn_abl_journal *j, int *failed)
         a->ended++;
         *failed |= strcmp(buf, "0") != 0;
     } else if (j && (trn_abl_journal_add_row(j, buf, where) || trn_abl_journal_save(j, a->csv))) {
-        fprintf(stderr, "heurnet ablate: %s\n", hn_errmsg());
+        heurnet_abl_say(a, HEURNET_ABL_SAY, "%s", hn_errmsg());
         *failed = 1;
     }
     free(buf);
     return 0;
 }
 
-int abl_mpi_poll(struct ablate *a, trn_abl_journal *j)
+int heurnet_abl_mpi_poll(struct heurnet_ablate *a, trn_abl_journal *j)
 {
     int failed = 0;
     while (receive(a, j, &failed) == 0)
         ;
-    return failed ? CLI_EXIT_FAIL : 0;
+    return failed ? HN_ERR_IO : 0;
 }
 
-int abl_mpi_finish(struct ablate *a, trn_abl_journal *j, int rc)
+int heurnet_ablate_mpi_finish(struct heurnet_ablate *a, trn_abl_journal *j, int rc, int fail)
 {
     if (a->rank != 0) {
         char s[16];
@@ -98,49 +94,49 @@ int abl_mpi_finish(struct ablate *a, trn_abl_journal *j, int rc)
             if (receive(a, j, &failed) < 0)
                 nanosleep(&(struct timespec){.tv_nsec = 5000000}, NULL);
         if (failed && !rc)
-            rc = CLI_EXIT_FAIL;
+            rc = fail;
     }
-    return abl_mpi_agree(rc);
+    return heurnet_ablate_mpi_agree(rc);
 }
 
-void abl_mpi_end(void)
+void heurnet_ablate_mpi_end(void)
 {
     MPI_Finalize();
 }
 #else
-int abl_mpi_init(struct ablate *a)
+int heurnet_ablate_mpi_init(struct heurnet_ablate *a)
 {
     (void)a;
-    hn_fail(HN_ERR_UNSUPPORTED, "started by mpirun, but this heurnet was built without MPI");
-    return cli_fail("ablate");
+    return hn_fail(HN_ERR_UNSUPPORTED, "started by mpirun, but this heurnet was built without MPI");
 }
 
-int abl_mpi_agree(int rc)
+int heurnet_ablate_mpi_agree(int rc)
 {
     return rc;
 }
 
-int abl_mpi_send_row(const char *row)
+int heurnet_abl_mpi_send_row(const char *row)
 {
     (void)row;
-    return CLI_EXIT_FAIL;
+    return hn_fail(HN_ERR_UNSUPPORTED, "this heurnet was built without MPI");
 }
 
-int abl_mpi_poll(struct ablate *a, trn_abl_journal *j)
+int heurnet_abl_mpi_poll(struct heurnet_ablate *a, trn_abl_journal *j)
 {
     (void)a;
     (void)j;
     return 0;
 }
 
-int abl_mpi_finish(struct ablate *a, trn_abl_journal *j, int rc)
+int heurnet_ablate_mpi_finish(struct heurnet_ablate *a, trn_abl_journal *j, int rc, int fail)
 {
     (void)a;
     (void)j;
+    (void)fail;
     return rc;
 }
 
-void abl_mpi_end(void)
+void heurnet_ablate_mpi_end(void)
 {
 }
 #endif

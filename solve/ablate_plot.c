@@ -1,4 +1,4 @@
-/* The PNGs of `heurnet ablate --plot PREFIX`, drawn by gnuplot from inline
+/* The PNGs of an ablation, drawn by gnuplot from inline
  * data blocks (no temporary files): PREFIX-curves.png (validation MAE per
  * epoch, mean line and a band of +- one standard error over the seeds),
  * PREFIX-metrics.png (final metrics as bars with standard-error bars) and,
@@ -11,17 +11,17 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli/ablate.h"
-#include "cli/cli.h"
+#include "common/hn.h"
+#include "solve/ablate_int.h"
 
 #define TERM "set terminal pngcairo noenhanced size 900,560\n"
 
 /* Mean and standard error of epoch e (0-based) over the runs of v that
  * reached it (early stopping makes curves of different lengths). */
-static int epoch_stats(const struct ablate *a, const trn_abl_journal *j, int v, int e,
+static int epoch_stats(const struct heurnet_ablate *a, const trn_abl_journal *j, int v, int e,
                        struct trn_abl_stats *s)
 {
-    double x[ABL_MAX_SEEDS];
+    double x[HEURNET_ABL_MAX_SEEDS];
     int n = 0;
     for (int k = 0; k < a->nseeds; k++) {
         const struct trn_abl_run *r = trn_abl_journal_get(j, v, k);
@@ -32,13 +32,14 @@ static int epoch_stats(const struct ablate *a, const trn_abl_journal *j, int v, 
     return n;
 }
 
-static void plot_curves(FILE *g, const struct ablate *a, const trn_abl_journal *j)
+static void plot_curves(FILE *g, const struct heurnet_ablate *a, const trn_abl_journal *j,
+                        const char *prefix)
 {
     fprintf(g,
             TERM "set output '%s-curves.png'\nset xlabel 'epoch'\nset ylabel 'validation MAE "
                  "(moves)'\nset grid\nset key top right\nset style fill transparent solid 0.2 "
                  "noborder\n",
-            a->plot);
+            prefix);
     int most = 0;
     for (int v = 0; v < a->var.n; v++) {
         fprintf(g, "$c%d << EOD\n", v);
@@ -61,12 +62,13 @@ static void plot_curves(FILE *g, const struct ablate *a, const trn_abl_journal *
 }
 
 /* One panel of the metrics plot: column c of every variant as a bar. */
-static void bar_panel(FILE *g, const struct ablate *a, const trn_abl_journal *j, int c, int id)
+static void bar_panel(FILE *g, const struct heurnet_ablate *a, const trn_abl_journal *j, int c,
+                      int id)
 {
     double k = a->col[c].pct ? 100.0 : 1.0;
     fprintf(g, "$m%d << EOD\n", id);
     for (int v = 0; v < a->var.n; v++) {
-        double x[ABL_MAX_SEEDS];
+        double x[HEURNET_ABL_MAX_SEEDS];
         int n = trn_abl_journal_column(j, v, c, x, NULL), m = 0;
         for (int i = 0; i < n; i++)
             if (!isnan(x[i]))
@@ -81,12 +83,13 @@ static void bar_panel(FILE *g, const struct ablate *a, const trn_abl_journal *j,
             a->col[c].label, id, id + 1);
 }
 
-static void plot_metrics(FILE *g, const struct ablate *a, const trn_abl_journal *j)
+static void plot_metrics(FILE *g, const struct heurnet_ablate *a, const trn_abl_journal *j,
+                         const char *prefix)
 {
-    int cols[8] = {ABL_MAE, ABL_EXACT, ABL_OVER}, n = 3;
+    int cols[8] = {HEURNET_ABL_MAE, HEURNET_ABL_EXACT, HEURNET_ABL_OVER}, n = 3;
     if (a->col_search >= 0) {
-        cols[n++] = a->col_search + ABL_S_OPTIMAL;
-        cols[n++] = a->col_search + ABL_S_EXPANDED;
+        cols[n++] = a->col_search + HEURNET_ABL_S_OPTIMAL;
+        cols[n++] = a->col_search + HEURNET_ABL_S_EXPANDED;
     }
     fprintf(g,
             "set terminal pngcairo noenhanced size %d,480\nset output '%s-metrics.png'\n"
@@ -94,21 +97,22 @@ static void plot_metrics(FILE *g, const struct ablate *a, const trn_abl_journal 
             "set yrange [0:*]\nset xtics rotate by -30\nset bars 2\nset xrange [-0.6:%d.6]\n"
             "set multiplot layout 1,%d title 'final metrics, mean +- standard error over "
             "%d seeds'\n",
-            300 * n + 100, a->plot, a->var.n - 1, n, a->nseeds);
+            300 * n + 100, prefix, a->var.n - 1, n, a->nseeds);
     for (int i = 0; i < n; i++)
         bar_panel(g, a, j, cols[i], i);
     fprintf(g, "unset multiplot\n");
 }
 
-static void plot_search(FILE *g, const struct ablate *a, const trn_abl_journal *j)
+static void plot_search(FILE *g, const struct heurnet_ablate *a, const trn_abl_journal *j,
+                        const char *prefix)
 {
-    int opt = a->col_search + ABL_S_OPTIMAL, exp = a->col_search + ABL_S_EXPANDED;
+    int opt = a->col_search + HEURNET_ABL_S_OPTIMAL, exp = a->col_search + HEURNET_ABL_S_EXPANDED;
     fprintf(g,
             "reset\n" TERM "set output '%s-search.png'\nset xlabel 'mean expanded nodes per "
             "board'\nset ylabel 'optimal solutions (%%)'\nset logscale x\nset grid\nset offsets "
             "graph 0.05, graph 0.05, graph 0.05, graph 0.05\nset key below "
             "\nset title 'A* on %zu boards, one point per run'\n",
-            a->plot, a->nboards);
+            prefix, a->nboards);
     for (int v = 0; v < a->var.n; v++) {
         fprintf(g, "$s%d << EOD\n", v);
         for (int k = 0; k < a->nseeds; k++) {
@@ -126,43 +130,45 @@ static void plot_search(FILE *g, const struct ablate *a, const trn_abl_journal *
 }
 
 /* A PNG gnuplot should have written: present and not empty. */
-static int png_check(const char *prefix, const char *name)
+static int png_check(const struct heurnet_ablate *a, const char *prefix, const char *name)
 {
     char path[4200];
     struct stat st;
     snprintf(path, sizeof path, "%s-%s.png", prefix, name);
     if (stat(path, &st) || st.st_size == 0) {
-        fprintf(stderr, "heurnet ablate: gnuplot did not write %s\n", path);
-        return CLI_EXIT_FAIL;
+        heurnet_abl_say(a, HEURNET_ABL_SAY, "gnuplot did not write %s", path);
+        return HN_ERR_IO;
     }
-    fprintf(stderr, "heurnet ablate: wrote %s\n", path);
+    heurnet_abl_say(a, HEURNET_ABL_SAY, "wrote %s", path);
     return 0;
 }
 
-int abl_plot(const struct ablate *a, const trn_abl_journal *j)
+int heurnet_ablate_plot(const struct heurnet_ablate *a, const trn_abl_journal *j,
+                        const char *prefix)
 {
-    if (strchr(a->plot, '\'')) {
-        fprintf(stderr, "heurnet ablate: --plot %s: no quotes in the prefix, please\n", a->plot);
-        return CLI_EXIT_FAIL;
+    if (strchr(prefix, '\'')) {
+        heurnet_abl_say(a, HEURNET_ABL_SAY, "--plot %s: no quotes in the prefix, please", prefix);
+        return HN_ERR_ARG;
     }
-    fflush(stdout);
+    fflush(stdout); /* the tables before gnuplot's own messages */
     FILE *g = popen("gnuplot", "w");
     if (!g) {
-        fprintf(stderr, "heurnet ablate: --plot: cannot run gnuplot: %s\n", strerror(errno));
-        return CLI_EXIT_FAIL;
+        heurnet_abl_say(a, HEURNET_ABL_SAY, "--plot: cannot run gnuplot: %s", strerror(errno));
+        return HN_ERR_IO;
     }
-    plot_curves(g, a, j);
+    plot_curves(g, a, j, prefix);
     fprintf(g, "reset\n");
-    plot_metrics(g, a, j);
+    plot_metrics(g, a, j, prefix);
     if (a->col_search >= 0)
-        plot_search(g, a, j);
+        plot_search(g, a, j, prefix);
     int st = pclose(g);
     if (st != 0) {
-        fprintf(stderr, "heurnet ablate: --plot: gnuplot failed (is gnuplot installed?)\n");
-        return CLI_EXIT_FAIL;
+        heurnet_abl_say(a, HEURNET_ABL_SAY, "--plot: gnuplot failed (is gnuplot installed?)");
+        return HN_ERR_IO;
     }
-    int rc = png_check(a->plot, "curves") | png_check(a->plot, "metrics");
-    if (a->col_search >= 0)
-        rc |= png_check(a->plot, "search");
-    return rc ? CLI_EXIT_FAIL : 0;
+    /* every missing file is named, not only the first */
+    int rc = png_check(a, prefix, "curves");
+    int rc2 = png_check(a, prefix, "metrics");
+    int rc3 = a->col_search >= 0 ? png_check(a, prefix, "search") : 0;
+    return rc ? rc : rc2 ? rc2 : rc3;
 }

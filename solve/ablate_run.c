@@ -1,5 +1,5 @@
-/* The runs of `heurnet ablate`: each (variant, seed) is trained, measured
- * and searched with in a forked worker, so every run starts from the same
+/* The runs of an ablation: each (variant, seed) is trained, measured and
+ * searched with in a forked worker, so every run starts from the same
  * state of the parent (deterministic per run whatever the order or the
  * number of workers) and gets its own BLAS threads. A worker sends its CSV
  * row through a pipe; the parent alone writes the journal. */
@@ -13,45 +13,24 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli/ablate.h"
+#include "common/hn.h"
+#include "solve/ablate_int.h"
+#include "solve/inst_pred.h"
 #include "solve/search.h"
-#include "cli/cli.h"
-#include "cli/cmd_nn.h"
-
-int abl_variant_opts(const char *arg, const struct trn_opts *base, char *spec, size_t cap,
-                     struct trn_opts *o)
-{
-    *o = *base;
-    snprintf(spec, cap, "%s", arg);
-    char *at = strchr(spec, '@');
-    if (strchr(arg, ',') || strchr(arg, '"'))
-        return cli_usage("ablate", "variant '%s': no ',' or '\"' (they would break the CSV)", arg);
-    if (at) {
-        *at = '\0';
-        if (trn_loss_parse(at + 1, &o->loss, &o->over_weight))
-            return cli_usage("ablate", "variant %s: %s", arg, hn_errmsg());
-    }
-    struct nn_spec sp;
-    if (cli_arch_parse("ablate", spec, &o->defaults, &sp))
-        return CLI_EXIT_USAGE;
-    o->arch = spec;
-    return 0;
-}
 
 /* What a worker collects while it trains: the learning curve. */
 struct curve {
     double *v;
-    int n, cap, quiet;
+    int n, cap;
     const char *label;
+    const struct heurnet_ablate *a;
 };
 
 static void on_epoch(const struct trn_epoch *e, void *user)
 {
     struct curve *c = user;
-    if (!c->quiet) {
-        fprintf(stderr, "  [%s] ", c->label);
-        cli_train_csv_line(stderr, e);
-    }
+    if (c->a->on_epoch)
+        c->a->on_epoch(c->label, e, c->a->user);
     if (c->n == c->cap) {
         int cap = c->cap ? 2 * c->cap : 64;
         double *p = realloc(c->v, (size_t)cap * sizeof *p);
@@ -66,7 +45,8 @@ static void on_epoch(const struct trn_epoch *e, void *user)
 /* A* with the trained model on the search boards: optimal share, mean
  * excess over the solved boards, mean expanded nodes, solved share and
  * seconds per board. */
-static int search_metrics(const struct ablate *a, const nn_model *m, const char *label, double *out)
+static int search_metrics(const struct heurnet_ablate *a, const nn_model *m, const char *label,
+                          double *out)
 {
     int st;
     heurnet_search s = {.algo = HEURNET_ALGO_ASTAR};
@@ -95,36 +75,43 @@ static int search_metrics(const struct ablate *a, const nn_model *m, const char 
     if (hn_stop_requested())
         return HN_ERR_INTERRUPTED;
     double n = (double)a->nboards;
-    out[ABL_S_OPTIMAL] = optimal / n;
-    out[ABL_S_EXCESS] = solved ? excess / solved : 0.0 / 0.0;
-    out[ABL_S_EXPANDED] = expanded / n;
-    out[ABL_S_SOLVED] = solved / n;
-    out[ABL_S_TIME] = seconds / n;
+    out[HEURNET_ABL_S_OPTIMAL] = optimal / n;
+    out[HEURNET_ABL_S_EXCESS] = solved ? excess / solved : 0.0 / 0.0;
+    out[HEURNET_ABL_S_EXPANDED] = expanded / n;
+    out[HEURNET_ABL_S_SOLVED] = solved / n;
+    out[HEURNET_ABL_S_TIME] = seconds / n;
     return 0;
 }
 
-static int measure(const struct ablate *a, const trn_data *d, nn_model *m, const struct trn_opts *o,
-                   const char *label, double *metric)
+/* A bad line of an instance file. */
+static void bad_line(const char *msg, void *user)
+{
+    heurnet_abl_say(user, HEURNET_ABL_BAD_LINE, "%s", msg);
+}
+
+static int measure(const struct heurnet_ablate *a, const trn_data *d, nn_model *m,
+                   const struct trn_opts *o, const char *label, double *metric)
 {
     struct trn_epoch plain = {0};
     int rc = trn_evaluate(d, trn_data_rows(d, TRN_VAL) ? TRN_VAL : TRN_TRAIN, m, o->batch,
                           NN_LOSS_MSE, 1.0f, &plain);
     if (rc)
         return rc;
-    metric[ABL_MSE] = plain.val_loss;
-    metric[ABL_MAE] = plain.val_mae;
-    metric[ABL_EXACT] = plain.val_exact;
-    metric[ABL_OVER] = plain.val_over;
+    metric[HEURNET_ABL_MSE] = plain.val_loss;
+    metric[HEURNET_ABL_MAE] = plain.val_mae;
+    metric[HEURNET_ABL_EXACT] = plain.val_exact;
+    metric[HEURNET_ABL_OVER] = plain.val_over;
     for (int k = 0; k < a->ninst; k++) {
-        struct cli_inst_pred p;
-        struct cli_inst_err e;
-        if ((rc = cli_instances_predict(m, label, a->inst[k], a->goal[k], 256, &p)) == 0) {
-            cli_instances_errors(&p, 1.0f, &e);
-            metric[ABL_NFIXED + 3 * k] = e.mae;
-            metric[ABL_NFIXED + 3 * k + 1] = e.exact;
-            metric[ABL_NFIXED + 3 * k + 2] = e.over;
+        struct heurnet_inst_pred p;
+        struct heurnet_inst_err e;
+        if ((rc = heurnet_inst_predict(m, label, a->inst[k], a->goal[k], 256, bad_line, (void *)a,
+                                       &p)) == 0) {
+            heurnet_inst_errors(&p, 1.0f, &e);
+            metric[HEURNET_ABL_NFIXED + 3 * k] = e.mae;
+            metric[HEURNET_ABL_NFIXED + 3 * k + 1] = e.exact;
+            metric[HEURNET_ABL_NFIXED + 3 * k + 2] = e.over;
         }
-        cli_inst_pred_free(&p);
+        heurnet_inst_pred_free(&p);
         if (rc)
             return rc;
     }
@@ -132,21 +119,21 @@ static int measure(const struct ablate *a, const trn_data *d, nn_model *m, const
 }
 
 /* Train and measure run (v, k); the CSV row goes to *row. */
-static int run_one(const struct ablate *a, const trn_data *d, const trn_abl_journal *j, int v,
-                   int k, char **row)
+static int run_one(const struct heurnet_ablate *a, const trn_data *d, const trn_abl_journal *j,
+                   int v, int k, char **row)
 {
     char spec[NN_SPEC_MAX], label[NN_SPEC_MAX + 64];
     struct trn_opts o;
-    if (abl_variant_opts(a->var.s[v], &a->c.o, spec, sizeof spec, &o))
+    if (heurnet_ablate_variant(a->var.s[v], &a->o, spec, sizeof spec, &o))
         return HN_ERR_ARG;
     snprintf(label, sizeof label, "%s seed %llu", a->var.s[v], (unsigned long long)a->seed[k]);
-    struct curve c = {.quiet = a->c.quiet, .label = label};
+    struct curve c = {.label = label, .a = a};
     o.seed = a->seed[k];
     o.on_epoch = on_epoch;
     o.epoch_user = &c;
     nn_model *m = NULL;
     struct trn_result res;
-    double metric[ABL_MAX_COLS] = {0};
+    double metric[HEURNET_ABL_MAX_COLS] = {0};
     int rc = trn_run(d, &o, &m, &res);
     if (!rc && c.n < res.epochs_run)
         rc = hn_fail(HN_ERR_NOMEM, "out of memory for the learning curve");
@@ -160,10 +147,10 @@ static int run_one(const struct ablate *a, const trn_data *d, const trn_abl_jour
                      (unsigned long long)a->seed[k]);
         rc = nn_model_save(m, path);
     }
-    metric[ABL_PARAMS] = (double)res.params;
-    metric[ABL_EPOCHS] = res.epochs_run;
-    metric[ABL_TRAIN_S] = res.seconds;
-    metric[ABL_SPS] = res.samples_per_s;
+    metric[HEURNET_ABL_PARAMS] = (double)res.params;
+    metric[HEURNET_ABL_EPOCHS] = res.epochs_run;
+    metric[HEURNET_ABL_TRAIN_S] = res.seconds;
+    metric[HEURNET_ABL_SPS] = res.samples_per_s;
     if (!rc && !(*row = trn_abl_row_format(j, v, k, metric, c.v, c.n)))
         rc = hn_fail(HN_ERR_NOMEM, "out of memory");
     nn_model_free(m);
@@ -171,16 +158,17 @@ static int run_one(const struct ablate *a, const trn_data *d, const trn_abl_jour
     return rc;
 }
 
-/* The worker: run, then write the row and a newline to fd. */
-static void worker(const struct ablate *a, const trn_data *d, const trn_abl_journal *j, int v,
-                   int k, int fd)
+/* The worker: run, then write the row and a newline to fd. The worker is
+ * this module's own forked process: it ends here, and only it. */
+static void worker(const struct heurnet_ablate *a, const trn_data *d, const trn_abl_journal *j,
+                   int v, int k, int fd)
 {
-    nn_blas_threads(a->c.o.threads);
+    nn_blas_threads(a->o.threads);
     char *row = NULL;
     int rc = run_one(a, d, j, v, k, &row);
     if (rc && rc != HN_ERR_INTERRUPTED)
-        fprintf(stderr, "heurnet ablate: %s seed %llu: %s\n", a->var.s[v],
-                (unsigned long long)a->seed[k], hn_errmsg());
+        heurnet_abl_say(a, HEURNET_ABL_SAY, "%s seed %llu: %s", a->var.s[v],
+                        (unsigned long long)a->seed[k], hn_errmsg());
     size_t len = row ? strlen(row) : 0, off = 0;
     while (!rc && off < len + 1) {
         ssize_t w = off < len ? write(fd, row + off, len - off) : write(fd, "\n", 1);
@@ -200,21 +188,23 @@ struct slot {
     size_t len, cap;
 };
 
-static int slot_start(struct ablate *a, const trn_data *d, const trn_abl_journal *j, struct slot *s)
+static int slot_start(struct heurnet_ablate *a, const trn_data *d, const trn_abl_journal *j,
+                      struct slot *s)
 {
     int p[2];
     if (pipe(p)) {
-        fprintf(stderr, "heurnet ablate: cannot create a pipe: %s\n", strerror(errno));
-        return CLI_EXIT_FAIL;
+        heurnet_abl_say(a, HEURNET_ABL_SAY, "cannot create a pipe: %s", strerror(errno));
+        return HN_ERR_IO;
     }
+    /* the caller's buffered output, or the child would write it again */
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();
     if (pid < 0) {
-        fprintf(stderr, "heurnet ablate: cannot start a worker: %s\n", strerror(errno));
+        heurnet_abl_say(a, HEURNET_ABL_SAY, "cannot start a worker: %s", strerror(errno));
         close(p[0]);
         close(p[1]);
-        return CLI_EXIT_FAIL;
+        return HN_ERR_IO;
     }
     if (pid == 0) {
         close(p[0]);
@@ -245,8 +235,17 @@ static int slot_read(struct slot *s)
     return r == 0;
 }
 
+/* A row for rank 0, which keeps the journal. */
+static int send_row(const struct heurnet_ablate *a, const char *row)
+{
+    int rc = heurnet_abl_mpi_send_row(row);
+    if (rc)
+        heurnet_abl_say(a, HEURNET_ABL_FAIL, "%s", hn_errmsg());
+    return rc;
+}
+
 /* A worker finished: store its row and rewrite the journal. */
-static int slot_finish(struct ablate *a, trn_abl_journal *j, struct slot *s, int read_rc)
+static int slot_finish(struct heurnet_ablate *a, trn_abl_journal *j, struct slot *s, int read_rc)
 {
     int status = 0;
     close(s->fd);
@@ -256,17 +255,19 @@ static int slot_finish(struct ablate *a, trn_abl_journal *j, struct slot *s, int
     int ok = read_rc == 1 && WIFEXITED(status) && WEXITSTATUS(status) == 0 && s->len &&
              s->buf[s->len - 1] == '\n';
     if (!ok && WIFSIGNALED(status) && !hn_stop_requested())
-        fprintf(stderr, "heurnet ablate: the worker of %s seed %llu died of signal %d\n",
-                a->var.s[s->v], (unsigned long long)a->seed[s->k], WTERMSIG(status));
+        heurnet_abl_say(a, HEURNET_ABL_SAY, "the worker of %s seed %llu died of signal %d",
+                        a->var.s[s->v], (unsigned long long)a->seed[s->k], WTERMSIG(status));
     if (!ok)
-        return CLI_EXIT_FAIL; /* the worker said why, or was stopped */
+        return HN_ERR_INTERRUPTED; /* the worker said why, or was stopped */
     s->buf[s->len - 1] = '\0';
     if (a->rank != 0)
-        return abl_mpi_send_row(s->buf); /* rank 0 keeps the journal */
+        return send_row(a, s->buf); /* rank 0 keeps the journal */
     char where[128];
     snprintf(where, sizeof where, "worker of run %d/%d", s->v + 1, s->k + 1);
-    if (trn_abl_journal_add_row(j, s->buf, where) || trn_abl_journal_save(j, a->csv))
-        return cli_fail("ablate");
+    int rc = trn_abl_journal_add_row(j, s->buf, where);
+    if (rc || (rc = trn_abl_journal_save(j, a->csv)))
+        heurnet_abl_say(a, HEURNET_ABL_FAIL, "%s", hn_errmsg());
+    return rc;
     return 0;
 }
 
@@ -279,7 +280,7 @@ static void forward_stop(struct slot *slot, int jobs)
 }
 
 /* One turn of the pool: wait for output of the running workers. */
-static int pool_wait(struct ablate *a, trn_abl_journal *j, struct slot *slot, int *active)
+static int pool_wait(struct heurnet_ablate *a, trn_abl_journal *j, struct slot *slot, int *active)
 {
     struct pollfd pfd[64];
     int map[64], n = 0, rc = 0;
@@ -289,7 +290,7 @@ static int pool_wait(struct ablate *a, trn_abl_journal *j, struct slot *slot, in
             map[n++] = i;
         }
     if (poll(pfd, (nfds_t)n, 200) < 0)
-        return errno == EINTR ? 0 : CLI_EXIT_FAIL;
+        return errno == EINTR ? 0 : HN_ERR_IO;
     for (int q = 0; q < n; q++) {
         if (!(pfd[q].revents & (POLLIN | POLLHUP | POLLERR)))
             continue;
@@ -302,13 +303,13 @@ static int pool_wait(struct ablate *a, trn_abl_journal *j, struct slot *slot, in
         (*active)--;
     }
     if (a->size > 1 && a->rank == 0) {
-        int f = abl_mpi_poll(a, j);
+        int f = heurnet_abl_mpi_poll(a, j);
         rc = rc ? rc : f;
     }
     return rc;
 }
 
-int abl_run_missing(struct ablate *a, const trn_data *d, trn_abl_journal *j)
+int heurnet_ablate_run_missing(struct heurnet_ablate *a, const trn_data *d, trn_abl_journal *j)
 {
     struct slot slot[64] = {{0}};
     int nvar = a->var.n, next = 0, active = 0, rc = 0, stopped = 0, missing = 0;
@@ -317,8 +318,9 @@ int abl_run_missing(struct ablate *a, const trn_data *d, trn_abl_journal *j)
      * runs are dealt round-robin */
     unsigned char *mine = calloc((size_t)(nvar * a->nseeds), 1);
     if (!mine) {
-        hn_fail(HN_ERR_NOMEM, "out of memory");
-        return cli_fail("ablate");
+        int st = hn_fail(HN_ERR_NOMEM, "out of memory");
+        heurnet_abl_say(a, HEURNET_ABL_FAIL, "%s", hn_errmsg());
+        return st;
     }
     for (int i = 0; i < nvar * a->nseeds; i++)
         mine[i] =
@@ -349,5 +351,5 @@ int abl_run_missing(struct ablate *a, const trn_data *d, trn_abl_journal *j)
     for (int i = 0; i < a->jobs; i++)
         free(slot[i].buf);
     free(mine);
-    return rc ? rc : stopped ? CLI_EXIT_FAIL : 0;
+    return rc ? rc : stopped ? HN_ERR_INTERRUPTED : 0;
 }
