@@ -14,6 +14,10 @@ struct nn_train {
     nn_model *m;
     int max_batch, n, mode, have_fwd;
     int sparse_input; /* the last input was mostly zeros: layer 0 skips them */
+    int active_input; /* the last input came as active indices (idx, off) */
+    int32_t *idx;     /* copies of the active inputs of the last sparse forward */
+    int32_t *off;     /* [max_batch + 1], rebased to start at 0 */
+    size_t idx_cap;
     float momentum;
     float *act[NN_MAX_LAYERS + 1]; /* act[0] input copy, act[l+1] output of layer l */
     float *z[NN_MAX_LAYERS];       /* x @ W of bn layers (bias and normalisation are
@@ -51,6 +55,8 @@ void nn_train_free(nn_train *t)
     free(t->shift);
     free(t->sum);
     free(t->grad);
+    free(t->idx);
+    free(t->off);
     hn_rng_free(t->rng);
     free(t);
 }
@@ -70,7 +76,8 @@ static int train_alloc(nn_train *t)
     ok = ok && (t->dbuf[0] = nn_falloc(b * w)) && (t->dbuf[1] = nn_falloc(b * w)) &&
          (t->dy = nn_falloc(b * sp->layer[sp->n_layers - 1].width)) && (t->col_a = nn_falloc(w)) &&
          (t->col_b = nn_falloc(w)) && (t->shift = nn_falloc(w)) &&
-         (t->sum = calloc(2 * w + 1, sizeof(double))) && (t->grad = nn_falloc(t->m->n_params));
+         (t->sum = calloc(2 * w + 1, sizeof(double))) && (t->grad = nn_falloc(t->m->n_params)) &&
+         (t->off = malloc(sizeof *t->off * (b + 1)));
     return ok ? HN_OK
               : hn_fail(HN_ERR_NOMEM, "out of memory for a training workspace of batch %d",
                         t->max_batch);
@@ -228,6 +235,23 @@ static void act_row(const struct nn_layer_spec *l, const float *u, float *h, int
     }
 }
 
+/* z = x @ W for 0/1 rows given by their active inputs: the sum of the
+ * kernel rows ([in, out] row-major, so each one is contiguous) of the active
+ * inputs. In ascending order, the sums are those of nn_matvec bit for bit. */
+static void active_rows(const int32_t *idx, const int32_t *off, int n, const float *W, int out,
+                        float *z)
+{
+    for (int r = 0; r < n; r++) {
+        float *restrict zr = z + (size_t)r * out;
+        memset(zr, 0, (size_t)out * sizeof *zr);
+        for (int32_t k = off[r]; k < off[r + 1]; k++) {
+            const float *restrict wi = W + (size_t)idx[k] * out;
+            for (int j = 0; j < out; j++)
+                zr[j] += wi[j];
+        }
+    }
+}
+
 static int forward_layer(nn_train *t, int l, int n, int train)
 {
     const nn_model *m = t->m;
@@ -236,7 +260,9 @@ static int forward_layer(nn_train *t, int l, int n, int train)
     const float *W = m->params + v->kernel, *b = m->params + v->bias;
     int w = v->out, drop = train && ls->dropout > 0.0f;
     float *out = t->act[l + 1], *z = ls->bn ? t->z[l] : out;
-    if (l == 0 && t->sparse_input)
+    if (l == 0 && t->active_input)
+        active_rows(t->idx, t->off, n, W, w, z);
+    else if (l == 0 && t->sparse_input)
         nn_gemm_rows(t->act[0], n, W, v->in, w, z);
     else
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, w, v->in, 1.0f, t->act[l], v->in,
@@ -275,21 +301,25 @@ static int forward_layer(nn_train *t, int l, int n, int train)
     return HN_OK;
 }
 
-int nn_train_forward(nn_train *t, const float *x, int n, enum nn_mode mode)
+/* Rows within the workspace; batch norm in train mode needs two. */
+static int check_rows(const nn_train *t, int n, int train)
 {
     const struct nn_spec *sp = &t->m->spec;
     if (n < 1 || n > t->max_batch)
         return hn_fail(HN_ERR_ARG, "batch of %d rows, the workspace holds 1..%d", n, t->max_batch);
-    int train = mode == NN_MODE_TRAIN;
     if (train && n < 2)
         for (int l = 0; l < sp->n_layers; l++)
             if (sp->layer[l].bn)
                 return hn_fail(HN_ERR_ARG, "batch norm in train mode needs at least 2 rows");
-    memcpy(t->act[0], x, (size_t)n * sp->n_inputs * sizeof *x);
-    t->sparse_input = nn_mostly_zero(x, (size_t)n * sp->n_inputs);
+    return HN_OK;
+}
+
+/* All layers from the input in t (act[0] or idx/off). */
+static int forward_layers(nn_train *t, int n, enum nn_mode mode)
+{
     t->have_fwd = 0;
-    for (int l = 0; l < sp->n_layers; l++) {
-        int rc = forward_layer(t, l, n, train);
+    for (int l = 0; l < t->m->spec.n_layers; l++) {
+        int rc = forward_layer(t, l, n, mode == NN_MODE_TRAIN);
         if (rc)
             return rc;
     }
@@ -297,6 +327,63 @@ int nn_train_forward(nn_train *t, const float *x, int n, enum nn_mode mode)
     t->mode = mode;
     t->have_fwd = 1;
     return HN_OK;
+}
+
+int nn_train_forward(nn_train *t, const float *x, int n, enum nn_mode mode)
+{
+    int rc = check_rows(t, n, mode == NN_MODE_TRAIN);
+    if (rc)
+        return rc;
+    size_t k = (size_t)n * t->m->spec.n_inputs;
+    memcpy(t->act[0], x, k * sizeof *x);
+    t->sparse_input = nn_mostly_zero(x, k);
+    t->active_input = 0;
+    return forward_layers(t, n, mode);
+}
+
+/* Validate the active inputs of n rows and copy them into the workspace
+ * (the caller may reuse its arrays before backward); grows t->idx. */
+static int take_active(nn_train *t, const int32_t *active, const int32_t *offsets, int n)
+{
+    int in = t->m->spec.n_inputs;
+    if (!active || !offsets)
+        return hn_fail(HN_ERR_ARG, "sparse forward without active inputs or offsets");
+    if (offsets[0] < 0)
+        return hn_fail(HN_ERR_ARG, "the first offset is %d, not >= 0", (int)offsets[0]);
+    for (int r = 0; r < n; r++)
+        if (offsets[r + 1] < offsets[r])
+            return hn_fail(HN_ERR_ARG, "row %d has %d active inputs", r,
+                           (int)(offsets[r + 1] - offsets[r]));
+    size_t total = (size_t)(offsets[n] - offsets[0]);
+    const int32_t *a = active + offsets[0];
+    for (size_t k = 0; k < total; k++)
+        if (a[k] < 0 || a[k] >= in)
+            return hn_fail(HN_ERR_ARG, "active input %d is not 0..%d", (int)a[k], in - 1);
+    if (total > t->idx_cap) {
+        int32_t *p = realloc(t->idx, total * sizeof *p);
+        if (!p)
+            return hn_fail(HN_ERR_NOMEM, "out of memory for %zu active inputs", total);
+        t->idx = p;
+        t->idx_cap = total;
+    }
+    if (total)
+        memcpy(t->idx, a, total * sizeof *a);
+    for (int r = 0; r <= n; r++)
+        t->off[r] = offsets[r] - offsets[0];
+    return HN_OK;
+}
+
+int nn_train_forward_sparse(nn_train *t, const int32_t *active, const int32_t *offsets, int n,
+                            enum nn_mode mode)
+{
+    int rc = check_rows(t, n, mode == NN_MODE_TRAIN);
+    if (!rc) /* checks everything before it changes anything */
+        rc = take_active(t, active, offsets, n);
+    if (rc)
+        return rc;
+    t->sparse_input = 0;
+    t->active_input = 1;
+    return forward_layers(t, n, mode);
 }
 
 /* ---- loss -------------------------------------------------------------- */
@@ -464,6 +551,23 @@ static void sparse_kernel_grad(const float *x, int n, const float *dz, int in, i
     }
 }
 
+/* dW = X^T dZ for 0/1 rows given by their active inputs: each active
+ * input adds its row's dZ to its kernel row (the order of
+ * sparse_kernel_grad, so ascending inputs give the same sums). */
+static void active_kernel_grad(const int32_t *idx, const int32_t *off, int n, const float *dz,
+                               int in, int out, float *dw)
+{
+    memset(dw, 0, (size_t)in * out * sizeof *dw);
+    for (int s = 0; s < n; s++) {
+        const float *restrict ds = dz + (size_t)s * out;
+        for (int32_t k = off[s]; k < off[s + 1]; k++) {
+            float *restrict wi = dw + (size_t)idx[k] * out;
+            for (int j = 0; j < out; j++)
+                wi[j] += ds[j];
+        }
+    }
+}
+
 int nn_train_backward(nn_train *t)
 {
     if (!t->have_fwd || t->mode != NN_MODE_TRAIN)
@@ -477,6 +581,10 @@ int nn_train_backward(nn_train *t)
         int rc = layer_back_elementwise(t, l, d);
         if (rc)
             return rc;
+        if (l == 0 && t->active_input) {
+            active_kernel_grad(t->idx, t->off, n, d, v->in, v->out, t->grad + v->kernel);
+            break;
+        }
         if (l == 0 && t->sparse_input) {
             sparse_kernel_grad(t->act[0], n, d, v->in, v->out, t->grad + v->kernel);
             break;
