@@ -17,6 +17,8 @@ struct nn_train {
     int active_input; /* the last input came as active indices (idx, off) */
     int32_t *idx;     /* copies of the active inputs of the last sparse forward */
     int32_t *off;     /* [max_batch + 1], rebased to start at 0 */
+    int32_t *by_in;   /* backward: the rows of each input, [in_end[i-1], in_end[i]) */
+    int32_t *in_end;  /* [inputs] */
     size_t idx_cap;
     float momentum;
     float *act[NN_MAX_LAYERS + 1]; /* act[0] input copy, act[l+1] output of layer l */
@@ -57,6 +59,8 @@ void nn_train_free(nn_train *t)
     free(t->grad);
     free(t->idx);
     free(t->off);
+    free(t->by_in);
+    free(t->in_end);
     hn_rng_free(t->rng);
     free(t);
 }
@@ -77,7 +81,8 @@ static int train_alloc(nn_train *t)
          (t->dy = nn_falloc(b * sp->layer[sp->n_layers - 1].width)) && (t->col_a = nn_falloc(w)) &&
          (t->col_b = nn_falloc(w)) && (t->shift = nn_falloc(w)) &&
          (t->sum = calloc(2 * w + 1, sizeof(double))) && (t->grad = nn_falloc(t->m->n_params)) &&
-         (t->off = malloc(sizeof *t->off * (b + 1)));
+         (t->off = malloc(sizeof *t->off * (b + 1))) &&
+         (t->in_end = malloc(sizeof *t->in_end * (size_t)sp->n_inputs));
     return ok ? HN_OK
               : hn_fail(HN_ERR_NOMEM, "out of memory for a training workspace of batch %d",
                         t->max_batch);
@@ -235,21 +240,44 @@ static void act_row(const struct nn_layer_spec *l, const float *u, float *h, int
     }
 }
 
-/* z = x @ W for 0/1 rows given by their active inputs: the sum of the
- * kernel rows ([in, out] row-major, so each one is contiguous) of the active
- * inputs. In ascending order, the sums are those of nn_matvec bit for bit. */
+/* acc (out floats) = 0 + the rows sel[0..count) of base ([*, out]
+ * row-major), four at a time so that acc is loaded and stored once per
+ * four rows; each element still gets the additions one by one in sel's
+ * order (the sums of the dense path's row-wise kernels, bit for bit). */
+static void sum_rows(float *restrict acc, const float *base, const int32_t *sel, int32_t count,
+                     int out)
+{
+    int32_t k = 0;
+    memset(acc, 0, (size_t)out * sizeof *acc);
+    for (; k + 4 <= count; k += 4) {
+        const float *restrict r0 = base + (size_t)sel[k] * out;
+        const float *restrict r1 = base + (size_t)sel[k + 1] * out;
+        const float *restrict r2 = base + (size_t)sel[k + 2] * out;
+        const float *restrict r3 = base + (size_t)sel[k + 3] * out;
+        for (int j = 0; j < out; j++) {
+            float a = acc[j];
+            a += r0[j];
+            a += r1[j];
+            a += r2[j];
+            a += r3[j];
+            acc[j] = a;
+        }
+    }
+    for (; k < count; k++) {
+        const float *restrict r0 = base + (size_t)sel[k] * out;
+        for (int j = 0; j < out; j++)
+            acc[j] += r0[j];
+    }
+}
+
+/* z = x @ W for 0/1 rows given by their active inputs: per row the sum of
+ * the kernel rows ([in, out] row-major, so each one is contiguous) of its
+ * active inputs. In ascending order, the sums are nn_matvec's. */
 static void active_rows(const int32_t *idx, const int32_t *off, int n, const float *W, int out,
                         float *z)
 {
-    for (int r = 0; r < n; r++) {
-        float *restrict zr = z + (size_t)r * out;
-        memset(zr, 0, (size_t)out * sizeof *zr);
-        for (int32_t k = off[r]; k < off[r + 1]; k++) {
-            const float *restrict wi = W + (size_t)idx[k] * out;
-            for (int j = 0; j < out; j++)
-                zr[j] += wi[j];
-        }
-    }
+    for (int r = 0; r < n; r++)
+        sum_rows(z + (size_t)r * out, W, idx + off[r], off[r + 1] - off[r], out);
 }
 
 static int forward_layer(nn_train *t, int l, int n, int train)
@@ -360,10 +388,12 @@ static int take_active(nn_train *t, const int32_t *active, const int32_t *offset
         if (a[k] < 0 || a[k] >= in)
             return hn_fail(HN_ERR_ARG, "active input %d is not 0..%d", (int)a[k], in - 1);
     if (total > t->idx_cap) {
-        int32_t *p = realloc(t->idx, total * sizeof *p);
-        if (!p)
+        int32_t *p = realloc(t->idx, total * sizeof *p),
+                *q = p ? realloc(t->by_in, total * sizeof *q) : NULL;
+        t->idx = p ? p : t->idx;
+        t->by_in = q ? q : t->by_in;
+        if (!p || !q)
             return hn_fail(HN_ERR_NOMEM, "out of memory for %zu active inputs", total);
-        t->idx = p;
         t->idx_cap = total;
     }
     if (total)
@@ -551,21 +581,34 @@ static void sparse_kernel_grad(const float *x, int n, const float *dz, int in, i
     }
 }
 
-/* dW = X^T dZ for 0/1 rows given by their active inputs: each active
- * input adds its row's dZ to its kernel row (the order of
- * sparse_kernel_grad, so ascending inputs give the same sums). */
-static void active_kernel_grad(const int32_t *idx, const int32_t *off, int n, const float *dz,
-                               int in, int out, float *dw)
+/* For each input, the rows where it is active, ascending (a counting
+ * sort): by_in[in_end[i-1] .. in_end[i]) for input i (from 0 for i = 0). */
+static void rows_by_input(nn_train *t, int n, int in)
 {
-    memset(dw, 0, (size_t)in * out * sizeof *dw);
-    for (int s = 0; s < n; s++) {
-        const float *restrict ds = dz + (size_t)s * out;
-        for (int32_t k = off[s]; k < off[s + 1]; k++) {
-            float *restrict wi = dw + (size_t)idx[k] * out;
-            for (int j = 0; j < out; j++)
-                wi[j] += ds[j];
-        }
+    int32_t *end = t->in_end, total = t->off[n], sum = 0;
+    memset(end, 0, (size_t)in * sizeof *end);
+    for (int32_t k = 0; k < total; k++)
+        end[t->idx[k]]++;
+    for (int i = 0; i < in; i++) { /* end[i] becomes the start of input i */
+        int32_t c = end[i];
+        end[i] = sum;
+        sum += c;
     }
+    for (int r = 0; r < n; r++) /* ... and, once filled, its end */
+        for (int32_t k = t->off[r]; k < t->off[r + 1]; k++)
+            t->by_in[end[t->idx[k]]++] = r;
+}
+
+/* dW = X^T dZ for 0/1 rows given by their active inputs: each kernel row
+ * is the sum of dZ's rows where its input is active. Input by input, each
+ * kernel row is written once and the rows of dZ (a smaller array) are
+ * read. Ascending rows are the order of sparse_kernel_grad, so the sums are
+ * the same bit for bit. */
+static void active_kernel_grad(nn_train *t, const float *dz, int n, int in, int out, float *dw)
+{
+    rows_by_input(t, n, in);
+    for (int i = 0, start = 0; i < in; start = t->in_end[i++])
+        sum_rows(dw + (size_t)i * out, dz, t->by_in + start, t->in_end[i] - start, out);
 }
 
 int nn_train_backward(nn_train *t)
@@ -582,7 +625,7 @@ int nn_train_backward(nn_train *t)
         if (rc)
             return rc;
         if (l == 0 && t->active_input) {
-            active_kernel_grad(t->idx, t->off, n, d, v->in, v->out, t->grad + v->kernel);
+            active_kernel_grad(t, d, n, v->in, v->out, t->grad + v->kernel);
             break;
         }
         if (l == 0 && t->sparse_input) {

@@ -231,8 +231,10 @@ int trn_avi_parallel(int threads, int njobs, int (*fn)(void *user, int job), voi
 /* One training row's active inputs (all inputs are 0 or 1): a board's
  * one-hot tiles, or a domain state's encoding; returns their count. They
  * come ascending and once each, so that the sparse first layer adds them
- * in the order and number the dense encoding's row-wise sum did. */
-static int encode_row(const struct trn_avi_opts *o, const uint8_t *row, int32_t *act)
+ * in the order and number the dense encoding's row-wise sum did. `bits`
+ * (one bit per input, zero on entry and exit) sorts a domain's inputs. */
+static int encode_row(const struct trn_avi_opts *o, const uint8_t *row, int32_t *act,
+                      uint64_t *bits)
 {
     if (!o->dom) { /* tile t on cell p: input t * cells + p */
         int cells = o->width * o->width, where[SRCH_NP_MAX_CELLS];
@@ -242,16 +244,15 @@ static int encode_row(const struct trn_avi_opts *o, const uint8_t *row, int32_t 
             act[t] = t * cells + where[t];
         return cells;
     }
-    int n = dom_encode(o->dom, row, act), k = 0;
-    for (int i = 1; i < n; i++) /* insertion sort: a few dozen entries */
-        for (int j = i; j > 0 && act[j - 1] > act[j]; j--) {
-            int32_t v = act[j];
-            act[j] = act[j - 1];
-            act[j - 1] = v;
-        }
-    for (int i = 0; i < n; i++)
-        if (k == 0 || act[i] != act[k - 1])
-            act[k++] = act[i];
+    int n = dom_encode(o->dom, row, act), k = 0, lo = INT32_MAX, hi = -1;
+    for (int i = 0; i < n; i++) {
+        bits[act[i] >> 6] |= (uint64_t)1 << (act[i] & 63);
+        lo = act[i] < lo ? act[i] : lo;
+        hi = act[i] > hi ? act[i] : hi;
+    }
+    for (int w = lo >> 6; w <= hi >> 6; w++) /* the set bits, ascending */
+        for (; bits[w]; bits[w] &= bits[w] - 1)
+            act[k++] = w * 64 + __builtin_ctzll(bits[w]);
     return k;
 }
 
@@ -265,10 +266,11 @@ int trn_avi_fit(const struct trn_avi_opts *o, struct avi_state *s, const uint8_t
     int32_t *act = malloc(sizeof(int32_t) * (size_t)stripe * (size_t)most),
             *off = malloc(sizeof(int32_t) * ((size_t)stripe + 1));
     float *t = malloc(sizeof(float) * (size_t)stripe);
+    uint64_t *bits = calloc((size_t)nn_model_inputs(s->m) / 64 + 1, sizeof *bits);
     double mean, std, sum = 0;
     size_t np;
     float *params = nn_model_params(s->m, &np);
-    int rc = act && off && t ? HN_OK : hn_fail(HN_ERR_NOMEM, "out of memory");
+    int rc = act && off && t && bits ? HN_OK : hn_fail(HN_ERR_NOMEM, "out of memory");
     nn_model_target(s->m, &mean, &std);
     int k = 0;
     for (; !rc && k < steps; k++) {
@@ -278,7 +280,7 @@ int trn_avi_fit(const struct trn_avi_opts *o, struct avi_state *s, const uint8_t
         off[0] = 0;
         for (int i = 0; i < stripe; i++) {
             off[i + 1] =
-                off[i] + encode_row(o, boards + (size_t)row[i] * (size_t)cells, act + off[i]);
+                off[i] + encode_row(o, boards + (size_t)row[i] * (size_t)cells, act + off[i], bits);
             t[i] = (float)((y[row[i]] - mean) / std);
         }
         double lr = o->lr * pow(o->lr_decay, (double)s->steps);
@@ -308,6 +310,7 @@ int trn_avi_fit(const struct trn_avi_opts *o, struct avi_state *s, const uint8_t
     *loss = k ? sum / k * std * std : 0.0;
     free(act);
     free(off);
+    free(bits);
     free(t);
     return rc;
 }
