@@ -229,31 +229,13 @@ int trn_avi_parallel(int threads, int njobs, int (*fn)(void *user, int job), voi
 /* ---- Adam steps -------------------------------------------------------- */
 
 /* One training row's active inputs (all inputs are 0 or 1): a board's
- * one-hot tiles, or a domain state's encoding; returns their count. They
- * come ascending and once each, so that the sparse first layer adds them
- * in the order and number the dense encoding's row-wise sum did. `bits`
- * (one bit per input, zero on entry and exit) sorts a domain's inputs. */
+ * one-hot tiles, or a domain state's encoding; returns their count. */
 static int encode_row(const struct trn_avi_opts *o, const uint8_t *row, int32_t *act,
                       uint64_t *bits)
 {
-    if (!o->dom) { /* tile t on cell p: input t * cells + p */
-        int cells = o->width * o->width, where[SRCH_NP_MAX_CELLS];
-        for (int p = 0; p < cells; p++)
-            where[row[p]] = p;
-        for (int t = 0; t < cells; t++)
-            act[t] = t * cells + where[t];
-        return cells;
-    }
-    int n = dom_encode(o->dom, row, act), k = 0, lo = INT32_MAX, hi = -1;
-    for (int i = 0; i < n; i++) {
-        bits[act[i] >> 6] |= (uint64_t)1 << (act[i] & 63);
-        lo = act[i] < lo ? act[i] : lo;
-        hi = act[i] > hi ? act[i] : hi;
-    }
-    for (int w = lo >> 6; w <= hi >> 6; w++) /* the set bits, ascending */
-        for (; bits[w]; bits[w] &= bits[w] - 1)
-            act[k++] = w * 64 + __builtin_ctzll(bits[w]);
-    return k;
+    if (!o->dom)
+        return trn_active_tiles(row, o->width * o->width, act);
+    return trn_active_state(o->dom, row, act, bits);
 }
 
 int trn_avi_fit(const struct trn_avi_opts *o, struct avi_state *s, const uint8_t *boards,
