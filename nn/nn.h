@@ -195,6 +195,19 @@ void nn_train_set_sum(nn_train *t, nn_sum_fn fn, void *user);
  * with batch norm) or the status of a failed nn_sum_fn. Outputs in
  * nn_train_output. */
 int nn_train_forward(nn_train *t, const float *x, int n, enum nn_mode mode);
+/* The same for rows of zeros and ones (one-hot encodings), given by their
+ * active inputs: row i's ones are at active[offsets[i] .. offsets[i+1]-1]
+ * (offsets has n + 1 entries; an index listed twice counts twice). The
+ * first layer adds the kernel rows of the active inputs instead of a
+ * product with a dense matrix, and nn_train_backward scatters its kernel
+ * gradient to those rows (no input gradient); everything else is the dense
+ * path's. With each row's indices ascending, outputs and gradients equal
+ * nn_train_forward's on the dense rows bit for bit when those are mostly
+ * zeros. The inputs are copied. HN_ERR_ARG, with the workspace as it was,
+ * for a NULL array, a negative first offset, a row with a negative count or
+ * an index outside 0..inputs-1; else as nn_train_forward. */
+int nn_train_forward_sparse(nn_train *t, const int32_t *active, const int32_t *offsets, int n,
+                            enum nn_mode mode);
 /* Outputs of the last forward, [n, outputs] (raw, before target scaling). */
 const float *nn_train_output(const nn_train *t);
 

@@ -14,6 +14,12 @@ struct nn_train {
     nn_model *m;
     int max_batch, n, mode, have_fwd;
     int sparse_input; /* the last input was mostly zeros: layer 0 skips them */
+    int active_input; /* the last input came as active indices (idx, off) */
+    int32_t *idx;     /* copies of the active inputs of the last sparse forward */
+    int32_t *off;     /* [max_batch + 1], rebased to start at 0 */
+    int32_t *by_in;   /* backward: the rows of each input, [in_end[i-1], in_end[i]) */
+    int32_t *in_end;  /* [inputs] */
+    size_t idx_cap;
     float momentum;
     float *act[NN_MAX_LAYERS + 1]; /* act[0] input copy, act[l+1] output of layer l */
     float *z[NN_MAX_LAYERS];       /* x @ W of bn layers (bias and normalisation are
@@ -51,6 +57,10 @@ void nn_train_free(nn_train *t)
     free(t->shift);
     free(t->sum);
     free(t->grad);
+    free(t->idx);
+    free(t->off);
+    free(t->by_in);
+    free(t->in_end);
     hn_rng_free(t->rng);
     free(t);
 }
@@ -70,7 +80,9 @@ static int train_alloc(nn_train *t)
     ok = ok && (t->dbuf[0] = nn_falloc(b * w)) && (t->dbuf[1] = nn_falloc(b * w)) &&
          (t->dy = nn_falloc(b * sp->layer[sp->n_layers - 1].width)) && (t->col_a = nn_falloc(w)) &&
          (t->col_b = nn_falloc(w)) && (t->shift = nn_falloc(w)) &&
-         (t->sum = calloc(2 * w + 1, sizeof(double))) && (t->grad = nn_falloc(t->m->n_params));
+         (t->sum = calloc(2 * w + 1, sizeof(double))) && (t->grad = nn_falloc(t->m->n_params)) &&
+         (t->off = malloc(sizeof *t->off * (b + 1))) &&
+         (t->in_end = malloc(sizeof *t->in_end * (size_t)sp->n_inputs));
     return ok ? HN_OK
               : hn_fail(HN_ERR_NOMEM, "out of memory for a training workspace of batch %d",
                         t->max_batch);
@@ -228,6 +240,46 @@ static void act_row(const struct nn_layer_spec *l, const float *u, float *h, int
     }
 }
 
+/* acc (out floats) = 0 + the rows sel[0..count) of base ([*, out]
+ * row-major), four at a time so that acc is loaded and stored once per
+ * four rows; each element still gets the additions one by one in sel's
+ * order (the sums of the dense path's row-wise kernels, bit for bit). */
+static void sum_rows(float *restrict acc, const float *base, const int32_t *sel, int32_t count,
+                     int out)
+{
+    int32_t k = 0;
+    memset(acc, 0, (size_t)out * sizeof *acc);
+    for (; k + 4 <= count; k += 4) {
+        const float *restrict r0 = base + (size_t)sel[k] * out;
+        const float *restrict r1 = base + (size_t)sel[k + 1] * out;
+        const float *restrict r2 = base + (size_t)sel[k + 2] * out;
+        const float *restrict r3 = base + (size_t)sel[k + 3] * out;
+        for (int j = 0; j < out; j++) {
+            float a = acc[j];
+            a += r0[j];
+            a += r1[j];
+            a += r2[j];
+            a += r3[j];
+            acc[j] = a;
+        }
+    }
+    for (; k < count; k++) {
+        const float *restrict r0 = base + (size_t)sel[k] * out;
+        for (int j = 0; j < out; j++)
+            acc[j] += r0[j];
+    }
+}
+
+/* z = x @ W for 0/1 rows given by their active inputs: per row the sum of
+ * the kernel rows ([in, out] row-major, so each one is contiguous) of its
+ * active inputs. In ascending order, the sums are nn_matvec's. */
+static void active_rows(const int32_t *idx, const int32_t *off, int n, const float *W, int out,
+                        float *z)
+{
+    for (int r = 0; r < n; r++)
+        sum_rows(z + (size_t)r * out, W, idx + off[r], off[r + 1] - off[r], out);
+}
+
 static int forward_layer(nn_train *t, int l, int n, int train)
 {
     const nn_model *m = t->m;
@@ -236,7 +288,9 @@ static int forward_layer(nn_train *t, int l, int n, int train)
     const float *W = m->params + v->kernel, *b = m->params + v->bias;
     int w = v->out, drop = train && ls->dropout > 0.0f;
     float *out = t->act[l + 1], *z = ls->bn ? t->z[l] : out;
-    if (l == 0 && t->sparse_input)
+    if (l == 0 && t->active_input)
+        active_rows(t->idx, t->off, n, W, w, z);
+    else if (l == 0 && t->sparse_input)
         nn_gemm_rows(t->act[0], n, W, v->in, w, z);
     else
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, w, v->in, 1.0f, t->act[l], v->in,
@@ -275,21 +329,25 @@ static int forward_layer(nn_train *t, int l, int n, int train)
     return HN_OK;
 }
 
-int nn_train_forward(nn_train *t, const float *x, int n, enum nn_mode mode)
+/* Rows within the workspace; batch norm in train mode needs two. */
+static int check_rows(const nn_train *t, int n, int train)
 {
     const struct nn_spec *sp = &t->m->spec;
     if (n < 1 || n > t->max_batch)
         return hn_fail(HN_ERR_ARG, "batch of %d rows, the workspace holds 1..%d", n, t->max_batch);
-    int train = mode == NN_MODE_TRAIN;
     if (train && n < 2)
         for (int l = 0; l < sp->n_layers; l++)
             if (sp->layer[l].bn)
                 return hn_fail(HN_ERR_ARG, "batch norm in train mode needs at least 2 rows");
-    memcpy(t->act[0], x, (size_t)n * sp->n_inputs * sizeof *x);
-    t->sparse_input = nn_mostly_zero(x, (size_t)n * sp->n_inputs);
+    return HN_OK;
+}
+
+/* All layers from the input in t (act[0] or idx/off). */
+static int forward_layers(nn_train *t, int n, enum nn_mode mode)
+{
     t->have_fwd = 0;
-    for (int l = 0; l < sp->n_layers; l++) {
-        int rc = forward_layer(t, l, n, train);
+    for (int l = 0; l < t->m->spec.n_layers; l++) {
+        int rc = forward_layer(t, l, n, mode == NN_MODE_TRAIN);
         if (rc)
             return rc;
     }
@@ -297,6 +355,65 @@ int nn_train_forward(nn_train *t, const float *x, int n, enum nn_mode mode)
     t->mode = mode;
     t->have_fwd = 1;
     return HN_OK;
+}
+
+int nn_train_forward(nn_train *t, const float *x, int n, enum nn_mode mode)
+{
+    int rc = check_rows(t, n, mode == NN_MODE_TRAIN);
+    if (rc)
+        return rc;
+    size_t k = (size_t)n * t->m->spec.n_inputs;
+    memcpy(t->act[0], x, k * sizeof *x);
+    t->sparse_input = nn_mostly_zero(x, k);
+    t->active_input = 0;
+    return forward_layers(t, n, mode);
+}
+
+/* Validate the active inputs of n rows and copy them into the workspace
+ * (the caller may reuse its arrays before backward); grows t->idx. */
+static int take_active(nn_train *t, const int32_t *active, const int32_t *offsets, int n)
+{
+    int in = t->m->spec.n_inputs;
+    if (!active || !offsets)
+        return hn_fail(HN_ERR_ARG, "sparse forward without active inputs or offsets");
+    if (offsets[0] < 0)
+        return hn_fail(HN_ERR_ARG, "the first offset is %d, not >= 0", (int)offsets[0]);
+    for (int r = 0; r < n; r++)
+        if (offsets[r + 1] < offsets[r])
+            return hn_fail(HN_ERR_ARG, "row %d has %d active inputs", r,
+                           (int)(offsets[r + 1] - offsets[r]));
+    size_t total = (size_t)(offsets[n] - offsets[0]);
+    const int32_t *a = active + offsets[0];
+    for (size_t k = 0; k < total; k++)
+        if (a[k] < 0 || a[k] >= in)
+            return hn_fail(HN_ERR_ARG, "active input %d is not 0..%d", (int)a[k], in - 1);
+    if (total > t->idx_cap) {
+        int32_t *p = realloc(t->idx, total * sizeof *p),
+                *q = p ? realloc(t->by_in, total * sizeof *q) : NULL;
+        t->idx = p ? p : t->idx;
+        t->by_in = q ? q : t->by_in;
+        if (!p || !q)
+            return hn_fail(HN_ERR_NOMEM, "out of memory for %zu active inputs", total);
+        t->idx_cap = total;
+    }
+    if (total)
+        memcpy(t->idx, a, total * sizeof *a);
+    for (int r = 0; r <= n; r++)
+        t->off[r] = offsets[r] - offsets[0];
+    return HN_OK;
+}
+
+int nn_train_forward_sparse(nn_train *t, const int32_t *active, const int32_t *offsets, int n,
+                            enum nn_mode mode)
+{
+    int rc = check_rows(t, n, mode == NN_MODE_TRAIN);
+    if (!rc) /* checks everything before it changes anything */
+        rc = take_active(t, active, offsets, n);
+    if (rc)
+        return rc;
+    t->sparse_input = 0;
+    t->active_input = 1;
+    return forward_layers(t, n, mode);
 }
 
 /* ---- loss -------------------------------------------------------------- */
@@ -464,6 +581,36 @@ static void sparse_kernel_grad(const float *x, int n, const float *dz, int in, i
     }
 }
 
+/* For each input, the rows where it is active, ascending (a counting
+ * sort): by_in[in_end[i-1] .. in_end[i]) for input i (from 0 for i = 0). */
+static void rows_by_input(nn_train *t, int n, int in)
+{
+    int32_t *end = t->in_end, total = t->off[n], sum = 0;
+    memset(end, 0, (size_t)in * sizeof *end);
+    for (int32_t k = 0; k < total; k++)
+        end[t->idx[k]]++;
+    for (int i = 0; i < in; i++) { /* end[i] becomes the start of input i */
+        int32_t c = end[i];
+        end[i] = sum;
+        sum += c;
+    }
+    for (int r = 0; r < n; r++) /* ... and, once filled, its end */
+        for (int32_t k = t->off[r]; k < t->off[r + 1]; k++)
+            t->by_in[end[t->idx[k]]++] = r;
+}
+
+/* dW = X^T dZ for 0/1 rows given by their active inputs: each kernel row
+ * is the sum of dZ's rows where its input is active. Input by input, each
+ * kernel row is written once and the rows of dZ (a smaller array) are
+ * read. Ascending rows are the order of sparse_kernel_grad, so the sums are
+ * the same bit for bit. */
+static void active_kernel_grad(nn_train *t, const float *dz, int n, int in, int out, float *dw)
+{
+    rows_by_input(t, n, in);
+    for (int i = 0, start = 0; i < in; start = t->in_end[i++])
+        sum_rows(dw + (size_t)i * out, dz, t->by_in + start, t->in_end[i] - start, out);
+}
+
 int nn_train_backward(nn_train *t)
 {
     if (!t->have_fwd || t->mode != NN_MODE_TRAIN)
@@ -477,6 +624,10 @@ int nn_train_backward(nn_train *t)
         int rc = layer_back_elementwise(t, l, d);
         if (rc)
             return rc;
+        if (l == 0 && t->active_input) {
+            active_kernel_grad(t, d, n, v->in, v->out, t->grad + v->kernel);
+            break;
+        }
         if (l == 0 && t->sparse_input) {
             sparse_kernel_grad(t->act[0], n, d, v->in, v->out, t->grad + v->kernel);
             break;

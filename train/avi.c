@@ -228,41 +228,41 @@ int trn_avi_parallel(int threads, int njobs, int (*fn)(void *user, int job), voi
 
 /* ---- Adam steps -------------------------------------------------------- */
 
-/* One training row's inputs: a board's one-hot tiles, or a domain state's
- * active inputs. */
-static void encode_row(const struct trn_avi_opts *o, const uint8_t *row, float *x)
+/* One training row's active inputs (all inputs are 0 or 1): a board's
+ * one-hot tiles, or a domain state's encoding; returns their count. */
+static int encode_row(const struct trn_avi_opts *o, const uint8_t *row, int32_t *act,
+                      uint64_t *bits)
 {
-    if (!o->dom) {
-        srch_np_encode_onehot_tiles(row, o->width * o->width, x);
-        return;
-    }
-    int32_t act[DOM_MAX_ACTIVE];
-    int n = dom_encode(o->dom, row, act);
-    memset(x, 0, sizeof *x * dom_facts_of(o->dom)->inputs);
-    for (int i = 0; i < n; i++)
-        x[act[i]] = 1.0f;
+    if (!o->dom)
+        return trn_active_tiles(row, o->width * o->width, act);
+    return trn_active_state(o->dom, row, act, bits);
 }
 
 int trn_avi_fit(const struct trn_avi_opts *o, struct avi_state *s, const uint8_t *boards,
                 const float *y, const uint32_t *idx, int steps, double *loss)
 {
     int cells = o->dom ? (int)dom_state_bytes(o->dom) : o->width * o->width;
-    int din = o->dom ? (int)dom_facts_of(o->dom)->inputs : cells * cells, bs = o->batch, first;
+    int most = o->dom ? DOM_MAX_ACTIVE : cells, bs = o->batch, first; /* active inputs per row */
     int stripe = trn_avi_stripe(o, &first); /* this process's rows of each batch */
-    float *x = malloc(sizeof(float) * (size_t)stripe * (size_t)din),
-          *t = malloc(sizeof(float) * (size_t)stripe);
+    /* one-hot inputs: each row as its active inputs, not a dense row */
+    int32_t *act = malloc(sizeof(int32_t) * (size_t)stripe * (size_t)most),
+            *off = malloc(sizeof(int32_t) * ((size_t)stripe + 1));
+    float *t = malloc(sizeof(float) * (size_t)stripe);
+    uint64_t *bits = calloc((size_t)nn_model_inputs(s->m) / 64 + 1, sizeof *bits);
     double mean, std, sum = 0;
     size_t np;
     float *params = nn_model_params(s->m, &np);
-    int rc = x && t ? HN_OK : hn_fail(HN_ERR_NOMEM, "out of memory");
+    int rc = act && off && t && bits ? HN_OK : hn_fail(HN_ERR_NOMEM, "out of memory");
     nn_model_target(s->m, &mean, &std);
     int k = 0;
     for (; !rc && k < steps; k++) {
         if ((rc = trn_avi_stop_check(o)))
             break;
         const uint32_t *row = idx + (size_t)k * (size_t)bs + first;
+        off[0] = 0;
         for (int i = 0; i < stripe; i++) {
-            encode_row(o, boards + (size_t)row[i] * (size_t)cells, x + (size_t)i * (size_t)din);
+            off[i + 1] =
+                off[i] + encode_row(o, boards + (size_t)row[i] * (size_t)cells, act + off[i], bits);
             t[i] = (float)((y[row[i]] - mean) / std);
         }
         double lr = o->lr * pow(o->lr_decay, (double)s->steps);
@@ -270,7 +270,7 @@ int trn_avi_fit(const struct trn_avi_opts *o, struct avi_state *s, const uint8_t
         if (o->lr_cosine)
             lr *= 0.5 * (1.0 + cos(3.14159265358979323846 * (k + 0.5) / steps));
         nn_adam_set_lr(s->a, (float)lr);
-        if ((rc = nn_train_forward(s->t, x, stripe, NN_MODE_TRAIN)))
+        if ((rc = nn_train_forward_sparse(s->t, act, off, stripe, NN_MODE_TRAIN)))
             break;
         sum += nn_train_loss(s->t, t, NN_LOSS_MSE, 1.0f);
         if ((rc = trn_avi_sum_grad(o, s->t, stripe, np)))
@@ -290,7 +290,9 @@ int trn_avi_fit(const struct trn_avi_opts *o, struct avi_state *s, const uint8_t
         rc = q ? q : rc;
     }
     *loss = k ? sum / k * std * std : 0.0;
-    free(x);
+    free(act);
+    free(off);
+    free(bits);
     free(t);
     return rc;
 }

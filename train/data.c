@@ -691,6 +691,26 @@ void trn_data_batch(const trn_data *d, enum trn_split s, const uint32_t *idx, in
     }
 }
 
+int trn_data_active_max(const trn_data *d)
+{
+    return d->boards == TRN_STATES ? DOM_MAX_ACTIVE : d->boards ? d->cells : 0;
+}
+
+void trn_data_batch_active(const trn_data *d, enum trn_split s, const uint32_t *idx, int n,
+                           int32_t *act, int32_t *off, float *y, uint64_t *bits)
+{
+    const uint32_t *map = d->idx[s];
+    off[0] = 0;
+    for (int i = 0; i < n; i++) {
+        uint32_t r = map[idx[i]];
+        const uint8_t *b = d->b + (size_t)r * d->cells;
+        int k = d->boards == TRN_STATES ? trn_active_state(d->dom, b, act + off[i], bits)
+                                        : trn_active_tiles(b, d->cells, act + off[i]);
+        off[i + 1] = off[i] + k;
+        y[i] = d->y[r];
+    }
+}
+
 int trn_data_record(const trn_data *d, nn_model *m)
 {
     char key[128];

@@ -316,7 +316,10 @@ struct loop {
     int bs;     /* rows per batch over all processes */
     int stripe; /* rows per batch of this process */
     uint64_t nb;
-    float *x, *y;
+    float *x, *y;   /* x: dense rows (NULL for one-hot data) */
+    int32_t *act;   /* one-hot data: the rows' active inputs ... */
+    int32_t *off;   /* ... row i's at act[off[i] .. off[i+1]) */
+    uint64_t *bits; /* scratch of trn_data_batch_active */
     uint32_t *perm;
     double mean, std;
     double step_seconds, step_cpu;
@@ -338,10 +341,15 @@ static int stripe_grad(struct loop *L, size_t np)
     struct trn_state *s = L->s;
     const struct trn_comm *c = L->o->comm;
     uint64_t row0 = s->cursor * (uint64_t)L->bs + (uint64_t)(c ? c->rank : 0) * (uint64_t)L->stripe;
-    trn_data_batch(L->d, TRN_TRAIN, L->perm + row0, L->stripe, L->x, L->y);
+    const uint32_t *rows = L->perm + row0;
+    if (L->act)
+        trn_data_batch_active(L->d, TRN_TRAIN, rows, L->stripe, L->act, L->off, L->y, L->bits);
+    else
+        trn_data_batch(L->d, TRN_TRAIN, rows, L->stripe, L->x, L->y);
     for (int i = 0; i < L->stripe; i++)
         L->y[i] = (float)((L->y[i] - L->mean) / L->std);
-    int rc = nn_train_forward(s->t, L->x, L->stripe, NN_MODE_TRAIN);
+    int rc = L->act ? nn_train_forward_sparse(s->t, L->act, L->off, L->stripe, NN_MODE_TRAIN)
+                    : nn_train_forward(s->t, L->x, L->stripe, NN_MODE_TRAIN);
     if (rc)
         return rc;
     s->loss_sum += nn_train_loss(s->t, L->y, L->o->loss, L->o->over_weight);
@@ -553,11 +561,20 @@ static int loop_setup(struct loop *L, const trn_data *d, const struct trn_opts *
     L->stripe = L->bs / procs;
     L->nb =
         ntrain / (uint64_t)L->bs; /* the last partial batch is left out (different each epoch) */
-    L->x = malloc(sizeof(float) * (size_t)L->stripe * d->d);
+    /* one-hot rows (boards, domain states) go in as their active inputs:
+     * no dense batch to write, copy and scan */
+    int most = trn_data_active_max(d), in_ok;
+    if (most > 0) {
+        L->act = malloc(sizeof(int32_t) * (size_t)L->stripe * (size_t)most);
+        L->off = malloc(sizeof(int32_t) * ((size_t)L->stripe + 1));
+        L->bits = calloc((size_t)d->d / 64 + 1, sizeof *L->bits);
+        in_ok = L->act && L->off && L->bits;
+    } else
+        in_ok = (L->x = malloc(sizeof(float) * (size_t)L->stripe * d->d)) != NULL;
     L->y = malloc(sizeof(float) * (size_t)L->stripe);
     L->perm = malloc(sizeof(uint32_t) * ntrain);
     nn_model_target(s->m, &L->mean, &L->std);
-    return L->x && L->y && L->perm ? HN_OK : hn_fail(HN_ERR_NOMEM, "out of memory");
+    return in_ok && L->y && L->perm ? HN_OK : hn_fail(HN_ERR_NOMEM, "out of memory");
 }
 
 int trn_run(const trn_data *d, const struct trn_opts *o, nn_model **out, struct trn_result *res)
@@ -628,6 +645,9 @@ int trn_run(const trn_data *d, const struct trn_opts *o, nn_model **out, struct 
         *res = r;
     free(rng);
     free(L.x);
+    free(L.act);
+    free(L.off);
+    free(L.bits);
     free(L.y);
     free(L.perm);
     state_free(&s);

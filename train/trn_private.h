@@ -52,6 +52,22 @@ int trn_h5_write_arr(hid_t g, const char *group, const char *name, hid_t type, c
 int trn_check_floats(const char *path, const char *group, const char *name, const float *p,
                      size_t n, int nonneg);
 
+/* One-hot rows as active inputs, ascending and once each (train/active.c),
+ * for nn_train_forward_sparse; each returns the count. A board's tiles
+ * (input t * cells + p for tile t on cell p; cells entries): */
+int trn_active_tiles(const uint8_t *tiles, int cells, int32_t *act);
+/* A domain state's encoding (DOM_MAX_ACTIVE entries); `bits` holds one bit
+ * per input of the domain, zero on entry and on return. */
+int trn_active_state(const dom *d, const void *state, int32_t *act, uint64_t *bits);
+
+/* Most active inputs of a row of d's data, 0 for /x rows (not one-hot). */
+int trn_data_active_max(const trn_data *d);
+/* Rows idx[0..n) of split s as active inputs: row i's at
+ * act[off[i] .. off[i+1]) (off[0] = 0), targets into y; bits as for
+ * trn_active_state. Only for data with trn_data_active_max > 0. */
+void trn_data_batch_active(const trn_data *d, enum trn_split s, const uint32_t *idx, int n,
+                           int32_t *act, int32_t *off, float *y, uint64_t *bits);
+
 /* Every process of a run must leave it together, or the others wait forever
  * in their next sum: rc becomes a failure (or a stop) in all of them when
  * one failed (or was asked to stop). c NULL: rc. */
