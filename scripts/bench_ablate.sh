@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # heurnet ablate --jobs 2 against --jobs 1: 3 variants x 5 seeds on 8-puzzle
-# data, timed pair by pair with farm-bench (or once each with /usr/bin/time
-# when farm-bench is not installed), and the two CSVs compared with the
+# data, timed pair by pair with /usr/bin/time (RUNS pairs, alternating), and
+# the two CSVs compared with the
 # timing columns (train_s, samples_per_s) left out: they must be equal.
 # With MPI=1 the second case is mpirun -np 2 with --jobs 1 per rank.
 # usage: scripts/bench_ablate.sh [BUILD_DIR [WORK_DIR [RUNS]]]
@@ -22,11 +22,9 @@ if [ "${MPI:-0}" = 1 ]; then
             echo "sh -c 'rm -f $W/j2.csv && $mpi $HN ablate $A --jobs 1 --csv $W/j2.csv >$W/j2.md'"
     }
 fi
-if command -v farm-bench >/dev/null; then
-    eval farm-bench -n "$RUNS" --warmup 0 --timeout 3600 --vs "\"$(one 1)\"" -- $(one 2)
-else
-    for j in 1 2; do eval /usr/bin/time -f "jobs $j: %e s wall, %U s user" $(one $j); done
-fi
+for r in $(seq "$RUNS"); do
+    for j in 1 2; do eval /usr/bin/time -f "\"pair $r, jobs $j: %e s wall, %U s user\"" $(one $j); done
+done
 untimed() {
     awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) skip[i] = $i ~ /^(train_s|samples_per_s)$/ }
              { s = ""; for (i = 1; i <= NF; i++) if (!skip[i]) s = s $i ","; print s }' "$1"
