@@ -84,7 +84,7 @@ static int data_info_dom(const char *path)
     unsigned mx = 0;
     if (!hist)
         return cli_fail("data info");
-    if (dg_dom_info_read(path, &info) || dg_dom_histogram(path, hist, CAP, src, &mx)) {
+    if (dg_dom_histogram(path, &info, hist, CAP, src, &mx)) {
         free(hist);
         return cli_fail("data info");
     }

@@ -255,7 +255,7 @@ int dg_dom_info_read(const char *path, dg_dom_info *info)
 int dg_dom_is_dataset(const char *path)
 {
     hn_h5_quiet();
-    hid_t f = hn_h5_open_verified(path);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT); /* a probe: no checksum pass */
     if (f < 0)
         return 0;
     char fmt[64] = "";
@@ -310,22 +310,24 @@ static int histogram_rows(hid_t f, const char *path, uint64_t rows, uint64_t *hi
     return rc;
 }
 
-int dg_dom_histogram(const char *path, uint64_t *hist, size_t cap, uint64_t *by_source,
-                     unsigned *max_cost)
+int dg_dom_histogram(const char *path, dg_dom_info *info, uint64_t *hist, size_t cap,
+                     uint64_t *by_source, unsigned *max_cost)
 {
     if (cap < 1)
         return hn_fail(HN_ERR_ARG, "histogram: no bins");
     memset(hist, 0, cap * sizeof *hist);
     memset(by_source, 0, DG_DOM_SOURCES * sizeof *by_source);
     *max_cost = 0;
-    dg_dom_info info;
-    int rc = dg_dom_info_read(path, &info);
-    if (rc)
-        return rc;
-    hid_t f = hn_h5_open_verified(path);
+    hn_h5_quiet();
+    hid_t f = hn_h5_open_verified(path); /* one checksum pass for info and rows */
     if (f < 0)
         return (int)f;
-    rc = histogram_rows(f, path, info.committed, hist, cap, by_source, max_cost);
+    uint64_t extent = 0;
+    int rc = info_read(f, path, info);
+    if (!rc)
+        rc = check_shapes(f, path, info, &extent);
+    if (!rc)
+        rc = histogram_rows(f, path, info->committed, hist, cap, by_source, max_cost);
     H5Fclose(f);
     return rc;
 }

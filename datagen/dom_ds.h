@@ -58,16 +58,18 @@ typedef struct dg_dom_info {
 int dg_dom_info_read(const char *path, dg_dom_info *info);
 
 /* 1 when path opens as HDF5 with root attribute format = DG_DOM_FORMAT
- * (whatever else is wrong with it), else 0. */
+ * (whatever else is wrong with it, checksum included: the readers say
+ * that), else 0. */
 int dg_dom_is_dataset(const char *path);
 
 /* Sources of /source rows (enum dg_source values below this). */
 #define DG_DOM_SOURCES 5
-/* The committed rows' costs: hist[c] rows of cost c (the last bin, cap - 1,
+/* dg_dom_info_read into *info and, in the same pass over the file, the
+ * committed rows' costs: hist[c] rows of cost c (the last bin, cap - 1,
  * holds every cost from there up), by_source[DG_DOM_SOURCES] rows per
  * /source value, *max_cost the largest cost. Errors as dg_dom_info_read. */
-int dg_dom_histogram(const char *path, uint64_t *hist, size_t cap, uint64_t *by_source,
-                     unsigned *max_cost);
+int dg_dom_histogram(const char *path, dg_dom_info *info, uint64_t *hist, size_t cap,
+                     uint64_t *by_source, unsigned *max_cost);
 
 /* What `heurnet gen --domain` labels: sampled state g (0..count-1) is the
  * (g mod DG_SEED_BLOCK)-th draw of an RNG seeded with hn_seed_mix(seed,

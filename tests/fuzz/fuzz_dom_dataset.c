@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static uint64_t hist[64], src[DG_DOM_SOURCES];
     unsigned mx;
     if (dg_dom_is_dataset(path))
-        dg_dom_histogram(path, hist, 64, src, &mx);
+        dg_dom_histogram(path, &info, hist, 64, src, &mx);
     char name[256];
     trn_data_file_domain(path, name, sizeof name);
     int st;
