@@ -21,6 +21,14 @@ int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(print
  * ranges and reals, no hex, inf or nan, no overflow).
  * Return 0 on success, -1 otherwise (nothing printed). */
 int cli_parse_long(const char *s, long lo, long hi, long *out);
+
+struct option;
+/* A recorded search's word pair at tok[*i]: `--name=value` or `--name value`.
+ * Returns the code (val) of the long option of opts[0..n) named so, -1 for
+ * none (also without the dashes); *val gets the value, NULL when none
+ * follows (then *i stays, else it steps past a separate value). */
+int cli_setting_pair(const struct option *opts, size_t n, char **tok, int ntok, int *i,
+                     const char **val);
 int cli_parse_u64(const char *s, uint64_t *out);
 int cli_parse_double(const char *s, double *out);
 

@@ -22,34 +22,20 @@ static int record_allows(int code)
     return code != 1000 && code != 1001 && (code < 1012 || code > 1014);
 }
 
-/* The option code of "--name" (name without the dashes), or -1. */
-static int code_of(const char *name, size_t len)
-{
-    static const struct option opts[] = {CLI_DOM_SEARCH_LONGOPTS};
-    for (size_t i = 0; i < sizeof opts / sizeof *opts; i++)
-        if (strlen(opts[i].name) == len && !strncmp(opts[i].name, name, len))
-            return record_allows(opts[i].val) ? opts[i].val : -1;
-    return -1;
-}
-
 /* One `--name value` / `--name=value` pair at tok[*i] into s (skipped when
  * its bit is in `skip`). */
 static int take_pair(const char *cmd, char **tok, int ntok, int *i, cli_dom_search *s,
                      uint64_t skip)
 {
-    char *t = tok[*i], *eq = strchr(t, '='), *val;
-    size_t len = eq ? (size_t)(eq - t) : strlen(t);
-    int code = strncmp(t, "--", 2) ? -1 : code_of(t + 2, len - 2), rc;
-    if (code < 0)
+    static const struct option opts[] = {CLI_DOM_SEARCH_LONGOPTS};
+    const char *t = tok[*i], *val;
+    int code = cli_setting_pair(opts, sizeof opts / sizeof *opts, tok, ntok, i, &val), rc;
+    if (code < 0 || !record_allows(code))
         return cli_usage(cmd,
                          "unknown setting '%s' in a recorded search (the search options of "
                          "heurnet solve --domain, without --domain, --model and the limits)",
                          t);
-    if (eq)
-        val = eq + 1;
-    else if (*i + 1 < ntok)
-        val = tok[++*i];
-    else
+    if (!val)
         return cli_usage(cmd, "the recorded setting '%s' needs a value", t);
     if (skip & 1ull << (code - 1000))
         return 0;

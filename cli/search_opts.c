@@ -235,33 +235,19 @@ int cli_search_opt(const char *cmd, int code, const char *arg, cli_search_opts *
     return opt_take(cmd, 1, code, arg, o);
 }
 
-/* The option code of "--name" (name without the dashes), or -1. */
-static int option_code(const char *name, size_t len)
-{
-    static const struct option opts[] = {CLI_SEARCH_LONGOPTS};
-    for (size_t i = 0; i < sizeof opts / sizeof *opts; i++)
-        if (strlen(opts[i].name) == len && !strncmp(opts[i].name, name, len))
-            return opts[i].val;
-    return -1;
-}
-
 /* One `--name value` / `--name=value` pair starting at tok[*i]. */
 static int parse_pair(const char *where, char **tok, int ntok, int *i, cli_search_opts *o)
 {
-    const char *t = tok[*i], *eq = strchr(t, '='), *val;
-    size_t len = eq ? (size_t)(eq - t) : strlen(t);
-    int code = strncmp(t, "--", 2) ? -1 : option_code(t + 2, len - 2);
+    static const struct option opts[] = {CLI_SEARCH_LONGOPTS};
+    const char *t = tok[*i], *val;
+    int code = cli_setting_pair(opts, sizeof opts / sizeof *opts, tok, ntok, i, &val);
     if (code < 0)
         return cli_search_usage(
             where, 0,
             "unknown setting '%s' (allowed: --algo --heuristic --admissible --batch "
             "--weight --bound --deltas --shortcut --ida --ida-at)",
             t);
-    if (eq)
-        val = eq + 1;
-    else if (*i + 1 < ntok)
-        val = tok[++*i];
-    else
+    if (!val)
         return cli_search_usage(where, 0, "'%s' needs a value", t);
     return opt_take(where, 0, code, val, o);
 }

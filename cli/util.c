@@ -2,10 +2,12 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/hn.h"
 
@@ -84,4 +86,17 @@ void cli_log_init(int quiet)
     static int q;
     q = quiet;
     hn_log_set(log_sink, &q);
+}
+
+int cli_setting_pair(const struct option *opts, size_t n, char **tok, int ntok, int *i,
+                     const char **val)
+{
+    const char *t = tok[*i], *eq = strchr(t, '=');
+    size_t len = eq ? (size_t)(eq - t) : strlen(t);
+    int code = -1;
+    for (size_t k = 0; !strncmp(t, "--", 2) && k < n && opts[k].name; k++)
+        if (strlen(opts[k].name) == len - 2 && !strncmp(opts[k].name, t + 2, len - 2))
+            code = opts[k].val;
+    *val = eq ? eq + 1 : *i + 1 < ntok ? tok[++*i] : NULL;
+    return code;
 }
