@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "dom_test.h"
 #include "nn/nn.h"
 #include "search/generic/srch_dom.h"
 
@@ -328,27 +329,6 @@ static int valid(const dom *d, const uint8_t *start, const srch_dom_result *res)
            cost_of(d, res) == res->cost;
 }
 
-static nn_model *random_model(const char *arch, uint64_t seed)
-{
-    struct nn_spec sp;
-    int st = 0;
-    if (nn_spec_parse(arch, NULL, &sp))
-        return NULL;
-    nn_model *m = nn_model_new(&sp, seed, &st);
-    if (!m)
-        return NULL;
-    hn_rng *r = hn_rng_new(seed + 1);
-    for (int l = 0; l < nn_model_layers(m); l++) {
-        struct nn_layer_info li;
-        nn_model_layer(m, l, &li);
-        for (int j = 0; j < li.out; j++)
-            li.bias[j] = (float)hn_rng_gauss(r, 0.1);
-    }
-    nn_model_set_target(m, 6.0, 2.0);
-    hn_rng_free(r);
-    return m;
-}
-
 /* The model's outputs on dense one-hot rows of the states. */
 static void dense_outputs(const dom *d, const nn_model *m, const uint8_t *states, int n, float *y)
 {
@@ -492,7 +472,7 @@ static void test_net_values(void)
 {
     int st;
     dom *d = dom_open_def(&PANCAKE, "8", &st);
-    nn_model *m = random_model("64-32-16-1", 11);
+    nn_model *m = tdom_random_model("64-32-16-1", 11, 6.0, 2.0, NULL);
     nn_model_set_meta_str(m, "domain", dom_spec(d));
     enum { N = 300 };
     uint8_t *states = malloc((size_t)N * 8);
@@ -556,7 +536,8 @@ static void test_net_refused(void)
 {
     int st;
     dom *d = dom_open_def(&PANCAKE, "8", &st);
-    nn_model *m = random_model("64-8-1", 2), *w = random_model("49-8-1", 2);
+    nn_model *m = tdom_random_model("64-8-1", 2, 6.0, 2.0, NULL),
+             *w = tdom_random_model("49-8-1", 2, 6.0, 2.0, NULL);
     srch_dom_net_opts o = SRCH_DOM_NET_DEFAULTS;
     nn_model_set_meta_str(m, "domain", "pancake:9");
     CHECK(srch_dom_heur_net(d, m, "m", &o, &st) == NULL && st == HN_ERR_ARG);
@@ -567,7 +548,7 @@ static void test_net_refused(void)
     srch_dom_heur_free(h);
     /* no recorded domain: the width and the encoder decide */
     CHECK(srch_dom_heur_net(d, w, "w", &o, &st) == NULL && st == HN_ERR_SHAPE);
-    nn_model *old = random_model("64-8-1", 3);
+    nn_model *old = tdom_random_model("64-8-1", 3, 6.0, 2.0, NULL);
     nn_model_set_encoder(old, "npuzzle-onehot n=8 goal=blank-first");
     CHECK(srch_dom_heur_net(d, old, "old", &o, &st) == NULL && st == HN_ERR_ARG);
     nn_model_set_encoder(old, "pancake-onehot n=8");
@@ -590,7 +571,7 @@ static void test_incremental(int engine)
 {
     int st;
     dom *d = dom_open_def(&PANCAKE, "9", &st);
-    nn_model *m = random_model("81-24-8-1", 5);
+    nn_model *m = tdom_random_model("81-24-8-1", 5, 6.0, 2.0, NULL);
     srch_dom_heur *inc = net_heur(d, m, engine, 1024), *fresh = net_heur(d, m, engine, 1024);
     hn_rng *r = hn_rng_new(9);
     uint8_t s[PMAX], kids[PMAX * PMAX], moves[PMAX];
@@ -622,7 +603,7 @@ static void test_net_search(void)
     int st;
     dom *d = dom_open_def(&PANCAKE, "7", &st);
     int *dist = optimal_costs(d);
-    nn_model *m = random_model("49-16-1", 21);
+    nn_model *m = tdom_random_model("49-16-1", 21, 6.0, 2.0, NULL);
     nn_model_set_meta_str(m, "residual", "gap");
     srch_dom_heur *h = net_heur(d, m, SRCH_DOM_ENGINE_AUTO, 256);
     srch_dom_result *res = malloc(sizeof *res);
@@ -667,7 +648,7 @@ static void test_focal(const char *args, int count)
     int *dist = optimal_costs(d);
     char arch[32];
     snprintf(arch, sizeof arch, "%d-16-1", n * n);
-    nn_model *m = random_model(arch, 41);
+    nn_model *m = tdom_random_model(arch, 41, 6.0, 2.0, NULL);
     nn_model_set_meta_str(m, "residual", "gap");
     srch_dom_heur *net = net_heur(d, m, SRCH_DOM_ENGINE_AUTO, 256),
                   *gap = srch_dom_heur_adm(d, "gap", &st);
@@ -752,7 +733,7 @@ static void test_anytime_deltas(void)
     int st;
     dom *d = dom_open_def(&PANCAKE, "8", &st);
     int *dist = optimal_costs(d);
-    nn_model *m = random_model("64-16-1", 41);
+    nn_model *m = tdom_random_model("64-16-1", 41, 6.0, 2.0, NULL);
     srch_dom_heur *plain = net_heur(d, m, SRCH_DOM_ENGINE_FLOAT, 256);
     nn_model_set_meta_str(m, "residual", "gap");
     srch_dom_heur *res_h = net_heur(d, m, SRCH_DOM_ENGINE_FLOAT, 256);
@@ -806,19 +787,6 @@ static void test_anytime_deltas(void)
     dom_free(d);
 }
 
-/* A random walk of n moves from the goal into s, and the walk undone (a
- * solution from s) into sol. */
-static void walk_solution(const dom *d, hn_rng *r, int n, uint8_t *s, uint8_t *sol)
-{
-    dom_goal(d, s);
-    for (int k = 0; k < n; k++) {
-        int m = (int)hn_rng_below(r, (uint32_t)dom_nmoves(d));
-        while (!dom_apply(d, s, m))
-            m = (m + 1) % dom_nmoves(d);
-        sol[n - 1 - k] = (uint8_t)dom_inverse(d, m);
-    }
-}
-
 /* The window shortcut on random-walk solutions: replayable, never longer,
  * optimal when a window covers the whole path; refused on general costs. */
 static void test_shortcut(void)
@@ -834,7 +802,7 @@ static void test_shortcut(void)
     for (int i = 0; i < 20; i++) {
         uint8_t s[PMAX], moves[64];
         int len = 10 + i;
-        walk_solution(d, r, len, s, moves);
+        tdom_walk_solution(d, r, len, s, moves);
         int opt = dist[rank_of(s, 8)], n = len, saved = 0;
         longer += len > opt;
         CHECK(srch_dom_shortcut(d, s, moves, &n, &small, 0, &saved) == 0);
@@ -888,7 +856,7 @@ static void test_clone(void)
 {
     int st;
     dom *d = dom_open_def(&PANCAKE, "8", &st);
-    nn_model *m = random_model("64-16-1", 31);
+    nn_model *m = tdom_random_model("64-16-1", 31, 6.0, 2.0, NULL);
     nn_model_set_meta_str(m, "residual", "gap");
     srch_dom_heur *h = net_heur(d, m, SRCH_DOM_ENGINE_AUTO, 64);
     CHECK(srch_dom_heur_set_value(h, 4, 0.25, srch_dom_heur_adm(d, "gap", &st)) == 0);

@@ -8,43 +8,9 @@
 #include <string.h>
 
 #include "check.h"
+#include "dom_test.h"
 #include "nn/nn.h"
 #include "search/generic/srch_dom.h"
-
-static nn_model *random_model(const char *arch, uint64_t seed, const char *residual)
-{
-    struct nn_spec sp;
-    int st = 0;
-    if (nn_spec_parse(arch, NULL, &sp))
-        return NULL;
-    nn_model *m = nn_model_new(&sp, seed, &st);
-    if (!m)
-        return NULL;
-    hn_rng *r = hn_rng_new(seed + 1);
-    for (int l = 0; l < nn_model_layers(m); l++) {
-        struct nn_layer_info li;
-        nn_model_layer(m, l, &li);
-        for (int j = 0; j < li.out; j++)
-            li.bias[j] = (float)hn_rng_gauss(r, 0.1);
-    }
-    nn_model_set_target(m, 2.0, 1.0);
-    nn_model_set_meta_str(m, "residual", residual);
-    hn_rng_free(r);
-    return m;
-}
-
-/* A random walk of n moves from the goal into s, and the walk undone (a
- * solution from s) into sol. */
-static void walk_solution(const dom *d, hn_rng *r, int n, uint8_t *s, uint8_t *sol)
-{
-    dom_goal(d, s);
-    for (int k = 0; k < n; k++) {
-        int m = (int)hn_rng_below(r, (uint32_t)dom_nmoves(d));
-        while (!dom_apply(d, s, m))
-            m = (m + 1) % dom_nmoves(d);
-        sol[n - 1 - k] = (uint8_t)dom_inverse(d, m);
-    }
-}
 
 static int optimal_length(const dom *d, const uint8_t *s, srch_dom_heur *h, srch_dom_result *res)
 {
@@ -91,7 +57,7 @@ static void test_shortcut_8puzzle(void)
     for (int i = 0; i < 10; i++) {
         uint8_t s[16], path[SRCH_DOM_MAX_PATH];
         int len = 30 + 3 * i;
-        walk_solution(d, r, len, s, path);
+        tdom_walk_solution(d, r, len, s, path);
         int opt = optimal_length(d, s, md, res), n = len, saved = 0;
         /* padded: an optimal path with a move and its undo, and a detour of 3 */
         memcpy(path, res->moves, (size_t)opt);
@@ -103,7 +69,7 @@ static void test_shortcut_8puzzle(void)
         CHECK_MSG(n == opt && saved == 8 && dom_replay(d, s, path, n) == 1, "padded: %d vs %d", n,
                   opt);
         /* random walks */
-        walk_solution(d, r, len, s, path);
+        tdom_walk_solution(d, r, len, s, path);
         opt = optimal_length(d, s, md, res);
         n = len;
         saved = 0;
@@ -135,7 +101,7 @@ static void anytime_proves(const char *spec, const char *base, const char *H, in
         return;
     char arch[32];
     snprintf(arch, sizeof arch, "%u-16-1", dom_facts_of(d)->inputs);
-    nn_model *m = random_model(arch, 5, base);
+    nn_model *m = tdom_random_model(arch, 5, 2.0, 1.0, base);
     srch_dom_heur *net = srch_dom_heur_net(d, m, "test model", NULL, &st);
     srch_dom_heur *adm = srch_dom_heur_adm(d, base, &st);
     srch_dom_heur *given = H ? srch_dom_heur_adm(d, H, &st) : NULL;
@@ -161,7 +127,7 @@ static void anytime_proves(const char *spec, const char *base, const char *H, in
     hn_rng *r = hn_rng_new(11);
     for (int i = 0; net && adm && i < count; i++) {
         uint8_t s[DOM_MAX_STATE_BYTES], sol[64];
-        walk_solution(d, r, walk, s, sol);
+        tdom_walk_solution(d, r, walk, s, sol);
         int opt = optimal_length(d, s, adm, res);
         CHECK(srch_dom_anytime(d, s, net, &o, NULL, res) == 0 &&
               dom_replay(d, s, res->moves, res->length) == 1);
