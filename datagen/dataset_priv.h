@@ -37,4 +37,11 @@ int dg_ds_rows_io(hid_t d, int k, int cells, uint64_t start, uint64_t n, void *b
  * and rank and agree in rows; *extent gets the rows of /boards. */
 int dg_ds_check_shapes(hid_t f, const char *path, int cells, uint64_t *extent);
 
+/* Dataset `name` of f exists, is an unsigned integer of `size` bytes, has
+ * rank want_rank (with rank 2, `cols` columns, called cols_name in the
+ * message) and passes hn_h5_dset_check; *rows gets its extent. 0 or
+ * HN_ERR_FORMAT with a message naming path, name and `what` it should be. */
+int dg_check_udset(hid_t f, const char *path, const char *name, const char *what, size_t size,
+                   int want_rank, int cols, const char *cols_name, hsize_t *rows);
+
 #endif

@@ -12,40 +12,38 @@
 
 static const struct {
     const char *name;
-    H5T_class_t cls;
     size_t size;
     int rank;
     const char *what;
 } expect[4] = {
-    {"boards", H5T_INTEGER, 1, 2, "uint8 [rows, cells]"},
-    {"cost", H5T_INTEGER, 2, 1, "uint16 [rows]"},
-    {"expanded", H5T_INTEGER, 8, 1, "uint64 [rows]"},
-    {"source", H5T_INTEGER, 1, 1, "uint8 [rows]"},
+    {"boards", 1, 2, "uint8 [rows, cells]"},
+    {"cost", 2, 1, "uint16 [rows]"},
+    {"expanded", 8, 1, "uint64 [rows]"},
+    {"source", 1, 1, "uint8 [rows]"},
 };
 
-static int check_one(hid_t f, const char *path, int k, int cells, hsize_t *rows)
+int dg_check_udset(hid_t f, const char *path, const char *name, const char *what, size_t size,
+                   int want_rank, int cols, const char *cols_name, hsize_t *rows)
 {
-    if (H5Lexists(f, expect[k].name, H5P_DEFAULT) <= 0)
-        return hn_fail(HN_ERR_FORMAT, "%s: dataset /%s is missing (expected %s)", path,
-                       expect[k].name, expect[k].what);
-    hid_t d = H5Dopen2(f, expect[k].name, H5P_DEFAULT);
+    if (H5Lexists(f, name, H5P_DEFAULT) <= 0)
+        return hn_fail(HN_ERR_FORMAT, "%s: dataset /%s is missing (expected %s)", path, name, what);
+    hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
     if (d < 0)
-        return hn_fail(HN_ERR_FORMAT, "%s: /%s cannot be opened", path, expect[k].name);
+        return hn_fail(HN_ERR_FORMAT, "%s: /%s cannot be opened", path, name);
     hid_t t = H5Dget_type(d), s = H5Dget_space(d);
     hsize_t dims[3] = {0, 0, 0};
     int rank = s >= 0 ? H5Sget_simple_extent_ndims(s) : -1;
     if (rank >= 1 && rank <= 3)
         H5Sget_simple_extent_dims(s, dims, NULL);
     int rc = HN_OK;
-    if (t < 0 || H5Tget_class(t) != expect[k].cls || H5Tget_size(t) != expect[k].size ||
+    if (t < 0 || H5Tget_class(t) != H5T_INTEGER || H5Tget_size(t) != size ||
         H5Tget_sign(t) != H5T_SGN_NONE)
-        rc = hn_fail(HN_ERR_FORMAT, "%s: /%s has the wrong type (expected %s)", path,
-                     expect[k].name, expect[k].what);
-    else if ((rc = hn_h5_dset_check(d, path, expect[k].name)))
+        rc = hn_fail(HN_ERR_FORMAT, "%s: /%s has the wrong type (expected %s)", path, name, what);
+    else if ((rc = hn_h5_dset_check(d, path, name)))
         ;
-    else if (rank != expect[k].rank || (k == 0 && dims[1] != (hsize_t)cells))
-        rc = hn_fail(HN_ERR_FORMAT, "%s: /%s has the wrong shape (expected %s, cells=%d)", path,
-                     expect[k].name, expect[k].what, cells);
+    else if (rank != want_rank || (want_rank == 2 && dims[1] != (hsize_t)cols))
+        rc = hn_fail(HN_ERR_FORMAT, "%s: /%s has the wrong shape (expected %s, %s=%d)", path, name,
+                     what, cols_name, cols);
     else
         *rows = dims[0];
     if (t >= 0)
@@ -54,6 +52,12 @@ static int check_one(hid_t f, const char *path, int k, int cells, hsize_t *rows)
         H5Sclose(s);
     H5Dclose(d);
     return rc;
+}
+
+static int check_one(hid_t f, const char *path, int k, int cells, hsize_t *rows)
+{
+    return dg_check_udset(f, path, expect[k].name, expect[k].what, expect[k].size, expect[k].rank,
+                          cells, "cells", rows);
 }
 
 int dg_ds_check_shapes(hid_t f, const char *path, int cells, uint64_t *extent)

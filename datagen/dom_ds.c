@@ -10,6 +10,7 @@
 
 #include "common/hn_h5.h"
 #include "datagen/dataset.h"
+#include "datagen/dataset_priv.h"
 #include "datagen/dom_ds_priv.h"
 
 #define CHUNK_ROWS 8192
@@ -187,35 +188,10 @@ static hid_t file_type(int k)
 /* Type, rank and columns of dataset k; *rows gets its extent. */
 static int check_dset(hid_t f, const char *path, int k, int cols, uint64_t *rows)
 {
-    const char *name = dsets[k].name;
-    if (H5Lexists(f, name, H5P_DEFAULT) <= 0)
-        return hn_fail(HN_ERR_FORMAT, "%s: dataset /%s is missing (expected %s)", path, name,
-                       dsets[k].what);
-    hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
-    if (d < 0)
-        return hn_fail(HN_ERR_FORMAT, "%s: /%s cannot be opened", path, name);
-    hid_t t = H5Dget_type(d), s = H5Dget_space(d);
-    hsize_t dims[3] = {0, 0, 0};
-    int rank = s >= 0 ? H5Sget_simple_extent_ndims(s) : -1;
-    if (rank >= 1 && rank <= 3)
-        H5Sget_simple_extent_dims(s, dims, NULL);
-    int want = k == D_STATES ? 2 : 1, rc = HN_OK;
-    if (t < 0 || H5Tget_class(t) != H5T_INTEGER || H5Tget_size(t) != dsets[k].size ||
-        H5Tget_sign(t) != H5T_SGN_NONE)
-        rc = hn_fail(HN_ERR_FORMAT, "%s: /%s has the wrong type (expected %s)", path, name,
-                     dsets[k].what);
-    else if ((rc = hn_h5_dset_check(d, path, name)))
-        ;
-    else if (rank != want || (want == 2 && dims[1] != (hsize_t)cols))
-        rc = hn_fail(HN_ERR_FORMAT, "%s: /%s has the wrong shape (expected %s, state_bytes=%d)",
-                     path, name, dsets[k].what, cols);
-    else
-        *rows = dims[0];
-    if (t >= 0)
-        H5Tclose(t);
-    if (s >= 0)
-        H5Sclose(s);
-    H5Dclose(d);
+    hsize_t n = 0;
+    int rc = dg_check_udset(f, path, dsets[k].name, dsets[k].what, dsets[k].size,
+                            k == D_STATES ? 2 : 1, cols, "state_bytes", &n);
+    *rows = n;
     return rc;
 }
 
