@@ -20,11 +20,11 @@
 struct avi_cli {
     struct trn_avi_opts o;
     int puzzle;
-    const char *out, *log, *floor, *eval, *residual, *start, *domain;
-    dom *dom;                     /* --domain on the generic path, else NULL */
-    dom_heur *dfloor, *dresidual; /* its --floor and --residual */
-    uint8_t *dstates;             /* its --eval states, back to back */
-    int *dlen;                    /* and their optimal lengths */
+    const char *out, *log, *floor, *eval, *residual, *start, *domain, *parity;
+    dom *dom;                               /* --domain on the generic path, else NULL */
+    dom_heur *dfloor, *dresidual, *dparity; /* its --floor, --residual, --parity */
+    uint8_t *dstates;                       /* its --eval states, back to back */
+    int *dlen;                              /* and their optimal lengths */
     size_t ndstates;
     int eval_every, quiet, scale_set;
     int log_check;       /* a resumed log: drop lines of rounds this run writes */
@@ -94,6 +94,13 @@ static void help(const struct trn_avi_opts *o)
            "  --integer-targets  round each child's network value to the nearest integer\n"
            "                     (at least 0) before the min: the exact Bellman operator\n"
            "                     of a unit-cost puzzle, so errors under 0.5 do not compound\n"
+           "  --targets T        --domain: bellman (the backup above) or walk (the walk\n"
+           "                     length itself, CayleyPy's diffusion distance: no backup,\n"
+           "                     walks only, no residual) [bellman]\n"
+           "  --parity H         --domain: distances have the parity of heuristic H (cube3:\n"
+           "                     parity, npuzzle: manhattan); each leaf value is rounded\n"
+           "                     to the nearest integer of that parity, so errors under 1\n"
+           "                     do not compound [none]\n"
            "  --target-engine E  --domain: float or q8 (int8 layers, docs/inference.md) for\n"
            "                     the target network's look-ahead values [float]\n"
            "BOOTSTRAP:\n"
@@ -146,6 +153,7 @@ enum {
     O_LRD,
     O_SCALE,
     O_FLOOR,
+    O_PARITY,
     O_THREADS,
     O_SEED,
     O_WALKMAX,
@@ -172,6 +180,7 @@ enum {
     O_RESIDUAL,
     O_LOOKAHEAD,
     O_STATES,
+    O_TARGETS,
     O_TABLE,
     O_LRCOS,
     O_START,
@@ -193,9 +202,11 @@ static const struct option longopts[] = {CLI_ARCH_LONGOPTS,
                                          {"lr-decay", required_argument, NULL, O_LRD},
                                          {"target-scale", required_argument, NULL, O_SCALE},
                                          {"floor", required_argument, NULL, O_FLOOR},
+                                         {"parity", required_argument, NULL, O_PARITY},
                                          {"residual", required_argument, NULL, O_RESIDUAL},
                                          {"lookahead", required_argument, NULL, O_LOOKAHEAD},
                                          {"states", required_argument, NULL, O_STATES},
+                                         {"targets", required_argument, NULL, O_TARGETS},
                                          {"start-boards", required_argument, NULL, O_START},
                                          {"domain", required_argument, NULL, O_DOMAIN},
                                          {"start-share", required_argument, NULL, O_STARTSH},
@@ -292,6 +303,15 @@ static int real_option(struct avi_cli *c, int opt, const char *arg)
     return 0;
 }
 
+/* --targets bellman | walk */
+static int targets_option(struct avi_cli *c, const char *arg)
+{
+    if (strcmp(arg, "bellman") && strcmp(arg, "walk"))
+        return cli_usage("avi", "--targets '%s' is not bellman or walk", arg);
+    c->o.walk_targets = !strcmp(arg, "walk");
+    return 1;
+}
+
 /* --states walk | uniform[:share] */
 static int states_option(struct avi_cli *c, const char *arg)
 {
@@ -355,6 +375,8 @@ static int other_option(struct avi_cli *c, int opt, const char *arg)
         return 1;
     case O_STATES:
         return states_option(c, arg);
+    case O_TARGETS:
+        return targets_option(c, arg);
     case O_QUIET:
         c->quiet = 1;
         return 1;
@@ -366,6 +388,9 @@ static int other_option(struct avi_cli *c, int opt, const char *arg)
         return 1;
     case O_FLOOR:
         c->floor = arg;
+        return 1;
+    case O_PARITY:
+        c->parity = arg;
         return 1;
     case O_RESIDUAL:
         c->residual = arg;
@@ -429,6 +454,9 @@ static int check_args(struct avi_cli *c)
     int rc = c->domain ? open_domain(c) : 0;
     if (rc)
         return rc;
+    if (c->parity && !c->dom)
+        return cli_usage("avi", "--parity needs a --domain on the generic path (not the "
+                                "n-puzzle up to 5x5)");
     if (!c->o.dom && (!c->puzzle || !(c->o.width = srch_np_puzzle_width(c->puzzle))))
         return cli_usage("avi", "--puzzle 8, 15 or 24 (or --domain) is required");
     if (!c->out)
@@ -466,6 +494,9 @@ static int check_args(struct avi_cli *c)
     /* unset: -1 (cmd_avi); with start boards half the boards, 10 moves on */
     c->o.start_share = c->o.start_share >= 0 ? c->o.start_share : c->start ? 0.5 : 0;
     c->o.start_walk = c->o.start_walk >= 0 ? c->o.start_walk : c->start ? 10 : 0;
+    if (c->o.walk_targets && (!c->o.dom || c->o.uniform_share > 0 || c->residual))
+        return cli_usage("avi", "--targets walk needs a --domain on the generic path, walks only "
+                                "(--states walk) and no --residual");
     if (c->o.start_share + c->o.uniform_share > 1)
         return cli_usage("avi", "--start-share %g and the uniform share %g add up to more than 1",
                          c->o.start_share, c->o.uniform_share);
@@ -723,6 +754,9 @@ static int open_dom_heurs(struct avi_cli *c)
         return cli_fail("avi --floor");
     if (c->residual && !(c->dresidual = dom_heur_open(c->dom, c->residual, &st)))
         return cli_fail("avi --residual");
+    if (c->parity && !(c->dparity = dom_heur_open(c->dom, c->parity, &st)))
+        return cli_fail("avi --parity");
+    c->o.dom_parity = c->dparity;
     c->o.dom_floor = c->dfloor;
     c->o.dom_residual = c->dresidual;
     c->o.residual_spec = c->dresidual ? c->residual : NULL;
@@ -914,6 +948,7 @@ done:
     srch_np_heur_free(residual);
     dom_heur_free(c->dfloor);
     dom_heur_free(c->dresidual);
+    dom_heur_free(c->dparity);
     free(c->dstates);
     free(c->dlen);
     free(c->inst);

@@ -168,13 +168,18 @@ static int parse_deltas(const char *cmd, const char *arg, cli_dom_search *s)
     return 0;
 }
 
-/* "W" or "W:N" (N states per window). */
+/* "W", "W:N" (N states per window), and either with ":ida" (long windows
+ * by IDA*, N then counting expansions). */
 static int parse_shortcut(const char *cmd, const char *arg, cli_dom_search *s)
 {
     char buf[64], *colon;
     long w = -1;
     uint64_t nodes = SRCH_DOM_SHORTCUT_DEFAULTS.budget;
     snprintf(buf, sizeof buf, "%s", arg);
+    size_t len = strlen(buf);
+    int ida = len > 4 && !strcmp(buf + len - 4, ":ida");
+    if (ida)
+        buf[len - 4] = '\0';
     if ((colon = strchr(buf, ':')))
         *colon = '\0';
     int bad = strlen(arg) >= sizeof buf ||
@@ -183,12 +188,13 @@ static int parse_shortcut(const char *cmd, const char *arg, cli_dom_search *s)
               nodes > SRCH_DOM_SHORTCUT_MAX_BUDGET;
     if (bad)
         return cli_usage(cmd,
-                         "--shortcut '%s' is not W or W:N (W 0 = off or 2..%d moves, N 1..%llu "
-                         "states per window)",
+                         "--shortcut '%s' is not W, W:N, W:ida or W:N:ida (W 0 = off or "
+                         "2..%d moves, N 1..%llu states or expansions per window)",
                          arg, SRCH_DOM_SHORTCUT_MAX_WINDOW,
                          (unsigned long long)SRCH_DOM_SHORTCUT_MAX_BUDGET);
     s->so.shortcut.max_window = (int)w;
     s->so.shortcut.budget = nodes;
+    s->so.shortcut.ida = ida;
     return 0;
 }
 
@@ -399,6 +405,11 @@ int cli_dom_search_finish(const char *cmd, cli_dom_search *s, const dom *d)
                                  "--shortcut needs unit move costs and an inverse for every "
                                  "move; %s has not",
                                  dom_spec(d));
+        if (s->so.shortcut.ida && !dom_has_between(d))
+            return cli_usage(cmd,
+                             "--shortcut ...:ida needs an estimate between two states; %s has "
+                             "none (the n-puzzle has)",
+                             dom_spec(d));
     }
     return focal_finish(cmd, s, own, d);
 }
@@ -537,6 +548,10 @@ void cli_dom_search_help(FILE *out)
             "                      states, N states per window, rounds repeated while one\n"
             "                      improves; keeps the shorter path (saved= moves). Unit-cost\n"
             "                      domains with inverse moves [0: off; N 1000000]\n"
+            "  --shortcut W[:N]:ida  windows over 16 moves by IDA* guided by the domain's\n"
+            "                      estimate between two states (n-puzzle: Manhattan and\n"
+            "                      linear conflicts), N expansions per window: windows far\n"
+            "                      longer than breadth-first search reaches\n"
             "  --max-expanded N    per-instance expansions, 0 = none [0]\n"
             "  --time-limit S      per-instance seconds, 0 = none [0]\n"
             "  --max-nodes N       stored states, 0 = none [0]\n",

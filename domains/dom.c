@@ -418,6 +418,19 @@ int dom_is_goal(const dom *d, const void *state)
     return memcmp(state, d->goal, d->facts.state_bytes) == 0;
 }
 
+/* Whether the definition was built with the `between` entry at all, and
+ * set it. */
+int dom_has_between(const dom *d)
+{
+    size_t end = offsetof(dom_def, between) + sizeof d->def->between;
+    return d->def->struct_size >= end && d->def->between != NULL;
+}
+
+int dom_between(const dom *d, const void *a, const void *b)
+{
+    return dom_has_between(d) ? d->def->between(d->inst, a, b) : 0;
+}
+
 uint64_t dom_hash(const dom *d, const void *state)
 {
     /* FNV-1a over 8-byte words, then a final mix: cheap and well spread

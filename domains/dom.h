@@ -74,6 +74,10 @@ int dom_inverse(const dom *d, int m);
 
 void dom_goal(const dom *d, void *state);
 int dom_is_goal(const dom *d, const void *state);
+/* 1 when the domain estimates the cost between two states (dom_def's
+ * `between`); dom_between is then that admissible estimate, else 0. */
+int dom_has_between(const dom *d);
+int dom_between(const dom *d, const void *a, const void *b);
 /* 64-bit hash of the state bytes (the same for equal states). */
 uint64_t dom_hash(const dom *d, const void *state);
 

@@ -245,6 +245,37 @@ static int bfs_fill(const dom *d, struct bfs *b, int depth, size_t cap)
     return 0;
 }
 
+/* The estimate between two states (dom_def's `between`) against the ball's
+ * distances: 0 from a state to itself, at most the distance between a
+ * state and the goal either way, and at most the path through the goal
+ * between two states of the ball (a bound, not the distance). */
+static void check_between(struct ck *c, const struct bfs *b, int full)
+{
+    const dom *d = c->d;
+    if (!dom_has_between(d))
+        return;
+    size_t sb = dom_state_bytes(d);
+    uint8_t g[DOM_MAX_STATE_BYTES];
+    dom_goal(d, g);
+    for (size_t i = 0; i < b->n; i++) {
+        if (b->depth[i] > full)
+            continue;
+        const uint8_t *s = b->states + i * sb, *t = b->states + ((i * 7919) % b->n) * sb;
+        int self = dom_between(d, s, s), to = dom_between(d, s, g), from = dom_between(d, g, s);
+        int bound = b->depth[i] + b->depth[(i * 7919) % b->n], pair = dom_between(d, s, t);
+        c->r->heur_checks += 4;
+        if (self || to > b->depth[i] || from > b->depth[i] || to < 0 || from < 0 || pair < 0 ||
+            pair > bound) {
+            memcpy(c->s, s, sb);
+            failf(c, "between",
+                  "between: %d to itself, %d to the goal, %d from it (distance %d), "
+                  "%d to another state (at most %d)",
+                  self, to, from, b->depth[i], pair, bound);
+            return;
+        }
+    }
+}
+
 static void check_heuristics(struct ck *c, const dom_check_opts *o)
 {
     const dom *d = c->d;
@@ -282,6 +313,7 @@ static void check_heuristics(struct ck *c, const dom_check_opts *o)
             }
             dom_heur_free(hh);
         }
+        check_between(c, &b, full);
         c->r->bfs_states = b.n;
     }
     free(b.states);

@@ -203,6 +203,14 @@ typedef struct dom_def {
     /* ---- patterns for the core's pattern databases (optional) ---- */
     /* Fill *out for a pattern named in facts->patterns: 0 or a status. */
     int (*pattern_open)(const void *inst, const char *name, dom_pattern *out);
+
+    /* ---- grown after version 1 (optional; absent when struct_size ends
+     * before it) ---- */
+    /* An admissible estimate of the cost from state a to state b (both
+     * canonical; 0 when they are equal). It lets the core search between
+     * two states of a path: window shortcuts by IDA* (heurnet solve
+     * --shortcut W:N:ida). Thread-safe. */
+    int (*between)(const void *inst, const void *a, const void *b);
 } dom_def;
 
 /* What a plug-in exports (C linkage, default visibility): its definitions

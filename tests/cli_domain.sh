@@ -71,6 +71,29 @@ awk -F, 'FNR==1{next} /^6,/{v[++n]=$5} END{d=v[1]-v[2]; if(d<0)d=-d; exit !(n==2
     fail "q8 targets differ from float: $(grep -h '^6,' "$T/avi_float.csv" "$T/avi_q8.csv")"
 grep -qx 'attr.avi_target_q8=1' <("$H" nn info "$T/p_q8.h5") || fail "q8 targets not recorded"
 expect 2 "is not float or q8" "$H" "${A[@]}" --rounds 1 --target-engine q4 -o "$T/x.h5"
+# --parity: the cube's distance parity rounds the leaves, and is recorded
+"$H" avi --domain cube3 --arch 480-8-1 --steps 2 --batch 20 --walk-max 8 --rounds 2 --parity parity \
+    -o "$T/c.h5" --quiet >"$T/c.csv" 2>"$T/avi.err" || fail "avi --parity: $(cat "$T/avi.err")"
+grep -qx 'attr.avi_parity=1' <("$H" nn info "$T/c.h5") || fail "--parity not recorded"
+expect 1 "unknown heuristic" "$H" avi --domain cube3 --arch 480-8-1 --parity odd -o "$T/x.h5"
+expect 2 "needs a --domain" "$H" avi --puzzle 8 --arch 81-8-1 --parity manhattan -o "$T/x.h5"
+# --targets walk: the walk length is the target (mean target = mean walk, 0..8 -> 4)
+"$H" avi --domain cube3 --arch 480-8-1 --steps 5 --batch 200 --walk-max 8 --rounds 2 --targets walk \
+    -o "$T/w.h5" >"$T/w.csv" 2>"$T/avi.err" || fail "avi --targets walk: $(cat "$T/avi.err")"
+grep -qx 'attr.avi_walk_targets=1' <("$H" nn info "$T/w.h5") || fail "--targets walk not recorded"
+awk -F, '/^2,/{exit !($5 > 3.5 && $5 < 4.5 && $6 == 8)}' "$T/w.csv" ||
+    fail "walk targets: $(grep '^2,' "$T/w.csv")"
+expect 2 "walks only" "$H" avi --domain cube3 --arch 480-8-1 --targets walk --states uniform -o "$T/x.h5"
+expect 2 "is not bellman or walk" "$H" avi --domain cube3 --arch 480-8-1 --targets diffusion -o "$T/x.h5"
+# IDA* windows: a weighted-A* 3x4 solution comes back never longer and replays;
+# the cube has no estimate between two states
+printf '1 %s\n' "$("$H" domain sample npuzzle:3x4 -n 1 --walk 60 --seed 9 | cut -d' ' -f2-)" >"$T/b34.txt"
+"$H" solve --domain npuzzle:3x4 --algo astar --weight 4 --heuristic manhattan --shortcut 40:ida \
+    "$T/b34.txt" >"$T/ida.txt" 2>"$T/ida.err" || fail "--shortcut 40:ida: $(cat "$T/ida.err")"
+grep -q 'status=solved' "$T/ida.txt" || fail "--shortcut 40:ida: $(cat "$T/ida.txt")"
+expect 2 "has none" "$H" solve --domain cube3 --heuristic manhattan --algo astar --weight 2 \
+    --shortcut 30:ida "$T/b34.txt"
+expect 2 "is not W, W:N, W:ida" "$H" solve --domain npuzzle:3x4 --shortcut 30:idb "$T/b34.txt"
 # bootstrapping on the plug-in: solved paths fill the buffer, which a
 # checkpoint keeps; a damaged buffered state is refused on resume
 B=(avi --domain "$T/libpancake.so:7" --method bootstrap --arch 49-32-1 --steps 10 --batch 50

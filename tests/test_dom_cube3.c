@@ -385,6 +385,14 @@ static void check_automaton_and_heuristic(const dom *d)
     CHECK(over == 0);
     CHECK(h && dom_heur_eval(h, g) == 0 && dom_heur_eval(h, b.state + SB) == 1);
     dom_heur_free(h);
+    /* "parity" is the distance's parity (avi --parity relies on it) */
+    dom_heur *p = dom_heur_open(d, "parity", &st);
+    CHECK(p != NULL);
+    size_t wrong = 0;
+    for (size_t k = 0; p && k < b.n; k++)
+        wrong += dom_heur_eval(p, b.state + k * SB) != (b.depth[k] & 1);
+    CHECK_MSG(wrong == 0, "%zu cubes whose parity is not their distance's", wrong);
+    dom_heur_free(p);
     free(hit);
     ball_free(&b);
 }

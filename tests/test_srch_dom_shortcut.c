@@ -90,6 +90,65 @@ static void test_shortcut_8puzzle(void)
     dom_free(d);
 }
 
+/* IDA* windows (--shortcut W:N:ida) on the 15-puzzle: random walks of 50
+ * to 74 moves come back optimal from a window as long as the path, padded
+ * detours of 2 x 10 moves (beyond the breadth-first reach of a 16-move
+ * window) are removed, and the pancake plug-in-like domains without an
+ * estimate between two states are refused. */
+static void test_shortcut_ida(void)
+{
+    int st;
+    dom *d = dom_open("npuzzle:4x4", &st);
+    srch_dom_heur *pdb = srch_dom_heur_adm(d, "lc", &st);
+    CHECK(d && pdb && dom_has_between(d));
+    srch_dom_result *res = malloc(sizeof *res);
+    srch_dom_shortcut_opts ida = SRCH_DOM_SHORTCUT_DEFAULTS, bfs = ida;
+    ida.max_window = 200;
+    ida.ida = 1;
+    ida.budget = 20000000;
+    bfs.max_window = 16;
+    hn_rng *r = hn_rng_new(5);
+    srch_dom_opts greedy = {.weight = 5, .batch = 1};
+    for (int i = 0; i < 4; i++) {
+        uint8_t s[32], path[SRCH_DOM_MAX_PATH];
+        dom_goal(d, s);
+        dom_walk(d, s, 40 + 4 * i, r);
+        /* a long detouring solution by weighted A* at weight 5 */
+        CHECK(srch_dom_astar(d, s, pdb, &greedy, NULL, res) == 0 && res->status == 0);
+        int len = res->length, n = len, saved = 0;
+        memcpy(path, res->moves, (size_t)len);
+        int opt = optimal_length(d, s, pdb, res);
+        CHECK_MSG(len > opt, "weighted A*: %d moves, the optimum %d", len, opt);
+        fprintf(stderr, "ida windows: %d moves to %d\n", len, opt);
+        CHECK(srch_dom_shortcut(d, s, path, &n, &ida, 0, &saved) == 0);
+        CHECK_MSG(n == opt && n + saved == len && dom_replay(d, s, path, n) == 1,
+                  "ida windows, walk of %d: %d vs %d", len, n, opt);
+        /* an optimal path with a detour of 10 moves out and back */
+        memcpy(path, res->moves, (size_t)opt);
+        n = opt;
+        pad(d, s, path, &n, opt / 2, 10, r);
+        uint8_t padded[SRCH_DOM_MAX_PATH];
+        int np = n;
+        memcpy(padded, path, (size_t)n);
+        CHECK(srch_dom_shortcut(d, s, padded, &np, &bfs, 0, NULL) == 0 &&
+              dom_replay(d, s, padded, np));
+        int by_bfs = np;
+        CHECK(srch_dom_shortcut(d, s, path, &n, &ida, 0, NULL) == 0);
+        CHECK_MSG(n == opt && dom_replay(d, s, path, n) == 1, "detour: %d vs %d (bfs %d)", n, opt,
+                  by_bfs);
+    }
+    hn_rng_free(r);
+    free(res);
+    srch_dom_heur_free(pdb);
+    dom_free(d);
+    dom *c = dom_open("cube3", &st);
+    uint8_t g[64], mv[2] = {0, 1};
+    int n = 2;
+    dom_goal(c, g);
+    CHECK(c && !dom_has_between(c) && srch_dom_shortcut(c, g, mv, &n, &ida, 0, NULL) != 0);
+    dom_free(c);
+}
+
 /* Anytime A* with a weight, deltas 0, 2 and inf and the shortcut on every
  * incumbent proves IDA*'s length; so does the IDA* stage. */
 static void anytime_proves(const char *spec, const char *base, const char *H, int walk, int count)
@@ -153,6 +212,7 @@ static void anytime_proves(const char *spec, const char *base, const char *H, in
 int main(void)
 {
     test_shortcut_8puzzle();
+    test_shortcut_ida();
     anytime_proves("npuzzle:3x4", "manhattan", NULL, 40, 4);
     anytime_proves("npuzzle:3x4", "manhattan", "lc", 40, 3);
     anytime_proves("cube3", "manhattan", "pdb:edges4", 6, 4);

@@ -515,6 +515,8 @@ int trn_avi_record(const struct trn_avi_opts *o, const struct avi_state *s)
                 {"avi_update_loss", o->update_loss},
                 {"avi_clamp", o->clamp},
                 {"avi_integer_targets", o->integer_targets},
+                {"avi_parity", o->dom_parity != NULL},
+                {"avi_walk_targets", o->walk_targets},
                 {"avi_target_q8", o->target_q8},
                 {"avi_lookahead", o->lookahead},
                 {"avi_uniform_share", o->uniform_share},

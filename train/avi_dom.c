@@ -127,6 +127,17 @@ static int estimate(const struct dom_job *j, nn_sparse *sp, int32_t *acc, const 
     return HN_OK;
 }
 
+/* v rounded to the nearest integer of parity p (at least p). When a
+ * domain's distance parity is known (the cube's corner permutation, the
+ * n-puzzle's Manhattan distance), a leaf whose value is off by less than 1
+ * is then exact, so the min over many noisy children no longer drags the
+ * targets down round after round. */
+static double parity_round(double v, int p)
+{
+    double r = p + 2.0 * floor((v - p) / 2.0 + 0.5);
+    return r < p ? p : r;
+}
+
 /* Leaves: 0 at the goal, else max(child value, floor), the child value
  * being the target network's estimate (with the residual heuristic added),
  * or before the first target network the residual heuristic alone (0
@@ -155,6 +166,11 @@ static int leaf_values(const struct dom_job *j, struct level *l)
         int base = o->dom_residual ? dom_heur_eval(o->dom_residual, st) : 0;
         double v = j->net ? trn_avi_child_value(o, h[m] + (float)base) : base;
         int fl = !o->dom_floor ? 0 : same_floor ? base : dom_heur_eval(o->dom_floor, st);
+        if (o->dom_parity) {
+            int p = dom_heur_eval(o->dom_parity, st) & 1;
+            v = parity_round(v, p);
+            fl += (fl ^ p) & 1; /* the distance has parity p and is >= fl */
+        }
         l->up[m] = fl > v;
         l->v[m] = l->up[m] ? fl : v;
     }
@@ -222,7 +238,11 @@ static int dom_chunk(void *user, int job)
     if (hn_stop_requested())
         return HN_ERR_INTERRUPTED;
     int rc = draw_states(j, lo, hi, (uint64_t)job);
-    rc = rc ? rc : chunk_targets(j, lo, hi);
+    if (!rc && j->o->walk_targets)
+        for (size_t i = lo; i < hi; i++) /* the diffusion distance: no backup */
+            j->y[i] = (float)j->walk[i], j->raised[i] = 0;
+    else
+        rc = rc ? rc : chunk_targets(j, lo, hi);
     size_t sb = dom_state_bytes(j->o->dom);
     for (size_t i = lo; !rc && j->base && i < hi; i++)
         j->base[i] = dom_heur_eval(j->o->dom_residual, j->s + i * sb);

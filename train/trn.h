@@ -238,6 +238,9 @@ struct trn_avi_opts {
     const struct dom *dom;
     const struct dom_heur *dom_floor;
     const struct dom_heur *dom_residual;
+    /* A heuristic whose value has the parity of the distance (may be NULL):
+     * leaf values are rounded to the nearest integer of that parity. */
+    const struct dom_heur *dom_parity;
     const char *arch; /* spec (NULL with init or resume) */
     struct nn_layer_defaults defaults;
     const char *init;               /* start from this model's weights; may be NULL */
@@ -267,6 +270,8 @@ struct trn_avi_opts {
                              on a domain only) [0: float] */
     int lookahead;        /* backup depth in moves, 1..TRN_AVI_MAX_LOOKAHEAD (with a
                              table 1..TRN_AVI_MAX_TABLE_LOOKAHEAD) [1] */
+    int walk_targets;     /* 1 (domain only): the target is the walk length itself,
+                             no backup (CayleyPy's diffusion distance) [0] */
     double uniform_share; /* share of the boards drawn uniformly among the solvable
                              ones instead of by a walk (no walk length, no clamp) [0] */
     /* Boards to start from (for instance the boards on a search's solution

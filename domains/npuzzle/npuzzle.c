@@ -338,4 +338,5 @@ const dom_def dom_npuzzle_def = {
     .heur_eval = dom_np_heur_eval,
     .heur_free = dom_np_heur_free,
     .pattern_open = NULL,
+    .between = dom_np_between,
 };

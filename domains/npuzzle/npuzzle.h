@@ -65,6 +65,8 @@ int dom_np_format_state(const void *inst, const void *state, char *buf, size_t c
 void *dom_np_heur_open(const void *inst, const char *name);
 int dom_np_heur_eval(const void *heur, const void *state);
 void dom_np_heur_free(void *heur);
+/* Manhattan distance plus linear conflicts from board a to board b. */
+int dom_np_between(const void *inst, const void *a, const void *b);
 /* The default partition's sizes ("5-5-5-5-5-5-5" for 6x6) into buf. */
 void dom_np_default_partition(const np_dom *in, char *buf, size_t cap);
 

@@ -44,20 +44,11 @@ void dom_np_default_partition(const np_dom *in, char *buf, size_t cap)
     }
 }
 
-/* Hansson, Mayer & Yung's linear conflicts of one row or column: the
- * tiles in their goal line that are not on a longest run in goal order
- * must leave the line and come back, two moves each. */
-static int line_conflict(const np_dom *in, const uint8_t *s, int line, int is_row)
+/* Two moves for every tile of a line that is not on a longest increasing
+ * run of keys (its order along the line in the target). */
+static int lis_conflicts(const int *key, int k)
 {
-    int key[NP_MAX_SIDE], lis[NP_MAX_SIDE], k = 0, best = 0, w = in->w;
-    int len = is_row ? in->w : in->h, first = is_row ? line * w : line, step = is_row ? 1 : w;
-    const uint8_t *home = is_row ? in->goal_row : in->goal_col;
-    const uint8_t *along = is_row ? in->goal_col : in->goal_row;
-    for (int i = 0, cell = first; i < len; i++, cell += step) {
-        int t = s[cell];
-        if (t && home[t] == line)
-            key[k++] = along[t];
-    }
+    int lis[NP_MAX_SIDE], best = 0;
     for (int i = 0; i < k; i++) {
         lis[i] = 1;
         for (int j = 0; j < i; j++)
@@ -66,6 +57,23 @@ static int line_conflict(const np_dom *in, const uint8_t *s, int line, int is_ro
         best = lis[i] > best ? lis[i] : best;
     }
     return 2 * (k - best);
+}
+
+/* Hansson, Mayer & Yung's linear conflicts of one row or column: the
+ * tiles in their goal line that are not on a longest run in goal order
+ * must leave the line and come back, two moves each. */
+static int line_conflict(const np_dom *in, const uint8_t *s, int line, int is_row)
+{
+    int key[NP_MAX_SIDE], k = 0, w = in->w;
+    int len = is_row ? in->w : in->h, first = is_row ? line * w : line, step = is_row ? 1 : w;
+    const uint8_t *home = is_row ? in->goal_row : in->goal_col;
+    const uint8_t *along = is_row ? in->goal_col : in->goal_row;
+    for (int i = 0, cell = first; i < len; i++, cell += step) {
+        int t = s[cell];
+        if (t && home[t] == line)
+            key[k++] = along[t];
+    }
+    return lis_conflicts(key, k);
 }
 
 static int manhattan(const np_dom *in, const uint8_t *s)
@@ -169,4 +177,50 @@ void dom_np_heur_free(void *heur)
     if (h)
         dom_np_pdb_free(h->pdb);
     free(h);
+}
+
+/* ---- between two boards ---- */
+
+/* Linear conflicts of board a's line toward the target cells pos[]: the
+ * tiles of the line whose target is in the same line, keyed by their
+ * target's place along it. */
+static int line_conflict_to(const np_dom *in, const uint8_t *a, const uint8_t *pos, int line,
+                            int is_row)
+{
+    int key[NP_MAX_SIDE], k = 0, w = in->w;
+    int len = is_row ? w : in->h, first = is_row ? line * w : line, step = is_row ? 1 : w;
+    for (int i = 0, cell = first; i < len; i++, cell += step) {
+        int t = a[cell];
+        if (!t)
+            continue;
+        int row = pos[t] / w, col = pos[t] % w;
+        if ((is_row ? row : col) == line)
+            key[k++] = is_row ? col : row;
+    }
+    return lis_conflicts(key, k);
+}
+
+/* Manhattan distance plus linear conflicts from board a to board b, both
+ * measured toward b's cells instead of the goal's: admissible for the
+ * same reasons, since nothing in them depends on b being the goal. */
+int dom_np_between(const void *inst, const void *a, const void *b)
+{
+    const np_dom *in = inst;
+    const uint8_t *sa = a, *sb = b;
+    uint8_t pos[NP_MAX_CELLS];
+    for (int c = 0; c < in->cells; c++)
+        pos[sb[c]] = (uint8_t)c;
+    int h = 0, w = in->w;
+    for (int c = 0; c < in->cells; c++) {
+        int t = sa[c];
+        if (!t)
+            continue;
+        int dr = c / w - pos[t] / w, dc = c % w - pos[t] % w;
+        h += (dr < 0 ? -dr : dr) + (dc < 0 ? -dc : dc);
+    }
+    for (int r = 0; r < in->h; r++)
+        h += line_conflict_to(in, sa, pos, r, 1);
+    for (int c = 0; c < w; c++)
+        h += line_conflict_to(in, sa, pos, c, 0);
+    return h;
 }

@@ -36,6 +36,16 @@ int srch_gen_heur_value1(srch_dom_heur *h, const void *state);
 int srch_gen_ida_below(const dom *d, const void *start, srch_dom_heur *h, const srch_limits *lim,
                        int64_t below, srch_dom_result *res);
 
+/* ---- window shortcuts by IDA* (gen_window_ida.c) ---- */
+
+/* A path from a to z of at most most + 1 moves by IDA* with dom_between,
+ * bounds rising by `step` (2 when every cycle is even): its length (moves
+ * into found[]), -1 when there is none within the bound or the budget of
+ * expansions or the clock ran out first (*stopped for the clock or
+ * Ctrl-C), or a status < -1. */
+int srch_gen_window_ida(const dom *d, const uint8_t *a, const uint8_t *z, int most, int step,
+                        uint64_t budget, double deadline, uint8_t *found, int *stopped);
+
 /* ---- node store (gen_store.c) ---- */
 
 #define GEN_NO_PARENT UINT32_MAX

@@ -27,7 +27,7 @@
 #include "search/generic/gen_internal.h"
 
 const srch_dom_shortcut_opts SRCH_DOM_SHORTCUT_DEFAULTS = {
-    .max_window = 0, .budget = 1000000, .max_rounds = 8};
+    .max_window = 0, .budget = 1000000, .max_rounds = 8, .ida = 0};
 
 #define NONE UINT32_MAX
 #define CHUNK 32 /* states expanded before their children are looked up */
@@ -65,6 +65,7 @@ typedef struct {
     uint64_t budget, work;
     double deadline;
     int stopped;
+    int ida;          /* long windows by IDA* (srch_dom_shortcut_opts.ida) */
     int even;         /* no odd cycle seen: lengths between two states share their parity */
     uint64_t *failed; /* keys of windows that failed, 0 = empty */
     size_t nfailed, failcap;
@@ -363,6 +364,14 @@ static int probe_even(shortcut *w, const uint8_t *start)
  * would have met in an earlier round). */
 static int window_solve(shortcut *w, const uint8_t *a, const uint8_t *z, int wl)
 {
+    if (w->ida && wl > SRCH_DOM_SHORTCUT_BFS_MAX) {
+        int most = w->even ? wl - 2 : wl - 1, stopped = 0;
+        int k = srch_gen_window_ida(w->d, a, z, most, w->even ? 2 : 1, w->budget, w->deadline,
+                                    w->found, &stopped);
+        w->stopped |= stopped;
+        w->nfound = k > 0 ? k : 0;
+        return k;
+    }
     side_clear(&w->f);
     side_clear(&w->b);
     if (!memcmp(a, z, w->sb)) {
@@ -531,7 +540,16 @@ static shortcut *shortcut_new(const dom *d, const srch_dom_shortcut_opts *o, int
                     .sb = dom_state_bytes(d),
                     .nmoves = dom_nmoves(d),
                     .budget = o->budget,
+                    .ida = o->ida,
                     .deadline = deadline};
+    if (o->ida && !dom_has_between(d)) {
+        *status = hn_fail(HN_ERR_UNSUPPORTED,
+                          "shortcut: domain %s has no estimate between two states for IDA* "
+                          "windows",
+                          dom_spec(d));
+        free(w);
+        return NULL;
+    }
     w->all = w->nmoves == 64 ? ~0ull : (1ull << w->nmoves) - 1;
     if ((*status = check_domain(d, w))) {
         shortcut_free(w);

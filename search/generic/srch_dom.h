@@ -151,7 +151,13 @@ typedef struct srch_dom_shortcut_opts {
     int max_window;  /* longest window in moves (windows of 8, 12, 18, .. up to it); 0: off */
     uint64_t budget; /* states stored per window search: a window needing more stays */
     int max_rounds;  /* rounds over all windows while one improves, 1..100 */
+    /* 1: windows of more than SRCH_DOM_SHORTCUT_BFS_MAX moves are searched by
+     * IDA* with the domain's estimate between two states (dom_has_between),
+     * budget then counting its expansions per window; 0: all by BFS */
+    int ida;
 } srch_dom_shortcut_opts;
+
+#define SRCH_DOM_SHORTCUT_BFS_MAX 16
 
 #define SRCH_DOM_SHORTCUT_MAX_WINDOW 200
 #define SRCH_DOM_SHORTCUT_MAX_BUDGET 100000000ull

@@ -1,0 +1,144 @@
+/* A window of a path re-solved by IDA* between its two end states, guided
+ * by the domain's estimate between two states (dom_def's `between`). The
+ * bidirectional breadth-first search of gen_shortcut.c needs no heuristic
+ * but grows as the branching factor to the half window, so it stops near
+ * 24 moves on the n-puzzle; a window of 60 moves whose detour is a handful
+ * of moves costs IDA* little, since its work grows with the estimate's
+ * error, not with the window. A window whose path is already shortest
+ * costs the most (its last bound is the window's length less 2): the
+ * budget caps that, and gen_shortcut.c remembers the windows that failed. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "search/generic/gen_internal.h"
+
+/* One level of the depth-first stack: a state's children, its automaton
+ * states and moves, and which child comes next. */
+typedef struct {
+    uint8_t *kids, *kmove, *kq;
+    int nkids, next;
+} frame;
+
+typedef struct {
+    const dom *d;
+    size_t sb;
+    const uint8_t *z; /* the window's end state */
+    frame *f;
+    uint8_t *path; /* the moves on the stack, f[k]'s chosen child's move */
+    uint64_t work, budget;
+    double deadline;
+    int stopped, bound;
+    int64_t next_bound;
+} wida;
+
+static int frame_expand(wida *w, int k, const uint8_t *state, int q)
+{
+    frame *f = &w->f[k];
+    f->nkids = dom_expand(w->d, state, q, f->kids, f->kmove, f->kq);
+    f->next = 0;
+    if (++w->work > w->budget)
+        return 1;
+    if ((w->work & 1023) == 0 &&
+        (hn_stop_requested() || (w->deadline > 0 && hn_now() > w->deadline))) {
+        w->stopped = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* One depth-first pass of f = g + between(s, z) <= bound: the length of
+ * the path found (its moves in w->path), 0 for none, -1 when the budget
+ * or the clock ran out. */
+static int bounded_pass(wida *w, const uint8_t *a)
+{
+    if (frame_expand(w, 0, a, DOM_PRUNE_ROOT))
+        return -1;
+    int k = 0;
+    while (k >= 0) {
+        frame *f = &w->f[k];
+        if (f->next == f->nkids) {
+            k--;
+            continue;
+        }
+        int i = f->next++, g = k + 1;
+        const uint8_t *c = f->kids + (size_t)i * w->sb;
+        w->path[k] = f->kmove[i];
+        if (!memcmp(c, w->z, w->sb))
+            return g;
+        int h = dom_between(w->d, c, w->z);
+        if (g + h > w->bound) {
+            if (g + h < w->next_bound)
+                w->next_bound = g + h;
+            continue;
+        }
+        if (frame_expand(w, k + 1, c, f->kq[i]))
+            return -1;
+        k++;
+    }
+    return 0;
+}
+
+static void wida_free(wida *w, int depth)
+{
+    for (int k = 0; w->f && k < depth; k++) {
+        free(w->f[k].kids);
+        free(w->f[k].kmove);
+        free(w->f[k].kq);
+    }
+    free(w->f);
+    free(w->path);
+}
+
+static int wida_alloc(wida *w, int depth)
+{
+    int n = dom_nmoves(w->d);
+    w->f = calloc((size_t)depth, sizeof *w->f);
+    w->path = malloc((size_t)depth);
+    if (!w->f || !w->path)
+        return HN_ERR_NOMEM;
+    for (int k = 0; k < depth; k++) {
+        w->f[k].kids = malloc((size_t)n * w->sb);
+        w->f[k].kmove = malloc((size_t)n);
+        w->f[k].kq = malloc((size_t)n);
+        if (!w->f[k].kids || !w->f[k].kmove || !w->f[k].kq)
+            return HN_ERR_NOMEM;
+    }
+    return 0;
+}
+
+int srch_gen_window_ida(const dom *d, const uint8_t *a, const uint8_t *z, int most, int step,
+                        uint64_t budget, double deadline, uint8_t *found, int *stopped)
+{
+    if (!memcmp(a, z, dom_state_bytes(d)))
+        return 0;
+    if (most < 1)
+        return -1;
+    wida w = {.d = d, .sb = dom_state_bytes(d), .z = z, .budget = budget, .deadline = deadline};
+    if (wida_alloc(&w, most + 1)) {
+        wida_free(&w, most + 1);
+        return hn_fail(HN_ERR_NOMEM, "shortcut: out of memory for a window of %d moves", most);
+    }
+    int len = -1;
+    w.bound = dom_between(d, a, z);
+    while (w.bound <= most) {
+        /* with only even cycles a path's length has the window's parity */
+        if (step == 2 && (most - w.bound) % 2)
+            w.bound++;
+        if (w.bound > most)
+            break;
+        w.next_bound = INT64_MAX;
+        int k = bounded_pass(&w, a);
+        if (k != 0) {
+            len = k;
+            break;
+        }
+        if (w.next_bound == INT64_MAX)
+            break; /* nothing beyond this bound: no path at all */
+        w.bound = (int)(w.next_bound > most + 1 ? most + 1 : w.next_bound);
+    }
+    if (len > 0)
+        memcpy(found, w.path, (size_t)len);
+    *stopped = w.stopped;
+    wida_free(&w, most + 1);
+    return len;
+}
