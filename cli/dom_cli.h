@@ -79,7 +79,7 @@ enum { CLI_DOM_OPT_BOUND = 1040, CLI_DOM_OPT_ADMISSIBLE = 1041 };
         {"max-expanded", required_argument, 0, 1012}, {"time-limit", required_argument, 0, 1013},  \
         {"max-nodes", required_argument, 0, 1014}, {"deltas", required_argument, 0, 1015},         \
         {"shortcut", required_argument, 0, 1017}, {"ida", required_argument, 0, 1018},             \
-        {"ida-at", required_argument, 0, 1019},                                                    \
+        {"ida-at", required_argument, 0, 1019}, {"widen", required_argument, 0, 1020},             \
         {"bound", required_argument, 0, CLI_DOM_OPT_BOUND},                                        \
     {                                                                                              \
         "admissible", required_argument, 0, CLI_DOM_OPT_ADMISSIBLE                                 \

@@ -336,6 +336,14 @@ int cli_dom_search_opt(const char *cmd, int opt, const char *arg, cli_dom_search
     case 1019:
         *rc = ida_opt(cmd, opt, arg, s);
         return 1;
+    case 1020: {
+        double x;
+        if (cli_parse_double(arg, &x) || !(x == 0 || (x > 1 && x <= 100)))
+            *rc = cli_usage(cmd, "--widen '%s' is not 0 (off) or over 1 up to 100", arg);
+        else
+            s->so.widen = x;
+        return 1;
+    }
     default:
         if (opt < 1004 || opt > 1014)
             return 0;
@@ -395,6 +403,8 @@ int cli_dom_search_finish(const char *cmd, cli_dom_search *s, const dom *d)
         s->so.weight = 1.5;
     if (s->algo == CLI_DOM_IDASTAR && net)
         return cli_usage(cmd, "--algo idastar needs an admissible heuristic, not %s", s->heuristic);
+    if (s->algo != CLI_DOM_BEAM && s->so.widen)
+        return cli_usage(cmd, "--widen is beam's, not %s's", cli_dom_algo_name(s->algo));
     if (s->algo != CLI_DOM_ANYTIME && (s->so.ndeltas || s->so.ida))
         return cli_usage(cmd, "--deltas and --ida are anytime's, not %s's",
                          cli_dom_algo_name(s->algo));
@@ -525,6 +535,9 @@ void cli_dom_search_help(FILE *out)
             "  --weight W          f = g + W*h (astar, wastar, bwas) [1; wastar 1.5]\n"
             "  --batch B           bwas, focal: states expanded per step [%d]\n"
             "  --width W           beam: states kept per depth [%d]\n"
+            "  --widen F           beam: after each solution search again F times wider\n"
+            "                      (each run stopping at the incumbent's depth) while the\n"
+            "                      time limit allows; the shortest stands [0: one run]\n"
             "  --weights W1,W2,..  anytime: passes on f = g + W*h for the falling weights,\n"
             "                      before the deltas' phases ('none': no pass) [5,3,2,1.5,1]\n"
             "  --deltas LIST       anytime: A* phases on max(h - delta, H), one per delta of\n"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The long value-iteration runs of the 35-puzzle, the 48-puzzle and the
-# Rubik's cube (DAVI on a residual over the domain's admissible heuristic, no
-# optimal label), sized for this 2-core machine and meant to run in the
-# background over several sessions:
+# The long training runs of the 35-puzzle and the 48-puzzle (DAVI on a
+# residual over the domain's admissible heuristic) and of the Rubik's cube
+# (the walk length, CayleyPy's diffusion distance), no optimal label, sized
+# for this 2-core machine and meant to run in the background over several
+# sessions:
 #   - with DIR/ck.h5 present the run resumes that checkpoint;
 #   - else with models/<name>.h5 present (the committed snapshot) it starts
 #     from those weights (--init-from), so a new machine continues;
@@ -23,17 +24,18 @@ case $name in
     domain=npuzzle:6x6:blank-last
     base=max:lc,pdb:5-5-5-5-5-5-5
     arch=1296-1000-500-250-1
-    walk=(--walk-max 2000 --states uniform:0.2 --lookahead 2) ;;
+    walk=(--walk-max 2000 --states uniform:0.2 --lookahead 2 --residual "$base" --floor "$base"
+          --target-engine q8) ;;
 48puzzle)
     domain=npuzzle:7x7:blank-last
     base=max:lc,pdb:4-4-4-4-4-4-4-4-4-4-4-4
     arch=2401-1000-500-250-1
-    walk=(--walk-max 4000 --states uniform:0.2 --lookahead 2) ;;
+    walk=(--walk-max 4000 --states uniform:0.2 --lookahead 2 --residual "$base" --floor "$base"
+          --target-engine q8) ;;
 cube3)
     domain=cube3
-    base=max:pdb:corners,pdb:edges7a,pdb:edges7b
     arch=480-1000-500-250-1
-    walk=(--walk-max 30 --states uniform:0.1) ;;
+    walk=(--walk-max 30 --targets walk) ;;
 *)
     echo "$0: unknown run '$name' (35puzzle, 48puzzle, cube3)" >&2
     exit 2 ;;
@@ -55,8 +57,8 @@ EOF
     "$HN" nn info "$snapshot" | grep -E '^(spec|attr.domain|attr.residual|attr.avi_rounds|attr.avi_seconds)='
     exit 0
 fi
-args=(avi --domain "$domain" --residual "$base" --floor "$base" "${walk[@]}" --steps 100
-      --batch 1000 --lr 1e-3 --lr-decay 0.99999 --rounds 100000 --threads 1 --blas-threads 1 --target-engine q8
+args=(avi --domain "$domain" "${walk[@]}" --steps 100
+      --batch 1000 --lr 1e-3 --lr-decay 0.99999 --rounds 100000 --threads 1 --blas-threads 1
       --checkpoint "$dir/ck.h5" --log "$dir/log.csv" -o "$dir/final.h5" --quiet)
 if [ -e "$dir/ck.h5" ]; then
     exec "$HN" "${args[@]}" --resume "$dir/ck.h5" "$@"

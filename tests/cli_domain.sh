@@ -93,6 +93,11 @@ printf '1 %s\n' "$("$H" domain sample npuzzle:3x4 -n 1 --walk 60 --seed 9 | cut 
 grep -q 'status=solved' "$T/ida.txt" || fail "--shortcut 40:ida: $(cat "$T/ida.txt")"
 expect 2 "has none" "$H" solve --domain cube3 --heuristic manhattan --algo astar --weight 2 \
     --shortcut 30:ida "$T/b34.txt"
+expect 2 "is not 0 (off) or over 1" "$H" solve --domain npuzzle:3x4 --algo beam --widen 1 "$T/b34.txt"
+expect 2 "--widen is beam's" "$H" solve --domain npuzzle:3x4 --algo astar --widen 2 "$T/b34.txt"
+"$H" solve --domain npuzzle:3x4 --algo beam --width 100 --widen 4 --heuristic manhattan "$T/b34.txt" \
+    >"$T/beam.txt" 2>"$T/beam.err" || fail "beam --widen: $(cat "$T/beam.err")"
+grep -q 'status=solved' "$T/beam.txt" || fail "beam --widen: $(cat "$T/beam.txt")"
 expect 2 "is not W, W:N, W:ida" "$H" solve --domain npuzzle:3x4 --shortcut 30:idb "$T/b34.txt"
 # bootstrapping on the plug-in: solved paths fill the buffer, which a
 # checkpoint keeps; a damaged buffered state is refused on resume

@@ -610,6 +610,8 @@ static void test_net_search(void)
     srch_dom_opts bw = SRCH_DOM_DEFAULTS, bm = SRCH_DOM_DEFAULTS;
     bw.batch = 8;
     bm.width = 4;
+    srch_dom_opts wide = bm;
+    wide.widen = 2;
     int calls = 0;
     hn_rng *r = hn_rng_new(5);
     for (int i = 0; i < 20; i++) {
@@ -620,6 +622,13 @@ static void test_net_search(void)
               res->cost >= opt && res->rows > 0 && !res->proven);
         CHECK(srch_dom_bwas(d, s, h, &bw, NULL, res) == 0 && valid(d, s, res) && res->cost >= opt);
         CHECK(srch_dom_beam(d, s, h, &bm, NULL, res) == 0 && valid(d, s, res) && res->cost >= opt);
+        /* widening: never longer than the first run, optimal once the beam
+         * holds every stack (7! = 5040 < 4 * 2^11) */
+        int narrow = res->length;
+        CHECK(srch_dom_beam(d, s, h, &wide, NULL, res) == 0 && valid(d, s, res) &&
+              res->length <= narrow);
+        CHECK_MSG(res->cost == opt, "widened beam: %lld, the optimum %d", (long long)res->cost,
+                  opt);
         if (i < 5) /* IDA* with a network: children of a state in one call */
             CHECK(srch_dom_idastar(d, s, h, NULL, res) == 0 && valid(d, s, res) &&
                   res->cost >= opt && !res->proven && res->rows >= res->generated);

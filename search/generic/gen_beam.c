@@ -4,6 +4,7 @@
  * children of a depth are evaluated with one heuristic call, their parents
  * being the previous depth's states, so a network builds each child's
  * first layer from its parent's (which the previous call left behind). */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -174,7 +175,11 @@ static int keep_best(beam *b, size_t depth)
     return 0;
 }
 
-static int beam_run(beam *b, const void *start, const srch_limits *lim, double deadline)
+/* A goal within max_depth moves: 0 (path in b->res), NO_SHORTER when the
+ * depth ran out first, or a status. */
+#define NO_SHORTER 1
+static int beam_run(beam *b, const void *start, const srch_limits *lim, double deadline,
+                    size_t max_depth)
 {
     memcpy(b->cur, start, b->sb);
     b->cq[0] = DOM_PRUNE_ROOT;
@@ -186,7 +191,7 @@ static int beam_run(beam *b, const void *start, const srch_limits *lim, double d
         b->res->cost = st ? -1 : 0;
         return st;
     }
-    for (size_t depth = 0; depth < SRCH_DOM_MAX_PATH; depth++) {
+    for (size_t depth = 0; depth < max_depth; depth++) {
         if ((st = srch_gen_limits_hit("beam search", b->res, lim, deadline, b->ntrace)))
             return st;
         if (expand_depth(b, depth))
@@ -198,7 +203,71 @@ static int beam_run(beam *b, const void *start, const srch_limits *lim, double d
             return st;
         b->res->stored = b->ntrace;
     }
+    if (max_depth < SRCH_DOM_MAX_PATH)
+        return NO_SHORTER;
     return hn_fail(HN_ERR_LIMIT, "beam search: no goal within %d moves", SRCH_DOM_MAX_PATH);
+}
+
+/* One beam of `width` into r, up to max_depth moves. */
+static int beam_once(const dom *d, const void *start, srch_dom_heur *h, size_t width,
+                     size_t max_depth, const srch_limits *lim, double deadline, srch_dom_result *r)
+{
+    beam b = {.d = d,
+              .def = dom_def_of(d),
+              .inst = dom_instance(d),
+              .h = h,
+              .sb = dom_state_bytes(d),
+              .width = width,
+              .nmoves = dom_nmoves(d),
+              .res = r};
+    int st = beam_alloc(&b);
+    if (!st)
+        st = beam_run(&b, start, lim, deadline, max_depth);
+    beam_free(&b);
+    return st;
+}
+
+/* Wider beams after the first solution (opts->widen), each bounded by the
+ * incumbent: a wider beam keeps more of the states a narrow one ranked
+ * wrongly, so it tends to find shorter paths, and the time limit decides
+ * how wide it gets. A run cut by the clock leaves the incumbent. */
+static int widen(const dom *d, const void *start, srch_dom_heur *h, const srch_dom_opts *o,
+                 const srch_limits *lim, double deadline, srch_dom_result *res)
+{
+    srch_dom_result *r = malloc(sizeof *r);
+    if (!r)
+        return hn_fail(HN_ERR_NOMEM, "beam search: out of memory");
+    int st = 0;
+    double last = res->seconds; /* the previous run's time */
+    for (double w = o->width * o->widen; w < 1e7 && res->length > 1; w *= o->widen) {
+        /* a run `widen` times wider takes about `widen` times as long; one
+         * the clock would cut finds nothing, so it is not started */
+        double t = hn_now();
+        if (deadline > 0 && t + o->widen * last > deadline)
+            break;
+        memset(r, 0, offsetof(srch_dom_result, moves));
+        r->length = -1;
+        r->cost = -1;
+        int k = beam_once(d, start, h, (size_t)w, (size_t)res->length - 1, lim, deadline, r);
+        last = hn_now() - t;
+        res->expanded += r->expanded;
+        res->generated += r->generated;
+        res->stored = r->stored > res->stored ? r->stored : res->stored;
+        if (!k && r->length >= 0 && r->length < res->length) {
+            memcpy(res->moves, r->moves, (size_t)r->length);
+            res->length = r->length;
+            res->cost = r->cost;
+            res->improvements++;
+        }
+        if (k == HN_ERR_LIMIT || k == HN_ERR_INTERRUPTED)
+            break; /* the incumbent is the answer */
+        if (k < 0) {
+            st = k;
+            break;
+        }
+    }
+    free(r);
+    return st;
 }
 
 int srch_dom_beam(const dom *d, const void *start, srch_dom_heur *h, const srch_dom_opts *opts,
@@ -209,22 +278,16 @@ int srch_dom_beam(const dom *d, const void *start, srch_dom_heur *h, const srch_
         return res->status;
     if (o->width < 1 || o->width > 10000000)
         return res->status = hn_fail(HN_ERR_ARG, "beam search: width must be 1..10^7");
-    double t0 = hn_now();
+    if (o->widen != 0 && !(o->widen > 1 && o->widen <= 100))
+        return res->status = hn_fail(HN_ERR_ARG, "beam search: widen must be 0 (off) or over 1");
+    double t0 = hn_now(), deadline = srch_gen_deadline(lim, t0);
     uint64_t rows0 = srch_dom_heur_rows(h);
-    beam b = {.d = d,
-              .def = dom_def_of(d),
-              .inst = dom_instance(d),
-              .h = h,
-              .sb = dom_state_bytes(d),
-              .width = (size_t)o->width,
-              .nmoves = dom_nmoves(d),
-              .res = res};
-    int st = beam_alloc(&b);
-    if (!st)
-        st = beam_run(&b, start, lim, srch_gen_deadline(lim, t0));
+    int st = beam_once(d, start, h, (size_t)o->width, SRCH_DOM_MAX_PATH, lim, deadline, res);
+    res->seconds = hn_now() - t0;
+    if (!st && o->widen > 1)
+        st = widen(d, start, h, o, lim, deadline, res);
     if (!st)
         st = srch_gen_check(d, start, "beam search", res);
-    beam_free(&b);
     res->rows = srch_dom_heur_rows(h) - rows0;
     res->seconds = hn_now() - t0;
     return res->status = st;

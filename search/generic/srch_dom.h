@@ -184,6 +184,10 @@ typedef struct srch_dom_opts {
     double weight; /* f = g + weight * h, 0..100 [1] */
     int batch;     /* batch A*: states expanded per step, 1..65536 [1] */
     int width;     /* beam: states kept per depth, 1..10^7 [1024] */
+    /* beam: after each solution run again with `widen` times the width
+     * (below 10^7) while the time limit allows, each run stopping at the
+     * incumbent's depth; the shortest solution stands [0: one run] */
+    double widen;
     /* anytime: falling weights >= 1 of the successive passes [5, 3, 2, 1.5, 1] */
     int nweights;
     double weights[SRCH_DOM_MAX_WEIGHTS];
