@@ -41,8 +41,10 @@ for name in $names; do
     search=()
     if ! "$HN" nn info "$model" | grep -q '^attr.search='; then
         case $name in
-        cube3) search=(--algo bwas --weight 1.5 --batch 100 --shortcut 12) ;;
-        *) search=(--algo anytime --weights 5,3,2,1.6,1.4,1.3,1.2 --shortcut 24) ;;
+        cube3) search=(--algo beam --width 1000 --widen 2 --scale 100) ;;
+        35puzzle) search=(--algo anytime --weights 1.8,1.6,1.4,1.3,1.2 --batch 1000
+                          --shortcut 60:200000:ida) ;;
+        *) search=(--algo anytime --weights 3,2,1.6,1.4,1.3 --batch 300 --shortcut 60:200000:ida) ;;
         esac
     fi
     echo "== $name on $set_name ($file): ${search[*]:-$("$HN" nn info "$model" | sed -n 's/^attr.search=//p')}"
