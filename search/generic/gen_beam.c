@@ -238,18 +238,24 @@ static int widen(const dom *d, const void *start, srch_dom_heur *h, const srch_d
     if (!r)
         return hn_fail(HN_ERR_NOMEM, "beam search: out of memory");
     int st = 0;
-    double last = res->seconds; /* the previous run's time */
-    for (double w = o->width * o->widen; w < 1e7 && res->length > 1; w *= o->widen) {
-        /* a run `widen` times wider takes about `widen` times as long; one
-         * the clock would cut finds nothing, so it is not started */
-        double t = hn_now();
-        if (deadline > 0 && t + o->widen * last > deadline)
+    double prev = o->width, last = res->seconds; /* the previous run's width and time */
+    while (res->length > 1) {
+        /* a run's time grows about as its width: with a time limit the next
+         * one is only as wide as the time left allows (a run the clock cuts
+         * finds nothing), and none when that is hardly wider */
+        double t = hn_now(), w = prev * o->widen;
+        if (deadline > 0) {
+            double fit = 0.9 * (deadline - t) * prev / (last > 1e-6 ? last : 1e-6);
+            w = fit < w ? fit : w;
+        }
+        if (w < 1.1 * prev || w >= 1e7)
             break;
         memset(r, 0, offsetof(srch_dom_result, moves));
         r->length = -1;
         r->cost = -1;
         int k = beam_once(d, start, h, (size_t)w, (size_t)res->length - 1, lim, deadline, r);
         last = hn_now() - t;
+        prev = w;
         res->expanded += r->expanded;
         res->generated += r->generated;
         res->stored = r->stored > res->stored ? r->stored : res->stored;
