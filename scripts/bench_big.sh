@@ -3,6 +3,7 @@
 # model's recorded search (one search thread, one BLAS thread) on
 #   own:  our own boards and cubes (tuning: walks of 200-600 and 700-2700
 #         moves, cubes of 100-1000 random quarter turns; no optimum known),
+#   near: (cube3 only) own cubes of 10-16 quarter turns with proven optima,
 #   test: DeepCubeA's test sets (final figures only; the 35/48 files' lengths
 #         are DeepCubeA's own solutions, read as references).
 # A model without a recorded search runs the best search on own states so
@@ -10,13 +11,13 @@
 # (cube) at most. Prints one summary line per run; the reports stay in
 # OUT/NAME-SET/.
 #
-# usage: scripts/bench_big.sh own|test [OUT [LIMIT [NAMES]]]
+# usage: scripts/bench_big.sh own|near|test [OUT [LIMIT [NAMES]]]
 #   LIMIT: only the first LIMIT states of each file (0 = all) [0]
 #   NAMES: any of 35puzzle 48puzzle cube3 [all three]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 HN=${HEURNET:-$root/build/heurnet}
-set_name=${1:?usage: $0 own|test [OUT [LIMIT [NAMES]]]}
+set_name=${1:?usage: $0 own|near|test [OUT [LIMIT [NAMES]]]}
 out=${2:-/tmp/heurnet-bench-big}
 limit=${3:-0}
 names=${4:-"35puzzle 48puzzle cube3"}
@@ -28,6 +29,7 @@ for name in $names; do
     35puzzle-own) file=instances/npuzzle/own/35puzzle-walk.txt ;;
     48puzzle-own) file=instances/npuzzle/own/48puzzle-walk.txt ;;
     cube3-own) file=instances/cube3/own/cube3-walk.txt ;;
+    cube3-near) file=instances/cube3/own/cube3-walk10-16-optimal.txt ;;
     35puzzle-test) file=instances/npuzzle/deepcubea_test_35puzzle.txt ref=(--reference) ;;
     48puzzle-test) file=instances/npuzzle/deepcubea_test_48puzzle.txt ref=(--reference) ;;
     cube3-test) file=instances/cube3/deepcubea_test_cube3.txt ;;
