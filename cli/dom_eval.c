@@ -165,6 +165,20 @@ static int run(const eval_args *a, const dom *d, srch_dom_heur *h, const dom_ins
     return 0;
 }
 
+/* The anytime weights, the beam's widening and the window shortcut, after
+ * the first k characters of buf. */
+static void describe_more(const cli_dom_search *s, char *buf, size_t cap, int k)
+{
+    for (int i = 0; s->algo == CLI_DOM_ANYTIME && i < s->so.nweights && k > 0 && (size_t)k < cap;
+         i++)
+        k += snprintf(buf + k, cap - (size_t)k, "%s%g", i ? "," : ", weights ", s->so.weights[i]);
+    if (s->so.widen > 0 && k > 0 && (size_t)k < cap)
+        k += snprintf(buf + k, cap - (size_t)k, ", widen %g", s->so.widen);
+    if (s->so.shortcut.max_window && k > 0 && (size_t)k < cap)
+        snprintf(buf + k, cap - (size_t)k, ", windows of up to %d moves%s",
+                 s->so.shortcut.max_window, s->so.shortcut.ida ? " (IDA* over 16)" : "");
+}
+
 static int report(const eval_args *a, const dom *d, const heurnet_dom_eval_row *rows, size_t n,
                   size_t in_file, double wall, const char *part)
 {
@@ -172,8 +186,9 @@ static int report(const eval_args *a, const dom *d, const heurnet_dom_eval_row *
     int k = snprintf(search, sizeof search, "%s, weight %g, batch %d, width %d",
                      cli_dom_algo_name(a->s.algo), a->s.so.weight, a->s.so.batch, a->s.so.width);
     if (a->s.algo == CLI_DOM_FOCAL && k > 0 && (size_t)k < sizeof search)
-        snprintf(search + k, sizeof search - (size_t)k, ", bound %g over %s", a->s.bound,
-                 a->s.admissible);
+        k += snprintf(search + k, sizeof search - (size_t)k, ", bound %g over %s", a->s.bound,
+                      a->s.admissible);
+    describe_more(&a->s, search, sizeof search, k);
     snprintf(limits, sizeof limits, "time %g s%s, expansions %llu, stored %llu (0 = none)",
              a->budget > 0 ? a->budget : a->s.lim.time_limit,
              a->budget > 0 ? " per state on average (budget)" : " per state",
