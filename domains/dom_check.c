@@ -260,9 +260,10 @@ static void check_between(struct ck *c, const struct bfs *b, int full)
     for (size_t i = 0; i < b->n; i++) {
         if (b->depth[i] > full)
             continue;
-        const uint8_t *s = b->states + i * sb, *t = b->states + ((i * 7919) % b->n) * sb;
+        size_t j = (i * 7919) % b->n; /* another state of the ball */
+        const uint8_t *s = b->states + i * sb, *t = b->states + j * sb;
         int self = dom_between(d, s, s), to = dom_between(d, s, g), from = dom_between(d, g, s);
-        int bound = b->depth[i] + b->depth[(i * 7919) % b->n], pair = dom_between(d, s, t);
+        int bound = b->depth[i] + b->depth[j], pair = dom_between(d, s, t);
         c->r->heur_checks += 4;
         if (self || to > b->depth[i] || from > b->depth[i] || to < 0 || from < 0 || pair < 0 ||
             pair > bound) {

@@ -12,6 +12,9 @@ struct dom {
     uint8_t *goal;
     char *spec;
     int unit;
+    /* def->between when the definition has that entry (read once at open:
+     * an older plug-in's struct ends before it), else NULL */
+    int (*between)(const void *inst, const void *a, const void *b);
     uint64_t allowed[256]; /* moves allowed per automaton state */
 };
 

@@ -19,7 +19,7 @@ HN=${HEURNET:-$root/build/heurnet}
 name=${1:?usage: $0 35puzzle|48puzzle|cube3 DIR [--snapshot] [avi options]}
 dir=${2:?usage: $0 NAME DIR}
 shift 2
-# The puzzles ran at lr 1e-3 to rounds 290 (35) and 220 (48) and go on at
+# The puzzles ran at lr 1e-3 to about rounds 288 (35) and 220 (48), then
 # 1.5e-4, the 24-puzzle run's rate (a lower rate, less noise in the values
 # the next targets back up).
 case $name in

@@ -75,6 +75,17 @@ expect 2 "is not float or q8" "$H" "${A[@]}" --rounds 1 --target-engine q4 -o "$
 "$H" avi --domain cube3 --arch 480-8-1 --steps 2 --batch 20 --walk-max 8 --rounds 2 --parity parity \
     -o "$T/c.h5" --quiet >"$T/c.csv" 2>"$T/avi.err" || fail "avi --parity: $(cat "$T/avi.err")"
 grep -qx 'attr.avi_parity=1' <("$H" nn info "$T/c.h5") || fail "--parity not recorded"
+# round 1 (no target network yet, leaves 0): with parity an even cube's
+# leaves round up to 1, so its target is 2 instead of 1 (mean 4/9 + 8/9
+# over walks of 0..8 against 8/9)
+for p in plain parity; do
+    "$H" avi --domain cube3 --arch 480-8-1 --steps 5 --batch 200 --walk-max 8 --rounds 1 \
+        $([ $p = parity ] && echo --parity parity) -o "$T/r1.h5" >"$T/r1_$p.csv" 2>"$T/avi.err" ||
+        fail "avi round 1 ($p): $(cat "$T/avi.err")"
+done
+awk -F, 'FNR==1{next} /^1,/{v[++n]=$5} END{exit !(n==2 && v[1]<1 && v[2]>1.2)}' \
+    "$T/r1_plain.csv" "$T/r1_parity.csv" ||
+    fail "--parity round-1 targets: $(grep -h '^1,' "$T/r1_plain.csv" "$T/r1_parity.csv")"
 expect 1 "unknown heuristic" "$H" avi --domain cube3 --arch 480-8-1 --parity odd -o "$T/x.h5"
 expect 2 "needs a --domain" "$H" avi --puzzle 8 --arch 81-8-1 --parity manhattan -o "$T/x.h5"
 # --targets walk: the walk length is the target (mean target = mean walk, 0..8 -> 4)

@@ -252,6 +252,8 @@ static int dom_chunk(void *user, int job)
 static int run_jobs(struct dom_job *j, const nn_model *target)
 {
     int rc = 0;
+    if (j->o->walk_targets)
+        target = NULL; /* the walk length is the target: no network to run */
     nn_sparse *net =
         target ? nn_sparse_new(target, j->o->target_q8 ? NN_SPARSE_Q8 : NN_SPARSE_FLOAT, 1, &rc)
                : NULL;

@@ -60,14 +60,15 @@ static int lis_conflicts(const int *key, int k)
 }
 
 /* Hansson, Mayer & Yung's linear conflicts of one row or column: the
- * tiles in their goal line that are not on a longest run in goal order
- * must leave the line and come back, two moves each. */
-static int line_conflict(const np_dom *in, const uint8_t *s, int line, int is_row)
+ * tiles whose target (row[t], col[t]: the goal's, or another board's) is
+ * in this line and that are not on a longest run in target order must
+ * leave the line and come back, two moves each. */
+static int line_conflict(const np_dom *in, const uint8_t *s, const uint8_t *row, const uint8_t *col,
+                         int line, int is_row)
 {
     int key[NP_MAX_SIDE], k = 0, w = in->w;
     int len = is_row ? in->w : in->h, first = is_row ? line * w : line, step = is_row ? 1 : w;
-    const uint8_t *home = is_row ? in->goal_row : in->goal_col;
-    const uint8_t *along = is_row ? in->goal_col : in->goal_row;
+    const uint8_t *home = is_row ? row : col, *along = is_row ? col : row;
     for (int i = 0, cell = first; i < len; i++, cell += step) {
         int t = s[cell];
         if (t && home[t] == line)
@@ -84,14 +85,20 @@ static int manhattan(const np_dom *in, const uint8_t *s)
     return md - in->dist[0][s[in->cells]]; /* the blank does not count */
 }
 
+/* The conflicts of every row and column toward the targets row[], col[]. */
+static int all_conflicts(const np_dom *in, const uint8_t *s, const uint8_t *row, const uint8_t *col)
+{
+    int h = 0;
+    for (int r = 0; r < in->h; r++)
+        h += line_conflict(in, s, row, col, r, 1);
+    for (int c = 0; c < in->w; c++)
+        h += line_conflict(in, s, row, col, c, 0);
+    return h;
+}
+
 static int linear_conflicts(const np_dom *in, const uint8_t *s)
 {
-    int h = manhattan(in, s);
-    for (int r = 0; r < in->h; r++)
-        h += line_conflict(in, s, r, 1);
-    for (int c = 0; c < in->w; c++)
-        h += line_conflict(in, s, c, 0);
-    return h;
+    return manhattan(in, s) + all_conflicts(in, s, in->goal_row, in->goal_col);
 }
 
 /* "SIZES" or "SIZES:noreflect": square boards take the max of the lookups
@@ -181,25 +188,6 @@ void dom_np_heur_free(void *heur)
 
 /* ---- between two boards ---- */
 
-/* Linear conflicts of board a's line toward the target cells pos[]: the
- * tiles of the line whose target is in the same line, keyed by their
- * target's place along it. */
-static int line_conflict_to(const np_dom *in, const uint8_t *a, const uint8_t *pos, int line,
-                            int is_row)
-{
-    int key[NP_MAX_SIDE], k = 0, w = in->w;
-    int len = is_row ? w : in->h, first = is_row ? line * w : line, step = is_row ? 1 : w;
-    for (int i = 0, cell = first; i < len; i++, cell += step) {
-        int t = a[cell];
-        if (!t)
-            continue;
-        int row = pos[t] / w, col = pos[t] % w;
-        if ((is_row ? row : col) == line)
-            key[k++] = is_row ? col : row;
-    }
-    return lis_conflicts(key, k);
-}
-
 /* Manhattan distance plus linear conflicts from board a to board b, both
  * measured toward b's cells instead of the goal's: admissible for the
  * same reasons, since nothing in them depends on b being the goal. */
@@ -207,20 +195,18 @@ int dom_np_between(const void *inst, const void *a, const void *b)
 {
     const np_dom *in = inst;
     const uint8_t *sa = a, *sb = b;
-    uint8_t pos[NP_MAX_CELLS];
-    for (int c = 0; c < in->cells; c++)
-        pos[sb[c]] = (uint8_t)c;
-    int h = 0, w = in->w;
+    uint8_t row[NP_MAX_CELLS], col[NP_MAX_CELLS];
+    for (int c = 0; c < in->cells; c++) {
+        row[sb[c]] = (uint8_t)(c / in->w);
+        col[sb[c]] = (uint8_t)(c % in->w);
+    }
+    int h = 0;
     for (int c = 0; c < in->cells; c++) {
         int t = sa[c];
         if (!t)
             continue;
-        int dr = c / w - pos[t] / w, dc = c % w - pos[t] % w;
+        int dr = c / in->w - row[t], dc = c % in->w - col[t];
         h += (dr < 0 ? -dr : dr) + (dc < 0 ? -dc : dc);
     }
-    for (int r = 0; r < in->h; r++)
-        h += line_conflict_to(in, sa, pos, r, 1);
-    for (int c = 0; c < w; c++)
-        h += line_conflict_to(in, sa, pos, c, 0);
-    return h;
+    return h + all_conflicts(in, sa, row, col);
 }

@@ -38,13 +38,18 @@ int srch_gen_ida_below(const dom *d, const void *start, srch_dom_heur *h, const 
 
 /* ---- window shortcuts by IDA* (gen_window_ida.c) ---- */
 
+/* A workspace for windows of up to max_depth moves (frames allocated once
+ * per shortcut call, not per window). NULL on error (message set). */
+typedef struct gen_wida gen_wida;
+gen_wida *srch_gen_wida_new(const dom *d, int max_depth);
+void srch_gen_wida_free(gen_wida *w);
 /* A path from a to z of at most most + 1 moves by IDA* with dom_between,
  * bounds rising by `step` (2 when every cycle is even): its length (moves
  * into found[]), -1 when there is none within the bound or the budget of
  * expansions or the clock ran out first (*stopped for the clock or
  * Ctrl-C), or a status < -1. */
-int srch_gen_window_ida(const dom *d, const uint8_t *a, const uint8_t *z, int most, int step,
-                        uint64_t budget, double deadline, uint8_t *found, int *stopped);
+int srch_gen_wida_run(gen_wida *w, const uint8_t *a, const uint8_t *z, int most, int step,
+                      uint64_t budget, double deadline, uint8_t *found, int *stopped);
 
 /* ---- node store (gen_store.c) ---- */
 

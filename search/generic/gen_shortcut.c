@@ -65,7 +65,7 @@ typedef struct {
     uint64_t budget, work;
     double deadline;
     int stopped;
-    int ida;          /* long windows by IDA* (srch_dom_shortcut_opts.ida) */
+    gen_wida *wida;   /* long windows by IDA* (srch_dom_shortcut_opts.ida), else NULL */
     int even;         /* no odd cycle seen: lengths between two states share their parity */
     uint64_t *failed; /* keys of windows that failed, 0 = empty */
     size_t nfailed, failcap;
@@ -364,10 +364,11 @@ static int probe_even(shortcut *w, const uint8_t *start)
  * would have met in an earlier round). */
 static int window_solve(shortcut *w, const uint8_t *a, const uint8_t *z, int wl)
 {
-    if (w->ida && wl > SRCH_DOM_SHORTCUT_BFS_MAX) {
-        int most = w->even ? wl - 2 : wl - 1, stopped = 0;
-        int k = srch_gen_window_ida(w->d, a, z, most, w->even ? 2 : 1, w->budget, w->deadline,
-                                    w->found, &stopped);
+    int most = w->even ? wl - 2 : wl - 1; /* the longest path worth finding */
+    if (w->wida && wl > SRCH_DOM_SHORTCUT_BFS_MAX) {
+        int stopped = 0;
+        int k = srch_gen_wida_run(w->wida, a, z, most, w->even ? 2 : 1, w->budget, w->deadline,
+                                  w->found, &stopped);
         w->stopped |= stopped;
         w->nfound = k > 0 ? k : 0;
         return k;
@@ -382,7 +383,6 @@ static int window_solve(shortcut *w, const uint8_t *a, const uint8_t *z, int wl)
         side_add(&w->b, w->sb, z, dom_hash(w->d, z), NONE, 0, 0) < 0)
         return HN_ERR_NOMEM;
     size_t flo = 0, fhi = 1, blo = 0, bhi = 1;
-    int most = w->even ? wl - 2 : wl - 1;             /* the longest path worth finding */
     for (int depth = 0; depth + 1 <= most; depth++) { /* depth: df + db */
         int fwd = fhi - flo <= bhi - blo;
         meet mt = {.len = wl};
@@ -523,6 +523,7 @@ static void shortcut_free(shortcut *w)
     free(w->kparent);
     free(w->trail);
     free(w->failed);
+    srch_gen_wida_free(w->wida);
     free(w);
 }
 
@@ -540,13 +541,17 @@ static shortcut *shortcut_new(const dom *d, const srch_dom_shortcut_opts *o, int
                     .sb = dom_state_bytes(d),
                     .nmoves = dom_nmoves(d),
                     .budget = o->budget,
-                    .ida = o->ida,
                     .deadline = deadline};
     if (o->ida && !dom_has_between(d)) {
         *status = hn_fail(HN_ERR_UNSUPPORTED,
                           "shortcut: domain %s has no estimate between two states for IDA* "
                           "windows",
                           dom_spec(d));
+        free(w);
+        return NULL;
+    }
+    if (o->ida && !(w->wida = srch_gen_wida_new(d, o->max_window))) {
+        *status = HN_ERR_NOMEM;
         free(w);
         return NULL;
     }

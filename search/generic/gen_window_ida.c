@@ -19,9 +19,10 @@ typedef struct {
     int nkids, next;
 } frame;
 
-typedef struct {
+struct gen_wida {
     const dom *d;
     size_t sb;
+    int depth;        /* frames: the longest window's moves + 1 */
     const uint8_t *z; /* the window's end state */
     frame *f;
     uint8_t *path; /* the moves on the stack, f[k]'s chosen child's move */
@@ -29,9 +30,9 @@ typedef struct {
     double deadline;
     int stopped, bound;
     int64_t next_bound;
-} wida;
+};
 
-static int frame_expand(wida *w, int k, const uint8_t *state, int q)
+static int frame_expand(gen_wida *w, int k, const uint8_t *state, int q)
 {
     frame *f = &w->f[k];
     f->nkids = dom_expand(w->d, state, q, f->kids, f->kmove, f->kq);
@@ -49,7 +50,7 @@ static int frame_expand(wida *w, int k, const uint8_t *state, int q)
 /* One depth-first pass of f = g + between(s, z) <= bound: the length of
  * the path found (its moves in w->path), 0 for none, -1 when the budget
  * or the clock ran out. */
-static int bounded_pass(wida *w, const uint8_t *a)
+static int bounded_pass(gen_wida *w, const uint8_t *a)
 {
     if (frame_expand(w, 0, a, DOM_PRUNE_ROOT))
         return -1;
@@ -78,67 +79,80 @@ static int bounded_pass(wida *w, const uint8_t *a)
     return 0;
 }
 
-static void wida_free(wida *w, int depth)
+void srch_gen_wida_free(gen_wida *w)
 {
-    for (int k = 0; w->f && k < depth; k++) {
+    for (int k = 0; w && w->f && k < w->depth; k++) {
         free(w->f[k].kids);
         free(w->f[k].kmove);
         free(w->f[k].kq);
     }
-    free(w->f);
-    free(w->path);
+    if (w) {
+        free(w->f);
+        free(w->path);
+    }
+    free(w);
 }
 
-static int wida_alloc(wida *w, int depth)
+gen_wida *srch_gen_wida_new(const dom *d, int max_depth)
 {
-    int n = dom_nmoves(w->d);
-    w->f = calloc((size_t)depth, sizeof *w->f);
-    w->path = malloc((size_t)depth);
-    if (!w->f || !w->path)
-        return HN_ERR_NOMEM;
-    for (int k = 0; k < depth; k++) {
+    gen_wida *w = calloc(1, sizeof *w);
+    int n = dom_nmoves(d), depth = max_depth + 1, bad = !w;
+    if (w) {
+        *w = (gen_wida){.d = d, .sb = dom_state_bytes(d), .depth = depth};
+        w->f = calloc((size_t)depth, sizeof *w->f);
+        w->path = malloc((size_t)depth);
+        bad = !w->f || !w->path;
+    }
+    for (int k = 0; !bad && k < depth; k++) {
         w->f[k].kids = malloc((size_t)n * w->sb);
         w->f[k].kmove = malloc((size_t)n);
         w->f[k].kq = malloc((size_t)n);
-        if (!w->f[k].kids || !w->f[k].kmove || !w->f[k].kq)
-            return HN_ERR_NOMEM;
+        bad = !w->f[k].kids || !w->f[k].kmove || !w->f[k].kq;
     }
-    return 0;
+    if (bad) {
+        srch_gen_wida_free(w);
+        hn_fail(HN_ERR_NOMEM, "shortcut: out of memory for windows of %d moves", max_depth);
+        return NULL;
+    }
+    return w;
 }
 
-int srch_gen_window_ida(const dom *d, const uint8_t *a, const uint8_t *z, int most, int step,
-                        uint64_t budget, double deadline, uint8_t *found, int *stopped)
+int srch_gen_wida_run(gen_wida *w, const uint8_t *a, const uint8_t *z, int most, int step,
+                      uint64_t budget, double deadline, uint8_t *found, int *stopped)
 {
-    if (!memcmp(a, z, dom_state_bytes(d)))
+    *stopped = 0;
+    if (!memcmp(a, z, w->sb))
         return 0;
     if (most < 1)
         return -1;
-    wida w = {.d = d, .sb = dom_state_bytes(d), .z = z, .budget = budget, .deadline = deadline};
-    if (wida_alloc(&w, most + 1)) {
-        wida_free(&w, most + 1);
-        return hn_fail(HN_ERR_NOMEM, "shortcut: out of memory for a window of %d moves", most);
-    }
+    if (most >= w->depth)
+        return hn_fail(HN_ERR_ARG, "shortcut: a window of %d moves, the workspace holds %d", most,
+                       w->depth - 1);
+    w->z = z;
+    w->work = 0;
+    w->budget = budget;
+    w->deadline = deadline;
+    w->stopped = 0;
     int len = -1;
-    w.bound = dom_between(d, a, z);
-    while (w.bound <= most) {
+    w->bound = dom_between(w->d, a, z);
+    while (w->bound <= most) {
         /* with only even cycles a path's length has the window's parity */
-        if (step == 2 && (most - w.bound) % 2)
-            w.bound++;
-        if (w.bound > most)
+        if (step == 2 && (most - w->bound) % 2)
+            w->bound++;
+        if (w->bound > most)
             break;
-        w.next_bound = INT64_MAX;
-        int k = bounded_pass(&w, a);
+        w->next_bound = INT64_MAX;
+        int k = bounded_pass(w, a);
         if (k != 0) {
             len = k;
             break;
         }
-        if (w.next_bound == INT64_MAX)
+        if (w->next_bound == INT64_MAX)
             break; /* nothing beyond this bound: no path at all */
-        w.bound = (int)(w.next_bound > most + 1 ? most + 1 : w.next_bound);
+        w->bound = (int)(w->next_bound > most + 1 ? most + 1 : w->next_bound);
     }
     if (len > 0)
-        memcpy(found, w.path, (size_t)len);
-    *stopped = w.stopped;
-    wida_free(&w, most + 1);
+        memcpy(found, w->path, (size_t)len);
+    *stopped = w->stopped;
     return len;
 }
