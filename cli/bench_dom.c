@@ -131,6 +131,7 @@ static int run_open(const bench_args *a, const dom *d, const char *name, int alg
     if (algo >= 0) { /* the baseline: admissible, never the model */
         r->s.algo = algo;
         r->s.model = NULL;
+        r->s.ball_radius = 0;
         r->s.given &=
             ~(1ull << (CLI_DOM_OPT_BOUND - 1000) | 1ull << (CLI_DOM_OPT_ADMISSIBLE - 1000));
     }
@@ -139,6 +140,8 @@ static int run_open(const bench_args *a, const dom *d, const char *name, int alg
         rc = cli_dom_heur(CMD, &r->s, d, &r->h);
     if (!rc)
         rc = cli_dom_adm_open(CMD, &r->s, d, r->h);
+    if (!rc)
+        rc = cli_dom_ball_open(CMD, &r->s, d);
     return rc;
 }
 

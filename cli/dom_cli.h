@@ -45,6 +45,11 @@ typedef struct cli_dom_search {
     const char *admissible;
     char adm_buf[256];
     srch_dom_heur *adm;
+    /* --ball R, and the ball once cli_dom_ball_open built it (owned:
+     * cli_dom_search_free) */
+    int ball_radius;
+    srch_dom_ball *ball;
+    double ball_seconds;
     uint64_t given;     /* bit opt - 1000: the option was given */
     char rec_buf[4096]; /* the recorded search's text (cli/dom_record.c) */
 } cli_dom_search;
@@ -80,7 +85,7 @@ enum { CLI_DOM_OPT_BOUND = 1040, CLI_DOM_OPT_ADMISSIBLE = 1041 };
         {"max-nodes", required_argument, 0, 1014}, {"deltas", required_argument, 0, 1015},         \
         {"shortcut", required_argument, 0, 1017}, {"ida", required_argument, 0, 1018},             \
         {"ida-at", required_argument, 0, 1019}, {"widen", required_argument, 0, 1020},             \
-        {"bound", required_argument, 0, CLI_DOM_OPT_BOUND},                                        \
+        {"ball", required_argument, 0, 1021}, {"bound", required_argument, 0, CLI_DOM_OPT_BOUND},  \
     {                                                                                              \
         "admissible", required_argument, 0, CLI_DOM_OPT_ADMISSIBLE                                 \
     }
@@ -97,6 +102,9 @@ int cli_dom_search_finish(const char *cmd, cli_dom_search *s, const dom *d);
  * --admissible the heuristic h (may be NULL: not checked) must have an
  * admissible base. 0, or CLI_EXIT_USAGE / CLI_EXIT_FAIL printed. */
 int cli_dom_adm_open(const char *cmd, cli_dom_search *s, const dom *d, srch_dom_heur *h);
+/* Build the goal's ball of --ball R into s->ball (beam's): 0, or
+ * CLI_EXIT_USAGE / CLI_EXIT_FAIL printed. Nothing without --ball. */
+int cli_dom_ball_open(const char *cmd, cli_dom_search *s, const dom *d);
 /* The heuristic for one thread: 0 and *h, or CLI_EXIT_FAIL / CLI_EXIT_USAGE
  * printed. */
 int cli_dom_heur(const char *cmd, const cli_dom_search *s, const dom *d, srch_dom_heur **h);

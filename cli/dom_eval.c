@@ -174,6 +174,9 @@ static void describe_more(const cli_dom_search *s, char *buf, size_t cap, int k)
         k += snprintf(buf + k, cap - (size_t)k, "%s%g", i ? "," : ", weights ", s->so.weights[i]);
     if (s->so.widen > 0 && k > 0 && (size_t)k < cap)
         k += snprintf(buf + k, cap - (size_t)k, ", widen %g", s->so.widen);
+    if (s->ball && k > 0 && (size_t)k < cap)
+        k += snprintf(buf + k, cap - (size_t)k, ", ball %d (%zu states, %.1f s to build)",
+                      s->ball_radius, srch_dom_ball_states(s->ball), s->ball_seconds);
     if (s->so.shortcut.max_window && k > 0 && (size_t)k < cap)
         snprintf(buf + k, cap - (size_t)k, ", windows of up to %d moves%s",
                  s->so.shortcut.max_window, s->so.shortcut.ida ? " (IDA* over 16)" : "");

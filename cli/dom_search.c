@@ -122,6 +122,9 @@ void cli_dom_search_free(cli_dom_search *s)
     srch_dom_heur_free(s->adm);
     s->adm = NULL;
     s->so.admissible = NULL;
+    srch_dom_ball_free(s->ball);
+    s->ball = NULL;
+    s->so.ball = NULL;
 }
 
 static int parse_weights(const char *cmd, const char *arg, cli_dom_search *s)
@@ -336,6 +339,15 @@ int cli_dom_search_opt(const char *cmd, int opt, const char *arg, cli_dom_search
     case 1019:
         *rc = ida_opt(cmd, opt, arg, s);
         return 1;
+    case 1021: {
+        long v;
+        if (cli_parse_long(arg, 0, SRCH_DOM_BALL_MAX_RADIUS, &v))
+            *rc = cli_usage(cmd, "--ball '%s' is not a radius 0 (none)..%d moves", arg,
+                            SRCH_DOM_BALL_MAX_RADIUS);
+        else
+            s->ball_radius = (int)v;
+        return 1;
+    }
     case 1020: {
         double x;
         if (cli_parse_double(arg, &x) || !(x == 0 || (x > 1 && x <= 100)))
@@ -405,6 +417,8 @@ int cli_dom_search_finish(const char *cmd, cli_dom_search *s, const dom *d)
         return cli_usage(cmd, "--algo idastar needs an admissible heuristic, not %s", s->heuristic);
     if (s->algo != CLI_DOM_BEAM && s->so.widen)
         return cli_usage(cmd, "--widen is beam's, not %s's", cli_dom_algo_name(s->algo));
+    if (s->algo != CLI_DOM_BEAM && s->ball_radius)
+        return cli_usage(cmd, "--ball is beam's, not %s's", cli_dom_algo_name(s->algo));
     if (s->algo != CLI_DOM_ANYTIME && (s->so.ndeltas || s->so.ida))
         return cli_usage(cmd, "--deltas and --ida are anytime's, not %s's",
                          cli_dom_algo_name(s->algo));
@@ -445,6 +459,21 @@ int cli_dom_heur(const char *cmd, const cli_dom_search *s, const dom *d, srch_do
             return CLI_EXIT_USAGE;
         }
     }
+    return 0;
+}
+
+int cli_dom_ball_open(const char *cmd, cli_dom_search *s, const dom *d)
+{
+    int st;
+    if (!s->ball_radius || s->ball)
+        return 0;
+    double t0 = hn_now();
+    if (!(s->ball = srch_dom_ball_new(d, s->ball_radius, &st))) {
+        fprintf(stderr, "heurnet %s: --ball %d: %s\n", cmd, s->ball_radius, hn_errmsg());
+        return st == HN_ERR_UNSUPPORTED || st == HN_ERR_ARG ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+    }
+    s->ball_seconds = hn_now() - t0;
+    s->so.ball = s->ball;
     return 0;
 }
 
@@ -538,6 +567,10 @@ void cli_dom_search_help(FILE *out)
             "  --widen F           beam: after each solution search again F times wider\n"
             "                      (each run stopping at the incumbent's depth) while the\n"
             "                      time limit allows; the shortest stands [0: one run]\n"
+            "  --ball R            beam: all states within R moves of the goal, found once\n"
+            "                      before the first search (cube3: R=7 9.2 M states, 8\n"
+            "                      85 M); a path entering it ends there by its shortest\n"
+            "                      route [0: none]\n"
             "  --weights W1,W2,..  anytime: passes on f = g + W*h for the falling weights,\n"
             "                      before the deltas' phases ('none': no pass) [5,3,2,1.5,1]\n"
             "  --deltas LIST       anytime: A* phases on max(h - delta, H), one per delta of\n"
@@ -604,7 +637,7 @@ int cli_dom_setup(const char *cmd, cli_dom_search *s, const char *file, dom **d,
         return rc;
     if (dom_read_instances(*d, file, cli_dom_parse_error, (void *)cmd, inst, n))
         return cli_fail(NULL);
-    return 0;
+    return cli_dom_ball_open(cmd, s, *d);
 }
 
 void cli_dom_parse_error(const char *msg, void *cmd)

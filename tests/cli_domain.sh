@@ -110,6 +110,22 @@ expect 2 "--widen is beam's" "$H" solve --domain npuzzle:3x4 --algo astar --wide
     >"$T/beam.txt" 2>"$T/beam.err" || fail "beam --widen: $(cat "$T/beam.err")"
 grep -q 'status=solved' "$T/beam.txt" || fail "beam --widen: $(cat "$T/beam.txt")"
 expect 2 "is not W, W:N, W:ida" "$H" solve --domain npuzzle:3x4 --shortcut 30:idb "$T/b34.txt"
+# the goal's ball: a board inside it is solved optimally with no search,
+# one outside through it; refused off the beam and out of range
+expect 2 "is not a radius" "$H" solve --domain npuzzle:3x4 --algo beam --ball 31 "$T/b34.txt"
+expect 2 "--ball is beam's" "$H" solve --domain npuzzle:3x4 --algo astar --ball 3 "$T/b34.txt"
+printf '1 %s\n' "$("$H" domain sample npuzzle:3x4 -n 1 --walk 9 --seed 4 | cut -d' ' -f2-)" >"$T/near34.txt"
+"$H" solve --domain npuzzle:3x4 --algo astar --heuristic manhattan "$T/near34.txt" >"$T/opt34.txt" ||
+    fail "A* on a near board"
+opt=$(sed -n 's/.* length=\([0-9]*\).*/\1/p' "$T/opt34.txt" | head -1)
+"$H" solve --domain npuzzle:3x4 --algo beam --width 2 --ball 12 --heuristic manhattan "$T/near34.txt" \
+    >"$T/nb.txt" 2>"$T/nb.err" || fail "beam --ball: $(cat "$T/nb.err")"
+grep -q "length=$opt .*proven=1 " "$T/nb.txt" && grep -q ' expanded=0 ' "$T/nb.txt" ||
+    fail "beam --ball on a board inside: $(cat "$T/nb.txt"), optimum $opt"
+"$H" eval --domain npuzzle:3x4 --algo beam --width 50 --ball 10 --heuristic manhattan \
+    --instances "$T/b34.txt" -o "$T/ball-eval" -q >/dev/null 2>"$T/be.err" || fail "eval --ball: $(cat "$T/be.err")"
+grep -q 'ball 10 (' "$T/ball-eval/summary.md" && grep -q 'solved	1' "$T/ball-eval/instances.tsv" ||
+    fail "eval --ball: $(cat "$T/ball-eval/summary.md" "$T/ball-eval/instances.tsv")"
 # bootstrapping on the plug-in: solved paths fill the buffer, which a
 # checkpoint keeps; a damaged buffered state is refused on resume
 B=(avi --domain "$T/libpancake.so:7" --method bootstrap --arch 49-32-1 --steps 10 --batch 50

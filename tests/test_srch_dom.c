@@ -899,6 +899,66 @@ static void test_clone(void)
     dom_free(d);
 }
 
+/* The goal's ball holds exactly the stacks within its radius at their
+ * optimal costs, walks each back to the goal, and a beam ending there
+ * gives valid paths (optimal and proven from inside the ball). */
+static void test_ball(void)
+{
+    int st;
+    dom *d = dom_open_def(&PANCAKE, "8", &st), *dc = dom_open_def(&PANCAKE, "8c", &st);
+    int n = 8, *dist = optimal_costs(d);
+    srch_dom_ball *b = srch_dom_ball_new(d, 4, &st);
+    CHECK(b && st == 0 && srch_dom_ball_radius(b) == 4);
+    size_t within = 0, bad = 0, badpath = 0;
+    uint8_t s[PMAX], path[SRCH_DOM_BALL_MAX_RADIUS];
+    for (int r = 0; b && r < fact(n); r++) {
+        unrank(r, n, s);
+        int want = dist[r] <= 4 ? dist[r] : -1, got = srch_dom_ball_dist(b, s);
+        within += want >= 0;
+        bad += got != want;
+        int k = srch_dom_ball_path(b, s, path, SRCH_DOM_BALL_MAX_RADIUS);
+        badpath += k != want || (k >= 0 && dom_replay(d, s, path, k) != 1);
+    }
+    CHECK(b && srch_dom_ball_states(b) == within && within > 100);
+    CHECK_MSG(bad == 0 && badpath == 0, "ball: %zu wrong distances, %zu wrong paths", bad, badpath);
+    srch_dom_heur *gap = srch_dom_heur_adm(d, "gap", &st);
+    srch_dom_result *res = malloc(sizeof *res);
+    srch_dom_opts bm = SRCH_DOM_DEFAULTS;
+    bm.width = 4;
+    bm.ball = b;
+    hn_rng *rng = hn_rng_new(11);
+    for (int i = 0; i < 40; i++) {
+        random_stack(d, rng, s);
+        int opt = dist[rank_of(s, n)];
+        CHECK(srch_dom_beam(d, s, gap, &bm, NULL, res) == 0 && valid(d, s, res) &&
+              res->cost >= opt && (opt > 4 || (res->cost == opt && res->proven)));
+    }
+    /* a ball past the diameter: every beam optimal at once */
+    srch_dom_ball *all = srch_dom_ball_new(d, SRCH_DOM_BALL_MAX_RADIUS, &st);
+    CHECK(all && srch_dom_ball_states(all) == (size_t)fact(n));
+    bm.ball = all;
+    for (int i = 0; all && i < 20; i++) {
+        random_stack(d, rng, s);
+        CHECK(srch_dom_beam(d, s, gap, &bm, NULL, res) == 0 && valid(d, s, res) &&
+              res->cost == dist[rank_of(s, n)] && res->proven && res->expanded == 0);
+    }
+    /* refused: radius out of range, costs, a ball of another domain */
+    CHECK(!srch_dom_ball_new(d, 0, &st) && st == HN_ERR_ARG);
+    CHECK(!srch_dom_ball_new(d, SRCH_DOM_BALL_MAX_RADIUS + 1, &st) && st == HN_ERR_ARG);
+    CHECK(!srch_dom_ball_new(dc, 3, &st) && st == HN_ERR_UNSUPPORTED);
+    srch_dom_heur *gapc = srch_dom_heur_adm(dc, "gap", &st);
+    CHECK(srch_dom_beam(dc, s, gapc, &bm, NULL, res) == HN_ERR_ARG);
+    srch_dom_heur_free(gapc);
+    hn_rng_free(rng);
+    free(res);
+    srch_dom_heur_free(gap);
+    srch_dom_ball_free(all);
+    srch_dom_ball_free(b);
+    free(dist);
+    dom_free(dc);
+    dom_free(d);
+}
+
 int main(void)
 {
     test_optimal("7", 60);
@@ -915,5 +975,6 @@ int main(void)
     test_anytime_deltas();
     test_shortcut();
     test_clone();
+    test_ball();
     return CHECK_DONE();
 }

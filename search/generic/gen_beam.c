@@ -34,6 +34,13 @@ typedef struct {
     uint8_t *tmove;
     size_t *toff, ntrace, tcap;
     srch_dom_result *res;
+    /* the goal's ball (may be NULL) and the best path through it: `best`
+     * moves (a bound until one is found), the kept state `hit_i` of depth
+     * `hit_depth`, its move `hit_move` into the ball and the ball's path */
+    const srch_dom_ball *ball;
+    int best, hit, hit_move, tail_len;
+    size_t hit_depth, hit_i;
+    uint8_t tail[SRCH_DOM_BALL_MAX_RADIUS];
 } beam;
 
 static void beam_free(beam *b)
@@ -108,7 +115,38 @@ static void take_path(beam *b, size_t depth, size_t i, int last)
         b->res->cost += dom_move_cost(b->d, b->res->moves[k]);
 }
 
-/* Expand every kept state: 1 when a child is a goal (path taken), else 0. */
+/* Child c (move m from kept state i of `depth`) is in the ball: the best
+ * path when it beats the one so far. 1 in the ball, else 0. */
+static int ball_child(beam *b, size_t depth, size_t i, int m, const uint8_t *c)
+{
+    int dd = srch_dom_ball_dist(b->ball, c);
+    if (dd < 0)
+        return 0;
+    if ((int)depth + 1 + dd < b->best) {
+        int n = srch_dom_ball_path(b->ball, c, b->tail, SRCH_DOM_BALL_MAX_RADIUS);
+        if (n < 0)
+            return 0; /* a hash collision: c is not in the ball after all */
+        b->best = (int)depth + 1 + n;
+        b->hit = 1;
+        b->hit_depth = depth;
+        b->hit_i = i;
+        b->hit_move = m;
+        b->tail_len = n;
+    }
+    return 1;
+}
+
+/* The best path through the ball into res. */
+static void take_ball_path(beam *b)
+{
+    take_path(b, b->hit_depth, b->hit_i, b->hit_move);
+    memcpy(b->res->moves + b->res->length, b->tail, (size_t)b->tail_len);
+    b->res->length += b->tail_len;
+    b->res->cost += b->tail_len;
+}
+
+/* Expand every kept state: 1 when a child is a goal (path taken), else 0.
+ * Children in the ball end their paths there and are not kept. */
 static int expand_depth(beam *b, size_t depth)
 {
     uint8_t cbuf[DOM_MAX_MOVES * DOM_MAX_STATE_BYTES], cm[DOM_MAX_MOVES];
@@ -120,11 +158,12 @@ static int expand_depth(beam *b, size_t depth)
         b->res->generated += (uint64_t)n;
         for (int j = 0; j < n; j++) {
             const uint8_t *c = cbuf + (size_t)j * b->sb;
-            if (dom_is_goal(b->d, c)) {
+            if (!b->ball && dom_is_goal(b->d, c)) {
                 take_path(b, depth, i, cm[j]);
                 return 1;
             }
-            if (!add_kid(b, c, (uint32_t)depth + 1))
+            if ((b->ball && ball_child(b, depth, i, cm[j], c)) ||
+                !add_kid(b, c, (uint32_t)depth + 1))
                 continue;
             b->parent_of[b->nkids] = (int)i;
             b->kmove[b->nkids] = cm[j];
@@ -175,42 +214,76 @@ static int keep_best(beam *b, size_t depth)
     return 0;
 }
 
-/* A goal within max_depth moves: 0 (path in b->res), NO_SHORTER when the
- * depth ran out first, or a status. */
+/* beam_run's status when no path beat the bound. */
 #define NO_SHORTER 1
-static int beam_run(beam *b, const void *start, const srch_limits *lim, double deadline,
-                    size_t max_depth)
+
+/* A start in the ball: its path from the ball. */
+static int start_in_ball(beam *b, const void *start)
+{
+    int n = srch_dom_ball_path(b->ball, start, b->res->moves, SRCH_DOM_BALL_MAX_RADIUS);
+    if (n < 0 || n >= b->best)
+        return n < 0 ? 0 : NO_SHORTER;
+    b->res->length = n;
+    b->res->cost = n;
+    b->res->proven = 1;
+    return 1;
+}
+
+/* 1 when no state outside the ball can end a path shorter than the best
+ * through it: its children are at depth + 1, each over the radius away. */
+static int ball_done(const beam *b, size_t depth)
+{
+    return b->hit && (int)depth + 2 + srch_dom_ball_radius(b->ball) >= b->best;
+}
+
+/* A path of fewer than `bound` moves: 0 (path in b->res), NO_SHORTER when
+ * the depth ran out first, or a status. A limit hit after a path through
+ * the ball was found leaves that path. */
+static int beam_run(beam *b, const void *start, const srch_limits *lim, double deadline, int bound)
 {
     memcpy(b->cur, start, b->sb);
     b->cq[0] = DOM_PRUNE_ROOT;
     b->ncur = 1;
     b->toff[0] = 0;
+    b->best = bound;
     int st = srch_dom_heur_eval(b->h, start, 1, NULL, NULL, NULL, &b->res->h0);
     if (st || dom_is_goal(b->d, start)) {
         b->res->length = st ? -1 : 0;
         b->res->cost = st ? -1 : 0;
         return st;
     }
-    for (size_t depth = 0; depth < max_depth; depth++) {
+    if (b->ball && (st = start_in_ball(b, start)))
+        return st == 1 ? 0 : st;
+    size_t depth = 0;
+    for (; (int)depth + 1 < b->best; depth++) {
         if ((st = srch_gen_limits_hit("beam search", b->res, lim, deadline, b->ntrace)))
-            return st;
+            break;
         if (expand_depth(b, depth))
             return 0;
-        if (!b->nkids)
-            return hn_fail(HN_ERR_UNSOLVABLE, "beam search: no state left at depth %zu", depth + 1);
+        if (ball_done(b, depth) || !b->nkids)
+            break;
         st = srch_dom_heur_eval(b->h, b->kids, b->nkids, b->cur, b->parent_of, b->kmove, b->hv);
         if (st || (st = keep_best(b, depth)))
             return st;
         b->res->stored = b->ntrace;
     }
-    if (max_depth < SRCH_DOM_MAX_PATH)
+    if (b->hit && (!st || st == HN_ERR_LIMIT || st == HN_ERR_INTERRUPTED)) {
+        take_ball_path(b);
+        return 0;
+    }
+    if (st)
+        return st;
+    if (!b->nkids && bound > SRCH_DOM_MAX_PATH)
+        return hn_fail(HN_ERR_UNSOLVABLE, "beam search: no state left at depth %zu", depth + 1);
+    if (bound <= SRCH_DOM_MAX_PATH)
         return NO_SHORTER;
     return hn_fail(HN_ERR_LIMIT, "beam search: no goal within %d moves", SRCH_DOM_MAX_PATH);
 }
 
-/* One beam of `width` into r, up to max_depth moves. */
+/* One beam of `width` into r: a path of fewer than `bound` moves. */
 static int beam_once(const dom *d, const void *start, srch_dom_heur *h, size_t width,
-                     size_t max_depth, const srch_limits *lim, double deadline, srch_dom_result *r)
+                     const srch_dom_ball *ball, int bound, const srch_limits *lim, double deadline,
+                     srch_dom_result *r)
 {
     beam b = {.d = d,
               .def = dom_def_of(d),
@@ -219,10 +292,11 @@ static int beam_once(const dom *d, const void *start, srch_dom_heur *h, size_t w
               .sb = dom_state_bytes(d),
               .width = width,
               .nmoves = dom_nmoves(d),
-              .res = r};
+              .res = r,
+              .ball = ball};
     int st = beam_alloc(&b);
     if (!st)
-        st = beam_run(&b, start, lim, deadline, max_depth);
+        st = beam_run(&b, start, lim, deadline, bound);
     beam_free(&b);
     return st;
 }
@@ -253,7 +327,7 @@ static int widen(const dom *d, const void *start, srch_dom_heur *h, const srch_d
         memset(r, 0, offsetof(srch_dom_result, moves));
         r->length = -1;
         r->cost = -1;
-        int k = beam_once(d, start, h, (size_t)w, (size_t)res->length - 1, lim, deadline, r);
+        int k = beam_once(d, start, h, (size_t)w, o->ball, res->length, lim, deadline, r);
         last = hn_now() - t;
         prev = w;
         res->expanded += r->expanded;
@@ -288,7 +362,10 @@ int srch_dom_beam(const dom *d, const void *start, srch_dom_heur *h, const srch_
         return res->status = hn_fail(HN_ERR_ARG, "beam search: widen must be 0 (off) or over 1");
     double t0 = hn_now(), deadline = srch_gen_deadline(lim, t0);
     uint64_t rows0 = srch_dom_heur_rows(h);
-    int st = beam_once(d, start, h, (size_t)o->width, SRCH_DOM_MAX_PATH, lim, deadline, res);
+    if (o->ball && srch_dom_ball_domain(o->ball) != d)
+        return res->status = hn_fail(HN_ERR_ARG, "beam search: the ball is of another domain");
+    int st = beam_once(d, start, h, (size_t)o->width, o->ball, SRCH_DOM_MAX_PATH + 1, lim, deadline,
+                       res);
     res->seconds = hn_now() - t0;
     if (!st && o->widen > 1)
         st = widen(d, start, h, o, lim, deadline, res);

@@ -127,6 +127,36 @@ uint64_t srch_dom_heur_rows(const srch_dom_heur *h);
 uint64_t srch_dom_heur_acc_updates(const srch_dom_heur *h);
 
 /* ======================================================================
+ * The goal's ball
+ *
+ * Every state within `radius` moves of the goal with its exact distance
+ * (a breadth-first search from the goal; unit costs and an inverse for
+ * every move, so a distance from the goal is one to it). Beam search
+ * finishes a path exactly once it enters the ball (CayleyPy's meeting in
+ * the middle). Read only once built: threads share one.
+ * ==================================================================== */
+
+typedef struct srch_dom_ball srch_dom_ball;
+
+#define SRCH_DOM_BALL_MAX_RADIUS 30
+
+/* A ball of radius 1..SRCH_DOM_BALL_MAX_RADIUS around d's goal; d must
+ * outlive it. NULL on error (*status: HN_ERR_ARG, HN_ERR_UNSUPPORTED for a
+ * domain with costs or moves without an inverse, HN_ERR_NOMEM,
+ * HN_ERR_INTERRUPTED). Its memory is about 18 bytes per state. */
+srch_dom_ball *srch_dom_ball_new(const dom *d, int radius, int *status);
+void srch_dom_ball_free(srch_dom_ball *b);
+int srch_dom_ball_radius(const srch_dom_ball *b);
+size_t srch_dom_ball_states(const srch_dom_ball *b);
+const dom *srch_dom_ball_domain(const srch_dom_ball *b);
+/* The state's distance to the goal when within the radius, else -1. */
+int srch_dom_ball_dist(const srch_dom_ball *b, const void *state);
+/* A shortest path from `state` (in the ball) to the goal into
+ * moves[0..cap): its length, or -1 when the state is not in the ball, the
+ * path is longer than cap, or the walk fails (a hash collision). */
+int srch_dom_ball_path(const srch_dom_ball *b, const void *state, uint8_t *moves, int cap);
+
+/* ======================================================================
  * Searches
  *
  * Every search takes the start state (dom_state_bytes bytes), a heuristic
@@ -210,6 +240,10 @@ typedef struct srch_dom_opts {
     /* anytime: each incumbent shortened by windows (max_window 0: off;
      * the defaults' budget and rounds are SRCH_DOM_SHORTCUT_DEFAULTS') */
     srch_dom_shortcut_opts shortcut;
+    /* beam: the goal's ball (NULL: none): a child in it ends its path
+     * exactly and leaves the beam, which stops once no state outside the
+     * ball can beat the best such path */
+    const srch_dom_ball *ball;
 } srch_dom_opts;
 
 extern const srch_dom_opts SRCH_DOM_DEFAULTS;
