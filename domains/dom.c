@@ -251,6 +251,12 @@ static int create_instance(dom *d, const char *spec, const char *args)
     /* entries grown after version 1 exist only in a definition that long */
     if (d->def->struct_size >= offsetof(dom_def, between) + sizeof d->def->between)
         d->between = d->def->between;
+    d->symmetries = 1;
+    if (d->def->struct_size >= offsetof(dom_def, symmetric) + sizeof d->def->symmetric &&
+        d->def->symmetric && d->def->symmetries > 1) {
+        d->symmetric = d->def->symmetric;
+        d->symmetries = d->def->symmetries;
+    }
     hn_error_clear();
     d->inst = d->def->create(args, &HOST, &d->facts);
     if (!d->inst) {
@@ -429,6 +435,19 @@ int dom_has_between(const dom *d)
 int dom_between(const dom *d, const void *a, const void *b)
 {
     return d->between ? d->between(d->inst, a, b) : 0;
+}
+
+int dom_symmetries(const dom *d)
+{
+    return (int)d->symmetries;
+}
+
+void dom_symmetric(const dom *d, const void *state, int k, void *out)
+{
+    if (k > 0 && (uint32_t)k < d->symmetries)
+        d->symmetric(d->inst, state, (uint32_t)k, out);
+    else
+        memcpy(out, state, d->facts.state_bytes);
 }
 
 uint64_t dom_hash(const dom *d, const void *state)

@@ -78,6 +78,11 @@ int dom_is_goal(const dom *d, const void *state);
  * `between`); dom_between is then that admissible estimate, else 0. */
 int dom_has_between(const dom *d);
 int dom_between(const dom *d, const void *a, const void *b);
+/* How many maps keep a state's cost to the goal (dom_def's `symmetries`,
+ * the identity counted; 1 when none), and map k of `state` into out (k 0
+ * or out of range: a copy). */
+int dom_symmetries(const dom *d);
+void dom_symmetric(const dom *d, const void *state, int k, void *out);
 /* 64-bit hash of the state bytes (the same for equal states). */
 uint64_t dom_hash(const dom *d, const void *state);
 

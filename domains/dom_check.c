@@ -277,11 +277,36 @@ static void check_between(struct ck *c, const struct bfs *b, int full)
     }
 }
 
+/* Every symmetric map of a state of the ball (dom_def's `symmetric`) is in
+ * the ball at the same distance. */
+static void check_symmetric(struct ck *c, struct bfs *b, int full)
+{
+    const dom *d = c->d;
+    size_t sb = dom_state_bytes(d);
+    uint8_t t[DOM_MAX_STATE_BYTES];
+    for (size_t i = 0; i < b->n; i++) {
+        if (b->depth[i] > full)
+            continue;
+        for (int k = 1; k < dom_symmetries(d); k++) {
+            dom_symmetric(d, b->states + i * sb, k, t);
+            long j = bfs_find(d, b, t, 0);
+            c->r->heur_checks++;
+            if (j < 0 || b->depth[j] != b->depth[i]) {
+                memcpy(c->s, b->states + i * sb, sb);
+                failf(c, "symmetric", "symmetric map %d: distance %d, the state's %d", k,
+                      j < 0 ? -1 : b->depth[j], b->depth[i]);
+                return;
+            }
+        }
+    }
+}
+
 static void check_heuristics(struct ck *c, const dom_check_opts *o)
 {
     const dom *d = c->d;
     const char *list = o->heuristics ? o->heuristics : d->facts.heuristics;
-    if (!list || !list[0] || o->bfs_states == 0 || !dom_unit_cost(d))
+    int any = (list && list[0]) || dom_has_between(d) || dom_symmetries(d) > 1;
+    if (!any || o->bfs_states == 0 || !dom_unit_cost(d))
         return;
     for (int m = 0; m < dom_nmoves(d); m++)
         if (dom_inverse(d, m) < 0)
@@ -291,7 +316,7 @@ static void check_heuristics(struct ck *c, const dom_check_opts *o)
         /* the last depth may be cut by the cap: only complete depths count */
         int full = b.n < b.cap ? 255 : b.depth[b.n - 1] - 1;
         char names[256];
-        snprintf(names, sizeof names, "%s", list);
+        snprintf(names, sizeof names, "%s", list ? list : "");
         char *save = NULL;
         for (char *h = strtok_r(names, ",", &save); h; h = strtok_r(NULL, ",", &save)) {
             int st;
@@ -315,6 +340,7 @@ static void check_heuristics(struct ck *c, const dom_check_opts *o)
             dom_heur_free(hh);
         }
         check_between(c, &b, full);
+        check_symmetric(c, &b, full);
         c->r->bfs_states = b.n;
     }
     free(b.states);

@@ -211,6 +211,13 @@ typedef struct dom_def {
      * two states of a path: window shortcuts by IDA* (heurnet solve
      * --shortcut W:N:ida). Thread-safe. */
     int (*between)(const void *inst, const void *a, const void *b);
+    /* Maps that keep a state's cost to the goal (the cube's inverse, its
+     * conjugates by the cube's rotations): `symmetries` counts them with
+     * the identity (0 or 1: none), and symmetric(inst, state, k, out)
+     * writes map k (1..symmetries-1) of `state`, canonical. The core can
+     * average a network over them (heuristic setting sym:K). Thread-safe. */
+    uint32_t symmetries;
+    void (*symmetric)(const void *inst, const void *state, uint32_t k, void *out);
 } dom_def;
 
 /* What a plug-in exports (C linkage, default visibility): its definitions

@@ -4,6 +4,7 @@
  * breadth-first counts, and the encoding, patterns and heuristic against
  * independent computations. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp, setenv */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,8 @@
 #include "check.h"
 #include "cube3_ball.h"
 #include "domains/dom.h"
+#include "dom_test.h"
+#include "search/generic/srch_dom.h"
 
 #define SB BALL_SB
 #define SOLVED "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB"
@@ -433,6 +436,49 @@ static void check_patterns(const dom *d, hn_rng *rng)
     CHECK(def->pattern_open(dom_instance(d), "edges5", &pat) == HN_ERR_ARG);
 }
 
+/* The symmetric map (the inverse cube) is the cube the inverted walk
+ * reaches, an involution, and a network averaged over it (sym:2) values a
+ * cube and its inverse alike, as the mean of the two plain values. */
+static void check_symmetric(const dom *d, hn_rng *rng)
+{
+    CHECK(dom_symmetries(d) == 2);
+    uint8_t s[SB], t[SB], u[SB], w[SB], back[40];
+    int bad = 0;
+    for (int i = 0; i < 200; i++) {
+        int n = 1 + (int)hn_rng_below(rng, 40);
+        tdom_walk_solution(d, rng, n, s, back);
+        dom_goal(d, t); /* the inverse cube: the undoing moves from the goal */
+        for (int k = 0; k < n; k++)
+            dom_apply(d, t, back[k]);
+        dom_symmetric(d, s, 1, u);
+        dom_symmetric(d, u, 1, w);
+        bad += memcmp(u, t, SB) != 0 || memcmp(w, s, SB) != 0;
+    }
+    CHECK_MSG(bad == 0, "inverse cube: %d of 200 walks wrong", bad);
+    nn_model *m = tdom_random_model("480-16-1", 5, 10, 3, NULL);
+    srch_dom_net_opts o = SRCH_DOM_NET_DEFAULTS;
+    int st;
+    srch_dom_heur *h1 = m ? srch_dom_heur_net(d, m, "r", &o, &st) : NULL;
+    o.symmetries = 2;
+    srch_dom_heur *h2 = m ? srch_dom_heur_net(d, m, "r", &o, &st) : NULL;
+    o.symmetries = 3;
+    CHECK(m && !srch_dom_heur_net(d, m, "r", &o, &st) && st == HN_ERR_ARG);
+    CHECK(h1 && h2);
+    for (int i = 0; h1 && h2 && i < 50; i++) {
+        uint8_t pair[2 * SB];
+        random_cube(d, pair, rng);
+        dom_symmetric(d, pair, 1, pair + SB);
+        double e1[2], e2[2];
+        CHECK(srch_dom_heur_estimate(h1, pair, 2, NULL, NULL, NULL, e1) == 0);
+        CHECK(srch_dom_heur_estimate(h2, pair, 2, NULL, NULL, NULL, e2) == 0);
+        CHECK_MSG(fabs(e2[0] - e2[1]) < 1e-9 && fabs(e2[0] - (e1[0] + e1[1]) / 2) < 1e-9,
+                  "sym:2: %g and %g, plain %g and %g", e2[0], e2[1], e1[0], e1[1]);
+    }
+    srch_dom_heur_free(h1);
+    srch_dom_heur_free(h2);
+    nn_model_free(m);
+}
+
 int main(void)
 {
     int st;
@@ -450,6 +496,7 @@ int main(void)
     check_impossible(d);
     check_automaton_and_heuristic(d);
     check_patterns(d, rng);
+    check_symmetric(d, rng);
     hn_rng_free(rng);
     dom_free(d);
     return CHECK_DONE();

@@ -225,6 +225,27 @@ static void *dom_c3_create(const char *args, const dom_host *host, dom_facts *fa
     return c;
 }
 
+/* Map 1: the inverse cube, as far from solved (a solution of the cube,
+ * reversed and inverted, solves its inverse). Positions and cubies swap
+ * roles; a twist (flip) is undone. */
+static void dom_c3_symmetric(const void *inst, const void *state, uint32_t k, void *out)
+{
+    const uint8_t *s = state;
+    uint8_t *t = out;
+    (void)inst;
+    (void)k;
+    for (int i = 0; i < C3_CORNERS; i++) {
+        int c = s[C3_CP + i];
+        t[C3_CP + c] = (uint8_t)i;
+        t[C3_CO + c] = (uint8_t)((3 - s[C3_CO + i]) % 3);
+    }
+    for (int i = 0; i < C3_EDGES; i++) {
+        int e = s[C3_EP + i];
+        t[C3_EP + e] = (uint8_t)i;
+        t[C3_EO + e] = s[C3_EO + i];
+    }
+}
+
 static void dom_c3_destroy(void *inst)
 {
     free(inst);
@@ -252,4 +273,6 @@ const dom_def dom_cube3_def = {
     .heur_eval = dom_c3_heur_eval,
     .heur_free = dom_c3_heur_free,
     .pattern_open = dom_c3_pattern_open,
+    .symmetries = 2,
+    .symmetric = dom_c3_symmetric,
 };

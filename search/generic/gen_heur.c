@@ -27,9 +27,17 @@ typedef struct {
 struct srch_dom_heur {
     enum kind kind;
     const dom *d;
-    dom_heur *adm;        /* K_ADM */
-    shared_adm *sa;       /* K_ADM: adm and the count of leaves sharing it */
-    gen_net *net;         /* K_NET */
+    dom_heur *adm;  /* K_ADM */
+    shared_adm *sa; /* K_ADM: adm and the count of leaves sharing it */
+    gen_net *net;   /* K_NET */
+    /* K_NET with sym > 1: the mean over the state and its symmetric maps
+     * 1..sym-1, whose rows go through symnet (net's weights) so that net's
+     * rows stay the parents of the next call's children */
+    gen_net *symnet;
+    int sym;
+    uint8_t *sbuf; /* scratch: the mapped states and their estimates */
+    double *stmp;
+    size_t scap;
     srch_dom_heur *a, *b; /* K_MAX, K_SUM */
     int scale;            /* the root's value options */
     double offset;
@@ -63,6 +71,9 @@ void srch_dom_heur_free(srch_dom_heur *h)
         free(h->sa);
     }
     srch_gen_net_free(h->net);
+    srch_gen_net_free(h->symnet);
+    free(h->sbuf);
+    free(h->stmp);
     srch_dom_heur_free(h->a);
     srch_dom_heur_free(h->b);
     srch_dom_heur_free(h->floor);
@@ -154,6 +165,14 @@ static srch_dom_heur *net_leaf(const dom *d, const nn_model *m, const char *name
     }
     if ((*status = check_model(d, m, name)))
         return NULL;
+    int sym = o->symmetries > 1 ? o->symmetries : 1;
+    if (sym > dom_symmetries(d)) {
+        *status = hn_fail(HN_ERR_ARG,
+                          "%s: sym:%d, but domain %s has %d symmetric map(s) with the "
+                          "identity",
+                          name, sym, dom_spec(d), dom_symmetries(d));
+        return NULL;
+    }
     gen_net *net = srch_gen_net_new(d, m, net_engine(o->engine), o->max_batch, status);
     srch_dom_heur *h = net ? node_new(K_NET, d, status) : NULL;
     if (!h) {
@@ -162,6 +181,11 @@ static srch_dom_heur *net_leaf(const dom *d, const nn_model *m, const char *name
     }
     h->net = net;
     h->has_net = 1;
+    h->sym = sym;
+    if (sym > 1 && !(h->symnet = srch_gen_net_clone(net, status))) {
+        srch_dom_heur_free(h);
+        return NULL;
+    }
     return h;
 }
 
@@ -213,6 +237,11 @@ static int ann_setting(const char *spec, const char *part, ann_spec *a)
         a->o.engine = SRCH_DOM_ENGINE_FLOAT;
     } else if (!strncmp(part, "cache:", 6) || !strcmp(part, "acc16")) {
         /* the n-puzzle's board cache and accumulator width: not needed here */
+    } else if (!strncmp(part, "sym:", 4)) {
+        long v = strtol(part + 4, &end, 10);
+        if (end == part + 4 || *end || v < 1 || v > 64)
+            goto bad;
+        a->o.symmetries = (int)v;
     } else if (!strcmp(part, "mirror")) {
         return hn_fail(HN_ERR_UNSUPPORTED, "heuristic '%s': mirror is the n-puzzle's own", spec);
     } else if (a->floor[0] || strlen(part) >= sizeof a->floor) {
@@ -223,8 +252,8 @@ static int ann_setting(const char *spec, const char *part, ann_spec *a)
     return 0;
 bad:
     return hn_fail(HN_ERR_ARG,
-                   "heuristic '%s': bad setting '%s' (delta:D >= 0, scale:1..1000, q8, float, "
-                   "or an admissible heuristic's name)",
+                   "heuristic '%s': bad setting '%s' (delta:D >= 0, scale:1..1000, sym:1..64, "
+                   "q8, float, or an admissible heuristic's name)",
                    spec, part);
 }
 
@@ -318,12 +347,14 @@ srch_dom_heur *srch_dom_heur_clone(const srch_dom_heur *h, int *status)
     c->scale = h->scale;
     c->offset = h->offset;
     c->has_net = h->has_net;
+    c->sym = h->sym;
     if (h->sa) {
         atomic_fetch_add(&h->sa->refs, 1);
         c->sa = h->sa;
         c->adm = h->adm;
     }
     int bad = (h->net && !(c->net = srch_gen_net_clone(h->net, status))) ||
+              (h->symnet && !(c->symnet = srch_gen_net_clone(h->symnet, status))) ||
               (h->a && !(c->a = srch_dom_heur_clone(h->a, status))) ||
               (h->b && !(c->b = srch_dom_heur_clone(h->b, status))) ||
               (h->floor && !(c->floor = srch_dom_heur_clone(h->floor, status)));
@@ -365,6 +396,35 @@ static int reserve(srch_dom_heur *h, size_t n)
     return h->cap ? 0 : hn_fail(HN_ERR_NOMEM, "out of memory for heuristic values");
 }
 
+/* est[i] becomes the mean of the network over state i and its symmetric
+ * maps 1..sym-1 (built from their active inputs: a map is no move). */
+static int sym_mean(srch_dom_heur *h, const uint8_t *s, size_t n, double *est)
+{
+    size_t sb = dom_state_bytes(h->d);
+    if (n > h->scap) {
+        size_t cap = n < 64 ? 64 : 2 * n;
+        free(h->sbuf);
+        free(h->stmp);
+        h->sbuf = malloc(cap * sb);
+        h->stmp = malloc(cap * sizeof *h->stmp);
+        h->scap = h->sbuf && h->stmp ? cap : 0;
+        if (!h->scap)
+            return hn_fail(HN_ERR_NOMEM, "out of memory for symmetric states");
+    }
+    for (int k = 1; k < h->sym; k++) {
+        for (size_t i = 0; i < n; i++)
+            dom_symmetric(h->d, s + i * sb, k, h->sbuf + i * sb);
+        int st = srch_gen_net_estimate(h->symnet, h->sbuf, n, NULL, NULL, NULL, h->stmp);
+        if (st)
+            return st;
+        for (size_t i = 0; i < n; i++)
+            est[i] += h->stmp[i];
+    }
+    for (size_t i = 0; i < n; i++)
+        est[i] /= h->sym;
+    return 0;
+}
+
 int srch_dom_heur_estimate(srch_dom_heur *h, const void *states, size_t n, const void *parents,
                            const int *parent_of, const uint8_t *moves, double *est)
 {
@@ -377,7 +437,8 @@ int srch_dom_heur_estimate(srch_dom_heur *h, const void *states, size_t n, const
             est[i] = dom_heur_eval(h->adm, s + i * sb);
         return 0;
     case K_NET:
-        return srch_gen_net_estimate(h->net, s, n, parents, parent_of, moves, est);
+        st = srch_gen_net_estimate(h->net, s, n, parents, parent_of, moves, est);
+        return st || h->sym < 2 ? st : sym_mean(h, s, n, est);
     default:
         break;
     }
@@ -462,7 +523,8 @@ uint64_t srch_dom_heur_rows(const srch_dom_heur *h)
 {
     if (!h)
         return 0;
-    return (h->net ? srch_gen_net_rows(h->net) : 0) + srch_dom_heur_rows(h->a) +
+    return (h->net ? srch_gen_net_rows(h->net) : 0) +
+           (h->symnet ? srch_gen_net_rows(h->symnet) : 0) + srch_dom_heur_rows(h->a) +
            srch_dom_heur_rows(h->b);
 }
 

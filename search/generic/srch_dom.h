@@ -44,6 +44,9 @@ typedef struct srch_dom_net_opts {
     int engine;    /* enum srch_dom_engine [AUTO] */
     int max_batch; /* network rows per call, 1..65536 [1024] */
     int residual;  /* 1: add the base the model records ("residual" attribute) [1] */
+    /* the mean over a state and its first symmetries - 1 symmetric maps
+     * (dom_symmetries; 0 or 1: the state alone) [0] */
+    int symmetries;
 } srch_dom_net_opts;
 
 extern const srch_dom_net_opts SRCH_DOM_NET_DEFAULTS;
@@ -72,7 +75,8 @@ srch_dom_heur *srch_dom_heur_net(const dom *d, const struct nn_model *m, const c
  * searches models record): "ann:PATH[,SETTING...]" loads a model
  * (srch_dom_heur_net) with the settings scale:N, delta:D (the offset), q8
  * or float (sparse and dense mean float; cache:N and acc16 are accepted and
- * not needed), and one admissible name as the floor; anything else is an
+ * not needed), sym:K (the mean over the state and K - 1 symmetric maps,
+ * dom_symmetric), and one admissible name as the floor; anything else is an
  * admissible name (srch_dom_heur_adm). opts may be NULL (defaults). NULL on
  * error (*status). */
 srch_dom_heur *srch_dom_heur_open(const dom *d, const char *spec, const srch_dom_net_opts *opts,
