@@ -95,6 +95,16 @@ grep -qx 'attr.avi_walk_targets=1' <("$H" nn info "$T/w.h5") || fail "--targets 
 awk -F, '/^2,/{exit !($5 > 3.5 && $5 < 4.5 && $6 == 8)}' "$T/w.csv" ||
     fail "walk targets: $(grep '^2,' "$T/w.csv")"
 expect 2 "walks only" "$H" avi --domain cube3 --arch 480-8-1 --targets walk --states uniform -o "$T/x.h5"
+# sym:2 averages the small walk network over the inverse cube: a beam with it
+# solves a scramble; the cube has one map
+# (7 moves: the whole third depth kept, the ball of 4 ends every path)
+printf "1 R U F' L D B U\n" >"$T/scr.txt"
+"$H" solve --domain cube3 --algo beam --width 2000 --ball 4 --heuristic "ann:$T/w.h5,sym:2" "$T/scr.txt" \
+    >"$T/sym.txt" 2>"$T/sym.err" || fail "sym:2: $(cat "$T/sym.err")"
+grep -q 'status=solved' "$T/sym.txt" || fail "sym:2: $(cat "$T/sym.txt")"
+expect 2 "symmetric map" "$H" solve --domain cube3 --algo beam --heuristic "ann:$T/w.h5,sym:3" "$T/scr.txt"
+expect 2 "bad setting 'sym:0'" "$H" solve --domain cube3 --algo beam --heuristic "ann:$T/w.h5,sym:0" \
+    "$T/scr.txt"
 expect 2 "is not bellman or walk" "$H" avi --domain cube3 --arch 480-8-1 --targets diffusion -o "$T/x.h5"
 # IDA* windows: a weighted-A* 3x4 solution comes back never longer and replays;
 # the cube has no estimate between two states
