@@ -114,6 +114,9 @@ static int check_facts(const dom_def *def, const dom_facts *f, const char *spec)
     }
     if (f->has_uniform && !def->random_state)
         return hn_fail(HN_ERR_FORMAT, "domain %s: has_uniform without random_state", spec);
+    if (f->symmetries > DOM_MAX_SYMMETRIES)
+        return hn_fail(HN_ERR_FORMAT, "domain %s: %u symmetries (at most %d)", spec, f->symmetries,
+                       DOM_MAX_SYMMETRIES);
     return check_prune(f, spec);
 }
 
@@ -251,12 +254,8 @@ static int create_instance(dom *d, const char *spec, const char *args)
     /* entries grown after version 1 exist only in a definition that long */
     if (d->def->struct_size >= offsetof(dom_def, between) + sizeof d->def->between)
         d->between = d->def->between;
-    d->symmetries = 1;
-    if (d->def->struct_size >= offsetof(dom_def, symmetric) + sizeof d->def->symmetric &&
-        d->def->symmetric && d->def->symmetries > 1) {
+    if (d->def->struct_size >= offsetof(dom_def, symmetric) + sizeof d->def->symmetric)
         d->symmetric = d->def->symmetric;
-        d->symmetries = d->def->symmetries;
-    }
     hn_error_clear();
     d->inst = d->def->create(args, &HOST, &d->facts);
     if (!d->inst) {
@@ -439,12 +438,13 @@ int dom_between(const dom *d, const void *a, const void *b)
 
 int dom_symmetries(const dom *d)
 {
-    return (int)d->symmetries;
+    uint32_t n = d->facts.symmetries;
+    return d->symmetric && n > 1 && n <= DOM_MAX_SYMMETRIES ? (int)n : 1;
 }
 
 void dom_symmetric(const dom *d, const void *state, int k, void *out)
 {
-    if (k > 0 && (uint32_t)k < d->symmetries)
+    if (k > 0 && k < dom_symmetries(d))
         d->symmetric(d->inst, state, (uint32_t)k, out);
     else
         memcpy(out, state, d->facts.state_bytes);

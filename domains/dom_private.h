@@ -15,10 +15,8 @@ struct dom {
     /* def->between when the definition has that entry (read once at open:
      * an older plug-in's struct ends before it), else NULL */
     int (*between)(const void *inst, const void *a, const void *b);
-    /* def->symmetric and its count when the definition has them, else
-     * NULL and 1 */
+    /* def->symmetric when the definition has that entry, else NULL */
     void (*symmetric)(const void *inst, const void *state, uint32_t k, void *out);
-    uint32_t symmetries;
     uint64_t allowed[256]; /* moves allowed per automaton state */
 };
 

@@ -37,6 +37,7 @@ extern "C" {
 #define DOM_MAX_STATE_BYTES 256
 #define DOM_MAX_ACTIVE 64 /* inputs on at once (nn/sparse.h's bound) */
 #define DOM_MAX_DELTA 32  /* inputs one move turns off (or on) */
+#define DOM_MAX_SYMMETRIES 64
 /* prune_next entry of a move the automaton forbids. */
 #define DOM_PRUNED 255u
 
@@ -115,6 +116,9 @@ typedef struct dom_facts {
     /* Typical distance of a random state from the goal (for random walks
      * long enough to look random; 0 = unknown). */
     uint32_t typical_depth;
+    /* ---- grown after version 1 (0 when the domain's header ends before) ---- */
+    /* Maps of dom_def's `symmetric`, the identity counted (0 or 1: none). */
+    uint32_t symmetries;
 } dom_facts;
 
 /* An abstraction for the core's pattern-database builder: ranks
@@ -211,12 +215,10 @@ typedef struct dom_def {
      * two states of a path: window shortcuts by IDA* (heurnet solve
      * --shortcut W:N:ida). Thread-safe. */
     int (*between)(const void *inst, const void *a, const void *b);
-    /* Maps that keep a state's cost to the goal (the cube's inverse, its
-     * conjugates by the cube's rotations): `symmetries` counts them with
-     * the identity (0 or 1: none), and symmetric(inst, state, k, out)
-     * writes map k (1..symmetries-1) of `state`, canonical. The core can
+    /* Maps that keep a state's cost to the goal (the cube's inverse, a
+     * square board's mirror image): symmetric(inst, state, k, out) writes
+     * map k (1..facts->symmetries - 1) of `state`, canonical. The core can
      * average a network over them (heuristic setting sym:K). Thread-safe. */
-    uint32_t symmetries;
     void (*symmetric)(const void *inst, const void *state, uint32_t k, void *out);
 } dom_def;
 

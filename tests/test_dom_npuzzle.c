@@ -262,6 +262,19 @@ static void test_admissible(const char *spec, const char *custom)
         CHECK(sum > 0);
         dom_heur_free(h);
     }
+    /* a square board's mirror image: the same distance on every board */
+    int w = 0, hgt = 0;
+    sscanf(spec, "npuzzle:%dx%d", &w, &hgt);
+    CHECK(dom_symmetries(d) == (w == hgt ? 2 : 1));
+    size_t moved = 0, off = 0;
+    for (size_t k = 0; k < count && q && dist && w == hgt; k++) {
+        uint8_t m[DOM_MAX_STATE_BYTES];
+        dom_symmetric(d, q + k * sb, 1, m);
+        off += dist[perm_rank(m, n)] != dist[perm_rank(q + k * sb, n)];
+        moved += memcmp(m, q + k * sb, sb) != 0;
+    }
+    CHECK_MSG(off == 0 && (w != hgt || moved > count / 2),
+              "%s: mirror images at another distance on %zu boards", spec, off);
     free(q);
     free(dist);
     dom_free(d);

@@ -221,6 +221,7 @@ static void *dom_c3_create(const char *args, const dom_host *host, dom_facts *fa
     facts->heuristics = "manhattan,parity";
     facts->patterns = "corners,edges6a,edges6b,edges7a,edges7b,edges4";
     facts->has_uniform = 1;
+    facts->symmetries = 2;     /* the cube and its inverse */
     facts->typical_depth = 21; /* random cubes: about 21 QTM (mean 20.64 on DeepCubeA's set) */
     return c;
 }
@@ -273,6 +274,5 @@ const dom_def dom_cube3_def = {
     .heur_eval = dom_c3_heur_eval,
     .heur_free = dom_c3_heur_free,
     .pattern_open = dom_c3_pattern_open,
-    .symmetries = 2,
     .symmetric = dom_c3_symmetric,
 };

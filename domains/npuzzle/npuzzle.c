@@ -176,6 +176,7 @@ static void fill_facts(np_dom *in, dom_facts *f)
     f->patterns = "";
     f->has_uniform = 1;
     f->typical_depth = typical_depth(in);
+    f->symmetries = in->w == in->h ? 2 : 1; /* the mirror image of a square board */
 }
 
 static void *np_create(const char *args, const dom_host *host, dom_facts *facts)
@@ -247,6 +248,19 @@ static void np_goal(const void *inst, void *state)
 }
 
 /* ---- encoding: input t * C + p is on when cell p holds tile t ---- */
+
+/* Map 1 of a square board: its mirror image across the main diagonal, the
+ * tiles renamed so that the goal maps to the goal (a move maps to a move). */
+static void np_symmetric(const void *inst, const void *state, uint32_t k, void *out)
+{
+    const np_dom *in = inst;
+    const uint8_t *s = state;
+    uint8_t *m = out;
+    (void)k;
+    for (int c = 0; c < in->cells; c++)
+        m[in->mirror_cell[c]] = in->mirror_tile[s[c]];
+    m[in->cells] = in->mirror_cell[s[in->cells]];
+}
 
 static int np_encode(const void *inst, const void *state, int32_t *active)
 {
@@ -339,4 +353,5 @@ const dom_def dom_npuzzle_def = {
     .heur_free = dom_np_heur_free,
     .pattern_open = NULL,
     .between = dom_np_between,
+    .symmetric = np_symmetric,
 };
