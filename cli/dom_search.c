@@ -569,7 +569,7 @@ void cli_dom_search_help(FILE *out)
             "                      time limit allows; the shortest stands [0: one run]\n"
             "  --ball R            beam: all states within R moves of the goal, found once\n"
             "                      before the first search (cube3: R=7 9.2 M states, 8\n"
-            "                      85 M); a path entering it ends there by its shortest\n"
+            "                      86 M); a path entering it ends there by its shortest\n"
             "                      route [0: none]\n"
             "  --weights W1,W2,..  anytime: passes on f = g + W*h for the falling weights,\n"
             "                      before the deltas' phases ('none': no pass) [5,3,2,1.5,1]\n"

@@ -269,6 +269,7 @@ static int beam_run(beam *b, const void *start, const srch_limits *lim, double d
     }
     if (b->hit && (!st || st == HN_ERR_LIMIT || st == HN_ERR_INTERRUPTED)) {
         take_ball_path(b);
+        hn_error_clear(); /* the limit's message: the path found stands */
         return 0;
     }
     if (st)

@@ -147,7 +147,8 @@ typedef struct srch_dom_ball srch_dom_ball;
 /* A ball of radius 1..SRCH_DOM_BALL_MAX_RADIUS around d's goal; d must
  * outlive it. NULL on error (*status: HN_ERR_ARG, HN_ERR_UNSUPPORTED for a
  * domain with costs or moves without an inverse, HN_ERR_NOMEM,
- * HN_ERR_INTERRUPTED). Its memory is about 18 bytes per state. */
+ * HN_ERR_INTERRUPTED). Its memory is 18 to 36 bytes per state (9 per slot,
+ * the table doubling when half full). */
 srch_dom_ball *srch_dom_ball_new(const dom *d, int radius, int *status);
 void srch_dom_ball_free(srch_dom_ball *b);
 int srch_dom_ball_radius(const srch_dom_ball *b);
