@@ -7,6 +7,7 @@
  * no neighbour one closer, or a last state that is not the goal). */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "search/generic/gen_internal.h"
 
@@ -16,7 +17,24 @@ struct srch_dom_ball {
     uint64_t *keys; /* hash with 0 mapped to 1; 0 = empty slot */
     uint8_t *dist;
     size_t nslots, n;
+    /* bytes the table and the two layers may take: half the machine's
+     * memory, so that a radius too large fails here with a message instead
+     * of the system killing the process when the pages are touched */
+    size_t budget, layer_bytes;
 };
+
+static size_t memory_budget(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || size <= 0)
+        return SIZE_MAX;
+    return (size_t)pages / 2 * (size_t)size;
+}
+
+static int over_budget(const srch_dom_ball *b, size_t slots, size_t layer_bytes)
+{
+    return slots * (sizeof(uint64_t) + 1) + layer_bytes > b->budget;
+}
 
 static uint64_t key_of(const srch_dom_ball *b, const void *state)
 {
@@ -35,6 +53,11 @@ static size_t slot_of(const srch_dom_ball *b, uint64_t k)
 static int grow(srch_dom_ball *b)
 {
     size_t nslots = b->nslots ? 2 * b->nslots : (size_t)1 << 12;
+    if (over_budget(b, nslots, b->layer_bytes))
+        return hn_fail(HN_ERR_NOMEM,
+                       "goal ball: %zu states and counting need more than half of this "
+                       "machine's memory (%zu MB); take a smaller radius",
+                       b->n, b->budget >> 20);
     uint64_t *keys = calloc(nslots, sizeof *keys), *old = b->keys;
     uint8_t *dist = malloc(nslots), *odist = b->dist;
     if (!keys || !dist) {
@@ -78,16 +101,23 @@ typedef struct {
     size_t n, cap, sb;
 } layer;
 
-static int layer_push(layer *l, const uint8_t *state)
+static int layer_push(srch_dom_ball *b, layer *l, const uint8_t *state)
 {
     if (l->n == l->cap) {
         size_t cap = l->cap ? 2 * l->cap : 1024;
+        size_t more = (cap - l->cap) * l->sb;
+        if (over_budget(b, b->nslots, b->layer_bytes + more))
+            return hn_fail(HN_ERR_NOMEM,
+                           "goal ball: a layer of %zu states needs more than half of this "
+                           "machine's memory (%zu MB) with the table; take a smaller radius",
+                           l->n, b->budget >> 20);
         uint8_t *p = realloc(l->s, cap * l->sb);
         if (!p)
             return hn_fail(HN_ERR_NOMEM, "goal ball: out of memory for a layer of %zu states",
                            l->n);
         l->s = p;
         l->cap = cap;
+        b->layer_bytes += more;
     }
     memcpy(l->s + l->n++ * l->sb, state, l->sb);
     return 0;
@@ -109,7 +139,7 @@ static int bfs_layer(srch_dom_ball *b, const layer *cur, int dd, layer *next)
             int st = insert(b, c, dd + 1);
             if (st < 0)
                 return st;
-            if (st && next && layer_push(next, c))
+            if (st && next && layer_push(b, next, c))
                 return HN_ERR_NOMEM;
         }
     }
@@ -136,7 +166,7 @@ static int build(srch_dom_ball *b)
     layer cur = {.sb = sb}, next = {.sb = sb};
     uint8_t goal[DOM_MAX_STATE_BYTES];
     dom_goal(b->d, goal);
-    int st = insert(b, goal, 0) < 0 || layer_push(&cur, goal) ? HN_ERR_NOMEM : 0;
+    int st = insert(b, goal, 0) < 0 || layer_push(b, &cur, goal) ? HN_ERR_NOMEM : 0;
     for (int dd = 0; !st && dd < b->radius && cur.n; dd++) {
         next.n = 0;
         st = bfs_layer(b, &cur, dd, dd + 1 < b->radius ? &next : NULL);
@@ -146,6 +176,7 @@ static int build(srch_dom_ball *b)
     }
     free(cur.s);
     free(next.s);
+    b->layer_bytes = 0;
     return st;
 }
 
@@ -158,6 +189,7 @@ srch_dom_ball *srch_dom_ball_new(const dom *d, int radius, int *status)
     if (b) {
         b->d = d;
         b->radius = radius;
+        b->budget = memory_budget();
         if ((st = grow(b)) || (st = build(b))) {
             srch_dom_ball_free(b);
             b = NULL;
