@@ -933,15 +933,24 @@ static void test_ball(void)
         CHECK(srch_dom_beam(d, s, gap, &bm, NULL, res) == 0 && valid(d, s, res) &&
               res->cost >= opt && (opt > 4 || (res->cost == opt && res->proven)));
     }
-    /* a ball past the diameter: every beam optimal at once */
+    /* a ball past the diameter: every beam optimal at once, and nothing to
+     * widen after a proven start */
     srch_dom_ball *all = srch_dom_ball_new(d, SRCH_DOM_BALL_MAX_RADIUS, &st);
     CHECK(all && srch_dom_ball_states(all) == (size_t)fact(n));
     bm.ball = all;
-    for (int i = 0; all && i < 20; i++) {
+    bm.widen = 4;
+    nn_model *m = tdom_random_model("64-8-1", 3, 6.0, 2.0, NULL);
+    srch_dom_heur *net = m ? net_heur(d, m, SRCH_DOM_ENGINE_FLOAT, 64) : NULL;
+    CHECK(net != NULL);
+    for (int i = 0; all && net && i < 20; i++) {
         random_stack(d, rng, s);
-        CHECK(srch_dom_beam(d, s, gap, &bm, NULL, res) == 0 && valid(d, s, res) &&
+        CHECK(srch_dom_beam(d, s, net, &bm, NULL, res) == 0 && valid(d, s, res) &&
               res->cost == dist[rank_of(s, n)] && res->proven && res->expanded == 0);
+        CHECK_MSG(res->rows == 1, "a start in the ball: %llu network rows (the start's one)",
+                  (unsigned long long)res->rows);
     }
+    srch_dom_heur_free(net);
+    nn_model_free(m);
     /* refused: radius out of range, costs, a ball of another domain */
     CHECK(!srch_dom_ball_new(d, 0, &st) && st == HN_ERR_ARG);
     CHECK(!srch_dom_ball_new(d, SRCH_DOM_BALL_MAX_RADIUS + 1, &st) && st == HN_ERR_ARG);

@@ -368,7 +368,7 @@ int srch_dom_beam(const dom *d, const void *start, srch_dom_heur *h, const srch_
     int st = beam_once(d, start, h, (size_t)o->width, o->ball, SRCH_DOM_MAX_PATH + 1, lim, deadline,
                        res);
     res->seconds = hn_now() - t0;
-    if (!st && o->widen > 1)
+    if (!st && o->widen > 1 && !res->proven) /* a start in the ball: nothing to widen */
         st = widen(d, start, h, o, lim, deadline, res);
     if (!st)
         st = srch_gen_check(d, start, "beam search", res);
