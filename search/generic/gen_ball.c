@@ -36,10 +36,10 @@ static int over_budget(const srch_dom_ball *b, size_t slots, size_t layer_bytes)
     return slots * (sizeof(uint64_t) + 1) + layer_bytes > b->budget;
 }
 
-static uint64_t key_of(const srch_dom_ball *b, const void *state)
+/* The table's key of a state whose dom_hash is hv (0 marks an empty slot). */
+static uint64_t key_of(uint64_t hv)
 {
-    uint64_t k = dom_hash(b->d, state);
-    return k ? k : 1;
+    return hv ? hv : 1;
 }
 
 static size_t slot_of(const srch_dom_ball *b, uint64_t k)
@@ -85,7 +85,7 @@ static int insert(srch_dom_ball *b, const void *state, int dd)
 {
     if (2 * (b->n + 1) > b->nslots && grow(b))
         return HN_ERR_NOMEM;
-    uint64_t k = key_of(b, state);
+    uint64_t k = key_of(dom_hash(b->d, state));
     size_t i = slot_of(b, k);
     if (b->keys[i])
         return 0;
@@ -224,11 +224,15 @@ const dom *srch_dom_ball_domain(const srch_dom_ball *b)
     return b->d;
 }
 
+int srch_gen_ball_dist_hashed(const srch_dom_ball *b, uint64_t hv)
+{
+    size_t i = slot_of(b, key_of(hv));
+    return b->keys[i] ? b->dist[i] : -1;
+}
+
 int srch_dom_ball_dist(const srch_dom_ball *b, const void *state)
 {
-    uint64_t k = key_of(b, state);
-    size_t i = slot_of(b, k);
-    return b->keys[i] ? b->dist[i] : -1;
+    return srch_gen_ball_dist_hashed(b, dom_hash(b->d, state));
 }
 
 int srch_dom_ball_path(const srch_dom_ball *b, const void *state, uint8_t *moves, int cap)

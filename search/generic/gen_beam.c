@@ -84,10 +84,10 @@ static int beam_alloc(beam *b)
     return 0;
 }
 
-/* Add child c of this depth unless it is already there: 1 added, 0 not. */
-static int add_kid(beam *b, const uint8_t *c, uint32_t gen)
+/* Add child c (hash hv) of this depth unless it is already there: 1 added,
+ * 0 not. */
+static int add_kid(beam *b, const uint8_t *c, uint64_t hv, uint32_t gen)
 {
-    uint64_t hv = dom_hash(b->d, c);
     size_t mask = b->nslots - 1, i = (size_t)(hv >> 17) & mask;
     for (; b->set_gen[i] == gen; i = (i + 1) & mask) {
         uint32_t k = b->set_idx[i];
@@ -115,11 +115,11 @@ static void take_path(beam *b, size_t depth, size_t i, int last)
         b->res->cost += dom_move_cost(b->d, b->res->moves[k]);
 }
 
-/* Child c (move m from kept state i of `depth`) is in the ball: the best
- * path when it beats the one so far. 1 in the ball, else 0. */
-static int ball_child(beam *b, size_t depth, size_t i, int m, const uint8_t *c)
+/* Child c (hash hv; move m from kept state i of `depth`) is in the ball:
+ * the best path when it beats the one so far. 1 in the ball, else 0. */
+static int ball_child(beam *b, size_t depth, size_t i, int m, const uint8_t *c, uint64_t hv)
 {
-    int dd = srch_dom_ball_dist(b->ball, c);
+    int dd = srch_gen_ball_dist_hashed(b->ball, hv);
     if (dd < 0)
         return 0;
     if ((int)depth + 1 + dd < b->best) {
@@ -162,8 +162,9 @@ static int expand_depth(beam *b, size_t depth)
                 take_path(b, depth, i, cm[j]);
                 return 1;
             }
-            if ((b->ball && ball_child(b, depth, i, cm[j], c)) ||
-                !add_kid(b, c, (uint32_t)depth + 1))
+            uint64_t hv = dom_hash(b->d, c);
+            if ((b->ball && ball_child(b, depth, i, cm[j], c, hv)) ||
+                !add_kid(b, c, hv, (uint32_t)depth + 1))
                 continue;
             b->parent_of[b->nkids] = (int)i;
             b->kmove[b->nkids] = cm[j];

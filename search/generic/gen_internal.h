@@ -36,6 +36,12 @@ int srch_gen_heur_value1(srch_dom_heur *h, const void *state);
 int srch_gen_ida_below(const dom *d, const void *start, srch_dom_heur *h, const srch_limits *lim,
                        int64_t below, srch_dom_result *res);
 
+/* ---- the goal's ball (gen_ball.c) ---- */
+
+/* srch_dom_ball_dist of a state whose dom_hash is hv (the beam hashes each
+ * child once for the ball and its duplicate set). */
+int srch_gen_ball_dist_hashed(const srch_dom_ball *b, uint64_t hv);
+
 /* ---- window shortcuts by IDA* (gen_window_ida.c) ---- */
 
 /* A workspace for windows of up to max_depth moves (frames allocated once
