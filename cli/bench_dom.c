@@ -113,10 +113,7 @@ static int bench_states(const bench_args *a, const dom *d, bench_run *base, benc
 /* IDA* where every move has an inverse (no memory), else A*. */
 static int baseline_algo(const dom *d)
 {
-    for (int m = 0; m < dom_nmoves(d); m++)
-        if (dom_inverse(d, m) < 0)
-            return CLI_DOM_ASTAR;
-    return CLI_DOM_IDASTAR;
+    return dom_reversible(d) ? CLI_DOM_IDASTAR : CLI_DOM_ASTAR;
 }
 
 /* A run of heuristic `name` (NULL: the settings' default) with the options

@@ -423,12 +423,11 @@ int cli_dom_search_finish(const char *cmd, cli_dom_search *s, const dom *d)
         return cli_usage(cmd, "--deltas and --ida are anytime's, not %s's",
                          cli_dom_algo_name(s->algo));
     if (s->so.shortcut.max_window) {
-        for (int m = 0; m < dom_nmoves(d); m++)
-            if (dom_move_cost(d, m) != 1 || dom_inverse(d, m) < 0)
-                return cli_usage(cmd,
-                                 "--shortcut needs unit move costs and an inverse for every "
-                                 "move; %s has not",
-                                 dom_spec(d));
+        if (!dom_unit_cost(d) || !dom_reversible(d))
+            return cli_usage(cmd,
+                             "--shortcut needs unit move costs and an inverse for every "
+                             "move; %s has not",
+                             dom_spec(d));
         if (s->so.shortcut.ida && !dom_has_between(d))
             return cli_usage(cmd,
                              "--shortcut ...:ida needs an estimate between two states; %s has "

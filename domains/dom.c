@@ -226,10 +226,13 @@ static int finish_open(dom *d, const char *spec)
     memset(d->goal, 0, d->facts.state_bytes);
     d->def->goal(d->inst, d->goal);
     d->unit = 1;
+    d->reversible = d->facts.inverse != NULL;
     for (uint32_t m = 0; m < d->facts.nmoves; m++) {
         d->allowed[0] |= 1ull << m;
         if (d->facts.cost && d->facts.cost[m] != 1)
             d->unit = 0;
+        if (d->facts.inverse && d->facts.inverse[m] < 0)
+            d->reversible = 0;
     }
     for (uint32_t q = 0; q < d->facts.prune_states && q < 256; q++) {
         d->allowed[q] = 0;
@@ -377,6 +380,11 @@ int dom_unit_cost(const dom *d)
     return d->unit;
 }
 
+int dom_reversible(const dom *d)
+{
+    return d->reversible;
+}
+
 /* ---- moves ---- */
 
 int dom_prune_next(const dom *d, int q, int m)
@@ -438,8 +446,8 @@ int dom_between(const dom *d, const void *a, const void *b)
 
 int dom_symmetries(const dom *d)
 {
-    uint32_t n = d->facts.symmetries;
-    return d->symmetric && n > 1 && n <= DOM_MAX_SYMMETRIES ? (int)n : 1;
+    /* check_facts refused more than DOM_MAX_SYMMETRIES at open */
+    return d->symmetric && d->facts.symmetries > 1 ? (int)d->facts.symmetries : 1;
 }
 
 void dom_symmetric(const dom *d, const void *state, int k, void *out)

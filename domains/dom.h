@@ -52,6 +52,9 @@ int dom_nmoves(const dom *d);
 int dom_move_cost(const dom *d, int m);
 /* 1 when every move costs 1. */
 int dom_unit_cost(const dom *d);
+/* 1 when every move has an inverse (an undirected graph: a distance from
+ * the goal is a distance to it). */
+int dom_reversible(const dom *d);
 
 /* ---- moves and the pruning automaton ---- */
 

@@ -306,11 +306,9 @@ static void check_heuristics(struct ck *c, const dom_check_opts *o)
     const dom *d = c->d;
     const char *list = o->heuristics ? o->heuristics : d->facts.heuristics;
     int any = (list && list[0]) || dom_has_between(d) || dom_symmetries(d) > 1;
-    if (!any || o->bfs_states == 0 || !dom_unit_cost(d))
+    /* BFS from the goal measures distances to it only with inverses */
+    if (!any || o->bfs_states == 0 || !dom_unit_cost(d) || !dom_reversible(d))
         return;
-    for (int m = 0; m < dom_nmoves(d); m++)
-        if (dom_inverse(d, m) < 0)
-            return; /* BFS from the goal measures distances to it only with inverses */
     struct bfs b;
     if (bfs_fill(d, &b, o->bfs_depth, o->bfs_states) == 0) {
         /* the last depth may be cut by the cap: only complete depths count */

@@ -12,6 +12,7 @@ struct dom {
     uint8_t *goal;
     char *spec;
     int unit;
+    int reversible; /* every move has an inverse */
     /* def->between when the definition has that entry (read once at open:
      * an older plug-in's struct ends before it), else NULL */
     int (*between)(const void *inst, const void *a, const void *b);

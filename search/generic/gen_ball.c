@@ -151,12 +151,11 @@ static int check_domain(const dom *d, int radius)
     if (radius < 1 || radius > SRCH_DOM_BALL_MAX_RADIUS)
         return hn_fail(HN_ERR_ARG, "goal ball: radius %d is not 1..%d", radius,
                        SRCH_DOM_BALL_MAX_RADIUS);
-    for (int m = 0; m < dom_nmoves(d); m++)
-        if (dom_move_cost(d, m) != 1 || dom_inverse(d, m) < 0)
-            return hn_fail(HN_ERR_UNSUPPORTED,
-                           "goal ball: %s has a move without an inverse or of a cost other "
-                           "than 1 (the ball's distances are moves back from the goal)",
-                           dom_spec(d));
+    if (!dom_unit_cost(d) || !dom_reversible(d))
+        return hn_fail(HN_ERR_UNSUPPORTED,
+                       "goal ball: %s has a move without an inverse or of a cost other than 1 "
+                       "(the ball's distances are moves back from the goal)",
+                       dom_spec(d));
     return 0;
 }
 
