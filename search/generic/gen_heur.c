@@ -35,16 +35,14 @@ struct srch_dom_heur {
      * rows stay the parents of the next call's children */
     gen_net *symnet;
     int sym;
-    uint8_t *sbuf; /* scratch: the mapped states and their estimates */
-    double *stmp;
-    size_t scap;
     srch_dom_heur *a, *b; /* K_MAX, K_SUM */
     int scale;            /* the root's value options */
     double offset;
     srch_dom_heur *floor;
     int has_net;       /* a network leaf anywhere below */
-    double *tmp, *est; /* scratch: b's estimates, the root's */
+    double *tmp, *est; /* scratch: b's estimates (a leaf's: its maps'), the root's */
     int *ftmp;         /* the floor's values */
+    uint8_t *sbuf;     /* sym > 1: the mapped states */
     size_t cap;
 };
 
@@ -72,14 +70,13 @@ void srch_dom_heur_free(srch_dom_heur *h)
     }
     srch_gen_net_free(h->net);
     srch_gen_net_free(h->symnet);
-    free(h->sbuf);
-    free(h->stmp);
     srch_dom_heur_free(h->a);
     srch_dom_heur_free(h->b);
     srch_dom_heur_free(h->floor);
     free(h->tmp);
     free(h->est);
     free(h->ftmp);
+    free(h->sbuf);
     free(h);
 }
 
@@ -380,7 +377,8 @@ int srch_dom_heur_set_value(srch_dom_heur *h, int scale, double offset, srch_dom
     return 0;
 }
 
-/* Room for n values in h's scratch. */
+/* Room for n values in h's scratch (and n mapped states when h averages
+ * over symmetric maps). */
 static int reserve(srch_dom_heur *h, size_t n)
 {
     if (n <= h->cap)
@@ -389,10 +387,12 @@ static int reserve(srch_dom_heur *h, size_t n)
     free(h->tmp);
     free(h->est);
     free(h->ftmp);
+    free(h->sbuf);
     h->tmp = malloc(cap * sizeof *h->tmp);
     h->est = malloc(cap * sizeof *h->est);
     h->ftmp = malloc(cap * sizeof *h->ftmp);
-    h->cap = h->tmp && h->est && h->ftmp ? cap : 0;
+    h->sbuf = h->sym > 1 ? malloc(cap * dom_state_bytes(h->d)) : NULL;
+    h->cap = h->tmp && h->est && h->ftmp && (h->sym < 2 || h->sbuf) ? cap : 0;
     return h->cap ? 0 : hn_fail(HN_ERR_NOMEM, "out of memory for heuristic values");
 }
 
@@ -401,25 +401,16 @@ static int reserve(srch_dom_heur *h, size_t n)
 static int sym_mean(srch_dom_heur *h, const uint8_t *s, size_t n, double *est)
 {
     size_t sb = dom_state_bytes(h->d);
-    if (n > h->scap) {
-        size_t cap = n < 64 ? 64 : 2 * n;
-        free(h->sbuf);
-        free(h->stmp);
-        h->sbuf = malloc(cap * sb);
-        h->stmp = malloc(cap * sizeof *h->stmp);
-        h->scap = h->sbuf && h->stmp ? cap : 0;
-        if (!h->scap)
-            return hn_fail(HN_ERR_NOMEM, "out of memory for symmetric states");
-    }
-    for (int k = 1; k < h->sym; k++) {
+    int st = reserve(h, n); /* a leaf's tmp is free: only max and sum nodes use theirs */
+    for (int k = 1; !st && k < h->sym; k++) {
         for (size_t i = 0; i < n; i++)
             dom_symmetric(h->d, s + i * sb, k, h->sbuf + i * sb);
-        int st = srch_gen_net_estimate(h->symnet, h->sbuf, n, NULL, NULL, NULL, h->stmp);
-        if (st)
-            return st;
-        for (size_t i = 0; i < n; i++)
-            est[i] += h->stmp[i];
+        st = srch_gen_net_estimate(h->symnet, h->sbuf, n, NULL, NULL, NULL, h->tmp);
+        for (size_t i = 0; !st && i < n; i++)
+            est[i] += h->tmp[i];
     }
+    if (st)
+        return st;
     for (size_t i = 0; i < n; i++)
         est[i] /= h->sym;
     return 0;
