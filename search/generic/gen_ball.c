@@ -53,7 +53,7 @@ static size_t slot_of(const srch_dom_ball *b, uint64_t k)
 static int grow(srch_dom_ball *b)
 {
     size_t nslots = b->nslots ? 2 * b->nslots : (size_t)1 << 12;
-    if (over_budget(b, nslots, b->layer_bytes))
+    if (over_budget(b, nslots + b->nslots, b->layer_bytes)) /* both tables while moving */
         return hn_fail(HN_ERR_NOMEM,
                        "goal ball: %zu states and counting need more than half of this "
                        "machine's memory (%zu MB); take a smaller radius",
