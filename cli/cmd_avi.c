@@ -35,6 +35,8 @@ struct avi_cli {
     srch_np_instance *inst; /* --eval boards */
     size_t ninst;
     srch_np_board *startb; /* --start-boards */
+    const char *teacher;   /* --targets q:FILE */
+    nn_model *teacher_m;
 };
 
 static void help(const struct trn_avi_opts *o)
@@ -96,7 +98,12 @@ static void help(const struct trn_avi_opts *o)
            "                     of a unit-cost puzzle, so errors under 0.5 do not compound\n"
            "  --targets T        --domain: bellman (the backup above) or walk (the walk\n"
            "                     length itself, CayleyPy's diffusion distance: no backup,\n"
-           "                     walks only, no residual) [bellman]\n"
+           "                     walks only, no residual), or q:TEACHER.h5: a network with\n"
+           "                     one output per move, output m trained on the teacher's\n"
+           "                     value of the state after move m (0 at the goal), so one\n"
+           "                     row values all of a state's children; it starts as the\n"
+           "                     teacher (--init-from TEACHER.h5, its output repeated)\n"
+           "                     [bellman]\n"
            "  --parity H         --domain: distances have the parity of heuristic H (cube3:\n"
            "                     parity, npuzzle: manhattan); each leaf value is rounded\n"
            "                     to the nearest integer of that parity, so errors under 1\n"
@@ -303,12 +310,17 @@ static int real_option(struct avi_cli *c, int opt, const char *arg)
     return 0;
 }
 
-/* --targets bellman | walk */
+/* --targets bellman | walk | q:FILE */
 static int targets_option(struct avi_cli *c, const char *arg)
 {
+    if (!strncmp(arg, "q:", 2) && arg[2]) {
+        c->teacher = arg + 2;
+        return 1;
+    }
     if (strcmp(arg, "bellman") && strcmp(arg, "walk"))
-        return cli_usage("avi", "--targets '%s' is not bellman or walk", arg);
+        return cli_usage("avi", "--targets '%s' is not bellman, walk or q:TEACHER.h5", arg);
     c->o.walk_targets = !strcmp(arg, "walk");
+    c->teacher = NULL;
     return 1;
 }
 
@@ -497,6 +509,9 @@ static int check_args(struct avi_cli *c)
     if (c->o.walk_targets && (!c->o.dom || c->o.uniform_share > 0 || c->residual))
         return cli_usage("avi", "--targets walk needs a --domain on the generic path, walks only "
                                 "(--states walk) and no --residual");
+    if (c->teacher && (!c->o.dom || c->residual || c->o.method != TRN_AVI_DAVI || c->start))
+        return cli_usage("avi", "--targets q:FILE needs a --domain on the generic path, "
+                                "--method davi, no --residual and no --start-boards");
     if (c->o.start_share + c->o.uniform_share > 1)
         return cli_usage("avi", "--start-share %g and the uniform share %g add up to more than 1",
                          c->o.start_share, c->o.uniform_share);
@@ -821,6 +836,13 @@ static int open_inputs(struct avi_cli *c, srch_np_heur **floor, srch_np_heur **r
     }
     if (c->start && load_start(c))
         return CLI_EXIT_FAIL;
+    if (c->teacher) {
+        int rc = 0;
+        if (!(c->teacher_m = nn_model_load(c->teacher, &rc)))
+            return cli_fail("avi --targets q");
+        c->o.q_teacher = c->teacher_m;
+        c->o.q_teacher_name = c->teacher;
+    }
     if (c->log) {
         int fresh = !c->o.resume || stat(c->log, &st) != 0 || st.st_size == 0;
         if (!(c->logf = fopen(c->log, fresh ? "w" : "a"))) {
@@ -953,6 +975,7 @@ done:
     free(c->dlen);
     free(c->inst);
     free(c->startb);
+    nn_model_free(c->teacher_m);
     if (c->logf)
         fclose(c->logf);
     return rc;

@@ -144,13 +144,10 @@ void nn_model_free(nn_model *m)
     free(m);
 }
 
-nn_model *nn_model_clone(const nn_model *src, int *status)
+/* m with src's target scaling, encoder and metadata; NULL (m freed) when
+ * out of memory. */
+static nn_model *copy_extras(const nn_model *src, nn_model *m, int *status)
 {
-    nn_model *m = nn_model_alloc(&src->spec, status);
-    if (!m)
-        return NULL;
-    memcpy(m->params, src->params, src->n_params * sizeof(float));
-    memcpy(m->state, src->state, src->n_state * sizeof(float));
     m->target_mean = src->target_mean;
     m->target_std = src->target_std;
     int rc = nn_model_set_encoder(m, src->encoder);
@@ -164,6 +161,58 @@ nn_model *nn_model_clone(const nn_model *src, int *status)
         return NULL;
     }
     return m;
+}
+
+nn_model *nn_model_clone(const nn_model *src, int *status)
+{
+    nn_model *m = nn_model_alloc(&src->spec, status);
+    if (!m)
+        return NULL;
+    memcpy(m->params, src->params, src->n_params * sizeof(float));
+    memcpy(m->state, src->state, src->n_state * sizeof(float));
+    return copy_extras(src, m, status);
+}
+
+/* Layer i of src into the same-shaped layer of dst (the output layer may
+ * be wider: its one column repeated). */
+static void copy_layer(const nn_model *src, nn_model *dst, int i)
+{
+    struct nn_layer_info a, b;
+    nn_model_layer(src, i, &a);
+    nn_model_layer(dst, i, &b);
+    for (int r = 0; r < a.in; r++)
+        for (int j = 0; j < b.out; j++)
+            b.kernel[(size_t)r * b.out + j] = a.kernel[(size_t)r * a.out + j % a.out];
+    for (int j = 0; j < b.out; j++)
+        b.bias[j] = a.bias[j % a.out];
+    if (!a.has_bn)
+        return;
+    memcpy(b.gamma, a.gamma, sizeof(float) * (size_t)a.out);
+    memcpy(b.beta, a.beta, sizeof(float) * (size_t)a.out);
+    memcpy(b.moving_mean, a.moving_mean, sizeof(float) * (size_t)a.out);
+    memcpy(b.moving_var, a.moving_var, sizeof(float) * (size_t)a.out);
+}
+
+nn_model *nn_model_repeat_output(const nn_model *src, int k, int *status)
+{
+    int last = src->spec.n_layers - 1, rc = 0;
+    if (src->spec.layer[last].width != 1 || k < 2 || k > 4096 || src->spec.layer[last].bn) {
+        rc = hn_fail(HN_ERR_SHAPE,
+                     "repeating the output: the model needs one output without batch norm "
+                     "(it has %d) and k 2..4096 (%d)",
+                     src->spec.layer[last].width, k);
+        if (status)
+            *status = rc;
+        return NULL;
+    }
+    struct nn_spec spec = src->spec;
+    spec.layer[last].width = k;
+    nn_model *m = nn_model_alloc(&spec, status);
+    if (!m)
+        return NULL;
+    for (int i = 0; i <= last; i++)
+        copy_layer(src, m, i);
+    return copy_extras(src, m, status);
 }
 
 const struct nn_spec *nn_model_spec(const nn_model *m)

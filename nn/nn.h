@@ -103,6 +103,12 @@ int nn_model_save(const nn_model *m, const char *path);
 
 /* A deep copy (parameters, state, metadata). NULL on allocation failure. */
 nn_model *nn_model_clone(const nn_model *m, int *status);
+/* A copy of one-output model m whose output layer gives k (2..4096) outputs,
+ * each a copy of m's one (kernel column and bias): a multi-output network
+ * (one value per move, say) that starts where the one-output network is.
+ * NULL on error (*status: HN_ERR_SHAPE when m has more than one output or
+ * k is out of range, HN_ERR_NOMEM). */
+nn_model *nn_model_repeat_output(const nn_model *m, int k, int *status);
 
 const struct nn_spec *nn_model_spec(const nn_model *m);
 int nn_model_inputs(const nn_model *m);

@@ -105,7 +105,25 @@ grep -q 'status=solved' "$T/sym.txt" || fail "sym:2: $(cat "$T/sym.txt")"
 expect 2 "symmetric map" "$H" solve --domain cube3 --algo beam --heuristic "ann:$T/w.h5,sym:3" "$T/scr.txt"
 expect 2 "bad setting 'sym:0'" "$H" solve --domain cube3 --algo beam --heuristic "ann:$T/w.h5,sym:0" \
     "$T/scr.txt"
-expect 2 "is not bellman or walk" "$H" avi --domain cube3 --arch 480-8-1 --targets diffusion -o "$T/x.h5"
+expect 2 "is not bellman, walk or q:TEACHER.h5" "$H" avi --domain cube3 --arch 480-8-1 \
+    --targets diffusion -o "$T/x.h5"
+# --targets q:TEACHER: a network with one output per move, started from the
+# teacher, recorded; a beam with it solves the scramble
+"$H" avi --domain cube3 --targets "q:$T/w.h5" --init-from "$T/w.h5" --steps 5 --batch 200 \
+    --walk-max 8 --rounds 2 -o "$T/q.h5" >"$T/q.csv" 2>"$T/avi.err" || fail "avi q: $(cat "$T/avi.err")"
+"$H" nn info "$T/q.h5" >"$T/qinfo.txt"
+grep -qx 'outputs=12' "$T/qinfo.txt" && grep -qx 'attr.avi_q_outputs=12' "$T/qinfo.txt" ||
+    fail "Q network: $(grep -E 'outputs|avi_q' "$T/qinfo.txt")"
+"$H" solve --domain cube3 --algo beam --width 2000 --ball 4 --heuristic "ann:$T/q.h5" "$T/scr.txt" \
+    >"$T/qs.txt" 2>"$T/qs.err" || fail "beam with Q: $(cat "$T/qs.err")"
+grep -q 'status=solved' "$T/qs.txt" || fail "beam with Q: $(cat "$T/qs.txt")"
+expect 1 "the teacher must have one output" "$H" avi --domain cube3 --targets "q:$T/q.h5" \
+    --arch 480-8-12 -o "$T/x.h5"
+expect 1 "has 12 output(s)" "$H" avi --domain cube3 --targets "q:$T/w.h5" --arch 480-8-1 -o "$T/x.h5"
+expect 2 "no --residual" "$H" avi --domain cube3 --targets "q:$T/w.h5" --residual pdb:corners \
+    --arch 480-8-12 -o "$T/x.h5"
+expect 2 "one-output network" "$H" solve --domain cube3 --algo beam --heuristic "ann:$T/q.h5,sym:2" \
+    "$T/scr.txt"
 # IDA* windows: a weighted-A* 3x4 solution comes back never longer and replays;
 # the cube has no estimate between two states
 printf '1 %s\n' "$("$H" domain sample npuzzle:3x4 -n 1 --walk 60 --seed 9 | cut -d' ' -f2-)" >"$T/b34.txt"

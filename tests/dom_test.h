@@ -3,6 +3,8 @@
 #ifndef HN_TEST_DOM_TEST_H
 #define HN_TEST_DOM_TEST_H
 
+#include <stdlib.h>
+
 #include "domains/dom.h"
 #include "nn/nn.h"
 
@@ -31,6 +33,27 @@ static inline nn_model *tdom_random_model(const char *arch, uint64_t seed, doubl
         nn_model_set_meta_str(m, "residual", residual);
     hn_rng_free(r);
     return m;
+}
+
+/* The outputs of m (all of them, row by row) on dense one-hot rows of n
+ * states into y: 0, or nn_infer's status. */
+static inline int tdom_dense_outputs(const dom *d, const nn_model *m, const uint8_t *states, int n,
+                                     float *y)
+{
+    int w = (int)dom_facts_of(d)->inputs, st = 0;
+    size_t sb = dom_state_bytes(d);
+    float *x = calloc((size_t)n * (size_t)w, sizeof *x);
+    nn_infer *inf = x ? nn_infer_new(m, n, &st) : NULL;
+    for (int i = 0; inf && i < n; i++) {
+        int32_t act[DOM_MAX_ACTIVE];
+        int k = dom_encode(d, states + (size_t)i * sb, act);
+        for (int j = 0; j < k; j++)
+            x[(size_t)i * (size_t)w + (size_t)act[j]] = 1.0f;
+    }
+    st = !inf ? (st ? st : -1) : nn_infer_run(inf, x, n, y);
+    nn_infer_free(inf);
+    free(x);
+    return st;
 }
 
 /* A random walk of n moves from the goal into s, and the walk undone (a

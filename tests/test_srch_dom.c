@@ -329,24 +329,6 @@ static int valid(const dom *d, const uint8_t *start, const srch_dom_result *res)
            cost_of(d, res) == res->cost;
 }
 
-/* The model's outputs on dense one-hot rows of the states. */
-static void dense_outputs(const dom *d, const nn_model *m, const uint8_t *states, int n, float *y)
-{
-    int w = (int)dom_facts_of(d)->inputs, st;
-    size_t sb = dom_state_bytes(d);
-    float *x = calloc((size_t)n * (size_t)w, sizeof *x);
-    nn_infer *inf = nn_infer_new(m, n, &st);
-    for (int i = 0; i < n; i++) {
-        int32_t act[DOM_MAX_ACTIVE];
-        int k = dom_encode(d, states + (size_t)i * sb, act);
-        for (int j = 0; j < k; j++)
-            x[(size_t)i * (size_t)w + (size_t)act[j]] = 1.0f;
-    }
-    CHECK(inf && nn_infer_run(inf, x, n, y) == 0);
-    nn_infer_free(inf);
-    free(x);
-}
-
 /* ======================================================================
  * Tests
  * ==================================================================== */
@@ -481,7 +463,7 @@ static void test_net_values(void)
         random_stack(d, r, states + (size_t)i * 8);
     float y[N];
     double est[N];
-    dense_outputs(d, m, states, N, y);
+    CHECK(tdom_dense_outputs(d, m, states, N, y) == 0);
     srch_dom_heur *hf = net_heur(d, m, SRCH_DOM_ENGINE_FLOAT, 64);
     srch_dom_heur *hq = net_heur(d, m, SRCH_DOM_ENGINE_Q8, 1024);
     CHECK(srch_dom_heur_estimate(hf, states, N, NULL, NULL, NULL, est) == 0);

@@ -238,6 +238,11 @@ static int encode_row(const struct trn_avi_opts *o, const uint8_t *row, int32_t 
     return trn_active_state(o->dom, row, act, bits);
 }
 
+int trn_avi_outputs(const struct trn_avi_opts *o)
+{
+    return o->q_teacher && o->dom ? dom_nmoves(o->dom) : 1;
+}
+
 int trn_avi_fit(const struct trn_avi_opts *o, struct avi_state *s, const uint8_t *boards,
                 const float *y, const uint32_t *idx, int steps, double *loss)
 {
@@ -247,7 +252,8 @@ int trn_avi_fit(const struct trn_avi_opts *o, struct avi_state *s, const uint8_t
     /* one-hot inputs: each row as its active inputs, not a dense row */
     int32_t *act = malloc(sizeof(int32_t) * (size_t)stripe * (size_t)most),
             *off = malloc(sizeof(int32_t) * ((size_t)stripe + 1));
-    float *t = malloc(sizeof(float) * (size_t)stripe);
+    int outs = nn_model_outputs(s->m); /* y holds outs targets per board */
+    float *t = malloc(sizeof(float) * (size_t)stripe * (size_t)outs);
     uint64_t *bits = calloc((size_t)nn_model_inputs(s->m) / 64 + 1, sizeof *bits);
     double mean, std, sum = 0;
     size_t np;
@@ -263,7 +269,8 @@ int trn_avi_fit(const struct trn_avi_opts *o, struct avi_state *s, const uint8_t
         for (int i = 0; i < stripe; i++) {
             off[i + 1] =
                 off[i] + encode_row(o, boards + (size_t)row[i] * (size_t)cells, act + off[i], bits);
-            t[i] = (float)((y[row[i]] - mean) / std);
+            for (int a = 0; a < outs; a++)
+                t[(size_t)i * outs + a] = (float)((y[(size_t)row[i] * outs + a] - mean) / std);
         }
         double lr = o->lr * pow(o->lr_decay, (double)s->steps);
         /* annealed within the target period, so the fit ends precise */
@@ -328,13 +335,40 @@ static int check_model(const struct trn_avi_opts *o, const nn_model *m, const ch
     if (strcmp(nn_model_encoder(m), enc))
         return hn_fail(HN_ERR_ARG, "%s: the model reads \"%s\", this run needs \"%s\"", name,
                        nn_model_encoder(m), enc);
-    if (nn_model_outputs(m) != 1)
-        return hn_fail(HN_ERR_SHAPE, "%s: the network must have one output", name);
+    int outs = trn_avi_outputs(o);
+    if (nn_model_outputs(m) != outs && !(o->q_teacher && nn_model_outputs(m) == 1))
+        return hn_fail(HN_ERR_SHAPE, "%s: the network has %d outputs, this run needs %d", name,
+                       nn_model_outputs(m), outs);
     const char *res = nn_model_get_meta_str(m, "residual");
     if (strcmp(res ? res : "", o->residual_spec ? o->residual_spec : ""))
         return hn_fail(HN_ERR_ARG, "%s: the model is a residual over \"%s\", this run over \"%s\"",
                        name, res ? res : "nothing",
                        o->residual_spec ? o->residual_spec : "nothing");
+    return HN_OK;
+}
+
+/* A Q run's teacher: a one-output network of this domain, no residual. */
+static int check_teacher(const struct trn_avi_opts *o)
+{
+    const nn_model *t = o->q_teacher;
+    const char *name = o->q_teacher_name ? o->q_teacher_name : "the teacher";
+    char enc[256];
+    run_encoder(o, enc, sizeof enc);
+    int rc = o->dom ? check_domain(o, t, name)
+                    : hn_fail(HN_ERR_ARG, "%s: Q targets need a domain run", name);
+    if (rc)
+        return rc;
+    if (strcmp(nn_model_encoder(t), enc) || nn_model_inputs(t) != (int)dom_facts_of(o->dom)->inputs)
+        return hn_fail(HN_ERR_ARG,
+                       "%s: the teacher reads \"%s\" (%d inputs), this run needs \"%s\"", name,
+                       nn_model_encoder(t), nn_model_inputs(t), enc);
+    if (nn_model_outputs(t) != 1)
+        return hn_fail(HN_ERR_SHAPE, "%s: the teacher must have one output (it has %d)", name,
+                       nn_model_outputs(t));
+    const char *res = nn_model_get_meta_str(t, "residual");
+    if ((res && res[0]) || o->dom_residual)
+        return hn_fail(HN_ERR_ARG, "%s: Q targets take neither a residual teacher nor --residual",
+                       name);
     return HN_OK;
 }
 
@@ -351,6 +385,19 @@ static int zero_output(const struct trn_avi_opts *o, nn_model *m)
     return nn_model_set_target(m, 0.0, o->target_std);
 }
 
+/* A Q run from a one-output model starts from it, its output repeated
+ * once per move: every child valued as the parent at first. */
+static int q_start(const struct trn_avi_opts *o, nn_model **m)
+{
+    if (!o->q_teacher || nn_model_outputs(*m) != 1)
+        return HN_OK;
+    int rc = 0;
+    nn_model *q = nn_model_repeat_output(*m, trn_avi_outputs(o), &rc);
+    nn_model_free(*m);
+    *m = q;
+    return q ? HN_OK : rc ? rc : HN_ERR_NOMEM;
+}
+
 static int fresh_model(const struct trn_avi_opts *o, nn_model **out)
 {
     int rc = 0, cells = o->width * o->width;
@@ -358,17 +405,18 @@ static int fresh_model(const struct trn_avi_opts *o, nn_model **out)
     char enc[256];
     if (o->init) {
         *out = nn_model_load(o->init, &rc);
-        return *out ? check_model(o, *out, o->init) : rc ? rc : HN_ERR_IO;
+        rc = *out ? check_model(o, *out, o->init) : rc ? rc : HN_ERR_IO;
+        return rc ? rc : q_start(o, out);
     }
     if (!o->arch)
         return hn_fail(HN_ERR_ARG, "an architecture spec is required");
     struct nn_spec spec;
     if ((rc = nn_spec_parse(o->arch, &o->defaults, &spec)))
         return hn_fail(rc, "--arch %s: %s", o->arch, hn_errmsg());
-    if (spec.n_inputs != inputs || spec.layer[spec.n_layers - 1].width != 1)
+    if (spec.n_inputs != inputs || spec.layer[spec.n_layers - 1].width != trn_avi_outputs(o))
         return hn_fail(HN_ERR_SHAPE,
-                       "--arch %s: a network for %s reads %d inputs and has one output", o->arch,
-                       o->dom ? dom_spec(o->dom) : "this puzzle", inputs);
+                       "--arch %s: a network for %s reads %d inputs and has %d output(s)", o->arch,
+                       o->dom ? dom_spec(o->dom) : "this puzzle", inputs, trn_avi_outputs(o));
     if (!(*out = nn_model_new(&spec, hn_seed_mix(o->seed, 1), &rc)))
         return rc;
     run_encoder(o, enc, sizeof enc);
@@ -422,6 +470,8 @@ static int setup(const struct trn_avi_opts *o, struct avi_state *s)
             return hn_fail(HN_ERR_NOMEM, "out of memory for a buffer of %llu states",
                            (unsigned long long)o->buffer_max);
     }
+    if (o->q_teacher && (rc = check_teacher(o)))
+        return rc;
     if (o->resume && !(rc = trn_avi_ckpt_load(o->resume, o, s)))
         rc = check_model(o, s->m, o->resume);
     else if (!o->resume && !(rc = fresh_model(o, &s->m))) {
@@ -517,6 +567,7 @@ int trn_avi_record(const struct trn_avi_opts *o, const struct avi_state *s)
                 {"avi_integer_targets", o->integer_targets},
                 {"avi_parity", o->dom_parity != NULL},
                 {"avi_walk_targets", o->walk_targets},
+                {"avi_q_outputs", o->q_teacher ? trn_avi_outputs(o) : 0},
                 {"avi_target_q8", o->target_q8},
                 {"avi_lookahead", o->lookahead},
                 {"avi_uniform_share", o->uniform_share},
@@ -531,15 +582,17 @@ int trn_avi_record(const struct trn_avi_opts *o, const struct avi_state *s)
                 {"avi_walk", boot ? s->walk : 0}};
     struct {
         const char *k, *v;
-    } strs[] = {
-        {"avi_method", boot ? "bootstrap (Arfaee, Zilles & Holte 2011)"
-                            : "davi (DeepCubeA approximate value iteration)"},
-        {"avi_labels", "none: targets from the network itself (and the floor); no optimal label"},
-        {"avi_floor", floor},
-        {"train_spec", spec},
-        {"train_seed", seed},
-        {"train_revision", hn_revision()},
-        {"train_version", hn_version()}};
+    } strs[] = {{"avi_method", boot ? "bootstrap (Arfaee, Zilles & Holte 2011)"
+                                    : "davi (DeepCubeA approximate value iteration)"},
+                {"avi_labels", o->q_teacher
+                                   ? "none: the teacher's values of the children (Q distillation)"
+                                   : "none: targets from the network itself (and the floor); no "
+                                     "optimal label"},
+                {"avi_floor", floor},
+                {"train_spec", spec},
+                {"train_seed", seed},
+                {"train_revision", hn_revision()},
+                {"train_version", hn_version()}};
     for (size_t i = 0; !rc && i < sizeof nums / sizeof nums[0]; i++)
         rc = nn_model_set_meta_double(s->m, nums[i].k, nums[i].v);
     for (size_t i = 0; !rc && i < sizeof strs / sizeof strs[0]; i++)
@@ -548,6 +601,8 @@ int trn_avi_record(const struct trn_avi_opts *o, const struct avi_state *s)
         rc = nn_model_set_meta_str(s->m, "train_init_from", o->init);
     if (!rc && o->residual)
         rc = nn_model_set_meta_str(s->m, "residual", o->residual_spec);
+    if (!rc && o->q_teacher && o->q_teacher_name)
+        rc = nn_model_set_meta_str(s->m, "avi_q_teacher", o->q_teacher_name);
     if (!rc && o->start_share > 0 && o->start_name)
         rc = nn_model_set_meta_str(s->m, "avi_start_from", o->start_name);
     return rc ? rc : record_history(o, s);

@@ -325,20 +325,21 @@ static int round_rows(const struct trn_avi_opts *o, struct avi_state *s, struct 
     rc = rc ? rc : run_jobs(j, s->target);
     nn_blas_threads(o->blas_threads);
     r->target_seconds = hn_now() - t0;
-    return rc ? rc : trn_avi_round_finish(o, s, j->y, j->raised, j->base, j->n, perm, r);
+    return rc ? rc : trn_avi_round_finish(o, s, j->y, 1, j->raised, j->base, j->n, perm, r);
 }
 
 int trn_avi_round_finish(const struct trn_avi_opts *o, const struct avi_state *s, float *y,
-                         const int *raised, const int *base, size_t n, uint32_t *perm,
+                         size_t per, const int *raised, const int *base, size_t n, uint32_t *perm,
                          struct trn_avi_round *r)
 {
     double sum = 0, mx = 0, up = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n * per; i++) {
         sum += y[i];
         mx = y[i] > mx ? y[i] : mx;
-        up += raised[i];
     }
-    r->target_mean = sum / (double)n;
+    for (size_t i = 0; i < n; i++)
+        up += raised[i];
+    r->target_mean = sum / (double)(n * per);
     r->target_max = mx;
     r->floor_share = up / (double)n;
     /* a residual network learns only the correction to its heuristic */

@@ -231,6 +231,47 @@ static int chunk_targets(const struct dom_job *j, size_t lo, size_t hi)
     return rc;
 }
 
+/* Q targets of states [lo, hi): per state, one value per move, the
+ * teacher's value of the child it leads to (0 at a goal), or for a move
+ * that does not apply the teacher's value of the state + 1. */
+static int chunk_q_targets(const struct dom_job *j, size_t lo, size_t hi)
+{
+    const dom *d = j->o->dom;
+    size_t sb = dom_state_bytes(d), nm = (size_t)dom_nmoves(d), n = hi - lo;
+    /* rows: the n states, then every child */
+    uint8_t *rows = malloc(sb * n * (nm + 1)), *mv = malloc(n * nm), q[DOM_MAX_MOVES];
+    int *kids = malloc(sizeof *kids * n);
+    float *h = malloc(sizeof *h * n * (nm + 1));
+    nn_sparse *sp = nn_sparse_clone(j->net, EVAL, NULL);
+    int32_t *acc = sp ? nn_sparse_acc_alloc(sp, EVAL) : NULL;
+    int rc = rows && mv && kids && h && acc ? HN_OK : hn_fail(HN_ERR_NOMEM, "out of memory");
+    size_t nr = n;
+    if (!rc)
+        memcpy(rows, j->s + lo * sb, sb * n);
+    for (size_t i = 0; !rc && i < n; i++) {
+        kids[i] =
+            dom_expand(d, j->s + (lo + i) * sb, DOM_PRUNE_ROOT, rows + nr * sb, mv + i * nm, q);
+        nr += (size_t)kids[i];
+    }
+    if (!rc)
+        rc = estimate(j, sp, acc, rows, nr, h);
+    for (size_t i = 0, r = n; !rc && i < n; i++) {
+        float *y = j->y + (lo + i) * nm;
+        for (size_t a = 0; a < nm; a++)
+            y[a] = h[i] + 1.0f;
+        for (int c = 0; c < kids[i]; c++, r++)
+            y[mv[i * nm + (size_t)c]] = dom_is_goal(d, rows + r * sb) ? 0.0f : h[r];
+        j->raised[lo + i] = 0;
+    }
+    free(acc);
+    nn_sparse_free(sp);
+    free(h);
+    free(kids);
+    free(mv);
+    free(rows);
+    return rc;
+}
+
 static int dom_chunk(void *user, int job)
 {
     const struct dom_job *j = user;
@@ -241,6 +282,8 @@ static int dom_chunk(void *user, int job)
     if (!rc && j->o->walk_targets)
         for (size_t i = lo; i < hi; i++) /* the diffusion distance: no backup */
             j->y[i] = (float)j->walk[i], j->raised[i] = 0;
+    else if (j->o->q_teacher)
+        rc = rc ? rc : chunk_q_targets(j, lo, hi);
     else
         rc = rc ? rc : chunk_targets(j, lo, hi);
     size_t sb = dom_state_bytes(j->o->dom);
@@ -254,6 +297,8 @@ static int run_jobs(struct dom_job *j, const nn_model *target)
     int rc = 0;
     if (j->o->walk_targets)
         target = NULL; /* the walk length is the target: no network to run */
+    if (j->o->q_teacher)
+        target = j->o->q_teacher; /* the teacher's values are the targets */
     nn_sparse *net =
         target ? nn_sparse_new(target, j->o->target_q8 ? NN_SPARSE_Q8 : NN_SPARSE_FLOAT, 1, &rc)
                : NULL;
@@ -267,7 +312,8 @@ static int run_jobs(struct dom_job *j, const nn_model *target)
     if (!rc)
         rc = trn_avi_share(j->o, j->s, sb, njobs, CHUNK, j->n);
     if (!rc)
-        rc = trn_avi_share(j->o, j->y, sizeof *j->y, njobs, CHUNK, j->n);
+        rc = trn_avi_share(j->o, j->y, sizeof *j->y * (size_t)trn_avi_outputs(j->o), njobs, CHUNK,
+                           j->n);
     if (!rc)
         rc = trn_avi_share(j->o, j->raised, sizeof *j->raised, njobs, CHUNK, j->n);
     if (!rc && j->base)
@@ -283,7 +329,9 @@ static int targets_and_order(const struct trn_avi_opts *o, struct avi_state *s, 
     int rc = run_jobs(j, s->target);
     nn_blas_threads(o->blas_threads);
     r->target_seconds = hn_now() - t0;
-    return rc ? rc : trn_avi_round_finish(o, s, j->y, j->raised, j->base, j->n, perm, r);
+    return rc ? rc
+              : trn_avi_round_finish(o, s, j->y, (size_t)trn_avi_outputs(o), j->raised, j->base,
+                                     j->n, perm, r);
 }
 
 int trn_avi_dom_round(const struct trn_avi_opts *o, struct avi_state *s, struct trn_avi_round *r)
@@ -293,7 +341,7 @@ int trn_avi_dom_round(const struct trn_avi_opts *o, struct avi_state *s, struct 
         .o = o, .n = n, .seed = hn_seed_mix(o->seed, 0x5000000ull + (uint64_t)s->round)};
     j.s = malloc(sb * n);
     j.walk = malloc(sizeof *j.walk * n);
-    j.y = malloc(sizeof *j.y * n);
+    j.y = malloc(sizeof *j.y * n * (size_t)trn_avi_outputs(o));
     j.raised = malloc(sizeof *j.raised * n);
     j.base = o->dom_residual ? malloc(sizeof *j.base * n) : NULL;
     uint32_t *perm = malloc(sizeof *perm * n);

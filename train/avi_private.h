@@ -57,6 +57,8 @@ double trn_avi_table_target(const struct trn_avi_opts *o, const struct trn_avi_t
  * `steps` batches of o->batch rows, taken in order from idx (steps * batch
  * entries). Adds to s->steps / s->samples; *loss gets the mean training
  * loss in moves^2. HN_ERR_INTERRUPTED on a stop request. */
+/* Network outputs of this run: one per move with a Q teacher, else one. */
+int trn_avi_outputs(const struct trn_avi_opts *o);
 int trn_avi_fit(const struct trn_avi_opts *o, struct avi_state *s, const uint8_t *boards,
                 const float *y, const uint32_t *idx, int steps, double *loss);
 
@@ -68,10 +70,11 @@ int trn_avi_boot_round(const struct trn_avi_opts *o, struct avi_state *s, struct
 int trn_avi_dom_round(const struct trn_avi_opts *o, struct avi_state *s, struct trn_avi_round *r);
 /* Replace the target network by a copy of the trained one. */
 int trn_avi_update_target(struct avi_state *s);
-/* After a round's targets: their mean, max and floor share into r, the
- * residual base subtracted from y (base may be NULL), perm shuffled. */
+/* After a round's targets (`per` per board, n boards): their mean, max
+ * and floor share into r, the residual base subtracted from y (base may be
+ * NULL; per 1 then), perm shuffled. */
 int trn_avi_round_finish(const struct trn_avi_opts *o, const struct avi_state *s, float *y,
-                         const int *raised, const int *base, size_t n, uint32_t *perm,
+                         size_t per, const int *raised, const int *base, size_t n, uint32_t *perm,
                          struct trn_avi_round *r);
 
 /* Run fn(user, job) for job = 0..njobs-1 on o->threads threads (jobs are

@@ -262,16 +262,25 @@ struct trn_avi_opts {
     const srch_np_heur *residual;
     const char *residual_spec;
     /* DAVI */
-    int walk_max;         /* K [30] */
-    double update_loss;   /* threshold; 0: replace every round [0] */
-    int clamp;            /* 1: target <= walk length (an upper bound) [1] */
-    int integer_targets;  /* 1: child values rounded, >= 0 (unit costs) [0] */
-    int target_q8;        /* 1: the target network runs in int8 (nn/sparse.h's Q8;
-                             on a domain only) [0: float] */
-    int lookahead;        /* backup depth in moves, 1..TRN_AVI_MAX_LOOKAHEAD (with a
-                             table 1..TRN_AVI_MAX_TABLE_LOOKAHEAD) [1] */
-    int walk_targets;     /* 1 (domain only): the target is the walk length itself,
-                             no backup (CayleyPy's diffusion distance) [0] */
+    int walk_max;        /* K [30] */
+    double update_loss;  /* threshold; 0: replace every round [0] */
+    int clamp;           /* 1: target <= walk length (an upper bound) [1] */
+    int integer_targets; /* 1: child values rounded, >= 0 (unit costs) [0] */
+    int target_q8;       /* 1: the target network runs in int8 (nn/sparse.h's Q8;
+                            on a domain only) [0: float] */
+    int lookahead;       /* backup depth in moves, 1..TRN_AVI_MAX_LOOKAHEAD (with a
+                            table 1..TRN_AVI_MAX_TABLE_LOOKAHEAD) [1] */
+    int walk_targets;    /* 1 (domain only): the target is the walk length itself,
+                            no backup (CayleyPy's diffusion distance) [0] */
+    /* Q distillation (domain only; NULL: off): the network has one output
+     * per move, output m trained on the teacher's value of the state after
+     * move m (0 at the goal; moves that do not apply: the teacher's value of
+     * the state + 1), so a search values all children of a state with one
+     * row (Q* search, Agostinelli et al. 2024). With --init-from a
+     * one-output model the run starts from it, its output repeated. The
+     * caller owns the teacher; q_teacher_name is its file. */
+    const nn_model *q_teacher;
+    const char *q_teacher_name;
     double uniform_share; /* share of the boards drawn uniformly among the solvable
                              ones instead of by a walk (no walk length, no clamp) [0] */
     /* Boards to start from (for instance the boards on a search's solution

@@ -134,11 +134,13 @@ static int check_model(const dom *d, const nn_model *m, const char *name)
     if (!rec && enc[0] && f->encoding[0] && strcmp(enc, f->encoding))
         return hn_fail(HN_ERR_ARG, "%s: the model's encoder is \"%s\", domain %s encodes \"%s\"",
                        name, enc, dom_spec(d), f->encoding);
-    if (nn_model_inputs(m) != (int)f->inputs || nn_model_outputs(m) != 1)
+    /* one output: the state's value; one per move: its children's (Q) */
+    int outs = nn_model_outputs(m);
+    if (nn_model_inputs(m) != (int)f->inputs || (outs != 1 && outs != dom_nmoves(d)))
         return hn_fail(HN_ERR_SHAPE,
                        "%s: the network reads %d inputs and gives %d outputs; domain %s has %u "
-                       "inputs and needs 1 output",
-                       name, nn_model_inputs(m), nn_model_outputs(m), dom_spec(d), f->inputs);
+                       "inputs and needs 1 output (or %d, one per move)",
+                       name, nn_model_inputs(m), outs, dom_spec(d), f->inputs, dom_nmoves(d));
     return 0;
 }
 
@@ -163,6 +165,11 @@ static srch_dom_heur *net_leaf(const dom *d, const nn_model *m, const char *name
     if ((*status = check_model(d, m, name)))
         return NULL;
     int sym = o->symmetries > 1 ? o->symmetries : 1;
+    if (sym > 1 && nn_model_outputs(m) > 1) {
+        *status = hn_fail(HN_ERR_ARG, "%s: sym:%d needs a one-output network (this one gives %d)",
+                          name, sym, nn_model_outputs(m));
+        return NULL;
+    }
     if (sym > dom_symmetries(d)) {
         *status = hn_fail(HN_ERR_ARG,
                           "%s: sym:%d, but domain %s has %d symmetric map(s) with the "

@@ -41,6 +41,10 @@ struct gen_net {
     int32_t *pacc; /* a parent's accumulator built from its inputs */
     long pacc_of;  /* the parent (index in the caller's parents) it is, or -1 */
     float *y;
+    /* a Q network (one output per move, each the value of the child that
+     * move leads to): outs outputs; qrow[k] is the row of pending child k */
+    int outs;
+    int *qrow;
     double *out; /* where the rows' estimates go: est + first state of the call */
     size_t first;
     uint64_t rows, updates;
@@ -59,6 +63,7 @@ void srch_gen_net_free(gen_net *n)
     free(n->index);
     free(n->pacc);
     free(n->y);
+    free(n->qrow);
     free(n);
 }
 
@@ -77,8 +82,9 @@ static int alloc_rows(gen_net *n)
         n->nslots *= 2;
     n->index = calloc(n->nslots, sizeof *n->index);
     n->pacc = nn_sparse_acc_alloc(n->sp, 1);
-    n->y = malloc(mb * sizeof *n->y);
-    return n->index && n->pacc && n->y ? 0 : HN_ERR_NOMEM;
+    n->y = malloc(mb * (size_t)n->outs * sizeof *n->y);
+    n->qrow = n->outs > 1 ? malloc(mb * (size_t)n->outs * sizeof *n->qrow) : NULL;
+    return n->index && n->pacc && n->y && (n->outs < 2 || n->qrow) ? 0 : HN_ERR_NOMEM;
 }
 
 gen_net *srch_gen_net_new(const dom *d, const nn_model *m, int engine, int max_batch, int *status)
@@ -91,6 +97,7 @@ gen_net *srch_gen_net_new(const dom *d, const nn_model *m, int engine, int max_b
     }
     n->d = d;
     n->max_batch = max_batch;
+    n->outs = nn_model_outputs(m);
     n->sb = dom_state_bytes(d);
     n->pacc_of = -1;
     n->gen = 1; /* the index's zeroed slots are of generation 0: none */
@@ -120,6 +127,7 @@ gen_net *srch_gen_net_clone(const gen_net *base, int *status)
     }
     n->d = base->d;
     n->max_batch = base->max_batch;
+    n->outs = base->outs;
     n->stride = base->stride;
     n->sb = base->sb;
     n->pacc_of = -1;
@@ -236,9 +244,72 @@ static int flush(gen_net *n)
     return 0;
 }
 
+/* ---- a Q network: a state's row values all its children ---- */
+
+/* Run the current rows; child k of [n->first, upto) gets output moves[k]
+ * of its parent's row, a state with no parent (moves NULL) the least cost +
+ * output over its moves. */
+static int q_flush(gen_net *n, const uint8_t *states, const uint8_t *moves, size_t upto)
+{
+    rowset *c = &n->set[n->cur];
+    int st = c->n ? nn_sparse_run(n->sp, c->acc, c->n, n->y) : 0;
+    for (int i = 0; !st && i < c->n * n->outs; i++)
+        if (!isfinite(n->y[i]))
+            st = hn_fail(HN_ERR_NAN, "network heuristic: the network returned %g", (double)n->y[i]);
+    uint8_t kids[DOM_MAX_MOVES * DOM_MAX_STATE_BYTES], mv[DOM_MAX_MOVES], q[DOM_MAX_MOVES];
+    for (size_t k = n->first; !st && k < upto; k++) {
+        const float *y = n->y + (size_t)n->qrow[k - n->first] * (size_t)n->outs;
+        if (moves) {
+            n->out[k] = y[moves[k]];
+            continue;
+        }
+        int nk = dom_expand(n->d, states + k * n->sb, DOM_PRUNE_ROOT, kids, mv, q);
+        double best = nk ? INFINITY : 0;
+        for (int a = 0; a < nk; a++)
+            best = fmin(best, dom_move_cost(n->d, mv[a]) + (double)y[mv[a]]);
+        n->out[k] = best;
+    }
+    n->rows += (uint64_t)c->n;
+    c->n = 0;
+    n->first = upto;
+    return st;
+}
+
+/* One row per parent (per run of children of one parent), or per state
+ * when there are no parents. */
+static int q_estimate(gen_net *n, const uint8_t *states, size_t count, const uint8_t *parents,
+                      const int *parent_of, const uint8_t *moves, double *est)
+{
+    int by_parent = parents && parent_of && moves;
+    size_t cap = (size_t)n->max_batch * (size_t)n->outs;
+    long last = -1;
+    n->out = est;
+    n->first = 0;
+    n->set[n->cur].n = 0;
+    for (size_t i = 0; i < count; i++) {
+        rowset *c = &n->set[n->cur];
+        long p = by_parent ? parent_of[i] : (long)i;
+        if (p != last || !by_parent || i - n->first == cap) {
+            int st = c->n == n->max_batch || i - n->first == cap
+                         ? q_flush(n, states, by_parent ? moves : NULL, i)
+                         : 0;
+            if (st)
+                return st;
+            const uint8_t *s = by_parent ? parents + (size_t)p * n->sb : states + i * n->sb;
+            acc_fresh(n, s, c->acc + (size_t)c->n * (size_t)n->stride);
+            c->n++;
+            last = p;
+        }
+        n->qrow[i - n->first] = c->n - 1;
+    }
+    return q_flush(n, states, by_parent ? moves : NULL, count);
+}
+
 int srch_gen_net_estimate(gen_net *n, const uint8_t *states, size_t count, const uint8_t *parents,
                           const int *parent_of, const uint8_t *moves, double *est)
 {
+    if (n->outs > 1)
+        return q_estimate(n, states, count, parents, parent_of, moves, est);
     n->pacc_of = -1;
     n->out = est;
     n->first = 0;

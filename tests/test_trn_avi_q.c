@@ -1,0 +1,117 @@
+/* Q distillation on the cube (trn_avi_opts.q_teacher): the student has one
+ * output per move and learns the teacher's value of the child each move
+ * leads to, move by move (a student whose outputs were shuffled among the
+ * moves would not match), starting from the teacher repeated. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "dom_test.h"
+#include "nn/nn.h"
+#include "train/trn.h"
+
+enum { N = 200 };
+
+/* Mean |student(s)[a] - teacher(s after move a + shift)| over N walk states
+ * and all moves (shift 0: the right move; else another one). */
+static double q_error(const dom *d, const nn_model *teacher, const nn_model *q, int shift)
+{
+    size_t sb = dom_state_bytes(d);
+    uint8_t *s = malloc((size_t)N * sb), *kids = malloc((size_t)N * 12 * sb), sol[64], mv[12],
+            aq[12];
+    hn_rng *r = hn_rng_new(77);
+    for (int i = 0; i < N; i++) {
+        tdom_walk_solution(d, r, 1 + i % 12, s + (size_t)i * sb, sol);
+        int k =
+            dom_expand(d, s + (size_t)i * sb, DOM_PRUNE_ROOT, kids + (size_t)i * 12 * sb, mv, aq);
+        CHECK(k == 12);
+        for (int a = 0; a < 12; a++)
+            CHECK(mv[a] == a); /* the root expands every move, in order */
+    }
+    float *yq = malloc(sizeof(float) * N * 12), *yt = malloc(sizeof(float) * N * 12);
+    CHECK(tdom_dense_outputs(d, q, s, N, yq) == 0);
+    CHECK(tdom_dense_outputs(d, teacher, kids, N * 12, yt) == 0);
+    double err = 0;
+    for (int i = 0; i < N; i++)
+        for (int a = 0; a < 12; a++) {
+            int b = (a + shift) % 12;
+            float want =
+                dom_is_goal(d, kids + ((size_t)i * 12 + (size_t)b) * sb) ? 0.0f : yt[i * 12 + b];
+            err += fabs(yq[i * 12 + a] - want);
+        }
+    free(yq);
+    free(yt);
+    free(s);
+    free(kids);
+    hn_rng_free(r);
+    return err / (N * 12);
+}
+
+int main(void)
+{
+    int st;
+    dom *d = dom_open("cube3", &st);
+    CHECK(d != NULL);
+    /* a teacher whose children differ clearly: a random network */
+    nn_model *t = tdom_random_model("480-16-1", 3, 10.0, 4.0, NULL);
+    nn_model_set_meta_str(t, "domain", "cube3");
+    nn_model_set_encoder(t, dom_facts_of(d)->encoding);
+    CHECK(nn_model_save(t, "test_trn_avi_q_teacher.h5") == 0);
+    struct trn_avi_opts o;
+    trn_avi_opts_default(&o);
+    o.dom = d;
+    o.q_teacher = t;
+    o.q_teacher_name = "random teacher";
+    o.init = "test_trn_avi_q_teacher.h5";
+    o.walk_max = 12;
+    o.batch = 200;
+    o.steps_per_round = 50;
+    o.rounds = 100;
+    o.lr = 3e-3;
+    o.lr_decay = 1.0;
+    o.seed = 11;
+    /* from the teacher: its output repeated, recorded */
+    o.rounds = 2;
+    nn_model *q = NULL;
+    CHECK_MSG(trn_avi_run(&o, &q) == 0 && q, "%s", hn_errmsg());
+    if (q) {
+        CHECK(nn_model_outputs(q) == 12);
+        const char *name = nn_model_get_meta_str(q, "avi_q_teacher");
+        CHECK(name && !strcmp(name, "random teacher"));
+    }
+    nn_model_free(q);
+    /* a fresh student with room for twelve functions learns them */
+    o.init = NULL;
+    o.arch = "480-128-12";
+    o.defaults = NN_LAYER_DEFAULTS;
+    o.target_mean = 10;
+    o.target_std = 4;
+    o.rounds = 60;
+    q = NULL;
+    CHECK_MSG(trn_avi_run(&o, &q) == 0 && q, "%s", hn_errmsg());
+    if (q) {
+        double right = q_error(d, t, q, 0), wrong = q_error(d, t, q, 5);
+        nn_model *start = nn_model_repeat_output(t, 12, &st);
+        double before = q_error(d, t, start, 0);
+        nn_model_free(start);
+        fprintf(stderr, "q error %g (the teacher repeated %g, moves shuffled %g)\n", right, before,
+                wrong);
+        CHECK_MSG(right < 0.25 * before && right < 0.25 * wrong, "error %g (start %g, shuffled %g)",
+                  right, before, wrong);
+    }
+    /* a teacher of two outputs, or a Q run without a domain: refused */
+    nn_model *two = tdom_random_model("480-8-2", 3, 10.0, 4.0, NULL);
+    nn_model_set_meta_str(two, "domain", "cube3");
+    nn_model_set_encoder(two, dom_facts_of(d)->encoding);
+    o.q_teacher = two;
+    nn_model *x = NULL;
+    CHECK(trn_avi_run(&o, &x) == HN_ERR_SHAPE && !x);
+    nn_model_free(two);
+    nn_model_free(q);
+    nn_model_free(t);
+    remove("test_trn_avi_q_teacher.h5");
+    dom_free(d);
+    return CHECK_DONE();
+}
