@@ -102,8 +102,9 @@ static void help(const struct trn_avi_opts *o)
            "                     one output per move, output m trained on the teacher's\n"
            "                     value of the state after move m (0 at the goal), so one\n"
            "                     row values all of a state's children; it starts as the\n"
-           "                     teacher (--init-from TEACHER.h5, its output repeated)\n"
-           "                     [bellman]\n"
+           "                     teacher (--init-from TEACHER.h5, its output repeated),\n"
+           "                     or distill:TEACHER.h5: the teacher's value of the state\n"
+           "                     itself (a student of another shape) [bellman]\n"
            "  --parity H         --domain: distances have the parity of heuristic H (cube3:\n"
            "                     parity, npuzzle: manhattan); each leaf value is rounded\n"
            "                     to the nearest integer of that parity, so errors under 1\n"
@@ -313,12 +314,15 @@ static int real_option(struct avi_cli *c, int opt, const char *arg)
 /* --targets bellman | walk | q:FILE */
 static int targets_option(struct avi_cli *c, const char *arg)
 {
-    if (!strncmp(arg, "q:", 2) && arg[2]) {
-        c->teacher = arg + 2;
+    int q = !strncmp(arg, "q:", 2);
+    if ((q && arg[2]) || (!strncmp(arg, "distill:", 8) && arg[8])) {
+        c->teacher = arg + (q ? 2 : 8);
+        c->o.teacher_q = q;
         return 1;
     }
     if (strcmp(arg, "bellman") && strcmp(arg, "walk"))
-        return cli_usage("avi", "--targets '%s' is not bellman, walk or q:TEACHER.h5", arg);
+        return cli_usage(
+            "avi", "--targets '%s' is not bellman, walk, q:TEACHER.h5 or distill:TEACHER.h5", arg);
     c->o.walk_targets = !strcmp(arg, "walk");
     c->teacher = NULL;
     return 1;
@@ -510,8 +514,9 @@ static int check_args(struct avi_cli *c)
         return cli_usage("avi", "--targets walk needs a --domain on the generic path, walks only "
                                 "(--states walk) and no --residual");
     if (c->teacher && (!c->o.dom || c->residual || c->o.method != TRN_AVI_DAVI || c->start))
-        return cli_usage("avi", "--targets q:FILE needs a --domain on the generic path, "
-                                "--method davi, no --residual and no --start-boards");
+        return cli_usage("avi",
+                         "--targets q:FILE or distill:FILE needs a --domain on the generic path, "
+                         "--method davi, no --residual and no --start-boards");
     if (c->o.start_share + c->o.uniform_share > 1)
         return cli_usage("avi", "--start-share %g and the uniform share %g add up to more than 1",
                          c->o.start_share, c->o.uniform_share);
@@ -840,8 +845,8 @@ static int open_inputs(struct avi_cli *c, srch_np_heur **floor, srch_np_heur **r
         int rc = 0;
         if (!(c->teacher_m = nn_model_load(c->teacher, &rc)))
             return cli_fail("avi --targets q");
-        c->o.q_teacher = c->teacher_m;
-        c->o.q_teacher_name = c->teacher;
+        c->o.teacher = c->teacher_m;
+        c->o.teacher_name = c->teacher;
     }
     if (c->log) {
         int fresh = !c->o.resume || stat(c->log, &st) != 0 || st.st_size == 0;

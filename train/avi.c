@@ -240,7 +240,7 @@ static int encode_row(const struct trn_avi_opts *o, const uint8_t *row, int32_t 
 
 int trn_avi_outputs(const struct trn_avi_opts *o)
 {
-    return o->q_teacher && o->dom ? dom_nmoves(o->dom) : 1;
+    return o->teacher && o->teacher_q && o->dom ? dom_nmoves(o->dom) : 1;
 }
 
 int trn_avi_fit(const struct trn_avi_opts *o, struct avi_state *s, const uint8_t *boards,
@@ -336,7 +336,7 @@ static int check_model(const struct trn_avi_opts *o, const nn_model *m, const ch
         return hn_fail(HN_ERR_ARG, "%s: the model reads \"%s\", this run needs \"%s\"", name,
                        nn_model_encoder(m), enc);
     int outs = trn_avi_outputs(o);
-    if (nn_model_outputs(m) != outs && !(o->q_teacher && nn_model_outputs(m) == 1))
+    if (nn_model_outputs(m) != outs && !(o->teacher_q && nn_model_outputs(m) == 1))
         return hn_fail(HN_ERR_SHAPE, "%s: the network has %d outputs, this run needs %d", name,
                        nn_model_outputs(m), outs);
     const char *res = nn_model_get_meta_str(m, "residual");
@@ -350,8 +350,8 @@ static int check_model(const struct trn_avi_opts *o, const nn_model *m, const ch
 /* A Q run's teacher: a one-output network of this domain, no residual. */
 static int check_teacher(const struct trn_avi_opts *o)
 {
-    const nn_model *t = o->q_teacher;
-    const char *name = o->q_teacher_name ? o->q_teacher_name : "the teacher";
+    const nn_model *t = o->teacher;
+    const char *name = o->teacher_name ? o->teacher_name : "the teacher";
     char enc[256];
     run_encoder(o, enc, sizeof enc);
     int rc = o->dom ? check_domain(o, t, name)
@@ -389,7 +389,7 @@ static int zero_output(const struct trn_avi_opts *o, nn_model *m)
  * once per move: every child valued as the parent at first. */
 static int q_start(const struct trn_avi_opts *o, nn_model **m)
 {
-    if (!o->q_teacher || nn_model_outputs(*m) != 1)
+    if (!o->teacher || !o->teacher_q || nn_model_outputs(*m) != 1)
         return HN_OK;
     int rc = 0;
     nn_model *q = nn_model_repeat_output(*m, trn_avi_outputs(o), &rc);
@@ -470,7 +470,7 @@ static int setup(const struct trn_avi_opts *o, struct avi_state *s)
             return hn_fail(HN_ERR_NOMEM, "out of memory for a buffer of %llu states",
                            (unsigned long long)o->buffer_max);
     }
-    if (o->q_teacher && (rc = check_teacher(o)))
+    if (o->teacher && (rc = check_teacher(o)))
         return rc;
     if (o->resume && !(rc = trn_avi_ckpt_load(o->resume, o, s)))
         rc = check_model(o, s->m, o->resume);
@@ -567,7 +567,7 @@ int trn_avi_record(const struct trn_avi_opts *o, const struct avi_state *s)
                 {"avi_integer_targets", o->integer_targets},
                 {"avi_parity", o->dom_parity != NULL},
                 {"avi_walk_targets", o->walk_targets},
-                {"avi_q_outputs", o->q_teacher ? trn_avi_outputs(o) : 0},
+                {"avi_q_outputs", o->teacher && o->teacher_q ? trn_avi_outputs(o) : 0},
                 {"avi_target_q8", o->target_q8},
                 {"avi_lookahead", o->lookahead},
                 {"avi_uniform_share", o->uniform_share},
@@ -584,8 +584,8 @@ int trn_avi_record(const struct trn_avi_opts *o, const struct avi_state *s)
         const char *k, *v;
     } strs[] = {{"avi_method", boot ? "bootstrap (Arfaee, Zilles & Holte 2011)"
                                     : "davi (DeepCubeA approximate value iteration)"},
-                {"avi_labels", o->q_teacher
-                                   ? "none: the teacher's values of the children (Q distillation)"
+                {"avi_labels", o->teacher
+                                   ? "none: the teacher network's values (distillation)"
                                    : "none: targets from the network itself (and the floor); no "
                                      "optimal label"},
                 {"avi_floor", floor},
@@ -601,8 +601,8 @@ int trn_avi_record(const struct trn_avi_opts *o, const struct avi_state *s)
         rc = nn_model_set_meta_str(s->m, "train_init_from", o->init);
     if (!rc && o->residual)
         rc = nn_model_set_meta_str(s->m, "residual", o->residual_spec);
-    if (!rc && o->q_teacher && o->q_teacher_name)
-        rc = nn_model_set_meta_str(s->m, "avi_q_teacher", o->q_teacher_name);
+    if (!rc && o->teacher && o->teacher_name)
+        rc = nn_model_set_meta_str(s->m, "avi_teacher", o->teacher_name);
     if (!rc && o->start_share > 0 && o->start_name)
         rc = nn_model_set_meta_str(s->m, "avi_start_from", o->start_name);
     return rc ? rc : record_history(o, s);

@@ -231,6 +231,25 @@ static int chunk_targets(const struct dom_job *j, size_t lo, size_t hi)
     return rc;
 }
 
+/* Distillation targets of states [lo, hi): the teacher's values. */
+static int chunk_distill(const struct dom_job *j, size_t lo, size_t hi)
+{
+    const dom *d = j->o->dom;
+    size_t sb = dom_state_bytes(d);
+    nn_sparse *sp = nn_sparse_clone(j->net, EVAL, NULL);
+    int32_t *acc = sp ? nn_sparse_acc_alloc(sp, EVAL) : NULL;
+    int rc = acc ? estimate(j, sp, acc, j->s + lo * sb, hi - lo, j->y + lo)
+                 : hn_fail(HN_ERR_NOMEM, "out of memory");
+    for (size_t i = lo; !rc && i < hi; i++) {
+        if (dom_is_goal(d, j->s + i * sb))
+            j->y[i] = 0.0f;
+        j->raised[i] = 0;
+    }
+    free(acc);
+    nn_sparse_free(sp);
+    return rc;
+}
+
 /* Q targets of states [lo, hi): per state, one value per move, the
  * teacher's value of the child it leads to (0 at a goal), or for a move
  * that does not apply the teacher's value of the state + 1. */
@@ -282,8 +301,8 @@ static int dom_chunk(void *user, int job)
     if (!rc && j->o->walk_targets)
         for (size_t i = lo; i < hi; i++) /* the diffusion distance: no backup */
             j->y[i] = (float)j->walk[i], j->raised[i] = 0;
-    else if (j->o->q_teacher)
-        rc = rc ? rc : chunk_q_targets(j, lo, hi);
+    else if (j->o->teacher)
+        rc = rc ? rc : j->o->teacher_q ? chunk_q_targets(j, lo, hi) : chunk_distill(j, lo, hi);
     else
         rc = rc ? rc : chunk_targets(j, lo, hi);
     size_t sb = dom_state_bytes(j->o->dom);
@@ -297,8 +316,8 @@ static int run_jobs(struct dom_job *j, const nn_model *target)
     int rc = 0;
     if (j->o->walk_targets)
         target = NULL; /* the walk length is the target: no network to run */
-    if (j->o->q_teacher)
-        target = j->o->q_teacher; /* the teacher's values are the targets */
+    if (j->o->teacher)
+        target = j->o->teacher; /* the teacher's values are the targets */
     nn_sparse *net =
         target ? nn_sparse_new(target, j->o->target_q8 ? NN_SPARSE_Q8 : NN_SPARSE_FLOAT, 1, &rc)
                : NULL;

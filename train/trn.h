@@ -272,15 +272,19 @@ struct trn_avi_opts {
                             table 1..TRN_AVI_MAX_TABLE_LOOKAHEAD) [1] */
     int walk_targets;    /* 1 (domain only): the target is the walk length itself,
                             no backup (CayleyPy's diffusion distance) [0] */
-    /* Q distillation (domain only; NULL: off): the network has one output
-     * per move, output m trained on the teacher's value of the state after
-     * move m (0 at the goal; moves that do not apply: the teacher's value of
-     * the state + 1), so a search values all children of a state with one
-     * row (Q* search, Agostinelli et al. 2024). With --init-from a
-     * one-output model the run starts from it, its output repeated. The
-     * caller owns the teacher; q_teacher_name is its file. */
-    const nn_model *q_teacher;
-    const char *q_teacher_name;
+    /* Distillation (domain only; teacher NULL: off): the targets are a
+     * one-output teacher network's values, 0 at the goal, no backup.
+     * teacher_q 0: the state's own value (a student of another shape).
+     * teacher_q 1: a Q network, one output per move, output m trained on
+     * the teacher's value of the state after move m (a move that does not
+     * apply: the teacher's value of the state + 1), so a search values all
+     * children of a state with one row (Q* search, Agostinelli et al.
+     * 2024); with --init-from a one-output model the run starts from it,
+     * its output repeated. The caller owns the teacher; teacher_name is
+     * its file. */
+    const nn_model *teacher;
+    const char *teacher_name;
+    int teacher_q;
     double uniform_share; /* share of the boards drawn uniformly among the solvable
                              ones instead of by a walk (no walk length, no clamp) [0] */
     /* Boards to start from (for instance the boards on a search's solution
