@@ -223,6 +223,13 @@ const dom *srch_dom_ball_domain(const srch_dom_ball *b)
     return b->d;
 }
 
+void srch_gen_ball_prefetch(const srch_dom_ball *b, uint64_t hv)
+{
+    size_t i = (size_t)(key_of(hv) >> 20) & (b->nslots - 1);
+    __builtin_prefetch(b->keys + i);
+    __builtin_prefetch(b->dist + i);
+}
+
 int srch_gen_ball_dist_hashed(const srch_dom_ball *b, uint64_t hv)
 {
     size_t i = slot_of(b, key_of(hv));

@@ -150,19 +150,25 @@ static void take_ball_path(beam *b)
 static int expand_depth(beam *b, size_t depth)
 {
     uint8_t cbuf[DOM_MAX_MOVES * DOM_MAX_STATE_BYTES], cm[DOM_MAX_MOVES];
+    uint64_t hvs[DOM_MAX_MOVES];
     b->nkids = 0;
     for (size_t i = 0; i < b->ncur; i++) {
         int q = b->cq[i];
         int n = b->def->expand(b->inst, b->cur + i * b->sb, dom_allowed(b->d, q), cbuf, cm);
         b->res->expanded++;
         b->res->generated += (uint64_t)n;
+        for (int j = 0; j < n; j++) { /* the ball's slots load while the others hash */
+            hvs[j] = dom_hash(b->d, cbuf + (size_t)j * b->sb);
+            if (b->ball)
+                srch_gen_ball_prefetch(b->ball, hvs[j]);
+        }
         for (int j = 0; j < n; j++) {
             const uint8_t *c = cbuf + (size_t)j * b->sb;
             if (!b->ball && dom_is_goal(b->d, c)) {
                 take_path(b, depth, i, cm[j]);
                 return 1;
             }
-            uint64_t hv = dom_hash(b->d, c);
+            uint64_t hv = hvs[j];
             if ((b->ball && ball_child(b, depth, i, cm[j], c, hv)) ||
                 !add_kid(b, c, hv, (uint32_t)depth + 1))
                 continue;
@@ -180,6 +186,45 @@ static int cmp_u64(const void *x, const void *y)
     return (a > c) - (a < c);
 }
 
+static void swap_u64(uint64_t *a, uint64_t *c)
+{
+    uint64_t t = *a;
+    *a = *c;
+    *c = t;
+}
+
+/* Reorder the distinct keys a[0..n) so that a[0..k) are the k smallest
+ * (in no order): quickselect, median-of-three pivots. */
+static void select_smallest(uint64_t *a, size_t n, size_t k)
+{
+    size_t lo = 0, hi = n; /* the boundary k lies in [lo, hi) */
+    while (hi - lo > 16) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (a[mid] < a[lo])
+            swap_u64(a + mid, a + lo);
+        if (a[hi - 1] < a[lo])
+            swap_u64(a + hi - 1, a + lo);
+        if (a[hi - 1] < a[mid])
+            swap_u64(a + hi - 1, a + mid);
+        uint64_t pivot = a[mid];
+        size_t i = lo, j = hi - 1;
+        for (;;) { /* Hoare: a[lo..i) <= pivot <= a(j..hi) */
+            while (a[i] < pivot)
+                i++;
+            while (a[j] > pivot)
+                j--;
+            if (i >= j)
+                break;
+            swap_u64(a + i++, a + j--);
+        }
+        if (k <= j)
+            hi = j + 1;
+        else
+            lo = j + 1;
+    }
+    qsort(a + lo, hi - lo, sizeof *a, cmp_u64);
+}
+
 /* Keep the `width` children with the smallest values (ties: the earlier
  * child) as the next depth, their parents and moves in the trace. */
 static int keep_best(beam *b, size_t depth)
@@ -187,8 +232,10 @@ static int keep_best(beam *b, size_t depth)
     for (size_t i = 0; i < b->nkids; i++)
         b->order[i] = (uint64_t)(uint32_t)b->hv[i] << 32 | i;
     size_t keep = b->nkids < b->width ? b->nkids : b->width;
-    if (b->nkids > b->width)
-        qsort(b->order, b->nkids, sizeof *b->order, cmp_u64);
+    if (b->nkids > b->width) { /* the kept ones in order, the rest left unsorted */
+        select_smallest(b->order, b->nkids, keep);
+        qsort(b->order, keep, sizeof *b->order, cmp_u64);
+    }
     if (b->ntrace + keep > b->tcap) {
         size_t cap = 2 * (b->ntrace + keep);
         uint32_t *p = realloc(b->tparent, cap * sizeof *p);

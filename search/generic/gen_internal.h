@@ -41,6 +41,9 @@ int srch_gen_ida_below(const dom *d, const void *start, srch_dom_heur *h, const 
 /* srch_dom_ball_dist of a state whose dom_hash is hv (the beam hashes each
  * child once for the ball and its duplicate set). */
 int srch_gen_ball_dist_hashed(const srch_dom_ball *b, uint64_t hv);
+/* Start loading the ball's slot of hash hv (a lookup is a cache miss in a
+ * table of hundreds of MB: the beam prefetches a parent's children). */
+void srch_gen_ball_prefetch(const srch_dom_ball *b, uint64_t hv);
 
 /* ---- window shortcuts by IDA* (gen_window_ida.c) ---- */
 
