@@ -86,8 +86,12 @@ void hn_isolate_set(hn_isolate_fn fn);
 
 /* ---- time and memory --------------------------------------------------- */
 
-double hn_now(void);           /* monotonic seconds */
-long hn_peak_rss_kb(void);     /* peak resident set size of the process */
+double hn_now(void);       /* monotonic seconds */
+long hn_peak_rss_kb(void); /* peak resident set size of the process */
+/* bytes (zeroed when `zero`) for a table read at random: from 2 MB up on
+ * 2 MB boundaries with transparent huge pages asked for. free() it. NULL
+ * when out of memory. */
+void *hn_alloc_huge(size_t bytes, int zero);
 const char *hn_version(void);  /* "0.1.0" */
 const char *hn_revision(void); /* git revision the build came from */
 

@@ -58,8 +58,8 @@ static int grow(srch_dom_ball *b)
                        "goal ball: %zu states and counting need more than half of this "
                        "machine's memory (%zu MB); take a smaller radius",
                        b->n, b->budget >> 20);
-    uint64_t *keys = calloc(nslots, sizeof *keys), *old = b->keys;
-    uint8_t *dist = malloc(nslots), *odist = b->dist;
+    uint64_t *keys = hn_alloc_huge(nslots * sizeof *keys, 1), *old = b->keys;
+    uint8_t *dist = hn_alloc_huge(nslots, 0), *odist = b->dist;
     if (!keys || !dist) {
         free(keys);
         free(dist);

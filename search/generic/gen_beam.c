@@ -11,6 +11,10 @@
 #include "search/generic/gen_internal.h"
 
 typedef struct {
+    uint32_t idx, gen;
+} kid_slot;
+
+typedef struct {
     const dom *d;
     const dom_def *def;
     const void *inst;
@@ -26,8 +30,9 @@ typedef struct {
     int *parent_of, *hv;
     uint64_t *khash, *order;
     size_t nkids;
-    /* a set of this depth's children (index + 1, stamped by depth) */
-    uint32_t *set_idx, *set_gen;
+    /* a set of this depth's children: index and the depth that wrote the
+     * slot, side by side (one cache line per probe) */
+    kid_slot *set;
     size_t nslots;
     /* the path: per depth, each kept state's parent and move */
     uint32_t *tparent;
@@ -54,8 +59,7 @@ static void beam_free(beam *b)
     free(b->hv);
     free(b->khash);
     free(b->order);
-    free(b->set_idx);
-    free(b->set_gen);
+    free(b->set);
     free(b->tparent);
     free(b->tmove);
     free(b->toff);
@@ -75,11 +79,10 @@ static int beam_alloc(beam *b)
     b->order = malloc(b->cmax * sizeof *b->order);
     for (b->nslots = 1; b->nslots < 2 * b->cmax;)
         b->nslots *= 2;
-    b->set_idx = malloc(b->nslots * sizeof *b->set_idx);
-    b->set_gen = calloc(b->nslots, sizeof *b->set_gen);
+    b->set = hn_alloc_huge(b->nslots * sizeof *b->set, 1);
     b->toff = malloc((SRCH_DOM_MAX_PATH + 2) * sizeof *b->toff);
     if (!b->cur || !b->cq || !b->kids || !b->kmove || !b->kq || !b->parent_of || !b->hv ||
-        !b->khash || !b->order || !b->set_idx || !b->set_gen || !b->toff)
+        !b->khash || !b->order || !b->set || !b->toff)
         return hn_fail(HN_ERR_NOMEM, "beam search: out of memory for a width of %zu", b->width);
     return 0;
 }
@@ -89,13 +92,12 @@ static int beam_alloc(beam *b)
 static int add_kid(beam *b, const uint8_t *c, uint64_t hv, uint32_t gen)
 {
     size_t mask = b->nslots - 1, i = (size_t)(hv >> 17) & mask;
-    for (; b->set_gen[i] == gen; i = (i + 1) & mask) {
-        uint32_t k = b->set_idx[i];
+    for (; b->set[i].gen == gen; i = (i + 1) & mask) {
+        uint32_t k = b->set[i].idx;
         if (b->khash[k] == hv && !memcmp(b->kids + k * b->sb, c, b->sb))
             return 0;
     }
-    b->set_gen[i] = gen;
-    b->set_idx[i] = (uint32_t)b->nkids;
+    b->set[i] = (kid_slot){.idx = (uint32_t)b->nkids, .gen = gen};
     b->khash[b->nkids] = hv;
     memcpy(b->kids + b->nkids * b->sb, c, b->sb);
     return 1;
@@ -157,8 +159,9 @@ static int expand_depth(beam *b, size_t depth)
         int n = b->def->expand(b->inst, b->cur + i * b->sb, dom_allowed(b->d, q), cbuf, cm);
         b->res->expanded++;
         b->res->generated += (uint64_t)n;
-        for (int j = 0; j < n; j++) { /* the ball's slots load while the others hash */
+        for (int j = 0; j < n; j++) { /* the slots load while the others hash */
             hvs[j] = dom_hash(b->d, cbuf + (size_t)j * b->sb);
+            __builtin_prefetch(b->set + ((size_t)(hvs[j] >> 17) & (b->nslots - 1)));
             if (b->ball)
                 srch_gen_ball_prefetch(b->ball, hvs[j]);
         }

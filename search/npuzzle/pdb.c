@@ -1,8 +1,6 @@
 /* Pattern databases: the standard partitions, the placement ranking that
  * builder and lookup share, and the table object with its plain lookup. */
-#define _DEFAULT_SOURCE /* madvise and MADV_HUGEPAGE (Linux) */
 #include <stdio.h>
-#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,21 +111,10 @@ int srch_np_partition_check(const srch_np_partition *part)
     return 0;
 }
 
-/* Lookups are random reads spread over up to 0.5 GB per table, so with 4 KB
- * pages nearly every one misses the TLB; 2 MB pages (transparent huge pages,
- * which Debian enables on madvise only) make those misses rare. */
+/* Lookups are random reads spread over up to 0.5 GB per table. */
 static uint8_t *table_alloc(uint64_t bytes)
 {
-    const uint64_t huge = (uint64_t)2 << 20;
-    if (bytes < huge)
-        return malloc(bytes);
-    uint64_t rounded = (bytes + huge - 1) / huge * huge;
-    uint8_t *t = aligned_alloc(huge, rounded);
-#ifdef MADV_HUGEPAGE
-    if (t)
-        (void)madvise(t, rounded, MADV_HUGEPAGE); /* a hint: failure only costs speed */
-#endif
-    return t;
+    return hn_alloc_huge((size_t)bytes, 0);
 }
 
 srch_np_pdb *srch_np_pdb_new(const srch_np_partition *part, int *status)
