@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The long training runs of the 35-puzzle and the 48-puzzle (DAVI on a
 # residual over the domain's admissible heuristic) and of the Rubik's cube
-# (the walk length, CayleyPy's diffusion distance), no optimal label, sized
-# for this 2-core machine and meant to run in the background over several
-# sessions:
+# (cube3-walk: the walk length, CayleyPy's diffusion distance; cube3: a
+# smaller Q network, one output per move, taught by cube3-walk), no optimal
+# label, sized for this 2-core machine and meant to run in the background
+# over several sessions:
 #   - with DIR/ck.h5 present the run resumes that checkpoint;
 #   - else with models/<name>.h5 present (the committed snapshot) it starts
 #     from those weights (--init-from), so a new machine continues;
@@ -12,11 +13,11 @@
 # Commit a snapshot as it improves: scripts/train_domain.sh NAME DIR --snapshot
 # copies the checkpoint's network (without the optimizer) to models/<name>.h5.
 #
-# usage: scripts/train_domain.sh 35puzzle|48puzzle|cube3 DIR [--snapshot] [avi options]
+# usage: scripts/train_domain.sh 35puzzle|48puzzle|cube3-walk|cube3 DIR [--snapshot] [avi options]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 HN=${HEURNET:-$root/build/heurnet}
-name=${1:?usage: $0 35puzzle|48puzzle|cube3 DIR [--snapshot] [avi options]}
+name=${1:?usage: $0 35puzzle|48puzzle|cube3-walk|cube3 DIR [--snapshot] [avi options]}
 dir=${2:?usage: $0 NAME DIR}
 shift 2
 # The puzzles ran at lr 1e-3 to about rounds 288 (35) and 220 (48), then
@@ -35,12 +36,19 @@ case $name in
     arch=2401-1000-500-250-1
     walk=(--walk-max 4000 --states uniform:0.2 --lookahead 2 --residual "$base" --floor "$base"
           --target-engine q8 --lr 1.5e-4) ;;
-cube3)
+cube3-walk)
     domain=cube3
     arch=480-1000-500-250-1
     walk=(--walk-max 30 --targets walk --lr 1e-3) ;;
+cube3)
+    # the teacher is the committed walk-length network; a fresh run starts
+    # from random weights (the committed one began as a distilled
+    # 480-1000-128-64-1 student, its output repeated)
+    domain=cube3
+    arch=480-1000-128-64-12
+    walk=(--walk-max 30 --targets "q:$root/models/cube3-walk.h5" --target-engine q8 --lr 1e-3) ;;
 *)
-    echo "$0: unknown run '$name' (35puzzle, 48puzzle, cube3)" >&2
+    echo "$0: unknown run '$name' (35puzzle, 48puzzle, cube3-walk, cube3)" >&2
     exit 2 ;;
 esac
 mkdir -p "$dir"
