@@ -1,4 +1,4 @@
-/* Q distillation on the cube (trn_avi_opts.q_teacher): the student has one
+/* Distillation on the cube (trn_avi_opts.teacher): a Q student (teacher_q) has one
  * output per move and learns the teacher's value of the child each move
  * leads to, move by move (a student whose outputs were shuffled among the
  * moves would not match), starting from the teacher repeated. */
