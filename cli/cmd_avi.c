@@ -35,7 +35,7 @@ struct avi_cli {
     srch_np_instance *inst; /* --eval boards */
     size_t ninst;
     srch_np_board *startb; /* --start-boards */
-    const char *teacher;   /* --targets q:FILE */
+    const char *teacher;   /* --targets q:FILE or distill:FILE */
     nn_model *teacher_m;
 };
 
@@ -311,7 +311,7 @@ static int real_option(struct avi_cli *c, int opt, const char *arg)
     return 0;
 }
 
-/* --targets bellman | walk | q:FILE */
+/* --targets bellman | walk | q:FILE | distill:FILE */
 static int targets_option(struct avi_cli *c, const char *arg)
 {
     int q = !strncmp(arg, "q:", 2);
@@ -844,7 +844,7 @@ static int open_inputs(struct avi_cli *c, srch_np_heur **floor, srch_np_heur **r
     if (c->teacher) {
         int rc = 0;
         if (!(c->teacher_m = nn_model_load(c->teacher, &rc)))
-            return cli_fail("avi --targets q");
+            return cli_fail("avi --targets");
         c->o.teacher = c->teacher_m;
         c->o.teacher_name = c->teacher;
     }

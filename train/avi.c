@@ -238,6 +238,11 @@ static int encode_row(const struct trn_avi_opts *o, const uint8_t *row, int32_t 
     return trn_active_state(o->dom, row, act, bits);
 }
 
+int trn_avi_uses_target(const struct trn_avi_opts *o)
+{
+    return !o->teacher && !o->walk_targets;
+}
+
 int trn_avi_outputs(const struct trn_avi_opts *o)
 {
     return o->teacher && o->teacher_q && o->dom ? dom_nmoves(o->dom) : 1;
@@ -347,29 +352,20 @@ static int check_model(const struct trn_avi_opts *o, const nn_model *m, const ch
     return HN_OK;
 }
 
-/* A Q run's teacher: a one-output network of this domain, no residual. */
+/* A teacher: a one-output network of this domain run (check_model: the
+ * domain, the encoder, no residual as the run has none). */
 static int check_teacher(const struct trn_avi_opts *o)
 {
     const nn_model *t = o->teacher;
     const char *name = o->teacher_name ? o->teacher_name : "the teacher";
-    char enc[256];
-    run_encoder(o, enc, sizeof enc);
-    int rc = o->dom ? check_domain(o, t, name)
-                    : hn_fail(HN_ERR_ARG, "%s: Q targets need a domain run", name);
-    if (rc)
-        return rc;
-    if (strcmp(nn_model_encoder(t), enc) || nn_model_inputs(t) != (int)dom_facts_of(o->dom)->inputs)
-        return hn_fail(HN_ERR_ARG,
-                       "%s: the teacher reads \"%s\" (%d inputs), this run needs \"%s\"", name,
-                       nn_model_encoder(t), nn_model_inputs(t), enc);
-    if (nn_model_outputs(t) != 1)
-        return hn_fail(HN_ERR_SHAPE, "%s: the teacher must have one output (it has %d)", name,
-                       nn_model_outputs(t));
-    const char *res = nn_model_get_meta_str(t, "residual");
-    if ((res && res[0]) || o->dom_residual)
-        return hn_fail(HN_ERR_ARG, "%s: Q targets take neither a residual teacher nor --residual",
+    if (!o->dom || o->dom_residual)
+        return hn_fail(HN_ERR_ARG, "%s: a teacher's targets need a domain run without a residual",
                        name);
-    return HN_OK;
+    int rc = check_model(o, t, name);
+    if (!rc && nn_model_outputs(t) != 1)
+        rc = hn_fail(HN_ERR_SHAPE, "%s: the teacher must have one output (it has %d)", name,
+                     nn_model_outputs(t));
+    return rc;
 }
 
 /* A fresh residual network starts at exactly 0 (last layer zeroed), so the
@@ -485,7 +481,8 @@ static int setup(const struct trn_avi_opts *o, struct avi_state *s)
     /* a model to start from is also the first target network: its values
      * are what the run continues from, not the all-zero start of a fresh one;
      * so is a fresh residual network (h = the residual heuristic) */
-    if (!rc && !o->resume && (o->init || o->residual) && !(s->target = nn_model_clone(s->m, &rc)))
+    if (!rc && !o->resume && (o->init || o->residual) && trn_avi_uses_target(o) &&
+        !(s->target = nn_model_clone(s->m, &rc)))
         rc = rc ? rc : HN_ERR_NOMEM;
     /* dropout masks differ between processes (rank 0's are a lone run's) */
     int first, stripe = trn_avi_stripe(o, &first), rank = o->comm ? o->comm->rank : 0;

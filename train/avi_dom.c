@@ -107,7 +107,8 @@ static int expand_level(const dom *d, const struct level *from, int root, struct
     return rc;
 }
 
-/* The target network's outputs for n states (without the residual). */
+/* The outputs of sp's network (the target network or the teacher) for n
+ * states (without the residual). */
 static int estimate(const struct dom_job *j, nn_sparse *sp, int32_t *acc, const uint8_t *s,
                     size_t n, float *h)
 {
@@ -125,6 +126,18 @@ static int estimate(const struct dom_job *j, nn_sparse *sp, int32_t *acc, const 
             return rc;
     }
     return HN_OK;
+}
+
+/* The network's outputs for n states through a workspace of this thread's
+ * own (j->net's weights). */
+static int net_values(const struct dom_job *j, const uint8_t *s, size_t n, float *h)
+{
+    nn_sparse *sp = nn_sparse_clone(j->net, EVAL, NULL);
+    int32_t *acc = sp ? nn_sparse_acc_alloc(sp, EVAL) : NULL;
+    int rc = acc ? estimate(j, sp, acc, s, n, h) : hn_fail(HN_ERR_NOMEM, "out of memory");
+    free(acc);
+    nn_sparse_free(sp);
+    return rc;
 }
 
 /* v rounded to the nearest integer of parity p (at least p). When a
@@ -148,13 +161,11 @@ static int leaf_values(const struct dom_job *j, struct level *l)
     const dom *d = o->dom;
     size_t sb = dom_state_bytes(d), n = l->n ? l->n : 1;
     float *h = malloc(sizeof *h * n);
-    nn_sparse *sp = j->net ? nn_sparse_clone(j->net, EVAL, NULL) : NULL;
-    int32_t *acc = sp ? nn_sparse_acc_alloc(sp, EVAL) : NULL;
-    int rc = h && (!j->net || acc) ? HN_OK : hn_fail(HN_ERR_NOMEM, "out of memory");
+    int rc = h ? HN_OK : hn_fail(HN_ERR_NOMEM, "out of memory");
     int same_floor = o->dom_floor && o->dom_residual &&
                      !strcmp(dom_heur_name(o->dom_floor), dom_heur_name(o->dom_residual));
     if (!rc && j->net)
-        rc = estimate(j, sp, acc, l->s, l->n, h);
+        rc = net_values(j, l->s, l->n, h);
     for (size_t m = 0; !rc && m < l->n; m++) {
         const uint8_t *st = l->s + m * sb;
         if (dom_is_goal(d, st)) {
@@ -174,8 +185,6 @@ static int leaf_values(const struct dom_job *j, struct level *l)
         l->up[m] = fl > v;
         l->v[m] = l->up[m] ? fl : v;
     }
-    free(acc);
-    nn_sparse_free(sp);
     free(h);
     return rc;
 }
@@ -236,17 +245,12 @@ static int chunk_distill(const struct dom_job *j, size_t lo, size_t hi)
 {
     const dom *d = j->o->dom;
     size_t sb = dom_state_bytes(d);
-    nn_sparse *sp = nn_sparse_clone(j->net, EVAL, NULL);
-    int32_t *acc = sp ? nn_sparse_acc_alloc(sp, EVAL) : NULL;
-    int rc = acc ? estimate(j, sp, acc, j->s + lo * sb, hi - lo, j->y + lo)
-                 : hn_fail(HN_ERR_NOMEM, "out of memory");
+    int rc = net_values(j, j->s + lo * sb, hi - lo, j->y + lo);
     for (size_t i = lo; !rc && i < hi; i++) {
         if (dom_is_goal(d, j->s + i * sb))
             j->y[i] = 0.0f;
         j->raised[i] = 0;
     }
-    free(acc);
-    nn_sparse_free(sp);
     return rc;
 }
 
@@ -261,9 +265,7 @@ static int chunk_q_targets(const struct dom_job *j, size_t lo, size_t hi)
     uint8_t *rows = malloc(sb * n * (nm + 1)), *mv = malloc(n * nm), q[DOM_MAX_MOVES];
     int *kids = malloc(sizeof *kids * n);
     float *h = malloc(sizeof *h * n * (nm + 1));
-    nn_sparse *sp = nn_sparse_clone(j->net, EVAL, NULL);
-    int32_t *acc = sp ? nn_sparse_acc_alloc(sp, EVAL) : NULL;
-    int rc = rows && mv && kids && h && acc ? HN_OK : hn_fail(HN_ERR_NOMEM, "out of memory");
+    int rc = rows && mv && kids && h ? HN_OK : hn_fail(HN_ERR_NOMEM, "out of memory");
     size_t nr = n;
     if (!rc)
         memcpy(rows, j->s + lo * sb, sb * n);
@@ -273,7 +275,7 @@ static int chunk_q_targets(const struct dom_job *j, size_t lo, size_t hi)
         nr += (size_t)kids[i];
     }
     if (!rc)
-        rc = estimate(j, sp, acc, rows, nr, h);
+        rc = net_values(j, rows, nr, h);
     for (size_t i = 0, r = n; !rc && i < n; i++) {
         float *y = j->y + (lo + i) * nm;
         for (size_t a = 0; a < nm; a++)
@@ -282,8 +284,6 @@ static int chunk_q_targets(const struct dom_job *j, size_t lo, size_t hi)
             y[mv[i * nm + (size_t)c]] = dom_is_goal(d, rows + r * sb) ? 0.0f : h[r];
         j->raised[lo + i] = 0;
     }
-    free(acc);
-    nn_sparse_free(sp);
     free(h);
     free(kids);
     free(mv);
@@ -314,10 +314,8 @@ static int dom_chunk(void *user, int job)
 static int run_jobs(struct dom_job *j, const nn_model *target)
 {
     int rc = 0;
-    if (j->o->walk_targets)
-        target = NULL; /* the walk length is the target: no network to run */
-    if (j->o->teacher)
-        target = j->o->teacher; /* the teacher's values are the targets */
+    if (!trn_avi_uses_target(j->o)) /* the walk length or the teacher's values */
+        target = j->o->teacher;
     nn_sparse *net =
         target ? nn_sparse_new(target, j->o->target_q8 ? NN_SPARSE_Q8 : NN_SPARSE_FLOAT, 1, &rc)
                : NULL;
@@ -373,8 +371,10 @@ int trn_avi_dom_round(const struct trn_avi_opts *o, struct avi_state *s, struct 
         rc = trn_avi_fit(o, s, j.s, j.y, perm, o->steps_per_round, &r->loss);
     if (!rc && (o->update_loss <= 0 || r->loss < o->update_loss)) {
         rc = trn_avi_lockstep(o, s->m);
-        rc = rc ? rc : trn_avi_update_target(s);
-        r->updated = 1;
+        if (trn_avi_uses_target(o)) { /* else no copy is run: none to replace */
+            rc = rc ? rc : trn_avi_update_target(s);
+            r->updated = 1;
+        }
     }
     free(j.s);
     free(j.walk);

@@ -53,12 +53,16 @@ void trn_avi_table_free(struct trn_avi_table *t);
 double trn_avi_table_target(const struct trn_avi_opts *o, const struct trn_avi_table *t,
                             const srch_np_board *b, int *raised);
 
-/* Adam steps on rows (boards in the run's goal layout, targets in moves):
- * `steps` batches of o->batch rows, taken in order from idx (steps * batch
- * entries). Adds to s->steps / s->samples; *loss gets the mean training
- * loss in moves^2. HN_ERR_INTERRUPTED on a stop request. */
+/* 1 when the targets come from a frozen copy of the trained network (not
+ * from a teacher or the walk length): only then is there one to keep. */
+int trn_avi_uses_target(const struct trn_avi_opts *o);
 /* Network outputs of this run: one per move with a Q teacher, else one. */
 int trn_avi_outputs(const struct trn_avi_opts *o);
+/* Adam steps on rows (boards in the run's goal layout, targets in moves,
+ * trn_avi_outputs per board): `steps` batches of o->batch rows, taken in
+ * order from idx (steps * batch entries). Adds to s->steps / s->samples;
+ * *loss gets the mean training loss in moves^2. HN_ERR_INTERRUPTED on a
+ * stop request. */
 int trn_avi_fit(const struct trn_avi_opts *o, struct avi_state *s, const uint8_t *boards,
                 const float *y, const uint32_t *idx, int steps, double *loss);
 

@@ -42,9 +42,15 @@ static uint64_t key_of(uint64_t hv)
     return hv ? hv : 1;
 }
 
+/* Where key k's probe starts. */
+static size_t home_of(const srch_dom_ball *b, uint64_t k)
+{
+    return (size_t)(k >> 20) & (b->nslots - 1);
+}
+
 static size_t slot_of(const srch_dom_ball *b, uint64_t k)
 {
-    size_t mask = b->nslots - 1, i = (size_t)(k >> 20) & mask;
+    size_t mask = b->nslots - 1, i = home_of(b, k);
     while (b->keys[i] && b->keys[i] != k)
         i = (i + 1) & mask;
     return i;
@@ -225,7 +231,7 @@ const dom *srch_dom_ball_domain(const srch_dom_ball *b)
 
 void srch_gen_ball_prefetch(const srch_dom_ball *b, uint64_t hv)
 {
-    size_t i = (size_t)(key_of(hv) >> 20) & (b->nslots - 1);
+    size_t i = home_of(b, key_of(hv));
     __builtin_prefetch(b->keys + i);
     __builtin_prefetch(b->dist + i);
 }

@@ -87,11 +87,17 @@ static int beam_alloc(beam *b)
     return 0;
 }
 
+/* Where the set's probe for hash hv starts. */
+static size_t kid_home(const beam *b, uint64_t hv)
+{
+    return (size_t)(hv >> 17) & (b->nslots - 1);
+}
+
 /* Add child c (hash hv) of this depth unless it is already there: 1 added,
  * 0 not. */
 static int add_kid(beam *b, const uint8_t *c, uint64_t hv, uint32_t gen)
 {
-    size_t mask = b->nslots - 1, i = (size_t)(hv >> 17) & mask;
+    size_t mask = b->nslots - 1, i = kid_home(b, hv);
     for (; b->set[i].gen == gen; i = (i + 1) & mask) {
         uint32_t k = b->set[i].idx;
         if (b->khash[k] == hv && !memcmp(b->kids + k * b->sb, c, b->sb))
@@ -161,7 +167,7 @@ static int expand_depth(beam *b, size_t depth)
         b->res->generated += (uint64_t)n;
         for (int j = 0; j < n; j++) { /* the slots load while the others hash */
             hvs[j] = dom_hash(b->d, cbuf + (size_t)j * b->sb);
-            __builtin_prefetch(b->set + ((size_t)(hvs[j] >> 17) & (b->nslots - 1)));
+            __builtin_prefetch(b->set + kid_home(b, hvs[j]));
             if (b->ball)
                 srch_gen_ball_prefetch(b->ball, hvs[j]);
         }

@@ -111,12 +111,6 @@ int srch_np_partition_check(const srch_np_partition *part)
     return 0;
 }
 
-/* Lookups are random reads spread over up to 0.5 GB per table. */
-static uint8_t *table_alloc(uint64_t bytes)
-{
-    return hn_alloc_huge((size_t)bytes, 0);
-}
-
 srch_np_pdb *srch_np_pdb_new(const srch_np_partition *part, int *status)
 {
     return srch_np_pdb_alloc(part, 1, status);
@@ -136,7 +130,7 @@ srch_np_pdb *srch_np_pdb_alloc(const srch_np_partition *part, int fill, int *sta
     int n = part->width * part->width;
     for (int i = 0; i < part->npatterns; i++) {
         p->entries[i] = srch_np_pdb_entries(n, part->size[i]);
-        p->table[i] = table_alloc(p->entries[i]);
+        p->table[i] = hn_alloc_huge((size_t)p->entries[i], 0); /* up to 0.5 GB read at random */
         if (!p->table[i]) {
             hn_fail(HN_ERR_NOMEM, "out of memory for a %llu-entry pattern table",
                     (unsigned long long)p->entries[i]);
