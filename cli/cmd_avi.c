@@ -104,7 +104,12 @@ static void help(const struct trn_avi_opts *o)
            "                     row values all of a state's children; it starts as the\n"
            "                     teacher (--init-from TEACHER.h5, its output repeated),\n"
            "                     or distill:TEACHER.h5: the teacher's value of the state\n"
-           "                     itself (a student of another shape) [bellman]\n"
+           "                     itself (a student of another shape), or q: a network\n"
+           "                     with one output per move trained on Bellman values of\n"
+           "                     the children (each child's least 1 + output of the\n"
+           "                     target network over its moves, 1 next to the goal, the\n"
+           "                     floor, parity and clamp as above; --init-from a Q\n"
+           "                     network, or a one-output one repeated) [bellman]\n"
            "  --parity H         --domain: distances have the parity of heuristic H (cube3:\n"
            "                     parity, npuzzle: manhattan); each leaf value is rounded\n"
            "                     to the nearest integer of that parity, so errors under 1\n"
@@ -311,7 +316,7 @@ static int real_option(struct avi_cli *c, int opt, const char *arg)
     return 0;
 }
 
-/* --targets bellman | walk | q:FILE | distill:FILE */
+/* --targets bellman | walk | q | q:FILE | distill:FILE */
 static int targets_option(struct avi_cli *c, const char *arg)
 {
     int q = !strncmp(arg, "q:", 2);
@@ -320,10 +325,12 @@ static int targets_option(struct avi_cli *c, const char *arg)
         c->o.teacher_q = q;
         return 1;
     }
-    if (strcmp(arg, "bellman") && strcmp(arg, "walk"))
+    if (strcmp(arg, "bellman") && strcmp(arg, "walk") && strcmp(arg, "q"))
         return cli_usage(
-            "avi", "--targets '%s' is not bellman, walk, q:TEACHER.h5 or distill:TEACHER.h5", arg);
+            "avi", "--targets '%s' is not bellman, walk, q, q:TEACHER.h5 or distill:TEACHER.h5",
+            arg);
     c->o.walk_targets = !strcmp(arg, "walk");
+    c->o.teacher_q = !strcmp(arg, "q");
     c->teacher = NULL;
     return 1;
 }
@@ -513,10 +520,13 @@ static int check_args(struct avi_cli *c)
     if (c->o.walk_targets && (!c->o.dom || c->o.uniform_share > 0 || c->residual))
         return cli_usage("avi", "--targets walk needs a --domain on the generic path, walks only "
                                 "(--states walk) and no --residual");
-    if (c->teacher && (!c->o.dom || c->residual || c->o.method != TRN_AVI_DAVI || c->start))
+    if ((c->teacher || c->o.teacher_q) &&
+        (!c->o.dom || c->residual || c->o.method != TRN_AVI_DAVI || c->start))
         return cli_usage("avi",
-                         "--targets q:FILE or distill:FILE needs a --domain on the generic path, "
-                         "--method davi, no --residual and no --start-boards");
+                         "--targets q, q:FILE or distill:FILE needs a --domain on the generic "
+                         "path, --method davi, no --residual and no --start-boards");
+    if (c->o.teacher_q && !c->teacher && c->o.lookahead > 1)
+        return cli_usage("avi", "--targets q backs up one move (--lookahead 1)");
     if (c->o.start_share + c->o.uniform_share > 1)
         return cli_usage("avi", "--start-share %g and the uniform share %g add up to more than 1",
                          c->o.start_share, c->o.uniform_share);

@@ -105,7 +105,7 @@ grep -q 'status=solved' "$T/sym.txt" || fail "sym:2: $(cat "$T/sym.txt")"
 expect 2 "symmetric map" "$H" solve --domain cube3 --algo beam --heuristic "ann:$T/w.h5,sym:3" "$T/scr.txt"
 expect 2 "bad setting 'sym:0'" "$H" solve --domain cube3 --algo beam --heuristic "ann:$T/w.h5,sym:0" \
     "$T/scr.txt"
-expect 2 "is not bellman, walk, q:TEACHER.h5 or distill:TEACHER.h5" "$H" avi --domain cube3 --arch 480-8-1 \
+expect 2 "is not bellman, walk, q, q:TEACHER.h5 or distill:TEACHER.h5" "$H" avi --domain cube3 --arch 480-8-1 \
     --targets diffusion -o "$T/x.h5"
 # --targets q:TEACHER: a network with one output per move, started from the
 # teacher, recorded; a beam with it solves the scramble
@@ -122,6 +122,15 @@ expect 1 "the teacher must have one output" "$H" avi --domain cube3 --targets "q
 expect 1 "has 12 output(s)" "$H" avi --domain cube3 --targets "q:$T/w.h5" --arch 480-8-1 -o "$T/x.h5"
 expect 2 "no --residual" "$H" avi --domain cube3 --targets "q:$T/w.h5" --residual pdb:corners \
     --arch 480-8-12 -o "$T/x.h5"
+# --targets q: Bellman values of the children from the Q network itself,
+# recorded; one-move backups only
+"$H" avi --domain cube3 --targets q --init-from "$T/q.h5" --steps 5 --batch 200 --walk-max 8 \
+    --rounds 2 --parity parity -o "$T/qb.h5" >"$T/qb.csv" 2>"$T/avi.err" || fail "avi q: $(cat "$T/avi.err")"
+grep -q '^attr.avi_q_targets=Bellman' <("$H" nn info "$T/qb.h5") || fail "--targets q: not recorded"
+expect 2 "backs up one move" "$H" avi --domain cube3 --targets q --lookahead 2 --arch 480-8-12 \
+    -o "$T/x.h5"
+expect 2 "no --residual" "$H" avi --domain cube3 --targets q --residual pdb:corners --arch 480-8-12 \
+    -o "$T/x.h5"
 # --targets distill:TEACHER: a student of another shape, recorded
 "$H" avi --domain cube3 --targets "distill:$T/w.h5" --arch 480-16-1 --steps 5 --batch 200 \
     --walk-max 8 --rounds 2 -o "$T/d.h5" >"$T/d.csv" 2>"$T/avi.err" || fail "avi distill: $(cat "$T/avi.err")"

@@ -1,7 +1,8 @@
 /* Distillation on the cube (trn_avi_opts.teacher): a Q student (teacher_q) has one
  * output per move and learns the teacher's value of the child each move
  * leads to, move by move (a student whose outputs were shuffled among the
- * moves would not match), starting from the teacher repeated. */
+ * moves would not match), starting from the teacher repeated. Without a
+ * teacher a Q network learns Bellman values of the children from itself. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "check.h"
 #include "dom_test.h"
 #include "nn/nn.h"
+#include "search/generic/srch_dom.h"
 #include "train/trn.h"
 
 enum { N = 200 };
@@ -49,6 +51,21 @@ static double q_error(const dom *d, const nn_model *teacher, const nn_model *q, 
     return err / (N * 12);
 }
 
+/* The small runs' shared settings: cube walks of 0..walk_max quarter turns,
+ * 50 Adam steps of 200 states per round at a fixed rate. */
+static void small_run(struct trn_avi_opts *o, const dom *d, int walk_max, uint64_t seed)
+{
+    trn_avi_opts_default(o);
+    o->dom = d;
+    o->teacher_q = 1;
+    o->walk_max = walk_max;
+    o->batch = 200;
+    o->steps_per_round = 50;
+    o->lr = 3e-3;
+    o->lr_decay = 1.0;
+    o->seed = seed;
+}
+
 /* Plain distillation (teacher_q 0): a student of another shape learns the
  * teacher's values of the states themselves. */
 static void test_distill(const dom *d, const nn_model *t, struct trn_avi_opts *o)
@@ -86,6 +103,65 @@ static void test_distill(const dom *d, const nn_model *t, struct trn_avi_opts *o
     o->teacher_q = 1;
 }
 
+/* Bellman Q (teacher_q without a teacher): from a fresh network, states
+ * a few quarter turns out learn their children's distances (exact, from a
+ * ball) move by move, so the least output names a move toward the goal. */
+static void test_bellman(const dom *d)
+{
+    struct trn_avi_opts o;
+    small_run(&o, d, 5, 12);
+    o.arch = "480-128-12";
+    o.defaults = NN_LAYER_DEFAULTS;
+    o.defaults.dropout = 0.0f;
+    o.defaults.bn = 0;
+    o.target_mean = 3;
+    o.target_std = 2;
+    o.rounds = 25;
+    int st;
+    dom_heur *par = dom_heur_open(d, "parity", &st);
+    o.dom_parity = par;
+    nn_model *m = NULL;
+    CHECK_MSG(trn_avi_run(&o, &m) == 0 && m, "%s", hn_errmsg());
+    srch_dom_ball *ball = srch_dom_ball_new(d, 6, &st);
+    CHECK(ball && par);
+    if (!m || !ball || !par)
+        return;
+    const char *how = nn_model_get_meta_str(m, "avi_q_targets");
+    CHECK(nn_model_outputs(m) == 12 && how && !strncmp(how, "Bellman", 7));
+    size_t sb = dom_state_bytes(d);
+    uint8_t *s = malloc((size_t)N * sb), *kids = malloc(12 * sb), sol[64], mv[12], aq[12];
+    float *y = malloc(sizeof(float) * N * 12);
+    hn_rng *r = hn_rng_new(79);
+    for (int i = 0; i < N; i++)
+        tdom_walk_solution(d, r, 1 + i % 4, s + (size_t)i * sb, sol);
+    CHECK(tdom_dense_outputs(d, m, s, N, y) == 0);
+    double err = 0;
+    int toward = 0;
+    for (int i = 0; i < N; i++) {
+        const uint8_t *si = s + (size_t)i * sb;
+        CHECK(dom_expand(d, si, DOM_PRUNE_ROOT, kids, mv, aq) == 12);
+        int best = 0, ds = srch_dom_ball_dist(ball, si);
+        for (int a = 0; a < 12; a++) {
+            err += fabs(y[i * 12 + a] - srch_dom_ball_dist(ball, kids + (size_t)a * sb));
+            best = y[i * 12 + a] < y[i * 12 + best] ? a : best;
+        }
+        toward += srch_dom_ball_dist(ball, kids + (size_t)best * sb) == ds - 1;
+    }
+    err /= N * 12;
+    /* seen: error about 0.1, the least output toward the goal on nearly all;
+     * a random move goes toward it on about 1 in 12 */
+    fprintf(stderr, "bellman q: error %g, least output toward the goal on %d of %d\n", err, toward,
+            N);
+    CHECK_MSG(err < 0.5 && toward >= N * 9 / 10, "error %g, toward %d of %d", err, toward, N);
+    hn_rng_free(r);
+    free(y);
+    free(kids);
+    free(s);
+    srch_dom_ball_free(ball);
+    dom_heur_free(par);
+    nn_model_free(m);
+}
+
 int main(void)
 {
     int st;
@@ -97,19 +173,10 @@ int main(void)
     nn_model_set_encoder(t, dom_facts_of(d)->encoding);
     CHECK(nn_model_save(t, "test_trn_avi_q_teacher.h5") == 0);
     struct trn_avi_opts o;
-    trn_avi_opts_default(&o);
-    o.dom = d;
+    small_run(&o, d, 12, 11);
     o.teacher = t;
-    o.teacher_q = 1;
     o.teacher_name = "random teacher";
     o.init = "test_trn_avi_q_teacher.h5";
-    o.walk_max = 12;
-    o.batch = 200;
-    o.steps_per_round = 50;
-    o.rounds = 100;
-    o.lr = 3e-3;
-    o.lr_decay = 1.0;
-    o.seed = 11;
     /* from the teacher: its output repeated, recorded */
     o.rounds = 2;
     nn_model *q = NULL;
@@ -143,6 +210,7 @@ int main(void)
     }
     nn_model_free(q);
     test_distill(d, t, &o);
+    test_bellman(d);
     q = NULL;
     /* a teacher of two outputs, or a Q run without a domain: refused */
     nn_model *two = tdom_random_model("480-8-2", 3, 10.0, 4.0, NULL);

@@ -245,7 +245,7 @@ int trn_avi_uses_target(const struct trn_avi_opts *o)
 
 int trn_avi_outputs(const struct trn_avi_opts *o)
 {
-    return o->teacher && o->teacher_q && o->dom ? dom_nmoves(o->dom) : 1;
+    return o->teacher_q && o->dom ? dom_nmoves(o->dom) : 1;
 }
 
 int trn_avi_fit(const struct trn_avi_opts *o, struct avi_state *s, const uint8_t *boards,
@@ -385,7 +385,7 @@ static int zero_output(const struct trn_avi_opts *o, nn_model *m)
  * once per move: every child valued as the parent at first. */
 static int q_start(const struct trn_avi_opts *o, nn_model **m)
 {
-    if (!o->teacher || !o->teacher_q || nn_model_outputs(*m) != 1)
+    if (!o->teacher_q || nn_model_outputs(*m) != 1)
         return HN_OK;
     int rc = 0;
     nn_model *q = nn_model_repeat_output(*m, trn_avi_outputs(o), &rc);
@@ -564,7 +564,7 @@ int trn_avi_record(const struct trn_avi_opts *o, const struct avi_state *s)
                 {"avi_integer_targets", o->integer_targets},
                 {"avi_parity", o->dom_parity != NULL},
                 {"avi_walk_targets", o->walk_targets},
-                {"avi_q_outputs", o->teacher && o->teacher_q ? trn_avi_outputs(o) : 0},
+                {"avi_q_outputs", o->teacher_q ? trn_avi_outputs(o) : 0},
                 {"avi_target_q8", o->target_q8},
                 {"avi_lookahead", o->lookahead},
                 {"avi_uniform_share", o->uniform_share},
@@ -585,6 +585,10 @@ int trn_avi_record(const struct trn_avi_opts *o, const struct avi_state *s)
                                    ? "none: the teacher network's values (distillation)"
                                    : "none: targets from the network itself (and the floor); no "
                                      "optimal label"},
+                {"avi_q_targets", !o->teacher_q ? "none: one output"
+                                  : o->teacher  ? "the teacher's value of each child"
+                                                : "Bellman: each child's least cost + output "
+                                                  "over its moves (the target network)"},
                 {"avi_floor", floor},
                 {"train_spec", spec},
                 {"train_seed", seed},

@@ -19,6 +19,7 @@ _Static_assert(sizeof(int) == sizeof(int32_t), "dom_encode writes int32_t, nn/sp
 struct dom_job {
     const struct trn_avi_opts *o;
     const nn_sparse *net; /* the frozen network, or NULL (h = 0) */
+    int outs;             /* its outputs per row */
     uint8_t *s;           /* the round's states, state_bytes each */
     int *walk;            /* walk length, -1 for a uniform state */
     float *y;
@@ -121,15 +122,15 @@ static int estimate(const struct dom_job *j, nn_sparse *sp, int32_t *acc, const 
             int na = dom_encode(d, s + (lo + i) * sb, act);
             nn_sparse_acc_init(sp, act, na, acc + i * stride);
         }
-        int rc = nn_sparse_run(sp, acc, (int)k, h + lo);
+        int rc = nn_sparse_run(sp, acc, (int)k, h + lo * (size_t)j->outs);
         if (rc)
             return rc;
     }
     return HN_OK;
 }
 
-/* The network's outputs for n states through a workspace of this thread's
- * own (j->net's weights). */
+/* The network's outputs (j->outs per state) for n states through a
+ * workspace of this thread's own (j->net's weights). */
 static int net_values(const struct dom_job *j, const uint8_t *s, size_t n, float *h)
 {
     nn_sparse *sp = nn_sparse_clone(j->net, EVAL, NULL);
@@ -291,6 +292,126 @@ static int chunk_q_targets(const struct dom_job *j, size_t lo, size_t hi)
     return rc;
 }
 
+/* A Q run's children: their states, the moves that lead to them, per
+ * child the moves that apply from it and whether one reaches the goal. */
+struct qkids {
+    uint8_t *s, *mv, *legal, *near;
+    int *k;    /* children per state */
+    float *h;  /* the target network's outputs, nmoves per child */
+    double *v; /* each child's value */
+};
+
+static void qkids_free(struct qkids *c)
+{
+    free(c->s);
+    free(c->mv);
+    free(c->legal);
+    free(c->near);
+    free(c->k);
+    free(c->h);
+    free(c->v);
+}
+
+/* The children of states [lo, hi) and one move further: which moves apply
+ * and whether one reaches the goal (that child is then exactly 1 away). */
+static int qkids_expand(const struct dom_job *j, size_t lo, size_t hi, struct qkids *c, size_t *nr)
+{
+    const dom *d = j->o->dom;
+    size_t sb = dom_state_bytes(d), nm = (size_t)dom_nmoves(d), n = hi - lo, most = n * nm;
+    uint8_t q[DOM_MAX_MOVES], gm[DOM_MAX_MOVES], *g = malloc(sb * nm);
+    *c = (struct qkids){.s = malloc(sb * most),
+                        .mv = malloc(most),
+                        .legal = calloc(most, nm),
+                        .near = calloc(most, 1),
+                        .k = malloc(sizeof *c->k * n),
+                        .h = malloc(sizeof *c->h * most * nm),
+                        .v = malloc(sizeof *c->v * most)};
+    if (!g || !c->s || !c->mv || !c->legal || !c->near || !c->k || !c->h || !c->v) {
+        free(g);
+        return hn_fail(HN_ERR_NOMEM, "out of memory");
+    }
+    *nr = 0;
+    for (size_t i = 0; i < n; i++) {
+        c->k[i] =
+            dom_expand(d, j->s + (lo + i) * sb, DOM_PRUNE_ROOT, c->s + *nr * sb, c->mv + i * nm, q);
+        *nr += (size_t)c->k[i];
+    }
+    for (size_t r = 0; r < *nr; r++) {
+        int k = dom_expand(d, c->s + r * sb, DOM_PRUNE_ROOT, g, gm, q);
+        for (int a = 0; a < k; a++) {
+            c->legal[r * nm + gm[a]] = 1;
+            c->near[r] |= dom_is_goal(d, g + (size_t)a * sb);
+        }
+    }
+    free(g);
+    return HN_OK;
+}
+
+/* Child r's value for a Q run's Bellman targets: 0 at the goal, 1 next to
+ * it, else the least 1 + output over the moves that apply from it (the
+ * parentless value a search uses), raised to the floor and rounded to the
+ * distance's parity as leaf_values does; before the first target network
+ * the floor alone. Returns 1 when the floor raised it. */
+static int q_child_value(const struct dom_job *j, const struct qkids *c, size_t r)
+{
+    const struct trn_avi_opts *o = j->o;
+    const dom *d = o->dom;
+    size_t sb = dom_state_bytes(d), nm = (size_t)dom_nmoves(d);
+    const uint8_t *st = c->s + r * sb;
+    if (dom_is_goal(d, st) || c->near[r]) {
+        c->v[r] = dom_is_goal(d, st) ? 0.0 : 1.0;
+        return 0;
+    }
+    double v = j->net ? INFINITY : 1.0;
+    for (size_t a = 0; j->net && a < nm; a++)
+        if (c->legal[r * nm + a] && 1.0 + trn_avi_child_value(o, c->h[r * nm + a]) < v)
+            v = 1.0 + trn_avi_child_value(o, c->h[r * nm + a]);
+    int fl = o->dom_floor ? dom_heur_eval(o->dom_floor, st) : 0;
+    if (o->dom_parity) {
+        int p = dom_heur_eval(o->dom_parity, st) & 1;
+        v = parity_round(v, p);
+        fl += (fl ^ p) & 1;
+    }
+    if (!isfinite(v)) /* a dead end: no move applies from it */
+        v = fl > 1 ? fl : 1.0;
+    c->v[r] = fl > v ? fl : v;
+    return fl > v;
+}
+
+/* Bellman Q targets of states [lo, hi) (teacher_q without a teacher): per
+ * state, output m is the value of the child move m leads to (q_child_value,
+ * through the target network's row of that child), or for a move that does
+ * not apply the state's own value + 1; with the clamp at most the walk
+ * length + 1, as a child of a state k moves from the goal is at most k + 1
+ * away. */
+static int chunk_q_bellman(const struct dom_job *j, size_t lo, size_t hi)
+{
+    const dom *d = j->o->dom;
+    size_t sb = dom_state_bytes(d), nm = (size_t)dom_nmoves(d), nr = 0;
+    struct qkids c;
+    int rc = qkids_expand(j, lo, hi, &c, &nr);
+    if (!rc && j->net)
+        rc = net_values(j, c.s, nr, c.h);
+    for (size_t i = lo, r = 0; !rc && i < hi; i++) {
+        float *y = j->y + i * nm;
+        size_t r0 = r;
+        double vs = dom_is_goal(d, j->s + i * sb) ? 0.0 : INFINITY;
+        j->raised[i] = 0;
+        for (int k = 0; k < c.k[i - lo]; k++, r++) {
+            j->raised[i] |= q_child_value(j, &c, r);
+            vs = 1.0 + c.v[r] < vs ? 1.0 + c.v[r] : vs;
+        }
+        vs = isfinite(vs) ? vs : 0.0; /* no move applies: outputs no search reads */
+        double cap = j->walk[i] >= 0 && j->o->clamp ? j->walk[i] + 1.0 : INFINITY;
+        for (size_t a = 0; a < nm; a++)
+            y[a] = (float)fmin(vs + 1.0, cap);
+        for (int k = 0; k < c.k[i - lo]; k++)
+            y[c.mv[(i - lo) * nm + (size_t)k]] = (float)fmin(c.v[r0 + (size_t)k], cap);
+    }
+    qkids_free(&c);
+    return rc;
+}
+
 static int dom_chunk(void *user, int job)
 {
     const struct dom_job *j = user;
@@ -303,6 +424,8 @@ static int dom_chunk(void *user, int job)
             j->y[i] = (float)j->walk[i], j->raised[i] = 0;
     else if (j->o->teacher)
         rc = rc ? rc : j->o->teacher_q ? chunk_q_targets(j, lo, hi) : chunk_distill(j, lo, hi);
+    else if (j->o->teacher_q)
+        rc = rc ? rc : chunk_q_bellman(j, lo, hi);
     else
         rc = rc ? rc : chunk_targets(j, lo, hi);
     size_t sb = dom_state_bytes(j->o->dom);
@@ -322,6 +445,7 @@ static int run_jobs(struct dom_job *j, const nn_model *target)
     if (target && !net)
         return rc ? rc : HN_ERR_NOMEM;
     j->net = net;
+    j->outs = target ? nn_model_outputs(target) : 1;
     int njobs = (int)((j->n + CHUNK - 1) / CHUNK);
     rc = trn_avi_parallel_part(j->o, njobs, dom_chunk, j);
     nn_sparse_free(net);

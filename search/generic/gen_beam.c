@@ -374,11 +374,13 @@ static int widen(const dom *d, const void *start, srch_dom_heur *h, const srch_d
     while (res->length > 1) {
         /* a run's time grows about as its width: with a time limit the next
          * one is only as wide as the time left allows (a run the clock cuts
-         * finds nothing), and none when that is hardly wider */
+         * finds nothing), and none when that is hardly wider. When no run
+         * wider than it would fit after it, it is the last and takes all the
+         * time left: the widest beam decides the length. */
         double t = hn_now(), w = prev * o->widen;
         if (deadline > 0) {
             double fit = 0.9 * (deadline - t) * prev / (last > 1e-6 ? last : 1e-6);
-            w = fit < w ? fit : w;
+            w = fit < 2.0 * w ? fit : w;
         }
         if (w < 1.1 * prev || w >= 1e7)
             break;
