@@ -104,7 +104,8 @@ static void help(const struct trn_avi_opts *o)
            "                     row values all of a state's children; it starts as the\n"
            "                     teacher (--init-from TEACHER.h5, its output repeated),\n"
            "                     or distill:TEACHER.h5: the teacher's value of the state\n"
-           "                     itself (a student of another shape), or q: a network\n"
+           "                     itself (a student of another shape; with --residual H\n"
+           "                     both are corrections to H), or q: a network\n"
            "                     with one output per move trained on Bellman values of\n"
            "                     the children (each child's least 1 + output of the\n"
            "                     target network over its moves, 1 next to the goal, the\n"
@@ -521,10 +522,10 @@ static int check_args(struct avi_cli *c)
         return cli_usage("avi", "--targets walk needs a --domain on the generic path, walks only "
                                 "(--states walk) and no --residual");
     if ((c->teacher || c->o.teacher_q) &&
-        (!c->o.dom || c->residual || c->o.method != TRN_AVI_DAVI || c->start))
+        (!c->o.dom || (c->residual && c->o.teacher_q) || c->o.method != TRN_AVI_DAVI || c->start))
         return cli_usage("avi",
                          "--targets q, q:FILE or distill:FILE needs a --domain on the generic "
-                         "path, --method davi, no --residual and no --start-boards");
+                         "path, --method davi and no --start-boards; a Q network no --residual");
     if (c->o.teacher_q && !c->teacher && c->o.lookahead > 1)
         return cli_usage("avi", "--targets q backs up one move (--lookahead 1)");
     if (c->o.start_share + c->o.uniform_share > 1)

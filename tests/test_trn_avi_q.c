@@ -66,6 +66,46 @@ static void small_run(struct trn_avi_opts *o, const dom *d, int walk_max, uint64
     o->seed = seed;
 }
 
+/* A fresh network of shape arch (no dropout, no batch norm, as the runs),
+ * targets scaled around mean, std, trained for the given rounds. */
+static void fresh_net(struct trn_avi_opts *o, const char *arch, double mean, double std, int rounds)
+{
+    o->init = NULL;
+    o->arch = arch;
+    o->defaults = NN_LAYER_DEFAULTS;
+    o->defaults.dropout = 0.0f;
+    o->defaults.bn = 0;
+    o->target_mean = mean;
+    o->target_std = std;
+    o->rounds = rounds;
+}
+
+/* Mean |student - teacher| over N states of random walks (lengths first
+ * + i % span), and the teacher's own mean deviation into *spread. */
+static double distill_error(const dom *d, const nn_model *student, const nn_model *teacher,
+                            int first, int span, uint64_t seed, double *spread)
+{
+    size_t sb = dom_state_bytes(d);
+    uint8_t *s = malloc((size_t)N * sb), sol[64];
+    hn_rng *r = hn_rng_new(seed);
+    for (int i = 0; i < N; i++)
+        tdom_walk_solution(d, r, first + i % span, s + (size_t)i * sb, sol);
+    float ys[N], yt[N];
+    CHECK(tdom_dense_outputs(d, student, s, N, ys) == 0);
+    CHECK(tdom_dense_outputs(d, teacher, s, N, yt) == 0);
+    double mean = 0, err = 0;
+    *spread = 0;
+    for (int i = 0; i < N; i++)
+        mean += yt[i] / N;
+    for (int i = 0; i < N; i++) {
+        err += fabs(ys[i] - yt[i]) / N;
+        *spread += fabs(mean - yt[i]) / N;
+    }
+    hn_rng_free(r);
+    free(s);
+    return err;
+}
+
 /* Plain distillation (teacher_q 0): a student of another shape learns the
  * teacher's values of the states themselves. */
 static void test_distill(const dom *d, const nn_model *t, struct trn_avi_opts *o)
@@ -77,30 +117,55 @@ static void test_distill(const dom *d, const nn_model *t, struct trn_avi_opts *o
     CHECK_MSG(trn_avi_run(o, &m) == 0 && m, "%s", hn_errmsg());
     if (!m)
         return;
-    size_t sb = dom_state_bytes(d);
-    uint8_t *s = malloc((size_t)N * sb), sol[64];
-    hn_rng *r = hn_rng_new(78);
-    for (int i = 0; i < N; i++)
-        tdom_walk_solution(d, r, 1 + i % 12, s + (size_t)i * sb, sol);
-    float ys[N], yt[N];
-    CHECK(tdom_dense_outputs(d, m, s, N, ys) == 0);
-    CHECK(tdom_dense_outputs(d, t, s, N, yt) == 0);
-    double mean = 0, err = 0, spread = 0;
-    for (int i = 0; i < N; i++)
-        mean += yt[i] / N;
-    for (int i = 0; i < N; i++) {
-        err += fabs(ys[i] - yt[i]) / N;
-        spread += fabs(mean - yt[i]) / N;
-    }
+    double spread, err = distill_error(d, m, t, 1, 12, 78, &spread);
     /* seen: 0.25 of the spread; the teacher repeated: 1, another target: over 1 */
     fprintf(stderr, "distilled: error %g against a spread of %g\n", err, spread);
     CHECK_MSG(err < 0.4 * spread, "distilled error %g, spread %g", err, spread);
     CHECK(nn_model_outputs(m) == 1 &&
           !strcmp(nn_model_get_meta_str(m, "avi_teacher"), "random teacher"));
-    hn_rng_free(r);
-    free(s);
     nn_model_free(m);
     o->teacher_q = 1;
+}
+
+/* Distillation over a residual: teacher and student are both corrections
+ * to the 8-puzzle's Manhattan distance, and the student's own output
+ * follows the teacher's; a teacher over no residual is refused. */
+static void test_distill_residual(void)
+{
+    int st;
+    dom *d = dom_open("npuzzle:3x3", &st);
+    dom_heur *md = d ? dom_heur_open(d, "manhattan", &st) : NULL;
+    CHECK(d && md);
+    if (!md)
+        return;
+    char arch[64];
+    snprintf(arch, sizeof arch, "%d-16-1", (int)dom_facts_of(d)->inputs);
+    nn_model *t = tdom_random_model(arch, 5, 0.0, 2.0, "manhattan");
+    nn_model_set_meta_str(t, "domain", dom_spec(d));
+    nn_model_set_encoder(t, dom_facts_of(d)->encoding);
+    struct trn_avi_opts o;
+    small_run(&o, d, 30, 13);
+    o.teacher_q = 0;
+    o.teacher = t;
+    o.teacher_name = "residual teacher";
+    o.dom_residual = md;
+    o.residual_spec = "manhattan";
+    snprintf(arch, sizeof arch, "%d-64-1", (int)dom_facts_of(d)->inputs);
+    fresh_net(&o, arch, 0, 2, 40);
+    nn_model *m = NULL;
+    CHECK_MSG(trn_avi_run(&o, &m) == 0 && m, "%s", hn_errmsg());
+    double spread = 0, err = m ? distill_error(d, m, t, 5, 25, 80, &spread) : 1;
+    fprintf(stderr, "distilled over a residual: error %g against a spread of %g\n", err, spread);
+    CHECK_MSG(m && err < 0.4 * spread, "error %g, spread %g", err, spread);
+    const char *res = m ? nn_model_get_meta_str(m, "residual") : NULL;
+    CHECK(res && !strcmp(res, "manhattan"));
+    nn_model_free(m);
+    nn_model_set_meta_str(t, "residual", "");
+    m = NULL;
+    CHECK(trn_avi_run(&o, &m) == HN_ERR_ARG && !m);
+    nn_model_free(t);
+    dom_heur_free(md);
+    dom_free(d);
 }
 
 /* Bellman Q (teacher_q without a teacher): from a fresh network, states
@@ -110,13 +175,7 @@ static void test_bellman(const dom *d)
 {
     struct trn_avi_opts o;
     small_run(&o, d, 5, 12);
-    o.arch = "480-128-12";
-    o.defaults = NN_LAYER_DEFAULTS;
-    o.defaults.dropout = 0.0f;
-    o.defaults.bn = 0;
-    o.target_mean = 3;
-    o.target_std = 2;
-    o.rounds = 25;
+    fresh_net(&o, "480-128-12", 3, 2, 25);
     int st;
     dom_heur *par = dom_heur_open(d, "parity", &st);
     o.dom_parity = par;
@@ -188,14 +247,7 @@ int main(void)
     }
     nn_model_free(q);
     /* a fresh student with room for twelve functions learns them */
-    o.init = NULL;
-    o.arch = "480-128-12";
-    o.defaults = NN_LAYER_DEFAULTS;
-    o.defaults.dropout = 0.0f;
-    o.defaults.bn = 0; /* as the runs: --no-bn */
-    o.target_mean = 10;
-    o.target_std = 4;
-    o.rounds = 60;
+    fresh_net(&o, "480-128-12", 10, 4, 60);
     q = NULL;
     CHECK_MSG(trn_avi_run(&o, &q) == 0 && q, "%s", hn_errmsg());
     if (q) {
@@ -211,6 +263,7 @@ int main(void)
     nn_model_free(q);
     test_distill(d, t, &o);
     test_bellman(d);
+    test_distill_residual();
     q = NULL;
     /* a teacher of two outputs, or a Q run without a domain: refused */
     nn_model *two = tdom_random_model("480-8-2", 3, 10.0, 4.0, NULL);

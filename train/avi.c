@@ -353,14 +353,14 @@ static int check_model(const struct trn_avi_opts *o, const nn_model *m, const ch
 }
 
 /* A teacher: a one-output network of this domain run (check_model: the
- * domain, the encoder, no residual as the run has none). */
+ * domain, the encoder, the run's residual). A Q run has no residual. */
 static int check_teacher(const struct trn_avi_opts *o)
 {
     const nn_model *t = o->teacher;
     const char *name = o->teacher_name ? o->teacher_name : "the teacher";
-    if (!o->dom || o->dom_residual)
-        return hn_fail(HN_ERR_ARG, "%s: a teacher's targets need a domain run without a residual",
-                       name);
+    if (!o->dom || (o->dom_residual && o->teacher_q))
+        return hn_fail(HN_ERR_ARG, "%s: a teacher's targets need a domain run%s", name,
+                       o->dom ? " without a residual for a Q network" : "");
     int rc = check_model(o, t, name);
     if (!rc && nn_model_outputs(t) != 1)
         rc = hn_fail(HN_ERR_SHAPE, "%s: the teacher must have one output (it has %d)", name,

@@ -241,15 +241,15 @@ static int chunk_targets(const struct dom_job *j, size_t lo, size_t hi)
     return rc;
 }
 
-/* Distillation targets of states [lo, hi): the teacher's values. */
+/* Distillation targets of states [lo, hi): the teacher's values (over the
+ * run's residual heuristic when there is one, the teacher's too). */
 static int chunk_distill(const struct dom_job *j, size_t lo, size_t hi)
 {
     const dom *d = j->o->dom;
     size_t sb = dom_state_bytes(d);
     int rc = net_values(j, j->s + lo * sb, hi - lo, j->y + lo);
     for (size_t i = lo; !rc && i < hi; i++) {
-        if (dom_is_goal(d, j->s + i * sb))
-            j->y[i] = 0.0f;
+        j->y[i] = dom_is_goal(d, j->s + i * sb) ? 0.0f : j->y[i] + (j->base ? j->base[i] : 0);
         j->raised[i] = 0;
     }
     return rc;
@@ -419,6 +419,9 @@ static int dom_chunk(void *user, int job)
     if (hn_stop_requested())
         return HN_ERR_INTERRUPTED;
     int rc = draw_states(j, lo, hi, (uint64_t)job);
+    size_t sb = dom_state_bytes(j->o->dom);
+    for (size_t i = lo; !rc && j->base && i < hi; i++) /* the distillation adds it */
+        j->base[i] = dom_heur_eval(j->o->dom_residual, j->s + i * sb);
     if (!rc && j->o->walk_targets)
         for (size_t i = lo; i < hi; i++) /* the diffusion distance: no backup */
             j->y[i] = (float)j->walk[i], j->raised[i] = 0;
@@ -428,9 +431,6 @@ static int dom_chunk(void *user, int job)
         rc = rc ? rc : chunk_q_bellman(j, lo, hi);
     else
         rc = rc ? rc : chunk_targets(j, lo, hi);
-    size_t sb = dom_state_bytes(j->o->dom);
-    for (size_t i = lo; !rc && j->base && i < hi; i++)
-        j->base[i] = dom_heur_eval(j->o->dom_residual, j->s + i * sb);
     return rc;
 }
 
