@@ -46,7 +46,7 @@ for name in $names; do
         cube3) search=(--algo beam --width 16000 --widen 4 --scale 100 --ball 7) ;;
         35puzzle) search=(--algo anytime --weights 1.8,1.6,1.4,1.3,1.2 --batch 1000
                           --shortcut 60:200000:ida) ;;
-        *) search=(--algo anytime --weights 6,3,2,1.6,1.4 --batch 300 --shortcut 60:200000:ida) ;;
+        *) search=(--algo beam --width 2000 --widen 2 --scale 100) ;;
         esac
     fi
     echo "== $name on $set_name ($file): ${search[*]:-$("$HN" nn info "$model" | sed -n 's/^attr.search=//p')}"

@@ -37,9 +37,11 @@ case $name in
     walk=(--walk-max 4000 --states uniform:0.2 --lookahead 2 --residual "$base" --floor "$base"
           --target-engine q8 --lr 1.5e-4) ;;
 cube3-walk)
+    # 951 rounds on walks of 0..30 at lr 1e-3, then walks of 0..24 at 3e-4
+    # (far cubes' walk lengths saturate less)
     domain=cube3
     arch=480-1000-500-250-1
-    walk=(--walk-max 30 --targets walk --lr 1e-3) ;;
+    walk=(--walk-max 24 --targets walk --lr 3e-4) ;;
 cube3)
     # the teacher is the committed walk-length network; a fresh run starts
     # from random weights (the committed one began as a distilled
