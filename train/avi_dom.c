@@ -152,6 +152,19 @@ static double parity_round(double v, int p)
     return r < p ? p : r;
 }
 
+/* Value v of non-goal state st raised to its floor fl and, with --parity,
+ * rounded to the distance's parity; *raised is 1 when the floor decided. */
+static double settle(const struct trn_avi_opts *o, const uint8_t *st, double v, int fl, int *raised)
+{
+    if (o->dom_parity) {
+        int p = dom_heur_eval(o->dom_parity, st) & 1;
+        v = parity_round(v, p);
+        fl += (fl ^ p) & 1; /* the distance has parity p and is >= fl */
+    }
+    *raised = fl > v;
+    return *raised ? fl : v;
+}
+
 /* Leaves: 0 at the goal, else max(child value, floor), the child value
  * being the target network's estimate (with the residual heuristic added),
  * or before the first target network the residual heuristic alone (0
@@ -178,13 +191,7 @@ static int leaf_values(const struct dom_job *j, struct level *l)
         int base = o->dom_residual ? dom_heur_eval(o->dom_residual, st) : 0;
         double v = j->net ? trn_avi_child_value(o, h[m] + (float)base) : base;
         int fl = !o->dom_floor ? 0 : same_floor ? base : dom_heur_eval(o->dom_floor, st);
-        if (o->dom_parity) {
-            int p = dom_heur_eval(o->dom_parity, st) & 1;
-            v = parity_round(v, p);
-            fl += (fl ^ p) & 1; /* the distance has parity p and is >= fl */
-        }
-        l->up[m] = fl > v;
-        l->v[m] = l->up[m] ? fl : v;
+        l->v[m] = settle(o, st, v, fl, &l->up[m]);
     }
     free(h);
     return rc;
@@ -349,33 +356,26 @@ static int qkids_expand(const struct dom_job *j, size_t lo, size_t hi, struct qk
 
 /* Child r's value for a Q run's Bellman targets: 0 at the goal, 1 next to
  * it, else the least 1 + output over the moves that apply from it (the
- * parentless value a search uses), raised to the floor and rounded to the
- * distance's parity as leaf_values does; before the first target network
- * the floor alone. Returns 1 when the floor raised it. */
+ * parentless value a search uses; 1 before the first target network or
+ * when no move applies), then settled to the floor and parity as the
+ * leaves of a backup are. Returns 1 when the floor raised it. */
 static int q_child_value(const struct dom_job *j, const struct qkids *c, size_t r)
 {
     const struct trn_avi_opts *o = j->o;
-    const dom *d = o->dom;
-    size_t sb = dom_state_bytes(d), nm = (size_t)dom_nmoves(d);
+    size_t sb = dom_state_bytes(o->dom), nm = (size_t)dom_nmoves(o->dom);
     const uint8_t *st = c->s + r * sb;
-    if (dom_is_goal(d, st) || c->near[r]) {
-        c->v[r] = dom_is_goal(d, st) ? 0.0 : 1.0;
+    int goal = dom_is_goal(o->dom, st), raised = 0;
+    if (goal || c->near[r]) {
+        c->v[r] = goal ? 0.0 : 1.0;
         return 0;
     }
-    double v = j->net ? INFINITY : 1.0;
+    double v = INFINITY;
     for (size_t a = 0; j->net && a < nm; a++)
-        if (c->legal[r * nm + a] && 1.0 + trn_avi_child_value(o, c->h[r * nm + a]) < v)
-            v = 1.0 + trn_avi_child_value(o, c->h[r * nm + a]);
+        if (c->legal[r * nm + a])
+            v = fmin(v, 1.0 + trn_avi_child_value(o, c->h[r * nm + a]));
     int fl = o->dom_floor ? dom_heur_eval(o->dom_floor, st) : 0;
-    if (o->dom_parity) {
-        int p = dom_heur_eval(o->dom_parity, st) & 1;
-        v = parity_round(v, p);
-        fl += (fl ^ p) & 1;
-    }
-    if (!isfinite(v)) /* a dead end: no move applies from it */
-        v = fl > 1 ? fl : 1.0;
-    c->v[r] = fl > v ? fl : v;
-    return fl > v;
+    c->v[r] = settle(o, st, isfinite(v) ? v : 1.0, fl, &raised);
+    return raised;
 }
 
 /* Bellman Q targets of states [lo, hi) (teacher_q without a teacher): per

@@ -56,7 +56,7 @@ double trn_avi_table_target(const struct trn_avi_opts *o, const struct trn_avi_t
 /* 1 when the targets come from a frozen copy of the trained network (not
  * from a teacher or the walk length): only then is there one to keep. */
 int trn_avi_uses_target(const struct trn_avi_opts *o);
-/* Network outputs of this run: one per move with a Q teacher, else one. */
+/* Network outputs of this run: one per move for a Q network (teacher_q), else one. */
 int trn_avi_outputs(const struct trn_avi_opts *o);
 /* Adam steps on rows (boards in the run's goal layout, targets in moves,
  * trn_avi_outputs per board): `steps` batches of o->batch rows, taken in

@@ -273,15 +273,19 @@ struct trn_avi_opts {
     int walk_targets;    /* 1 (domain only): the target is the walk length itself,
                             no backup (CayleyPy's diffusion distance) [0] */
     /* Distillation (domain only; teacher NULL: off): the targets are a
-     * one-output teacher network's values, 0 at the goal, no backup.
+     * one-output teacher network's values, 0 at the goal, no backup; with
+     * a residual both teacher and student are corrections to it.
      * teacher_q 0: the state's own value (a student of another shape).
      * teacher_q 1: a Q network, one output per move, output m trained on
      * the teacher's value of the state after move m (a move that does not
      * apply: the teacher's value of the state + 1), so a search values all
      * children of a state with one row (Q* search, Agostinelli et al.
      * 2024); with --init-from a one-output model the run starts from it,
-     * its output repeated. The caller owns the teacher; teacher_name is
-     * its file. */
+     * its output repeated. teacher_q 1 with teacher NULL: the same network
+     * learns Bellman values of the children from its frozen copy (each
+     * child's least 1 + output over its moves; floor, parity, clamp at the
+     * walk length + 1; one-move backups, no residual). The caller owns the
+     * teacher; teacher_name is its file. */
     const nn_model *teacher;
     const char *teacher_name;
     int teacher_q;
