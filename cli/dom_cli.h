@@ -69,6 +69,9 @@ enum cli_dom_algo {
 
 const char *cli_dom_algo_name(int algo);
 
+/* The share of a time limit a beam leaves to the window shortcut after it. */
+#define CLI_DOM_SHORTCUT_SHARE 0.05
+
 /* focal's option ids, past the room other options may take. */
 enum { CLI_DOM_OPT_BOUND = 1040, CLI_DOM_OPT_ADMISSIBLE = 1041 };
 

@@ -364,6 +364,15 @@ int cli_dom_search_opt(const char *cmd, int opt, const char *arg, cli_dom_search
     }
 }
 
+/* IDA* windows bounded by an admissible heuristic of relative states
+ * (--admissible H), where the domain has no estimate between two states of
+ * its own but maps two states to one (the cube). */
+static int relative_windows(const cli_dom_search *s, const dom *d)
+{
+    return s->so.shortcut.max_window && s->so.shortcut.ida && !dom_has_between(d) &&
+           dom_has_relative(d);
+}
+
 /* focal: --bound and --admissible belong to it; the admissible heuristic
  * defaults to the domain's first. */
 static int focal_finish(const char *cmd, cli_dom_search *s, const char *own, const dom *d)
@@ -372,6 +381,8 @@ static int focal_finish(const char *cmd, cli_dom_search *s, const char *own, con
     int adm = (s->given & 1ull << (CLI_DOM_OPT_ADMISSIBLE - 1000)) != 0;
     if (s->algo == CLI_DOM_ANYTIME && !bound)
         return 0; /* anytime's H */
+    if (s->algo != CLI_DOM_FOCAL && !bound && relative_windows(s, d))
+        return 0; /* the windows' heuristic */
     if (s->algo != CLI_DOM_FOCAL)
         return bound || adm
                    ? cli_usage(cmd, "--bound%s focal's, not %s's",
@@ -428,7 +439,15 @@ int cli_dom_search_finish(const char *cmd, cli_dom_search *s, const dom *d)
                              "--shortcut needs unit move costs and an inverse for every "
                              "move; %s has not",
                              dom_spec(d));
-        if (s->so.shortcut.ida && !dom_has_between(d))
+        if (relative_windows(s, d) && s->admissible && !strncmp(s->admissible, "ann:", 4))
+            return cli_usage(cmd, "--admissible must be an admissible heuristic, not %s",
+                             s->admissible);
+        if (relative_windows(s, d) && !s->admissible)
+            return cli_usage(cmd,
+                             "--shortcut ...:ida on %s needs --admissible H (the windows' "
+                             "lower bound, e.g. max:pdb:corners,pdb:edges6a,pdb:edges6b)",
+                             dom_spec(d));
+        if (s->so.shortcut.ida && !dom_has_between(d) && !dom_has_relative(d))
             return cli_usage(cmd,
                              "--shortcut ...:ida needs an estimate between two states; %s has "
                              "none (the n-puzzle has)",
@@ -483,6 +502,8 @@ int cli_dom_adm_open(const char *cmd, cli_dom_search *s, const dom *d, srch_dom_
         fprintf(stderr, "heurnet %s: --admissible %s: %s\n", cmd, s->admissible, hn_errmsg());
         return st == HN_ERR_ARG ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
     }
+    if (relative_windows(s, d))
+        s->so.shortcut.between = s->adm;
     if (s->algo != CLI_DOM_ANYTIME)
         return 0;
     s->so.admissible = s->adm;
@@ -532,7 +553,12 @@ int cli_dom_run(const cli_dom_search *s, const dom *d, const void *start, srch_d
                 const srch_limits *lim, srch_dom_result *res)
 {
     double t0 = hn_now();
-    int st = search(s, d, start, h, lim, res);
+    srch_limits own = lim ? *lim : (srch_limits){0};
+    /* a beam widens until its deadline: the windows get a share of the
+     * time after it (the cube's windows of 16 moves take about 0.2 s) */
+    if (s->algo == CLI_DOM_BEAM && s->so.shortcut.max_window && own.time_limit > 0)
+        own.time_limit *= 1.0 - CLI_DOM_SHORTCUT_SHARE;
+    int st = search(s, d, start, h, lim ? &own : NULL, res);
     if (st || s->algo == CLI_DOM_ANYTIME || !s->so.shortcut.max_window)
         return st;
     /* the final solution shortened within the instance's time limit */
@@ -582,7 +608,8 @@ void cli_dom_search_help(FILE *out)
             "                      domain's first]; anytime: the H of max(h - delta, H), also\n"
             "                      pruning every pass below the best solution [the heuristic's\n"
             "                      floor or residual base; the heuristic itself when\n"
-            "                      admissible]\n"
+            "                      admissible]; cube3 with --shortcut W:N:ida: the windows'\n"
+            "                      lower bound\n"
             "  --ida off|plain     anytime: after the A* phases, IDA* pruned by H below the\n"
             "                      best solution; a stage that ends proves it (proven=1) [off]\n"
             "  --ida-at P          anytime with --ida: the A* phases give way to IDA* after\n"
@@ -596,7 +623,9 @@ void cli_dom_search_help(FILE *out)
             "  --shortcut W[:N]:ida  windows over 16 moves by IDA* guided by the domain's\n"
             "                      estimate between two states (n-puzzle: Manhattan and\n"
             "                      linear conflicts), N expansions per window: windows far\n"
-            "                      longer than breadth-first search reaches\n"
+            "                      longer than breadth-first search reaches; on cube3\n"
+            "                      every window, from the relative state to the goal under\n"
+            "                      --admissible H (a beam leaves them 5%% of its time)\n"
             "  --max-expanded N    per-instance expansions, 0 = none [0]\n"
             "  --time-limit S      per-instance seconds, 0 = none [0]\n"
             "  --max-nodes N       stored states, 0 = none [0]\n",

@@ -259,6 +259,8 @@ static int create_instance(dom *d, const char *spec, const char *args)
         d->between = d->def->between;
     if (d->def->struct_size >= offsetof(dom_def, symmetric) + sizeof d->def->symmetric)
         d->symmetric = d->def->symmetric;
+    if (d->def->struct_size >= offsetof(dom_def, relative) + sizeof d->def->relative)
+        d->relative = d->def->relative;
     hn_error_clear();
     d->inst = d->def->create(args, &HOST, &d->facts);
     if (!d->inst) {
@@ -442,6 +444,19 @@ int dom_has_between(const dom *d)
 int dom_between(const dom *d, const void *a, const void *b)
 {
     return d->between ? d->between(d->inst, a, b) : 0;
+}
+
+int dom_has_relative(const dom *d)
+{
+    return d->relative != NULL;
+}
+
+void dom_relative(const dom *d, const void *a, const void *b, void *out)
+{
+    if (d->relative)
+        d->relative(d->inst, a, b, out);
+    else
+        memcpy(out, a, d->facts.state_bytes);
 }
 
 int dom_symmetries(const dom *d)

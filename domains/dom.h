@@ -81,6 +81,11 @@ int dom_is_goal(const dom *d, const void *state);
  * `between`); dom_between is then that admissible estimate, else 0. */
 int dom_has_between(const dom *d);
 int dom_between(const dom *d, const void *a, const void *b);
+/* 1 when the domain maps two states to one whose cost to the goal is the
+ * cost between them (dom_def's `relative`); dom_relative then writes it
+ * (the moves from a to b lead from it to the goal), else copies a. */
+int dom_has_relative(const dom *d);
+void dom_relative(const dom *d, const void *a, const void *b, void *out);
 /* How many maps keep a state's cost to the goal (dom_def's `symmetries`,
  * the identity counted; 1 when none), and map k of `state` into out (k 0
  * or out of range: a copy). */

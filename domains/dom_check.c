@@ -176,6 +176,34 @@ static void check_replay(struct ck *c, const uint8_t *walk, int n)
         failf(c, "replay", "the inverse of the %d-move walk does not reach the goal", n);
 }
 
+/* The relative state (dom_def's `relative`) of the walk's end t and the
+ * state s halfway: r(t, t) is the goal, r(t, goal) is t, and the second
+ * half of the walk leads r(s, t) to the goal. */
+static void check_relative(struct ck *c, const uint8_t *walk, int n)
+{
+    const dom *d = c->d;
+    if (!dom_has_relative(d))
+        return;
+    size_t sb = dom_state_bytes(d);
+    uint8_t g[DOM_MAX_STATE_BYTES], s[DOM_MAX_STATE_BYTES], r[DOM_MAX_STATE_BYTES];
+    dom_goal(d, g);
+    memcpy(s, g, sb);
+    for (int i = 0; i < n / 2; i++)
+        dom_apply(d, s, walk[i]);
+    dom_relative(d, c->s, c->s, r);
+    if (memcmp(r, g, sb))
+        failf(c, "relative", "a state relative to itself is not the goal");
+    dom_relative(d, c->s, g, r);
+    if (memcmp(r, c->s, sb))
+        failf(c, "relative", "a state relative to the goal is not itself");
+    dom_relative(d, s, c->s, r);
+    if (dom_replay(d, r, walk + n / 2, n - n / 2) != 1)
+        failf(c, "relative",
+              "the last %d moves of the walk do not lead the relative state of its "
+              "middle and end to the goal",
+              n - n / 2);
+}
+
 /* A random walk from the goal of up to `len` moves, recording its moves. */
 static int walk_from_goal(struct ck *c, int len, hn_rng *rng, uint8_t *walk)
 {
@@ -365,6 +393,7 @@ int dom_check(const dom *d, const dom_check_opts *o, dom_check_report *r)
         check_encode(&c);
         check_text(&c, walk, n);
         check_replay(&c, walk, n);
+        check_relative(&c, walk, n);
     }
     if (d->facts.has_uniform)
         for (int w = 0; w < o->walks / 4 + 1; w++) {

@@ -18,6 +18,8 @@ struct dom {
     int (*between)(const void *inst, const void *a, const void *b);
     /* def->symmetric when the definition has that entry, else NULL */
     void (*symmetric)(const void *inst, const void *state, uint32_t k, void *out);
+    /* def->relative when the definition has that entry, else NULL */
+    void (*relative)(const void *inst, const void *a, const void *b, void *out);
     uint64_t allowed[256]; /* moves allowed per automaton state */
 };
 

@@ -220,6 +220,14 @@ typedef struct dom_def {
      * map k (1..facts->symmetries - 1) of `state`, canonical. The core can
      * average a network over them (heuristic setting sym:K). Thread-safe. */
     void (*symmetric)(const void *inst, const void *state, uint32_t k, void *out);
+    /* For domains whose states form a group with the goal as its identity
+     * and moves acting on the right (the cube): relative(inst, a, b, out)
+     * writes the state r = b^-1 a, from which the moves that lead a to b
+     * lead to the goal. The cost from a to b is then r's cost to the goal,
+     * so the core bounds it by an admissible heuristic of r: window
+     * shortcuts by IDA* with pattern databases (heurnet solve --shortcut
+     * W:N:ida --admissible H). Thread-safe. */
+    void (*relative)(const void *inst, const void *a, const void *b, void *out);
 } dom_def;
 
 /* What a plug-in exports (C linkage, default visibility): its definitions

@@ -143,8 +143,16 @@ printf '1 %s\n' "$("$H" domain sample npuzzle:3x4 -n 1 --walk 60 --seed 9 | cut 
 "$H" solve --domain npuzzle:3x4 --algo astar --weight 4 --heuristic manhattan --shortcut 40:ida \
     "$T/b34.txt" >"$T/ida.txt" 2>"$T/ida.err" || fail "--shortcut 40:ida: $(cat "$T/ida.err")"
 grep -q 'status=solved' "$T/ida.txt" || fail "--shortcut 40:ida: $(cat "$T/ida.txt")"
-expect 2 "has none" "$H" solve --domain cube3 --heuristic manhattan --algo astar --weight 2 \
-    --shortcut 30:ida "$T/b34.txt"
+expect 2 "needs --admissible H" "$H" solve --domain cube3 --heuristic manhattan --algo astar \
+    --weight 2 --shortcut 30:ida "$T/b34.txt"
+expect 2 "must be an admissible heuristic" "$H" solve --domain cube3 --heuristic manhattan \
+    --algo beam --shortcut 30:ida --admissible "ann:$T/q.h5" "$T/scr.txt"
+# on the cube the windows run from the relative state under --admissible H,
+# after a beam that leaves them part of its time
+"$H" solve --domain cube3 --algo beam --width 2000 --ball 4 --heuristic "ann:$T/q.h5" --time-limit 20 \
+    --shortcut 20:ida --admissible max:manhattan,pdb:edges4 "$T/scr.txt" >"$T/qw.txt" 2>"$T/qw.err" ||
+    fail "cube windows: $(cat "$T/qw.err")"
+grep -q 'status=solved' "$T/qw.txt" || fail "cube windows: $(cat "$T/qw.txt")"
 expect 2 "is not 0 (off) or over 1" "$H" solve --domain npuzzle:3x4 --algo beam --widen 1 "$T/b34.txt"
 expect 2 "--widen is beam's" "$H" solve --domain npuzzle:3x4 --algo astar --widen 2 "$T/b34.txt"
 "$H" solve --domain npuzzle:3x4 --algo beam --width 100 --widen 4 --heuristic manhattan "$T/b34.txt" \

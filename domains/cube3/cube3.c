@@ -247,6 +247,32 @@ static void dom_c3_symmetric(const void *inst, const void *state, uint32_t k, vo
     }
 }
 
+/* b^-1 a: a's cubies renamed by where b holds them. A cubie that a holds
+ * at p and b at q becomes cubie q at p, its twist (flip) less b's. A turn
+ * moves cubies between positions and twists them by position, whatever
+ * their names, so renaming commutes with every move: the moves that take
+ * a to b take the renamed cube to the solved one. */
+static void dom_c3_relative(const void *inst, const void *a, const void *b, void *out)
+{
+    const uint8_t *s = a, *z = b;
+    uint8_t *t = out, cpos[C3_CORNERS], epos[C3_EDGES];
+    (void)inst;
+    for (int q = 0; q < C3_CORNERS; q++)
+        cpos[z[C3_CP + q]] = (uint8_t)q;
+    for (int q = 0; q < C3_EDGES; q++)
+        epos[z[C3_EP + q]] = (uint8_t)q;
+    for (int p = 0; p < C3_CORNERS; p++) {
+        int q = cpos[s[C3_CP + p]];
+        t[C3_CP + p] = (uint8_t)q;
+        t[C3_CO + p] = (uint8_t)((s[C3_CO + p] + 3 - z[C3_CO + q]) % 3);
+    }
+    for (int p = 0; p < C3_EDGES; p++) {
+        int q = epos[s[C3_EP + p]];
+        t[C3_EP + p] = (uint8_t)q;
+        t[C3_EO + p] = s[C3_EO + p] ^ z[C3_EO + q];
+    }
+}
+
 static void dom_c3_destroy(void *inst)
 {
     free(inst);
@@ -275,4 +301,5 @@ const dom_def dom_cube3_def = {
     .heur_free = dom_c3_heur_free,
     .pattern_open = dom_c3_pattern_open,
     .symmetric = dom_c3_symmetric,
+    .relative = dom_c3_relative,
 };

@@ -48,11 +48,14 @@ void srch_gen_ball_prefetch(const srch_dom_ball *b, uint64_t hv);
 /* ---- window shortcuts by IDA* (gen_window_ida.c) ---- */
 
 /* A workspace for windows of up to max_depth moves (frames allocated once
- * per shortcut call, not per window). NULL on error (message set). */
+ * per shortcut call, not per window). With h (an admissible heuristic,
+ * cloned; the domain must have dom_relative) a window from a to z is
+ * searched from dom_relative(a, z) to the goal under h, else under
+ * dom_between. NULL on error (message set). */
 typedef struct gen_wida gen_wida;
-gen_wida *srch_gen_wida_new(const dom *d, int max_depth);
+gen_wida *srch_gen_wida_new(const dom *d, int max_depth, const srch_dom_heur *h);
 void srch_gen_wida_free(gen_wida *w);
-/* A path from a to z of at most most + 1 moves by IDA* with dom_between,
+/* A path from a to z of at most most + 1 moves by IDA* (estimates above),
  * bounds rising by `step` (2 when every cycle is even): its length (moves
  * into found[]), -1 when there is none within the bound or the budget of
  * expansions or the clock ran out first (*stopped for the clock or

@@ -27,7 +27,7 @@
 #include "search/generic/gen_internal.h"
 
 const srch_dom_shortcut_opts SRCH_DOM_SHORTCUT_DEFAULTS = {
-    .max_window = 0, .budget = 1000000, .max_rounds = 8, .ida = 0};
+    .max_window = 0, .budget = 1000000, .max_rounds = 8, .ida = 0, .between = NULL};
 
 #define NONE UINT32_MAX
 #define CHUNK 32 /* states expanded before their children are looked up */
@@ -66,6 +66,7 @@ typedef struct {
     double deadline;
     int stopped;
     gen_wida *wida;   /* long windows by IDA* (srch_dom_shortcut_opts.ida), else NULL */
+    int all_ida;      /* every window by IDA* (a heuristic of relative states) */
     int even;         /* no odd cycle seen: lengths between two states share their parity */
     uint64_t *failed; /* keys of windows that failed, 0 = empty */
     size_t nfailed, failcap;
@@ -365,7 +366,7 @@ static int probe_even(shortcut *w, const uint8_t *start)
 static int window_solve(shortcut *w, const uint8_t *a, const uint8_t *z, int wl)
 {
     int most = w->even ? wl - 2 : wl - 1; /* the longest path worth finding */
-    if (w->wida && wl > SRCH_DOM_SHORTCUT_BFS_MAX) {
+    if (w->wida && (w->all_ida || wl > SRCH_DOM_SHORTCUT_BFS_MAX)) {
         int stopped = 0;
         int k = srch_gen_wida_run(w->wida, a, z, most, w->even ? 2 : 1, w->budget, w->deadline,
                                   w->found, &stopped);
@@ -542,15 +543,23 @@ static shortcut *shortcut_new(const dom *d, const srch_dom_shortcut_opts *o, int
                     .nmoves = dom_nmoves(d),
                     .budget = o->budget,
                     .deadline = deadline};
-    if (o->ida && !dom_has_between(d)) {
-        *status = hn_fail(HN_ERR_UNSUPPORTED,
-                          "shortcut: domain %s has no estimate between two states for IDA* "
-                          "windows",
-                          dom_spec(d));
+    const srch_dom_heur *h = o->ida && o->between && dom_has_relative(d) ? o->between : NULL;
+    if (o->ida && !h && !dom_has_between(d)) {
+        *status =
+            hn_fail(HN_ERR_UNSUPPORTED,
+                    "shortcut: domain %s has no estimate between two states for IDA* "
+                    "windows%s",
+                    dom_spec(d), dom_has_relative(d) ? " (give an admissible heuristic)" : "");
         free(w);
         return NULL;
     }
-    if (o->ida && !(w->wida = srch_gen_wida_new(d, o->max_window))) {
+    if (h && srch_dom_heur_domain(h) != d) {
+        *status = hn_fail(HN_ERR_ARG, "shortcut: the windows' heuristic is of another domain");
+        free(w);
+        return NULL;
+    }
+    w->all_ida = h != NULL;
+    if (o->ida && !(w->wida = srch_gen_wida_new(d, o->max_window, h))) {
         *status = HN_ERR_NOMEM;
         free(w);
         return NULL;

@@ -24,6 +24,11 @@ struct gen_wida {
     size_t sb;
     int depth;        /* frames: the longest window's moves + 1 */
     const uint8_t *z; /* the window's end state */
+    /* with an admissible heuristic: windows searched from dom_relative's
+     * state to the goal, the estimate h of a state (its own clone) */
+    srch_dom_heur *h;
+    int scale;
+    uint8_t *rel, *goal;
     frame *f;
     uint8_t *path; /* the moves on the stack, f[k]'s chosen child's move */
     uint64_t work, budget;
@@ -47,6 +52,15 @@ static int frame_expand(gen_wida *w, int k, const uint8_t *state, int q)
     return 0;
 }
 
+/* The admissible estimate from c to z: the heuristic's value of c (z is
+ * then the goal) in whole moves, else the domain's own between. */
+static int estimate(gen_wida *w, const uint8_t *c, const uint8_t *z)
+{
+    if (w->h)
+        return srch_gen_heur_value1(w->h, c) / w->scale;
+    return dom_between(w->d, c, z);
+}
+
 /* One depth-first pass of f = g + between(s, z) <= bound: the length of
  * the path found (its moves in w->path), 0 for none, -1 when the budget
  * or the clock ran out. */
@@ -66,7 +80,7 @@ static int bounded_pass(gen_wida *w, const uint8_t *a)
         w->path[k] = f->kmove[i];
         if (!memcmp(c, w->z, w->sb))
             return g;
-        int h = dom_between(w->d, c, w->z);
+        int h = estimate(w, c, w->z);
         if (g + h > w->bound) {
             if (g + h < w->next_bound)
                 w->next_bound = g + h;
@@ -89,19 +103,31 @@ void srch_gen_wida_free(gen_wida *w)
     if (w) {
         free(w->f);
         free(w->path);
+        free(w->rel);
+        free(w->goal);
+        srch_dom_heur_free(w->h);
     }
     free(w);
 }
 
-gen_wida *srch_gen_wida_new(const dom *d, int max_depth)
+gen_wida *srch_gen_wida_new(const dom *d, int max_depth, const srch_dom_heur *h)
 {
     gen_wida *w = calloc(1, sizeof *w);
-    int n = dom_nmoves(d), depth = max_depth + 1, bad = !w;
+    int n = dom_nmoves(d), depth = max_depth + 1, bad = !w, st = 0;
     if (w) {
         *w = (gen_wida){.d = d, .sb = dom_state_bytes(d), .depth = depth};
         w->f = calloc((size_t)depth, sizeof *w->f);
         w->path = malloc((size_t)depth);
         bad = !w->f || !w->path;
+    }
+    if (w && h) {
+        w->h = srch_dom_heur_clone(h, &st);
+        w->scale = srch_dom_heur_scale(h);
+        w->rel = malloc(w->sb);
+        w->goal = malloc(w->sb);
+        bad |= !w->h || !w->rel || !w->goal;
+        if (w->goal)
+            dom_goal(d, w->goal);
     }
     for (int k = 0; !bad && k < depth; k++) {
         w->f[k].kids = malloc((size_t)n * w->sb);
@@ -128,13 +154,18 @@ int srch_gen_wida_run(gen_wida *w, const uint8_t *a, const uint8_t *z, int most,
     if (most >= w->depth)
         return hn_fail(HN_ERR_ARG, "shortcut: a window of %d moves, the workspace holds %d", most,
                        w->depth - 1);
+    if (w->h) { /* from b^-1 a to the goal by the same moves */
+        dom_relative(w->d, a, z, w->rel);
+        a = w->rel;
+        z = w->goal;
+    }
     w->z = z;
     w->work = 0;
     w->budget = budget;
     w->deadline = deadline;
     w->stopped = 0;
     int len = -1;
-    w->bound = dom_between(w->d, a, z);
+    w->bound = estimate(w, a, z);
     while (w->bound <= most) {
         /* with only even cycles a path's length has the window's parity */
         if (step == 2 && (most - w->bound) % 2)

@@ -190,6 +190,12 @@ typedef struct srch_dom_shortcut_opts {
      * IDA* with the domain's estimate between two states (dom_has_between),
      * budget then counting its expansions per window; 0: all by BFS */
     int ida;
+    /* with ida, on a domain with dom_has_relative: an admissible heuristic
+     * (read only; each call works on a clone) that bounds the cost from a to
+     * z by its value of dom_relative(a, z). Every window is then searched
+     * by IDA*, the BFS being the weaker of the two where such a bound
+     * exists (the cube's pattern databases). NULL: dom_between */
+    const srch_dom_heur *between;
 } srch_dom_shortcut_opts;
 
 #define SRCH_DOM_SHORTCUT_BFS_MAX 16
