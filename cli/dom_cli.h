@@ -88,7 +88,8 @@ enum { CLI_DOM_OPT_BOUND = 1040, CLI_DOM_OPT_ADMISSIBLE = 1041 };
         {"max-nodes", required_argument, 0, 1014}, {"deltas", required_argument, 0, 1015},         \
         {"shortcut", required_argument, 0, 1017}, {"ida", required_argument, 0, 1018},             \
         {"ida-at", required_argument, 0, 1019}, {"widen", required_argument, 0, 1020},             \
-        {"ball", required_argument, 0, 1021}, {"bound", required_argument, 0, CLI_DOM_OPT_BOUND},  \
+        {"ball", required_argument, 0, 1021}, {"variants", required_argument, 0, 1022},            \
+        {"bound", required_argument, 0, CLI_DOM_OPT_BOUND},                                        \
     {                                                                                              \
         "admissible", required_argument, 0, CLI_DOM_OPT_ADMISSIBLE                                 \
     }

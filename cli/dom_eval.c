@@ -174,6 +174,8 @@ static void describe_more(const cli_dom_search *s, char *buf, size_t cap, int k)
         k += snprintf(buf + k, cap - (size_t)k, "%s%g", i ? "," : ", weights ", s->so.weights[i]);
     if (s->so.widen > 0 && k > 0 && (size_t)k < cap)
         k += snprintf(buf + k, cap - (size_t)k, ", widen %g", s->so.widen);
+    if (s->so.variants > 1 && k > 0 && (size_t)k < cap)
+        k += snprintf(buf + k, cap - (size_t)k, ", %d variants", s->so.variants);
     if (s->ball && k > 0 && (size_t)k < cap)
         k += snprintf(buf + k, cap - (size_t)k, ", ball %d (%zu states, %.1f s to build)",
                       s->ball_radius, srch_dom_ball_states(s->ball), s->ball_seconds);

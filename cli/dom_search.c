@@ -348,6 +348,14 @@ int cli_dom_search_opt(const char *cmd, int opt, const char *arg, cli_dom_search
             s->ball_radius = (int)v;
         return 1;
     }
+    case 1022: {
+        long v;
+        if (cli_parse_long(arg, 1, DOM_MAX_SYMMETRIES, &v))
+            *rc = cli_usage(cmd, "--variants '%s' is not 1..%d", arg, DOM_MAX_SYMMETRIES);
+        else
+            s->so.variants = (int)v;
+        return 1;
+    }
     case 1020: {
         double x;
         if (cli_parse_double(arg, &x) || !(x == 0 || (x > 1 && x <= 100)))
@@ -381,8 +389,10 @@ static int focal_finish(const char *cmd, cli_dom_search *s, const char *own, con
     int adm = (s->given & 1ull << (CLI_DOM_OPT_ADMISSIBLE - 1000)) != 0;
     if (s->algo == CLI_DOM_ANYTIME && !bound)
         return 0; /* anytime's H */
-    if (s->algo != CLI_DOM_FOCAL && !bound && relative_windows(s, d))
-        return 0; /* the windows' heuristic */
+    /* the windows' heuristic (unused with --shortcut 0, which turns a
+     * model's recorded windows off) */
+    if (s->algo != CLI_DOM_FOCAL && !bound && !dom_has_between(d) && dom_has_relative(d))
+        return 0;
     if (s->algo != CLI_DOM_FOCAL)
         return bound || adm
                    ? cli_usage(cmd, "--bound%s focal's, not %s's",
@@ -430,6 +440,14 @@ int cli_dom_search_finish(const char *cmd, cli_dom_search *s, const dom *d)
         return cli_usage(cmd, "--widen is beam's, not %s's", cli_dom_algo_name(s->algo));
     if (s->algo != CLI_DOM_BEAM && s->ball_radius)
         return cli_usage(cmd, "--ball is beam's, not %s's", cli_dom_algo_name(s->algo));
+    if (s->algo != CLI_DOM_BEAM && s->so.variants > 1)
+        return cli_usage(cmd, "--variants is beam's, not %s's", cli_dom_algo_name(s->algo));
+    if (s->so.variants > 1 && (!dom_has_symmetric_path(d) || s->so.variants > dom_symmetries(d)))
+        return cli_usage(cmd,
+                         "--variants %d: %s has %d symmetric map(s) that carry paths (the "
+                         "start counted)",
+                         s->so.variants, dom_spec(d),
+                         dom_has_symmetric_path(d) ? dom_symmetries(d) : 1);
     if (s->algo != CLI_DOM_ANYTIME && (s->so.ndeltas || s->so.ida))
         return cli_usage(cmd, "--deltas and --ida are anytime's, not %s's",
                          cli_dom_algo_name(s->algo));
@@ -626,6 +644,10 @@ void cli_dom_search_help(FILE *out)
             "                      longer than breadth-first search reaches; on cube3\n"
             "                      every window, from the relative state to the goal under\n"
             "                      --admissible H (a beam leaves them 5%% of its time)\n"
+            "  --variants K        beam: search the start and its first K-1 symmetric maps\n"
+            "                      (cube3: its inverse; a square board: its mirror image) in\n"
+            "                      turn, each in an equal share of the time left and bounded\n"
+            "                      by the best path so far; the shortest stands [1]\n"
             "  --max-expanded N    per-instance expansions, 0 = none [0]\n"
             "  --time-limit S      per-instance seconds, 0 = none [0]\n"
             "  --max-nodes N       stored states, 0 = none [0]\n",

@@ -261,6 +261,8 @@ static int create_instance(dom *d, const char *spec, const char *args)
         d->symmetric = d->def->symmetric;
     if (d->def->struct_size >= offsetof(dom_def, relative) + sizeof d->def->relative)
         d->relative = d->def->relative;
+    if (d->def->struct_size >= offsetof(dom_def, symmetric_path) + sizeof d->def->symmetric_path)
+        d->symmetric_path = d->def->symmetric_path;
     hn_error_clear();
     d->inst = d->def->create(args, &HOST, &d->facts);
     if (!d->inst) {
@@ -457,6 +459,17 @@ void dom_relative(const dom *d, const void *a, const void *b, void *out)
         d->relative(d->inst, a, b, out);
     else
         memcpy(out, a, d->facts.state_bytes);
+}
+
+int dom_has_symmetric_path(const dom *d)
+{
+    return d->symmetric_path != NULL && dom_symmetries(d) > 1;
+}
+
+void dom_symmetric_path(const dom *d, int k, uint8_t *moves, int n)
+{
+    if (k > 0 && k < dom_symmetries(d) && d->symmetric_path)
+        d->symmetric_path(d->inst, (uint32_t)k, moves, n);
 }
 
 int dom_symmetries(const dom *d)

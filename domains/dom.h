@@ -91,6 +91,11 @@ void dom_relative(const dom *d, const void *a, const void *b, void *out);
  * or out of range: a copy). */
 int dom_symmetries(const dom *d);
 void dom_symmetric(const dom *d, const void *state, int k, void *out);
+/* 1 when the domain maps paths along its symmetric maps (dom_def's
+ * `symmetric_path`); dom_symmetric_path then turns moves[0..n), a path
+ * from x to the goal, into one from map k of x (k 0: unchanged). */
+int dom_has_symmetric_path(const dom *d);
+void dom_symmetric_path(const dom *d, int k, uint8_t *moves, int n);
 /* 64-bit hash of the state bytes (the same for equal states). */
 uint64_t dom_hash(const dom *d, const void *state);
 

@@ -204,6 +204,32 @@ static void check_relative(struct ck *c, const uint8_t *walk, int n)
               n - n / 2);
 }
 
+/* Each symmetric map is an involution, and with `symmetric_path` the
+ * walk's reverse (a solution of the state) becomes a solution of the map. */
+static void check_symmetric_path(struct ck *c, const uint8_t *walk, int n)
+{
+    const dom *d = c->d;
+    if (!dom_has_symmetric_path(d))
+        return;
+    size_t sb = dom_state_bytes(d);
+    uint8_t t[DOM_MAX_STATE_BYTES], back[DOM_MAX_STATE_BYTES], sol[256];
+    for (int k = 1; k < dom_symmetries(d); k++) {
+        for (int i = 0; i < n; i++)
+            sol[i] = (uint8_t)dom_inverse(d, walk[n - 1 - i]);
+        dom_symmetric(d, c->s, k, t);
+        dom_symmetric(d, t, k, back);
+        if (memcmp(back, c->s, sb)) {
+            failf(c, "symmetric_path", "symmetric map %d twice is not the state", k);
+            return;
+        }
+        dom_symmetric_path(d, k, sol, n);
+        if (dom_replay(d, t, sol, n) != 1) {
+            failf(c, "symmetric_path", "a solution mapped by %d does not solve map %d", k, k);
+            return;
+        }
+    }
+}
+
 /* A random walk from the goal of up to `len` moves, recording its moves. */
 static int walk_from_goal(struct ck *c, int len, hn_rng *rng, uint8_t *walk)
 {
@@ -394,6 +420,7 @@ int dom_check(const dom *d, const dom_check_opts *o, dom_check_report *r)
         check_text(&c, walk, n);
         check_replay(&c, walk, n);
         check_relative(&c, walk, n);
+        check_symmetric_path(&c, walk, n);
     }
     if (d->facts.has_uniform)
         for (int w = 0; w < o->walks / 4 + 1; w++) {

@@ -20,6 +20,8 @@ struct dom {
     void (*symmetric)(const void *inst, const void *state, uint32_t k, void *out);
     /* def->relative when the definition has that entry, else NULL */
     void (*relative)(const void *inst, const void *a, const void *b, void *out);
+    /* def->symmetric_path when the definition has that entry, else NULL */
+    void (*symmetric_path)(const void *inst, uint32_t k, uint8_t *moves, int n);
     uint64_t allowed[256]; /* moves allowed per automaton state */
 };
 

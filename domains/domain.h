@@ -228,6 +228,13 @@ typedef struct dom_def {
      * shortcuts by IDA* with pattern databases (heurnet solve --shortcut
      * W:N:ida --admissible H). Thread-safe. */
     void (*relative)(const void *inst, const void *a, const void *b, void *out);
+    /* For symmetric maps that are involutions (map k of map k of a state is
+     * the state): rewrite in place moves[0..n), a path from a state x to
+     * the goal, into one from map k of x to the goal (the cube's inverse:
+     * reversed and each move inverted; a mirrored board: moves mirrored).
+     * A search may then solve a map of its start and bring the path back
+     * (beam --variants). Thread-safe. */
+    void (*symmetric_path)(const void *inst, uint32_t k, uint8_t *moves, int n);
 } dom_def;
 
 /* What a plug-in exports (C linkage, default visibility): its definitions

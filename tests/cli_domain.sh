@@ -153,6 +153,14 @@ expect 2 "must be an admissible heuristic" "$H" solve --domain cube3 --heuristic
     --shortcut 20:ida --admissible max:manhattan,pdb:edges4 "$T/scr.txt" >"$T/qw.txt" 2>"$T/qw.err" ||
     fail "cube windows: $(cat "$T/qw.err")"
 grep -q 'status=solved' "$T/qw.txt" || fail "cube windows: $(cat "$T/qw.txt")"
+# beam variants: the cube and its inverse in turn; refused where no map
+# carries paths, off the beam and out of range
+"$H" solve --domain cube3 --algo beam --width 2000 --ball 4 --heuristic "ann:$T/q.h5" --variants 2 \
+    "$T/scr.txt" >"$T/qv.txt" 2>"$T/qv.err" || fail "cube variants: $(cat "$T/qv.err")"
+grep -q 'status=solved' "$T/qv.txt" || fail "cube variants: $(cat "$T/qv.txt")"
+expect 2 "carry paths" "$H" solve --domain npuzzle:3x4 --algo beam --variants 2 "$T/b34.txt"
+expect 2 "--variants is beam's" "$H" solve --domain cube3 --algo astar --variants 2 "$T/scr.txt"
+expect 2 "--variants '0' is not 1..64" "$H" solve --domain cube3 --algo beam --variants 0 "$T/scr.txt"
 expect 2 "is not 0 (off) or over 1" "$H" solve --domain npuzzle:3x4 --algo beam --widen 1 "$T/b34.txt"
 expect 2 "--widen is beam's" "$H" solve --domain npuzzle:3x4 --algo astar --widen 2 "$T/b34.txt"
 "$H" solve --domain npuzzle:3x4 --algo beam --width 100 --widen 4 --heuristic manhattan "$T/b34.txt" \

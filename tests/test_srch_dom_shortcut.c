@@ -1,4 +1,5 @@
-/* The anytime recipe on built-in domains: the window shortcut on the
+/* The anytime recipe on built-in domains and the paths the core mends or
+ * varies: the window shortcut on the
  * 8-puzzle (padded and random-walk solutions against IDA*'s optimal
  * lengths), and anytime A* with deltas ending in inf on the 3x4 puzzle and
  * short cube scrambles, its network a random residual over an admissible
@@ -203,6 +204,62 @@ static void test_shortcut_relative(void)
     dom_free(p);
 }
 
+/* Beam variants: the start and its symmetric map (the cube's inverse, a
+ * square board's mirror image) searched in turn. At a fixed width the
+ * path is the shorter of a beam on the start and one on the map with its
+ * path brought back (both replay); a domain whose maps carry no paths is
+ * refused. */
+static void beam_variants(const char *spec, const char *heur, int walk, int width, int ball)
+{
+    int st;
+    dom *d = dom_open(spec, &st);
+    srch_dom_heur *h = d ? srch_dom_heur_adm(d, heur, &st) : NULL;
+    srch_dom_ball *b = h && ball ? srch_dom_ball_new(d, ball, &st) : NULL;
+    CHECK_MSG(h && (!ball || b) && dom_has_symmetric_path(d), "%s: %s", spec, hn_errmsg());
+    srch_dom_opts one = SRCH_DOM_DEFAULTS, two;
+    one.width = width;
+    one.ball = b;
+    two = one;
+    two.variants = 2;
+    srch_dom_result *res = malloc(sizeof *res);
+    hn_rng *r = hn_rng_new(23);
+    int shorter = 0;
+    for (int i = 0; h && i < 8; i++) {
+        uint8_t s[DOM_MAX_STATE_BYTES], t[DOM_MAX_STATE_BYTES], path[SRCH_DOM_MAX_PATH];
+        tdom_walk_solution(d, r, walk, s, path);
+        int sa = srch_dom_beam(d, s, h, &one, NULL, res);
+        CHECK_MSG(sa == 0, "%s beam: %d %s", spec, sa, hn_errmsg());
+        int la = res->length;
+        dom_symmetric(d, s, 1, t);
+        CHECK(srch_dom_beam(d, t, h, &one, NULL, res) == 0);
+        int lb = res->length;
+        memcpy(path, res->moves, (size_t)lb);
+        dom_symmetric_path(d, 1, path, lb);
+        CHECK(dom_replay(d, s, path, lb) == 1);
+        CHECK(srch_dom_beam(d, s, h, &two, NULL, res) == 0 &&
+              dom_replay(d, s, res->moves, res->length) == 1);
+        CHECK_MSG(res->length == (la < lb ? la : lb), "%s variants: %d, the two beams %d and %d",
+                  spec, res->length, la, lb);
+        shorter += lb < la;
+    }
+    fprintf(stderr, "%s: the map's beam shorter on %d of 8\n", spec, shorter);
+    dom *rect = dom_open("npuzzle:3x4", &st);
+    srch_dom_heur *hr = srch_dom_heur_adm(rect, "manhattan", &st);
+    uint8_t g[DOM_MAX_STATE_BYTES];
+    dom_goal(rect, g);
+    two.ball = NULL;
+    int refused = srch_dom_beam(rect, g, hr, &two, NULL, res);
+    CHECK_MSG(!dom_has_symmetric_path(rect) && refused == HN_ERR_ARG, "3x4 variants: %d %s",
+              refused, hn_errmsg());
+    srch_dom_heur_free(hr);
+    dom_free(rect);
+    hn_rng_free(r);
+    free(res);
+    srch_dom_ball_free(b);
+    srch_dom_heur_free(h);
+    dom_free(d);
+}
+
 /* Anytime A* with a weight, deltas 0, 2 and inf and the shortcut on every
  * incumbent proves IDA*'s length; so does the IDA* stage. */
 static void anytime_proves(const char *spec, const char *base, const char *H, int walk, int count)
@@ -268,6 +325,8 @@ int main(void)
     test_shortcut_8puzzle();
     test_shortcut_ida();
     test_shortcut_relative();
+    beam_variants("npuzzle:4x4", "manhattan", 30, 200, 0);
+    beam_variants("cube3", "manhattan", 10, 1000, 5);
     anytime_proves("npuzzle:3x4", "manhattan", NULL, 40, 4);
     anytime_proves("npuzzle:3x4", "manhattan", "lc", 40, 3);
     anytime_proves("cube3", "manhattan", "pdb:edges4", 6, 4);

@@ -273,6 +273,20 @@ static void dom_c3_relative(const void *inst, const void *a, const void *b, void
     }
 }
 
+/* A solution of the inverse cube, reversed and each turn inverted, solves
+ * the cube (and the other way round: the inverse of the inverse is the
+ * cube). */
+static void dom_c3_symmetric_path(const void *inst, uint32_t k, uint8_t *moves, int n)
+{
+    (void)inst;
+    (void)k;
+    for (int i = 0, j = n - 1; i <= j; i++, j--) {
+        uint8_t a = moves[i] ^ 1, b = moves[j] ^ 1;
+        moves[i] = b;
+        moves[j] = a;
+    }
+}
+
 static void dom_c3_destroy(void *inst)
 {
     free(inst);
@@ -302,4 +316,5 @@ const dom_def dom_cube3_def = {
     .pattern_open = dom_c3_pattern_open,
     .symmetric = dom_c3_symmetric,
     .relative = dom_c3_relative,
+    .symmetric_path = dom_c3_symmetric_path,
 };

@@ -262,6 +262,16 @@ static void np_symmetric(const void *inst, const void *state, uint32_t k, void *
     m[in->cells] = in->mirror_cell[s[in->cells]];
 }
 
+/* The mirror across the main diagonal swaps the blank's moves up and left,
+ * down and right (U D L R are 0 1 2 3). */
+static void np_symmetric_path(const void *inst, uint32_t k, uint8_t *moves, int n)
+{
+    (void)inst;
+    (void)k;
+    for (int i = 0; i < n; i++)
+        moves[i] ^= 2;
+}
+
 static int np_encode(const void *inst, const void *state, int32_t *active)
 {
     const np_dom *in = inst;
@@ -354,4 +364,5 @@ const dom_def dom_npuzzle_def = {
     .pattern_open = NULL,
     .between = dom_np_between,
     .symmetric = np_symmetric,
+    .symmetric_path = np_symmetric_path,
 };

@@ -410,6 +410,84 @@ static int widen(const dom *d, const void *start, srch_dom_heur *h, const srch_d
     return st;
 }
 
+/* One variant of the start: a first run bounded by `bound` (the best path
+ * of the variants before, else none), then wider ones bounded by the
+ * shorter of it and the variant's own path. r gets the variant's shortest
+ * path below the bound (length -1: none). */
+static int beam_variant(const dom *d, const void *start, srch_dom_heur *h, const srch_dom_opts *o,
+                        const srch_limits *lim, double deadline, int bound, srch_dom_result *r)
+{
+    double t0 = hn_now();
+    int st = beam_once(d, start, h, (size_t)o->width, o->ball, bound, lim, deadline, r);
+    r->seconds = hn_now() - t0;
+    if (st == NO_SHORTER) {
+        st = 0; /* nothing below the bound yet: the wider runs look further */
+        r->length = bound;
+        r->improvements = -1;
+    }
+    if (!st && o->widen > 1 && !r->proven)
+        st = widen(d, start, h, o, lim, deadline, r);
+    if (r->improvements < 0) { /* no path of its own */
+        r->length = -1;
+        r->improvements = 0;
+    }
+    return st;
+}
+
+/* A solution of the start, shorter than res's: taken (moves brought back
+ * from symmetric map k). */
+static void take_variant(const dom *d, int k, const srch_dom_result *r, srch_dom_result *res)
+{
+    if (r->length < 0 || (res->length >= 0 && r->length >= res->length))
+        return;
+    memcpy(res->moves, r->moves, (size_t)r->length);
+    dom_symmetric_path(d, k, res->moves, r->length);
+    res->length = r->length;
+    res->cost = r->length;
+    res->proven = r->proven;
+    res->improvements++;
+}
+
+/* opts->variants beams in turn over the start's symmetric maps, each in an
+ * equal share of the time left: a beam's errors lie mostly where it starts,
+ * far from the goal, and a map of the start (the cube's inverse) puts them
+ * elsewhere. */
+static int beam_variants(const dom *d, const void *start, srch_dom_heur *h, const srch_dom_opts *o,
+                         const srch_limits *lim, double deadline, srch_dom_result *res)
+{
+    srch_dom_result *r = malloc(sizeof *r);
+    uint8_t *state = malloc(dom_state_bytes(d));
+    int st = r && state ? 0 : hn_fail(HN_ERR_NOMEM, "beam search: out of memory"), last = 0;
+    for (int k = 0; !st && k < o->variants && !res->proven; k++) {
+        dom_symmetric(d, start, k, state);
+        double now = hn_now();
+        double dk = deadline > 0 ? now + (deadline - now) / (o->variants - k) : 0;
+        memset(r, 0, offsetof(srch_dom_result, moves));
+        r->length = -1;
+        r->cost = -1;
+        last = beam_variant(d, state, h, o, lim, dk,
+                            res->length >= 0 ? res->length : SRCH_DOM_MAX_PATH + 1, r);
+        res->expanded += r->expanded;
+        res->generated += r->generated;
+        res->stored = r->stored > res->stored ? r->stored : res->stored;
+        res->h0 = k ? res->h0 : r->h0;
+        take_variant(d, k, r, res);
+        if (last == HN_ERR_INTERRUPTED || hn_stop_requested())
+            break; /* the best path so far stands */
+        if (last && last != HN_ERR_LIMIT)
+            st = last;
+        else
+            hn_error_clear(); /* a variant cut by its share of the time */
+    }
+    free(r);
+    free(state);
+    if (!st && res->length < 0)
+        st = last == HN_ERR_INTERRUPTED
+                 ? hn_fail(HN_ERR_INTERRUPTED, "beam search: interrupted before a path")
+                 : hn_fail(HN_ERR_LIMIT, "beam search: no variant found a path within the limits");
+    return st;
+}
+
 int srch_dom_beam(const dom *d, const void *start, srch_dom_heur *h, const srch_dom_opts *opts,
                   const srch_limits *lim, srch_dom_result *res)
 {
@@ -420,15 +498,26 @@ int srch_dom_beam(const dom *d, const void *start, srch_dom_heur *h, const srch_
         return res->status = hn_fail(HN_ERR_ARG, "beam search: width must be 1..10^7");
     if (o->widen != 0 && !(o->widen > 1 && o->widen <= 100))
         return res->status = hn_fail(HN_ERR_ARG, "beam search: widen must be 0 (off) or over 1");
+    if (o->variants > 1 && (!dom_has_symmetric_path(d) || o->variants > dom_symmetries(d)))
+        return res->status = hn_fail(HN_ERR_ARG,
+                                     "beam search: %d variants, domain %s has %d symmetric map(s) "
+                                     "with paths (the start counted)",
+                                     o->variants, dom_spec(d),
+                                     dom_has_symmetric_path(d) ? dom_symmetries(d) : 1);
     double t0 = hn_now(), deadline = srch_gen_deadline(lim, t0);
     uint64_t rows0 = srch_dom_heur_rows(h);
     if (o->ball && srch_dom_ball_domain(o->ball) != d)
         return res->status = hn_fail(HN_ERR_ARG, "beam search: the ball is of another domain");
-    int st = beam_once(d, start, h, (size_t)o->width, o->ball, SRCH_DOM_MAX_PATH + 1, lim, deadline,
+    int st;
+    if (o->variants > 1) {
+        st = beam_variants(d, start, h, o, lim, deadline, res);
+    } else {
+        st = beam_once(d, start, h, (size_t)o->width, o->ball, SRCH_DOM_MAX_PATH + 1, lim, deadline,
                        res);
-    res->seconds = hn_now() - t0;
-    if (!st && o->widen > 1 && !res->proven) /* a start in the ball: nothing to widen */
-        st = widen(d, start, h, o, lim, deadline, res);
+        res->seconds = hn_now() - t0;
+        if (!st && o->widen > 1 && !res->proven) /* a start in the ball: nothing to widen */
+            st = widen(d, start, h, o, lim, deadline, res);
+    }
     if (!st)
         st = srch_gen_check(d, start, "beam search", res);
     res->rows = srch_dom_heur_rows(h) - rows0;

@@ -255,6 +255,11 @@ typedef struct srch_dom_opts {
      * exactly and leaves the beam, which stops once no state outside the
      * ball can beat the best such path */
     const srch_dom_ball *ball;
+    /* beam: the start and its first variants - 1 symmetric maps searched
+     * in turn (each widened in an equal share of the time left, bounded by
+     * the best path so far, which dom_symmetric_path brings back to the
+     * start); the domain needs symmetric_path [0 or 1: the start alone] */
+    int variants;
 } srch_dom_opts;
 
 extern const srch_dom_opts SRCH_DOM_DEFAULTS;
