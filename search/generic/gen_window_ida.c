@@ -1,5 +1,7 @@
 /* A window of a path re-solved by IDA* between its two end states, guided
- * by the domain's estimate between two states (dom_def's `between`). The
+ * by the domain's estimate between two states (dom_def's `between`), or,
+ * on a domain with `relative` (the cube), from the relative state of its
+ * ends to the goal under an admissible heuristic (pattern databases). The
  * bidirectional breadth-first search of gen_shortcut.c needs no heuristic
  * but grows as the branching factor to the half window, so it stops near
  * 24 moves on the n-puzzle; a window of 60 moves whose detour is a handful
