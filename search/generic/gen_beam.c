@@ -410,27 +410,26 @@ static int widen(const dom *d, const void *start, srch_dom_heur *h, const srch_d
     return st;
 }
 
-/* One variant of the start: a first run bounded by `bound` (the best path
- * of the variants before, else none), then wider ones bounded by the
- * shorter of it and the variant's own path. r gets the variant's shortest
- * path below the bound (length -1: none). */
+/* One start: a first run bounded by `bound` (another variant's best path;
+ * SRCH_DOM_MAX_PATH + 1: none), then wider ones (opts->widen, a start in
+ * the ball excepted) bounded by the shorter of it and the start's own
+ * path. r gets the start's shortest path below the bound (length -1:
+ * none). */
 static int beam_variant(const dom *d, const void *start, srch_dom_heur *h, const srch_dom_opts *o,
                         const srch_limits *lim, double deadline, int bound, srch_dom_result *r)
 {
     double t0 = hn_now();
     int st = beam_once(d, start, h, (size_t)o->width, o->ball, bound, lim, deadline, r);
     r->seconds = hn_now() - t0;
+    int own = st == 0; /* a path of its own below the bound */
     if (st == NO_SHORTER) {
         st = 0; /* nothing below the bound yet: the wider runs look further */
         r->length = bound;
-        r->improvements = -1;
     }
     if (!st && o->widen > 1 && !r->proven)
         st = widen(d, start, h, o, lim, deadline, r);
-    if (r->improvements < 0) { /* no path of its own */
+    if (!own && !r->improvements)
         r->length = -1;
-        r->improvements = 0;
-    }
     return st;
 }
 
@@ -470,7 +469,8 @@ static int beam_variants(const dom *d, const void *start, srch_dom_heur *h, cons
         res->expanded += r->expanded;
         res->generated += r->generated;
         res->stored = r->stored > res->stored ? r->stored : res->stored;
-        res->h0 = k ? res->h0 : r->h0;
+        if (k == 0)
+            res->h0 = r->h0;
         take_variant(d, k, r, res);
         if (last == HN_ERR_INTERRUPTED || hn_stop_requested())
             break; /* the best path so far stands */
@@ -508,16 +508,9 @@ int srch_dom_beam(const dom *d, const void *start, srch_dom_heur *h, const srch_
     uint64_t rows0 = srch_dom_heur_rows(h);
     if (o->ball && srch_dom_ball_domain(o->ball) != d)
         return res->status = hn_fail(HN_ERR_ARG, "beam search: the ball is of another domain");
-    int st;
-    if (o->variants > 1) {
-        st = beam_variants(d, start, h, o, lim, deadline, res);
-    } else {
-        st = beam_once(d, start, h, (size_t)o->width, o->ball, SRCH_DOM_MAX_PATH + 1, lim, deadline,
-                       res);
-        res->seconds = hn_now() - t0;
-        if (!st && o->widen > 1 && !res->proven) /* a start in the ball: nothing to widen */
-            st = widen(d, start, h, o, lim, deadline, res);
-    }
+    int st = o->variants > 1
+                 ? beam_variants(d, start, h, o, lim, deadline, res)
+                 : beam_variant(d, start, h, o, lim, deadline, SRCH_DOM_MAX_PATH + 1, res);
     if (!st)
         st = srch_gen_check(d, start, "beam search", res);
     res->rows = srch_dom_heur_rows(h) - rows0;
