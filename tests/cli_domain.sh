@@ -102,7 +102,7 @@ printf "1 R U F' L D B U\n" >"$T/scr.txt"
 "$H" solve --domain cube3 --algo beam --width 2000 --ball 4 --heuristic "ann:$T/w.h5,sym:2" "$T/scr.txt" \
     >"$T/sym.txt" 2>"$T/sym.err" || fail "sym:2: $(cat "$T/sym.err")"
 grep -q 'status=solved' "$T/sym.txt" || fail "sym:2: $(cat "$T/sym.txt")"
-expect 2 "symmetric map" "$H" solve --domain cube3 --algo beam --heuristic "ann:$T/w.h5,sym:3" "$T/scr.txt"
+expect 2 "symmetric map" "$H" solve --domain cube3 --algo beam --heuristic "ann:$T/w.h5,sym:41" "$T/scr.txt"
 expect 2 "bad setting 'sym:0'" "$H" solve --domain cube3 --algo beam --heuristic "ann:$T/w.h5,sym:0" \
     "$T/scr.txt"
 expect 2 "is not bellman, walk, q, q:TEACHER.h5 or distill:TEACHER.h5" "$H" avi --domain cube3 --arch 480-8-1 \

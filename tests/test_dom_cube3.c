@@ -441,7 +441,7 @@ static void check_patterns(const dom *d, hn_rng *rng)
  * cube and its inverse alike, as the mean of the two plain values. */
 static void check_symmetric(const dom *d, hn_rng *rng)
 {
-    CHECK(dom_symmetries(d) == 2);
+    CHECK(dom_symmetries(d) == 40);
     uint8_t s[SB], t[SB], u[SB], w[SB], back[40];
     int bad = 0;
     for (int i = 0; i < 200; i++) {
@@ -461,7 +461,7 @@ static void check_symmetric(const dom *d, hn_rng *rng)
     srch_dom_heur *h1 = m ? srch_dom_heur_net(d, m, "r", &o, &st) : NULL;
     o.symmetries = 2;
     srch_dom_heur *h2 = m ? srch_dom_heur_net(d, m, "r", &o, &st) : NULL;
-    o.symmetries = 3;
+    o.symmetries = 41;
     CHECK(m && !srch_dom_heur_net(d, m, "r", &o, &st) && st == HN_ERR_ARG);
     CHECK(h1 && h2);
     for (int i = 0; h1 && h2 && i < 50; i++) {
@@ -477,6 +477,42 @@ static void check_symmetric(const dom *d, hn_rng *rng)
     srch_dom_heur_free(h1);
     srch_dom_heur_free(h2);
     nn_model_free(m);
+}
+
+/* The whole-cube maps: one turn of the solved cube becomes the turn the
+ * symmetry names (the L-R mirror: R -> L', the half turn about U-D: R -> L),
+ * every map undoes itself, keeps the goal and, for a cube 20 turns deep,
+ * gives 40 different cubes (no two symmetries built alike). */
+static void check_conjugates(const dom *d, hn_rng *rng)
+{
+    static const struct {
+        int k, move, want;
+    } turn[] = {{2, 2, 9}, {2, 0, 1}, {4, 2, 8}, {4, 4, 10}, {6, 4, 11}, {8, 0, 6}};
+    uint8_t g[SB], s[SB], u[SB], w[SB], all[40][SB], back[40];
+    for (size_t i = 0; i < sizeof turn / sizeof turn[0]; i++) {
+        dom_goal(d, s);
+        dom_apply(d, s, turn[i].move);
+        dom_goal(d, w);
+        dom_apply(d, w, turn[i].want);
+        dom_symmetric(d, s, turn[i].k, u);
+        CHECK_MSG(!memcmp(u, w, SB), "map %d of move %d is not move %d", turn[i].k, turn[i].move,
+                  turn[i].want);
+    }
+    dom_goal(d, g);
+    int bad = 0, same = 0;
+    for (int k = 0; k < 40; k++) {
+        dom_symmetric(d, g, k, u);
+        bad += memcmp(u, g, SB) != 0;
+    }
+    tdom_walk_solution(d, rng, 20, s, back);
+    for (int k = 0; k < 40; k++) {
+        dom_symmetric(d, s, k, all[k]);
+        dom_symmetric(d, all[k], k, w);
+        bad += memcmp(w, s, SB) != 0;
+        for (int j = 0; j < k; j++)
+            same += !memcmp(all[j], all[k], SB);
+    }
+    CHECK_MSG(bad == 0 && same == 0, "%d maps wrong, %d pairs alike", bad, same);
 }
 
 int main(void)
@@ -497,6 +533,7 @@ int main(void)
     check_automaton_and_heuristic(d);
     check_patterns(d, rng);
     check_symmetric(d, rng);
+    check_conjugates(d, rng);
     hn_rng_free(rng);
     dom_free(d);
     return CHECK_DONE();

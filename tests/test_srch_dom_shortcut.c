@@ -204,12 +204,13 @@ static void test_shortcut_relative(void)
     dom_free(p);
 }
 
-/* Beam variants: the start and its symmetric map (the cube's inverse, a
- * square board's mirror image) searched in turn. At a fixed width the
- * path is the shorter of a beam on the start and one on the map with its
- * path brought back (both replay); a domain whose maps carry no paths is
- * refused. */
-static void beam_variants(const char *spec, const char *heur, int walk, int width, int ball)
+/* Beam variants: the start and its first symmetric maps (the cube's
+ * inverse and mirror images, a square board's mirror image) searched in
+ * turn. At a fixed width the path is the shortest of beams on the start
+ * and on each map with its path brought back (each replays); a domain
+ * whose maps carry no paths is refused. */
+static void beam_variants(const char *spec, const char *heur, int walk, int width, int ball,
+                          int variants)
 {
     int st;
     dom *d = dom_open(spec, &st);
@@ -220,29 +221,34 @@ static void beam_variants(const char *spec, const char *heur, int walk, int widt
     one.width = width;
     one.ball = b;
     two = one;
-    two.variants = 2;
+    two.variants = variants;
     srch_dom_result *res = malloc(sizeof *res);
     hn_rng *r = hn_rng_new(23);
     int shorter = 0;
     for (int i = 0; h && i < 8; i++) {
         uint8_t s[DOM_MAX_STATE_BYTES], t[DOM_MAX_STATE_BYTES], path[SRCH_DOM_MAX_PATH];
         tdom_walk_solution(d, r, walk, s, path);
-        int sa = srch_dom_beam(d, s, h, &one, NULL, res);
-        CHECK_MSG(sa == 0, "%s beam: %d %s", spec, sa, hn_errmsg());
-        int la = res->length;
-        dom_symmetric(d, s, 1, t);
-        CHECK(srch_dom_beam(d, t, h, &one, NULL, res) == 0);
-        int lb = res->length;
-        memcpy(path, res->moves, (size_t)lb);
-        dom_symmetric_path(d, 1, path, lb);
-        CHECK(dom_replay(d, s, path, lb) == 1);
+        int best = SRCH_DOM_MAX_PATH + 1, la = 0;
+        for (int k = 0; k < variants; k++) {
+            dom_symmetric(d, s, k, t);
+            int sk = srch_dom_beam(d, t, h, &one, NULL, res);
+            CHECK_MSG(sk == 0, "%s beam on map %d: %d %s", spec, k, sk, hn_errmsg());
+            if (sk)
+                continue;
+            int lk = res->length;
+            memcpy(path, res->moves, (size_t)lk);
+            dom_symmetric_path(d, k, path, lk);
+            CHECK_MSG(dom_replay(d, s, path, lk) == 1, "%s map %d: length %d", spec, k, lk);
+            la = k ? la : lk;
+            best = lk < best ? lk : best;
+        }
         CHECK(srch_dom_beam(d, s, h, &two, NULL, res) == 0 &&
               dom_replay(d, s, res->moves, res->length) == 1);
-        CHECK_MSG(res->length == (la < lb ? la : lb), "%s variants: %d, the two beams %d and %d",
-                  spec, res->length, la, lb);
-        shorter += lb < la;
+        CHECK_MSG(res->length == best, "%s %d variants: %d, the shortest beam %d", spec, variants,
+                  res->length, best);
+        shorter += best < la;
     }
-    fprintf(stderr, "%s: the map's beam shorter on %d of 8\n", spec, shorter);
+    fprintf(stderr, "%s: a map's beam shorter on %d of 8\n", spec, shorter);
     dom *rect = dom_open("npuzzle:3x4", &st);
     srch_dom_heur *hr = srch_dom_heur_adm(rect, "manhattan", &st);
     uint8_t g[DOM_MAX_STATE_BYTES];
@@ -325,8 +331,8 @@ int main(void)
     test_shortcut_8puzzle();
     test_shortcut_ida();
     test_shortcut_relative();
-    beam_variants("npuzzle:4x4", "manhattan", 30, 200, 0);
-    beam_variants("cube3", "manhattan", 10, 1000, 5);
+    beam_variants("npuzzle:4x4", "manhattan", 30, 200, 0, 2);
+    beam_variants("cube3", "manhattan", 10, 1000, 5, 4);
     anytime_proves("npuzzle:3x4", "manhattan", NULL, 40, 4);
     anytime_proves("npuzzle:3x4", "manhattan", "lc", 40, 3);
     anytime_proves("cube3", "manhattan", "pdb:edges4", 6, 4);

@@ -221,20 +221,16 @@ static void *dom_c3_create(const char *args, const dom_host *host, dom_facts *fa
     facts->heuristics = "manhattan,parity";
     facts->patterns = "corners,edges6a,edges6b,edges7a,edges7b,edges4";
     facts->has_uniform = 1;
-    facts->symmetries = 2;     /* the cube and its inverse */
+    facts->symmetries = 2 * C3_SYMS; /* the symmetries, each with the inverse */
     facts->typical_depth = 21; /* random cubes: about 21 QTM (mean 20.64 on DeepCubeA's set) */
     return c;
 }
 
-/* Map 1: the inverse cube, as far from solved (a solution of the cube,
- * reversed and inverted, solves its inverse). Positions and cubies swap
- * roles; a twist (flip) is undone. */
-static void dom_c3_symmetric(const void *inst, const void *state, uint32_t k, void *out)
+/* The inverse cube, as far from solved (a solution of the cube, reversed
+ * and inverted, solves its inverse). Positions and cubies swap roles; a
+ * twist (flip) is undone. */
+static void inverse_cube(const uint8_t *s, uint8_t *t)
 {
-    const uint8_t *s = state;
-    uint8_t *t = out;
-    (void)inst;
-    (void)k;
     for (int i = 0; i < C3_CORNERS; i++) {
         int c = s[C3_CP + i];
         t[C3_CP + c] = (uint8_t)i;
@@ -245,6 +241,24 @@ static void dom_c3_symmetric(const void *inst, const void *state, uint32_t k, vo
         t[C3_EP + e] = (uint8_t)i;
         t[C3_EO + e] = s[C3_EO + i];
     }
+}
+
+/* Map k: whole-cube symmetry k / 2 of the cube (k even) or of its inverse
+ * (k odd). Both keep the distance to solved, both undo themselves and they
+ * commute, so every map undoes itself: map 1 is the inverse, 2 the L-R
+ * mirror image, 3 the mirror image of the inverse, and so on. */
+static void dom_c3_symmetric(const void *inst, const void *state, uint32_t k, void *out)
+{
+    uint8_t t[C3_STATE_BYTES];
+    const uint8_t *s = state;
+    if (k & 1) {
+        inverse_cube(s, t);
+        s = t;
+    }
+    if (k / 2)
+        dom_c3_conjugate(inst, (int)(k / 2), s, out);
+    else
+        memcpy(out, s, C3_STATE_BYTES);
 }
 
 /* b^-1 a: a's cubies renamed by where b holds them. A cubie that a holds
@@ -274,17 +288,19 @@ static void dom_c3_relative(const void *inst, const void *a, const void *b, void
 }
 
 /* A solution of the inverse cube, reversed and each turn inverted, solves
- * the cube (and the other way round: the inverse of the inverse is the
- * cube). */
+ * the cube (and the other way round); a solution of a turned or mirrored
+ * cube, each turn turned or mirrored alike, solves the cube. */
 static void dom_c3_symmetric_path(const void *inst, uint32_t k, uint8_t *moves, int n)
 {
-    (void)inst;
-    (void)k;
-    for (int i = 0, j = n - 1; i <= j; i++, j--) {
-        uint8_t a = moves[i] ^ 1, b = moves[j] ^ 1;
-        moves[i] = b;
-        moves[j] = a;
-    }
+    const c3 *c = inst;
+    if (k & 1)
+        for (int i = 0, j = n - 1; i <= j; i++, j--) {
+            uint8_t a = moves[i] ^ 1, b = moves[j] ^ 1;
+            moves[i] = b;
+            moves[j] = a;
+        }
+    for (int i = 0; k / 2 && i < n; i++)
+        moves[i] = c->sym_move[k / 2][moves[i]];
 }
 
 static void dom_c3_destroy(void *inst)

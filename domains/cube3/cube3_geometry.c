@@ -165,6 +165,62 @@ static void cubie_distances(const c3 *c, int cubie, int twists, uint8_t *dist)
     }
 }
 
+/* The proper rotations that are their own inverse: the identity, half
+ * turns about the x, y and z axes and about the 6 edge axes. With each one's
+ * negative (a mirror plane, or the point reflection for -identity) they
+ * are the 20 symmetries of the cube that undo themselves, which is what a
+ * map of a search's start needs (a path is brought back by the same map).
+ * Row-major 3 x 3. */
+static const int8_t HALF_TURN[10][9] = {
+    {1, 0, 0, 0, 1, 0, 0, 0, 1},   {1, 0, 0, 0, -1, 0, 0, 0, -1},  {-1, 0, 0, 0, 1, 0, 0, 0, -1},
+    {-1, 0, 0, 0, -1, 0, 0, 0, 1}, {0, 1, 0, 1, 0, 0, 0, 0, -1},   {0, -1, 0, -1, 0, 0, 0, 0, -1},
+    {0, 0, 1, 0, -1, 0, 1, 0, 0},  {0, 0, -1, 0, -1, 0, -1, 0, 0}, {-1, 0, 0, 0, 0, 1, 0, 1, 0},
+    {-1, 0, 0, 0, 0, -1, 0, -1, 0}};
+/* Symmetry j as (half turn, sign): the identity, the L-R mirror, the half
+ * turn about U-D, the F-B mirror, the other face-axis maps, then the edge
+ * axes and the diagonal planes (a beam's --variants takes the first maps). */
+static const int8_t SYM_ORDER[C3_SYMS][2] = {
+    {0, 1}, {1, -1}, {2, 1}, {3, -1}, {1, 1},  {3, 1},  {2, -1}, {0, -1}, {4, 1},  {5, 1},
+    {6, 1}, {7, 1},  {8, 1}, {9, 1},  {4, -1}, {5, -1}, {6, -1}, {7, -1}, {8, -1}, {9, -1}};
+
+static void transform(int j, const int *v, int *out)
+{
+    const int8_t *m = HALF_TURN[SYM_ORDER[j][0]];
+    for (int r = 0; r < 3; r++)
+        out[r] = SYM_ORDER[j][1] * (m[3 * r] * v[0] + m[3 * r + 1] * v[1] + m[3 * r + 2] * v[2]);
+}
+
+/* Each symmetry as a facelet permutation, a face renaming and a move
+ * renaming; a mirror (sign -1) turns clockwise into counterclockwise. */
+static void symmetries(c3 *c)
+{
+    for (int j = 0; j < C3_SYMS; j++) {
+        for (int f = 0; f < 6; f++) {
+            int n[3];
+            transform(j, NORMAL[f], n);
+            c->sym_face[j][f] = (uint8_t)face_of_normal(n);
+        }
+        for (int i = 0; i < C3_FACELETS; i++) {
+            int p[3], q[3];
+            facelet_position(i / 9, i % 9 / 3, i % 3, p);
+            transform(j, p, q);
+            c->sym_facelet[j][i] = (uint8_t)facelet_at(c->sym_face[j][i / 9], q);
+        }
+        for (int m = 0; m < C3_MOVES; m++)
+            c->sym_move[j][m] =
+                (uint8_t)(2 * c->sym_face[j][m / 2] + ((m & 1) ^ (SYM_ORDER[j][1] < 0)));
+    }
+}
+
+void dom_c3_conjugate(const c3 *c, int j, const uint8_t *s, uint8_t *out)
+{
+    uint8_t colour[C3_FACELETS], moved[C3_FACELETS];
+    dom_c3_to_facelets(c, s, colour);
+    for (int i = 0; i < C3_FACELETS; i++)
+        moved[c->sym_facelet[j][i]] = c->sym_face[j][colour[i]];
+    dom_c3_from_facelets(c, moved, out); /* a symmetry of a cube is a cube: no failure */
+}
+
 void dom_c3_geometry_init(c3 *c)
 {
     for (int i = 0; i < C3_CORNERS; i++)
@@ -173,6 +229,7 @@ void dom_c3_geometry_init(c3 *c)
         cubie_facelets(DOM_C3_EDGE_NAME[i], 2, c->edge_facelet[i]);
     facelet_turns(c);
     cubie_turns(c);
+    symmetries(c);
     for (int j = 0; j < C3_CORNERS; j++)
         cubie_distances(c, j, 3, c->corner_dist[j]);
     for (int j = 0; j < C3_EDGES; j++)

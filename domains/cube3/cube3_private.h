@@ -23,6 +23,10 @@
 #define C3_PRUNE_STATES 19
 /* Longest scramble the text parser takes (a line is at most 16 kB). */
 #define C3_MAX_SCRAMBLE 8192
+/* Whole-cube symmetries that are their own inverse (the identity, 3 half
+ * turns about face axes, 6 about edge axes, 9 mirror planes, the point
+ * reflection), each also composed with the inverse cube: 40 maps. */
+#define C3_SYMS 20
 
 /* A quarter turn as the 4 corner and 4 edge positions it refills: the
  * position each one's cubie comes from and the twist (flip) it adds. */
@@ -41,6 +45,12 @@ typedef struct c3 {
     /* facelet_turn[m][i]: the facelet whose colour moves to i under m */
     uint8_t facelet_turn[C3_MOVES][C3_FACELETS];
     uint8_t prune[C3_PRUNE_STATES * C3_MOVES];
+    /* sym_facelet[j][i]: where whole-cube symmetry j takes facelet i;
+     * sym_face[j][f]: the face f's centre goes to; sym_move[j][m]: the
+     * turn m becomes (a mirror turns the other way) */
+    uint8_t sym_facelet[C3_SYMS][C3_FACELETS];
+    uint8_t sym_face[C3_SYMS][6];
+    uint8_t sym_move[C3_SYMS][C3_MOVES];
     /* Korf's 3-D Manhattan distance: quarter turns one cubie needs from
      * (position, twist or flip) to its home, [cubie][position * 3 + twist]
      * and [cubie][position * 2 + flip] */
@@ -59,6 +69,9 @@ int dom_c3_apply(const void *inst, void *state, int move);
 
 /* cube3_geometry.c: fill facelet tables, turns and distance tables. */
 void dom_c3_geometry_init(c3 *c);
+/* Whole-cube symmetry j (0..C3_SYMS-1) of s: the cube turned (or mirrored)
+ * in space and its colours renamed so the centres are home again. */
+void dom_c3_conjugate(const c3 *c, int j, const uint8_t *s, uint8_t *out);
 
 /* cube3_text.c */
 int dom_c3_parse_state(const void *inst, const char *text, void *state);
