@@ -94,6 +94,10 @@ static int info(const char *spec)
            f->prune_states, f->inputs, f->max_active, f->max_delta, f->encoding,
            f->heuristics && f->heuristics[0] ? f->heuristics : "none",
            f->patterns && f->patterns[0] ? f->patterns : "none", f->has_uniform, f->typical_depth);
+    /* what the optional entries offer searches: --variants K up to
+     * symmetries with paths, IDA* windows by between or relative */
+    printf("symmetries=%d\nsymmetric_paths=%d\nbetween=%d\nrelative=%d\n", dom_symmetries(d),
+           dom_has_symmetric_path(d), dom_has_between(d), dom_has_relative(d));
     dom_free(d);
     return CLI_EXIT_OK;
 }

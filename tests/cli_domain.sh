@@ -25,6 +25,10 @@ head -1 "$T/list" | grep -q '^name' || fail "domain list has no header"
 grep -qx 'domain=pancake:10' "$T/info" || fail "info: canonical domain $(head -2 "$T/info")"
 grep -qx 'moves=9' "$T/info" || fail "info: 9 flips of 10 pancakes"
 grep -qx 'inputs=100' "$T/info" || fail "info: 100 inputs"
+grep -qx 'symmetries=1' "$T/info" || fail "info: the pancakes have no symmetric map"
+"$H" domain info cube3 >"$T/cinfo" || fail "domain info cube3"
+grep -qx 'symmetries=40' "$T/cinfo" && grep -qx 'symmetric_paths=1' "$T/cinfo" &&
+    grep -qx 'relative=1' "$T/cinfo" || fail "info: the cube's maps $(tail -4 "$T/cinfo")"
 
 # check passes on the good plug-in, with heuristic checks against BFS
 "$H" domain check "$T/libpancake.so:7" --walks 100 >"$T/ck" 2>"$T/ckerr" || fail "check: $(cat "$T/ckerr")"
