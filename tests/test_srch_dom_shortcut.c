@@ -239,7 +239,8 @@ static void beam_variants(const char *spec, const char *heur, int walk, int widt
             memcpy(path, res->moves, (size_t)lk);
             dom_symmetric_path(d, k, path, lk);
             CHECK_MSG(dom_replay(d, s, path, lk) == 1, "%s map %d: length %d", spec, k, lk);
-            la = k ? la : lk;
+            if (k == 0)
+                la = lk;
             best = lk < best ? lk : best;
         }
         CHECK(srch_dom_beam(d, s, h, &two, NULL, res) == 0 &&

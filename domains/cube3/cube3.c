@@ -299,8 +299,9 @@ static void dom_c3_symmetric_path(const void *inst, uint32_t k, uint8_t *moves, 
             moves[i] = b;
             moves[j] = a;
         }
-    for (int i = 0; k / 2 && i < n; i++)
-        moves[i] = c->sym_move[k / 2][moves[i]];
+    if (k / 2)
+        for (int i = 0; i < n; i++)
+            moves[i] = c->sym_move[k / 2][moves[i]];
 }
 
 static void dom_c3_destroy(void *inst)

@@ -190,35 +190,92 @@ static void transform(int j, const int *v, int *out)
         out[r] = SYM_ORDER[j][1] * (m[3 * r] * v[0] + m[3 * r + 1] * v[1] + m[3 * r + 2] * v[2]);
 }
 
-/* Each symmetry as a facelet permutation, a face renaming and a move
- * renaming; a mirror (sign -1) turns clockwise into counterclockwise. */
+/* The position (of `n` corners or edges, `width` facelets each, row-major)
+ * that holds facelet f. */
+static int position_of(const uint8_t *facelets, int n, int width, int f)
+{
+    for (int p = 0; p < n; p++)
+        for (int k = 0; k < width; k++)
+            if (facelets[p * width + k] == f)
+                return p;
+    return -1;
+}
+
+/* Symmetry j of every position holding one placement (cubie c with twist t
+ * everywhere: no cube, but each position reads on its own): the facelets
+ * moved by the symmetry, the colours renamed by where it takes the centres,
+ * and each position read back. */
+static void image_of_placement(const c3 *c, const uint8_t *facelet, const uint8_t *face, int corner,
+                               int cubie, int t, uint8_t *out)
+{
+    uint8_t x[C3_STATE_BYTES], colour[C3_FACELETS], moved[C3_FACELETS];
+    memset(x, 0, sizeof x);
+    memset(x + (corner ? C3_CP : C3_EP), cubie, corner ? C3_CORNERS : C3_EDGES);
+    memset(x + (corner ? C3_CO : C3_EO), t, corner ? C3_CORNERS : C3_EDGES);
+    dom_c3_to_facelets(c, x, colour);
+    for (int i = 0; i < C3_FACELETS; i++)
+        moved[facelet[i]] = face[colour[i]];
+    dom_c3_read_cubies(c, moved, out); /* an image of a cubie is a cubie: no failure */
+}
+
+/* Symmetry j's cubie tables, read off what it does to the facelets. */
+static void symmetry_cubies(c3 *c, int j, const uint8_t *facelet, const uint8_t *face)
+{
+    uint8_t y[C3_STATE_BYTES];
+    for (int p = 0; p < C3_CORNERS; p++)
+        c->sym_cfrom[j][position_of(c->corner_facelet[0], C3_CORNERS, 3,
+                                    facelet[c->corner_facelet[p][0]])] = (uint8_t)p;
+    for (int p = 0; p < C3_EDGES; p++)
+        c->sym_efrom[j][position_of(c->edge_facelet[0], C3_EDGES, 2,
+                                    facelet[c->edge_facelet[p][0]])] = (uint8_t)p;
+    for (int v = 0; v < C3_CORNERS * 3; v++) {
+        image_of_placement(c, facelet, face, 1, v / 3, v % 3, y);
+        for (int p = 0; p < C3_CORNERS; p++)
+            c->sym_corner[j][p][v] = (uint8_t)(y[C3_CP + p] * 3 + y[C3_CO + p]);
+    }
+    for (int v = 0; v < C3_EDGES * 2; v++) {
+        image_of_placement(c, facelet, face, 0, v / 2, v % 2, y);
+        for (int p = 0; p < C3_EDGES; p++)
+            c->sym_edge[j][p][v] = (uint8_t)(y[C3_EP + p] * 2 + y[C3_EO + p]);
+    }
+}
+
+/* Each symmetry as a facelet permutation and a face renaming, from which
+ * the turn renaming (a mirror, sign -1, turns clockwise into
+ * counterclockwise) and the cubie tables follow. */
 static void symmetries(c3 *c)
 {
     for (int j = 0; j < C3_SYMS; j++) {
+        uint8_t face[6], facelet[C3_FACELETS];
         for (int f = 0; f < 6; f++) {
             int n[3];
             transform(j, NORMAL[f], n);
-            c->sym_face[j][f] = (uint8_t)face_of_normal(n);
+            face[f] = (uint8_t)face_of_normal(n);
         }
         for (int i = 0; i < C3_FACELETS; i++) {
             int p[3], q[3];
             facelet_position(i / 9, i % 9 / 3, i % 3, p);
             transform(j, p, q);
-            c->sym_facelet[j][i] = (uint8_t)facelet_at(c->sym_face[j][i / 9], q);
+            facelet[i] = (uint8_t)facelet_at(face[i / 9], q);
         }
         for (int m = 0; m < C3_MOVES; m++)
-            c->sym_move[j][m] =
-                (uint8_t)(2 * c->sym_face[j][m / 2] + ((m & 1) ^ (SYM_ORDER[j][1] < 0)));
+            c->sym_move[j][m] = (uint8_t)(2 * face[m / 2] + ((m & 1) ^ (SYM_ORDER[j][1] < 0)));
+        symmetry_cubies(c, j, facelet, face);
     }
 }
 
 void dom_c3_conjugate(const c3 *c, int j, const uint8_t *s, uint8_t *out)
 {
-    uint8_t colour[C3_FACELETS], moved[C3_FACELETS];
-    dom_c3_to_facelets(c, s, colour);
-    for (int i = 0; i < C3_FACELETS; i++)
-        moved[c->sym_facelet[j][i]] = c->sym_face[j][colour[i]];
-    dom_c3_from_facelets(c, moved, out); /* a symmetry of a cube is a cube: no failure */
+    for (int p = 0; p < C3_CORNERS; p++) {
+        int q = c->sym_cfrom[j][p], v = c->sym_corner[j][p][s[C3_CP + q] * 3 + s[C3_CO + q]];
+        out[C3_CP + p] = (uint8_t)(v / 3);
+        out[C3_CO + p] = (uint8_t)(v % 3);
+    }
+    for (int p = 0; p < C3_EDGES; p++) {
+        int q = c->sym_efrom[j][p], v = c->sym_edge[j][p][s[C3_EP + q] * 2 + s[C3_EO + q]];
+        out[C3_EP + p] = (uint8_t)(v / 2);
+        out[C3_EO + p] = (uint8_t)(v % 2);
+    }
 }
 
 void dom_c3_geometry_init(c3 *c)

@@ -45,12 +45,16 @@ typedef struct c3 {
     /* facelet_turn[m][i]: the facelet whose colour moves to i under m */
     uint8_t facelet_turn[C3_MOVES][C3_FACELETS];
     uint8_t prune[C3_PRUNE_STATES * C3_MOVES];
-    /* sym_facelet[j][i]: where whole-cube symmetry j takes facelet i;
-     * sym_face[j][f]: the face f's centre goes to; sym_move[j][m]: the
-     * turn m becomes (a mirror turns the other way) */
-    uint8_t sym_facelet[C3_SYMS][C3_FACELETS];
-    uint8_t sym_face[C3_SYMS][6];
+    /* sym_move[j][m]: the turn m becomes under whole-cube symmetry j (a
+     * mirror turns the other way); sym_cfrom[j][p]: the corner position
+     * whose cubie symmetry j takes to p, sym_corner[j][p][cubie * 3 +
+     * twist]: that cubie's name and twist at p (cubie' * 3 + twist'); the
+     * edges' likewise (flips for twists) */
     uint8_t sym_move[C3_SYMS][C3_MOVES];
+    uint8_t sym_cfrom[C3_SYMS][C3_CORNERS];
+    uint8_t sym_corner[C3_SYMS][C3_CORNERS][C3_CORNERS * 3];
+    uint8_t sym_efrom[C3_SYMS][C3_EDGES];
+    uint8_t sym_edge[C3_SYMS][C3_EDGES][C3_EDGES * 2];
     /* Korf's 3-D Manhattan distance: quarter turns one cubie needs from
      * (position, twist or flip) to its home, [cubie][position * 3 + twist]
      * and [cubie][position * 2 + flip] */
@@ -80,6 +84,9 @@ int dom_c3_parse_moves(const void *inst, const char *text, uint8_t *moves, int c
 /* Facelets (54 colours as face indices 0..5) to cubies, checking that the
  * cube exists and is solvable: 0, or a status through host->fail. */
 int dom_c3_from_facelets(const c3 *c, const uint8_t *colour, uint8_t *s);
+/* The same without the whole-cube checks: each position's cubie and twist
+ * (flip) read on its own, so a cubie may appear twice. */
+int dom_c3_read_cubies(const c3 *c, const uint8_t *colour, uint8_t *s);
 void dom_c3_to_facelets(const c3 *c, const uint8_t *s, uint8_t *colour);
 /* Parity (0 even, 1 odd) of a permutation of n <= 12 entries. */
 int dom_c3_parity(const uint8_t *p, int n);

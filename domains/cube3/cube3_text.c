@@ -105,7 +105,7 @@ static int check_cubies(const c3 *c, const uint8_t *s)
     return 0;
 }
 
-int dom_c3_from_facelets(const c3 *c, const uint8_t *colour, uint8_t *s)
+int dom_c3_read_cubies(const c3 *c, const uint8_t *colour, uint8_t *s)
 {
     memset(s, 0, C3_STATE_BYTES);
     for (int i = 0; i < C3_CORNERS; i++) {
@@ -118,7 +118,13 @@ int dom_c3_from_facelets(const c3 *c, const uint8_t *colour, uint8_t *s)
         if (st)
             return st;
     }
-    return check_cubies(c, s);
+    return 0;
+}
+
+int dom_c3_from_facelets(const c3 *c, const uint8_t *colour, uint8_t *s)
+{
+    int st = dom_c3_read_cubies(c, colour, s);
+    return st ? st : check_cubies(c, s);
 }
 
 void dom_c3_to_facelets(const c3 *c, const uint8_t *s, uint8_t *colour)
