@@ -45,6 +45,9 @@ typedef uint16_t vnu __attribute__((vector_size(NN_VBYTES)));
  * quarter of the 7-bit input step of a row whose range is 16 or more. */
 #define ACC16_MIN_BITS 8
 
+/* Columns of the padded last layer of a narrow-output Q8 network. */
+#define NN_TAIL16 16
+
 /* What clones share, read-only after creation. */
 struct nn_sparse_w {
     atomic_int refs;
@@ -59,6 +62,9 @@ struct nn_sparse_w {
     int32_t *b0;        /* first-layer bias in fixed point, padded: [lanes] */
     int16_t *w0h, *b0h; /* the same in 16 bits (acc16) */
     float unit;         /* value of one fixed-point step: 2^-bits */
+    /* Q8, a last layer of 2..NN_TAIL16 outputs (a Q network's): its kernel
+     * padded to NN_TAIL16 columns, so a row's sums stay in registers */
+    float *tail16;
     struct nn_qlayer q[NN_MAX_LAYERS]; /* Q8: layers 1 .. n_layers - 2 */
 };
 
@@ -108,6 +114,7 @@ static void weights_release(struct nn_sparse_w *w)
     free(w->b0);
     free(w->w0h);
     free(w->b0h);
+    free(w->tail16);
     free(w);
 }
 
@@ -235,6 +242,21 @@ static int first_layer_16(struct nn_sparse_w *w, const float *W, const float *b,
 }
 
 /* The shared weights; max_active > 0 (Q8 only) tries 16-bit accumulators. */
+/* The padded copy of a narrow last layer (tail16), when there is one. */
+static int tail_make(struct nn_sparse_w *w)
+{
+    int last = w->f->n_layers - 1, in = w->f->layer[last].in, out = w->f->layer[last].out;
+    if (last < 1 || out < 2 || out > NN_TAIL16)
+        return 0;
+    w->tail16 = zalloc64((size_t)in * NN_TAIL16 * sizeof *w->tail16);
+    if (!w->tail16)
+        return -1;
+    for (int i = 0; i < in; i++)
+        memcpy(w->tail16 + (size_t)i * NN_TAIL16, w->f->layer[last].w + (size_t)i * out,
+               (size_t)out * sizeof *w->tail16);
+    return 0;
+}
+
 static struct nn_sparse_w *weights_make(const nn_model *m, enum nn_sparse_kind kind, int max_active)
 {
     struct nn_sparse_w *w = calloc(1, sizeof *w);
@@ -264,6 +286,8 @@ static struct nn_sparse_w *weights_make(const nn_model *m, enum nn_sparse_kind k
     for (int l = 1; kind == NN_SPARSE_Q8 && l + 1 < f->n_layers; l++)
         if (qlayer_make(&w->q[l], f->layer[l].w, f->layer[l].in, f->layer[l].out))
             goto fail;
+    if (kind == NN_SPARSE_Q8 && tail_make(w))
+        goto fail;
     return w;
 fail:
     weights_release(w);
@@ -490,6 +514,26 @@ NN_CLONES static float dot(const float *restrict x, const float *restrict y, int
     return t;
 }
 
+/* y[0..out) = x @ W16 for one row, W16 [in, NN_TAIL16] (zero padded): two
+ * register-sized sums (even and odd inputs), where nn_matvec's row in
+ * memory makes each input wait for the previous one's store. */
+NN_CLONES static void matvec_tail16(const float *restrict x, const float *restrict w16, int in,
+                                    int out, float *restrict y)
+{
+    float a[NN_TAIL16] = {0}, b[NN_TAIL16] = {0};
+    int i = 0;
+    for (; i + 2 <= in; i += 2)
+        for (int j = 0; j < NN_TAIL16; j++) {
+            a[j] += x[i] * w16[(size_t)i * NN_TAIL16 + j];
+            b[j] += x[i + 1] * w16[(size_t)(i + 1) * NN_TAIL16 + j];
+        }
+    for (; i < in; i++)
+        for (int j = 0; j < NN_TAIL16; j++)
+            a[j] += x[i] * w16[(size_t)i * NN_TAIL16 + j];
+    for (int j = 0; j < out; j++)
+        y[j] = a[j] + b[j];
+}
+
 /* Float layer l on n rows of `wide` floats: h -> out (nn_infer_run's arithmetic). */
 static void float_layer(const nn_sparse *s, int l, const float *h, int n, float *out)
 {
@@ -498,6 +542,9 @@ static void float_layer(const nn_sparse *s, int l, const float *h, int n, float 
     if (s->w->kind == NN_SPARSE_Q8 && width == 1) /* the output layer of a value network */
         for (int r = 0; r < n; r++)
             out[(size_t)r * wide] = dot(h + (size_t)r * wide, f->layer[l].w, in);
+    else if (s->w->tail16 && l == f->n_layers - 1) /* a Q network's */
+        for (int r = 0; r < n; r++)
+            matvec_tail16(h + (size_t)r * wide, s->w->tail16, in, width, out + (size_t)r * wide);
     else if (n == 1 || s->w->kind == NN_SPARSE_Q8) /* Q8: each row alone, whatever the batch */
         for (int r = 0; r < n; r++)
             nn_matvec(h + (size_t)r * wide, f->layer[l].w, in, width, out + (size_t)r * wide);

@@ -139,8 +139,12 @@ expect 2 "no --residual" "$H" avi --domain cube3 --targets q --residual pdb:corn
 "$H" avi --domain cube3 --targets "distill:$T/w.h5" --arch 480-16-1 --steps 5 --batch 200 \
     --walk-max 8 --rounds 2 -o "$T/d.h5" >"$T/d.csv" 2>"$T/avi.err" || fail "avi distill: $(cat "$T/avi.err")"
 grep -qx "attr.avi_teacher=$T/w.h5" <("$H" nn info "$T/d.h5") || fail "distill: teacher not recorded"
-expect 2 "one-output network" "$H" solve --domain cube3 --algo beam --heuristic "ann:$T/q.h5,sym:2" \
-    "$T/scr.txt"
+# a Q network averaged over maps that commute with the turns (the cube has 19)
+"$H" solve --domain cube3 --algo beam --width 2000 --ball 4 --heuristic "ann:$T/q.h5,sym:3" \
+    "$T/scr.txt" >"$T/qs.txt" 2>"$T/qs.err" || fail "Q sym:3: $(cat "$T/qs.err")"
+grep -q 'status=solved' "$T/qs.txt" || fail "Q sym:3: $(cat "$T/qs.txt")"
+expect 2 "commute with the moves" "$H" solve --domain cube3 --algo beam \
+    --heuristic "ann:$T/q.h5,sym:21" "$T/scr.txt"
 # IDA* windows: a weighted-A* 3x4 solution comes back never longer and replays;
 # the cube has no estimate between two states
 printf '1 %s\n' "$("$H" domain sample npuzzle:3x4 -n 1 --walk 60 --seed 9 | cut -d' ' -f2-)" >"$T/b34.txt"

@@ -268,10 +268,11 @@ static void check_diff(const char *what, const float *y1, const float *y0, int n
 }
 
 /* Q8 against float on 400 random boards: the mean and largest absolute
- * difference in output units must stay below `mae` and `max`. */
+ * difference in output units (every output of a many-output network, a Q
+ * network's narrow last layer included) must stay below `mae` and `max`. */
 static void test_q8_accuracy(nn_model *m, const char *what, double mae, double max)
 {
-    int st = 0, n = 400;
+    int st = 0, n = 400, outs = nn_model_outputs(m);
     nn_sparse *fl = nn_sparse_new(m, NN_SPARSE_FLOAT, n, &st);
     nn_sparse *q = nn_sparse_new(m, NN_SPARSE_Q8, n, &st);
     nn_sparse *qc = q ? nn_sparse_clone(q, 3, &st) : NULL;
@@ -280,7 +281,8 @@ static void test_q8_accuracy(nn_model *m, const char *what, double mae, double m
         goto done;
     int stride = nn_sparse_acc_stride(fl), idx[CELLS];
     int32_t *acc = calloc((size_t)n * stride, sizeof *acc);
-    float *y0 = calloc(n, sizeof *y0), *y1 = calloc(n, sizeof *y1), y2[3];
+    float *y0 = calloc((size_t)n * outs, sizeof *y0), *y1 = calloc((size_t)n * outs, sizeof *y1),
+          y2[3 * 16];
     hn_rng *r = hn_rng_new(3);
     board b;
     for (int i = 0; i < n; i++) {
@@ -291,8 +293,8 @@ static void test_q8_accuracy(nn_model *m, const char *what, double mae, double m
     CHECK(nn_sparse_run(fl, acc, n, y0) == 0 && nn_sparse_run(q, acc, n, y1) == 0);
     CHECK(nn_sparse_run(qc, acc, 3, y2) == 0);
     double mean, worst;
-    check_diff(what, y1, y0, n, mae, max, &mean, &worst);
-    for (int i = 0; i < 3; i++)
+    check_diff(what, y1, y0, n * outs, mae, max, &mean, &worst);
+    for (int i = 0; i < 3 * outs; i++)
         CHECK(y2[i] == y1[i]); /* a clone shares the quantized weights */
     printf("%s: q8 vs float on %d boards: mean |diff| %.4f, max %.4f\n", what, n, mean, worst);
     hn_rng_free(r);
@@ -410,7 +412,8 @@ int main(void)
 {
     nn_model *m = random_model("256-96-40-24:relu-1", 4);
     nn_model *small = random_model("256-8-1", 5);
-    CHECK(m && small);
+    nn_model *q = random_model("256-96-40-24:relu-12", 6); /* a Q network's shape */
+    CHECK(m && small && q);
     if (m && small) {
         test_random_boards(m);
         test_random_boards(small);
@@ -418,11 +421,13 @@ int main(void)
         test_kernels_agree(m);
         /* target std 8: 0.3 is about 4 % of the output's scale */
         test_q8_accuracy(m, "random 256-96-40-24-1", 0.3, 1.5);
+        test_q8_accuracy(q, "random 256-96-40-24-12", 0.3, 1.5);
         test_acc16(m, "random 256-96-40-24-1", 96, 0.3, 1.5);
         test_acc16_edges(m);
     }
     nn_model_free(m);
     nn_model_free(small);
+    nn_model_free(q);
     /* the shipped search networks, in moves: the 0.35-quantile network and
      * the student distilled from it */
     test_shipped("models/15puzzle-annd-q35.h5", 0.1, 0.5);

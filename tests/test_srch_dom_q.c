@@ -89,13 +89,60 @@ static void test_values(const dom *d, const nn_model *q, int engine, int max_bat
     hn_rng_free(r);
 }
 
-/* A Q model with sym:2, a wrong output count: refused. */
-static void test_refused(const dom *d, const nn_model *q)
+/* Averaged over the L-R mirror (sym:2: the cube's first map that commutes
+ * with the turns is map 2; map 1, the inverse, does not), child i of parent
+ * p by move m: the mean of p's output m and the mirror of p's output for
+ * the mirror of m. */
+static void test_sym(const dom *d, const nn_model *q)
 {
+    enum { P = 6 };
+    size_t sb = dom_state_bytes(d);
+    uint8_t par[P * DOM_MAX_STATE_BYTES], mir[P * DOM_MAX_STATE_BYTES],
+        kids[P * 12 * DOM_MAX_STATE_BYTES], km[P * 12], kq[DOM_MAX_MOVES], sol[64];
+    int parent_of[P * 12], nk = 0;
+    hn_rng *r = hn_rng_new(4);
+    for (int p = 0; p < P; p++) {
+        tdom_walk_solution(d, r, 6 + p, par + (size_t)p * sb, sol);
+        dom_symmetric(d, par + (size_t)p * sb, 2, mir + (size_t)p * sb);
+        int k = dom_expand(d, par + (size_t)p * sb, DOM_PRUNE_ROOT, kids + (size_t)nk * sb, km + nk,
+                           kq);
+        for (int c = 0; c < k; c++)
+            parent_of[nk + c] = p;
+        nk += k;
+    }
+    float yp[P * 12], ym[P * 12];
+    CHECK(tdom_dense_outputs(d, q, par, P, yp) == 0);
+    CHECK(tdom_dense_outputs(d, q, mir, P, ym) == 0);
     srch_dom_net_opts o = SRCH_DOM_NET_DEFAULTS;
+    o.engine = SRCH_DOM_ENGINE_FLOAT;
     o.symmetries = 2;
     int st;
+    srch_dom_heur *h = srch_dom_heur_net(d, q, "q", &o, &st);
+    CHECK_MSG(h != NULL, "%s", hn_errmsg());
+    double est[P * 12];
+    CHECK(h && srch_dom_heur_estimate(h, kids, (size_t)nk, par, parent_of, km, est) == 0);
+    for (int i = 0; h && i < nk; i++) {
+        uint8_t mm = km[i];
+        dom_symmetric_path(d, 2, &mm, 1);
+        int p = parent_of[i];
+        double want = 0.5 * (yp[p * 12 + km[i]] + ym[p * 12 + mm]);
+        CHECK_MSG(fabs(est[i] - want) <= 1e-4, "child %d: %g vs %g", i, est[i], want);
+    }
+    CHECK(!h || srch_dom_heur_rows(h) == 2 * P);
+    srch_dom_heur_free(h);
+    /* 19 whole-cube symmetries besides the identity commute with the turns */
+    o.symmetries = 20;
+    CHECK((h = srch_dom_heur_net(d, q, "q", &o, &st)) != NULL);
+    srch_dom_heur_free(h);
+    o.symmetries = 21;
     CHECK(srch_dom_heur_net(d, q, "q", &o, &st) == NULL && st == HN_ERR_ARG);
+    hn_rng_free(r);
+}
+
+/* A model with a wrong output count: refused. */
+static void test_refused(const dom *d)
+{
+    int st;
     nn_model *w = tdom_random_model("480-8-5", 4, 10.0, 3.0, NULL);
     nn_model_set_meta_str(w, "domain", "cube3");
     CHECK(srch_dom_heur_net(d, w, "w", NULL, &st) == NULL && st == HN_ERR_SHAPE);
@@ -140,7 +187,8 @@ int main(void)
     test_values(d, q, SRCH_DOM_ENGINE_FLOAT, 1024, 1e-4);
     test_values(d, q, SRCH_DOM_ENGINE_FLOAT, 2, 1e-4);
     test_values(d, q, SRCH_DOM_ENGINE_Q8, 4, 0.1);
-    test_refused(d, q);
+    test_sym(d, q);
+    test_refused(d);
     test_beam(d, q);
     nn_model_free(q);
     nn_model_free(m);

@@ -18,6 +18,9 @@ enum kind { K_ADM, K_NET, K_MAX, K_SUM };
 
 /* An admissible heuristic is read-only (its tables may be gigabytes), so
  * clones share it; the last leaf frees it. */
+/* The most maps a network is averaged over besides the identity (sym:64). */
+#define DOM_SYM_MAX 63
+
 typedef struct {
     dom_heur *h;
     atomic_int refs;
@@ -35,6 +38,13 @@ struct srch_dom_heur {
      * rows stay the parents of the next call's children */
     gen_net *symnet;
     int sym;
+    /* the maps averaged over (sym > 1): 1..sym-1, or for a Q network (qnet)
+     * the first sym-1 that commute with the moves, map qmap[j] of a state
+     * taking its move m to qmove[j][m] */
+    int qnet;
+    int qmap[DOM_SYM_MAX];
+    uint8_t qmove[DOM_SYM_MAX][DOM_MAX_MOVES];
+    uint8_t *mbuf;        /* the mapped moves */
     srch_dom_heur *a, *b; /* K_MAX, K_SUM */
     int scale;            /* the root's value options */
     double offset;
@@ -77,6 +87,7 @@ void srch_dom_heur_free(srch_dom_heur *h)
     free(h->est);
     free(h->ftmp);
     free(h->sbuf);
+    free(h->mbuf);
     free(h);
 }
 
@@ -151,6 +162,58 @@ static int net_engine(int engine)
     return nn_simd_best() != NN_SIMD_SCALAR ? SRCH_DOM_ENGINE_Q8 : SRCH_DOM_ENGINE_FLOAT;
 }
 
+/* 1 when map k commutes with every move on `state`: the map of each child
+ * is the map of the state after the mapped move (mv[m], from the domain's
+ * path map of the one-move path). */
+static int commutes(const dom *d, int k, const uint8_t *state, const uint8_t *mv)
+{
+    uint8_t a[DOM_MAX_STATE_BYTES], b[DOM_MAX_STATE_BYTES], c[DOM_MAX_STATE_BYTES];
+    size_t sb = dom_state_bytes(d);
+    for (int m = 0; m < dom_nmoves(d); m++) {
+        memcpy(c, state, sb);
+        if (!dom_apply(d, c, m))
+            continue;
+        dom_symmetric(d, c, k, a);
+        dom_symmetric(d, state, k, b);
+        if (!dom_apply(d, b, mv[m]) || memcmp(a, b, sb))
+            return 0;
+    }
+    return 1;
+}
+
+/* A Q network's row values a state's children, so averaging it over a map
+ * needs the map to carry children to children: the first sym - 1 maps that
+ * commute with the moves (checked on the goal and a walk from it). */
+static int q_maps(srch_dom_heur *h, const char *name)
+{
+    const dom *d = h->d;
+    uint8_t goal[DOM_MAX_STATE_BYTES], walk[DOM_MAX_STATE_BYTES];
+    hn_rng *rng = hn_rng_new(7);
+    if (!rng)
+        return hn_fail(HN_ERR_NOMEM, "out of memory for a heuristic");
+    dom_goal(d, goal);
+    memcpy(walk, goal, dom_state_bytes(d));
+    dom_walk(d, walk, 40, rng);
+    hn_rng_free(rng);
+    int n = 0, want = h->sym - 1;
+    for (int k = 1; k < dom_symmetries(d) && n < want && dom_has_symmetric_path(d); k++) {
+        uint8_t *mv = h->qmove[n];
+        for (int m = 0; m < dom_nmoves(d); m++) {
+            mv[m] = (uint8_t)m;
+            dom_symmetric_path(d, k, mv + m, 1);
+        }
+        if (commutes(d, k, goal, mv) && commutes(d, k, walk, mv))
+            h->qmap[n++] = k;
+    }
+    if (n < h->sym - 1)
+        return hn_fail(HN_ERR_ARG,
+                       "%s: sym:%d with a Q network needs %d symmetric maps that commute "
+                       "with the moves; domain %s has %d",
+                       name, h->sym, h->sym - 1, dom_spec(d), n);
+    h->qnet = 1;
+    return 0;
+}
+
 static srch_dom_heur *net_leaf(const dom *d, const nn_model *m, const char *name,
                                const srch_dom_net_opts *o, int *status)
 {
@@ -165,11 +228,6 @@ static srch_dom_heur *net_leaf(const dom *d, const nn_model *m, const char *name
     if ((*status = check_model(d, m, name)))
         return NULL;
     int sym = o->symmetries > 1 ? o->symmetries : 1;
-    if (sym > 1 && nn_model_outputs(m) > 1) {
-        *status = hn_fail(HN_ERR_ARG, "%s: sym:%d needs a one-output network (this one gives %d)",
-                          name, sym, nn_model_outputs(m));
-        return NULL;
-    }
     if (sym > dom_symmetries(d)) {
         *status = hn_fail(HN_ERR_ARG,
                           "%s: sym:%d, but domain %s has %d symmetric map(s) with the "
@@ -186,6 +244,12 @@ static srch_dom_heur *net_leaf(const dom *d, const nn_model *m, const char *name
     h->net = net;
     h->has_net = 1;
     h->sym = sym;
+    for (int k = 1; k < sym; k++)
+        h->qmap[k - 1] = k;
+    if (sym > 1 && nn_model_outputs(m) > 1 && (*status = q_maps(h, name))) {
+        srch_dom_heur_free(h);
+        return NULL;
+    }
     if (sym > 1 && !(h->symnet = srch_gen_net_clone(net, status))) {
         srch_dom_heur_free(h);
         return NULL;
@@ -352,6 +416,9 @@ srch_dom_heur *srch_dom_heur_clone(const srch_dom_heur *h, int *status)
     c->offset = h->offset;
     c->has_net = h->has_net;
     c->sym = h->sym;
+    c->qnet = h->qnet;
+    memcpy(c->qmap, h->qmap, sizeof c->qmap);
+    memcpy(c->qmove, h->qmove, sizeof c->qmove);
     if (h->sa) {
         atomic_fetch_add(&h->sa->refs, 1);
         c->sa = h->sa;
@@ -395,24 +462,36 @@ static int reserve(srch_dom_heur *h, size_t n)
     free(h->est);
     free(h->ftmp);
     free(h->sbuf);
+    free(h->mbuf);
     h->tmp = malloc(cap * sizeof *h->tmp);
     h->est = malloc(cap * sizeof *h->est);
     h->ftmp = malloc(cap * sizeof *h->ftmp);
     h->sbuf = h->sym > 1 ? malloc(cap * dom_state_bytes(h->d)) : NULL;
-    h->cap = h->tmp && h->est && h->ftmp && (h->sym < 2 || h->sbuf) ? cap : 0;
+    h->mbuf = h->sym > 1 ? malloc(cap) : NULL;
+    h->cap = h->tmp && h->est && h->ftmp && (h->sym < 2 || (h->sbuf && h->mbuf)) ? cap : 0;
     return h->cap ? 0 : hn_fail(HN_ERR_NOMEM, "out of memory for heuristic values");
 }
 
-/* est[i] becomes the mean of the network over state i and its symmetric
- * maps 1..sym-1 (built from their active inputs: a map is no move). */
-static int sym_mean(srch_dom_heur *h, const uint8_t *s, size_t n, double *est)
+/* est[i] becomes the mean of the network over state i and its maps
+ * qmap[0..sym-1), each row built from its active inputs (a map is no move);
+ * for a Q network over the maps of child i's parent (of state i when there
+ * are no parents): child i's value from a mapped parent's row is its output
+ * for the mapped move. */
+static int sym_mean(srch_dom_heur *h, const uint8_t *s, size_t n, const uint8_t *parents,
+                    const int *parent_of, const uint8_t *moves, double *est)
 {
     size_t sb = dom_state_bytes(h->d);
+    int by_parent = h->qnet && parents && parent_of && moves;
+    const uint8_t *src = by_parent ? parents : s;
+    size_t np = by_parent ? (n ? (size_t)parent_of[n - 1] + 1 : 0) : n; /* parents in order */
     int st = reserve(h, n); /* a leaf's tmp is free: only max and sum nodes use theirs */
-    for (int k = 1; !st && k < h->sym; k++) {
-        for (size_t i = 0; i < n; i++)
-            dom_symmetric(h->d, s + i * sb, k, h->sbuf + i * sb);
-        st = srch_gen_net_estimate(h->symnet, h->sbuf, n, NULL, NULL, NULL, h->tmp);
+    for (int j = 0; !st && j < h->sym - 1; j++) {
+        for (size_t i = 0; i < np; i++)
+            dom_symmetric(h->d, src + i * sb, h->qmap[j], h->sbuf + i * sb);
+        for (size_t i = 0; by_parent && i < n; i++)
+            h->mbuf[i] = h->qmove[j][moves[i]];
+        st = by_parent ? srch_gen_net_estimate(h->symnet, s, n, h->sbuf, parent_of, h->mbuf, h->tmp)
+                       : srch_gen_net_estimate(h->symnet, h->sbuf, n, NULL, NULL, NULL, h->tmp);
         for (size_t i = 0; !st && i < n; i++)
             est[i] += h->tmp[i];
     }
@@ -436,7 +515,7 @@ int srch_dom_heur_estimate(srch_dom_heur *h, const void *states, size_t n, const
         return 0;
     case K_NET:
         st = srch_gen_net_estimate(h->net, s, n, parents, parent_of, moves, est);
-        return st || h->sym < 2 ? st : sym_mean(h, s, n, est);
+        return st || h->sym < 2 ? st : sym_mean(h, s, n, parents, parent_of, moves, est);
     default:
         break;
     }
