@@ -31,6 +31,8 @@ int cli_dom_predict(const char *model, const char *file, const char *domain);
 /* Search settings shared by solve and eval on a domain. */
 typedef struct cli_dom_search {
     const char *domain, *model, *heuristic, *floor;
+    const char *blend; /* --blend W:H's H (W in blend_w) */
+    double blend_w;
     char heur_buf[4200];
     int algo; /* enum cli_dom_algo */
     srch_dom_opts so;
@@ -89,7 +91,7 @@ enum { CLI_DOM_OPT_BOUND = 1040, CLI_DOM_OPT_ADMISSIBLE = 1041 };
         {"shortcut", required_argument, 0, 1017}, {"ida", required_argument, 0, 1018},             \
         {"ida-at", required_argument, 0, 1019}, {"widen", required_argument, 0, 1020},             \
         {"ball", required_argument, 0, 1021}, {"variants", required_argument, 0, 1022},            \
-        {"bound", required_argument, 0, CLI_DOM_OPT_BOUND},                                        \
+        {"blend", required_argument, 0, 1023}, {"bound", required_argument, 0, CLI_DOM_OPT_BOUND}, \
     {                                                                                              \
         "admissible", required_argument, 0, CLI_DOM_OPT_ADMISSIBLE                                 \
     }

@@ -298,6 +298,23 @@ static int focal_opt(const char *cmd, int opt, const char *arg, cli_dom_search *
     return 0;
 }
 
+/* --blend W:H: W in (0, 100], H an admissible heuristic's name. */
+static int blend_opt(const char *cmd, const char *arg, cli_dom_search *s)
+{
+    const char *colon = strchr(arg, ':');
+    char w[64];
+    double x;
+    if (!colon || colon == arg || (size_t)(colon - arg) >= sizeof w || !colon[1])
+        return cli_usage(cmd, "--blend '%s' is not W:H (a weight, then a heuristic)", arg);
+    memcpy(w, arg, (size_t)(colon - arg));
+    w[colon - arg] = '\0';
+    if (cli_parse_double(w, &x) || !(x > 0 && x <= 100))
+        return cli_usage(cmd, "--blend '%s': the weight must be over 0 and at most 100", arg);
+    s->blend = colon + 1;
+    s->blend_w = x;
+    return 0;
+}
+
 int cli_dom_search_opt(const char *cmd, int opt, const char *arg, cli_dom_search *s, int *rc)
 {
     *rc = 0;
@@ -348,6 +365,9 @@ int cli_dom_search_opt(const char *cmd, int opt, const char *arg, cli_dom_search
             s->ball_radius = (int)v;
         return 1;
     }
+    case 1023:
+        *rc = blend_opt(cmd, arg, s);
+        return 1;
     case 1022: {
         long v;
         if (cli_parse_long(arg, 1, DOM_MAX_SYMMETRIES, &v))
@@ -479,6 +499,22 @@ int cli_dom_search_finish(const char *cmd, cli_dom_search *s, const dom *d)
     return focal_finish(cmd, s, own, d);
 }
 
+/* --blend W:H onto the opened heuristic h: 0 or an exit code, printed. */
+static int heur_blend(const char *cmd, const cli_dom_search *s, const dom *d, srch_dom_heur *h)
+{
+    int st;
+    srch_dom_heur *b = srch_dom_heur_adm(d, s->blend, &st);
+    if (!b) {
+        fprintf(stderr, "heurnet %s: --blend %s: %s\n", cmd, s->blend, hn_errmsg());
+        return CLI_EXIT_USAGE;
+    }
+    if (srch_dom_heur_set_blend(h, s->blend_w, b)) {
+        fprintf(stderr, "heurnet %s: --blend %g:%s: %s\n", cmd, s->blend_w, s->blend, hn_errmsg());
+        return CLI_EXIT_USAGE;
+    }
+    return 0;
+}
+
 int cli_dom_heur(const char *cmd, const cli_dom_search *s, const dom *d, srch_dom_heur **h)
 {
     int st;
@@ -499,6 +535,11 @@ int cli_dom_heur(const char *cmd, const cli_dom_search *s, const dom *d, srch_do
             srch_dom_heur_free(*h);
             return CLI_EXIT_USAGE;
         }
+    }
+    if (s->blend && (st = heur_blend(cmd, s, d, *h))) {
+        srch_dom_heur_free(*h);
+        *h = NULL;
+        return st;
     }
     return 0;
 }
@@ -605,6 +646,8 @@ void cli_dom_search_help(FILE *out)
             "                      max:A,B, zero, or ann:M.h5 (ann:SELF = --model) [ann:MODEL\n"
             "                      with --model, else the domain's first]\n"
             "  --floor H           admissible H below which no value falls\n"
+            "  --blend W:H         add W times admissible H to a network's value (ranks\n"
+            "                      by both; the cube: 0.6:pdb:corners)\n"
             "  --offset D          subtract D moves from the estimate [0]\n"
             "  --scale S           values in 1/S moves [1]\n"
             "  --engine E          auto, float, q8 (network layers) [auto]\n"

@@ -145,6 +145,22 @@ grep -qx "attr.avi_teacher=$T/w.h5" <("$H" nn info "$T/d.h5") || fail "distill: 
 grep -q 'status=solved' "$T/qs.txt" || fail "Q sym:3: $(cat "$T/qs.txt")"
 expect 2 "commute with the moves" "$H" solve --domain cube3 --algo beam \
     --heuristic "ann:$T/q.h5,sym:21" "$T/scr.txt"
+# --blend W:H adds W x an admissible H to the network's value
+"$H" solve --domain cube3 --algo beam --width 2000 --ball 4 --heuristic "ann:$T/q.h5" \
+    --blend 0.6:pdb:edges4 "$T/scr.txt" >"$T/qb.txt" 2>"$T/qb.err" || fail "--blend: $(cat "$T/qb.err")"
+grep -q 'status=solved' "$T/qb.txt" || fail "--blend: $(cat "$T/qb.txt")"
+expect 2 "weight must be over 0" "$H" solve --domain cube3 --algo beam --heuristic "ann:$T/q.h5" \
+    --blend 0:pdb:edges4 "$T/scr.txt"
+expect 2 "not W:H" "$H" solve --domain cube3 --algo beam --heuristic "ann:$T/q.h5" --blend 0.5 \
+    "$T/scr.txt"
+expect 2 "not W:H" "$H" solve --domain cube3 --algo beam --heuristic "ann:$T/q.h5" \
+    --blend "0.$(printf '%080d' 5):pdb:edges4" "$T/scr.txt"
+expect 2 "not W:H" "$H" solve --domain cube3 --algo beam --heuristic "ann:$T/q.h5" --blend 0.5: \
+    "$T/scr.txt"
+expect 2 "blend nosuch" "$H" solve --domain cube3 --algo beam --heuristic "ann:$T/q.h5" \
+    --blend 0.5:nosuch "$T/scr.txt"
+expect 2 "unknown heuristic" "$H" solve --domain cube3 --algo beam --heuristic "ann:$T/q.h5" \
+    --blend "0.5:ann:$T/q.h5" "$T/scr.txt"
 # IDA* windows: a weighted-A* 3x4 solution comes back never longer and replays;
 # the cube has no estimate between two states
 printf '1 %s\n' "$("$H" domain sample npuzzle:3x4 -n 1 --walk 60 --seed 9 | cut -d' ' -f2-)" >"$T/b34.txt"

@@ -488,6 +488,23 @@ static void test_net_values(void)
         CHECK_MSG(labs(v[i] - want) <= 1, "%d vs %ld", v[i], want);
     }
     CHECK(srch_dom_heur_set_value(hf, 0, 0, NULL) == HN_ERR_ARG);
+    /* a blend adds W x gap before scaling (the floor still below); a clone keeps it */
+    CHECK(srch_dom_heur_set_value(hf, 10, 0.5, NULL) == 0);
+    CHECK(srch_dom_heur_set_blend(hf, 0.75, srch_dom_heur_adm(d, "gap", &st)) == 0);
+    srch_dom_heur *hc = srch_dom_heur_clone(hf, &st);
+    int vc[N];
+    CHECK(hc && srch_dom_heur_eval(hf, states, N, NULL, NULL, NULL, v) == 0 &&
+          srch_dom_heur_eval(hc, states, N, NULL, NULL, NULL, vc) == 0);
+    for (int i = 0; i < N; i++) {
+        long want = lround((y[i] + 0.75 * g[i] - 0.5) * 10);
+        want = want < 0 ? 0 : want;
+        CHECK_MSG(labs(v[i] - want) <= 1 && vc[i] == v[i], "blend: %d vs %ld", v[i], want);
+    }
+    srch_dom_heur_free(hc);
+    CHECK(srch_dom_heur_set_blend(hf, 0, srch_dom_heur_adm(d, "gap", &st)) == HN_ERR_ARG);
+    CHECK(srch_dom_heur_set_blend(hf, 101, srch_dom_heur_adm(d, "gap", &st)) == HN_ERR_ARG);
+    CHECK(srch_dom_heur_set_blend(gap, 1, srch_dom_heur_adm(d, "gap", &st)) == HN_ERR_ARG);
+    CHECK(srch_dom_heur_set_blend(hf, 1, net_heur(d, m, SRCH_DOM_ENGINE_FLOAT, 16)) == HN_ERR_ARG);
     uint8_t goal[8];
     dom_goal(d, goal);
     CHECK(srch_dom_heur_eval(hq, goal, 1, NULL, NULL, NULL, v) == 0 && v[0] == 0);

@@ -18,8 +18,8 @@ enum kind { K_ADM, K_NET, K_MAX, K_SUM };
 
 /* An admissible heuristic is read-only (its tables may be gigabytes), so
  * clones share it; the last leaf frees it. */
-/* The most maps a network is averaged over besides the identity (sym:64). */
-#define DOM_SYM_MAX 63
+/* The most maps a network is averaged over besides the identity. */
+#define DOM_SYM_MAX (DOM_MAX_SYMMETRIES - 1)
 
 typedef struct {
     dom_heur *h;
@@ -49,9 +49,12 @@ struct srch_dom_heur {
     int scale;            /* the root's value options */
     double offset;
     srch_dom_heur *floor;
+    srch_dom_heur *blend; /* the root's: blend_w x this admissible value added */
+    double blend_w;
     int has_net;       /* a network leaf anywhere below */
     double *tmp, *est; /* scratch: b's estimates (a leaf's: its maps'), the root's */
     int *ftmp;         /* the floor's values */
+    int *btmp;         /* the blend's values */
     uint8_t *sbuf;     /* sym > 1: the mapped states */
     size_t cap;
 };
@@ -83,9 +86,11 @@ void srch_dom_heur_free(srch_dom_heur *h)
     srch_dom_heur_free(h->a);
     srch_dom_heur_free(h->b);
     srch_dom_heur_free(h->floor);
+    srch_dom_heur_free(h->blend);
     free(h->tmp);
     free(h->est);
     free(h->ftmp);
+    free(h->btmp);
     free(h->sbuf);
     free(h->mbuf);
     free(h);
@@ -414,6 +419,7 @@ srch_dom_heur *srch_dom_heur_clone(const srch_dom_heur *h, int *status)
         return NULL;
     c->scale = h->scale;
     c->offset = h->offset;
+    c->blend_w = h->blend_w;
     c->has_net = h->has_net;
     c->sym = h->sym;
     c->qnet = h->qnet;
@@ -428,7 +434,8 @@ srch_dom_heur *srch_dom_heur_clone(const srch_dom_heur *h, int *status)
               (h->symnet && !(c->symnet = srch_gen_net_clone(h->symnet, status))) ||
               (h->a && !(c->a = srch_dom_heur_clone(h->a, status))) ||
               (h->b && !(c->b = srch_dom_heur_clone(h->b, status))) ||
-              (h->floor && !(c->floor = srch_dom_heur_clone(h->floor, status)));
+              (h->floor && !(c->floor = srch_dom_heur_clone(h->floor, status))) ||
+              (h->blend && !(c->blend = srch_dom_heur_clone(h->blend, status)));
     if (bad) {
         srch_dom_heur_free(c);
         return NULL;
@@ -451,6 +458,20 @@ int srch_dom_heur_set_value(srch_dom_heur *h, int scale, double offset, srch_dom
     return 0;
 }
 
+int srch_dom_heur_set_blend(srch_dom_heur *h, double weight, srch_dom_heur *blend)
+{
+    if (!blend || !(weight > 0 && weight <= 100) || blend->d != h->d || blend->has_net ||
+        !h->has_net) {
+        srch_dom_heur_free(blend);
+        return hn_fail(HN_ERR_ARG, "heuristic blend: a network's values plus a weight in (0, 100] "
+                                   "times an admissible heuristic of the same domain");
+    }
+    srch_dom_heur_free(h->blend);
+    h->blend = blend;
+    h->blend_w = weight;
+    return 0;
+}
+
 /* Room for n values in h's scratch (and n mapped states when h averages
  * over symmetric maps). */
 static int reserve(srch_dom_heur *h, size_t n)
@@ -461,14 +482,17 @@ static int reserve(srch_dom_heur *h, size_t n)
     free(h->tmp);
     free(h->est);
     free(h->ftmp);
+    free(h->btmp);
     free(h->sbuf);
     free(h->mbuf);
     h->tmp = malloc(cap * sizeof *h->tmp);
     h->est = malloc(cap * sizeof *h->est);
     h->ftmp = malloc(cap * sizeof *h->ftmp);
+    h->btmp = malloc(cap * sizeof *h->btmp);
     h->sbuf = h->sym > 1 ? malloc(cap * dom_state_bytes(h->d)) : NULL;
     h->mbuf = h->sym > 1 ? malloc(cap) : NULL;
-    h->cap = h->tmp && h->est && h->ftmp && (h->sym < 2 || (h->sbuf && h->mbuf)) ? cap : 0;
+    h->cap =
+        h->tmp && h->est && h->ftmp && h->btmp && (h->sym < 2 || (h->sbuf && h->mbuf)) ? cap : 0;
     return h->cap ? 0 : hn_fail(HN_ERR_NOMEM, "out of memory for heuristic values");
 }
 
@@ -528,10 +552,10 @@ int srch_dom_heur_estimate(srch_dom_heur *h, const void *states, size_t n, const
     return 0;
 }
 
-/* The root's value from an estimate and the floor's value. */
-static int value_of(const srch_dom_heur *h, double est, int floor_v)
+/* The root's value from an estimate, the floor's and the blend's values. */
+static int value_of(const srch_dom_heur *h, double est, int floor_v, int blend_v)
 {
-    double v = floor((est - h->offset) * h->scale + 0.5);
+    double v = floor((est + h->blend_w * blend_v - h->offset) * h->scale + 0.5);
     if (v < (double)floor_v * h->scale)
         v = (double)floor_v * h->scale;
     return v < 0 ? 0 : v > 1e9 ? 1000000000 : (int)v;
@@ -545,6 +569,8 @@ int srch_dom_heur_eval(srch_dom_heur *h, const void *states, size_t n, const voi
         st = srch_dom_heur_estimate(h, states, n, parents, parent_of, moves, h->est);
     if (!st && h->floor)
         st = srch_dom_heur_eval(h->floor, states, n, NULL, NULL, NULL, h->ftmp);
+    if (!st && h->blend)
+        st = srch_dom_heur_eval(h->blend, states, n, NULL, NULL, NULL, h->btmp);
     if (st)
         return st;
     size_t sb = dom_state_bytes(h->d);
@@ -553,7 +579,7 @@ int srch_dom_heur_eval(srch_dom_heur *h, const void *states, size_t n, const voi
         /* a network may put a goal above 0; admissible leaves give it 0 */
         out[i] = h->has_net && dom_is_goal(h->d, s)
                      ? 0
-                     : value_of(h, h->est[i], h->floor ? h->ftmp[i] : 0);
+                     : value_of(h, h->est[i], h->floor ? h->ftmp[i] : 0, h->blend ? h->btmp[i] : 0);
     }
     return 0;
 }

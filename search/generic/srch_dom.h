@@ -93,6 +93,11 @@ srch_dom_heur *srch_dom_heur_sum_new(srch_dom_heur *a, srch_dom_heur *b, int *st
  * (may be NULL; taken, also on failure) below which no value falls. 0, or
  * HN_ERR_ARG for values out of range or a floor of another domain. */
 int srch_dom_heur_set_value(srch_dom_heur *h, int scale, double offset, srch_dom_heur *floor);
+/* Add `weight` (0 < weight <= 100) times the admissible `blend` (taken,
+ * also on failure) to a network heuristic's estimate before scaling: an
+ * independent lower bound corrects some of the network's ranking errors
+ * (the cube's corner table under its Q network). 0, or HN_ERR_ARG. */
+int srch_dom_heur_set_blend(srch_dom_heur *h, double weight, srch_dom_heur *blend);
 
 /* A copy of h for another thread: admissible tables and network weights
  * are shared (read-only), scratch memory is its own. Either may be freed
