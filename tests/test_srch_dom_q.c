@@ -129,6 +129,24 @@ static void test_sym(const dom *d, const nn_model *q)
         CHECK_MSG(fabs(est[i] - want) <= 1e-4, "child %d: %g vs %g", i, est[i], want);
     }
     CHECK(!h || srch_dom_heur_rows(h) == 2 * P);
+    /* more parents than children (a call's first one is past 64): only
+     * parent 69's child, the mean as above */
+    enum { MANY = 70 };
+    static uint8_t many[MANY * DOM_MAX_STATE_BYTES];
+    for (int p = 0; p < MANY; p++)
+        tdom_walk_solution(d, r, 3 + p % 9, many + (size_t)p * sb, sol);
+    uint8_t kid[DOM_MAX_STATE_BYTES], km1 = 5, mir1[DOM_MAX_STATE_BYTES], mm1 = km1;
+    int last = MANY - 1;
+    memcpy(kid, many + (size_t)last * sb, sb);
+    CHECK(dom_apply(d, kid, km1));
+    dom_symmetric(d, many + (size_t)last * sb, 2, mir1);
+    dom_symmetric_path(d, 2, &mm1, 1);
+    float y1[12], y2[12];
+    CHECK(tdom_dense_outputs(d, q, many + (size_t)last * sb, 1, y1) == 0);
+    CHECK(tdom_dense_outputs(d, q, mir1, 1, y2) == 0);
+    double e1;
+    CHECK(h && srch_dom_heur_estimate(h, kid, 1, many, &last, &km1, &e1) == 0);
+    CHECK_MSG(fabs(e1 - 0.5 * (y1[km1] + y2[mm1])) <= 1e-4, "parent 69: %g", e1);
     srch_dom_heur_free(h);
     /* 19 whole-cube symmetries besides the identity commute with the turns */
     o.symmetries = 20;

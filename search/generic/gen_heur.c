@@ -55,8 +55,8 @@ struct srch_dom_heur {
     double *tmp, *est; /* scratch: b's estimates (a leaf's: its maps'), the root's */
     int *ftmp;         /* the floor's values */
     int *btmp;         /* the blend's values */
-    uint8_t *sbuf;     /* sym > 1: the mapped states */
-    size_t cap;
+    uint8_t *sbuf;     /* sym > 1: the mapped states (room for scap, as mbuf) */
+    size_t cap, scap;
 };
 
 static srch_dom_heur *node_new(enum kind k, const dom *d, int *status)
@@ -472,8 +472,7 @@ int srch_dom_heur_set_blend(srch_dom_heur *h, double weight, srch_dom_heur *blen
     return 0;
 }
 
-/* Room for n values in h's scratch (and n mapped states when h averages
- * over symmetric maps). */
+/* Room for n values in h's scratch. */
 static int reserve(srch_dom_heur *h, size_t n)
 {
     if (n <= h->cap)
@@ -483,17 +482,27 @@ static int reserve(srch_dom_heur *h, size_t n)
     free(h->est);
     free(h->ftmp);
     free(h->btmp);
-    free(h->sbuf);
-    free(h->mbuf);
     h->tmp = malloc(cap * sizeof *h->tmp);
     h->est = malloc(cap * sizeof *h->est);
     h->ftmp = malloc(cap * sizeof *h->ftmp);
     h->btmp = malloc(cap * sizeof *h->btmp);
-    h->sbuf = h->sym > 1 ? malloc(cap * dom_state_bytes(h->d)) : NULL;
-    h->mbuf = h->sym > 1 ? malloc(cap) : NULL;
-    h->cap =
-        h->tmp && h->est && h->ftmp && h->btmp && (h->sym < 2 || (h->sbuf && h->mbuf)) ? cap : 0;
+    h->cap = h->tmp && h->est && h->ftmp && h->btmp ? cap : 0;
     return h->cap ? 0 : hn_fail(HN_ERR_NOMEM, "out of memory for heuristic values");
+}
+
+/* Room for n mapped states and moves (a Q network's parents may outnumber
+ * their children, so apart from reserve, which must not move est). */
+static int reserve_maps(srch_dom_heur *h, size_t n)
+{
+    if (n <= h->scap)
+        return 0;
+    size_t cap = n < 64 ? 64 : 2 * n;
+    free(h->sbuf);
+    free(h->mbuf);
+    h->sbuf = malloc(cap * dom_state_bytes(h->d));
+    h->mbuf = malloc(cap);
+    h->scap = h->sbuf && h->mbuf ? cap : 0;
+    return h->scap ? 0 : hn_fail(HN_ERR_NOMEM, "out of memory for mapped states");
 }
 
 /* est[i] becomes the mean of the network over state i and its maps
@@ -507,8 +516,13 @@ static int sym_mean(srch_dom_heur *h, const uint8_t *s, size_t n, const uint8_t 
     size_t sb = dom_state_bytes(h->d);
     int by_parent = h->qnet && parents && parent_of && moves;
     const uint8_t *src = by_parent ? parents : s;
-    size_t np = by_parent ? (n ? (size_t)parent_of[n - 1] + 1 : 0) : n; /* parents in order */
-    int st = reserve(h, n); /* a leaf's tmp is free: only max and sum nodes use theirs */
+    size_t np = by_parent ? 0 : n; /* the parents (or states) mapped */
+    for (size_t i = 0; by_parent && i < n; i++)
+        np = (size_t)parent_of[i] >= np ? (size_t)parent_of[i] + 1 : np;
+    /* a leaf's tmp is free: only max and sum nodes use theirs */
+    int st = reserve(h, n);
+    if (!st)
+        st = reserve_maps(h, np > n ? np : n);
     for (int j = 0; !st && j < h->sym - 1; j++) {
         for (size_t i = 0; i < np; i++)
             dom_symmetric(h->d, src + i * sb, h->qmap[j], h->sbuf + i * sb);
