@@ -16,11 +16,11 @@ const srch_dom_net_opts SRCH_DOM_NET_DEFAULTS = {
 
 enum kind { K_ADM, K_NET, K_MAX, K_SUM };
 
-/* An admissible heuristic is read-only (its tables may be gigabytes), so
- * clones share it; the last leaf frees it. */
 /* The most maps a network is averaged over besides the identity. */
 #define DOM_SYM_MAX (DOM_MAX_SYMMETRIES - 1)
 
+/* An admissible heuristic is read-only (its tables may be gigabytes), so
+ * clones share it; the last leaf frees it. */
 typedef struct {
     dom_heur *h;
     atomic_int refs;
@@ -173,13 +173,15 @@ static int net_engine(int engine)
 static int commutes(const dom *d, int k, const uint8_t *state, const uint8_t *mv)
 {
     uint8_t a[DOM_MAX_STATE_BYTES], b[DOM_MAX_STATE_BYTES], c[DOM_MAX_STATE_BYTES];
+    uint8_t fs[DOM_MAX_STATE_BYTES];
     size_t sb = dom_state_bytes(d);
+    dom_symmetric(d, state, k, fs);
     for (int m = 0; m < dom_nmoves(d); m++) {
         memcpy(c, state, sb);
         if (!dom_apply(d, c, m))
             continue;
         dom_symmetric(d, c, k, a);
-        dom_symmetric(d, state, k, b);
+        memcpy(b, fs, sb);
         if (!dom_apply(d, b, mv[m]) || memcmp(a, b, sb))
             return 0;
     }
@@ -200,8 +202,8 @@ static int q_maps(srch_dom_heur *h, const char *name)
     memcpy(walk, goal, dom_state_bytes(d));
     dom_walk(d, walk, 40, rng);
     hn_rng_free(rng);
-    int n = 0, want = h->sym - 1;
-    for (int k = 1; k < dom_symmetries(d) && n < want && dom_has_symmetric_path(d); k++) {
+    int n = 0, want = dom_has_symmetric_path(d) ? h->sym - 1 : 0;
+    for (int k = 1; k < dom_symmetries(d) && n < want; k++) {
         uint8_t *mv = h->qmove[n];
         for (int m = 0; m < dom_nmoves(d); m++) {
             mv[m] = (uint8_t)m;
