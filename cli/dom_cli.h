@@ -31,8 +31,10 @@ int cli_dom_predict(const char *model, const char *file, const char *domain);
 /* Search settings shared by solve and eval on a domain. */
 typedef struct cli_dom_search {
     const char *domain, *model, *heuristic, *floor;
-    const char *blend; /* --blend W:H's H (W in blend_w) */
-    double blend_w;
+    /* each --blend W:H's H and W, in the order given */
+    const char *blend[SRCH_DOM_MAX_BLENDS];
+    double blend_w[SRCH_DOM_MAX_BLENDS];
+    int nblend;
     char heur_buf[4200];
     int algo; /* enum cli_dom_algo */
     srch_dom_opts so;

@@ -298,7 +298,7 @@ static int focal_opt(const char *cmd, int opt, const char *arg, cli_dom_search *
     return 0;
 }
 
-/* --blend W:H: W in (0, 100], H an admissible heuristic's name. */
+/* --blend W:H (repeatable): W in (0, 100], H an admissible heuristic's name. */
 static int blend_opt(const char *cmd, const char *arg, cli_dom_search *s)
 {
     const char *colon = strchr(arg, ':');
@@ -310,8 +310,10 @@ static int blend_opt(const char *cmd, const char *arg, cli_dom_search *s)
     w[colon - arg] = '\0';
     if (cli_parse_double(w, &x) || !(x > 0 && x <= 100))
         return cli_usage(cmd, "--blend '%s': the weight must be over 0 and at most 100", arg);
-    s->blend = colon + 1;
-    s->blend_w = x;
+    if (s->nblend == SRCH_DOM_MAX_BLENDS)
+        return cli_usage(cmd, "--blend '%s': at most %d blends", arg, SRCH_DOM_MAX_BLENDS);
+    s->blend[s->nblend] = colon + 1;
+    s->blend_w[s->nblend++] = x;
     return 0;
 }
 
@@ -499,17 +501,20 @@ int cli_dom_search_finish(const char *cmd, cli_dom_search *s, const dom *d)
     return focal_finish(cmd, s, own, d);
 }
 
-/* --blend W:H onto the opened heuristic h: 0 or an exit code, printed. */
-static int heur_blend(const char *cmd, const cli_dom_search *s, const dom *d, srch_dom_heur *h)
+/* The j-th --blend W:H onto the opened heuristic h: 0 or an exit code,
+ * printed. */
+static int heur_blend(const char *cmd, const cli_dom_search *s, int j, const dom *d,
+                      srch_dom_heur *h)
 {
     int st;
-    srch_dom_heur *b = srch_dom_heur_adm(d, s->blend, &st);
+    srch_dom_heur *b = srch_dom_heur_adm(d, s->blend[j], &st);
     if (!b) {
-        fprintf(stderr, "heurnet %s: --blend %s: %s\n", cmd, s->blend, hn_errmsg());
+        fprintf(stderr, "heurnet %s: --blend %s: %s\n", cmd, s->blend[j], hn_errmsg());
         return CLI_EXIT_USAGE;
     }
-    if (srch_dom_heur_set_blend(h, s->blend_w, b)) {
-        fprintf(stderr, "heurnet %s: --blend %g:%s: %s\n", cmd, s->blend_w, s->blend, hn_errmsg());
+    if (srch_dom_heur_set_blend(h, s->blend_w[j], b)) {
+        fprintf(stderr, "heurnet %s: --blend %g:%s: %s\n", cmd, s->blend_w[j], s->blend[j],
+                hn_errmsg());
         return CLI_EXIT_USAGE;
     }
     return 0;
@@ -536,11 +541,12 @@ int cli_dom_heur(const char *cmd, const cli_dom_search *s, const dom *d, srch_do
             return CLI_EXIT_USAGE;
         }
     }
-    if (s->blend && (st = heur_blend(cmd, s, d, *h))) {
-        srch_dom_heur_free(*h);
-        *h = NULL;
-        return st;
-    }
+    for (int j = 0; j < s->nblend; j++)
+        if ((st = heur_blend(cmd, s, j, d, *h))) {
+            srch_dom_heur_free(*h);
+            *h = NULL;
+            return st;
+        }
     return 0;
 }
 
@@ -647,7 +653,7 @@ void cli_dom_search_help(FILE *out)
             "                      with --model, else the domain's first]\n"
             "  --floor H           admissible H below which no value falls\n"
             "  --blend W:H         add W times admissible H to a network's value (ranks\n"
-            "                      by both; the cube: 0.6:pdb:corners)\n"
+            "                      by both); repeatable, up to 4 terms summed\n"
             "  --offset D          subtract D moves from the estimate [0]\n"
             "  --scale S           values in 1/S moves [1]\n"
             "  --engine E          auto, float, q8 (network layers) [auto]\n"

@@ -169,6 +169,11 @@ typedef struct dom_heur dom_heur;
 dom_heur *dom_heur_open(const dom *d, const char *name, int *status);
 void dom_heur_free(dom_heur *h);
 int dom_heur_eval(const dom_heur *h, const void *state);
+/* dom_heur_eval of n states `stride` bytes apart into out[0..n): the same
+ * values, a pattern database's table reads overlapped (prefetched a chunk
+ * at a time), which is most of a lookup's cost for a table far larger than
+ * the caches. */
+void dom_heur_eval_many(const dom_heur *h, const void *states, size_t n, size_t stride, int *out);
 const char *dom_heur_name(const dom_heur *h);
 
 /* The pattern database of `pattern` (built or loaded from the cache): one

@@ -44,7 +44,8 @@ for name in $names; do
     if ! "$HN" nn info "$model" | grep -q '^attr.search='; then
         case $name in
         cube3) search=(--algo beam --width 16000 --widen 4 --scale 100 --ball 7 --variants 4
-                       --blend 0.6:pdb:corners --shortcut 16:3000000:ida
+                       --blend 0.5:pdb:corners --blend 0.2:pdb:edges6a
+                       --blend 0.2:pdb:edges6b --shortcut 16:3000000:ida
                        --admissible max:pdb:corners,pdb:edges6a,pdb:edges6b) ;;
         35puzzle) search=(--algo anytime --weights 1.8,1.6,1.4,1.3,1.2 --batch 1000
                           --shortcut 60:200000:ida) ;;

@@ -149,6 +149,14 @@ expect 2 "commute with the moves" "$H" solve --domain cube3 --algo beam \
 "$H" solve --domain cube3 --algo beam --width 2000 --ball 4 --heuristic "ann:$T/q.h5" \
     --blend 0.6:pdb:edges4 "$T/scr.txt" >"$T/qb.txt" 2>"$T/qb.err" || fail "--blend: $(cat "$T/qb.err")"
 grep -q 'status=solved' "$T/qb.txt" || fail "--blend: $(cat "$T/qb.txt")"
+# blends add up (up to 4); a fifth is refused
+"$H" solve --domain cube3 --algo beam --width 2000 --ball 4 --heuristic "ann:$T/q.h5" \
+    --blend 0.5:pdb:edges4 --blend 0.2:manhattan "$T/scr.txt" >"$T/qb2.txt" 2>"$T/qb2.err" ||
+    fail "two --blend: $(cat "$T/qb2.err")"
+grep -q 'status=solved' "$T/qb2.txt" || fail "two --blend: $(cat "$T/qb2.txt")"
+expect 2 "at most 4 blends" "$H" solve --domain cube3 --algo beam --heuristic "ann:$T/q.h5" \
+    --blend 1:pdb:edges4 --blend 1:pdb:edges4 --blend 1:pdb:edges4 --blend 1:pdb:edges4 \
+    --blend 1:pdb:edges4 "$T/scr.txt"
 expect 2 "weight must be over 0" "$H" solve --domain cube3 --algo beam --heuristic "ann:$T/q.h5" \
     --blend 0:pdb:edges4 "$T/scr.txt"
 expect 2 "not W:H" "$H" solve --domain cube3 --algo beam --heuristic "ann:$T/q.h5" --blend 0.5 \

@@ -501,6 +501,20 @@ static void test_net_values(void)
         CHECK_MSG(labs(v[i] - want) <= 1 && vc[i] == v[i], "blend: %d vs %ld", v[i], want);
     }
     srch_dom_heur_free(hc);
+    /* blends add up: a second 0.25 x gap on a clone makes 1.0 x gap; a fifth
+     * blend is refused */
+    hc = srch_dom_heur_clone(hf, &st);
+    CHECK(hc && srch_dom_heur_set_blend(hc, 0.25, srch_dom_heur_adm(d, "gap", &st)) == 0 &&
+          srch_dom_heur_eval(hc, states, N, NULL, NULL, NULL, vc) == 0);
+    for (int i = 0; hc && i < N; i++) {
+        long want = lround((y[i] + 1.0 * g[i] - 0.5) * 10);
+        want = want < 0 ? 0 : want;
+        CHECK_MSG(labs(vc[i] - want) <= 1, "two blends: %d vs %ld", vc[i], want);
+    }
+    CHECK(srch_dom_heur_set_blend(hc, 1, srch_dom_heur_adm(d, "gap", &st)) == 0);
+    CHECK(srch_dom_heur_set_blend(hc, 1, srch_dom_heur_adm(d, "gap", &st)) == 0);
+    CHECK(srch_dom_heur_set_blend(hc, 1, srch_dom_heur_adm(d, "gap", &st)) == HN_ERR_ARG);
+    srch_dom_heur_free(hc);
     CHECK(srch_dom_heur_set_blend(hf, 0, srch_dom_heur_adm(d, "gap", &st)) == HN_ERR_ARG);
     CHECK(srch_dom_heur_set_blend(hf, 101, srch_dom_heur_adm(d, "gap", &st)) == HN_ERR_ARG);
     CHECK(srch_dom_heur_set_blend(gap, 1, srch_dom_heur_adm(d, "gap", &st)) == HN_ERR_ARG);

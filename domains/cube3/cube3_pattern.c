@@ -10,8 +10,10 @@
 /* A pattern: the corners (edges == 0) or `edges` tracked edge cubies. */
 typedef struct dom_c3_pattern {
     int edges;
-    uint8_t cubie[7]; /* the tracked edges, by slot */
-    uint8_t slot[12]; /* slot of each edge cubie, 255 when not tracked */
+    uint8_t cubie[7];  /* the tracked edges, by slot */
+    uint8_t slot[12];  /* slot of each edge cubie, 255 when not tracked */
+    uint8_t wslot[12]; /* slot as rank writes it: untracked edges to slot 7, a
+                        * sink, so that no branch depends on the cube */
 } dom_c3_pattern;
 
 #define CORNER_TWISTS 2187 /* 3^7: the last twist follows from the others */
@@ -79,13 +81,11 @@ static uint64_t edge_rank(const void *self, const void *state)
 {
     const dom_c3_pattern *p = self;
     const uint8_t *s = state;
-    uint8_t pos[7] = {0}, flip[7] = {0};
+    uint8_t pos[8] = {0}, flip[8] = {0};
     for (int i = 0; i < C3_EDGES; i++) {
-        int sl = p->slot[s[C3_EP + i]];
-        if (sl != 255) {
-            pos[sl] = (uint8_t)i;
-            flip[sl] = s[C3_EO + i];
-        }
+        int sl = p->wslot[s[C3_EP + i]];
+        pos[sl] = (uint8_t)i;
+        flip[sl] = s[C3_EO + i];
     }
     unsigned used = 0;
     uint64_t r = 0, flips = 0;
@@ -156,6 +156,7 @@ int dom_c3_pattern_open(const void *inst, const char *name, dom_pattern *out)
     if (!p)
         return c->host->fail(DOM_ERR_NOMEM, "out of memory");
     memset(p->slot, 255, sizeof p->slot);
+    memset(p->wslot, 7, sizeof p->wslot);
     *out = (dom_pattern){.self = p, .free = free};
     if (!strcmp(name, "corners")) {
         out->entries = (uint64_t)FACT8 * CORNER_TWISTS;
@@ -170,6 +171,7 @@ int dom_c3_pattern_open(const void *inst, const char *name, dom_pattern *out)
         for (int k = 0; k < p->edges; k++) {
             p->cubie[k] = (uint8_t)(EDGE_SETS[i].first + k);
             p->slot[EDGE_SETS[i].first + k] = (uint8_t)k;
+            p->wslot[EDGE_SETS[i].first + k] = (uint8_t)k;
         }
         out->entries = edge_entries(p->edges);
         out->rank = edge_rank;

@@ -49,12 +49,15 @@ struct srch_dom_heur {
     int scale;            /* the root's value options */
     double offset;
     srch_dom_heur *floor;
-    srch_dom_heur *blend; /* the root's: blend_w x this admissible value added */
-    double blend_w;
+    /* the root's blends: blend_w[j] x admissible blend[j]'s value added */
+    srch_dom_heur *blend[SRCH_DOM_MAX_BLENDS];
+    double blend_w[SRCH_DOM_MAX_BLENDS];
+    int nblend;
     int has_net;       /* a network leaf anywhere below */
     double *tmp, *est; /* scratch: b's estimates (a leaf's: its maps'), the root's */
     int *ftmp;         /* the floor's values */
-    int *btmp;         /* the blend's values */
+    int *btmp;         /* one blend's values */
+    double *bsum;      /* the blends' weighted sum */
     uint8_t *sbuf;     /* sym > 1: the mapped states (room for scap, as mbuf) */
     size_t cap, scap;
 };
@@ -86,11 +89,13 @@ void srch_dom_heur_free(srch_dom_heur *h)
     srch_dom_heur_free(h->a);
     srch_dom_heur_free(h->b);
     srch_dom_heur_free(h->floor);
-    srch_dom_heur_free(h->blend);
+    for (int j = 0; j < h->nblend; j++)
+        srch_dom_heur_free(h->blend[j]);
     free(h->tmp);
     free(h->est);
     free(h->ftmp);
     free(h->btmp);
+    free(h->bsum);
     free(h->sbuf);
     free(h->mbuf);
     free(h);
@@ -421,7 +426,7 @@ srch_dom_heur *srch_dom_heur_clone(const srch_dom_heur *h, int *status)
         return NULL;
     c->scale = h->scale;
     c->offset = h->offset;
-    c->blend_w = h->blend_w;
+    memcpy(c->blend_w, h->blend_w, sizeof c->blend_w);
     c->has_net = h->has_net;
     c->sym = h->sym;
     c->qnet = h->qnet;
@@ -436,8 +441,9 @@ srch_dom_heur *srch_dom_heur_clone(const srch_dom_heur *h, int *status)
               (h->symnet && !(c->symnet = srch_gen_net_clone(h->symnet, status))) ||
               (h->a && !(c->a = srch_dom_heur_clone(h->a, status))) ||
               (h->b && !(c->b = srch_dom_heur_clone(h->b, status))) ||
-              (h->floor && !(c->floor = srch_dom_heur_clone(h->floor, status))) ||
-              (h->blend && !(c->blend = srch_dom_heur_clone(h->blend, status)));
+              (h->floor && !(c->floor = srch_dom_heur_clone(h->floor, status)));
+    for (; !bad && c->nblend < h->nblend; c->nblend++)
+        bad = !(c->blend[c->nblend] = srch_dom_heur_clone(h->blend[c->nblend], status));
     if (bad) {
         srch_dom_heur_free(c);
         return NULL;
@@ -468,9 +474,12 @@ int srch_dom_heur_set_blend(srch_dom_heur *h, double weight, srch_dom_heur *blen
         return hn_fail(HN_ERR_ARG, "heuristic blend: a network's values plus a weight in (0, 100] "
                                    "times an admissible heuristic of the same domain");
     }
-    srch_dom_heur_free(h->blend);
-    h->blend = blend;
-    h->blend_w = weight;
+    if (h->nblend == SRCH_DOM_MAX_BLENDS) {
+        srch_dom_heur_free(blend);
+        return hn_fail(HN_ERR_ARG, "heuristic blend: at most %d blends", SRCH_DOM_MAX_BLENDS);
+    }
+    h->blend[h->nblend] = blend;
+    h->blend_w[h->nblend++] = weight;
     return 0;
 }
 
@@ -484,11 +493,13 @@ static int reserve(srch_dom_heur *h, size_t n)
     free(h->est);
     free(h->ftmp);
     free(h->btmp);
+    free(h->bsum);
     h->tmp = malloc(cap * sizeof *h->tmp);
     h->est = malloc(cap * sizeof *h->est);
     h->ftmp = malloc(cap * sizeof *h->ftmp);
     h->btmp = malloc(cap * sizeof *h->btmp);
-    h->cap = h->tmp && h->est && h->ftmp && h->btmp ? cap : 0;
+    h->bsum = malloc(cap * sizeof *h->bsum);
+    h->cap = h->tmp && h->est && h->ftmp && h->btmp && h->bsum ? cap : 0;
     return h->cap ? 0 : hn_fail(HN_ERR_NOMEM, "out of memory for heuristic values");
 }
 
@@ -549,9 +560,12 @@ int srch_dom_heur_estimate(srch_dom_heur *h, const void *states, size_t n, const
     const uint8_t *s = states;
     int st = 0;
     switch (h->kind) {
-    case K_ADM:
+    case K_ADM: /* a leaf's own int scratch: btmp holds no blend here */
+        if ((st = reserve(h, n)))
+            return st;
+        dom_heur_eval_many(h->adm, s, n, sb, h->btmp);
         for (size_t i = 0; i < n; i++)
-            est[i] = dom_heur_eval(h->adm, s + i * sb);
+            est[i] = h->btmp[i];
         return 0;
     case K_NET:
         st = srch_gen_net_estimate(h->net, s, n, parents, parent_of, moves, est);
@@ -568,13 +582,26 @@ int srch_dom_heur_estimate(srch_dom_heur *h, const void *states, size_t n, const
     return 0;
 }
 
-/* The root's value from an estimate, the floor's and the blend's values. */
-static int value_of(const srch_dom_heur *h, double est, int floor_v, int blend_v)
+/* The root's value from an estimate, the floor's value and the blends' sum. */
+static int value_of(const srch_dom_heur *h, double est, int floor_v, double blend)
 {
-    double v = floor((est + h->blend_w * blend_v - h->offset) * h->scale + 0.5);
+    double v = floor((est + blend - h->offset) * h->scale + 0.5);
     if (v < (double)floor_v * h->scale)
         v = (double)floor_v * h->scale;
     return v < 0 ? 0 : v > 1e9 ? 1000000000 : (int)v;
+}
+
+/* h->bsum[0..n): the weighted sum of h's blends' values of the states. */
+static int blend_sum(srch_dom_heur *h, const void *states, size_t n)
+{
+    for (int j = 0; j < h->nblend; j++) {
+        int st = srch_dom_heur_eval(h->blend[j], states, n, NULL, NULL, NULL, h->btmp);
+        if (st)
+            return st;
+        for (size_t i = 0; i < n; i++)
+            h->bsum[i] = (j ? h->bsum[i] : 0) + h->blend_w[j] * h->btmp[i];
+    }
+    return 0;
 }
 
 int srch_dom_heur_eval(srch_dom_heur *h, const void *states, size_t n, const void *parents,
@@ -585,17 +612,18 @@ int srch_dom_heur_eval(srch_dom_heur *h, const void *states, size_t n, const voi
         st = srch_dom_heur_estimate(h, states, n, parents, parent_of, moves, h->est);
     if (!st && h->floor)
         st = srch_dom_heur_eval(h->floor, states, n, NULL, NULL, NULL, h->ftmp);
-    if (!st && h->blend)
-        st = srch_dom_heur_eval(h->blend, states, n, NULL, NULL, NULL, h->btmp);
+    if (!st && h->nblend)
+        st = blend_sum(h, states, n);
     if (st)
         return st;
     size_t sb = dom_state_bytes(h->d);
     for (size_t i = 0; i < n; i++) {
         const uint8_t *s = (const uint8_t *)states + i * sb;
         /* a network may put a goal above 0; admissible leaves give it 0 */
-        out[i] = h->has_net && dom_is_goal(h->d, s)
-                     ? 0
-                     : value_of(h, h->est[i], h->floor ? h->ftmp[i] : 0, h->blend ? h->btmp[i] : 0);
+        out[i] =
+            h->has_net && dom_is_goal(h->d, s)
+                ? 0
+                : value_of(h, h->est[i], h->floor ? h->ftmp[i] : 0, h->nblend ? h->bsum[i] : 0);
     }
     return 0;
 }

@@ -96,7 +96,9 @@ int srch_dom_heur_set_value(srch_dom_heur *h, int scale, double offset, srch_dom
 /* Add `weight` (0 < weight <= 100) times the admissible `blend` (taken,
  * also on failure) to a network heuristic's estimate before scaling: an
  * independent lower bound corrects some of the network's ranking errors
- * (the cube's corner table under its Q network). 0, or HN_ERR_ARG. */
+ * (the cube's corner table under its Q network). Each call adds one more
+ * term, up to SRCH_DOM_MAX_BLENDS. 0, or HN_ERR_ARG. */
+#define SRCH_DOM_MAX_BLENDS 4
 int srch_dom_heur_set_blend(srch_dom_heur *h, double weight, srch_dom_heur *blend);
 
 /* A copy of h for another thread: admissible tables and network weights
