@@ -532,12 +532,14 @@ int cli_dom_heur(const char *cmd, const cli_dom_search *s, const dom *d, srch_do
     if (s->floor && !(fl = srch_dom_heur_adm(d, s->floor, &st))) {
         fprintf(stderr, "heurnet %s: --floor %s: %s\n", cmd, s->floor, hn_errmsg());
         srch_dom_heur_free(*h);
+        *h = NULL; /* the caller frees what it is given back */
         return CLI_EXIT_USAGE;
     }
     if (s->scale != 1 || s->offset != 0 || fl) {
         if ((st = srch_dom_heur_set_value(*h, s->scale, s->offset, fl))) {
             fprintf(stderr, "heurnet %s: %s\n", cmd, hn_errmsg());
             srch_dom_heur_free(*h);
+            *h = NULL;
             return CLI_EXIT_USAGE;
         }
     }

@@ -149,6 +149,12 @@ expect 2 "commute with the moves" "$H" solve --domain cube3 --algo beam \
 "$H" solve --domain cube3 --algo beam --width 2000 --ball 4 --heuristic "ann:$T/q.h5" \
     --blend 0.6:pdb:edges4 "$T/scr.txt" >"$T/qb.txt" 2>"$T/qb.err" || fail "--blend: $(cat "$T/qb.err")"
 grep -q 'status=solved' "$T/qb.txt" || fail "--blend: $(cat "$T/qb.txt")"
+# a floor that does not open is refused with its message (it crashed once:
+# the heuristic was freed twice)
+expect 2 "floor nosuch" "$H" solve --domain cube3 --algo beam --heuristic "ann:$T/q.h5" \
+    --floor nosuch "$T/scr.txt"
+expect 2 "unknown heuristic" "$H" solve --domain cube3 --algo beam --heuristic "ann:$T/q.h5" \
+    --floor "ann:$T/q.h5" "$T/scr.txt"
 # blends add up (up to 4); a fifth is refused
 "$H" solve --domain cube3 --algo beam --width 2000 --ball 4 --heuristic "ann:$T/q.h5" \
     --blend 0.5:pdb:edges4 --blend 0.2:manhattan "$T/scr.txt" >"$T/qb2.txt" 2>"$T/qb2.err" ||

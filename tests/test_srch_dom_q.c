@@ -144,7 +144,7 @@ static void test_sym(const dom *d, const nn_model *q)
     float y1[12], y2[12];
     CHECK(tdom_dense_outputs(d, q, many + (size_t)last * sb, 1, y1) == 0);
     CHECK(tdom_dense_outputs(d, q, mir1, 1, y2) == 0);
-    double e1;
+    double e1 = 0;
     CHECK(h && srch_dom_heur_estimate(h, kid, 1, many, &last, &km1, &e1) == 0);
     CHECK_MSG(fabs(e1 - 0.5 * (y1[km1] + y2[mm1])) <= 1e-4, "parent 69: %g", e1);
     srch_dom_heur_free(h);

@@ -4,23 +4,16 @@
  * message or opens a heuristic whose values are non-negative, 0 at the
  * goal, and, with the square board's mirror map averaged in (sym:2), equal
  * on a board and its mirror image. */
-#include "fuzz_util.h"
-#include "nn/nn.h"
-#include "search/generic/srch_dom.h"
+#include <math.h>
+
+#include "fuzz_dom.h"
 
 static dom *D;
 static char MODEL[300];
 
 static void setup(void)
 {
-    int st;
-    D = dom_open("npuzzle:3x3", &st);
-    struct nn_spec sp;
-    nn_model *m = D && !nn_spec_parse("81-8-1", NULL, &sp) ? nn_model_new(&sp, 3, &st) : NULL;
-    snprintf(MODEL, sizeof MODEL, "%s.h5", fuzz_scratch(""));
-    if (!m || nn_model_save(m, MODEL))
-        abort(); /* the harness cannot run without its model */
-    nn_model_free(m);
+    fuzz_dom_tiny_model(&D, MODEL);
 }
 
 static void check_values(srch_dom_heur *h, int sym)
@@ -43,8 +36,12 @@ static void check_values(srch_dom_heur *h, int sym)
         return; /* a refused evaluation carries its own status */
     if (v[0] != 0 || v[1] < 0 || v[2] < 0)
         abort();
-    if (sym && e[1] != e[2])
-        abort(); /* averaged over the mirror, a board and its image differ */
+    /* averaged over the mirror, a board and its image must agree: exactly in
+     * int8, and in float up to rounding, since the two meet their rows at
+     * other places of the batch, where BLAS may sum in another order
+     * (`float,sym:2` gave 0.0163678676 against 0.0163678527) */
+    if (sym && fabs(e[1] - e[2]) > 1e-5 * (1 + fabs(e[1])))
+        abort();
 }
 
 /* The K of the settings' last sym:K (the one that holds), else 1. */
