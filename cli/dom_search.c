@@ -522,7 +522,7 @@ static int heur_blend(const char *cmd, const cli_dom_search *s, int j, const dom
 
 int cli_dom_heur(const char *cmd, const cli_dom_search *s, const dom *d, srch_dom_heur **h)
 {
-    int st;
+    int st, rc = CLI_EXIT_USAGE;
     *h = srch_dom_heur_open(d, s->heuristic, &s->no, &st);
     if (!*h) {
         fprintf(stderr, "heurnet %s: --heuristic %s: %s\n", cmd, s->heuristic, hn_errmsg());
@@ -531,25 +531,21 @@ int cli_dom_heur(const char *cmd, const cli_dom_search *s, const dom *d, srch_do
     srch_dom_heur *fl = NULL;
     if (s->floor && !(fl = srch_dom_heur_adm(d, s->floor, &st))) {
         fprintf(stderr, "heurnet %s: --floor %s: %s\n", cmd, s->floor, hn_errmsg());
-        srch_dom_heur_free(*h);
-        *h = NULL; /* the caller frees what it is given back */
-        return CLI_EXIT_USAGE;
+        goto fail;
     }
-    if (s->scale != 1 || s->offset != 0 || fl) {
-        if ((st = srch_dom_heur_set_value(*h, s->scale, s->offset, fl))) {
-            fprintf(stderr, "heurnet %s: %s\n", cmd, hn_errmsg());
-            srch_dom_heur_free(*h);
-            *h = NULL;
-            return CLI_EXIT_USAGE;
-        }
+    if ((s->scale != 1 || s->offset != 0 || fl) &&
+        srch_dom_heur_set_value(*h, s->scale, s->offset, fl)) {
+        fprintf(stderr, "heurnet %s: %s\n", cmd, hn_errmsg());
+        goto fail;
     }
     for (int j = 0; j < s->nblend; j++)
-        if ((st = heur_blend(cmd, s, j, d, *h))) {
-            srch_dom_heur_free(*h);
-            *h = NULL;
-            return st;
-        }
+        if ((rc = heur_blend(cmd, s, j, d, *h)))
+            goto fail;
     return 0;
+fail: /* the caller frees what it is given back: nothing */
+    srch_dom_heur_free(*h);
+    *h = NULL;
+    return rc;
 }
 
 int cli_dom_ball_open(const char *cmd, cli_dom_search *s, const dom *d)

@@ -10,11 +10,13 @@
 /* A pattern: the corners (edges == 0) or `edges` tracked edge cubies. */
 typedef struct dom_c3_pattern {
     int edges;
-    uint8_t cubie[7];  /* the tracked edges, by slot */
-    uint8_t slot[12];  /* slot of each edge cubie, 255 when not tracked */
-    uint8_t wslot[12]; /* slot as rank writes it: untracked edges to slot 7, a
-                        * sink, so that no branch depends on the cube */
+    uint8_t cubie[7]; /* the tracked edges, by slot */
+    uint8_t slot[12]; /* slot of each edge cubie; EDGE_SINK when not tracked */
 } dom_c3_pattern;
+
+/* The slot of an untracked edge: past the 7 a pattern may track, so that
+ * rank writes every edge somewhere and no branch depends on the cube. */
+#define EDGE_SINK 7
 
 #define CORNER_TWISTS 2187 /* 3^7: the last twist follows from the others */
 #define FACT8 40320
@@ -81,9 +83,9 @@ static uint64_t edge_rank(const void *self, const void *state)
 {
     const dom_c3_pattern *p = self;
     const uint8_t *s = state;
-    uint8_t pos[8] = {0}, flip[8] = {0};
+    uint8_t pos[EDGE_SINK + 1] = {0}, flip[EDGE_SINK + 1] = {0};
     for (int i = 0; i < C3_EDGES; i++) {
-        int sl = p->wslot[s[C3_EP + i]];
+        int sl = p->slot[s[C3_EP + i]];
         pos[sl] = (uint8_t)i;
         flip[sl] = s[C3_EO + i];
     }
@@ -120,7 +122,7 @@ static void edge_unrank(const void *self, uint64_t rank, void *state)
     }
     int at = 0;
     for (int j = 0; j < C3_EDGES; j++) {
-        if (p->slot[j] != 255)
+        if (p->slot[j] != EDGE_SINK)
             continue;
         while (used >> at & 1)
             at++;
@@ -155,8 +157,7 @@ int dom_c3_pattern_open(const void *inst, const char *name, dom_pattern *out)
     dom_c3_pattern *p = calloc(1, sizeof *p);
     if (!p)
         return c->host->fail(DOM_ERR_NOMEM, "out of memory");
-    memset(p->slot, 255, sizeof p->slot);
-    memset(p->wslot, 7, sizeof p->wslot);
+    memset(p->slot, EDGE_SINK, sizeof p->slot);
     *out = (dom_pattern){.self = p, .free = free};
     if (!strcmp(name, "corners")) {
         out->entries = (uint64_t)FACT8 * CORNER_TWISTS;
@@ -171,7 +172,6 @@ int dom_c3_pattern_open(const void *inst, const char *name, dom_pattern *out)
         for (int k = 0; k < p->edges; k++) {
             p->cubie[k] = (uint8_t)(EDGE_SETS[i].first + k);
             p->slot[EDGE_SETS[i].first + k] = (uint8_t)k;
-            p->wslot[EDGE_SETS[i].first + k] = (uint8_t)k;
         }
         out->entries = edge_entries(p->edges);
         out->rank = edge_rank;

@@ -553,6 +553,9 @@ static int sym_mean(srch_dom_heur *h, const uint8_t *s, size_t n, const uint8_t 
     return 0;
 }
 
+/* States an admissible leaf reads at a time. */
+#define ADM_CHUNK 256
+
 int srch_dom_heur_estimate(srch_dom_heur *h, const void *states, size_t n, const void *parents,
                            const int *parent_of, const uint8_t *moves, double *est)
 {
@@ -560,12 +563,14 @@ int srch_dom_heur_estimate(srch_dom_heur *h, const void *states, size_t n, const
     const uint8_t *s = states;
     int st = 0;
     switch (h->kind) {
-    case K_ADM: /* a leaf's own int scratch: btmp holds no blend here */
-        if ((st = reserve(h, n)))
-            return st;
-        dom_heur_eval_many(h->adm, s, n, sb, h->btmp);
-        for (size_t i = 0; i < n; i++)
-            est[i] = h->btmp[i];
+    case K_ADM: /* in chunks on the stack: a leaf needs no scratch of its own */
+        for (size_t i = 0; i < n; i += ADM_CHUNK) {
+            int v[ADM_CHUNK];
+            size_t m = n - i < ADM_CHUNK ? n - i : ADM_CHUNK;
+            dom_heur_eval_many(h->adm, s + i * sb, m, sb, v);
+            for (size_t k = 0; k < m; k++)
+                est[i + k] = v[k];
+        }
         return 0;
     case K_NET:
         st = srch_gen_net_estimate(h->net, s, n, parents, parent_of, moves, est);
