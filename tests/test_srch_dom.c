@@ -981,6 +981,47 @@ static void test_ball(void)
     dom_free(d);
 }
 
+/* A beam that kept every child (no depth over the width) searched all
+ * paths below its bound: its answer is proven, and widening stops there.
+ * A narrower one proves nothing. */
+static void test_beam_proof(void)
+{
+    int st;
+    dom *d = dom_open_def(&PANCAKE, "8", &st);
+    int *dist = optimal_costs(d);
+    srch_dom_heur *gap = srch_dom_heur_adm(d, "gap", &st);
+    CHECK(d && dist && gap);
+    srch_dom_result *res = malloc(sizeof *res);
+    srch_dom_opts all = SRCH_DOM_DEFAULTS, one = SRCH_DOM_DEFAULTS, wide = SRCH_DOM_DEFAULTS;
+    all.width = 50000; /* over 8! = 40320: every stack fits */
+    one.width = 1;
+    wide.width = 2;
+    wide.widen = 2;
+    int proofs = 0;
+    hn_rng *r = hn_rng_new(11);
+    for (int i = 0; i < 30; i++) {
+        uint8_t s[PMAX];
+        random_stack(d, r, s);
+        int opt = dist[rank_of(s, 8)];
+        CHECK(srch_dom_beam(d, s, gap, &all, NULL, res) == 0 && valid(d, s, res));
+        CHECK_MSG(res->proven && res->cost == opt, "full beam: %lld proven %d, the optimum %d",
+                  (long long)res->cost, res->proven, opt);
+        CHECK(srch_dom_beam(d, s, gap, &one, NULL, res) == 0 && valid(d, s, res));
+        CHECK(!res->proven || opt <= 1);
+        /* the widened runs end with the first that keeps every child */
+        CHECK(srch_dom_beam(d, s, gap, &wide, NULL, res) == 0 && valid(d, s, res));
+        CHECK_MSG(!res->proven || res->cost == opt, "widened beam: %lld proven, the optimum %d",
+                  (long long)res->cost, opt);
+        proofs += res->proven;
+    }
+    CHECK_MSG(proofs == 30, "widened beams proved %d of 30", proofs);
+    hn_rng_free(r);
+    free(res);
+    srch_dom_heur_free(gap);
+    free(dist);
+    dom_free(d);
+}
+
 int main(void)
 {
     test_optimal("7", 60);
@@ -998,5 +1039,6 @@ int main(void)
     test_shortcut();
     test_clone();
     test_ball();
+    test_beam_proof();
     return CHECK_DONE();
 }

@@ -44,6 +44,9 @@ typedef struct {
      * `hit_depth`, its move `hit_move` into the ball and the ball's path */
     const srch_dom_ball *ball;
     int best, hit, hit_move, tail_len;
+    /* some depth had more children than the width: the run was no
+     * exhaustive search below its bound */
+    int truncated;
     size_t hit_depth, hit_i;
     uint8_t tail[SRCH_DOM_BALL_MAX_RADIUS];
 } beam;
@@ -241,6 +244,7 @@ static int keep_best(beam *b, size_t depth)
     for (size_t i = 0; i < b->nkids; i++)
         b->order[i] = (uint64_t)(uint32_t)b->hv[i] << 32 | i;
     size_t keep = b->nkids < b->width ? b->nkids : b->width;
+    b->truncated |= b->nkids > b->width;
     if (b->nkids > b->width) { /* the kept ones in order, the rest left unsorted */
         select_smallest(b->order, b->nkids, keep);
         qsort(b->order, keep, sizeof *b->order, cmp_u64);
@@ -315,8 +319,10 @@ static int beam_run(beam *b, const void *start, const srch_limits *lim, double d
     for (; (int)depth + 1 < b->best; depth++) {
         if ((st = srch_gen_limits_hit("beam search", b->res, lim, deadline, b->ntrace)))
             break;
-        if (expand_depth(b, depth))
+        if (expand_depth(b, depth)) {
+            b->res->proven = !b->truncated; /* the first goal of a full breadth */
             return 0;
+        }
         if (ball_done(b, depth) || !b->nkids)
             break;
         st = srch_dom_heur_eval(b->h, b->kids, b->nkids, b->cur, b->parent_of, b->kmove, b->hv);
@@ -324,13 +330,18 @@ static int beam_run(beam *b, const void *start, const srch_limits *lim, double d
             return st;
         b->res->stored = b->ntrace;
     }
+    /* a run that kept every child searched all paths below its bound:
+     * its path (or that none is shorter) is proven */
+    int exhaustive = !st && !b->truncated;
     if (b->hit && (!st || st == HN_ERR_LIMIT || st == HN_ERR_INTERRUPTED)) {
         take_ball_path(b);
+        b->res->proven = exhaustive;
         hn_error_clear(); /* the limit's message: the path found stands */
         return 0;
     }
     if (st)
         return st;
+    b->res->proven = exhaustive && bound <= SRCH_DOM_MAX_PATH;
     if (!b->nkids && bound > SRCH_DOM_MAX_PATH)
         return hn_fail(HN_ERR_UNSOLVABLE, "beam search: no state left at depth %zu", depth + 1);
     if (bound <= SRCH_DOM_MAX_PATH)
@@ -399,6 +410,10 @@ static int widen(const dom *d, const void *start, srch_dom_heur *h, const srch_d
             res->cost = r->cost;
             res->improvements++;
         }
+        if ((k == 0 || k == NO_SHORTER) && r->proven) {
+            res->proven = 1; /* nothing shorter: no wider run can find it */
+            break;
+        }
         if (k == HN_ERR_LIMIT || k == HN_ERR_INTERRUPTED)
             break; /* the incumbent is the answer */
         if (k < 0) {
@@ -437,6 +452,8 @@ static int beam_variant(const dom *d, const void *start, srch_dom_heur *h, const
  * from symmetric map k). */
 static void take_variant(const dom *d, int k, const srch_dom_result *r, srch_dom_result *res)
 {
+    if (r->proven && r->length < 0 && res->length >= 0)
+        res->proven = 1; /* the map has no shorter path, nor has the start */
     if (r->length < 0 || (res->length >= 0 && r->length >= res->length))
         return;
     memcpy(res->moves, r->moves, (size_t)r->length);

@@ -284,8 +284,10 @@ int srch_dom_bwas(const dom *d, const void *start, srch_dom_heur *h, const srch_
                   const srch_limits *lim, srch_dom_result *res);
 /* Beam search (CayleyPy's): from the start, each depth keeps the
  * opts->width children with the smallest h (duplicates removed by state),
- * until a child is a goal. Not optimal; HN_ERR_UNSOLVABLE when a depth is
- * empty, HN_ERR_LIMIT past SRCH_DOM_MAX_PATH moves. */
+ * until a child is a goal. Not optimal in general: res->proven only when a
+ * run kept every child of every depth (then a full breadth-first search
+ * below its bound, and no wider run follows). HN_ERR_UNSOLVABLE when a
+ * depth is empty, HN_ERR_LIMIT past SRCH_DOM_MAX_PATH moves. */
 int srch_dom_beam(const dom *d, const void *start, srch_dom_heur *h, const srch_dom_opts *opts,
                   const srch_limits *lim, srch_dom_result *res);
 /* IDA*: depth first in place (dom_apply, then the inverse move undoes),
