@@ -44,7 +44,7 @@ typedef struct {
      * `hit_depth`, its move `hit_move` into the ball and the ball's path */
     const srch_dom_ball *ball;
     int best, hit, hit_move, tail_len;
-    /* some depth had more children than the width: the run was no
+    /* some depth had more children than the width: the run was not an
      * exhaustive search below its bound */
     int truncated;
     size_t hit_depth, hit_i;
@@ -244,8 +244,8 @@ static int keep_best(beam *b, size_t depth)
     for (size_t i = 0; i < b->nkids; i++)
         b->order[i] = (uint64_t)(uint32_t)b->hv[i] << 32 | i;
     size_t keep = b->nkids < b->width ? b->nkids : b->width;
-    b->truncated |= b->nkids > b->width;
     if (b->nkids > b->width) { /* the kept ones in order, the rest left unsorted */
+        b->truncated = 1;
         select_smallest(b->order, b->nkids, keep);
         qsort(b->order, keep, sizeof *b->order, cmp_u64);
     }
