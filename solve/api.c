@@ -3,12 +3,14 @@
  * heurnet solve does, so Python gets the command line's numbers. */
 #include "solve/api.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "search/npuzzle/encode.h"
 #include "solve/search.h"
 
 /* heurnet solve's defaults (cli/search_opts.c) */
@@ -30,6 +32,8 @@ nn_model *heurnet_model_create(const char *arch, float dropout, uint64_t seed, i
     struct nn_spec *sp = malloc(sizeof *sp);
     int st = sp ? HN_OK : hn_fail(HN_ERR_NOMEM, "out of memory for a spec");
     d.dropout = dropout;
+    if (!st && !(dropout >= 0.0f && dropout < 1.0f))
+        st = hn_fail(HN_ERR_ARG, "dropout %g: expected a share in [0, 1)", (double)dropout);
     if (!st && !arch)
         st = hn_fail(HN_ERR_ARG, "no architecture spec given");
     if (!st && (st = nn_spec_parse(arch, &d, sp)))
@@ -65,9 +69,22 @@ int heurnet_boards_check(const uint8_t *tiles, size_t n, int width, int goal)
     if (width < 3 || width > 5 || !srch_np_goal_name(goal))
         return hn_fail(HN_ERR_ARG, "width %d / goal %d: expected width 3..5 and a goal layout",
                        width, goal);
+    if (n && !tiles)
+        return hn_fail(HN_ERR_ARG, "%zu boards but no tiles (NULL)", n);
     for (size_t i = 0; i < n; i++)
         if (board_get(tiles, i, width, goal, &b))
             return HN_ERR_ARG;
+    return HN_OK;
+}
+
+int heurnet_boards_encode(const uint8_t *tiles, size_t n, int width, int goal, float *x)
+{
+    int st = heurnet_boards_check(tiles, n, width, goal);
+    if (st)
+        return st;
+    if (n && !x)
+        return hn_fail(HN_ERR_ARG, "%zu boards but no output (NULL)", n);
+    srch_np_encode_onehot_rows(tiles, n, width * width, x);
     return HN_OK;
 }
 
@@ -75,11 +92,35 @@ int heurnet_heur_values(const srch_np_heur *h, const uint8_t *tiles, size_t n, i
                         int32_t *out)
 {
     srch_np_board b;
+    if (!h || width != srch_np_heur_width(h))
+        return hn_fail(HN_ERR_ARG, "boards of width %d for a heuristic of width %d", width,
+                       h ? srch_np_heur_width(h) : 0);
+    if (n && (!tiles || !out))
+        return hn_fail(HN_ERR_ARG, "%zu boards but no tiles or output (NULL)", n);
     for (size_t i = 0; i < n; i++) {
         if (srch_np_board_set(&b, width, tiles + i * (size_t)width * (size_t)width))
             return hn_fail(HN_ERR_ARG, "board %zu: %s", i, hn_errmsg());
         out[i] = srch_np_heur_eval(h, &b);
     }
+    return HN_OK;
+}
+
+/* The scalars of a in heurnet solve's ranges (cli/cmd_solve.c,
+ * cli/search_opts.c); 0 keeps its meaning "the default". */
+static int solve_scalars(const heurnet_solve_args *a)
+{
+    if (a->batch < 0 || a->batch > 65536)
+        return hn_fail(HN_ERR_ARG, "batch %d: expected 1..65536 (0: the default)", a->batch);
+    if (!(isfinite(a->weight) && a->weight >= 0))
+        return hn_fail(HN_ERR_ARG, "weight %g: expected a finite number > 0 (0: the default)",
+                       a->weight);
+    if (!(a->bound == 0 || (a->bound >= 1 && a->bound <= 100)))
+        return hn_fail(HN_ERR_ARG, "bound %g: expected 1..100 (0: the default)", a->bound);
+    if (!(isfinite(a->lim.time_limit) && a->lim.time_limit >= 0))
+        return hn_fail(HN_ERR_ARG, "time_limit %g: expected finite seconds >= 0 (0: no limit)",
+                       a->lim.time_limit);
+    if (a->threads < 0 || a->threads > HEURNET_MAX_THREADS)
+        return hn_fail(HN_ERR_ARG, "threads %d: expected 1..%d", a->threads, HEURNET_MAX_THREADS);
     return HN_OK;
 }
 
@@ -137,11 +178,9 @@ static void *solve_worker(void *arg)
 /* As heurnet solve: one board after the other, or a pool of threads. */
 static void solve_all(solve_job *j)
 {
-    int threads = j->a->threads > 1 ? j->a->threads : 1;
-    pthread_t tid[256];
+    int threads = j->a->threads > 1 ? j->a->threads : 1; /* <= HEURNET_MAX_THREADS */
+    pthread_t tid[HEURNET_MAX_THREADS];
     int started = 0;
-    if (threads > 256)
-        threads = 256;
     for (; threads > 1 && started < threads; started++)
         if (pthread_create(&tid[started], NULL, solve_worker, j))
             break;
@@ -168,10 +207,14 @@ static void row_fill(const srch_np_result *r, heurnet_solve_row *row, char *move
 int heurnet_solve_boards(const heurnet_solve_args *a, const uint8_t *tiles, size_t n,
                          heurnet_solve_row *rows, char *moves, size_t stride)
 {
+    if (!a || (n && (!tiles || !rows || !moves)))
+        return hn_fail(HN_ERR_ARG, "heurnet_solve_boards: NULL arguments");
     if (stride < SRCH_NP_MAX_PATH + 1)
         return hn_fail(HN_ERR_ARG, "moves stride %zu: at least %d needed", stride,
                        SRCH_NP_MAX_PATH + 1);
-    int st = heurnet_boards_check(tiles, n, a->width, a->goal);
+    int st = solve_scalars(a);
+    if (!st)
+        st = heurnet_boards_check(tiles, n, a->width, a->goal);
     srch_np_result *res = st ? NULL : malloc((n ? n : 1) * sizeof *res);
     if (!st && !res)
         st = hn_fail(HN_ERR_NOMEM, "out of memory for %zu results", n);

@@ -1,6 +1,7 @@
 /* The facade's long runs (solve/api.h): data generation, training and
  * value iteration with the command line's defaults, so a binding writes
  * the same files as heurnet gen, train and avi. */
+#include <math.h>
 #include <stdlib.h>
 
 #include "solve/api.h"
@@ -9,6 +10,38 @@
 static const char *gen_default_label(int width)
 {
     return width == 3 ? "lc" : width == 4 ? "pdb:7-8" : "pdb:6-6-6-6";
+}
+
+/* An int scalar in lo..hi, else HN_ERR_ARG naming it with the range. */
+static int int_in(const char *what, long v, long lo, long hi)
+{
+    if (v < lo || v > hi)
+        return hn_fail(HN_ERR_ARG, "%s %ld: expected %ld..%ld", what, v, lo, hi);
+    return HN_OK;
+}
+
+/* A real scalar in (lo, hi] (open) or [lo, hi]; NaN and infinity fail. */
+static int real_in(const char *what, double v, double lo, double hi, int open)
+{
+    if (!isfinite(v) || (open ? !(v > lo) : !(v >= lo)) || !(v <= hi))
+        return hn_fail(HN_ERR_ARG, "%s %g: expected a number in %s%g, %g]", what, v,
+                       open ? "(" : "[", lo, hi);
+    return HN_OK;
+}
+
+/* heurnet gen's ranges (cli/cmd_gen.c), checked before any file is made. */
+static int gen_scalars(const heurnet_gen_args *a)
+{
+    int st = int_in("width", a->width, SRCH_NP_MIN_WIDTH, SRCH_NP_MAX_WIDTH);
+    if (!st && !srch_np_goal_name(a->goal))
+        st = hn_fail(HN_ERR_ARG, "goal %d: expected blank-first (0) or blank-last (1)", a->goal);
+    if (!st && !a->all && a->count == 0)
+        st = hn_fail(HN_ERR_ARG, "count 0: expected a positive number of boards (or all)");
+    if (!st)
+        st = int_in("walk", a->walk, 0, SRCH_NP_MAX_PATH);
+    if (!st)
+        st = int_in("threads", a->threads, 0, HEURNET_MAX_GEN_THREADS);
+    return st;
 }
 
 int heurnet_gen(const char *path, const heurnet_gen_args *a, dg_gen_stats *st)
@@ -30,8 +63,9 @@ int heurnet_gen(const char *path, const heurnet_gen_args *a, dg_gen_stats *st)
     srch_np_heur *h = NULL;
     if (!path)
         return hn_fail(HN_ERR_ARG, "no output path given");
-    if (a->width < 3 || a->width > 5)
-        return hn_fail(HN_ERR_ARG, "width %d: expected 3, 4 or 5", a->width);
+    int rc0 = gen_scalars(a);
+    if (rc0)
+        return rc0;
     if (!a->all) {
         int rc = heurnet_heur_new(o.heur_name, o.width, o.goal, a->quiet, &h);
         if (rc)
@@ -53,6 +87,25 @@ void heurnet_train_defaults(heurnet_train_args *a)
                               .val_fraction = 0.05,
                               .dropout = 0.1,
                               .seed = TRN_OPTS_DEFAULTS.seed};
+}
+
+/* heurnet train's ranges (cli/train_common.c). */
+static int train_scalars(const heurnet_train_args *a)
+{
+    int st = int_in("batch", a->batch, 2, 1 << 16);
+    if (!st)
+        st = int_in("epochs", a->epochs, 1, 1000000);
+    if (!st)
+        st = int_in("threads", a->threads, 1, HEURNET_MAX_THREADS);
+    if (!st)
+        st = int_in("patience", a->patience, 0, 1000000);
+    if (!st)
+        st = real_in("lr", a->lr, 0, 10, 1);
+    if (!st && !(a->val_fraction >= 0 && a->val_fraction < 1))
+        st = hn_fail(HN_ERR_ARG, "val_fraction %g: expected a share in [0, 1)", a->val_fraction);
+    if (!st && !(a->dropout >= 0 && a->dropout < 1))
+        st = hn_fail(HN_ERR_ARG, "dropout %g: expected a share in [0, 1)", a->dropout);
+    return st;
 }
 
 static int train_opts(const heurnet_train_args *a, struct trn_opts *o)
@@ -78,13 +131,7 @@ static int train_opts(const heurnet_train_args *a, struct trn_opts *o)
         return hn_fail(HN_ERR_ARG, "arch is required unless init or resume give it");
     if (o->init && o->resume)
         return hn_fail(HN_ERR_ARG, "init and resume exclude each other");
-    if (o->batch < 2 || o->epochs < 1 || !(o->lr > 0) || a->val_fraction < 0 ||
-        a->val_fraction >= 1)
-        return hn_fail(HN_ERR_ARG,
-                       "batch %d, epochs %d, lr %g, val_fraction %g: expected a "
-                       "batch >= 2, epochs >= 1, lr > 0 and val_fraction in [0, 1)",
-                       o->batch, o->epochs, o->lr, a->val_fraction);
-    return HN_OK;
+    return train_scalars(a);
 }
 
 int heurnet_train(const char *const *data, int ndata, const heurnet_train_args *a, nn_model **out,
@@ -96,8 +143,11 @@ int heurnet_train(const char *const *data, int ndata, const heurnet_train_args *
     *out = NULL;
     if (rc)
         return rc;
-    if (ndata < 1)
+    if (ndata < 1 || !data)
         return hn_fail(HN_ERR_ARG, "no data files given");
+    for (int i = 0; i < ndata; i++)
+        if (!data[i] || !data[i][0])
+            return hn_fail(HN_ERR_ARG, "data file %d: no path given", i);
     nn_blas_threads(o.threads);
     trn_data *d = trn_data_open(data, ndata, a->val_fraction, 0, &rc);
     if (!d)
@@ -163,13 +213,41 @@ static void avi_opts(const heurnet_avi_args *a, struct trn_avi_opts *o)
     o->progress_user = a->user;
 }
 
+/* heurnet avi's ranges (cli/cmd_avi.c int_option and real_option). */
+static int avi_scalars(const heurnet_avi_args *a)
+{
+    int st = int_in("width", a->width, SRCH_NP_MIN_WIDTH, SRCH_NP_MAX_WIDTH);
+    if (!st && !srch_np_goal_name(a->goal))
+        st = hn_fail(HN_ERR_ARG, "goal %d: expected blank-first (0) or blank-last (1)", a->goal);
+    if (!st)
+        st = int_in("rounds", a->rounds, 0, 100000000);
+    if (!st)
+        st = int_in("steps_per_round", a->steps_per_round, 1, 10000000);
+    if (!st)
+        st = int_in("batch", a->batch, 2, 1000000);
+    if (!st)
+        st = int_in("walk_max", a->walk_max, 0, TRN_AVI_MAX_WALK);
+    if (!st)
+        st = int_in("threads", a->threads, 1, HEURNET_MAX_THREADS);
+    if (!st)
+        st = int_in("lookahead", a->lookahead, 1, TRN_AVI_MAX_TABLE_LOOKAHEAD);
+    if (!st)
+        st = real_in("lr", a->lr, 0, 10, 1);
+    if (!st)
+        st = real_in("lr_decay", a->lr_decay, 0, 1, 1);
+    if (!st)
+        st = real_in("update_loss", a->update_loss, 0, 1e12, 0);
+    return st;
+}
+
 int heurnet_avi(const heurnet_avi_args *a, nn_model **out)
 {
     struct trn_avi_opts o;
     srch_np_heur *floor = NULL;
     *out = NULL;
-    if (a->width < 3 || a->width > 5)
-        return hn_fail(HN_ERR_ARG, "width %d: expected 3, 4 or 5", a->width);
+    int rc0 = avi_scalars(a);
+    if (rc0)
+        return rc0;
     avi_opts(a, &o);
     if (!o.arch && !o.init && !o.resume)
         return hn_fail(HN_ERR_ARG, "arch is required unless init or resume give it");

@@ -8,6 +8,8 @@ iteration over libheurnet (ctypes, numpy arrays in and out).
 
 from ._lib import (HeurnetError, HeurnetValueError, HeurnetIOError, HeurnetMemoryError,
                    VERSION as __version__, lib as _clib)
+from ._check import MAX_THREADS
+from . import _check
 from .model import Model
 from .search import solve, Solutions, Heuristic, PDB, domain_width, walk_boards
 from .train import gen, train, avi
@@ -19,10 +21,12 @@ def revision():
 
 
 def blas_threads(n):
-    """Threads OpenBLAS may use in this process (predict, train)."""
-    _clib.nn_blas_threads(int(n))
+    """Threads OpenBLAS may use in this process (predict, train):
+    1..MAX_THREADS (256)."""
+    _clib.nn_blas_threads(_check.threads(n, "blas_threads"))
 
 
 __all__ = ["Model", "solve", "Solutions", "Heuristic", "PDB", "gen", "train", "avi",
            "HeurnetError", "HeurnetValueError", "HeurnetIOError", "HeurnetMemoryError",
-           "domain_width", "walk_boards", "revision", "blas_threads", "__version__"]
+           "domain_width", "walk_boards", "revision", "blas_threads", "MAX_THREADS",
+           "__version__"]

@@ -12,7 +12,7 @@ import os
 import signal
 import threading
 
-from . import _config
+from . import _check, _config
 
 # enum hn_status (common/hn.h)
 OK, NOMEM, IO, FORMAT, ARG, SHAPE, NAN, UNSOLVABLE, LIMIT, INTERRUPTED, HDF5, UNSUPPORTED = (
@@ -104,10 +104,12 @@ _PROTOS = {
     "nn_infer_new": (_P, [_P, C.c_int, C.POINTER(C.c_int)]),
     "nn_infer_free": (None, [_P]),
     "nn_infer_run": (C.c_int, [_P, _P, C.c_int, _P]),
+    "nn_infer_refresh": (C.c_int, [_P, _P]),
     "nn_infer_max_batch": (C.c_int, [_P]),
     "heurnet_model_create": (_P, [_S, C.c_float, C.c_uint64, C.POINTER(C.c_int)]),
     "heurnet_model_spec_string": (C.c_int, [_P, _S, C.c_size_t]),
     "heurnet_boards_check": (C.c_int, [_P, C.c_size_t, C.c_int, C.c_int]),
+    "heurnet_boards_encode": (C.c_int, [_P, C.c_size_t, C.c_int, C.c_int, _P]),
     "heurnet_heur_values": (C.c_int, [_P, _P, C.c_size_t, C.c_int, _P]),
     "heurnet_heur_new": (C.c_int, [_S, C.c_int, C.c_int, C.c_int, C.POINTER(_P)]),
     "srch_np_heur_free": (None, [_P]),
@@ -115,7 +117,6 @@ _PROTOS = {
     "srch_np_pdb_free": (None, [_P]),
     "srch_np_pdb_save": (C.c_int, [_P, _S]),
     "srch_np_heur_pdb_new": (_P, [_P, C.c_int, C.c_int, C.c_int, C.POINTER(C.c_int)]),
-    "srch_np_encode_onehot_rows": (None, [_P, C.c_size_t, C.c_int, _P]),
     "srch_np_encode_parse": (C.c_int, [_S, C.POINTER(C.c_int), C.POINTER(C.c_int)]),
     "heurnet_solve_boards": (C.c_int, [_P, _P, C.c_size_t, _P, _P, C.c_size_t]),
     "heurnet_gen": (C.c_int, [_S, _P, _P]),
@@ -161,11 +162,11 @@ def check(status, what=None):
     return status
 
 
-def enc(s):
-    """A str (or path) as bytes for a char * argument; None stays NULL."""
-    if s is None:
-        return None
-    return os.fsencode(s)
+def enc(s, name="argument"):
+    """A str (or path) as bytes for a char * argument; None stays NULL. A
+    NUL byte is refused (ValueError): C would read the string only up to
+    it, so "a\0/x" would name the file "a"."""
+    return _check.path(s, name)
 
 
 class stop_hook:

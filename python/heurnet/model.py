@@ -2,24 +2,36 @@
 
 import ctypes as C
 import os
+import threading
+import weakref
 
 import numpy as np
 
-from . import _arrays
+from . import _arrays, _check
 from ._lib import lib, check, enc, error, HeurnetValueError, ARG
 
 
 class Model:
     """An nn_model owned by this object (freed with it). Inference runs on a
     workspace folded from the weights at the first predict; set_target and
-    other changes refresh it."""
+    other changes refresh it.
+
+    Threads: one Model may be used from several threads. predict and
+    predict_boards share the model's one workspace, so each holds the
+    model's lock around its C call: calls on one model run one after the
+    other (the GIL is released meanwhile) and give exactly the values of a
+    single thread. For inference in parallel, give each thread its own
+    Model.copy(). Changing a model (target, encoder, writing params) while
+    another thread predicts on it is not supported."""
 
     def __init__(self, handle, path=None):
         if not handle:
             raise ValueError("Model: NULL handle")
         self._h = C.c_void_p(handle)
+        self._lock = threading.Lock()
         self._infer = None
         self._infer_rows = 0
+        self._views = []  # weakrefs to params views a caller may write
         self.path = os.fspath(path) if path is not None else None
 
     # ---- construction -----------------------------------------------------
@@ -30,7 +42,7 @@ class Model:
         HeurnetValueError naming the file and dataset; an unverifiable file
         is first read in a forked child, so libhdf5 cannot crash Python."""
         st = C.c_int(0)
-        h = lib.nn_model_load(enc(path), C.byref(st))
+        h = lib.nn_model_load(_check.path(path, "Model.load: path", none_ok=False), C.byref(st))
         if not h:
             raise error(st.value)
         return cls(h, path)
@@ -40,15 +52,29 @@ class Model:
         """A fresh model from a spec string such as "81-64-1:linear", as
         `heurnet nn init --arch ARCH --seed S` makes it (hidden layers: ELU,
         batch norm, dropout 0.1 unless the spec overrides them)."""
+        a = _check.text(arch, "from_spec: arch", none_ok=False)
+        seed = _check.count(seed, "from_spec: seed")
+        dropout = _check.real(dropout, "from_spec: dropout", 0.0, 1.0, hi_open=True)
+        _check.text(encoder, "from_spec: encoder")
+        mean, std = _target_pair(target)
         st = C.c_int(0)
-        h = lib.heurnet_model_create(enc(arch), C.c_float(dropout), seed, C.byref(st))
+        h = lib.heurnet_model_create(a, C.c_float(dropout), seed, C.byref(st))
         if not h:
             raise error(st.value)
         m = cls(h)
         if encoder:
             m.encoder = encoder
-        m.target = target
+        m.target = (mean, std)
         return m
+
+    def copy(self):
+        """An independent Model with the same weights and record (its own
+        workspace: one per thread runs predict in parallel)."""
+        st = C.c_int(0)
+        h = lib.nn_model_clone(self._h, C.byref(st))
+        if not h:
+            raise error(st.value)
+        return Model(h, self.path)
 
     def __del__(self):
         if lib is None:  # interpreter shutdown: the process frees everything
@@ -59,10 +85,15 @@ class Model:
             self._h = None
 
     def _drop_infer(self):
+        """Free the workspace (the caller holds the lock, or is __del__)."""
         if getattr(self, "_infer", None):
             lib.nn_infer_free(self._infer)
         self._infer = None
         self._infer_rows = 0
+
+    def _changed(self):
+        with self._lock:
+            self._drop_infer()
 
     # ---- information ------------------------------------------------------
 
@@ -94,7 +125,7 @@ class Model:
 
     @encoder.setter
     def encoder(self, name):
-        check(lib.nn_model_set_encoder(self._h, enc(name)))
+        check(lib.nn_model_set_encoder(self._h, _check.text(name, "encoder", none_ok=False)))
 
     @property
     def target(self):
@@ -105,8 +136,9 @@ class Model:
 
     @target.setter
     def target(self, ms):
-        check(lib.nn_model_set_target(self._h, float(ms[0]), float(ms[1])))
-        self._drop_infer()
+        mean, std = _target_pair(ms)
+        check(lib.nn_model_set_target(self._h, mean, std))
+        self._changed()
 
     @property
     def attrs(self):
@@ -121,10 +153,16 @@ class Model:
 
     def set_attr(self, key, value):
         """Set a root attribute (a str or a number) saved with the model."""
+        k = _check.text(key, "set_attr: key", none_ok=False)
         if isinstance(value, str):
-            check(lib.nn_model_set_meta_str(self._h, enc(key), enc(value)))
+            check(lib.nn_model_set_meta_str(self._h, k, _check.text(value, "set_attr: value")))
         else:
-            check(lib.nn_model_set_meta_double(self._h, enc(key), float(value)))
+            # any real, NaN included: a record may hold one (no validation split)
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)) \
+                    or isinstance(value, (complex, np.complexfloating)):
+                raise TypeError("set_attr: value: expected a str or a real number, not %s"
+                                % type(value).__name__)
+            check(lib.nn_model_set_meta_double(self._h, k, float(value)))
 
     @property
     def params(self):
@@ -133,9 +171,17 @@ class Model:
         n = C.c_size_t()
         p = lib.nn_model_params(self._h, C.byref(n))
         arr = np.ctypeslib.as_array(C.cast(p, C.POINTER(C.c_float)), shape=(n.value,))
-        arr_owner = _Keep(arr, self)
-        self._drop_infer()  # the caller may write the weights
-        return arr_owner.view
+        view = _Keep(arr, self).view
+        # the caller may write the weights: while a view lives, predict
+        # re-folds its workspace from them first
+        with self._lock:
+            self._views.append(weakref.ref(view))
+        return view
+
+    def _params_live(self):
+        """Whether a params view may still be written (caller holds the lock)."""
+        self._views = [r for r in self._views if r() is not None]
+        return bool(self._views)
 
     @property
     def domain(self):
@@ -153,11 +199,14 @@ class Model:
 
     def save(self, path):
         """Write the model file (as PATH.part, renamed when complete)."""
-        check(lib.nn_model_save(self._h, enc(path)))
+        check(lib.nn_model_save(self._h, _check.path(path, "save: path", none_ok=False)))
         self.path = os.fspath(path)
 
     def _workspace(self, n):
+        """The workspace for n rows (the caller holds the lock)."""
         if self._infer and self._infer_rows >= n:
+            if self._params_live():
+                check(lib.nn_infer_refresh(self._infer, self._h))
             return self._infer
         self._drop_infer()
         st = C.c_int(0)
@@ -170,34 +219,48 @@ class Model:
     def predict(self, x, out=None):
         """Outputs for x, a C-contiguous float32 array [n, inputs] (target
         scaling applied), as float32 [n, outputs]; `out` may be given to
-        write into (float32, C-contiguous, that shape). Nothing is copied."""
+        write into: float32, that shape, C-contiguous, writable and apart
+        from x (a read-only array, e.g. over bytes or a read-only memmap, is
+        refused). Nothing is copied. Safe from several threads (see the
+        class)."""
         x = _arrays.float_rows(x, self.inputs)
         n = x.shape[0]
+        shape = (n, self.outputs)
         if out is None:
-            out = np.empty((n, self.outputs), dtype=np.float32)
+            out = np.empty(shape, dtype=np.float32)
         else:
-            _arrays.as_array(out, "out")
-            if out.dtype != np.float32 or out.shape != (n, self.outputs):
-                raise ValueError("out: expected float32 of shape %s, got %s %s"
-                                 % ((n, self.outputs), out.dtype, out.shape))
-            _arrays.c_contiguous(out, "out")
-        ws = self._workspace(n)
-        check(lib.nn_infer_run(ws, x.ctypes.data, n, out.ctypes.data))
+            _arrays.out_rows(out, shape, x)
+        with self._lock:
+            ws = self._workspace(n)
+            check(lib.nn_infer_run(ws, x.ctypes.data, n, out.ctypes.data))
         return out
 
     def predict_boards(self, states):
         """The estimate for each n-puzzle board (uint8 tiles [n, cells], in
-        the model's goal layout), as `heurnet predict --instances` gives it."""
-        dom = self.domain
-        if dom is None:
+        the model's goal layout), as `heurnet predict --instances` gives it.
+        Each board must hold every tile 0..cells-1 once and be solvable for
+        that goal (as the instance reader checks): ValueError naming the
+        first bad board otherwise."""
+        w, g = C.c_int(), C.c_int()
+        if lib.srch_np_encode_parse(enc(self.encoder), C.byref(w), C.byref(g)):
             raise HeurnetValueError("predict_boards: the model's encoder %r is not "
                                     "npuzzle-onehot" % self.encoder, ARG)
-        width = int(dom.split("x")[-1])
-        cells = width * width
+        cells = w.value * w.value
         b = _arrays.boards(states, cells)
         x = np.empty((b.shape[0], cells * cells), dtype=np.float32)
-        lib.srch_np_encode_onehot_rows(b.ctypes.data, b.shape[0], cells, x.ctypes.data)
+        # the encoder indexes by tile: the facade checks every board first
+        check(lib.heurnet_boards_encode(b.ctypes.data, b.shape[0], w.value, g.value,
+                                        x.ctypes.data), "predict_boards")
         return self.predict(x)[:, 0]
+
+
+def _target_pair(ms):
+    """(mean, std) as two finite floats; the library checks their range."""
+    try:
+        mean, std = ms
+    except (TypeError, ValueError):
+        raise TypeError("target: expected (mean, std), not %r" % (ms,)) from None
+    return _check.real(mean, "target mean"), _check.real(std, "target std")
 
 
 class _Keep:

@@ -4,11 +4,12 @@ values and pattern databases for the n-puzzle."""
 import ctypes as C
 import os
 import tempfile
+import threading
 
 import numpy as np
 
-from . import _arrays
-from ._lib import lib, check, enc, error, stop_hook, MAX_PATH, INTERRUPTED, LIMIT, NOMEM
+from . import _arrays, _check
+from ._lib import lib, check, error, stop_hook, MAX_PATH, INTERRUPTED, LIMIT, NOMEM
 from .model import Model
 
 _DOMAINS = {"npuzzle:3x3": 3, "npuzzle:4x4": 4, "npuzzle:5x5": 5}
@@ -21,11 +22,13 @@ def domain_width(domain=None, puzzle=None):
     if puzzle is not None:
         if domain is not None:
             raise ValueError("give domain or puzzle, not both")
+        puzzle = _check.integer(puzzle, "puzzle", 8, 24)
         if puzzle not in _PUZZLE:
             raise ValueError("puzzle=%r: expected 8, 15 or 24" % (puzzle,))
         return _PUZZLE[puzzle]
     if domain is None:
         domain = "npuzzle:4x4"
+    _check.text(domain, "domain")
     if domain not in _DOMAINS:
         raise ValueError("domain %r is not supported: expected one of %s (or puzzle=8/15/24)"
                          % (domain, ", ".join(sorted(_DOMAINS))))
@@ -33,7 +36,7 @@ def domain_width(domain=None, puzzle=None):
 
 
 def goal_code(goal):
-    if goal not in _GOALS:
+    if not isinstance(goal, str) or goal not in _GOALS:
         raise ValueError("goal %r: expected 'blank-first' or 'blank-last'" % (goal,))
     return _GOALS[goal]
 
@@ -95,9 +98,24 @@ def _model_spec(model, heuristic):
         else:
             path = model.path
     else:
-        path = os.fspath(model)
+        _check.path(model, "model", none_ok=False)
+        path = os.fsdecode(model)
     spec = heuristic.replace("SELF", path) if heuristic else "ann:" + path
     return spec, tmp
+
+
+def _solve_scalars(time_limit, batch, weight, bound, max_expanded, max_nodes, threads):
+    """solve()'s scalars, checked, as _SolveArgs fields."""
+    bound = _check.real(bound, "bound", 0.0, 100.0)
+    if 0 < bound < 1:
+        raise ValueError("bound=%r is out of range: expected 1..100 (0: the default 1.05)" % bound)
+    return {"time_limit": _check.real(time_limit, "time_limit", 0.0),
+            "batch": _check.integer(batch, "batch", 0, 65536),
+            "weight": _check.real(weight, "weight", 0.0),
+            "bound": bound,
+            "max_expanded": _check.count(max_expanded, "max_expanded"),
+            "max_nodes": _check.count(max_nodes, "max_nodes"),
+            "threads": _check.threads(threads)}
 
 
 def solve(states, model=None, algo=None, heuristic=None, time_limit=0.0, domain=None,
@@ -111,23 +129,38 @@ def solve(states, model=None, algo=None, heuristic=None, time_limit=0.0, domain=
     or heuristic say otherwise (SELF in heuristic stands for the model).
     The search recorded in a model file (heurnet nn set-search) is not
     read: give algo and heuristic explicitly. Ctrl-C stops between boards
-    and raises KeyboardInterrupt."""
+    and raises KeyboardInterrupt.
+
+    Scalars as heurnet solve takes them: time_limit finite seconds >= 0
+    (0: none), max_expanded and max_nodes 0..2**64-1 (0: none), threads
+    1..MAX_THREADS (256), batch 0..65536 and weight >= 0 (0: the
+    algorithm's default), bound 0 or 1..100; anything else (NaN, -1,
+    2**64+5, a float count, a str with a NUL byte) raises TypeError or
+    ValueError before anything runs."""
+    lim = _solve_scalars(time_limit, batch, weight, bound, max_expanded, max_nodes, threads)
+    names = {k: _check.text(v, k) for k, v in (("algo", algo), ("heuristic", heuristic),
+                                              ("admissible", admissible))}
+    if model is not None and not isinstance(model, Model):
+        _check.path(model, "model", none_ok=False)
     if model is not None and domain is None and puzzle is None:
         # as heurnet solve --model: the puzzle is the model's
         m = model if isinstance(model, Model) else Model.load(model)
         domain = m.domain
+        if domain is None:
+            raise ValueError("solve: the model's encoder %r is not npuzzle-onehot; give "
+                             "domain= or puzzle=" % m.encoder)
     width = domain_width(domain, puzzle)
+    gcode = goal_code(goal)
     cells = width * width
     b = _arrays.boards(states, cells)
     tmp = None
     if model is not None:
         heuristic, tmp = _model_spec(model, heuristic)
+        names["heuristic"] = _check.text(heuristic, "heuristic")
         algo = algo or "astar"
-    a = _SolveArgs(algo=enc(algo or "idastar"), heuristic=enc(heuristic),
-                   admissible=enc(admissible), width=width, goal=goal_code(goal),
-                   batch=int(batch), weight=float(weight), bound=float(bound),
-                   max_expanded=int(max_expanded), time_limit=float(time_limit),
-                   max_nodes=int(max_nodes), threads=int(threads), quiet=1 if quiet else 0)
+    a = _SolveArgs(algo=_check.text(algo or "idastar", "algo"), heuristic=names["heuristic"],
+                   admissible=names["admissible"], width=width, goal=gcode,
+                   quiet=1 if quiet else 0, **lim)
     n = b.shape[0]
     rows = np.zeros(n, dtype=ROW)
     stride = MAX_PATH + 1
@@ -149,15 +182,18 @@ def solve(states, model=None, algo=None, heuristic=None, time_limit=0.0, domain=
 
 class Heuristic:
     """A heuristic by name ("manhattan", "lc", "pdb:5-5-5", "ann:M.h5", ...)
-    for boards of one width; values(states) evaluates it."""
+    for boards of one width; values(states) evaluates it. Safe from several
+    threads: an "ann:" heuristic has one workspace, so values() holds the
+    object's lock around its C call (calls run one after the other)."""
 
     def __init__(self, name, domain=None, puzzle=None, goal="blank-first", quiet=True):
+        key = _check.text(name, "name", none_ok=False)
         self.width = domain_width(domain, puzzle)
         self.goal = goal_code(goal)
+        self._lock = threading.Lock()
         h = C.c_void_p()
         with stop_hook():
-            st = lib.heurnet_heur_new(enc(name), self.width, self.goal, 1 if quiet else 0,
-                                      C.byref(h))
+            st = lib.heurnet_heur_new(key, self.width, self.goal, 1 if quiet else 0, C.byref(h))
         check(st)
         self._h = h
         self.name = name
@@ -172,8 +208,9 @@ class Heuristic:
         b = _arrays.boards(states, cells)
         check(lib.heurnet_boards_check(b.ctypes.data, b.shape[0], self.width, self.goal))
         out = np.empty(b.shape[0], dtype=np.int32)
-        check(lib.heurnet_heur_values(self._h, b.ctypes.data, b.shape[0], self.width,
-                                      out.ctypes.data))
+        with self._lock:
+            check(lib.heurnet_heur_values(self._h, b.ctypes.data, b.shape[0], self.width,
+                                          out.ctypes.data))
         return out
 
 
@@ -183,13 +220,13 @@ class PDB:
     ~/.cache/heurnet), or built there on first use (Ctrl-C stops a build)."""
 
     def __init__(self, partition, domain=None, puzzle=None, goal="blank-first", quiet=True):
+        part = _check.text(partition, "partition", none_ok=False)
         self.width = domain_width(domain, puzzle)
         self.goal = goal_code(goal)
         self.partition = partition
         p = C.c_void_p()
         with stop_hook():
-            st = lib.heurnet_pdb_get(self.width, enc(partition), self.goal, 1 if quiet else 0,
-                                     C.byref(p))
+            st = lib.heurnet_pdb_get(self.width, part, self.goal, 1 if quiet else 0, C.byref(p))
         check(st)
         self._p = p
         stc = C.c_int(0)
@@ -217,7 +254,7 @@ class PDB:
         return out
 
     def save(self, path):
-        check(lib.srch_np_pdb_save(self._p, enc(path)))
+        check(lib.srch_np_pdb_save(self._p, _check.path(path, "save: path", none_ok=False)))
 
 
 _STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
@@ -226,7 +263,11 @@ _STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 def walk_boards(n, steps, domain=None, puzzle=None, seed=1):
     """n boards made by `steps` random blank moves from the blank-first goal
     (uint8 [n, cells]); every one is solvable. numpy's generator, seeded:
-    not the boards heurnet gen --walk draws."""
+    not the boards heurnet gen --walk draws. n, steps and seed are
+    integers >= 0."""
+    n = _check.integer(n, "n", 0, _check.INT_MAX)
+    steps = _check.integer(steps, "steps", 0, _check.INT_MAX)
+    seed = _check.count(seed, "seed")
     width = domain_width(domain, puzzle)
     rng = np.random.default_rng(seed)
     out = np.empty((n, width * width), dtype=np.uint8)

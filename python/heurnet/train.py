@@ -7,7 +7,9 @@ its committed rows, the checkpoint is written) and raises KeyboardInterrupt."""
 import ctypes as C
 import os
 
-from ._lib import lib, check, enc, error, stop_hook, PROGRESS_FN, INTERRUPTED
+from . import _check
+from ._check import MAX_THREADS
+from ._lib import lib, check, stop_hook, PROGRESS_FN, INTERRUPTED
 from .model import Model
 from .search import domain_width, goal_code
 
@@ -121,20 +123,30 @@ def gen(path, count=0, domain=None, puzzle=None, goal="blank-first", label=None,
     file `heurnet gen` writes with the same options (-n COUNT --seed S ...).
     An existing matching file is continued (resume) unless overwrite.
     progress(done, total, extra) is called as boards are committed. Returns
-    a dict: resumed_from, boards, rows, expanded, seconds, complete."""
+    a dict: resumed_from, boards, rows, expanded, seconds, complete.
+
+    count, seed and max_expanded are 0..2**64-1, walk 0..1000 (0: boards
+    drawn uniformly), threads 1..MAX_THREADS (256; None: the CPUs, at most
+    that); anything else raises TypeError or ValueError before a file is
+    touched."""
+    p = _check.path(path, "gen: path", none_ok=False)
     width = domain_width(domain, puzzle)
+    n = _check.count(count, "count")
+    if not all_states and n == 0:
+        raise ValueError("gen: count must be a positive number of boards (or all_states=True)")
+    if threads is None:
+        threads = min(os.cpu_count() or 1, MAX_THREADS)
     cb = _Callbacks()
-    a = _GenArgs(width=width, goal=goal_code(goal), label=enc(label), count=int(count),
-                 seed=int(seed), max_expanded=int(max_expanded),
-                 threads=int(threads or os.cpu_count() or 1), walk=int(walk),
+    a = _GenArgs(width=width, goal=goal_code(goal), label=_check.text(label, "label"), count=n,
+                 seed=_check.count(seed, "seed"),
+                 max_expanded=_check.count(max_expanded, "max_expanded"),
+                 threads=_check.threads(threads), walk=_check.integer(walk, "walk", 0, 1000),
                  all=1 if all_states else 0, path_states=1 if path_states else 0,
                  overwrite=1 if overwrite else 0, quiet=1 if quiet else 0,
-                 progress=cb.progress(progress))
-    if not all_states and count <= 0:
-        raise ValueError("gen: count must be a positive number of boards (or all_states=True)")
+                 progress=cb.progress(_check.callback(progress, "progress")))
     st = _GenStats()
     with stop_hook():
-        rc = lib.heurnet_gen(enc(path), C.byref(a), C.byref(st))
+        rc = lib.heurnet_gen(p, C.byref(a), C.byref(st))
     cb.finish(rc, "gen %s" % os.fspath(path))
     return {k: getattr(st, k) for k, _ in st._fields_}
 
@@ -164,9 +176,43 @@ def train(data, output=None, arch=None, epochs=10, batch=512, lr=1e-3, seed=1, t
     """Train on dataset files as `heurnet train --data ... --arch ... -o
     OUTPUT` does (same defaults, same model file; `log` gets the same CSV
     as --log). on_epoch(dict) is called after each epoch, progress(done,
-    total, extra) during it. Returns (Model, history list of dicts)."""
-    files = [data] if isinstance(data, (str, bytes, os.PathLike)) else list(data)
-    paths = (C.c_char_p * len(files))(*[enc(f) for f in files])
+    total, extra) during it. Returns (Model, history list of dicts).
+
+    Scalars take heurnet train's ranges: epochs 1..1000000, batch
+    2..65536, lr in (0, 10], threads 1..MAX_THREADS (256), patience
+    0..1000000, val_fraction and dropout in [0, 1), seed 0..2**64-1;
+    anything else raises TypeError or ValueError before a file is read."""
+    if isinstance(data, (str, bytes, os.PathLike)):
+        files = [data]
+    else:
+        try:
+            files = list(data)
+        except TypeError:
+            raise TypeError("train: data: expected a file name or a list of them, not %s"
+                            % type(data).__name__) from None
+    if not files:
+        raise ValueError("train: data: no files given")
+    enc_files = [_check.path(f, "train: data[%d]" % i, none_ok=False) for i, f in enumerate(files)]
+    a = _TrainArgs()
+    lib.heurnet_train_defaults(C.byref(a))
+    a.arch = _check.text(arch, "arch")
+    a.checkpoint = _check.path(checkpoint, "checkpoint")
+    a.resume = _check.path(resume, "resume")
+    a.init = _check.path(init, "init")
+    a.epochs = _check.integer(epochs, "epochs", 1, 1000000)
+    a.batch = _check.integer(batch, "batch", 2, 65536)
+    a.threads = _check.threads(threads)
+    a.patience = _check.integer(patience, "patience", 0, 1000000)
+    a.allow_incomplete = 1 if allow_incomplete else 0
+    a.lr = _check.real(lr, "lr", 0.0, 10.0, lo_open=True)
+    a.val_fraction = _check.real(val_fraction, "val_fraction", 0.0, 1.0, hi_open=True)
+    a.dropout = _check.real(dropout, "dropout", 0.0, 1.0, hi_open=True)
+    a.seed = _check.count(seed, "seed")
+    _check.path(output, "output")
+    _check.path(log, "log")
+    _check.callback(on_epoch, "on_epoch")
+    _check.callback(progress, "progress")
+    paths = (C.c_char_p * len(files))(*enc_files)
     history = []
     logf = _csv(log, _TRAIN_HEADER, resume)
     cb = _Callbacks()
@@ -180,12 +226,6 @@ def train(data, output=None, arch=None, epochs=10, batch=512, lr=1e-3, seed=1, t
         if on_epoch:
             on_epoch(e.as_dict())
 
-    a = _TrainArgs()
-    lib.heurnet_train_defaults(C.byref(a))
-    a.arch, a.checkpoint, a.resume, a.init = enc(arch), enc(checkpoint), enc(resume), enc(init)
-    a.epochs, a.batch, a.threads, a.patience = int(epochs), int(batch), int(threads), int(patience)
-    a.allow_incomplete = 1 if allow_incomplete else 0
-    a.lr, a.val_fraction, a.dropout, a.seed = float(lr), float(val_fraction), float(dropout), int(seed)
     a.on_epoch = _EPOCH_FN(cb.wrap(epoch_fn))
     a.progress = cb.progress(progress)
     out, res = C.c_void_p(), _TrainResult()
@@ -216,25 +256,51 @@ def _round_line(r):
         r.seconds, r.total_seconds))
 
 
+def _avi_scalars(rounds, steps_per_round, batch, walk_max, threads, lookahead, lr, lr_decay,
+                 update_loss, seed):
+    """(field, value) of each scalar avi() was given, checked; None ones
+    keep the default."""
+    ints = (("rounds", rounds, 0, 100000000), ("steps_per_round", steps_per_round, 1, 10000000),
+            ("batch", batch, 2, 1000000), ("walk_max", walk_max, 0, 100000),
+            ("threads", threads, 1, MAX_THREADS), ("lookahead", lookahead, 1, 4),
+            ("seed", seed, 0, _check.UINT64_MAX))
+    reals = (("lr", lr, 0.0, 10.0, True), ("lr_decay", lr_decay, 0.0, 1.0, True),
+             ("update_loss", update_loss, 0.0, 1e12, False))
+    out = [(k, _check.integer(v, k, lo, hi)) for k, v, lo, hi in ints if v is not None]
+    out += [(k, _check.real(v, k, lo, hi, lo_open=op)) for k, v, lo, hi, op in reals
+            if v is not None]
+    return out
+
+
 def avi(output=None, arch=None, domain=None, puzzle=None, goal="blank-first", rounds=None,
         steps_per_round=None, batch=None, lr=None, lr_decay=None, walk_max=None,
         update_loss=None, lookahead=None, threads=None, seed=None, floor=None, checkpoint=None,
         resume=None, init=None, log=None, on_round=None, progress=None, quiet=True):
     """Value iteration (DAVI) as `heurnet avi --puzzle N --arch ... -o
     OUTPUT` runs it; None takes the command line's default. on_round(dict)
-    after each round. Returns (Model, history list of dicts)."""
+    after each round. Returns (Model, history list of dicts).
+
+    Scalars take heurnet avi's ranges (rounds 0..1e8, steps_per_round
+    1..1e7, batch 2..1e6, walk_max 0..100000, threads 1..MAX_THREADS (256),
+    lookahead 1..4, lr in (0, 10], lr_decay in (0, 1], update_loss in
+    [0, 1e12], seed 0..2**64-1); anything else raises TypeError or
+    ValueError before anything runs."""
     width = domain_width(domain, puzzle)
     a = _AviArgs()
     lib.heurnet_avi_defaults(C.byref(a), width)
     a.goal = goal_code(goal)
-    a.arch, a.checkpoint, a.resume, a.init = enc(arch), enc(checkpoint), enc(resume), enc(init)
-    a.floor, a.quiet = enc(floor), 1 if quiet else 0
-    for k, v in (("rounds", rounds), ("steps_per_round", steps_per_round), ("batch", batch),
-                 ("walk_max", walk_max), ("threads", threads), ("lookahead", lookahead),
-                 ("lr", lr), ("lr_decay", lr_decay), ("update_loss", update_loss),
-                 ("seed", seed)):
-        if v is not None:
-            setattr(a, k, v)
+    a.arch = _check.text(arch, "arch")
+    a.checkpoint = _check.path(checkpoint, "checkpoint")
+    a.resume = _check.path(resume, "resume")
+    a.init = _check.path(init, "init")
+    a.floor, a.quiet = _check.text(floor, "floor"), 1 if quiet else 0
+    for k, v in _avi_scalars(rounds, steps_per_round, batch, walk_max, threads, lookahead, lr,
+                             lr_decay, update_loss, seed):
+        setattr(a, k, v)
+    _check.path(output, "output")
+    _check.path(log, "log")
+    _check.callback(on_round, "on_round")
+    _check.callback(progress, "progress")
     history = []
     logf = _csv(log, _AVI_HEADER, resume)
     cb = _Callbacks()
