@@ -35,9 +35,9 @@ static void usage(FILE *out)
     fprintf(out, "usage: heurnet solve --domain D [options] FILE\n\n"
                  "Search every state of FILE (one per line, `[id [length]] STATE`, '#' comments)\n"
                  "on domain D. Prints per state: id= status= length= expanded= generated=\n"
-                 "seconds= h0= nn_rows= stored= proven= phases= saved= [optimal=|ref=] moves=,\n"
-                 "then a '#' summary line. A square n-puzzle of 3x3..5x5 runs the n-puzzle\n"
-                 "command (heurnet solve --puzzle N --help).\n\n");
+                 "seconds= h0= nn_rows= stored= proven= phases= saved= [beam: first_seconds=\n"
+                 "limit=] [optimal=|ref=] moves=, then a '#' summary line. A square n-puzzle\n"
+                 "of 3x3..5x5 runs the n-puzzle command (heurnet solve --puzzle N --help).\n\n");
     cli_dom_search_help(out);
     fprintf(out, "  --reference         the file's lengths are references, not optima\n"
                  "  --threads T         states in parallel [1]\n"
@@ -99,7 +99,7 @@ static void *worker(void *arg)
 }
 
 static void print_record(const dom *d, const dom_instance_rec *x, const srch_dom_result *r,
-                         int reference)
+                         int reference, int algo)
 {
     printf("id=%s status=%s length=%d expanded=%llu generated=%llu seconds=%.4f h0=%d "
            "nn_rows=%llu stored=%llu proven=%d phases=%d saved=%d",
@@ -107,6 +107,8 @@ static void print_record(const dom *d, const dom_instance_rec *x, const srch_dom
            (unsigned long long)r->expanded, (unsigned long long)r->generated, r->seconds, r->h0,
            (unsigned long long)r->rows, (unsigned long long)r->stored, r->proven, r->phases,
            r->saved);
+    if (algo == CLI_DOM_BEAM) /* when a path was first held; limit=1: the best one so far */
+        printf(" first_seconds=%.4f limit=%d", r->status ? -1.0 : r->first_seconds, r->limited);
     if (x->length >= 0)
         printf(" %s=%d", reference ? "ref" : "optimal", x->length);
     static char moves[SRCH_DOM_MAX_PATH * 8 + 1];
@@ -203,7 +205,7 @@ int cli_dom_solve(int argc, char **argv)
         double t0 = hn_now();
         run_all(&j, &a);
         for (size_t i = 0; i < n; i++)
-            print_record(d, &inst[i], &j.res[i], reference);
+            print_record(d, &inst[i], &j.res[i], reference, a.s.algo);
         rc = summarize(&a, &j, reference, hn_now() - t0);
     }
     free(j.res);

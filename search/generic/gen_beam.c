@@ -317,8 +317,10 @@ static int beam_run(beam *b, const void *start, const srch_limits *lim, double d
         return st == 1 ? 0 : st;
     size_t depth = 0;
     for (; (int)depth + 1 < b->best; depth++) {
-        if ((st = srch_gen_limits_hit("beam search", b->res, lim, deadline, b->ntrace)))
+        if ((st = srch_gen_limits_hit("beam search", b->res, lim, deadline, b->ntrace))) {
+            b->res->limited = 1;
             break;
+        }
         if (expand_depth(b, depth)) {
             b->res->proven = !b->truncated; /* the first goal of a full breadth */
             return 0;
@@ -367,7 +369,21 @@ static int beam_once(const dom *d, const void *start, srch_dom_heur *h, size_t w
     if (!st)
         st = beam_run(&b, start, lim, deadline, bound);
     beam_free(&b);
+    if (!st && r->length >= 0 && !r->first_seconds)
+        r->first_seconds = hn_now(); /* a clock reading until srch_dom_beam's end */
     return st;
+}
+
+/* The counts of run r into res (a path, limited and the first path's
+ * clock reading too, when res has none). */
+static void add_run(const srch_dom_result *r, srch_dom_result *res)
+{
+    res->expanded += r->expanded;
+    res->generated += r->generated;
+    res->stored = r->stored > res->stored ? r->stored : res->stored;
+    res->limited |= r->limited;
+    if (r->first_seconds && !res->first_seconds)
+        res->first_seconds = r->first_seconds;
 }
 
 /* Wider beams after the first solution (opts->widen), each bounded by the
@@ -375,35 +391,35 @@ static int beam_once(const dom *d, const void *start, srch_dom_heur *h, size_t w
  * wrongly, so it tends to find shorter paths, and the time limit decides
  * how wide it gets. A run cut by the clock leaves the incumbent. */
 static int widen(const dom *d, const void *start, srch_dom_heur *h, const srch_dom_opts *o,
-                 const srch_limits *lim, double deadline, srch_dom_result *res)
+                 size_t width, const srch_limits *lim, double deadline, srch_dom_result *res)
 {
     srch_dom_result *r = malloc(sizeof *r);
     if (!r)
         return hn_fail(HN_ERR_NOMEM, "beam search: out of memory");
     int st = 0;
-    double prev = o->width, last = res->seconds; /* the previous run's width and time */
+    double prev = (double)width, last = res->seconds; /* the previous run's width and time */
     while (res->length > 1) {
         /* a run's time grows about as its width: with a time limit the next
          * one is only as wide as the time left allows (a run the clock cuts
          * finds nothing), and none when that is hardly wider. When no run
          * wider than it would fit after it, it is the last and takes all the
          * time left: the widest beam decides the length. */
-        double t = hn_now(), w = prev * o->widen;
+        double t = hn_now(), w = prev * o->widen, nominal = w;
         if (deadline > 0) {
             double fit = 0.9 * (deadline - t) * prev / (last > 1e-6 ? last : 1e-6);
             w = fit < 2.0 * w ? fit : w;
         }
-        if (w < 1.1 * prev || w >= 1e7)
+        if (w < 1.1 * prev || w >= 1e7) {
+            res->limited |= w < nominal; /* no time left for a wider run */
             break;
+        }
         memset(r, 0, offsetof(srch_dom_result, moves));
         r->length = -1;
         r->cost = -1;
         int k = beam_once(d, start, h, (size_t)w, o->ball, res->length, lim, deadline, r);
         last = hn_now() - t;
         prev = w;
-        res->expanded += r->expanded;
-        res->generated += r->generated;
-        res->stored = r->stored > res->stored ? r->stored : res->stored;
+        add_run(r, res);
         if (!k && r->length >= 0 && r->length < res->length) {
             memcpy(res->moves, r->moves, (size_t)r->length);
             res->length = r->length;
@@ -425,24 +441,28 @@ static int widen(const dom *d, const void *start, srch_dom_heur *h, const srch_d
     return st;
 }
 
-/* One start: a first run bounded by `bound` (another variant's best path;
- * SRCH_DOM_MAX_PATH + 1: none), then wider ones (opts->widen, a start in
- * the ball excepted) bounded by the shorter of it and the start's own
- * path. r gets the start's shortest path below the bound (length -1:
- * none). */
+/* One start: a first run of `width` bounded by `bound` (another variant's
+ * best path; SRCH_DOM_MAX_PATH + 1: none), then wider ones (opts->widen, a
+ * start in the ball excepted) bounded by the shorter of it and the start's
+ * own path. r gets the start's shortest path below the bound (length -1:
+ * none); *rate (may be NULL) the first run's seconds per unit of width
+ * when the limits did not cut it. */
 static int beam_variant(const dom *d, const void *start, srch_dom_heur *h, const srch_dom_opts *o,
-                        const srch_limits *lim, double deadline, int bound, srch_dom_result *r)
+                        size_t width, const srch_limits *lim, double deadline, int bound,
+                        srch_dom_result *r, double *rate)
 {
     double t0 = hn_now();
-    int st = beam_once(d, start, h, (size_t)o->width, o->ball, bound, lim, deadline, r);
+    int st = beam_once(d, start, h, width, o->ball, bound, lim, deadline, r);
     r->seconds = hn_now() - t0;
+    if (rate && !r->limited)
+        *rate = r->seconds / (double)width;
     int own = st == 0; /* a path of its own below the bound */
     if (st == NO_SHORTER) {
         st = 0; /* nothing below the bound yet: the wider runs look further */
         r->length = bound;
     }
     if (!st && o->widen > 1 && !r->proven)
-        st = widen(d, start, h, o, lim, deadline, r);
+        st = widen(d, start, h, o, width, lim, deadline, r);
     if (!own && !r->improvements)
         r->length = -1;
     return st;
@@ -464,28 +484,57 @@ static void take_variant(const dom *d, int k, const srch_dom_result *r, srch_dom
     res->improvements++;
 }
 
+/* Variant k's deadline (*dk) and width: an equal share of the time left,
+ * in as many shares as runs of the configured width fit at `rate` (seconds
+ * per unit of width measured so far; 0: unknown, every variant its share),
+ * and when not even one fits, the width that does: a run the clock cuts
+ * finds nothing. 0: no time for a run wider than the narrow beam's
+ * `narrow` (which already ran). */
+static size_t variant_share(const srch_dom_opts *o, int k, double deadline, double rate,
+                            size_t narrow, double *dk)
+{
+    double now = hn_now(), left = deadline - now, need = rate * o->width;
+    int n = (o->variants > 1 ? o->variants : 1) - k;
+    if (deadline <= 0) {
+        *dk = 0;
+        return (size_t)o->width;
+    }
+    while (rate > 0 && n > 1 && left < n * need)
+        n--;
+    *dk = now + left / n;
+    if (rate <= 0 || left / n >= need)
+        return (size_t)o->width;
+    double w = 0.9 * (left / n) / rate;
+    return w > (double)narrow ? (size_t)w : 0;
+}
+
 /* opts->variants beams in turn over the start's symmetric maps, each in an
  * equal share of the time left: a beam's errors lie mostly where it starts,
  * far from the goal, and a map of the start (the cube's inverse) puts them
- * elsewhere. */
+ * elsewhere. After a narrow beam of width `narrow` (0: none) on the start,
+ * which gives the first `rate`, the shares are fitted to the time left
+ * (variant_share). */
 static int beam_variants(const dom *d, const void *start, srch_dom_heur *h, const srch_dom_opts *o,
-                         const srch_limits *lim, double deadline, srch_dom_result *res)
+                         const srch_limits *lim, double deadline, size_t narrow, double rate,
+                         srch_dom_result *res)
 {
     srch_dom_result *r = malloc(sizeof *r);
     uint8_t *state = malloc(dom_state_bytes(d));
     int st = r && state ? 0 : hn_fail(HN_ERR_NOMEM, "beam search: out of memory"), last = 0;
-    for (int k = 0; !st && k < o->variants && !res->proven; k++) {
+    for (int k = 0; !st && k < (o->variants > 1 ? o->variants : 1) && !res->proven; k++) {
+        double dk;
+        size_t width = variant_share(o, k, deadline, rate, narrow, &dk);
+        res->limited |= width < (size_t)o->width; /* the time left decided the width */
+        if (!width)
+            break; /* too little time left for a run that could do better */
         dom_symmetric(d, start, k, state);
-        double now = hn_now();
-        double dk = deadline > 0 ? now + (deadline - now) / (o->variants - k) : 0;
         memset(r, 0, offsetof(srch_dom_result, moves));
         r->length = -1;
         r->cost = -1;
-        last = beam_variant(d, state, h, o, lim, dk,
-                            res->length >= 0 ? res->length : SRCH_DOM_MAX_PATH + 1, r);
-        res->expanded += r->expanded;
-        res->generated += r->generated;
-        res->stored = r->stored > res->stored ? r->stored : res->stored;
+        last = beam_variant(d, state, h, o, width, lim, dk,
+                            res->length >= 0 ? res->length : SRCH_DOM_MAX_PATH + 1, r,
+                            narrow ? &rate : NULL);
+        add_run(r, res);
         if (k == 0)
             res->h0 = r->h0;
         take_variant(d, k, r, res);
@@ -501,7 +550,56 @@ static int beam_variants(const dom *d, const void *start, srch_dom_heur *h, cons
     if (!st && res->length < 0)
         st = last == HN_ERR_INTERRUPTED
                  ? hn_fail(HN_ERR_INTERRUPTED, "beam search: interrupted before a path")
-                 : hn_fail(HN_ERR_LIMIT, "beam search: no variant found a path within the limits");
+                 : hn_fail(HN_ERR_LIMIT, "beam search: no path within the limits");
+    return st;
+}
+
+/* The narrow first beam's width (0: none): only with a time limit, where
+ * the configured beam may not finish and a beam the clock cuts finds
+ * nothing; without one the searches are as they were. */
+static size_t narrow_width(const srch_dom_opts *o, const srch_limits *lim)
+{
+    if (!lim || !(lim->time_limit > 0) || o->first_width < 0)
+        return 0;
+    size_t w = o->first_width ? (size_t)o->first_width : (size_t)o->width / 16;
+    if (!o->first_width && w > SRCH_DOM_FIRST_WIDTH_MAX)
+        w = SRCH_DOM_FIRST_WIDTH_MAX;
+    return w < (size_t)o->width ? w : 0;
+}
+
+/* The narrow beam of width w on the start itself, into res: its path (if
+ * any) is the incumbent that bounds the configured beams, *rate its
+ * seconds per unit of width (0 when the limits cut it). A narrow beam
+ * that fails (cut by the clock, a depth empty or too long a path) leaves
+ * them to try: 0, or a status that ends the search (an error,
+ * HN_ERR_INTERRUPTED). */
+static int beam_narrow(const dom *d, const void *start, srch_dom_heur *h, const srch_dom_opts *o,
+                       size_t w, const srch_limits *lim, double deadline, srch_dom_result *res,
+                       double *rate)
+{
+    srch_dom_result *r = malloc(sizeof *r);
+    if (!r)
+        return hn_fail(HN_ERR_NOMEM, "beam search: out of memory");
+    memset(r, 0, offsetof(srch_dom_result, moves));
+    r->length = -1;
+    r->cost = -1;
+    double t0 = hn_now();
+    int st = beam_once(d, start, h, w, o->ball, SRCH_DOM_MAX_PATH + 1, lim, deadline, r);
+    *rate = r->limited ? 0 : (hn_now() - t0) / (double)w;
+    add_run(r, res);
+    res->h0 = r->h0;
+    if (!st && r->length >= 0) {
+        memcpy(res->moves, r->moves, (size_t)r->length);
+        res->length = r->length;
+        res->cost = r->cost;
+        res->proven = r->proven; /* a full breadth-first search: no wider run is shorter */
+        res->improvements = 1;
+    }
+    free(r);
+    if (st == HN_ERR_LIMIT || st == HN_ERR_UNSOLVABLE) {
+        hn_error_clear(); /* the configured beams may still find a path */
+        st = 0;
+    }
     return st;
 }
 
@@ -525,12 +623,19 @@ int srch_dom_beam(const dom *d, const void *start, srch_dom_heur *h, const srch_
     uint64_t rows0 = srch_dom_heur_rows(h);
     if (o->ball && srch_dom_ball_domain(o->ball) != d)
         return res->status = hn_fail(HN_ERR_ARG, "beam search: the ball is of another domain");
-    int st = o->variants > 1
-                 ? beam_variants(d, start, h, o, lim, deadline, res)
-                 : beam_variant(d, start, h, o, lim, deadline, SRCH_DOM_MAX_PATH + 1, res);
+    size_t narrow = narrow_width(o, lim);
+    double rate = 0;
+    int st = narrow ? beam_narrow(d, start, h, o, narrow, lim, deadline, res, &rate) : 0;
+    if (!st && !res->proven)
+        st = o->variants > 1 || narrow
+                 ? beam_variants(d, start, h, o, lim, deadline, narrow, rate, res)
+                 : beam_variant(d, start, h, o, (size_t)o->width, lim, deadline,
+                                SRCH_DOM_MAX_PATH + 1, res, NULL);
     if (!st)
         st = srch_gen_check(d, start, "beam search", res);
     res->rows = srch_dom_heur_rows(h) - rows0;
     res->seconds = hn_now() - t0;
+    /* the first path's clock reading as seconds from the start */
+    res->first_seconds = res->first_seconds && !st ? res->first_seconds - t0 : -1;
     return res->status = st;
 }

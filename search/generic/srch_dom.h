@@ -225,6 +225,11 @@ typedef struct srch_dom_result {
     int improvements; /* anytime: solutions found */
     int phases;       /* anytime: passes and phases run to their end */
     int saved;        /* moves the window shortcut removed */
+    /* beam: seconds from the start to the first solution held (-1: none) */
+    double first_seconds;
+    /* beam: 1 when a limit (or an interruption) cut a run short or left no
+     * time for the next wider one: the solution is the best found so far */
+    int limited;
     uint8_t moves[SRCH_DOM_MAX_PATH];
 } srch_dom_result;
 
@@ -267,7 +272,15 @@ typedef struct srch_dom_opts {
      * the best path so far, which dom_symmetric_path brings back to the
      * start); the domain needs symmetric_path [0 or 1: the start alone] */
     int variants;
+    /* beam with a time limit: a narrow beam of this width runs first, so a
+     * solution is held early (a wide beam the clock cuts finds nothing), and
+     * bounds the configured runs after it; the shortest stands. 0: the width
+     * / 16, at most SRCH_DOM_FIRST_WIDTH_MAX; negative, or not under the
+     * width: none. Without a time limit no narrow beam runs [0] */
+    int first_width;
 } srch_dom_opts;
+
+#define SRCH_DOM_FIRST_WIDTH_MAX 4096
 
 extern const srch_dom_opts SRCH_DOM_DEFAULTS;
 
@@ -287,7 +300,11 @@ int srch_dom_bwas(const dom *d, const void *start, srch_dom_heur *h, const srch_
  * until a child is a goal. Not optimal in general: res->proven only when a
  * run kept every child of every depth (then a full breadth-first search
  * below its bound, and no wider run follows). HN_ERR_UNSOLVABLE when a
- * depth is empty, HN_ERR_LIMIT past SRCH_DOM_MAX_PATH moves. */
+ * depth is empty, HN_ERR_LIMIT past SRCH_DOM_MAX_PATH moves. With a time
+ * limit a narrow beam runs first (opts->first_width). A limit that cuts a
+ * run short leaves the best path so far with status 0 and res->limited;
+ * HN_ERR_LIMIT only when there is none. The node limits count each run's
+ * own expansions and stored states. */
 int srch_dom_beam(const dom *d, const void *start, srch_dom_heur *h, const srch_dom_opts *opts,
                   const srch_limits *lim, srch_dom_result *res);
 /* IDA*: depth first in place (dom_apply, then the inverse move undoes),
