@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The Python package (python/heurnet): the suites of tests/python against
 # this build's libheurnet and executable (same numbers as the command line,
-# refusals, Ctrl-C, a randomized array check), then the package installed
-# by `cmake --install` and by pip into a venv, offline, at the library's
-# version. Args: path of heurnet (in the build folder), instances dir,
-# source dir.
+# refusals, Ctrl-C, a randomized array check, hostile calls: bad tiles,
+# read-only outputs, bad scalars, two threads on one model), then the
+# package installed by `cmake --install` and by pip into a venv, offline,
+# at the library's version. Args: path of heurnet (in the build folder),
+# instances dir, source dir.
 set -u
 H="$1"; DATA="$2"; SRC="$3"
 . "$(dirname "$0")/lib_cli.sh"
@@ -24,7 +25,7 @@ export OPENBLAS_NUM_THREADS=1
 cd "$T" || die "cd $T"
 
 HEURNET_LIB="$LIB" PYTHONPATH="$SRC/python:$SRC/tests/python" \
-    "$PY" -m unittest test_api test_interrupt test_fuzz 2>"$T/unittest.log" ||
+    "$PY" -m unittest test_api test_interrupt test_fuzz test_hostile 2>"$T/unittest.log" ||
     { tail -40 "$T/unittest.log"; fail "python unittest"; }
 
 VERSION=$("$H" --version | awk '{print $2}')

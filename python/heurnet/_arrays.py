@@ -92,9 +92,9 @@ def boards(states, cells, name="states"):
         conv = np.array(states)
         if conv.size and conv.dtype.kind not in "iu":
             raise TypeError("%s: expected integer tiles, got %s values" % (name, conv.dtype))
-        if conv.size and (conv.min() < 0 or conv.max() >= cells):
-            raise ValueError("%s: tiles must be 0..%d, got %d..%d"
-                             % (name, cells - 1, conv.min(), conv.max()))
+        if conv.size and (conv.min() < 0 or conv.max() > 255):  # beyond uint8
+            t = conv.min() if conv.min() < 0 else conv.max()
+            raise ValueError("%s: tile %d is out of range 0..%d" % (name, t, cells - 1))
         states = conv.astype(np.uint8)
     a = as_array(states, name)
     if a.dtype != np.uint8:
