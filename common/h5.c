@@ -4,12 +4,14 @@
 #include "common/hn_h5.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void hn_h5_quiet(void)
@@ -208,6 +210,31 @@ hid_t hn_h5_open_read(const char *path)
 hid_t hn_h5_open_verified(const char *path)
 {
     return open_read(path, 1);
+}
+
+hid_t hn_h5_create(const char *path, hid_t fcpl)
+{
+    hn_h5_quiet();
+    struct stat st;
+    if (lstat(path, &st) == 0)
+        return hn_fail(HN_ERR_IO, "%s: cannot create: %s", path, strerror(EEXIST));
+    errno = 0;
+    /* EXCL: O_CREAT|O_EXCL, so a symlink at the name is never followed */
+    hid_t f = H5Fcreate(path, H5F_ACC_EXCL, fcpl < 0 ? H5P_DEFAULT : fcpl, H5P_DEFAULT);
+    if (f >= 0)
+        return f;
+    int e = errno;
+    /* the name was free a moment ago: what is there now is this call's
+     * empty start (a full disk), which would only block the next run */
+    if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+        unlink(path);
+    return hn_fail(HN_ERR_IO, "%s: cannot create: %s", path,
+                   e ? strerror(e) : "HDF5 cannot write its header");
+}
+
+const char *hn_h5_why(void)
+{
+    return errno ? strerror(errno) : "disk full or I/O error";
 }
 
 /* Overwrite an attribute of the same type in place: deleting and creating it

@@ -30,6 +30,15 @@ hid_t hn_h5_open_verified(const char *path);
  * reports that) or no isolation is set, else HN_ERR_FORMAT naming the file.
  * Inside the isolated run it does nothing. */
 int hn_h5_probe_call(const char *path, void (*fn)(void *), void *arg);
+/* Create a new HDF5 file at path (fcpl: file-creation properties, or a
+ * negative id for the defaults). Never replaces or follows anything at the
+ * name; on failure nothing is left there and the message names the file and
+ * says why ("Permission denied", "No space left on device"). Returns the file
+ * id or HN_ERR_IO. */
+hid_t hn_h5_create(const char *path, hid_t fcpl);
+/* Why the last failed HDF5 write failed, for messages: strerror(errno) when
+ * the system set it, else a generic "disk full or I/O error". */
+const char *hn_h5_why(void);
 int hn_h5_attr_set_str(hid_t obj, const char *name, const char *value);
 int hn_h5_attr_set_int(hid_t obj, const char *name, long long value);
 int hn_h5_attr_set_double(hid_t obj, const char *name, double value);

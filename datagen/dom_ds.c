@@ -1,12 +1,14 @@
 /* Domain datasets: one table maps dg_dom_info to root attributes (so writing,
  * reading and comparing cannot drift apart), the writer of FILE.part, and
  * the checking reader of the attributes and shapes. */
+#include <errno.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "common/hn_h5.h"
 #include "datagen/dataset.h"
@@ -14,6 +16,9 @@
 #include "datagen/dom_ds_priv.h"
 
 #define CHUNK_ROWS 8192
+/* Root attributes of FILE.part: the CRC-32 (zlib) of each dataset's
+ * committed rows in memory order, "crc_" + dataset name. */
+#define CRC_PREFIX "crc_"
 
 /* ---- attributes ------------------------------------------------------------ */
 
@@ -241,15 +246,18 @@ int dg_dom_is_dataset(const char *path)
     return yes;
 }
 
-/* Rows at..at+n-1 of the one-column dataset k into buf. */
-static int read_block(hid_t f, const char *path, int k, uint64_t at, uint64_t n, void *buf)
+/* Rows at..at+n-1 of dataset k (cols columns for /states) into buf. A
+ * chunk that does not read (a write torn by a kill) makes the file damaged. */
+static int read_block(hid_t f, const char *path, int k, int cols, uint64_t at, uint64_t n,
+                      void *buf)
 {
+    int rank = k == D_STATES ? 2 : 1;
     hid_t d = H5Dopen2(f, dsets[k].name, H5P_DEFAULT);
     hid_t fs = d >= 0 ? H5Dget_space(d) : -1;
-    hsize_t start = at, count = n;
-    hid_t ms = H5Screate_simple(1, &count, NULL);
+    hsize_t start[2] = {at, 0}, count[2] = {n, (hsize_t)cols};
+    hid_t ms = H5Screate_simple(rank, count, NULL);
     int ok = d >= 0 && fs >= 0 && ms >= 0 &&
-             H5Sselect_hyperslab(fs, H5S_SELECT_SET, &start, NULL, &count, NULL) >= 0 &&
+             H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL) >= 0 &&
              H5Dread(d, mem_type(k), ms, fs, H5P_DEFAULT, buf) >= 0;
     if (ms >= 0)
         H5Sclose(ms);
@@ -258,8 +266,47 @@ static int read_block(hid_t f, const char *path, int k, uint64_t at, uint64_t n,
     if (d >= 0)
         H5Dclose(d);
     return ok ? HN_OK
-              : hn_fail(HN_ERR_FORMAT, "%s: /%s rows %llu..%llu cannot be read", path,
+              : hn_fail(HN_ERR_FORMAT, "%s: damaged: /%s rows %llu..%llu cannot be read", path,
                         dsets[k].name, (unsigned long long)at, (unsigned long long)(at + n - 1));
+}
+
+static size_t row_bytes(int k, int state_bytes)
+{
+    return k == D_STATES ? (size_t)state_bytes : dsets[k].size;
+}
+
+/* CRC-32 of the first `rows` rows of every dataset into crc[]; where the
+ * file records them (FILE.part), they must match, so rows a kill left torn
+ * are refused, never read as data. */
+static int verify_rows(hid_t f, const char *path, const dg_dom_info *in, uint64_t rows,
+                       uint32_t *crc)
+{
+    enum { BLOCK = 1 << 14 };
+    unsigned char *buf =
+        malloc((size_t)BLOCK * (size_t)(in->state_bytes > 8 ? in->state_bytes : 8));
+    int rc = buf ? HN_OK : hn_fail(HN_ERR_NOMEM, "%s: out of memory", path);
+    for (int k = 0; k < D_COUNT && !rc; k++) {
+        uLong c = crc32(0L, Z_NULL, 0);
+        for (uint64_t at = 0; !rc && at < rows; at += BLOCK) {
+            uint64_t n = rows - at < BLOCK ? rows - at : BLOCK;
+            rc = read_block(f, path, k, in->state_bytes, at, n, buf);
+            if (!rc)
+                c = crc32(c, buf, (uInt)(n * row_bytes(k, in->state_bytes)));
+        }
+        char name[32];
+        snprintf(name, sizeof name, CRC_PREFIX "%s", dsets[k].name);
+        long long want = 0;
+        if (!rc && hn_h5_attr_exists(f, name) &&
+            (hn_h5_attr_get_int(f, name, &want) || want != (long long)c))
+            rc = hn_fail(HN_ERR_FORMAT,
+                         "%s: damaged: the %llu committed rows of /%s do not match their "
+                         "checksum (attribute %s)",
+                         path, (unsigned long long)rows, dsets[k].name, name);
+        if (crc)
+            crc[k] = (uint32_t)c;
+    }
+    free(buf);
+    return rc;
 }
 
 static int histogram_rows(hid_t f, const char *path, uint64_t rows, uint64_t *hist, size_t cap,
@@ -271,9 +318,9 @@ static int histogram_rows(hid_t f, const char *path, uint64_t rows, uint64_t *hi
     int rc = cost && src ? HN_OK : hn_fail(HN_ERR_NOMEM, "%s: out of memory", path);
     for (uint64_t at = 0; !rc && at < rows; at += BLOCK) {
         uint64_t n = rows - at < BLOCK ? rows - at : BLOCK;
-        rc = read_block(f, path, D_COST, at, n, cost);
+        rc = read_block(f, path, D_COST, 1, at, n, cost);
         if (!rc)
-            rc = read_block(f, path, D_SOURCE, at, n, src);
+            rc = read_block(f, path, D_SOURCE, 1, at, n, src);
         for (uint64_t i = 0; !rc && i < n; i++) {
             hist[cost[i] < cap ? cost[i] : cap - 1]++;
             *max_cost = cost[i] > *max_cost ? cost[i] : *max_cost;
@@ -302,6 +349,8 @@ int dg_dom_histogram(const char *path, dg_dom_info *info, uint64_t *hist, size_t
     int rc = info_read(f, path, info);
     if (!rc)
         rc = check_shapes(f, path, info, &extent);
+    if (!rc) /* every column, so data info never calls a damaged file healthy */
+        rc = verify_rows(f, path, info, info->committed, NULL);
     if (!rc)
         rc = histogram_rows(f, path, info->committed, hist, cap, by_source, max_cost);
     H5Fclose(f);
@@ -310,10 +359,21 @@ int dg_dom_histogram(const char *path, dg_dom_info *info, uint64_t *hist, size_t
 
 /* ---- writer ----------------------------------------------------------------- */
 
+/* FILE.part keeps its rows in chunks without filters: such a chunk has a
+ * fixed size and place, so an append that fills it up rewrites the rows
+ * committed before with the same bytes where they were, and a kill in the
+ * middle cannot damage them. (A compressed chunk is rewritten whole at a
+ * new size, and HDF5 puts it back where the old one lay when that was the
+ * end of the file: a kill there tore the committed rows.) Only the finished
+ * file is compressed, copied chunk by chunk, each written once. The CRC-32
+ * of each dataset's committed rows is committed with the row count, so
+ * rows torn otherwise are found, never returned. */
 struct dg_dom_writer {
     hid_t file, ds[D_COUNT];
     dg_dom_info info;
-    uint64_t rows; /* appended (committed once dg_dom_writer_commit ran) */
+    uint64_t rows;          /* appended (committed once dg_dom_writer_commit ran) */
+    uint32_t crc[D_COUNT];  /* of the appended rows */
+    uint32_t ccrc[D_COUNT]; /* of the committed rows */
     int err;
     char path[4096];
 };
@@ -326,30 +386,41 @@ static dg_dom_writer *writer_alloc(const char *path, int *status)
         return NULL;
     }
     w->file = -1;
-    for (int k = 0; k < D_COUNT; k++)
+    for (int k = 0; k < D_COUNT; k++) {
         w->ds[k] = -1;
+        w->crc[k] = w->ccrc[k] = (uint32_t)crc32(0L, Z_NULL, 0);
+    }
     snprintf(w->path, sizeof w->path, "%s", path);
     return w;
 }
 
-static void writer_release(dg_dom_writer *w)
+static void writer_handles_close(dg_dom_writer *w)
 {
     for (int k = 0; k < D_COUNT; k++)
         if (w->ds[k] >= 0)
             H5Dclose(w->ds[k]);
     if (w->file >= 0)
         H5Fclose(w->file);
+    for (int k = 0; k < D_COUNT; k++)
+        w->ds[k] = -1;
+    w->file = -1;
+}
+
+static void writer_release(dg_dom_writer *w)
+{
+    writer_handles_close(w);
     free(w);
 }
 
-static int create_dset(dg_dom_writer *w, int k)
+/* packed: the finished file's compressed layout, else FILE.part's. */
+static int create_dset(dg_dom_writer *w, int k, int packed)
 {
     int rank = k == D_STATES ? 2 : 1;
     hsize_t cols = (hsize_t)w->info.state_bytes;
     hsize_t dims[2] = {0, cols}, maxd[2] = {H5S_UNLIMITED, cols}, chunk[2] = {CHUNK_ROWS, cols};
     hid_t sp = H5Screate_simple(rank, dims, maxd), dcpl = H5Pcreate(H5P_DATASET_CREATE);
     int ok = sp >= 0 && dcpl >= 0 && H5Pset_chunk(dcpl, rank, chunk) >= 0 &&
-             H5Pset_shuffle(dcpl) >= 0 && H5Pset_deflate(dcpl, 4) >= 0 &&
+             (!packed || (H5Pset_shuffle(dcpl) >= 0 && H5Pset_deflate(dcpl, 4) >= 0)) &&
              H5Pset_obj_track_times(dcpl, 0) >= 0; /* the same run gives the same bytes */
     if (ok)
         w->ds[k] =
@@ -363,10 +434,18 @@ static int create_dset(dg_dom_writer *w, int k)
                : hn_fail(HN_ERR_HDF5, "%s: cannot create dataset /%s", w->path, dsets[k].name);
 }
 
+static int flush(dg_dom_writer *w, const char *what)
+{
+    errno = 0;
+    if (H5Fflush(w->file, H5F_SCOPE_GLOBAL) >= 0)
+        return HN_OK;
+    return hn_fail(HN_ERR_IO, "%s: cannot write %s to disk: %s", w->path, what, hn_h5_why());
+}
+
 static dg_dom_writer *writer_ready(dg_dom_writer *w, int rc, int *status)
 {
-    if (!rc && H5Fflush(w->file, H5F_SCOPE_GLOBAL) < 0)
-        rc = hn_fail(HN_ERR_IO, "%s: cannot flush", w->path);
+    if (!rc)
+        rc = flush(w, "the new file");
     *status = rc;
     if (!rc)
         return w;
@@ -380,6 +459,36 @@ static void stamp(dg_dom_info *in)
     snprintf(in->revision, sizeof in->revision, "%s", hn_revision());
 }
 
+static int crc_write(dg_dom_writer *w, const uint32_t *crc)
+{
+    int rc = HN_OK;
+    for (int k = 0; k < D_COUNT && !rc; k++) {
+        char name[32];
+        snprintf(name, sizeof name, CRC_PREFIX "%s", dsets[k].name);
+        rc = hn_h5_attr_set_int(w->file, name, (long long)crc[k]);
+    }
+    return rc;
+}
+
+/* A new file at w->path with the datasets empty and w->info's attributes. */
+static int writer_make(dg_dom_writer *w, int packed)
+{
+    hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
+    if (fcpl >= 0)
+        H5Pset_obj_track_times(fcpl, 0);
+    w->file = hn_h5_create(w->path, fcpl);
+    if (fcpl >= 0)
+        H5Pclose(fcpl);
+    if (w->file < 0)
+        return (int)w->file;
+    int rc = HN_OK;
+    for (int k = 0; k < D_COUNT && !rc; k++)
+        rc = create_dset(w, k, packed);
+    if (!rc && (info_write(w->file, &w->info, 0) || (!packed && crc_write(w, w->ccrc))))
+        rc = hn_fail(HN_ERR_HDF5, "%s: %s", w->path, hn_errmsg());
+    return rc;
+}
+
 dg_dom_writer *dg_dom_writer_create(const char *path, const dg_dom_info *info, int *status)
 {
     hn_h5_quiet();
@@ -390,17 +499,7 @@ dg_dom_writer *dg_dom_writer_create(const char *path, const dg_dom_info *info, i
     w->info.done = w->info.committed = 0;
     w->info.complete = 0;
     stamp(&w->info);
-    hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
-    if (fcpl >= 0)
-        H5Pset_obj_track_times(fcpl, 0);
-    w->file = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, H5P_DEFAULT);
-    if (fcpl >= 0)
-        H5Pclose(fcpl);
-    int rc = w->file < 0 ? hn_fail(HN_ERR_IO, "%s: cannot create HDF5 file", path) : HN_OK;
-    for (int k = 0; k < D_COUNT && !rc; k++)
-        rc = create_dset(w, k);
-    if (!rc && info_write(w->file, &w->info, 0))
-        rc = hn_fail(HN_ERR_HDF5, "%s: %s", path, hn_errmsg());
+    int rc = writer_make(w, 0);
     int created = w->file >= 0;
     dg_dom_writer *ready = writer_ready(w, rc, status);
     if (!ready && created)
@@ -419,11 +518,19 @@ static int set_rows(dg_dom_writer *w, uint64_t rows)
     return HN_OK;
 }
 
+static int damaged(const char *path, int rc)
+{
+    char why[1200];
+    snprintf(why, sizeof why, "%s", hn_errmsg());
+    return hn_fail(rc, "%s; its rows cannot be trusted: remove %s or use --force to start afresh",
+                   why, path);
+}
+
 static int resume_open(dg_dom_writer *w, const dg_dom_info *info, dg_dom_info *found)
 {
     hid_t ro = hn_h5_open_read(w->path); /* says whether it is missing or damaged */
     if (ro < 0)
-        return (int)ro;
+        return damaged(w->path, (int)ro);
     H5Fclose(ro);
     int rc = hn_file_unseal(w->path);
     if (rc)
@@ -446,7 +553,12 @@ static int resume_open(dg_dom_writer *w, const dg_dom_info *info, dg_dom_info *f
         return hn_fail(HN_ERR_ARG, "%s: already holds %llu states, more than -n %llu", w->path,
                        (unsigned long long)found->done, (unsigned long long)info->count);
     uint64_t extent = 0;
-    return check_shapes(w->file, w->path, found, &extent);
+    if ((rc = check_shapes(w->file, w->path, found, &extent)))
+        return rc;
+    if ((rc = verify_rows(w->file, w->path, found, found->committed, w->ccrc)))
+        return damaged(w->path, rc);
+    memcpy(w->crc, w->ccrc, sizeof w->crc);
+    return HN_OK;
 }
 
 dg_dom_writer *dg_dom_writer_resume(const char *path, const dg_dom_info *info, dg_dom_info *found,
@@ -470,6 +582,8 @@ dg_dom_writer *dg_dom_writer_resume(const char *path, const dg_dom_info *info, d
     }
     if (!rc)
         rc = info_write(w->file, &w->info, 0);
+    if (!rc)
+        rc = crc_write(w, w->ccrc);
     return writer_ready(w, rc, status);
 }
 
@@ -477,6 +591,7 @@ static int write_col(dg_dom_writer *w, int k, const void *buf, size_t n)
 {
     hsize_t off[2] = {w->rows, 0}, cnt[2] = {n, (hsize_t)w->info.state_bytes};
     hid_t fs = H5Dget_space(w->ds[k]), ms = H5Screate_simple(k == D_STATES ? 2 : 1, cnt, NULL);
+    errno = 0;
     int ok = fs >= 0 && ms >= 0 &&
              H5Sselect_hyperslab(fs, H5S_SELECT_SET, off, NULL, cnt, NULL) >= 0 &&
              H5Dwrite(w->ds[k], mem_type(k), ms, fs, H5P_DEFAULT, buf) >= 0;
@@ -485,7 +600,8 @@ static int write_col(dg_dom_writer *w, int k, const void *buf, size_t n)
     if (fs >= 0)
         H5Sclose(fs);
     return ok ? HN_OK
-              : hn_fail(HN_ERR_HDF5, "%s: cannot write %zu rows to /%s", w->path, n, dsets[k].name);
+              : hn_fail(HN_ERR_HDF5, "%s: cannot write %zu rows to /%s: %s", w->path, n,
+                        dsets[k].name, hn_h5_why());
 }
 
 int dg_dom_writer_append(dg_dom_writer *w, const struct dg_dom_rows *r)
@@ -498,11 +614,14 @@ int dg_dom_writer_append(dg_dom_writer *w, const struct dg_dom_rows *r)
         rc = write_col(w, k, cols[k], r->n);
     if (rc)
         return w->err = rc;
+    for (int k = 0; k < D_COUNT; k++)
+        w->crc[k] =
+            (uint32_t)crc32(w->crc[k], cols[k], (uInt)(r->n * row_bytes(k, w->info.state_bytes)));
     w->rows += r->n;
     return HN_OK;
 }
 
-/* Rows first, then the count that claims them. */
+/* Rows first, then the count and checksums that claim them. */
 int dg_dom_writer_commit(dg_dom_writer *w, uint64_t done)
 {
     if (w->err)
@@ -510,13 +629,17 @@ int dg_dom_writer_commit(dg_dom_writer *w, uint64_t done)
     dg_dom_info next = w->info;
     next.done = done;
     next.committed = w->rows;
-    int rc = H5Fflush(w->file, H5F_SCOPE_GLOBAL) < 0
-                 ? hn_fail(HN_ERR_IO, "%s: cannot write the rows to disk (disk full?)", w->path)
-                 : info_write(w->file, &next, 1);
-    if (!rc && H5Fflush(w->file, H5F_SCOPE_GLOBAL) < 0)
-        rc = hn_fail(HN_ERR_IO, "%s: cannot write the row count to disk (disk full?)", w->path);
+    int rc = flush(w, "the rows");
     if (!rc)
+        rc = info_write(w->file, &next, 1);
+    if (!rc)
+        rc = crc_write(w, w->crc);
+    if (!rc)
+        rc = flush(w, "the row count");
+    if (!rc) {
         w->info = next;
+        memcpy(w->ccrc, w->crc, sizeof w->ccrc);
+    }
     return w->err = rc;
 }
 
@@ -525,22 +648,85 @@ uint64_t dg_dom_writer_rows(const dg_dom_writer *w)
     return w->info.committed;
 }
 
-int dg_dom_writer_close(dg_dom_writer *w, int complete)
+/* Copy the committed rows of w into the new packed writer p, CHUNK_ROWS at a
+ * time, so each compressed chunk is written once and whole. */
+static int pack_rows(dg_dom_writer *w, dg_dom_writer *p)
+{
+    size_t sb = (size_t)w->info.state_bytes;
+    unsigned char *buf = malloc((size_t)CHUNK_ROWS * (sb > 8 ? sb : 8));
+    int rc = buf ? set_rows(p, w->rows) : hn_fail(HN_ERR_NOMEM, "%s: out of memory", p->path);
+    for (int k = 0; k < D_COUNT && !rc; k++)
+        for (uint64_t at = 0; !rc && at < w->rows; at += CHUNK_ROWS) {
+            uint64_t n = w->rows - at < CHUNK_ROWS ? w->rows - at : CHUNK_ROWS;
+            rc = read_block(w->file, w->path, k, (int)sb, at, n, buf);
+            p->rows = at;
+            if (!rc)
+                rc = write_col(p, k, buf, (size_t)n);
+        }
+    free(buf);
+    return rc;
+}
+
+/* The finished file under `tmp`: w's attributes (complete) and rows in the
+ * compressed layout, closed and sealed. Removed again on failure. */
+static int pack(dg_dom_writer *w, const char *tmp)
+{
+    int rc = HN_OK;
+    dg_dom_writer *p = writer_alloc(tmp, &rc);
+    if (!p)
+        return rc;
+    p->info = w->info;
+    if (unlink(tmp) != 0 && errno != ENOENT) /* a killed run's: this run holds FILE.part */
+        rc = hn_fail(HN_ERR_IO, "%s: cannot remove: %s", tmp, strerror(errno));
+    int created = 0;
+    if (!rc) {
+        rc = writer_make(p, 1);
+        created = p->file >= 0;
+    }
+    if (!rc)
+        rc = pack_rows(w, p);
+    for (int k = 0; k < D_COUNT; k++)
+        if (p->ds[k] >= 0 && H5Dclose(p->ds[k]) < 0 && !rc)
+            rc = hn_fail(HN_ERR_HDF5, "%s: cannot close /%s", tmp, dsets[k].name);
+    errno = 0;
+    if (p->file >= 0 && H5Fclose(p->file) < 0 && !rc)
+        rc = hn_fail(HN_ERR_IO, "%s: cannot close: %s", tmp, hn_h5_why());
+    free(p);
+    if (!rc)
+        rc = hn_file_seal(tmp);
+    if (rc && created)
+        unlink(tmp);
+    return rc;
+}
+
+int dg_dom_writer_close(dg_dom_writer *w, const char *final)
 {
     if (!w)
         return HN_OK;
     int rc = w->err;
-    if (!rc && complete) {
+    char tmp[4200];
+    if (!rc && final && snprintf(tmp, sizeof tmp, "%s.pack", w->path) >= (int)sizeof tmp)
+        rc = hn_fail(HN_ERR_ARG, "%s: the path is too long", w->path);
+    if (!rc && final) {
         w->info.complete = 1;
         rc = info_write(w->file, &w->info, 1);
+        if (!rc)
+            rc = flush(w, "the row count");
+        if (!rc) /* while FILE.part is open: a second gen cannot open it meanwhile */
+            rc = pack(w, tmp);
     }
     for (int k = 0; k < D_COUNT; k++)
         if (w->ds[k] >= 0 && H5Dclose(w->ds[k]) < 0 && !rc)
             rc = hn_fail(HN_ERR_HDF5, "%s: cannot close /%s", w->path, dsets[k].name);
+    errno = 0;
     if (H5Fclose(w->file) < 0 && !rc)
-        rc = hn_fail(HN_ERR_IO, "%s: cannot close (disk full?)", w->path);
-    if (!rc && complete)
-        rc = hn_file_seal(w->path);
+        rc = hn_fail(HN_ERR_IO, "%s: cannot close: %s", w->path, hn_h5_why());
+    if (!rc && final && rename(tmp, final) != 0) {
+        rc = hn_fail(HN_ERR_IO, "cannot rename %s to %s: %s", tmp, final, strerror(errno));
+        unlink(tmp);
+    }
+    if (!rc && final)
+        unlink(w->path); /* FILE holds every row now */
     free(w);
     return rc;
 }

@@ -1,7 +1,8 @@
 /* Private to the domain datasets (dom_ds.c, dom_gen.c): the writer of
- * FILE.part. Rows are appended, then committed (row count attribute and a
- * flush), so a stopped or killed run leaves a file whose committed rows a
- * rerun continues. */
+ * FILE.part. Rows are appended, then committed (a flush, then the row count
+ * and the rows' CRC-32s and a flush), so a stopped or killed run leaves a
+ * file whose committed rows a rerun continues; FILE.part stores them
+ * uncompressed, so an append never rewrites them elsewhere. */
 #ifndef DG_DOM_DS_PRIV_H
 #define DG_DOM_DS_PRIV_H
 
@@ -28,9 +29,11 @@ int dg_dom_writer_append(dg_dom_writer *w, const struct dg_dom_rows *r);
 /* Every appended row is committed and `done` states are finished. */
 int dg_dom_writer_commit(dg_dom_writer *w, uint64_t done);
 uint64_t dg_dom_writer_rows(const dg_dom_writer *w);
-/* Close (marking the file complete first when `complete`); NULL is allowed.
- * Returns the first error seen. */
-int dg_dom_writer_close(dg_dom_writer *w, int complete);
+/* Close; NULL is allowed. With `final` (the writer's rows all committed and
+ * every state done), first mark FILE.part complete, write the finished file
+ * (compressed, sealed) to FILE.part.pack, rename that to `final` and remove
+ * FILE.part. Returns the first error seen. */
+int dg_dom_writer_close(dg_dom_writer *w, const char *final);
 
 /* The first setting in which a and b differ (for messages), or NULL. */
 const char *dg_dom_info_diff(const dg_dom_info *a, const dg_dom_info *b, char *buf, size_t cap);

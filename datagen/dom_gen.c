@@ -397,13 +397,20 @@ static dg_dom_writer *open_part(const char *part, const dg_dom_gen_opts *o, cons
     return dg_dom_writer_create(part, in, rc);
 }
 
-static int finish(const char *path, const char *part, dg_dom_writer *w, int complete, int rc)
+static int finish(const char *path, dg_dom_writer *w, int complete, int rc)
 {
-    int crc = dg_dom_writer_close(w, complete && !rc);
-    rc = rc ? rc : crc;
-    if (!rc && complete && rename(part, path) != 0)
-        rc = hn_fail(HN_ERR_IO, "cannot rename %s to %s: %s", part, path, strerror(errno));
-    return rc;
+    int crc = dg_dom_writer_close(w, complete && !rc ? path : NULL);
+    return rc ? rc : crc;
+}
+
+/* FILE.part (and FILE.part.pack) left by a run killed after it renamed the
+ * finished FILE: FILE is this run's, so they are only in the way. */
+static void drop_leftovers(const char *part)
+{
+    char pack[4300];
+    unlink(part);
+    if (snprintf(pack, sizeof pack, "%s.pack", part) < (int)sizeof pack)
+        unlink(pack);
 }
 
 int dg_dom_gen_run(const char *path, const dg_dom_gen_opts *o, dg_dom_gen_stats *st)
@@ -419,6 +426,8 @@ int dg_dom_gen_run(const char *path, const dg_dom_gen_opts *o, dg_dom_gen_stats 
     if (!rc && !o->overwrite && access(path, F_OK) == 0) {
         rc = existing_final(path, &in);
         st->complete = !rc;
+        if (!rc)
+            drop_leftovers(part);
         return rc;
     }
     struct dgen g = {0};
@@ -441,5 +450,5 @@ int dg_dom_gen_run(const char *path, const dg_dom_gen_opts *o, dg_dom_gen_stats 
     if (!rc && !st->complete)
         rc = hn_fail(HN_ERR_INTERRUPTED, "%s: stopped after %llu of %llu states", part,
                      (unsigned long long)done, (unsigned long long)o->count);
-    return w ? finish(path, part, w, st->complete, rc) : rc;
+    return w ? finish(path, w, st->complete, rc) : rc;
 }
