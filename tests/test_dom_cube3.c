@@ -468,6 +468,7 @@ static void check_symmetric(const dom *d, hn_rng *rng)
     }
     CHECK_MSG(bad == 0, "inverse cube: %d of 200 walks wrong", bad);
     nn_model *m = tdom_random_model("480-16-1", 5, 10, 3, NULL);
+    nn_model_set_encoder(m, dom_facts_of(d)->encoding); /* a model reads its domain's encoding */
     srch_dom_net_opts o = SRCH_DOM_NET_DEFAULTS;
     int st;
     srch_dom_heur *h1 = m ? srch_dom_heur_net(d, m, "r", &o, &st) : NULL;

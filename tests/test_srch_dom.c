@@ -455,6 +455,7 @@ static void test_net_values(void)
     int st;
     dom *d = dom_open_def(&PANCAKE, "8", &st);
     nn_model *m = tdom_random_model("64-32-16-1", 11, 6.0, 2.0, NULL);
+    nn_model_set_encoder(m, dom_facts_of(d)->encoding); /* a model reads its domain's encoding */
     nn_model_set_meta_str(m, "domain", dom_spec(d));
     enum { N = 300 };
     uint8_t *states = malloc((size_t)N * 8);
@@ -551,6 +552,7 @@ static void test_net_refused(void)
     dom *d = dom_open_def(&PANCAKE, "8", &st);
     nn_model *m = tdom_random_model("64-8-1", 2, 6.0, 2.0, NULL),
              *w = tdom_random_model("49-8-1", 2, 6.0, 2.0, NULL);
+    nn_model_set_encoder(m, dom_facts_of(d)->encoding); /* a model reads its domain's encoding */
     srch_dom_net_opts o = SRCH_DOM_NET_DEFAULTS;
     nn_model_set_meta_str(m, "domain", "pancake:9");
     CHECK(srch_dom_heur_net(d, m, "m", &o, &st) == NULL && st == HN_ERR_ARG);
@@ -585,6 +587,7 @@ static void test_incremental(int engine)
     int st;
     dom *d = dom_open_def(&PANCAKE, "9", &st);
     nn_model *m = tdom_random_model("81-24-8-1", 5, 6.0, 2.0, NULL);
+    nn_model_set_encoder(m, dom_facts_of(d)->encoding); /* a model reads its domain's encoding */
     srch_dom_heur *inc = net_heur(d, m, engine, 1024), *fresh = net_heur(d, m, engine, 1024);
     hn_rng *r = hn_rng_new(9);
     uint8_t s[PMAX], kids[PMAX * PMAX], moves[PMAX];
@@ -617,6 +620,7 @@ static void test_net_search(void)
     dom *d = dom_open_def(&PANCAKE, "7", &st);
     int *dist = optimal_costs(d);
     nn_model *m = tdom_random_model("49-16-1", 21, 6.0, 2.0, NULL);
+    nn_model_set_encoder(m, dom_facts_of(d)->encoding); /* a model reads its domain's encoding */
     nn_model_set_meta_str(m, "residual", "gap");
     srch_dom_heur *h = net_heur(d, m, SRCH_DOM_ENGINE_AUTO, 256);
     srch_dom_result *res = malloc(sizeof *res);
@@ -671,6 +675,7 @@ static void test_focal(const char *args, int count)
     char arch[32];
     snprintf(arch, sizeof arch, "%d-16-1", n * n);
     nn_model *m = tdom_random_model(arch, 41, 6.0, 2.0, NULL);
+    nn_model_set_encoder(m, dom_facts_of(d)->encoding); /* a model reads its domain's encoding */
     nn_model_set_meta_str(m, "residual", "gap");
     srch_dom_heur *net = net_heur(d, m, SRCH_DOM_ENGINE_AUTO, 256),
                   *gap = srch_dom_heur_adm(d, "gap", &st);
@@ -756,6 +761,7 @@ static void test_anytime_deltas(void)
     dom *d = dom_open_def(&PANCAKE, "8", &st);
     int *dist = optimal_costs(d);
     nn_model *m = tdom_random_model("64-16-1", 41, 6.0, 2.0, NULL);
+    nn_model_set_encoder(m, dom_facts_of(d)->encoding); /* a model reads its domain's encoding */
     srch_dom_heur *plain = net_heur(d, m, SRCH_DOM_ENGINE_FLOAT, 256);
     nn_model_set_meta_str(m, "residual", "gap");
     srch_dom_heur *res_h = net_heur(d, m, SRCH_DOM_ENGINE_FLOAT, 256);
@@ -879,6 +885,7 @@ static void test_clone(void)
     int st;
     dom *d = dom_open_def(&PANCAKE, "8", &st);
     nn_model *m = tdom_random_model("64-16-1", 31, 6.0, 2.0, NULL);
+    nn_model_set_encoder(m, dom_facts_of(d)->encoding); /* a model reads its domain's encoding */
     nn_model_set_meta_str(m, "residual", "gap");
     srch_dom_heur *h = net_heur(d, m, SRCH_DOM_ENGINE_AUTO, 64);
     CHECK(srch_dom_heur_set_value(h, 4, 0.25, srch_dom_heur_adm(d, "gap", &st)) == 0);
@@ -953,6 +960,7 @@ static void test_ball(void)
     bm.ball = all;
     bm.widen = 4;
     nn_model *m = tdom_random_model("64-8-1", 3, 6.0, 2.0, NULL);
+    nn_model_set_encoder(m, dom_facts_of(d)->encoding); /* a model reads its domain's encoding */
     srch_dom_heur *net = m ? net_heur(d, m, SRCH_DOM_ENGINE_FLOAT, 64) : NULL;
     CHECK(net != NULL);
     for (int i = 0; all && net && i < 20; i++) {

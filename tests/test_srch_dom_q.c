@@ -194,6 +194,7 @@ int main(void)
     dom *d = dom_open("cube3", &st);
     CHECK(d != NULL);
     nn_model *m = tdom_random_model("480-32-16-1", 7, 10.0, 3.0, NULL);
+    nn_model_set_encoder(m, dom_facts_of(d)->encoding); /* a model reads its domain's encoding */
     nn_model_set_meta_str(m, "domain", "cube3");
     test_repeat(d, m);
     /* a Q model whose outputs differ by move: output a shifted by 0.1 a */

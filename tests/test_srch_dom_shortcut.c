@@ -279,6 +279,7 @@ static void anytime_proves(const char *spec, const char *base, const char *H, in
     char arch[32];
     snprintf(arch, sizeof arch, "%u-16-1", dom_facts_of(d)->inputs);
     nn_model *m = tdom_random_model(arch, 5, 2.0, 1.0, base);
+    nn_model_set_encoder(m, dom_facts_of(d)->encoding); /* a model reads its domain's encoding */
     srch_dom_heur *net = srch_dom_heur_net(d, m, "test model", NULL, &st);
     srch_dom_heur *adm = srch_dom_heur_adm(d, base, &st);
     srch_dom_heur *given = H ? srch_dom_heur_adm(d, H, &st) : NULL;

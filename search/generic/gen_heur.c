@@ -138,23 +138,30 @@ srch_dom_heur *srch_dom_heur_adm_borrow(const dom *d, const dom_heur *dh, int *s
     return adm_leaf(d, (dom_heur *)dh, 0, status ? status : &dummy);
 }
 
-/* The model is for this domain: its recorded domain, else its width and
- * encoder. */
+/* The model is for this domain: its recorded domain (else the one its
+ * n-puzzle encoder names), its input width, and its encoder, which must be
+ * the domain's encoding even when the domains agree: a plug-in may keep its
+ * canonical string and change its encoding, and a model with no encoder was
+ * never shown to read this domain's inputs (the n-puzzle path refuses it
+ * too). */
 static int check_model(const dom *d, const nn_model *m, const char *name)
 {
     const dom_facts *f = dom_facts_of(d);
     const char *rec = nn_model_get_meta_str(m, "domain");
+    const char *enc = nn_model_encoder(m) ? nn_model_encoder(m) : "";
+    const char *denc = f->encoding ? f->encoding : "";
     char np[64];
-    if (!rec && srch_np_encode_domain(nn_model_encoder(m), np, sizeof np) == 0)
+    if (!rec && srch_np_encode_domain(enc, np, sizeof np) == 0)
         rec = np; /* an n-puzzle model from before models recorded their domain */
     hn_error_clear();
     if (rec && strcmp(rec, dom_spec(d)) && strcmp(rec, dom_canonical(d)))
         return hn_fail(HN_ERR_ARG, "%s: the model is for domain \"%s\", this run's is \"%s\"", name,
                        rec, dom_spec(d));
-    const char *enc = nn_model_encoder(m);
-    if (!rec && enc[0] && f->encoding[0] && strcmp(enc, f->encoding))
-        return hn_fail(HN_ERR_ARG, "%s: the model's encoder is \"%s\", domain %s encodes \"%s\"",
-                       name, enc, dom_spec(d), f->encoding);
+    if (enc[0] && strcmp(enc, denc))
+        return hn_fail(HN_ERR_ARG,
+                       "%s: the model's encoder is \"%s\", but domain %s encodes \"%s\"; the "
+                       "network was trained on other inputs",
+                       name, enc, dom_spec(d), denc);
     /* one output: the state's value; one per move: its children's (Q) */
     int outs = nn_model_outputs(m);
     if (nn_model_inputs(m) != (int)f->inputs || (outs != 1 && outs != dom_nmoves(d)))
@@ -162,6 +169,12 @@ static int check_model(const dom *d, const nn_model *m, const char *name)
                        "%s: the network reads %d inputs and gives %d outputs; domain %s has %u "
                        "inputs and needs 1 output (or %d, one per move)",
                        name, nn_model_inputs(m), outs, dom_spec(d), f->inputs, dom_nmoves(d));
+    if (strcmp(enc, denc))
+        return hn_fail(HN_ERR_ARG,
+                       "%s: the model records no encoder, but domain %s encodes \"%s\"; a "
+                       "network of the right width may read other inputs (import it with "
+                       "--encoder \"%s\" if it was trained on them)",
+                       name, dom_spec(d), denc, denc);
     return 0;
 }
 

@@ -62,10 +62,12 @@ srch_dom_heur *srch_dom_heur_adm_borrow(const dom *d, const dom_heur *dh, int *s
  * evaluated on dom_encode's active inputs through nn/sparse.h. The model
  * must be for this domain: its root attribute "domain" must equal
  * dom_spec(d) or dom_canonical(d); a model without one stands for the
- * domain its n-puzzle encoder names (srch_np_encode_domain), else must have
- * the encoder facts->encoding when both are named; every model must read
- * facts->inputs inputs and give one output. With opts->residual and a model that
- * records "residual" = NAME, the estimate is net + srch_dom_heur_adm(NAME).
+ * domain its n-puzzle encoder names (srch_np_encode_domain); every model
+ * must read facts->inputs inputs, give one output (or one per move) and
+ * record the encoder facts->encoding (a model of no encoder, or of another
+ * encoding under the same canonical string, is refused: HN_ERR_ARG). With
+ * opts->residual and a model that records "residual" = NAME, the estimate
+ * is net + srch_dom_heur_adm(NAME).
  * `name` names the model in messages. NULL on error (*status: HN_ERR_ARG
  * for a model of another domain, HN_ERR_SHAPE for the wrong input width). */
 srch_dom_heur *srch_dom_heur_net(const dom *d, const struct nn_model *m, const char *name,
