@@ -378,8 +378,7 @@ static int finish(const eval_args *a, const evaluator *e, const char *part, size
     int plots;
     if (cli_eval_report_write(part, &info, rows, done, a->quiet, &plots))
         return CLI_EXIT_FAIL;
-    if ((a->force && heurnet_eval_dir_remove(a->out, heurnet_eval_report_files)) ||
-        hn_part_commit(a->out)) {
+    if (heurnet_eval_dir_commit(a->out, a->force, part, heurnet_eval_report_files)) {
         fprintf(stderr, "heurnet eval: %s\n", hn_errmsg());
         return CLI_EXIT_FAIL;
     }

@@ -212,10 +212,8 @@ static int report(const eval_args *a, const dom *d, const heurnet_dom_eval_row *
     int plots;
     if (heurnet_dom_eval_report_write(part, &info, rows, n, &plots))
         return cli_fail("eval");
-    if ((a->force && cli_eval_dir_remove(a->out, heurnet_dom_eval_report_files)) ||
-        rename(part, a->out)) {
-        fprintf(stderr, "heurnet eval: cannot rename %s to %s: %s\n", part, a->out,
-                strerror(errno));
+    if (heurnet_eval_dir_commit(a->out, a->force, part, heurnet_dom_eval_report_files)) {
+        fprintf(stderr, "heurnet eval: %s\n", hn_errmsg());
         return CLI_EXIT_FAIL;
     }
     if (!a->quiet)
@@ -244,12 +242,15 @@ int cli_dom_eval(int argc, char **argv)
     size_t todo = a.limit > 0 && (size_t)a.limit < n ? (size_t)a.limit : n;
     if (!(rows = calloc(todo ? todo : 1, sizeof *rows))) {
         rc = CLI_EXIT_FAIL;
+        heurnet_eval_dir_remove(part, heurnet_dom_eval_report_files);
         goto out;
     }
     hn_stop_install();
     double t0 = hn_now();
     if (!(rc = run(&a, d, h, inst, todo, rows, &done)))
         rc = report(&a, d, rows, done, n, hn_now() - t0, part);
+    if (rc) /* no report: its private folder goes */
+        heurnet_eval_dir_remove(part, heurnet_dom_eval_report_files);
     if (!rc && done < todo)
         rc = CLI_EXIT_FAIL; /* interrupted: the report holds the states done */
 out:

@@ -62,10 +62,17 @@ extern const char *const heurnet_dom_eval_report_files[];
 
 /* A report is built in a private folder (`dir`.<pid>-<token>.part, its name
  * into part[cap]) that is renamed to dir only when complete. Creates that
- * folder empty. Fails: HN_ERR_ARG when the name does not fit; HN_ERR_IO
- * when dir exists and not `force`, or the folder cannot be made. */
+ * folder empty. A trailing slash on dir is ignored. Fails: HN_ERR_ARG when
+ * the name does not fit; HN_ERR_IO when dir exists and not `force`, when it
+ * is not a folder or holds files a report does not have (checked here,
+ * before any work), or the folder cannot be made. */
 int heurnet_eval_dir_prepare(const char *dir, int force, const char *const *files, char *part,
                              size_t cap);
+/* Put the complete report folder `part` in place as dir: a folder there
+ * (only with force, and only one holding nothing but `files`) is renamed
+ * aside first and removed once the new one is in, so a failure leaves the
+ * old report whole. A trailing slash on dir is ignored. HN_ERR_IO. */
+int heurnet_eval_dir_commit(const char *dir, int force, const char *part, const char *const *files);
 /* Remove a report folder: its `files`, then the folder (a missing folder
  * is fine). HN_ERR_IO when it holds other files or cannot be removed. */
 int heurnet_eval_dir_remove(const char *dir, const char *const *files);
