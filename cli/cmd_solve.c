@@ -405,6 +405,49 @@ static int solve_npuzzle(int argc, char **argv)
     return rc;
 }
 
+/* The first of the n-puzzle command's own options (--puzzle, --goal) in
+ * argv, with its value, or -1. */
+static int npuzzle_opt(int argc, char **argv, const char **name, const char **value)
+{
+    static const char *const own[] = {"--puzzle", "--goal"};
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+        for (int k = 0; k < 2; k++) {
+            size_t n = strlen(own[k]);
+            if (strncmp(argv[i], own[k], n) || (argv[i][n] && argv[i][n] != '='))
+                continue;
+            *name = own[k];
+            *value = argv[i][n] ? argv[i] + n + 1 : i + 1 < argc ? argv[i + 1] : "";
+            return i;
+        }
+    return -1;
+}
+
+/* The generic path has no --puzzle or --goal: say which domain the run is
+ * on and why the option does not fit it, rather than "unknown option". */
+static int refuse_npuzzle_opt(int argc, char **argv, const char *spec)
+{
+    const char *name, *value, *model = NULL, *dflag = NULL;
+    if (npuzzle_opt(argc, argv, &name, &value) < 0)
+        return 0;
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+        if (!strncmp(argv[i], "--domain", 8) && (!argv[i][8] || argv[i][8] == '='))
+            dflag = argv[i];
+        if (!strcmp(argv[i], "--model") && i + 1 < argc)
+            model = argv[i + 1];
+        else if (!strncmp(argv[i], "--model=", 8))
+            model = argv[i] + 8;
+    }
+    if (!dflag && model)
+        return cli_usage("solve",
+                         "--model %s is for domain %s and does not fit %s %s (an n-puzzle option; "
+                         "drop it, or give a model of that puzzle)",
+                         model, spec, name, value);
+    return cli_usage("solve",
+                     "%s %s is an option of the square n-puzzle (3x3..5x5); domain %s runs the "
+                     "generic search, which has no %s",
+                     name, value, spec, name);
+}
+
 /* --domain (or a --model's domain) picks the path: a square n-puzzle up to
  * 5x5 runs the specialised command above, any other domain the generic one
  * (cli/dom_solve.c). */
@@ -420,8 +463,10 @@ int cmd_solve(int argc, char **argv)
         fprintf(stderr, "heurnet solve: out of memory\n");
         return CLI_EXIT_FAIL;
     }
-    rc = cli_dom_specialised(spec, argc, argv, nv, &nc) ? solve_npuzzle(nc, nv)
-                                                        : cli_dom_solve(argc, argv);
+    if (cli_dom_specialised(spec, argc, argv, nv, &nc))
+        rc = solve_npuzzle(nc, nv);
+    else
+        rc = (rc = refuse_npuzzle_opt(argc, argv, spec)) ? rc : cli_dom_solve(argc, argv);
     free(nv);
     return rc;
 }
