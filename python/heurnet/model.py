@@ -1,6 +1,7 @@
 """heurnet models from Python: load, create, inspect, predict, save."""
 
 import ctypes as C
+import numbers
 import os
 import threading
 import weakref
@@ -158,8 +159,7 @@ class Model:
             check(lib.nn_model_set_meta_str(self._h, k, _check.text(value, "set_attr: value")))
         else:
             # any real, NaN included: a record may hold one (no validation split)
-            if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)) \
-                    or isinstance(value, (complex, np.complexfloating)):
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
                 raise TypeError("set_attr: value: expected a str or a real number, not %s"
                                 % type(value).__name__)
             check(lib.nn_model_set_meta_double(self._h, k, float(value)))

@@ -11,7 +11,6 @@ because a bad scalar reached a file) or changes a read-only buffer is a
 failure. Usage: hostile_calls.py ROUNDS SEED SCRATCH_DIR; prints
 "calls=N refused=N" and exits 0 when every call was refused."""
 
-import mmap
 import os
 import sys
 
@@ -180,7 +179,8 @@ SOLVE_BAD = {"time_limit": BAD_REAL + [-1.0, -1e-9], "max_expanded": BAD_COUNT,
              "max_nodes": BAD_COUNT, "threads": BAD_INT + [0, -1, 257, 10000],
              "batch": BAD_INT + [65537, -3], "weight": BAD_REAL + [-0.5],
              "bound": BAD_REAL + [0.5, 101.0, -1.0], "algo": BAD_STR,
-             "heuristic": BAD_STR, "admissible": BAD_STR, "puzzle": [v for v in BAD_INT if v is not None] + [9, 0, 16.0],
+             "heuristic": BAD_STR, "admissible": BAD_STR,
+             "puzzle": [v for v in BAD_INT if v is not None] + [9, 0, 16.0],
              "domain": BAD_STR + ["npuzzle:6x6"], "goal": BAD_STR + ["blank-middle"],
              "model": BAD_PATH}
 
@@ -289,8 +289,9 @@ TRAIN_BAD = {"epochs": BAD_INT + [0, 10**6 + 1], "batch": BAD_INT + [1, 0, 65537
              "threads": BAD_INT + [0, -1, 257], "val_fraction": BAD_REAL + [1.0, -0.1],
              "dropout": BAD_REAL + [1.0, -0.1], "patience": BAD_INT + [-1],
              "arch": BAD_STR, "checkpoint": BAD_PATH, "init": BAD_PATH, "resume": BAD_PATH,
-             "output": BAD_PATH, "log": BAD_PATH, "data": [v for v in BAD_PATH if not isinstance(v, list)] + [[], [None], ["a\0b"],
-                                                                          [b"x", 3]],
+             "output": BAD_PATH, "log": BAD_PATH,
+             "data": [v for v in BAD_PATH if not isinstance(v, list)]
+             + [[], [None], ["a\0b"], [b"x", 3]],
              "on_epoch": [1, "x"], "progress": [2.5]}
 
 

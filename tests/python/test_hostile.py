@@ -224,7 +224,8 @@ class Scalars(unittest.TestCase):
         s = heurnet.solve
         b = self.board
         kw = {"puzzle": 8, "heuristic": "manhattan"}
-        self.refused(ValueError, "max_expanded=18446744073709551621", s, b, max_expanded=2**64 + 5, **kw)
+        self.refused(ValueError, "max_expanded=18446744073709551621", s, b,
+                     max_expanded=2**64 + 5, **kw)
         self.refused(ValueError, "max_expanded=-1", s, b, max_expanded=-1, **kw)
         self.refused(ValueError, "max_nodes", s, b, max_nodes=2**64, **kw)
         self.refused(TypeError, "max_expanded", s, b, max_expanded=1e6, **kw)
