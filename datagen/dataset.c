@@ -153,12 +153,17 @@ dg_writer *dg_writer_create(const char *path, const dg_ds_info *info, int *statu
     /* no timestamps on the root group either */
     if (fcpl >= 0)
         H5Pset_obj_track_times(fcpl, 0);
+    errno = 0;
     w->file = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, H5P_DEFAULT);
     if (fcpl >= 0)
         H5Pclose(fcpl);
     int created = w->file >= 0;
-    if (w->file < 0)
-        rc = hn_fail(HN_ERR_IO, "%s: cannot create HDF5 file", path);
+    if (w->file < 0) {
+        rc = hn_fail(HN_ERR_IO, "%s: cannot create: %s", path, hn_h5_why());
+        struct stat st; /* an empty start (a full disk) would only block a rerun */
+        if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+            unlink(path);
+    }
     for (int k = 0; k < 4 && !rc; k++)
         rc = create_one(w, k);
     if (!rc && dg_info_write(w->file, &w->info))

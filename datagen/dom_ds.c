@@ -2,6 +2,7 @@
  * reading and comparing cannot drift apart), the writer of FILE.part, and
  * the checking reader of the attributes and shapes. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -604,12 +605,50 @@ static int write_col(dg_dom_writer *w, int k, const void *buf, size_t n)
                         dsets[k].name, hn_h5_why());
 }
 
+/* Room claimed for metadata (chunk index, attributes) around each write. */
+#define META_SLACK (256u * 1024u)
+
+/* An HDF5 write that fails half-way on a full disk can leave the superblock
+ * pointing past the end of the file, which then no longer opens: so the
+ * space the next writes may take is claimed first (posix_fallocate to the
+ * end of allocation plus `bytes`), and without it nothing is written. */
+static int reserve(dg_dom_writer *w, uint64_t bytes)
+{
+    haddr_t eoa = 0;
+    if (H5Fget_eoa(w->file, &eoa) < 0)
+        return hn_fail(HN_ERR_HDF5, "%s: cannot query the file's size", w->path);
+    int fd = open(w->path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return hn_fail(HN_ERR_IO, "%s: cannot open: %s", w->path, strerror(errno));
+    int e = posix_fallocate(fd, 0, (off_t)(eoa + bytes));
+    close(fd);
+    if (e == 0 || e == EOPNOTSUPP || e == EINVAL) /* no preallocation on this file system */
+        return HN_OK;
+    return hn_fail(HN_ERR_IO,
+                   "%s: no room for %llu more bytes (%s); nothing was written past the %llu "
+                   "committed rows",
+                   w->path, (unsigned long long)bytes, strerror(e),
+                   (unsigned long long)w->info.committed);
+}
+
+/* Bytes n more rows may take: their own, a fresh chunk of every dataset,
+ * and metadata. */
+static uint64_t append_bound(const dg_dom_writer *w, uint64_t n)
+{
+    uint64_t row = 0;
+    for (int k = 0; k < D_COUNT; k++)
+        row += row_bytes(k, w->info.state_bytes);
+    return (n + CHUNK_ROWS) * row + META_SLACK;
+}
+
 int dg_dom_writer_append(dg_dom_writer *w, const struct dg_dom_rows *r)
 {
     if (w->err || r->n == 0)
         return w->err;
     const void *cols[D_COUNT] = {r->states, r->cost, r->expanded, r->source, r->walk};
-    int rc = set_rows(w, w->rows + r->n);
+    int rc = reserve(w, append_bound(w, r->n));
+    if (!rc)
+        rc = set_rows(w, w->rows + r->n);
     for (int k = 0; k < D_COUNT && !rc; k++)
         rc = write_col(w, k, cols[k], r->n);
     if (rc)
@@ -630,6 +669,8 @@ int dg_dom_writer_commit(dg_dom_writer *w, uint64_t done)
     next.done = done;
     next.committed = w->rows;
     int rc = flush(w, "the rows");
+    if (!rc)
+        rc = reserve(w, META_SLACK);
     if (!rc)
         rc = info_write(w->file, &next, 1);
     if (!rc)
@@ -685,10 +726,10 @@ static int pack(dg_dom_writer *w, const char *tmp)
     }
     if (!rc)
         rc = pack_rows(w, p);
+    errno = 0;
     for (int k = 0; k < D_COUNT; k++)
         if (p->ds[k] >= 0 && H5Dclose(p->ds[k]) < 0 && !rc)
-            rc = hn_fail(HN_ERR_HDF5, "%s: cannot close /%s", tmp, dsets[k].name);
-    errno = 0;
+            rc = hn_fail(HN_ERR_HDF5, "%s: cannot write /%s: %s", tmp, dsets[k].name, hn_h5_why());
     if (p->file >= 0 && H5Fclose(p->file) < 0 && !rc)
         rc = hn_fail(HN_ERR_IO, "%s: cannot close: %s", tmp, hn_h5_why());
     free(p);

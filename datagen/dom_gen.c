@@ -397,10 +397,14 @@ static dg_dom_writer *open_part(const char *part, const dg_dom_gen_opts *o, cons
     return dg_dom_writer_create(part, in, rc);
 }
 
-static int finish(const char *path, dg_dom_writer *w, int complete, int rc)
+static int finish(const char *path, const char *part, dg_dom_writer *w, int complete, int rc)
 {
+    int empty = dg_dom_writer_rows(w) == 0;
     int crc = dg_dom_writer_close(w, complete && !rc ? path : NULL);
-    return rc ? rc : crc;
+    rc = rc ? rc : crc;
+    if (rc && rc != HN_ERR_INTERRUPTED && empty)
+        unlink(part); /* a failed start (a full disk) holds nothing and would block the rerun */
+    return rc;
 }
 
 /* FILE.part (and FILE.part.pack) left by a run killed after it renamed the
@@ -450,5 +454,5 @@ int dg_dom_gen_run(const char *path, const dg_dom_gen_opts *o, dg_dom_gen_stats 
     if (!rc && !st->complete)
         rc = hn_fail(HN_ERR_INTERRUPTED, "%s: stopped after %llu of %llu states", part,
                      (unsigned long long)done, (unsigned long long)o->count);
-    return w ? finish(path, w, st->complete, rc) : rc;
+    return w ? finish(path, part, w, st->complete, rc) : rc;
 }

@@ -93,11 +93,9 @@ int nn_model_save(const nn_model *m, const char *path)
     int rc = hn_part_path(path, part, sizeof part);
     if (rc)
         return rc;
-    hn_h5_quiet();
-    /* EXCL: O_CREAT|O_EXCL, so a symlink at the new name is never followed */
-    hid_t f = H5Fcreate(part, H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t f = hn_h5_create(part, -1); /* says why; leaves no empty file behind */
     if (f < 0)
-        return hn_fail(HN_ERR_IO, "%s: cannot create file", part);
+        return (int)f;
     rc = write_root(m, f);
     hid_t layers = -1;
     if (!rc) {
