@@ -34,11 +34,14 @@ static void help(void)
            "                                   [--bfs-states N] [--heuristics LIST] [--seed S]\n"
            "       heurnet domain sample DOMAIN [-n N] --walk A[-B] | --uniform [--seed S]\n\n"
            "DOMAIN is NAME[:ARGS] for a built-in domain (npuzzle:4x4, npuzzle:6x6:blank-last,\n"
-           "cube3) or PATH.so[@NAME][:ARGS] for a plug-in compiled against <heurnet/domain.h>.\n"
+           "cube3) or PATH[@NAME][:ARGS] for a plug-in compiled against <heurnet/domain.h>\n"
+           "(PATH: the first prefix before an '@' or ':' that names a file).\n"
            "check: over random walks from the goal, a move then its inverse restores the state,\n"
            "expand agrees with apply, the encoding delta agrees with re-encoding, states and\n"
-           "moves parse back from their text, and the domain's heuristics never exceed\n"
-           "breadth-first distances. Exit 0 when every check passes, 1 otherwise.\n"
+           "moves parse back from their text, the domain's heuristics never exceed\n"
+           "breadth-first distances and the pruning automaton keeps them. Exit 0 when every\n"
+           "check passes, 1 when one fails or could not run (skipped=1, e.g. no memory for\n"
+           "the breadth-first search).\n"
            "sample: N states (default 100) as `id STATE` lines on stdout, each a random walk\n"
            "of A..B moves from the goal (uniform length, never undoing the last move) or\n"
            "drawn uniformly among all states (--uniform, where the domain can).\n"
@@ -165,17 +168,20 @@ static int check(int argc, char **argv)
     hn_stop_install();
     int st = dom_check(d, &o, &r);
     printf("domain=%s states=%llu moves=%llu heuristic_checks=%llu bfs_states=%llu "
-           "failures=%llu\n",
+           "failures=%llu skipped=%d\n",
            dom_spec(d), (unsigned long long)r.states, (unsigned long long)r.moves,
            (unsigned long long)r.heur_checks, (unsigned long long)r.bfs_states,
-           (unsigned long long)r.failures);
+           (unsigned long long)r.failures, r.skipped[0] != '\0');
     if (r.failures)
         fprintf(stderr, "heurnet domain check: %s: %llu failure(s); the first: %s\n", dom_spec(d),
                 (unsigned long long)r.failures, r.first);
+    /* a check that could not run is no pass */
+    if (r.skipped[0])
+        fprintf(stderr, "heurnet domain check: %s: not checked: %s\n", dom_spec(d), r.skipped);
     dom_free(d);
     if (st)
         return cli_fail("domain check");
-    return r.failures ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+    return r.failures || r.skipped[0] ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 
 /* Options of `domain sample`: walks of walk_lo..walk_hi moves from the goal,

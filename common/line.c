@@ -1,7 +1,9 @@
 /* One bounded line reader for every text format (instances, hints,
  * solutions): fgets and strlen cannot see a NUL byte inside a line and
  * silently split or cut long ones; this reader reports both. */
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "common/hn.h"
 
@@ -25,7 +27,7 @@ int hn_line_read(FILE *f, char *buf, size_t cap, size_t *len)
         buf[n] = '\0';
     *len = n;
     if (ferror(f))
-        return hn_fail(HN_ERR_IO, "read error");
+        return hn_fail(HN_ERR_IO, "read error: %s", strerror(errno));
     if (!got)
         return 0;
     if (too_long)

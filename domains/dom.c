@@ -5,14 +5,32 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "domains/dom_private.h"
 
 /* ---- the host table a domain gets ---- */
 
+/* Calls of host->fail on this thread: a domain that returns an error (or
+ * NULL) without one is then told apart from one that gave its reason, as
+ * hn_errmsg() after hn_error_clear() reads "success". */
+static _Thread_local unsigned long host_fails;
+
 static int host_fail(int status, const char *msg)
 {
+    host_fails++;
     return hn_fail(status, "%s", msg ? msg : "domain error");
+}
+
+unsigned long dom_host_fail_mark(void)
+{
+    return host_fails;
+}
+
+int dom_no_reason_since(unsigned long mark)
+{
+    /* a built-in domain may also fail through libheurnet's own calls */
+    return host_fails == mark && !strcmp(hn_errmsg(), hn_strerror(HN_OK));
 }
 
 static void host_log(int level, const char *msg)
@@ -45,6 +63,49 @@ const dom_host *dom_host_table(void)
 /* The size of version 1's dom_def: anything smaller lacks entries. */
 #define DOM_DEF_V1_SIZE (offsetof(dom_def, pattern_open) + sizeof(void *))
 
+/* A name goes into key=value lines and @NAME: [a-z0-9_]+. */
+static int plain_name(const char *s)
+{
+    if (!s[0])
+        return 0;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_'))
+            return 0;
+    return 1;
+}
+
+/* What text for key=value lines, model files and datasets may not hold:
+ * TEXT_LINE a control character (a newline would split the line),
+ * TEXT_WORD also be empty or hold a blank (a value is read up to the next
+ * blank), TEXT_KEY also hold '=' (canonical strings are compared as keys). */
+enum { TEXT_LINE, TEXT_WORD, TEXT_KEY };
+
+static const char *bad_text(const char *s, int kind)
+{
+    if (kind >= TEXT_WORD && !s[0])
+        return "is empty";
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c < 0x20 || c == 0x7f)
+            return "holds a control character (a newline or a tab)";
+        if (kind >= TEXT_WORD && c == ' ')
+            return "holds a blank";
+        if (kind >= TEXT_KEY && c == '=')
+            return "holds '='";
+    }
+    return NULL;
+}
+
+/* s for a message: at most 40 characters, a control character as '?'. */
+static const char *shown(const char *s, char *buf, size_t cap)
+{
+    size_t n = 0;
+    for (; *s && n + 1 < cap && n < 40; s++)
+        buf[n++] = (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s;
+    buf[n] = '\0';
+    return buf;
+}
+
 static int check_def(const dom_def *def, const char *spec)
 {
     if (def->abi_version != DOM_ABI_VERSION)
@@ -65,6 +126,10 @@ static int check_def(const dom_def *def, const char *spec)
                                                : NULL;
     if (missing)
         return hn_fail(HN_ERR_FORMAT, "domain %s: the definition has no %s", spec, missing);
+    char buf[48];
+    if (!plain_name(def->name))
+        return hn_fail(HN_ERR_FORMAT, "domain %s: the definition's name '%s' is not [a-z0-9_]+",
+                       spec, shown(def->name, buf, sizeof buf));
     if (def->heur_open && (!def->heur_eval || !def->heur_free))
         return hn_fail(HN_ERR_FORMAT, "domain %s: heur_open without heur_eval or heur_free", spec);
     return 0;
@@ -86,9 +151,21 @@ static int check_prune(const dom_facts *f, const char *spec)
 
 static int check_facts(const dom_def *def, const dom_facts *f, const char *spec)
 {
-    if (!f->canonical || !f->encoding || !f->move_name)
-        return hn_fail(HN_ERR_FORMAT, "domain %s: facts without canonical, encoding or move names",
-                       spec);
+    const char *null = !f->canonical   ? "canonical"
+                       : !f->encoding  ? "encoding"
+                       : !f->move_name ? "move_name"
+                       : !f->move_sep  ? "move_sep (\"\" when every move name is one character)"
+                                       : NULL;
+    if (null)
+        return hn_fail(HN_ERR_FORMAT, "domain %s: create left facts->%s NULL", spec, null);
+    const char *why = bad_text(f->canonical, TEXT_KEY);
+    char buf[48];
+    if (why)
+        return hn_fail(HN_ERR_FORMAT, "domain %s: the canonical string '%s' %s", spec,
+                       shown(f->canonical, buf, sizeof buf), why);
+    if ((why = bad_text(f->encoding, TEXT_LINE)) || (why = bad_text(f->move_sep, TEXT_LINE)))
+        return hn_fail(HN_ERR_FORMAT, "domain %s: the %s %s", spec,
+                       bad_text(f->encoding, TEXT_LINE) ? "encoding name" : "move separator", why);
     if (f->state_bytes < 1 || f->state_bytes > DOM_MAX_STATE_BYTES)
         return hn_fail(HN_ERR_FORMAT, "domain %s: state of %u bytes (1..%d)", spec, f->state_bytes,
                        DOM_MAX_STATE_BYTES);
@@ -103,9 +180,10 @@ static int check_facts(const dom_def *def, const dom_facts *f, const char *spec)
         return hn_fail(HN_ERR_FORMAT, "domain %s: encode_delta with max_delta %u (1..%d)", spec,
                        f->max_delta, DOM_MAX_DELTA);
     for (uint32_t m = 0; m < f->nmoves; m++) {
-        if (!f->move_name[m] || !f->move_name[m][0] || strpbrk(f->move_name[m], " \t"))
-            return hn_fail(HN_ERR_FORMAT, "domain %s: move %u has no name or a blank in it", spec,
-                           m);
+        if (!f->move_name[m] || bad_text(f->move_name[m], TEXT_WORD))
+            return hn_fail(HN_ERR_FORMAT,
+                           "domain %s: move %u has no name, or a blank or control character in it",
+                           spec, m);
         if (f->inverse && (f->inverse[m] < -1 || f->inverse[m] >= (int)f->nmoves))
             return hn_fail(HN_ERR_FORMAT, "domain %s: inverse of move %u is %d", spec, m,
                            f->inverse[m]);
@@ -143,11 +221,43 @@ static int unknown_name(const char *spec)
                    names);
 }
 
-/* Load a plug-in: "PATH.so[@NAME][:ARGS]"; *args points into spec. */
+static int is_file(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+/* The length of PATH in a plug-in spec "PATH[@NAME][:ARGS]": the whole spec
+ * when it names a file, else the first prefix ending before an '@' or ':'
+ * that names a file (so "my.sources/lib.so", "x.solib/lib.so:7",
+ * "lib.so.1@name" and a folder "a:b/" all work), else (nothing there) the
+ * prefix before the first '@' or ':' after the last '/' before any of them,
+ * for the message. */
+static size_t plugin_path_len(const char *spec)
+{
+    size_t n = strlen(spec);
+    if (n < 4096 && is_file(spec))
+        return n;
+    char buf[4096];
+    for (size_t i = 0; i < n && i < sizeof buf; i++) {
+        if (spec[i] != '@' && spec[i] != ':')
+            continue;
+        memcpy(buf, spec, i);
+        buf[i] = '\0';
+        if (is_file(buf))
+            return i;
+    }
+    const char *base = spec;
+    for (const char *s = spec; *s && *s != '@' && *s != ':'; s++)
+        if (*s == '/')
+            base = s + 1;
+    return (size_t)(base - spec) + strcspn(base, "@:");
+}
+
+/* Load a plug-in: "PATH[@NAME][:ARGS]"; *args points into spec. */
 static const dom_def *load_plugin(const char *spec, void **handle, const char **args, int *st)
 {
-    const char *so = strstr(spec, ".so");
-    size_t plen = so ? (size_t)(so - spec) + 3 : strcspn(spec, "@:");
+    size_t plen = plugin_path_len(spec);
     char path[4096], want[64] = "";
     if (plen >= sizeof path) {
         *st = hn_fail(HN_ERR_ARG, "domain plug-in path too long: %.60s...", spec);
@@ -168,10 +278,14 @@ static const dom_def *load_plugin(const char *spec, void **handle, const char **
     }
     *args = *rest == ':' ? rest + 1 : "";
     if (*rest && *rest != ':') {
-        *st = hn_fail(HN_ERR_ARG, "domain %s: expected PATH.so[@NAME][:ARGS]", spec);
+        *st = hn_fail(HN_ERR_ARG, "domain %s: expected PATH[@NAME][:ARGS]", spec);
         return NULL;
     }
-    *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    /* dlopen searches the library path for a name without '/': a file of
+     * that name here is the one meant */
+    char here[4200];
+    snprintf(here, sizeof here, "%s%s", !strchr(path, '/') && is_file(path) ? "./" : "", path);
+    *handle = dlopen(here, RTLD_NOW | RTLD_LOCAL);
     if (!*handle) {
         const char *why = dlerror();
         *st = hn_fail(HN_ERR_IO, "cannot load domain plug-in %s: %s", path, why ? why : "?");
@@ -217,6 +331,12 @@ static const dom_def *resolve(const char *spec, void **handle, const char **args
 
 static int finish_open(dom *d, const char *spec)
 {
+    /* NULL lists mean none (as ""): every reader of the facts may then
+     * take them as strings */
+    if (!d->facts.heuristics)
+        d->facts.heuristics = "";
+    if (!d->facts.patterns)
+        d->facts.patterns = "";
     int st = check_facts(d->def, &d->facts, spec);
     if (st)
         return st;
@@ -264,10 +384,15 @@ static int create_instance(dom *d, const char *spec, const char *args)
     if (d->def->struct_size >= offsetof(dom_def, symmetric_path) + sizeof d->def->symmetric_path)
         d->symmetric_path = d->def->symmetric_path;
     hn_error_clear();
+    unsigned long mark = dom_host_fail_mark();
     d->inst = d->def->create(args, &HOST, &d->facts);
     if (!d->inst) {
-        const char *why = hn_errmsg();
-        return hn_fail(HN_ERR_ARG, "domain %s: %s", spec, why && why[0] ? why : "create failed");
+        if (dom_no_reason_since(mark))
+            return hn_fail(HN_ERR_ARG,
+                           "domain %s: create returned no instance and gave no reason (the "
+                           "plug-in should call host->fail)",
+                           spec);
+        return hn_fail(HN_ERR_ARG, "domain %s: %s", spec, hn_errmsg());
     }
     return finish_open(d, spec);
 }
@@ -445,7 +570,10 @@ int dom_has_between(const dom *d)
 
 int dom_between(const dom *d, const void *a, const void *b)
 {
-    return d->between ? d->between(d->inst, a, b) : 0;
+    /* as dom_heur_eval reads a domain's heuristic: a negative estimate (a
+     * defect) is 0, one above DOM_HEUR_MAX is DOM_HEUR_MAX */
+    int v = d->between ? d->between(d->inst, a, b) : 0;
+    return v < 0 ? 0 : v > DOM_HEUR_MAX ? DOM_HEUR_MAX : v;
 }
 
 int dom_has_relative(const dom *d)

@@ -181,6 +181,14 @@ const char *dom_heur_name(const dom_heur *h);
  * returned heuristic. */
 const uint8_t *dom_heur_pdb_table(const dom_heur *h, uint64_t *entries);
 
+/* Values above this count as this (a domain's INT_MAX included): scaled by
+ * up to 1000 they stay within an int. */
+#define DOM_HEUR_MAX 1000000
+
+/* The negative values the domain's own heuristics in h returned so far
+ * (each counted as 0 by dom_heur_eval), the first into *first when any. */
+uint64_t dom_heur_negatives(const dom_heur *h, int *first);
+
 /* ---- conformance (heurnet domain check) ---- */
 
 typedef struct dom_check_opts {
@@ -198,6 +206,9 @@ typedef struct dom_check_report {
     uint64_t states, moves, heur_checks, bfs_states;
     uint64_t failures;
     char first[1024]; /* the first failure, "" when none */
+    /* checks that could not run (out of memory), "; "-separated, "" when
+     * none: dom_check's caller must not read the report as a pass then */
+    char skipped[512];
 } dom_check_report;
 
 /* Check a domain over random walks: a move then its inverse restores the

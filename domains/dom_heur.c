@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,10 @@ struct dom_heur {
     size_t table_bytes; /* allocation size */
     int nparts;         /* H_MAX */
     dom_heur *part[MAX_PARTS];
+    /* H_DOMAIN: negative values the domain returned (each counted as 0),
+     * and the first of them, for `domain check` and one warning */
+    atomic_ulong negatives;
+    atomic_int first_negative;
 };
 
 /* ---- the cache folder ---- */
@@ -311,9 +316,11 @@ static int pdb_open(dom_heur *h, const char *pattern)
                            "pdb:%s needs unit-cost moves with inverses (move %s)", pattern,
                            d->facts.move_name[m]);
     hn_error_clear();
+    unsigned long mark = dom_host_fail_mark();
     int st = d->def->pattern_open(d->inst, pattern, &h->pat);
     if (st)
-        return hn_fail(st, "domain %s: pattern %s: %s", d->facts.canonical, pattern, hn_errmsg());
+        return hn_fail(st < 0 ? st : HN_ERR_FORMAT, "domain %s: pattern %s: %s", d->facts.canonical,
+                       pattern, dom_no_reason_since(mark) ? "refused with no reason" : hn_errmsg());
     if (h->pat.entries == 0 || h->pat.entries > ((uint64_t)1 << 36))
         return hn_fail(HN_ERR_FORMAT, "pattern %s: %llu entries", pattern,
                        (unsigned long long)h->pat.entries);
@@ -408,10 +415,12 @@ static dom_heur *open_one(const dom *d, const char *name, int *st)
                (listed(d->facts.heuristics, name) || !strncmp(name, "pdb:", 4))) {
         h->kind = H_DOMAIN;
         hn_error_clear();
+        unsigned long mark = dom_host_fail_mark();
         h->dh = d->def->heur_open(d->inst, name);
         if (!h->dh)
             *st = hn_fail(HN_ERR_ARG, "domain %s: heuristic %s: %s", d->facts.canonical, name,
-                          hn_errmsg());
+                          dom_no_reason_since(mark) ? "heur_open gave no heuristic and no reason"
+                                                    : hn_errmsg());
     } else
         *st = hn_fail(HN_ERR_ARG,
                       "unknown heuristic '%s' for %s (its own: %s; patterns for pdb:NAME: %s; "
@@ -454,11 +463,43 @@ void dom_heur_free(dom_heur *h)
     free(h);
 }
 
+/* A domain heuristic's value as every search reads it: an admissible
+ * heuristic is >= 0, so a negative value (a defect of the domain) counts
+ * as 0, still a lower bound, and is counted and warned about once; values
+ * above DOM_HEUR_MAX (INT_MAX included) count as DOM_HEUR_MAX, so no search
+ * overflows when it scales them (by at most 1000). */
+static int domain_value(dom_heur *h, const void *state)
+{
+    int v = h->d->def->heur_eval(h->dh, state);
+    if (v >= 0)
+        return v > DOM_HEUR_MAX ? DOM_HEUR_MAX : v;
+    if (atomic_fetch_add(&h->negatives, 1) == 0) {
+        atomic_store(&h->first_negative, v);
+        hn_log(HN_LOG_WARN,
+               "domain %s: heuristic %s returned %d, a negative value (a defect of the domain; "
+               "counted as 0)",
+               h->d->facts.canonical, h->name, v);
+    }
+    return 0;
+}
+
+uint64_t dom_heur_negatives(const dom_heur *h, int *first)
+{
+    uint64_t n = h->kind == H_DOMAIN ? atomic_load(&h->negatives) : 0;
+    if (n && first)
+        *first = atomic_load(&h->first_negative);
+    for (int i = 0; i < h->nparts; i++) {
+        uint64_t k = dom_heur_negatives(h->part[i], n ? NULL : first);
+        n += k;
+    }
+    return n;
+}
+
 int dom_heur_eval(const dom_heur *h, const void *state)
 {
     switch (h->kind) {
-    case H_DOMAIN:
-        return h->d->def->heur_eval(h->dh, state);
+    case H_DOMAIN: /* the counters are atomic: evaluation stays thread-safe */
+        return domain_value((dom_heur *)h, state);
     case H_PDB: {
         uint64_t r = h->pat.rank(h->pat.self, state);
         return r < h->pat.entries && h->table[r] != 255 ? h->table[r] : 0;

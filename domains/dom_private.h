@@ -27,5 +27,10 @@ struct dom {
 
 /* The host table given to every domain's create. */
 const dom_host *dom_host_table(void);
+/* How often host->fail was called on this thread: equal marks before and
+ * after a domain's call that failed mean it gave no reason. */
+unsigned long dom_host_fail_mark(void);
+/* 1 when nothing gave a reason since hn_error_clear() and the mark. */
+int dom_no_reason_since(unsigned long mark);
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "domains/dom_private.h"
 
@@ -12,11 +13,12 @@ int dom_parse_state(const dom *d, const char *text, void *state)
 {
     hn_error_clear();
     memset(state, 0, d->facts.state_bytes);
+    unsigned long mark = dom_host_fail_mark();
     int st = d->def->parse_state(d->inst, text, state);
     if (st == 0)
         return 0;
     /* a plug-in may return a status without calling fail */
-    if (st > 0 || !hn_errmsg()[0])
+    if (st > 0 || dom_no_reason_since(mark))
         return hn_fail(st < 0 ? st : HN_ERR_FORMAT, "not a %s state", d->facts.canonical);
     return st;
 }
@@ -49,8 +51,9 @@ int dom_parse_moves(const dom *d, const char *text, uint8_t *moves, int cap)
 {
     if (d->def->parse_moves) {
         hn_error_clear();
+        unsigned long mark = dom_host_fail_mark();
         int n = d->def->parse_moves(d->inst, text, moves, cap);
-        if (n < 0 && !hn_errmsg()[0])
+        if (n < 0 && dom_no_reason_since(mark))
             return hn_fail(HN_ERR_FORMAT, "not a %s move sequence", d->facts.canonical);
         return n;
     }
@@ -123,10 +126,70 @@ static int plain_int(const char *tok)
     return tok[0] && hn_number_plain(tok, 0, 0) && strlen(tok) < 10;
 }
 
+/* Blank-separated tokens in s. */
+static int count_tokens(const char *s)
+{
+    int n = 0;
+    while (*s) {
+        while (*s == ' ' || *s == '\t')
+            s++;
+        if (*s)
+            n++;
+        s += strcspn(s, " \t");
+    }
+    return n;
+}
+
+/* Tokens of the goal's text: where every state prints as that many (the
+ * n-puzzle, the pancakes), a line's count tells whether it has an id and
+ * a length, and so which reading's reason to report. */
+static int state_tokens(const dom *d)
+{
+    char buf[8192];
+    int n = dom_format_state(d, d->goal, buf, sizeof buf);
+    return n > 0 && n < (int)sizeof buf ? count_tokens(buf) : 0;
+}
+
+/* 1 when the reason quotes the token ("'c1' is not a move"): the parser
+ * stopped at it, so it is more likely an id than part of the state. */
+static int quotes(const char *why, const char *tok)
+{
+    char q[70];
+    snprintf(q, sizeof q, "'%s'", tok);
+    return tok[0] && strstr(why, q) != NULL;
+}
+
+/* Which failed reading names the line's problem: the one whose state has
+ * as many tokens as the domain's states (an id, or an id and a length,
+ * before it); else the first whose reason does not quote the token it
+ * begins with (the parser stopped at what is then an id); else the whole
+ * line's, unless a shorter reading understood the state and found it
+ * unsolvable. -1: the length field itself. */
+static int pick_reason(const dom *d, const char *line, const char *tok1, const char *tok2,
+                       const int *st, char why[][512], const char *const *tries)
+{
+    int t = state_tokens(d), n = count_tokens(line);
+    if (t > 0 && n == t + 1 && tries[1])
+        return 1;
+    if (t > 0 && n == t + 2) {
+        if (tries[2])
+            return 2;
+        /* "ID x STATE": x is no length, and no state either */
+        uint8_t s[DOM_MAX_STATE_BYTES];
+        if (dom_parse_state(d, tok2, s) != 0)
+            return -1;
+    }
+    if (tries[1] && quotes(why[0], tok1))
+        return tries[2] && quotes(why[1], tok2) ? 2 : 1;
+    for (int k = 1; k < 3; k++)
+        if (tries[k] && st[k] == HN_ERR_UNSOLVABLE && st[0] != HN_ERR_UNSOLVABLE)
+            return k;
+    return 0;
+}
+
 /* The first attempt that parses wins: the whole line, then without an id,
  * then without an id and a length. A line that fits none is reported with
- * the whole line's reason, or an unsolvable state's (the format was
- * understood then). */
+ * the reason pick_reason chooses. */
 int dom_parse_instance(const dom *d, const char *line, dom_instance_rec *out)
 {
     while (*line == ' ' || *line == '\t')
@@ -136,31 +199,36 @@ int dom_parse_instance(const dom *d, const char *line, dom_instance_rec *out)
     char tok1[64], tok2[64];
     const char *rest1 = skip_token(line, tok1, sizeof tok1);
     const char *rest2 = *rest1 ? skip_token(rest1, tok2, sizeof tok2) : rest1;
+    if (!*rest1)
+        tok2[0] = '\0';
     const char *tries[3] = {line, *rest1 ? rest1 : NULL, plain_int(tok2) && *rest2 ? rest2 : NULL};
-    char kept[512] = "";
-    int kept_st = 0;
+    char why[3][512] = {"", "", ""};
+    int st[3] = {0, 0, 0};
     for (int k = 0; k < 3; k++) {
         if (!tries[k])
             continue;
-        int st = dom_parse_state(d, tries[k], out->state);
-        if (st == 0) {
+        st[k] = dom_parse_state(d, tries[k], out->state);
+        if (st[k] == 0) {
             size_t idn = k ? strlen(tok1) : 0;
-            if (idn >= sizeof out->id)
-                return hn_fail(HN_ERR_FORMAT, "id '%.40s...' longer than %zu characters", tok1,
-                               sizeof out->id - 1);
+            if (idn >= sizeof out->id) /* then the line is no ID STATE */
+                return hn_fail(st[0],
+                               "%s (or, if '%.20s...' is an id, it is longer than %zu "
+                               "characters)",
+                               why[0], tok1, sizeof out->id - 1);
             memcpy(out->id, tok1, idn);
             out->id[idn] = '\0';
             out->length = k == 2 ? atoi(tok2) : -1;
             return 1;
         }
-        /* the whole line's reason, unless a shorter reading understood the
-         * state and found it unsolvable */
-        if (!kept_st || (st == HN_ERR_UNSOLVABLE && kept_st != HN_ERR_UNSOLVABLE)) {
-            snprintf(kept, sizeof kept, "%s", hn_errmsg());
-            kept_st = st;
-        }
+        snprintf(why[k], sizeof why[k], "%s", hn_errmsg());
     }
-    return hn_fail(kept_st, "%s", kept);
+    int k = pick_reason(d, line, tok1, tok2, st, why, tries);
+    if (k < 0)
+        return hn_fail(HN_ERR_FORMAT,
+                       "'%s' after the id '%.31s' is not a length (the optional field of whole "
+                       "moves before the state)",
+                       tok2, tok1);
+    return hn_fail(st[k], "%s", why[k]);
 }
 
 static void default_err(const char *msg, void *user)
@@ -178,7 +246,7 @@ static int read_lines(const dom *d, FILE *f, const char *path, void (*err)(const
     while ((st = hn_line_read(f, line, sizeof line, &len)) != 0) {
         lineno++;
         if (st == HN_ERR_IO)
-            return hn_fail(HN_ERR_IO, "%s: read error at line %d", path, lineno);
+            return hn_fail(HN_ERR_IO, "%s: read error at line %d (%s)", path, lineno, hn_errmsg());
         dom_instance_rec rec;
         int r = st < 0 ? st : dom_parse_instance(d, line, &rec);
         if (r < 0) {
@@ -215,6 +283,11 @@ int dom_read_instances(const dom *d, const char *path, void (*err)(const char *m
     FILE *f = fopen(path, "r");
     if (!f)
         return hn_fail(HN_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+    struct stat sb;
+    if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        fclose(f);
+        return hn_fail(HN_ERR_IO, "%s is a directory, not an instance file", path);
+    }
     int bad = 0;
     int st = read_lines(d, f, path, err ? err : default_err, user, out, n, &bad);
     fclose(f);

@@ -80,14 +80,17 @@ typedef struct dom_host {
 typedef struct dom_facts {
     uint32_t struct_size; /* set by the host before create */
     /* Canonical parameter string, "npuzzle:4x4" or "cube3": recorded in
-     * datasets and models, and dom_open(canonical) makes the same domain. */
+     * datasets and models, and dom_open(canonical) makes the same domain.
+     * Not empty, no blank, '=' or control character (the host refuses). */
     const char *canonical;
-    /* Network encoding name, recorded in models ("npuzzle-onehot n=4 ..."). */
+    /* Network encoding name, recorded in models ("npuzzle-onehot n=4 ...");
+     * no control character. */
     const char *encoding;
     uint32_t state_bytes; /* 1..DOM_MAX_STATE_BYTES */
     uint32_t nmoves;      /* 1..DOM_MAX_MOVES */
     /* move_name[m]: a short name without spaces ("U", "R'"). Move text is
-     * the names joined by move_sep ("" when every name is one character). */
+     * the names joined by move_sep ("" when every name is one character;
+     * never NULL: the host refuses a NULL move_sep). */
     const char *const *move_name;
     const char *move_sep;
     /* inverse[m]: the move that undoes m, or -1 (then m has no inverse and
@@ -141,12 +144,13 @@ typedef struct dom_pattern {
 typedef struct dom_def {
     uint32_t abi_version;  /* DOM_ABI_VERSION */
     uint32_t struct_size;  /* sizeof(dom_def) the domain was built with */
-    const char *name;      /* "pancake": [a-z0-9_]+ */
+    const char *name;      /* "pancake": [a-z0-9_]+ (the host refuses others) */
     const char *summary;   /* one line for `heurnet domain list` */
     const char *args_help; /* what may follow "name:", e.g. "N (pancakes, 4..64)" */
 
     /* A new instance for the parameters after "name:" ("" when none).
-     * Fills *facts. NULL on error (through host->fail). */
+     * Fills *facts. NULL on error (through host->fail; a NULL without it
+     * is reported as a defect of the domain). */
     void *(*create)(const char *args, const dom_host *host, dom_facts *facts);
     void (*destroy)(void *inst);
 
@@ -200,7 +204,10 @@ typedef struct dom_def {
     /* A heuristic named in facts->heuristics; NULL with host->fail for an
      * unknown name. May build tables (host->cache_dir) and take time. */
     void *(*heur_open)(const void *inst, const char *name);
-    /* A lower bound on the cost from `state` to the goal. Thread-safe. */
+    /* A lower bound on the cost from `state` to the goal, >= 0 (0 at the
+     * goal). Thread-safe. A negative value is a defect: the host counts it
+     * as 0, warns once and `heurnet domain check` fails; values above
+     * 1000000 (INT_MAX included) count as 1000000. */
     int (*heur_eval)(const void *heur, const void *state);
     void (*heur_free)(void *heur);
 

@@ -67,6 +67,8 @@ int dom_np_solvable(const np_dom *in, const uint8_t *tiles, int blank)
 
 /* ---- parameters: "WxH[:blank-first|blank-last]" ---- */
 
+/* A side as written; any value above 99 (strtol saturating included) reads
+ * as 99, so the range check refuses it and the message quotes the text. */
 static int parse_side(const char *s, char **end)
 {
     if (*s < '0' || *s > '9')
@@ -86,9 +88,14 @@ static int parse_args(np_dom *in, const char *args)
                            "npuzzle:%s: expected npuzzle:WxH[:blank-first|blank-last] (W columns, "
                            "H rows, 2..8 each; npuzzle:4x4, npuzzle:6x6:blank-last)",
                            args);
-    if (w < NP_MIN_SIDE || w > NP_MAX_SIDE || h < NP_MIN_SIDE || h > NP_MAX_SIDE)
-        return dom_np_fail(in, DOM_ERR_ARG, "npuzzle:%s: a %dx%d board; each side must be %d..%d",
-                           args, w, h, NP_MIN_SIDE, NP_MAX_SIDE);
+    if (w < NP_MIN_SIDE || w > NP_MAX_SIDE || h < NP_MIN_SIDE || h > NP_MAX_SIDE) {
+        /* the sides as written: a clamped value would name another board */
+        int wl = (int)strcspn(args, "x"), hl = (int)strcspn(args + wl + 1, ":");
+        return dom_np_fail(in, DOM_ERR_ARG,
+                           "npuzzle:%s: a %.*s by %.*s board is out of range; each side must be "
+                           "%d..%d",
+                           args, wl, args, hl, args + wl + 1, NP_MIN_SIDE, NP_MAX_SIDE);
+    }
     const char *goal = *end == ':' ? end + 1 : "blank-first";
     if (!strcmp(goal, "blank-last"))
         in->blank_last = 1;

@@ -14,6 +14,13 @@ typedef struct {
     srch_dom_heur *h;
     uint8_t *state;
     int nmoves, scale, length, status;
+    /* test every state for the goal, not only those the heuristic puts at
+     * 0: a domain's own is_goal may accept other states, and a heuristic
+     * that is not 0 at the goal (no admissible one) must not hide it */
+    int goal_any;
+    /* without an inverse for every move a child is undone by copying its
+     * parent back: one saved state per depth */
+    uint8_t *saved;
     /* the domain's tables, read once: a call per child costs more than
      * the child on cheap domains */
     int cost[DOM_MAX_MOVES], inverse[DOM_MAX_MOVES];
@@ -51,11 +58,27 @@ static int over_limit(ida *s)
     return s->status != 0;
 }
 
+/* Before the moves from depth `depth`: keep the state when undo copies. */
+static void save(ida *s, int depth)
+{
+    if (s->saved)
+        memcpy(s->saved + (size_t)depth * dom_state_bytes(s->d), s->state, dom_state_bytes(s->d));
+}
+
+/* Undo move m made at depth `depth`: by its inverse, or by the copy. */
+static void undo(ida *s, int depth, int m)
+{
+    if (s->saved)
+        memcpy(s->state, s->saved + (size_t)depth * dom_state_bytes(s->d), dom_state_bytes(s->d));
+    else
+        s->def->apply(s->inst, s->state, s->inverse[m]);
+}
+
 /* 1 when the goal was found (the state left there), -1 when a limit
  * stopped the search, 0 when the subtree holds no goal within the bound. */
 static int dfs(ida *s, int depth, int64_t g, int q, int hcur)
 {
-    if (hcur == 0 && dom_is_goal(s->d, s->state)) {
+    if ((hcur == 0 || s->goal_any) && dom_is_goal(s->d, s->state)) {
         s->length = depth;
         return 1;
     }
@@ -68,6 +91,7 @@ static int dfs(ida *s, int depth, int64_t g, int q, int hcur)
     }
     uint64_t allowed = s->allowed[q];
     const uint8_t *next = s->prune_next ? s->prune_next + (size_t)q * (size_t)s->nmoves : NULL;
+    save(s, depth);
     for (int m = 0; m < s->nmoves; m++) {
         if (!(allowed >> m & 1) || !s->def->apply(s->inst, s->state, m))
             continue;
@@ -83,7 +107,7 @@ static int dfs(ida *s, int depth, int64_t g, int q, int hcur)
         } else if (f < s->next_bound) {
             s->next_bound = f;
         }
-        s->def->apply(s->inst, s->state, s->inverse[m]);
+        undo(s, depth, m);
     }
     return 0;
 }
@@ -116,7 +140,7 @@ static struct level *net_children(ida *s, int depth, int q)
  * order by apply and undone by the inverse move. */
 static int dfs_net(ida *s, int depth, int64_t g, int q, int hcur)
 {
-    if (hcur == 0 && dom_is_goal(s->d, s->state)) {
+    if ((hcur == 0 || s->goal_any) && dom_is_goal(s->d, s->state)) {
         s->length = depth;
         return 1;
     }
@@ -131,6 +155,7 @@ static int dfs_net(ida *s, int depth, int64_t g, int q, int hcur)
     if (!lv)
         return -1;
     s->generated += (uint64_t)lv->n;
+    save(s, depth);
     const uint8_t *next = s->prune_next ? s->prune_next + (size_t)q * (size_t)s->nmoves : NULL;
     for (int i = 0; i < lv->n; i++) {
         int m = lv->moves[i];
@@ -144,7 +169,7 @@ static int dfs_net(ida *s, int depth, int64_t g, int q, int hcur)
         int r = dfs_net(s, depth + 1, gc, next ? next[m] : 0, lv->hv[i]);
         if (r)
             return r;
-        s->def->apply(s->inst, s->state, s->inverse[m]);
+        undo(s, depth, m);
     }
     return 0;
 }
@@ -170,14 +195,12 @@ static int ida_run(ida *s, srch_dom_result *res)
     }
 }
 
-/* IDA* undoes by inverse moves: every move needs one. */
-static int check_inverses(const dom *d)
+/* The heuristic's value at the goal (0 for every admissible one). */
+static int goal_value(const dom *d, srch_dom_heur *h)
 {
-    for (int m = 0; m < dom_nmoves(d); m++)
-        if (dom_inverse(d, m) < 0)
-            return hn_fail(HN_ERR_UNSUPPORTED, "IDA*: move %d of domain %s has no inverse", m,
-                           dom_spec(d));
-    return 0;
+    uint8_t g[DOM_MAX_STATE_BYTES];
+    dom_goal(d, g);
+    return srch_gen_heur_value1(h, g);
 }
 
 int srch_dom_idastar(const dom *d, const void *start, srch_dom_heur *h, const srch_limits *lim,
@@ -189,15 +212,19 @@ int srch_dom_idastar(const dom *d, const void *start, srch_dom_heur *h, const sr
 int srch_gen_ida_below(const dom *d, const void *start, srch_dom_heur *h, const srch_limits *lim,
                        int64_t below, srch_dom_result *res)
 {
-    if (srch_gen_begin(d, start, h, res) || (res->status = check_inverses(d)))
+    if (srch_gen_begin(d, start, h, res))
         return res->status;
     double t0 = hn_now();
     uint64_t rows0 = srch_dom_heur_rows(h);
     ida *s = calloc(1, sizeof *s);
     uint8_t *state = malloc(dom_state_bytes(d));
-    if (!s || !state) {
+    /* a domain without inverses is undone by copies (SRCH_DOM_MAX_PATH
+     * states: 1 MB at most, for the largest states) */
+    uint8_t *saved = dom_reversible(d) ? NULL : malloc(SRCH_DOM_MAX_PATH * dom_state_bytes(d));
+    if (!s || !state || (!dom_reversible(d) && !saved)) {
         free(s);
         free(state);
+        free(saved);
         return res->status = hn_fail(HN_ERR_NOMEM, "IDA*: out of memory");
     }
     memcpy(state, start, dom_state_bytes(d));
@@ -210,7 +237,8 @@ int srch_gen_ida_below(const dom *d, const void *start, srch_dom_heur *h, const 
                .scale = srch_dom_heur_scale(h),
                .below = below,
                .max_expanded = lim ? lim->max_expanded : 0,
-               .deadline = srch_gen_deadline(lim, t0)};
+               .deadline = srch_gen_deadline(lim, t0),
+               .saved = saved};
     const dom_facts *f = dom_facts_of(d);
     for (int m = 0; m < s->nmoves; m++) {
         s->cost[m] = dom_move_cost(d, m);
@@ -220,6 +248,7 @@ int srch_gen_ida_below(const dom *d, const void *start, srch_dom_heur *h, const 
     for (uint32_t q = 0; q < (f->prune_states ? f->prune_states : 1); q++)
         s->allowed[q] = dom_allowed(d, (int)q);
     s->net = !srch_dom_heur_admissible(h);
+    s->goal_any = dom_def_of(d)->is_goal != NULL || goal_value(d, h) != 0;
     int st = ida_run(s, res);
     res->expanded = s->expanded;
     res->generated = s->generated;
@@ -235,6 +264,7 @@ int srch_gen_ida_below(const dom *d, const void *start, srch_dom_heur *h, const 
     res->rows = srch_dom_heur_rows(h) - rows0;
     res->seconds = hn_now() - t0;
     free(state);
+    free(saved);
     for (int i = 0; i < SRCH_DOM_MAX_PATH; i++)
         free(s->lv[i]);
     free(s);

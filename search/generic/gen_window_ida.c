@@ -83,7 +83,8 @@ static int bounded_pass(gen_wida *w, const uint8_t *a)
         if (!memcmp(c, w->z, w->sb))
             return g;
         int h = estimate(w, c, w->z);
-        if (g + h > w->bound) {
+        /* the frames end at the window's depth whatever the estimate */
+        if (g + h > w->bound || k + 1 >= w->depth) {
             if (g + h < w->next_bound)
                 w->next_bound = g + h;
             continue;
