@@ -27,6 +27,7 @@ struct avi_cli {
     int *dlen;                              /* and their optimal lengths */
     size_t ndstates;
     int eval_every, quiet, scale_set;
+    int force;           /* --force: replace an existing --checkpoint file */
     int log_check;       /* a resumed log: drop lines of rounds this run writes */
     int rounds_run;      /* rounds this process finished */
     char arch_opts[160]; /* architecture options given besides --arch */
@@ -131,7 +132,10 @@ static void help(const struct trn_avi_opts *o)
            "Runs:\n"
            "  --log FILE.csv     also write the round lines there (appended on --resume)\n"
            "  --checkpoint F     written after every round and on Ctrl-C/SIGTERM; a\n"
-           "                     complete model file that can be used meanwhile\n"
+           "                     complete model file that can be used meanwhile; an\n"
+           "                     existing F is replaced only when it is --resume's file\n"
+           "                     or with --force\n"
+           "  --force            replace an existing --checkpoint file\n"
            "  --resume F         continue a checkpoint (same method, puzzle, goal, batch;\n"
            "                     --rounds may be raised, other settings changed)\n"
            "  --init-from M.h5   start from this model's weights and scaling\n"
@@ -185,6 +189,7 @@ enum {
     O_BUFFER,
     O_LOG,
     O_CKPT,
+    O_FORCE,
     O_RESUME,
     O_INIT,
     O_EVAL,
@@ -245,6 +250,7 @@ static const struct option longopts[] = {CLI_ARCH_LONGOPTS,
                                          {"buffer", required_argument, NULL, O_BUFFER},
                                          {"log", required_argument, NULL, O_LOG},
                                          {"checkpoint", required_argument, NULL, O_CKPT},
+                                         {"force", no_argument, NULL, O_FORCE},
                                          {"resume", required_argument, NULL, O_RESUME},
                                          {"init-from", required_argument, NULL, O_INIT},
                                          {"eval", required_argument, NULL, O_EVAL},
@@ -424,6 +430,9 @@ static int other_option(struct avi_cli *c, int opt, const char *arg)
         return 1;
     case O_CKPT:
         c->o.checkpoint = arg;
+        return 1;
+    case O_FORCE:
+        c->force = 1;
         return 1;
     case O_RESUME:
         c->o.resume = arg;
@@ -777,16 +786,25 @@ static int load_start(struct avi_cli *c)
     return 0;
 }
 
+/* A heuristic that cannot be opened: a bad name is misuse (exit 2, as in
+ * solve and gen), a table that cannot be read a failure (1). */
+static int heur_fail(const char *what, int st)
+{
+    cli_fail(what);
+    return st == HN_ERR_ARG || st == HN_ERR_FORMAT || st == HN_ERR_UNSUPPORTED ? CLI_EXIT_USAGE
+                                                                               : CLI_EXIT_FAIL;
+}
+
 /* --floor and --residual of a generic domain run. */
 static int open_dom_heurs(struct avi_cli *c)
 {
-    int st;
+    int st = HN_OK;
     if (c->floor && !(c->dfloor = dom_heur_open(c->dom, c->floor, &st)))
-        return cli_fail("avi --floor");
+        return heur_fail("avi --floor", st);
     if (c->residual && !(c->dresidual = dom_heur_open(c->dom, c->residual, &st)))
-        return cli_fail("avi --residual");
+        return heur_fail("avi --residual", st);
     if (c->parity && !(c->dparity = dom_heur_open(c->dom, c->parity, &st)))
-        return cli_fail("avi --parity");
+        return heur_fail("avi --parity", st);
     c->o.dom_parity = c->dparity;
     c->o.dom_floor = c->dfloor;
     c->o.dom_residual = c->dresidual;
@@ -825,22 +843,24 @@ static int load_dom_eval(struct avi_cli *c)
 static int open_inputs(struct avi_cli *c, srch_np_heur **floor, srch_np_heur **residual)
 {
     struct stat st;
-    if (c->dom && open_dom_heurs(c))
-        return CLI_EXIT_FAIL;
+    int rc;
+    if (c->dom && (rc = open_dom_heurs(c)))
+        return rc;
     if (c->dom && c->eval && load_dom_eval(c))
         return CLI_EXIT_FAIL;
-    if (!c->dom && c->floor && cli_heur_get(c->floor, c->o.width, c->o.goal, c->quiet, floor))
-        return CLI_EXIT_FAIL; /* a domain's heuristics are opened above */
+    /* a domain's heuristics are opened above; cli_heur_get gives 2 for a bad name */
+    if (!c->dom && c->floor &&
+        (rc = cli_heur_get(c->floor, c->o.width, c->o.goal, c->quiet, floor)))
+        return rc;
     if (!c->dom && c->residual &&
-        cli_heur_get(c->residual, c->o.width, c->o.goal, c->quiet, residual))
-        return CLI_EXIT_FAIL;
+        (rc = cli_heur_get(c->residual, c->o.width, c->o.goal, c->quiet, residual)))
+        return rc;
     if (!c->dom) {
         c->o.residual = *residual;
         c->o.residual_spec = c->residual;
     }
     if (c->eval && !c->dom) {
-        int rc =
-            srch_np_parse_file(c->eval, c->o.width, c->o.goal, NULL, NULL, &c->inst, &c->ninst);
+        rc = srch_np_parse_file(c->eval, c->o.width, c->o.goal, NULL, NULL, &c->inst, &c->ninst);
         if (rc)
             return cli_fail("avi --eval");
         for (size_t i = 0; i < c->ninst; i++)
@@ -853,7 +873,7 @@ static int open_inputs(struct avi_cli *c, srch_np_heur **floor, srch_np_heur **r
     if (c->start && load_start(c))
         return CLI_EXIT_FAIL;
     if (c->teacher) {
-        int rc = 0;
+        rc = 0;
         if (!(c->teacher_m = nn_model_load(c->teacher, &rc)))
             return cli_fail("avi --targets");
         c->o.teacher = c->teacher_m;
@@ -937,6 +957,29 @@ static int resume_arch_check(const struct avi_cli *c)
     return cli_fail("avi");
 }
 
+/* --checkpoint F would replace F after the first round: like eval and
+ * import, an existing file is replaced only when asked (--force), or when
+ * it is the checkpoint this run continues. Checked before any work. */
+static int checkpoint_check(const struct avi_cli *c)
+{
+    struct stat st, rs;
+    const char *f = c->o.checkpoint;
+    if (!f || c->force || lstat(f, &st) != 0)
+        return 0;
+    if (S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "heurnet: avi: --checkpoint %s is a folder, not a file\n", f);
+        return CLI_EXIT_FAIL;
+    }
+    if (c->o.resume && stat(c->o.resume, &rs) == 0 && stat(f, &st) == 0 && rs.st_dev == st.st_dev &&
+        rs.st_ino == st.st_ino)
+        return 0;
+    fprintf(stderr,
+            "heurnet: avi: --checkpoint %s exists (continue it with --resume %s, or use "
+            "--force to replace it)\n",
+            f, f);
+    return CLI_EXIT_FAIL;
+}
+
 /* Under mpirun only rank 0 prints, logs, evaluates and writes files. */
 static int run(struct avi_cli *c)
 {
@@ -948,7 +991,8 @@ static int run(struct avi_cli *c)
     cli_log_init(c->quiet);
     nn_blas_threads(c->o.blas_threads);
     srch_np_heur *floor = NULL, *residual = NULL;
-    if ((rc = resume_arch_check(c)) || (rc = open_inputs(c, &floor, &residual)))
+    if ((lead && (rc = checkpoint_check(c))) || (rc = resume_arch_check(c)) ||
+        (rc = open_inputs(c, &floor, &residual)))
         goto done;
     hn_stop_install();
     c->o.floor = floor;

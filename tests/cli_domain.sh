@@ -90,7 +90,7 @@ done
 awk -F, 'FNR==1{next} /^1,/{v[++n]=$5} END{exit !(n==2 && v[1]<1 && v[2]>1.2)}' \
     "$T/r1_plain.csv" "$T/r1_parity.csv" ||
     fail "--parity round-1 targets: $(grep -h '^1,' "$T/r1_plain.csv" "$T/r1_parity.csv")"
-expect 1 "unknown heuristic" "$H" avi --domain cube3 --arch 480-8-1 --parity odd -o "$T/x.h5"
+expect 2 "unknown heuristic" "$H" avi --domain cube3 --arch 480-8-1 --parity odd -o "$T/x.h5"
 expect 2 "needs a --domain" "$H" avi --puzzle 8 --arch 81-8-1 --parity manhattan -o "$T/x.h5"
 # --targets walk: the walk length is the target (mean target = mean walk, 0..8 -> 4)
 "$H" avi --domain cube3 --arch 480-8-1 --steps 5 --batch 200 --walk-max 8 --rounds 2 --targets walk \
@@ -250,7 +250,7 @@ expect 1 'is for domain "pancake:7"' "$H" avi --domain "$T/libpancake.so:8" --re
     --rounds 6 --residual gap -o "$T/x.h5" --quiet
 expect 1 "reads 49 inputs" "$H" avi --domain "$T/libpancake.so:7" --arch 64-8-1 --rounds 1 -o "$T/x.h5" --quiet
 expect 2 "no --table or --start-boards" "$H" avi --domain "$T/libpancake.so:7" --arch 49-8-1 --table -o "$T/x.h5"
-expect 1 "unknown heuristic" "$H" avi --domain "$T/libpancake.so:7" --arch 49-8-1 --residual nosuch \
+expect 2 "unknown heuristic" "$H" avi --domain "$T/libpancake.so:7" --arch 49-8-1 --residual nosuch \
     --rounds 1 -o "$T/x.h5" --quiet
 [ ! -e "$T/x.h5" ] || fail "a refused run left a model behind"
 
