@@ -248,7 +248,8 @@ int srch_gen_ida_below(const dom *d, const void *start, srch_dom_heur *h, const 
     for (uint32_t q = 0; q < (f->prune_states ? f->prune_states : 1); q++)
         s->allowed[q] = dom_allowed(d, (int)q);
     s->net = !srch_dom_heur_admissible(h);
-    s->goal_any = dom_def_of(d)->is_goal != NULL || goal_value(d, h) != 0;
+    /* a network's value is 0 at every goal already (srch_dom_heur_eval) */
+    s->goal_any = dom_def_of(d)->is_goal != NULL || (!s->net && goal_value(d, h) != 0);
     int st = ida_run(s, res);
     res->expanded = s->expanded;
     res->generated = s->generated;
