@@ -309,10 +309,10 @@ int srch_dom_bwas(const dom *d, const void *start, srch_dom_heur *h, const srch_
  * own expansions and stored states. */
 int srch_dom_beam(const dom *d, const void *start, srch_dom_heur *h, const srch_dom_opts *opts,
                   const srch_limits *lim, srch_dom_result *res);
-/* IDA*: depth first in place (dom_apply, then the inverse move undoes),
- * with the domain's pruning automaton and f bounds rising to the smallest
- * pruned f. Needs every move to have an inverse (HN_ERR_UNSUPPORTED
- * otherwise). Optimal (res->proven) with an admissible h. */
+/* IDA*: depth first in place (dom_apply, then the inverse move undoes;
+ * where a move has no inverse, a copy of the parent), with the domain's
+ * pruning automaton and f bounds rising to the smallest pruned f.
+ * Optimal (res->proven) with an admissible h. */
 int srch_dom_idastar(const dom *d, const void *start, srch_dom_heur *h, const srch_limits *lim,
                      srch_dom_result *res);
 /* Anytime weighted A*: a pass of weighted A* per weight of opts->weights
