@@ -235,6 +235,11 @@ dg_writer *dg_writer_resume(const char *path, const dg_ds_info *info, dg_ds_info
                             int *status)
 {
     hn_h5_quiet();
+    struct stat st; /* an empty file is a start killed before its header: no rows to keep */
+    if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0) {
+        memset(found, 0, sizeof *found);
+        return dg_writer_create(path, info, status);
+    }
     dg_writer *w = writer_alloc(path, status);
     if (!w)
         return NULL;

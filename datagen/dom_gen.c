@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "datagen/dataset.h"
@@ -392,8 +393,13 @@ static dg_dom_writer *open_part(const char *part, const dg_dom_gen_opts *o, cons
         *rc = hn_fail(HN_ERR_IO, "%s: cannot remove: %s", part, strerror(errno));
         return NULL;
     }
-    if (access(part, F_OK) == 0)
+    struct stat st; /* an empty FILE.part is a start killed before its header: no rows */
+    if (lstat(part, &st) == 0 && !(S_ISREG(st.st_mode) && st.st_size == 0))
         return dg_dom_writer_resume(part, in, found, rc);
+    if (lstat(part, &st) == 0 && unlink(part) != 0) {
+        *rc = hn_fail(HN_ERR_IO, "%s: cannot remove: %s", part, strerror(errno));
+        return NULL;
+    }
     return dg_dom_writer_create(part, in, rc);
 }
 
