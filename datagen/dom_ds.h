@@ -11,10 +11,11 @@
  *   /walk     uint16 [rows]               moves of the state's random walk
  *                                         (0 for uniform and path rows)
  * Root attributes: see dg_dom_info, plus format = "heurnet-dom-dataset" and
- * format_version. The generator writes FILE.part and renames it to FILE
- * (sealed with a checksum) only once every state is labelled; a stopped run
- * leaves FILE.part with its committed rows, and the same command continues
- * it. */
+ * format_version. The generator writes FILE.part (rows uncompressed, with
+ * the CRC-32 of each dataset's committed rows as attributes crc_NAME) and,
+ * once every state is labelled, packs it compressed into FILE (sealed with
+ * a checksum); a stopped or killed run leaves FILE.part with its committed
+ * rows, and the same command continues it. */
 #ifndef DG_DOM_DS_H
 #define DG_DOM_DS_H
 

@@ -2,7 +2,8 @@
  * current weights and their record, so it can be used while the run goes on)
  * plus a group /avi with the Adam moments, the frozen target network, the
  * counters and the bootstrap buffer. Written to PATH.tmp, sealed with the
- * checksum trailer and renamed. */
+ * checksum trailer and renamed; removed again when any step fails. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,12 +147,13 @@ int trn_avi_ckpt_save(const char *path, const struct trn_avi_opts *o, const stru
         rc = g >= 0 ? save_group(g, o, s) : hn_fail(HN_ERR_IO, "%s: cannot add /avi", tmp);
     if (g >= 0)
         H5Gclose(g);
+    errno = 0;
     if (f >= 0 && H5Fclose(f) < 0 && !rc)
-        rc = hn_fail(HN_ERR_IO, "%s: cannot finish writing", tmp);
+        rc = hn_fail(HN_ERR_IO, "%s: cannot finish writing: %s", tmp, hn_h5_why());
     if (!rc)
         rc = hn_file_seal(tmp);
     if (!rc && rename(tmp, path) != 0)
-        rc = hn_fail(HN_ERR_IO, "%s: cannot rename to %s", tmp, path);
+        rc = hn_fail(HN_ERR_IO, "%s: cannot rename to %s: %s", tmp, path, strerror(errno));
     if (rc)
         remove(tmp);
     return rc;
