@@ -104,6 +104,14 @@ done
 grep -q "heuristic gap returned -1" <("$H" solve --domain "$BAD@negative:7" --algo idastar --max-expanded 3000000 \
     --heuristic gap "$T/s.txt" 2>&1) || fail "no warning for a negative heuristic value"
 
+# a negative estimate between two states: domain check fails on it, and
+# IDA* windows read it as 0 (and never run past their frames)
+expect 1 "between: -1000 to itself" "$H" domain check "$BAD@between:6" --walks 10
+"$H" domain sample "$T/libpancake.so:24" -n 2 --walk 200 --seed 2 >"$T/s24.txt"
+"$H" solve --domain "$BAD@between:24" --algo wastar --weight 3 --heuristic gap \
+    --shortcut 40:20000:ida "$T/s24.txt" >"$T/o" 2>"$T/e"
+grep -q 'solved=2' "$T/o" || fail "IDA* windows on a negative between: $(cat "$T/o" "$T/e")"
+
 # the generic instance reader names the real problem (a bad file: exit 1)
 printf 'a 1 2 3 4 5 6 7 8 9 10 11 12 13 14 14\n' >"$T/dup.txt"
 expect 1 "dup.txt:1: tile 14 appears twice" "$H" solve --domain npuzzle:3x5 --algo astar "$T/dup.txt"

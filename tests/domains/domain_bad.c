@@ -95,7 +95,16 @@ static int heur_huge(const void *heur, const void *state)
     return INT_MAX;
 }
 
-#define NDEFS 19
+/* an estimate between two states far below 0 */
+static int between_negative(const void *inst, const void *a, const void *b)
+{
+    (void)inst;
+    (void)a;
+    (void)b;
+    return -1000;
+}
+
+#define NDEFS 20
 static dom_def defs[NDEFS];
 
 __attribute__((visibility("default"))) const dom_def *heurnet_domain_entry(uint32_t index)
@@ -139,6 +148,8 @@ __attribute__((visibility("default"))) const dom_def *heurnet_domain_entry(uint3
         defs[17].name = "noinverse";
         defs[17].create = create_noinverse;
         defs[18].name = "newline\n";
+        defs[19].name = "between";
+        defs[19].between = between_negative;
     }
     return index < NDEFS ? &defs[index] : NULL;
 }
