@@ -231,8 +231,7 @@ static int is_file(const char *path)
  * when it names a file, else the first prefix ending before an '@' or ':'
  * that names a file (so "my.sources/lib.so", "x.solib/lib.so:7",
  * "lib.so.1@name" and a folder "a:b/" all work), else (nothing there) the
- * prefix before the first '@' or ':' after the last '/' before any of them,
- * for the message. */
+ * prefix before the first '@' or ':', for the message. */
 static size_t plugin_path_len(const char *spec)
 {
     size_t n = strlen(spec);
@@ -247,11 +246,7 @@ static size_t plugin_path_len(const char *spec)
         if (is_file(buf))
             return i;
     }
-    const char *base = spec;
-    for (const char *s = spec; *s && *s != '@' && *s != ':'; s++)
-        if (*s == '/')
-            base = s + 1;
-    return (size_t)(base - spec) + strcspn(base, "@:");
+    return strcspn(spec, "@:");
 }
 
 /* Load a plug-in: "PATH[@NAME][:ARGS]"; *args points into spec. */
