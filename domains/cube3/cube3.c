@@ -218,7 +218,7 @@ static void *dom_c3_create(const char *args, const dom_host *host, dom_facts *fa
     facts->inputs = ENC_INPUTS;
     facts->max_active = C3_CORNERS + C3_EDGES;
     facts->max_delta = 8;
-    facts->heuristics = "manhattan,parity";
+    facts->heuristics = "manhattan,parity,fst,fsst";
     facts->patterns = "corners,edges6a,edges6b,edges7a,edges7b,edges4";
     facts->has_uniform = 1;
     facts->symmetries = 2 * C3_SYMS; /* the symmetries, each with the inverse */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "domains/cube3/cube3_private.h"
+#include "domains/cube3/cube3_prune.h"
 
 /* A pattern: the corners (edges == 0) or `edges` tracked edge cubies. */
 typedef struct dom_c3_pattern {
@@ -188,16 +188,18 @@ int dom_c3_pattern_open(const void *inst, const char *name, dom_pattern *out)
 
 /* A heuristic handle: the instance's tables and which bound. */
 typedef struct c3_heur {
+    int kind; /* 1: "parity", 0: "manhattan" (C3_HEUR_PRUNE: cube3_prune.c's) */
     const c3 *c;
-    int parity; /* 1: "parity", 0: "manhattan" */
 } c3_heur;
 
 void *dom_c3_heur_open(const void *inst, const char *name)
 {
     const c3 *c = inst;
     int parity = !strcmp(name, "parity");
+    if (dom_c3_prune_name(name))
+        return dom_c3_prune_open(c, name);
     if (!parity && strcmp(name, "manhattan")) {
-        c->host->fail(DOM_ERR_ARG, "unknown heuristic (manhattan, parity)");
+        c->host->fail(DOM_ERR_ARG, "unknown heuristic (manhattan, parity, fst, fsst)");
         return NULL;
     }
     c3_heur *h = malloc(sizeof *h);
@@ -205,7 +207,7 @@ void *dom_c3_heur_open(const void *inst, const char *name)
         c->host->fail(DOM_ERR_NOMEM, "out of memory");
         return NULL;
     }
-    *h = (c3_heur){.c = c, .parity = parity};
+    *h = (c3_heur){.kind = parity, .c = c};
     return h;
 }
 
@@ -231,11 +233,16 @@ static int manhattan(const c3 *c, const uint8_t *s)
 int dom_c3_heur_eval(const void *heur, const void *state)
 {
     const c3_heur *h = heur;
-    return h->parity ? dom_c3_parity((const uint8_t *)state + C3_CP, C3_CORNERS)
-                     : manhattan(h->c, state);
+    if (h->kind == C3_HEUR_PRUNE)
+        return dom_c3_prune_eval(heur, state);
+    return h->kind ? dom_c3_parity((const uint8_t *)state + C3_CP, C3_CORNERS)
+                   : manhattan(h->c, state);
 }
 
 void dom_c3_heur_free(void *heur)
 {
-    free(heur);
+    if (heur && *(const int *)heur == C3_HEUR_PRUNE)
+        dom_c3_prune_free(heur);
+    else
+        free(heur);
 }
