@@ -137,37 +137,50 @@ static uint64_t mark(c3p *p, uint64_t row, uint32_t twist, int v)
     return n;
 }
 
+/* The entries of word w (32 entries) in [lo, hi) holding v: bit 2k set for
+ * entry k. */
+static uint64_t matches(const uint8_t *t, uint64_t w, uint64_t lo, uint64_t hi, int v)
+{
+    uint64_t x = __atomic_load_n((const uint64_t *)(const void *)(t + w * 8), __ATOMIC_RELAXED);
+    x ^= 0x5555555555555555ull * (uint64_t)v; /* a field of v becomes 00 */
+    uint64_t m = ~x & ~x >> 1 & 0x5555555555555555ull, first = w * 32;
+    if (lo > first)
+        m &= ~0ull << 2 * (lo - first);
+    if (hi < first + 32)
+        m &= (1ull << 2 * (hi - first)) - 1;
+    return m;
+}
+
 /* Forward: expand the entries of residue depth - 1 (older layers of that
  * residue add nothing). Backward: an unseen entry with a neighbour of
  * residue depth - 1 is at depth (a neighbour is at most one move away, and
- * no older layer can touch an unseen entry). */
+ * no older layer can touch an unseen entry). Entries are scanned a word at
+ * a time; a class's neighbours are found once. */
 static void *run_pass(void *arg)
 {
     struct pass *j = arg;
     c3p *p = j->p;
     const dom_c3_coords *co = &p->co;
     int want = (j->depth + 2) % 3, now = j->depth % 3;
-    uint64_t row[C3_MOVES];
+    uint64_t row[C3_MOVES], lo = (uint64_t)j->lo * C3P_TWISTS, hi = (uint64_t)j->hi * C3P_TWISTS;
+    uint64_t have = UINT64_MAX;
     uint8_t sym[C3_MOVES];
-    for (uint32_t c = j->lo; c < j->hi; c++) {
-        if ((c & 1023) == 0 && p->c->host->stop_requested && p->c->host->stop_requested()) {
+    for (uint64_t w = lo / 32; w * 32 < hi; w++) {
+        if ((w & 0xffff) == 0 && p->c->host->stop_requested && p->c->host->stop_requested()) {
             j->stop = 1;
             return NULL;
         }
-        uint64_t base = (uint64_t)c * C3P_TWISTS;
-        int have = 0;
-        for (uint32_t t = 0; t < C3P_TWISTS; t++) {
-            int v = load2(p->table, base + t);
-            if (v != (j->forward ? want : UNSEEN))
-                continue;
-            if (!have)
-                class_neighbours(co, c, row, sym), have = 1;
-            for (int m = 0; m < C3_MOVES; m++) {
-                uint32_t tw = co->twist_conj[sym[m]][co->twist_move[t][m]];
+        for (uint64_t m = matches(p->table, w, lo, hi, j->forward ? want : UNSEEN); m; m &= m - 1) {
+            uint64_t i = w * 32 + (uint64_t)__builtin_ctzll(m) / 2, c = i / C3P_TWISTS;
+            uint32_t t = (uint32_t)(i - c * C3P_TWISTS);
+            if (c != have)
+                class_neighbours(co, (uint32_t)c, row, sym), have = c;
+            for (int k = 0; k < C3_MOVES; k++) {
+                uint32_t tw = co->twist_conj[sym[k]][co->twist_move[t][k]];
                 if (j->forward)
-                    j->found += mark(p, row[m], tw, now);
-                else if (load2(p->table, row[m] + tw) == want) {
-                    j->found += (uint64_t)set2(p->table, base + t, now);
+                    j->found += mark(p, row[k], tw, now);
+                else if (load2(p->table, row[k] + tw) == want) {
+                    j->found += (uint64_t)set2(p->table, i, now);
                     break;
                 }
             }
