@@ -113,14 +113,25 @@ static void plot_search(FILE *g, const struct heurnet_ablate *a, const trn_abl_j
             "graph 0.05, graph 0.05, graph 0.05, graph 0.05\nset key below "
             "\nset title 'A* on %zu boards, one point per run'\n",
             prefix, a->nboards);
+    /* a run that solved no board has no expansions to show (NaN): it is
+     * left out, and a plot with no point says so rather than failing */
+    int points = 0;
     for (int v = 0; v < a->var.n; v++) {
         fprintf(g, "$s%d << EOD\n", v);
         for (int k = 0; k < a->nseeds; k++) {
             const struct trn_abl_run *r = trn_abl_journal_get(j, v, k);
-            if (r)
+            if (r && !isnan(r->metric[exp]) && (points += 1))
                 fprintf(g, "%.7g %.7g\n", r->metric[exp], 100 * r->metric[opt]);
         }
         fprintf(g, "EOD\n");
+    }
+    if (!points) {
+        fprintf(g,
+                "unset logscale x\nset xrange [0:1]\nset yrange [0:1]\nset label 1 'A* solved "
+                "no board within %llu expanded nodes' at graph 0.5, graph 0.5 center\n"
+                "plot -1 notitle\n",
+                (unsigned long long)a->search_limit);
+        return;
     }
     fprintf(g, "plot ");
     for (int v = 0; v < a->var.n; v++)

@@ -37,6 +37,57 @@ static void column_stats(const struct heurnet_ablate *a, const trn_abl_journal *
     trn_abl_stats_of(x, m, s);
 }
 
+/* Runs of variant v whose A* solved no board, and runs that left some
+ * board at the node limit. */
+static void unsolved_runs(const struct heurnet_ablate *a, const trn_abl_journal *j, int v,
+                          int *none, int *some)
+{
+    double x[HEURNET_ABL_MAX_SEEDS];
+    int n = a->col_search < 0
+                ? 0
+                : trn_abl_journal_column(j, v, a->col_search + HEURNET_ABL_S_SOLVED, x, NULL);
+    *none = *some = 0;
+    for (int i = 0; i < n; i++) {
+        *none += !(x[i] > 0);
+        *some += x[i] < 1;
+    }
+}
+
+/* The A* expanded cell of a variant whose boards hit the limit: the mean
+ * counts them with the limit's expansions, so it is a lower bound. */
+static void expanded_cell(FILE *f, const struct heurnet_ablate *a, const trn_abl_journal *j, int v,
+                          int c, const struct trn_abl_stats *s)
+{
+    int none, some;
+    unsolved_runs(a, j, v, &none, &some);
+    if (some && s->n > 0 && !isnan(s->mean))
+        fprintf(f, " | ≥ %.*f", a->col[c].digits, s->mean);
+    else
+        cell(f, &a->col[c], s);
+}
+
+/* Below the table: which variants' A* stopped at the node limit. */
+static void unsolved_note(FILE *f, const struct heurnet_ablate *a, const trn_abl_journal *j)
+{
+    int said = 0;
+    for (int v = 0; v < a->var.n; v++) {
+        int none, some;
+        unsolved_runs(a, j, v, &none, &some);
+        if (!some)
+            continue;
+        if (!said++)
+            fprintf(f,
+                    "\nA* stopped at the limit of %llu expanded nodes (--search-limit) on "
+                    "some boards, which count as unsolved; their \"A* expanded\" is a lower "
+                    "bound (≥), \"-\" where a run solved no board:",
+                    (unsigned long long)a->search_limit);
+        fprintf(f, "%s %s (%d run(s) with unsolved boards, %d solving none)", said > 1 ? ";" : "",
+                a->var.s[v], some, none);
+    }
+    if (said)
+        fprintf(f, ".\n");
+}
+
 static void table_means(FILE *f, const struct heurnet_ablate *a, const trn_abl_journal *j)
 {
     fprintf(f, "| variant | runs");
@@ -51,10 +102,14 @@ static void table_means(FILE *f, const struct heurnet_ablate *a, const trn_abl_j
         for (int c = 0; c < a->ncol; c++) {
             struct trn_abl_stats s;
             column_stats(a, j, v, c, &s);
-            cell(f, &a->col[c], &s);
+            if (a->col_search >= 0 && c == a->col_search + HEURNET_ABL_S_EXPANDED)
+                expanded_cell(f, a, j, v, c, &s);
+            else
+                cell(f, &a->col[c], &s);
         }
         fprintf(f, " |\n");
     }
+    unsolved_note(f, a, j);
 }
 
 /* Pairs of column c for variant v and the baseline over the seeds both

@@ -43,8 +43,9 @@ static void on_epoch(const struct trn_epoch *e, void *user)
 }
 
 /* A* with the trained model on the search boards: optimal share, mean
- * excess over the solved boards, mean expanded nodes, solved share and
- * seconds per board. */
+ * excess over the solved boards, mean expanded nodes (a board stopped at
+ * the limit with its expansions, so a lower bound when some were; NaN when
+ * none was solved), solved share and seconds per board. */
 static int search_metrics(const struct heurnet_ablate *a, const nn_model *m, const char *label,
                           double *out)
 {
@@ -77,7 +78,8 @@ static int search_metrics(const struct heurnet_ablate *a, const nn_model *m, con
     double n = (double)a->nboards;
     out[HEURNET_ABL_S_OPTIMAL] = optimal / n;
     out[HEURNET_ABL_S_EXCESS] = solved ? excess / solved : 0.0 / 0.0;
-    out[HEURNET_ABL_S_EXPANDED] = expanded / n;
+    /* with no board solved the mean is the node limit, not a result */
+    out[HEURNET_ABL_S_EXPANDED] = solved ? expanded / n : 0.0 / 0.0;
     out[HEURNET_ABL_S_SOLVED] = solved / n;
     out[HEURNET_ABL_S_TIME] = seconds / n;
     return 0;

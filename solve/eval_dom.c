@@ -41,6 +41,8 @@ void heurnet_dom_eval_summarize(const heurnet_dom_eval_row *rows, size_t n, heur
         const heurnet_dom_eval_row *r = &rows[i];
         s->seconds += r->seconds;
         s->seconds_max = r->seconds > s->seconds_max ? r->seconds : s->seconds_max;
+        s->expanded_all += (double)r->expanded;
+        s->rows_all += (double)r->rows;
         if (r->status != 0 || !r->valid)
             continue;
         s->solved++;
@@ -61,9 +63,21 @@ void heurnet_dom_eval_summarize(const heurnet_dom_eval_row *rows, size_t n, heur
     }
 }
 
-static double div0(double a, double b)
+/* a / b as text, "n/a" when b is 0 (no state to average over), so that a
+ * failed search never reads as a result of zeros. */
+typedef struct {
+    char v[8][32];
+    int k;
+} figs;
+
+static const char *ratio(figs *f, const char *fmt, double a, double b)
 {
-    return b > 0 ? a / b : 0.0;
+    char *out = f->v[f->k++ % 8];
+    if (b > 0)
+        snprintf(out, sizeof f->v[0], fmt, a / b);
+    else
+        snprintf(out, sizeof f->v[0], "n/a");
+    return out;
 }
 
 void heurnet_dom_eval_headline(FILE *out, const heurnet_dom_eval_info *info,
@@ -71,22 +85,25 @@ void heurnet_dom_eval_headline(FILE *out, const heurnet_dom_eval_info *info,
 {
     heurnet_dom_eval_sum s;
     heurnet_dom_eval_summarize(rows, n, &s);
+    figs f = {.k = 0};
+    double wk = (double)s.with_known, sv = (double)s.solved;
     fprintf(out, "states=%zu solved=%zu (replayed) ", s.n, s.solved);
     if (info->reference)
-        fprintf(out,
-                "mean_length=%.3f mean_reference=%.3f ratio=%.4f shorter=%zu equal=%zu "
-                "longer=%zu ",
-                div0(s.length_known, (double)s.with_known), div0(s.known, (double)s.with_known),
-                div0(s.length_known, s.known), s.shorter, s.equal, s.longer);
+        fprintf(out, "mean_length=%s mean_reference=%s ratio=%s shorter=%zu equal=%zu longer=%zu ",
+                ratio(&f, "%.3f", s.length_known, wk), ratio(&f, "%.3f", s.known, wk),
+                ratio(&f, "%.4f", s.length_known, s.known), s.shorter, s.equal, s.longer);
     else
-        fprintf(out, "optimal=%zu/%zu (%.1f%%) mean_excess=%.3f max_excess=%d ", s.equal,
-                s.with_known, 100.0 * div0((double)s.equal, (double)s.with_known),
-                div0(s.length_known - s.known, (double)s.with_known), s.excess_max);
+        fprintf(out, "optimal=%zu/%zu (%s%s) mean_excess=%s max_excess=%s ", s.equal, s.with_known,
+                ratio(&f, "%.1f", 100.0 * (double)s.equal, wk), s.with_known ? "%" : "",
+                ratio(&f, "%.3f", s.length_known - s.known, wk),
+                ratio(&f, "%.0f", (double)s.excess_max, s.with_known ? 1 : 0));
+    f.k = 0;
     fprintf(out,
-            "proven=%zu mean_expanded=%.1f mean_nn_rows=%.1f mean_seconds=%.3f "
-            "max_seconds=%.3f\n",
-            s.proven, div0(s.expanded, (double)s.solved), div0(s.rows, (double)s.solved),
-            div0(s.seconds, (double)s.n), s.seconds_max);
+            "proven=%zu mean_expanded=%s mean_nn_rows=%s mean_seconds=%s max_seconds=%.3f "
+            "mean_expanded_all=%s\n",
+            s.proven, ratio(&f, "%.1f", s.expanded, sv), ratio(&f, "%.1f", s.rows, sv),
+            ratio(&f, "%.3f", s.seconds, (double)s.n), s.seconds_max,
+            ratio(&f, "%.1f", s.expanded_all, (double)s.n));
 }
 
 static int write_summary(const char *path, const heurnet_dom_eval_info *info,
@@ -104,30 +121,40 @@ static int write_summary(const char *path, const heurnet_dom_eval_info *info,
                       info->domain, info->domain, info->instances, n, info->in_file,
                       info->interrupted ? ", interrupted" : "", info->model ? info->model : "none",
                       info->search, info->heuristic, info->limits) < 0;
+    figs v = {.k = 0};
+    double wk = (double)s.with_known, sv = (double)s.solved;
     bad |= fprintf(f, "| figure | value |\n|---|---|\n| solved and replayed | %zu / %zu |\n",
                    s.solved, s.n) < 0;
     if (info->reference)
-        bad |=
-            fprintf(f,
-                    "| mean length (states with a reference) | %.3f |\n"
-                    "| mean reference length | %.3f |\n| length / reference | %.4f (%+.2f %%) |\n"
-                    "| shorter / equal / longer than the reference | %zu / %zu / %zu |\n",
-                    div0(s.length_known, (double)s.with_known), div0(s.known, (double)s.with_known),
-                    div0(s.length_known, s.known), 100.0 * (div0(s.length_known, s.known) - 1.0),
-                    s.shorter, s.equal, s.longer) < 0;
+        bad |= fprintf(f,
+                       "| mean length (states with a reference) | %s |\n"
+                       "| mean reference length | %s |\n| length / reference | %s (%s %%) |\n"
+                       "| shorter / equal / longer than the reference | %zu / %zu / %zu |\n",
+                       ratio(&v, "%.3f", s.length_known, wk), ratio(&v, "%.3f", s.known, wk),
+                       ratio(&v, "%.4f", s.length_known, s.known),
+                       ratio(&v, "%+.2f", 100.0 * (s.length_known - s.known), s.known), s.shorter,
+                       s.equal, s.longer) < 0;
     else
         bad |= fprintf(f,
-                       "| optimal (of states with a known optimum) | %zu / %zu (%.1f %%) |\n"
-                       "| mean excess / max | %.3f / %d |\n",
-                       s.equal, s.with_known, 100.0 * div0((double)s.equal, (double)s.with_known),
-                       div0(s.length_known - s.known, (double)s.with_known), s.excess_max) < 0;
+                       "| optimal (of states with a known optimum) | %zu / %zu (%s %%) |\n"
+                       "| mean excess / max | %s / %s |\n",
+                       s.equal, s.with_known, ratio(&v, "%.1f", 100.0 * (double)s.equal, wk),
+                       ratio(&v, "%.3f", s.length_known - s.known, wk),
+                       ratio(&v, "%.0f", (double)s.excess_max, s.with_known ? 1 : 0)) < 0;
+    v.k = 0;
     bad |= fprintf(f,
-                   "| proven optimal by the search | %zu |\n| mean length (all solved) | %.3f |\n"
-                   "| mean expanded | %.1f |\n| mean network rows | %.1f |\n"
-                   "| mean / max seconds per state | %.3f / %.3f |\n| wall seconds | %.1f |\n",
-                   s.proven, div0(s.length, (double)s.solved), div0(s.expanded, (double)s.solved),
-                   div0(s.rows, (double)s.solved), div0(s.seconds, (double)s.n), s.seconds_max,
-                   info->wall) < 0;
+                   "| proven optimal by the search | %zu |\n| mean length (all solved) | %s |\n"
+                   "| mean expanded (solved states) | %s |\n"
+                   "| mean expanded over all states (unsolved ones: until the limit) | %s |\n"
+                   "| mean network rows (solved states) | %s |\n"
+                   "| mean / max seconds per state | %s / %.3f |\n| wall seconds | %.1f |\n",
+                   s.proven, ratio(&v, "%.3f", s.length, sv), ratio(&v, "%.1f", s.expanded, sv),
+                   ratio(&v, "%.1f", s.expanded_all, (double)s.n), ratio(&v, "%.1f", s.rows, sv),
+                   ratio(&v, "%.3f", s.seconds, (double)s.n), s.seconds_max, info->wall) < 0;
+    if (!s.solved && s.n)
+        bad |= fprintf(f, "\n**No state was solved**: every figure of solved states is n/a; the "
+                          "nodes expanded before the limit are in the row over all states and "
+                          "in `instances.tsv`.\n") < 0;
     if (bad | ferror(f) | fclose(f))
         return hn_fail(HN_ERR_IO, "error writing %s", path);
     return 0;

@@ -41,12 +41,16 @@ typedef struct heurnet_dom_eval_sum {
     size_t n, solved, with_known, shorter, equal, longer, proven;
     double length, length_known, known, expanded, rows, seconds, seconds_max;
     int excess_max;
+    double expanded_all, rows_all; /* over every state, solved or not */
 } heurnet_dom_eval_sum;
 
-/* Totals over the rows (solved = solved and replayed). */
+/* Totals over the rows (solved = solved and replayed; expanded and rows
+ * over those, expanded_all and rows_all over every state, an unsolved one
+ * with what it spent before its limit). */
 void heurnet_dom_eval_summarize(const heurnet_dom_eval_row *rows, size_t n,
                                 heurnet_dom_eval_sum *s);
-/* One line of the headline figures to out. */
+/* One line of the headline figures to out: "n/a" for a figure with no
+ * basis (no state solved, no length in the file). */
 void heurnet_dom_eval_headline(FILE *out, const heurnet_dom_eval_info *info,
                                const heurnet_dom_eval_row *rows, size_t n);
 /* instances.tsv, summary.md, plots.gp and (with gnuplot) length.png,

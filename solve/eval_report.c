@@ -46,6 +46,8 @@ typedef struct {
     double ann_exp_mean, ann_exp_median, base_exp_mean, base_exp_median;
     double ann_sec_mean, ann_sec_median, base_sec_mean, base_sec_median;
     double all_sec_mean; /* over every board, an unsolved one with the time it used */
+    double all_exp_mean; /* over every board, an unsolved one with the nodes it expanded */
+    size_t base_ran;     /* boards the baseline searched */
     double nn_sec_mean, hcalls_mean, batches_mean, rows_mean;
     double ann_err_mean, ann_abs_err, ann_over, base_err_mean;
     size_t nerr;
@@ -60,6 +62,8 @@ static void collect(const heurnet_eval_row *r, size_t n, stats *s, double *buf)
         if (x->has_base && x->base.status == 0)
             s->base_solved++;
         s->all_sec_mean += x->ann.seconds / (double)n;
+        s->all_exp_mean += (double)x->ann.expanded / (double)n;
+        s->base_ran += x->has_base != 0;
         if (x->optimal >= 0) {
             double e = (double)x->ann_h - x->optimal;
             s->nerr++;
@@ -157,6 +161,29 @@ static int write_tsv(const char *path, const heurnet_eval_row *r, size_t n)
     return 0;
 }
 
+/* A figure as text: "n/a" when it has no basis (no board solved, no
+ * optimum known), so a failed search never reads as a result of zeros. */
+typedef struct {
+    char v[8][32];
+    int k;
+} figs;
+
+static const char *fig(figs *f, int valid, const char *fmt, double x)
+{
+    char *b = f->v[f->k++ % 8];
+    if (valid)
+        snprintf(b, sizeof f->v[0], fmt, x);
+    else
+        snprintf(b, sizeof f->v[0], "n/a");
+    return b;
+}
+
+/* 1 when the expansion ratio baseline / network has a basis. */
+static int has_ratio(const stats *s)
+{
+    return s->ann_solved && s->base_solved && s->ann_exp_mean > 0;
+}
+
 void heurnet_eval_report_headline(FILE *out, const heurnet_eval_row *rows, size_t n)
 {
     double *buf = malloc((n ? n : 1) * sizeof *buf);
@@ -165,16 +192,24 @@ void heurnet_eval_report_headline(FILE *out, const heurnet_eval_row *rows, size_
     stats s;
     collect(rows, n, &s, buf);
     free(buf);
-    fprintf(out,
-            "boards=%zu solved=%zu valid=%zu optimal=%zu/%zu (%.1f%%) mean_excess=%.3f "
-            "max_excess=%.0f mean_expanded=%.1f median_expanded=%.1f mean_seconds=%.4f "
-            "mean_seconds_all=%.4f base_mean_expanded=%.1f base_mean_seconds=%.4f "
-            "expansion_ratio=%.2f\n",
-            s.n, s.ann_solved, s.ann_valid, s.optimal, s.known,
-            s.known ? 100.0 * (double)s.optimal / (double)s.known : 0.0, s.excess_mean,
-            s.excess_max, s.ann_exp_mean, s.ann_exp_median, s.ann_sec_mean, s.all_sec_mean,
-            s.base_exp_mean, s.base_sec_mean,
-            s.ann_exp_mean > 0 ? s.base_exp_mean / s.ann_exp_mean : 0.0);
+    figs f = {.k = 0};
+    int solved = s.ann_solved > 0, known = s.known > 0, base = s.base_solved > 0;
+    fprintf(out, "boards=%zu solved=%zu valid=%zu optimal=%zu/%zu (%s%s) ", s.n, s.ann_solved,
+            s.ann_valid, s.optimal, s.known,
+            fig(&f, known, "%.1f", known ? 100.0 * (double)s.optimal / (double)s.known : 0),
+            known ? "%" : "");
+    fprintf(out, "mean_excess=%s max_excess=%s ", fig(&f, known, "%.3f", s.excess_mean),
+            fig(&f, known, "%.0f", s.excess_max));
+    fprintf(out, "mean_expanded=%s median_expanded=%s mean_seconds=%s ",
+            fig(&f, solved, "%.1f", s.ann_exp_mean), fig(&f, solved, "%.1f", s.ann_exp_median),
+            fig(&f, solved, "%.4f", s.ann_sec_mean));
+    f.k = 0;
+    fprintf(out, "mean_seconds_all=%.4f base_mean_expanded=%s base_mean_seconds=%s ",
+            s.all_sec_mean, fig(&f, base, "%.1f", s.base_exp_mean),
+            fig(&f, base, "%.4f", s.base_sec_mean));
+    fprintf(out, "expansion_ratio=%s mean_expanded_all=%.1f\n",
+            fig(&f, has_ratio(&s), "%.2f", has_ratio(&s) ? s.base_exp_mean / s.ann_exp_mean : 0),
+            s.all_exp_mean);
 }
 
 /* Table 1 of the paper: boards split into quartiles of the baseline's
@@ -268,27 +303,46 @@ static void write_settings(FILE *f, const heurnet_eval_info *in, size_t n)
 
 static void write_headline(FILE *f, const stats *s)
 {
+    figs v = {.k = 0};
+    int solved = s->ann_solved > 0, known = s->known > 0, base = s->base_solved > 0;
+    const char *none = s->base_ran ? "" : " (not run)";
     fprintf(f, "## Results\n\n| measure | network search | baseline |\n|---|---:|---:|\n");
-    fprintf(f, "| boards solved | %zu / %zu | %zu |\n", s->ann_solved, s->n, s->base_solved);
+    fprintf(f, "| boards solved | %zu / %zu | %zu%s |\n", s->ann_solved, s->n, s->base_solved,
+            none);
     fprintf(f, "| solutions that replay to the goal | %zu / %zu | |\n", s->ann_valid,
             s->ann_solved);
-    fprintf(
-        f, "| optimal (of boards with a known optimum) | %zu / %zu (%.1f%%) | all (admissible) |\n",
-        s->optimal, s->known, s->known ? 100.0 * (double)s->optimal / (double)s->known : 0.0);
-    fprintf(f, "| mean / max excess moves | %.3f / %.0f | 0 / 0 |\n", s->excess_mean,
-            s->excess_max);
-    fprintf(f, "| mean expanded | %.1f | %.1f |\n", s->ann_exp_mean, s->base_exp_mean);
-    fprintf(f, "| median expanded | %.1f | %.1f |\n", s->ann_exp_median, s->base_exp_median);
-    fprintf(f, "| mean seconds per board | %.4f | %.4f |\n", s->ann_sec_mean, s->base_sec_mean);
-    fprintf(f, "| median seconds per board | %.4f | %.4f |\n", s->ann_sec_median,
-            s->base_sec_median);
+    fprintf(f,
+            "| optimal (of boards with a known optimum) | %zu / %zu (%s%s) | all (admissible) |\n",
+            s->optimal, s->known,
+            fig(&v, known, "%.1f", known ? 100.0 * (double)s->optimal / (double)s->known : 0),
+            known ? "%" : "");
+    fprintf(f, "| mean / max excess moves | %s / %s | 0 / 0 |\n",
+            fig(&v, known, "%.3f", s->excess_mean), fig(&v, known, "%.0f", s->excess_max));
+    v.k = 0;
+    fprintf(f, "| mean expanded (solved boards) | %s | %s |\n",
+            fig(&v, solved, "%.1f", s->ann_exp_mean), fig(&v, base, "%.1f", s->base_exp_mean));
+    fprintf(f, "| median expanded (solved boards) | %s | %s |\n",
+            fig(&v, solved, "%.1f", s->ann_exp_median), fig(&v, base, "%.1f", s->base_exp_median));
+    fprintf(f, "| mean expanded over all boards (unsolved ones: until the limit) | %.1f | |\n",
+            s->all_exp_mean);
+    v.k = 0;
+    fprintf(f, "| mean seconds per board | %s | %s |\n", fig(&v, solved, "%.4f", s->ann_sec_mean),
+            fig(&v, base, "%.4f", s->base_sec_mean));
+    fprintf(f, "| median seconds per board | %s | %s |\n",
+            fig(&v, solved, "%.4f", s->ann_sec_median), fig(&v, base, "%.4f", s->base_sec_median));
     fprintf(f, "| mean seconds over all boards (unsolved ones: until the limit) | %.4f | |\n",
             s->all_sec_mean);
-    fprintf(f, "| mean seconds in the network | %.4f | |\n", s->nn_sec_mean);
-    fprintf(f, "| mean heuristic calls / batches / network rows | %.0f / %.0f / %.0f | |\n",
-            s->hcalls_mean, s->batches_mean, s->rows_mean);
-    fprintf(f, "| expansion ratio baseline / network (means) | %.2f | |\n\n",
-            s->ann_exp_mean > 0 ? s->base_exp_mean / s->ann_exp_mean : 0.0);
+    v.k = 0;
+    fprintf(f, "| mean seconds in the network | %s | |\n", fig(&v, solved, "%.4f", s->nn_sec_mean));
+    fprintf(f, "| mean heuristic calls / batches / network rows | %s / %s / %s | |\n",
+            fig(&v, solved, "%.0f", s->hcalls_mean), fig(&v, solved, "%.0f", s->batches_mean),
+            fig(&v, solved, "%.0f", s->rows_mean));
+    fprintf(f, "| expansion ratio baseline / network (means) | %s | |\n\n",
+            fig(&v, has_ratio(s), "%.2f", has_ratio(s) ? s->base_exp_mean / s->ann_exp_mean : 0));
+    if (!solved && s->n)
+        fprintf(f, "**No board was solved by the network search**: every figure of solved boards "
+                   "is n/a; the nodes expanded before the limit are in the row over all boards "
+                   "and in `instances.tsv`.\n\n");
     fprintf(f,
             "Heuristic of the start boards against the optimum (%zu boards): network mean error "
             "%+.3f, mean absolute error %.3f, over-estimates (by more than half a move) %.1f%%; "
