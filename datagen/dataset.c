@@ -148,31 +148,50 @@ dg_writer *dg_writer_create(const char *path, const dg_ds_info *info, int *statu
     snprintf(w->info.version, sizeof w->info.version, "%s", hn_version());
     snprintf(w->info.revision, sizeof w->info.revision, "%s", hn_revision());
     w->default_source = dg_info_default_source(info);
-    int rc = HN_OK;
+    /* made whole under FILE.new and renamed: a run killed while HDF5 wrote
+     * the first header left a FILE that no longer opened, and every rerun
+     * called it damaged; a FILE.new left so is replaced by the rerun */
+    char tmp[sizeof w->path];
+    int rc = snprintf(tmp, sizeof tmp, "%s.new", path) < (int)sizeof tmp
+                 ? HN_OK
+                 : hn_fail(HN_ERR_ARG, "%s: path too long", path);
+    if (!rc && unlink(tmp) != 0 && errno != ENOENT)
+        rc = hn_fail(HN_ERR_IO, "%s: cannot remove: %s", tmp, strerror(errno));
+    if (rc) {
+        writer_release(w);
+        if (status)
+            *status = rc;
+        return NULL;
+    }
+    snprintf(w->path, sizeof w->path, "%s", tmp);
     hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
     /* no timestamps on the root group either */
     if (fcpl >= 0)
         H5Pset_obj_track_times(fcpl, 0);
-    errno = 0;
-    w->file = H5Fcreate(path, H5F_ACC_TRUNC, fcpl, H5P_DEFAULT);
+    w->file = hn_h5_create(tmp, fcpl); /* says why; leaves no empty file */
     if (fcpl >= 0)
         H5Pclose(fcpl);
     int created = w->file >= 0;
-    if (w->file < 0) {
-        rc = hn_fail(HN_ERR_IO, "%s: cannot create: %s", path, hn_h5_why());
-        struct stat st; /* an empty start (a full disk) would only block a rerun */
-        if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
-            unlink(path);
-    }
+    if (!created)
+        rc = (int)w->file;
     for (int k = 0; k < 4 && !rc; k++)
         rc = create_one(w, k);
     if (!rc && dg_info_write(w->file, &w->info))
-        rc = hn_fail(HN_ERR_HDF5, "%s: %s", path, hn_errmsg());
+        rc = hn_fail(HN_ERR_HDF5, "%s: %s", tmp, hn_errmsg());
     if (!rc)
         rc = reserve(w, DG_META_SLACK);
+    errno = 0;
+    if (!rc && H5Fflush(w->file, H5F_SCOPE_GLOBAL) < 0)
+        rc = hn_fail(HN_ERR_IO, "%s: cannot write it: %s", tmp, hn_h5_why());
+    if (!rc && rename(tmp, path) != 0)
+        rc = hn_fail(HN_ERR_IO, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
+    if (!rc)
+        snprintf(w->path, sizeof w->path, "%s", path);
+    char made[sizeof w->path];
+    memcpy(made, w->path, sizeof made);
     dg_writer *ready = writer_ready(w, rc, status);
     if (!ready && created)
-        unlink(path); /* holds no rows; a half-written start only blocks a rerun */
+        unlink(made); /* holds no rows; a half-written start only blocks a rerun */
     return ready;
 }
 
