@@ -413,14 +413,17 @@ static int finish(const char *path, const char *part, dg_dom_writer *w, int comp
     return rc;
 }
 
-/* FILE.part (and FILE.part.pack) left by a run killed after it renamed the
- * finished FILE: FILE is this run's, so they are only in the way. */
+/* FILE.part (and FILE.part.pack, FILE.part.new) left by a run killed after
+ * it renamed the finished FILE: FILE is this run's, so they are only in the
+ * way. */
 static void drop_leftovers(const char *part)
 {
-    char pack[4300];
+    char name[4300];
     unlink(part);
-    if (snprintf(pack, sizeof pack, "%s.pack", part) < (int)sizeof pack)
-        unlink(pack);
+    if (snprintf(name, sizeof name, "%s.pack", part) < (int)sizeof name)
+        unlink(name);
+    if (snprintf(name, sizeof name, "%s.new", part) < (int)sizeof name)
+        unlink(name);
 }
 
 int dg_dom_gen_run(const char *path, const dg_dom_gen_opts *o, dg_dom_gen_stats *st)
