@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "cli/cmd_nn.h"
 #include "cli/train_common.h"
+#include "solve/eval_report.h"
 #include "common/hn.h"
 #include "domains/dom.h"
 #include "train/trn_mpi.h"
@@ -255,6 +256,28 @@ static trn_data *open_data(const struct cli_train_cfg *c, const dom *dm, int *co
     return d;
 }
 
+/* Said even with --quiet: a network far off at the goal trains and
+ * validates well on far boards and is useless to a search. */
+static void warn_goal(const char *out, const nn_model *m, const trn_data *d)
+{
+    char msg[1400], fix[320];
+    uint64_t near = trn_data_rows_within(d, HEURNET_GOAL_TOL),
+             all = trn_data_rows(d, TRN_TRAIN) + trn_data_rows(d, TRN_VAL);
+    if (near)
+        snprintf(fix, sizeof fix,
+                 "its data holds %llu rows (%.2f%%) within %g moves of the goal: train longer "
+                 "or on more of them (more boards with `heurnet gen --path-states`)",
+                 (unsigned long long)near, 100.0 * (double)near / (double)(all ? all : 1),
+                 HEURNET_GOAL_TOL);
+    else
+        snprintf(fix, sizeof fix,
+                 "its data holds no row within %g moves of the goal: label boards with `heurnet "
+                 "gen --path-states` (or --walk) and train again",
+                 HEURNET_GOAL_TOL);
+    if (heurnet_goal_fit_warning_fix(out, m, HEURNET_GOAL_TOL, fix, msg, sizeof msg))
+        fprintf(stderr, "heurnet train: warning: %s\n", msg);
+}
+
 /* Train; rank 0 (or the only process) prints and writes the files. */
 static int train(struct cli_train_cfg c, const char *out, const char *logp, const char *domain)
 {
@@ -307,6 +330,8 @@ static int train(struct cli_train_cfg c, const char *out, const char *logp, cons
         rc = nn_model_save(m, out);
     if (!rc && !c.quiet)
         summary(out, m, &res);
+    if (!rc && lead)
+        warn_goal(out, m, d);
 #ifdef HEURNET_MPI
     if (!rc && !c.quiet && c.o.comm)
         fprintf(stderr,

@@ -15,6 +15,7 @@
 
 #include "common/hn.h"
 #include "solve/ablate_int.h"
+#include "solve/eval_report.h"
 #include "solve/inst_pred.h"
 #include "solve/search.h"
 
@@ -99,6 +100,11 @@ static int measure(const struct heurnet_ablate *a, const trn_data *d, nn_model *
                           NN_LOSS_MSE, 1.0f, &plain);
     if (rc)
         return rc;
+    /* validation rows far from the goal cannot show that a network is
+     * useless to a search near it: say so for every run it is true of */
+    char msg[1024];
+    if (heurnet_goal_fit_warning(label, m, HEURNET_GOAL_TOL, msg, sizeof msg))
+        heurnet_abl_say(a, HEURNET_ABL_SAY, "warning: %s", msg);
     metric[HEURNET_ABL_MSE] = plain.val_loss;
     metric[HEURNET_ABL_MAE] = plain.val_mae;
     metric[HEURNET_ABL_EXACT] = plain.val_exact;

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 
 #include "solve/eval_dom.h"
+#include "solve/eval_report.h"
 
 static int write_tsv(const char *path, const heurnet_dom_eval_row *rows, size_t n)
 {
@@ -123,6 +124,7 @@ static int write_summary(const char *path, const heurnet_dom_eval_info *info,
                       info->search, info->heuristic, info->limits) < 0;
     figs v = {.k = 0};
     double wk = (double)s.with_known, sv = (double)s.solved;
+    heurnet_eval_goal_note(f, info->model);
     bad |= fprintf(f, "| figure | value |\n|---|---|\n| solved and replayed | %zu / %zu |\n",
                    s.solved, s.n) < 0;
     if (info->reference)

@@ -350,6 +350,17 @@ static void write_headline(FILE *f, const stats *s)
             s->nerr, s->ann_err_mean, s->ann_abs_err, 100.0 * s->ann_over, s->base_err_mean);
 }
 
+/* A network far off at the goal explains a search that solves nothing:
+ * said in the report and as a warning. */
+void heurnet_eval_goal_note(FILE *f, const char *model)
+{
+    char msg[1024];
+    if (!heurnet_goal_fit_file(model, HEURNET_GOAL_TOL, msg, sizeof msg))
+        return;
+    hn_log(HN_LOG_WARN, "eval: %s", msg);
+    fprintf(f, "**Warning**: %s.\n\n", msg);
+}
+
 /* Focal and weighted searches prove a bound; check it on the boards with
  * a known optimum. */
 static void write_bound(FILE *f, const heurnet_eval_info *in, const heurnet_eval_row *r, size_t n)
@@ -399,6 +410,7 @@ static int write_summary(const char *path, const heurnet_eval_info *in, const he
     collect(r, n, &s, buf);
     write_settings(f, in, n);
     write_headline(f, &s);
+    heurnet_eval_goal_note(f, in->model);
     write_bound(f, in, r, n);
     write_proven(f, in, r, n);
     fprintf(f, "## Expanded nodes by difficulty (baseline expansion quartiles, as Table 1 of "

@@ -52,6 +52,40 @@ typedef struct heurnet_eval_info {
  * disk) is an error. */
 int heurnet_eval_report_write(const char *dir, const heurnet_eval_info *info,
                               const heurnet_eval_row *rows, size_t n, int quiet, int *plots);
+/* ---- a model's estimates at the goal (solve/goal_fit.c) ---- */
+
+/* What a model estimates at its domain's goal (distance 0) and how far it
+ * is off at the states 1 and 2 moves from it (unit-cost reversible domains;
+ * a residual model at the goal alone, where an admissible base is 0). */
+typedef struct heurnet_goal_fit {
+    char domain[128];  /* the model's domain (recorded, or its n-puzzle encoder's) */
+    double at_goal;    /* the estimate at the goal */
+    size_t near;       /* states 1-2 moves from it that were checked */
+    double worst_near; /* the estimate minus the distance of the worst of them */
+} heurnet_goal_fit;
+
+/* Moves off at or next to the goal past which train, ablate and eval warn. */
+#define HEURNET_GOAL_TOL 2.0
+
+/* Fill *f for model m: 0, HN_ERR_UNSUPPORTED when the model names no
+ * domain (an encoder-less or move-scorer model), or the status of opening
+ * its domain or network. Fast: a few states through the float engine. */
+int heurnet_goal_fit_of(const struct nn_model *m, heurnet_goal_fit *f);
+/* 1 with a warning in msg (naming the model as `name`, the estimates and
+ * the fix, gen --path-states) when the estimate at the goal or next to it
+ * is more than tol moves off; 0 (msg "") when it is not or cannot be told. */
+int heurnet_goal_fit_warning(const char *name, const struct nn_model *m, double tol, char *msg,
+                             size_t cap);
+/* The same with `fix` (NULL: the default) as the advice ending msg. */
+int heurnet_goal_fit_warning_fix(const char *name, const struct nn_model *m, double tol,
+                                 const char *fix, char *msg, size_t cap);
+/* The same for the model file at path (0 when it cannot be read). */
+int heurnet_goal_fit_file(const char *path, double tol, char *msg, size_t cap);
+
+/* When model (a path; NULL: none) is more than HEURNET_GOAL_TOL off at or
+ * next to the goal: a warning through hn_log and a paragraph to f. */
+void heurnet_eval_goal_note(FILE *f, const char *model);
+
 /* ---- the report folder (solve/eval_dir.c) ---- */
 
 /* The files heurnet_eval_report_write and heurnet_dom_eval_report_write

@@ -664,6 +664,15 @@ void trn_data_target_stats(const trn_data *d, enum trn_split s, double *mean, do
     *std = n > 1 ? sqrt(sq / (double)(n - 1)) : 0.0;
 }
 
+uint64_t trn_data_rows_within(const trn_data *d, double cost)
+{
+    uint64_t k = 0;
+    for (int s = TRN_TRAIN; s <= TRN_VAL; s++)
+        for (uint64_t i = 0; i < d->nsplit[s]; i++)
+            k += d->y[d->idx[s][i]] <= cost;
+    return k;
+}
+
 /* One state as 0/1 inputs (rows were checked to encode into range). */
 static void encode_state(const trn_data *d, const uint8_t *s, float *x)
 {

@@ -70,6 +70,8 @@ int trn_data_width(const trn_data *d);
 uint64_t trn_data_rows(const trn_data *d, enum trn_split s);
 /* Mean and standard deviation of the targets of a split. */
 void trn_data_target_stats(const trn_data *d, enum trn_split s, double *mean, double *std);
+/* Rows of both splits whose target is at most `cost` (states near the goal). */
+uint64_t trn_data_rows_within(const trn_data *d, double cost);
 /* Encode rows idx[0..n) of split s into x [n, inputs] and y [n] (targets in
  * their own units). */
 void trn_data_batch(const trn_data *d, enum trn_split s, const uint32_t *idx, int n, float *x,
