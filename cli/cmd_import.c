@@ -144,8 +144,13 @@ static int check_encoder(const char *path, const nn_model *m)
 {
     const char *enc = nn_model_encoder(m);
     char spec[64];
-    if (!enc || !enc[0])
+    if (!enc || !enc[0]) {
+        fprintf(stderr,
+                "heurnet import: note: %s records no encoder; solve, predict and eval "
+                "refuse such a model on a domain (give --encoder)\n",
+                path);
         return 0;
+    }
     for (const char *c = enc; *c; c++)
         if ((unsigned char)*c < 0x20 || *c == 0x7f) {
             fprintf(stderr, "heurnet import: the encoder name holds a control character\n");
@@ -180,6 +185,11 @@ static int check_encoder(const char *path, const nn_model *m)
                 path, nn_model_inputs(m), nn_model_outputs(m), enc, SRCH_EM_FEAT_DIM);
         return CLI_EXIT_USAGE;
     }
+    if (strcmp(enc, SRCH_EM_FEAT_ENCODER))
+        fprintf(stderr,
+                "heurnet import: note: encoder \"%s\" is not one of heurnet's; its width "
+                "is checked when the model meets its domain\n",
+                enc);
     return 0;
 }
 
