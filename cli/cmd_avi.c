@@ -882,7 +882,7 @@ static int open_inputs(struct avi_cli *c, srch_np_heur **floor, srch_np_heur **r
     if (c->log) {
         int fresh = !c->o.resume || stat(c->log, &st) != 0 || st.st_size == 0;
         if (!(c->logf = fopen(c->log, fresh ? "w" : "a"))) {
-            hn_fail(HN_ERR_IO, "%s: cannot open the log file", c->log);
+            hn_fail(HN_ERR_IO, "%s: cannot open the log file: %s", c->log, strerror(errno));
             return cli_fail("avi");
         }
         if (fresh)

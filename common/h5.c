@@ -4,7 +4,6 @@
 #include "common/hn_h5.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>

@@ -66,10 +66,9 @@ int dg_emp_rows_write(const char *out, const dg_emp_rows *r, const char *group_n
     if (hn_part_path(out, part, sizeof part) != HN_OK)
         return hn_fail(HN_ERR_ARG, "%s: output path too long", out);
     hn_h5_quiet();
-    /* EXCL: O_CREAT|O_EXCL, so a symlink at the new name is never followed */
-    hid_t f = H5Fcreate(part, H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t f = hn_h5_create(part, -1); /* EXCL; says why; leaves no empty file */
     if (f < 0)
-        return hn_fail(HN_ERR_IO, "%s: cannot create the file", part);
+        return (int)f;
     hsize_t dx[2] = {r->n, (hsize_t)r->dim}, dy[1] = {r->n};
     int bad = dg_emp_write_ds(f, "x", 2, dx, r->x, 0) || dg_emp_write_ds(f, "y", 1, dy, r->y, 0) ||
               dg_emp_write_ds(f, group_name, 1, dy, r->group, 1) || attrs(f, ctx);

@@ -129,9 +129,9 @@ static int virtual_one(hid_t f, const char *out, int k, const struct shard *s, i
 static int write_virtual(const char *out, const char *part, const struct shard *s, int n,
                          const dg_ds_info *info)
 {
-    hid_t f = H5Fcreate(part, H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t f = hn_h5_create(part, -1); /* says why; leaves no empty file behind */
     if (f < 0)
-        return hn_fail(HN_ERR_IO, "%s: cannot create HDF5 file", part);
+        return (int)f;
     int rc = HN_OK;
     for (int k = 0; k < 4 && !rc; k++)
         rc = virtual_one(f, out, k, s, n, info->committed, info->cells);

@@ -77,6 +77,8 @@ if [ -n "$RO" ]; then
         grep -qF "$RO/" "$T/err" && grep -qF "Read-only file system" "$T/err" ||
             fail "$c: no file or reason: $(head -c 300 "$T/err")"
     done
+    expect 1 "$RO/l.csv: cannot open the log file: Read-only file system" \
+        "$H" "${AVI[@]}" --log "$RO/l.csv" -o "$T/a2.h5"
 fi
 
 [ "$fails" -eq 0 ] || exit 1
