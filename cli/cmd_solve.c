@@ -321,13 +321,25 @@ static void run_all(const solve_args *a, const heurnet_search *s, const srch_np_
         print_record(&inst[i], &res[i], &nn[i], a->so.algo);
 }
 
+/* sum / n into buf, or "n/a" with no board to average over: a search that
+ * solved nothing is not a result of zeros. */
+static const char *mean_or_na(char buf[32], const char *fmt, double sum, size_t n)
+{
+    if (n)
+        snprintf(buf, 32, fmt, sum / (double)n);
+    else
+        snprintf(buf, 32, "n/a");
+    return buf;
+}
+
 static int summarize(const solve_args *a, const srch_np_instance *inst, const srch_np_result *res,
                      size_t n, double wall)
 {
     size_t solved = 0, known = 0, wrong = 0;
-    double expanded = 0, generated = 0, h0 = 0, seconds = 0;
+    double expanded = 0, generated = 0, h0 = 0, seconds = 0, all = 0;
     for (size_t i = 0; i < n; i++) {
         seconds += res[i].seconds;
+        all += (double)res[i].expanded; /* an unsolved board: until its limit */
         if (res[i].status)
             continue;
         solved++;
@@ -339,17 +351,18 @@ static int summarize(const solve_args *a, const srch_np_instance *inst, const sr
             wrong += res[i].length != inst[i].optimal;
         }
     }
-    double d = solved ? (double)solved : 1;
-    printf("# count=%zu solved=%zu optimal_checked=%zu all_optimal=%s mean_expanded=%.1f "
-           "mean_generated=%.1f mean_h0=%.2f total_seconds=%.3f wall_seconds=%.3f threads=%ld "
-           "algo=%s heuristic=%s batch=%d weight=%g peak_rss_mb=%.0f\n",
+    char me[32], mg[32], mh[32];
+    printf("# count=%zu solved=%zu optimal_checked=%zu all_optimal=%s mean_expanded=%s "
+           "mean_generated=%s mean_h0=%s total_seconds=%.3f wall_seconds=%.3f threads=%ld "
+           "algo=%s heuristic=%s batch=%d weight=%g peak_rss_mb=%.0f mean_expanded_all=%.1f\n",
            n, solved, known,
            wrong                      ? "no"
            : known && known == solved ? "yes"
                                       : "unchecked",
-           expanded / d, generated / d, h0 / d, seconds, wall, a->threads,
+           mean_or_na(me, "%.1f", expanded, solved), mean_or_na(mg, "%.1f", generated, solved),
+           mean_or_na(mh, "%.2f", h0, solved), seconds, wall, a->threads,
            heurnet_algo_name(a->so.algo), a->so.heuristic, a->so.batch, a->so.weight,
-           (double)hn_peak_rss_kb() / 1024.0);
+           (double)hn_peak_rss_kb() / 1024.0, n ? all / (double)n : 0.0);
     /* a network heuristic, weights and focal bounds trade optimality for speed */
     int exact = strncmp(a->so.heuristic, "ann:", 4) && a->so.algo != HEURNET_ALGO_FOCAL &&
                 a->so.algo != HEURNET_ALGO_WASTAR && a->so.weight == 1.0;

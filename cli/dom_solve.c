@@ -132,13 +132,25 @@ static void run_all(job *j, const solve_args *a)
         pthread_join(tid[t], NULL);
 }
 
+/* sum / n into buf, or "n/a" with no state to average over: a search that
+ * solved nothing is not a result of zeros. */
+static const char *mean_or_na(char buf[32], const char *fmt, double sum, size_t n)
+{
+    if (n)
+        snprintf(buf, 32, fmt, sum / (double)n);
+    else
+        snprintf(buf, 32, "n/a");
+    return buf;
+}
+
 static int summarize(const solve_args *a, const job *j, int reference, double wall)
 {
     size_t solved = 0, known = 0, wrong = 0, shorter = 0;
-    double expanded = 0, seconds = 0, len = 0, ref = 0;
+    double expanded = 0, seconds = 0, len = 0, ref = 0, all = 0;
     for (size_t i = 0; i < j->n; i++) {
         const srch_dom_result *r = &j->res[i];
         seconds += r->seconds;
+        all += (double)r->expanded; /* an unsolved state: until its limit */
         if (r->status)
             continue;
         solved++;
@@ -151,16 +163,17 @@ static int summarize(const solve_args *a, const job *j, int reference, double wa
             shorter += r->length < j->inst[i].length;
         }
     }
-    double dn = solved ? (double)solved : 1;
-    printf("# count=%zu solved=%zu %s=%zu mean_length=%.3f mean_%s=%.3f %s=%zu mean_expanded=%.1f "
+    char ml[32], mr[32], me[32];
+    printf("# count=%zu solved=%zu %s=%zu mean_length=%s mean_%s=%s %s=%zu mean_expanded=%s "
            "total_seconds=%.3f wall_seconds=%.3f threads=%ld domain=%s algo=%s heuristic=%s",
-           j->n, solved, reference ? "with_reference" : "optimal_checked", known, len / dn,
-           reference ? "reference" : "optimal", known ? ref / (double)known : 0.0,
-           reference ? "shorter" : "not_optimal", reference ? shorter : wrong, expanded / dn,
-           seconds, wall, a->threads, dom_spec(j->d), cli_dom_algo_name(a->s.algo), a->s.heuristic);
+           j->n, solved, reference ? "with_reference" : "optimal_checked", known,
+           mean_or_na(ml, "%.3f", len, solved), reference ? "reference" : "optimal",
+           mean_or_na(mr, "%.3f", ref, known), reference ? "shorter" : "not_optimal",
+           reference ? shorter : wrong, mean_or_na(me, "%.1f", expanded, solved), seconds, wall,
+           a->threads, dom_spec(j->d), cli_dom_algo_name(a->s.algo), a->s.heuristic);
     if (a->s.algo == CLI_DOM_FOCAL)
         printf(" bound=%g admissible=%s", a->s.bound, a->s.admissible);
-    printf("\n");
+    printf(" mean_expanded_all=%.1f\n", j->n ? all / (double)j->n : 0.0);
     int exact = !reference &&
                 (a->s.algo == CLI_DOM_IDASTAR || (a->s.algo == CLI_DOM_FOCAL && a->s.bound == 1.0));
     if (wrong && exact)

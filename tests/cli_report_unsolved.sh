@@ -5,6 +5,7 @@
 # n-puzzle path and the domain path; ablate does not show the node limit as
 # A*'s expansions (NaN in the CSV, "-" in the table, a note naming the
 # limit) and marks a mean that counts boards stopped at the limit with "≥".
+# solve's summary lines get the same treatment.
 # Arguments: path of heurnet, instances dir, source dir.
 set -u
 H=$1
@@ -58,6 +59,23 @@ line=$(grep '^states=' "$T/out")
 for k in mean_length mean_reference ratio; do
     [ "$(kv $k "$line")" = n/a ] || fail "eval --reference: $k should be n/a: $line"
 done
+
+# --- solve's summary lines: the same -------------------------------------------
+"$H" solve --puzzle 15 --heuristic manhattan --max-expanded 50 "$T/k4.txt" >"$T/out" 2>/dev/null
+line=$(grep '^# count=' "$T/out")
+for k in mean_expanded mean_generated mean_h0; do
+    [ "$(kv $k "$line")" = n/a ] || fail "solve: $k should be n/a with nothing solved: $line"
+done
+awk -v x="$(kv mean_expanded_all "$line")" 'BEGIN { exit !(x >= 50) }' ||
+    fail "solve: mean_expanded_all: $line"
+"$H" solve --domain npuzzle:6x6:blank-last --model "$SRC/models/35puzzle.h5" --max-expanded 50 \
+    "$T/p35.txt" >"$T/out" 2>/dev/null
+line=$(grep '^# count=' "$T/out")
+for k in mean_length mean_optimal mean_expanded; do
+    [ "$(kv $k "$line")" = n/a ] || fail "solve --domain: $k should be n/a: $line"
+done
+awk -v x="$(kv mean_expanded_all "$line")" 'BEGIN { exit !(x >= 50) }' ||
+    fail "solve --domain: mean_expanded_all: $line"
 
 # --- ablate: A* that solves nothing within --search-limit ----------------------
 need_h5py
