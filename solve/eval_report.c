@@ -247,10 +247,12 @@ static void write_classes(FILE *f, const heurnet_eval_row *r, size_t n, double *
                 opt += r[i].ann.length == r[i].optimal;
             }
         }
-        double d = cnt ? (double)cnt : 1;
-        fprintf(f, "| %s | %s%.0f | %zu | %.1f | %.1f | %.2f | %zu/%zu |\n", name[c],
-                c == 0 ? "< " : ">= ", c == 0 ? cut[0] : cut[c - 1], cnt, ea / d, eb / d,
-                ea > 0 ? eb / ea : 0.0, opt, known);
+        figs v = {.k = 0}; /* a class of ties may hold no board: n/a, not 0 */
+        fprintf(f, "| %s | %s%.0f | %zu | %s | %s | %s | %zu/%zu |\n", name[c],
+                c == 0 ? "< " : ">= ", c == 0 ? cut[0] : cut[c - 1], cnt,
+                fig(&v, cnt > 0, "%.1f", cnt ? ea / (double)cnt : 0),
+                fig(&v, cnt > 0, "%.1f", cnt ? eb / (double)cnt : 0),
+                fig(&v, ea > 0, "%.2f", ea > 0 ? eb / ea : 0), opt, known);
     }
     fprintf(f, "\n");
 }
