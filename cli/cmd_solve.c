@@ -450,15 +450,15 @@ static int refuse_npuzzle_opt(int argc, char **argv, const char *spec)
         else if (!strncmp(argv[i], "--model=", 8))
             model = argv[i] + 8;
     }
-    if (!dflag && model)
+    if (!dflag && model && !strcmp(name, "--puzzle"))
         return cli_usage("solve",
                          "--model %s is for domain %s and does not fit %s %s (an n-puzzle option; "
                          "drop it, or give a model of that puzzle)",
                          model, spec, name, value);
     return cli_usage("solve",
-                     "%s %s is an option of the square n-puzzle (3x3..5x5); domain %s runs the "
-                     "generic search, which has no %s",
-                     name, value, spec, name);
+                     "%s %s is an option of the square n-puzzle (3x3..5x5); domain %s%s runs "
+                     "the generic search, which has no %s (its goal is the domain's: drop it)",
+                     name, value, spec, dflag ? "" : " (the model's)", name);
 }
 
 /* --domain (or a --model's domain) picks the path: a square n-puzzle up to

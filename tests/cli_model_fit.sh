@@ -49,6 +49,8 @@ expect 2 'does not fit --puzzle 15' "$H" solve --puzzle 15 --model "$SRC/models/
 expect 2 '--goal blank-last is an option of the square n-puzzle' "$H" solve --domain cube3 \
     --goal blank-last --model "$SRC/models/cube3.h5" "$T/c3.txt"
 grep -q 'unknown option' "$T/err" && fail "still 'unknown option': $(cat "$T/err")"
+expect 2 "--goal blank-last is an option of the square n-puzzle" "$H" solve --goal blank-last \
+    --model "$SRC/models/35puzzle.h5" "$T/p35.txt"
 
 # --- defect 15: import checks the encoder against the network's width -------
 if ! $PY -c "import onnx, numpy, h5py" 2>/dev/null; then
