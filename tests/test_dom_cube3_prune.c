@@ -34,7 +34,7 @@ static void check_coords(const dom *d, const dom_c3_coords *co, hn_rng *r)
 {
     const c3 *c = dom_instance(d);
     uint8_t s[SB], t[SB], u[SB];
-    int bad_move = 0, bad_sym = 0, bad_back = 0;
+    int bad_move = 0, bad_sym = 0, bad_back = 0, bad_class = 0;
     for (int i = 0; i < 300; i++) {
         random_walk(d, r, s, 40);
         dom_c3_coord x, y, z;
@@ -55,10 +55,18 @@ static void check_coords(const dom *d, const dom_c3_coords *co, hn_rng *r)
             dom_c3_coord_of(co, u, &y);
             uint32_t e = dom_c3_edge_conj(co, k, x.flip * co->nslice + x.slice);
             bad_sym += y.flip * co->nslice + y.slice != e || y.twist != co->twist_conj[k][x.twist];
+            /* the class index (built from tables) agrees with the cubes:
+             * the same class, and its symmetry leads to the representative */
+            uint32_t cs = co->edge_class[x.flip * co->nslice + x.slice];
+            bad_class += co->edge_class[e] / C3P_SYMS != cs / C3P_SYMS;
+            dom_c3_udsym_apply(&co->sym[cs % C3P_SYMS], s, u);
+            dom_c3_coord_of(co, u, &y);
+            bad_class += y.flip * co->nslice + y.slice != co->class_rep[cs / C3P_SYMS];
         }
     }
-    CHECK_MSG(!bad_back && !bad_move && !bad_sym, "round trip %d, moves %d, symmetries %d",
-              bad_back, bad_move, bad_sym);
+    CHECK_MSG(!bad_back && !bad_move && !bad_sym && !bad_class,
+              "round trip %d, moves %d, symmetries %d, classes %d", bad_back, bad_move, bad_sym,
+              bad_class);
     /* the symmetries keep the solved cube and the U-D axis (U turns stay U
      * or D turns: a U turn's cubies stay in the U or D layer) */
     uint8_t g[SB];

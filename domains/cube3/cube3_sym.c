@@ -233,6 +233,43 @@ static void move_tables(const c3 *c, dom_c3_coords *co)
         }
 }
 
+/* Conjugation of the edge coordinate without building cubes: the slice
+ * part maps on its own, and each flip moves with its edge, changed by a
+ * mask that depends on where the slice edges are (a slice edge's reference
+ * facelet may turn from F/B to R/L). tests/test_dom_cube3_prune.c checks the
+ * classes against conjugated cubes. */
+typedef struct edge_conj_tab {
+    uint16_t *slice; /* [16][nslice] */
+    uint16_t mask[C3P_SYMS][C3P_SLICE_SETS];
+} edge_conj_tab;
+
+static int conj_tables(const dom_c3_coords *co, edge_conj_tab *x)
+{
+    x->slice = malloc((size_t)C3P_SYMS * co->nslice * sizeof *x->slice);
+    if (!x->slice)
+        return -1;
+    for (int k = 0; k < C3P_SYMS; k++) {
+        for (uint32_t v = 0; v < co->nslice; v++)
+            x->slice[(uint32_t)k * co->nslice + v] =
+                (uint16_t)(dom_c3_edge_conj(co, k, v) % co->nslice);
+        for (uint32_t c = 0; c < C3P_SLICE_SETS; c++)
+            x->mask[k][c] =
+                (uint16_t)(dom_c3_edge_conj(co, k, co->sorted ? c * 24 : c) / co->nslice);
+    }
+    return 0;
+}
+
+static uint32_t edge_conj_fast(const dom_c3_coords *co, const edge_conj_tab *x, int k, uint32_t e)
+{
+    uint32_t f = e / co->nslice, v = e % co->nslice, out = 0;
+    uint32_t f12 = f << 1 | (uint32_t)(__builtin_popcount(f) & 1); /* bit 11 - p: position p */
+    const uint8_t *from = co->sym[k].efrom;
+    for (int p = 0; p < C3_EDGES - 1; p++)
+        out = out << 1 | (f12 >> (C3_EDGES - 1 - from[p]) & 1);
+    out ^= x->mask[k][co->sorted ? v / 24 : v];
+    return out * co->nslice + x->slice[(uint32_t)k * co->nslice + v];
+}
+
 /* The classes of the raw edge coordinates under the 16 symmetries, in
  * order of their smallest member (the representative). */
 static int make_classes(const c3 *c, dom_c3_coords *co)
@@ -250,18 +287,22 @@ static int make_classes(const c3 *c, dom_c3_coords *co)
 #endif
     co->class_rep = malloc((size_t)cap * sizeof *co->class_rep);
     co->class_stab = malloc((size_t)cap * sizeof *co->class_stab);
-    if (!co->edge_class || !co->class_rep || !co->class_stab)
+    edge_conj_tab x;
+    if (!co->edge_class || !co->class_rep || !co->class_stab || conj_tables(co, &x))
         return c->host->fail(DOM_ERR_NOMEM, "out of memory for the cube's symmetry classes");
     memset(co->edge_class, 0xff, (size_t)co->nedge * sizeof *co->edge_class);
     uint32_t n = 0;
-    for (uint32_t e = 0; e < co->nedge; e++) {
+    int st = 0;
+    for (uint32_t e = 0; e < co->nedge && !st; e++) {
         if (co->edge_class[e] != UINT32_MAX)
             continue;
-        if (n == cap)
-            return c->host->fail(DOM_ERR_FORMAT, "cube3: more symmetry classes than expected");
+        if (n == cap) {
+            st = c->host->fail(DOM_ERR_FORMAT, "cube3: more symmetry classes than expected");
+            break;
+        }
         uint16_t stab = 0;
         for (int k = 0; k < C3P_SYMS; k++) {
-            uint32_t img = dom_c3_edge_conj(co, k, e);
+            uint32_t img = edge_conj_fast(co, &x, k, e);
             if (img == e)
                 stab |= (uint16_t)(1u << k);
             if (co->edge_class[img] == UINT32_MAX)
@@ -270,8 +311,9 @@ static int make_classes(const c3 *c, dom_c3_coords *co)
         co->class_rep[n] = e;
         co->class_stab[n++] = stab;
     }
+    free(x.slice);
     co->nclass = n;
-    return 0;
+    return st;
 }
 
 int dom_c3_coords_init(const c3 *c, int sorted, dom_c3_coords *co)
