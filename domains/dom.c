@@ -378,6 +378,8 @@ static int create_instance(dom *d, const char *spec, const char *args)
         d->relative = d->def->relative;
     if (d->def->struct_size >= offsetof(dom_def, symmetric_path) + sizeof d->def->symmetric_path)
         d->symmetric_path = d->def->symmetric_path;
+    if (d->def->struct_size >= offsetof(dom_def, heur_delta) + sizeof d->def->heur_delta)
+        d->heur_delta = d->def->heur_delta;
     hn_error_clear();
     unsigned long mark = dom_host_fail_mark();
     d->inst = d->def->create(args, &HOST, &d->facts);

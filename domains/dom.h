@@ -185,6 +185,19 @@ const uint8_t *dom_heur_pdb_table(const dom_heur *h, uint64_t *entries);
  * up to 1000 they stay within an int. */
 #define DOM_HEUR_MAX 1000000
 
+/* 1 when h is one of the domain's own heuristics that its heur_delta
+ * updates move by move (domain.h). */
+int dom_heur_has_delta(const dom_heur *h);
+/* The value of h after move m from `state`, given hv = dom_heur_eval(h,
+ * state): -1 when m is illegal there. By the domain's heur_delta when
+ * dom_heur_has_delta (the same value, without evaluating the child), else
+ * by applying m to a copy and evaluating it. */
+int dom_heur_delta(const dom_heur *h, const void *state, int m, int hv);
+/* The domain's own handle of h (what its heur_open returned) when h is one
+ * of the domain's own heuristics, else NULL: for code specialised to one
+ * built-in domain, which knows what the handle is. */
+const void *dom_heur_handle(const dom_heur *h);
+
 /* The negative values the domain's own heuristics in h returned so far
  * (each counted as 0 by dom_heur_eval), the first into *first when any. */
 uint64_t dom_heur_negatives(const dom_heur *h, int *first);

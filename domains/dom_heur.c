@@ -19,6 +19,8 @@
 
 #define MAX_PARTS 8
 
+typedef int (*delta_fn)(const void *heur, const void *state, int move, int h);
+
 enum kind { H_ZERO, H_DOMAIN, H_PDB, H_MAX };
 
 struct dom_heur {
@@ -35,6 +37,8 @@ struct dom_heur {
      * and the first of them, for `domain check` and one warning */
     atomic_ulong negatives;
     atomic_int first_negative;
+    /* H_DOMAIN: the domain's heur_delta when it updates this heuristic */
+    delta_fn delta;
 };
 
 /* ---- the cache folder ---- */
@@ -393,6 +397,17 @@ static int own_pdb(const dom *d)
     return d->def->heur_open && !d->def->pattern_open;
 }
 
+/* The domain's heur_delta when it updates the heuristic dh: it answers
+ * DOM_HEUR_NO_DELTA for one it does not, asked once, from the goal by
+ * move 0 (domain.h). */
+static delta_fn offers_delta(const dom *d, const void *dh)
+{
+    if (!d->heur_delta)
+        return NULL;
+    int h0 = d->def->heur_eval(dh, d->goal);
+    return d->heur_delta(dh, d->goal, 0, h0) == DOM_HEUR_NO_DELTA ? NULL : d->heur_delta;
+}
+
 static dom_heur *open_one(const dom *d, const char *name, int *st)
 {
     dom_heur *h = calloc(1, sizeof *h);
@@ -421,6 +436,8 @@ static dom_heur *open_one(const dom *d, const char *name, int *st)
             *st = hn_fail(HN_ERR_ARG, "domain %s: heuristic %s: %s", d->facts.canonical, name,
                           dom_no_reason_since(mark) ? "heur_open gave no heuristic and no reason"
                                                     : hn_errmsg());
+        else
+            h->delta = offers_delta(d, h->dh);
     } else
         *st = hn_fail(HN_ERR_ARG,
                       "unknown heuristic '%s' for %s (its own: %s; patterns for pdb:NAME: %s; "
@@ -481,6 +498,34 @@ static int domain_value(dom_heur *h, const void *state)
                h->d->facts.canonical, h->name, v);
     }
     return 0;
+}
+
+int dom_heur_has_delta(const dom_heur *h)
+{
+    return h->kind == H_DOMAIN && h->delta != NULL;
+}
+
+int dom_heur_delta(const dom_heur *h, const void *state, int m, int hv)
+{
+    /* a value at the cap may stand for a larger one the update would
+     * start from: the child is evaluated whole then, as without the hook */
+    if (dom_heur_has_delta(h) && hv >= 0 && hv < DOM_HEUR_MAX) {
+        int v = h->delta(h->dh, state, m, hv);
+        if (v >= 0)
+            return v > DOM_HEUR_MAX ? DOM_HEUR_MAX : v;
+        if (v == -1)
+            return -1;
+        /* DOM_HEUR_NO_DELTA after it offered one, or another negative: a
+         * defect of the domain, answered by evaluating the child */
+    }
+    uint8_t c[DOM_MAX_STATE_BYTES];
+    memcpy(c, state, h->d->facts.state_bytes);
+    return h->d->def->apply(h->d->inst, c, m) ? dom_heur_eval(h, c) : -1;
+}
+
+const void *dom_heur_handle(const dom_heur *h)
+{
+    return h->kind == H_DOMAIN ? h->dh : NULL;
 }
 
 uint64_t dom_heur_negatives(const dom_heur *h, int *first)

@@ -22,6 +22,8 @@ struct dom {
     void (*relative)(const void *inst, const void *a, const void *b, void *out);
     /* def->symmetric_path when the definition has that entry, else NULL */
     void (*symmetric_path)(const void *inst, uint32_t k, uint8_t *moves, int n);
+    /* def->heur_delta when the definition has that entry, else NULL */
+    int (*heur_delta)(const void *heur, const void *state, int move, int h);
     uint64_t allowed[256]; /* moves allowed per automaton state */
 };
 

@@ -242,7 +242,21 @@ typedef struct dom_def {
      * A search may then solve a map of its start and bring the path back
      * (beam --variants). Thread-safe. */
     void (*symmetric_path)(const void *inst, uint32_t k, uint8_t *moves, int n);
+    /* An incremental update of a heuristic (IDA* calls it once per child,
+     * in place of heur_eval): the value after move m from `state` (before
+     * the move), given h, the value of `state` itself; -1 when m is illegal
+     * from `state` (then apply would return 0). It must equal heur_eval of
+     * the child exactly: searches count the same nodes with it or without.
+     * For a heuristic it does not update (a pattern database looked up
+     * whole), return DOM_HEUR_NO_DELTA on every call: the host asks once,
+     * when the heuristic opens, from the goal by move 0, and then evaluates
+     * that heuristic's children with heur_eval. Manhattan distance is the
+     * model: only the moved tile's term changes. Thread-safe. */
+    int (*heur_delta)(const void *heur, const void *state, int move, int h);
 } dom_def;
+
+/* heur_delta's answer for a heuristic without an incremental update. */
+#define DOM_HEUR_NO_DELTA (-2)
 
 /* What a plug-in exports (C linkage, default visibility): its definitions
  * by index 0, 1, ... and NULL after the last. */

@@ -372,4 +372,5 @@ const dom_def dom_npuzzle_def = {
     .between = dom_np_between,
     .symmetric = np_symmetric,
     .symmetric_path = np_symmetric_path,
+    .heur_delta = dom_np_heur_delta,
 };

@@ -65,6 +65,9 @@ int dom_np_format_state(const void *inst, const void *state, char *buf, size_t c
 void *dom_np_heur_open(const void *inst, const char *name);
 int dom_np_heur_eval(const void *heur, const void *state);
 void dom_np_heur_free(void *heur);
+/* dom_def's heur_delta: Manhattan and linear conflicts move by move
+ * (npuzzle_fast.h), DOM_HEUR_NO_DELTA for pattern databases. */
+int dom_np_heur_delta(const void *heur, const void *state, int move, int hv);
 /* Manhattan distance plus linear conflicts from board a to board b. */
 int dom_np_between(const void *inst, const void *a, const void *b);
 /* The default partition's sizes ("5-5-5-5-5-5-5" for 6x6) into buf. */

@@ -7,6 +7,9 @@
 #include <string.h>
 
 #include "domains/npuzzle/npuzzle.h"
+#include "domains/npuzzle/npuzzle_fast.h"
+
+_Static_assert(NPF_MAX_CELLS == NP_MAX_CELLS, "npuzzle_fast.h's board bound is the domain's");
 
 enum np_heur_kind { NP_H_MANHATTAN, NP_H_LC, NP_H_PDB };
 
@@ -14,7 +17,8 @@ typedef struct np_heur {
     const np_dom *in;
     enum np_heur_kind kind;
     np_pdb *pdb;
-    int reflect; /* also look up the mirrored board (square boards) */
+    int reflect;  /* also look up the mirrored board (square boards) */
+    np_fast fast; /* NP_H_MANHATTAN and NP_H_LC: the incremental update's table */
 } np_heur;
 
 /* Largest table the default partition uses, in entries (bytes): 45 M for
@@ -44,21 +48,6 @@ void dom_np_default_partition(const np_dom *in, char *buf, size_t cap)
     }
 }
 
-/* Two moves for every tile of a line that is not on a longest increasing
- * run of keys (its order along the line in the target). */
-static int lis_conflicts(const int *key, int k)
-{
-    int lis[NP_MAX_SIDE], best = 0;
-    for (int i = 0; i < k; i++) {
-        lis[i] = 1;
-        for (int j = 0; j < i; j++)
-            if (key[j] < key[i] && lis[j] + 1 > lis[i])
-                lis[i] = lis[j] + 1;
-        best = lis[i] > best ? lis[i] : best;
-    }
-    return 2 * (k - best);
-}
-
 /* Hansson, Mayer & Yung's linear conflicts of one row or column: the
  * tiles whose target (row[t], col[t]: the goal's, or another board's) is
  * in this line and that are not on a longest run in target order must
@@ -74,7 +63,7 @@ static int line_conflict(const np_dom *in, const uint8_t *s, const uint8_t *row,
         if (t && home[t] == line)
             key[k++] = along[t];
     }
-    return lis_conflicts(key, k);
+    return npf_lis_conflicts(key, k);
 }
 
 static int manhattan(const np_dom *in, const uint8_t *s)
@@ -134,6 +123,22 @@ static int pdb_value(const np_heur *h, const uint8_t *s)
     return r > v ? r : v;
 }
 
+/* The incremental update's copy of the instance's tables. */
+static void fast_fill(const np_dom *in, int lc, np_fast *f)
+{
+    f->w = in->w;
+    f->h = in->h;
+    f->cells = in->cells;
+    f->lc = lc;
+    memcpy(f->next, in->next, sizeof f->next);
+    memcpy(f->dist, in->dist, sizeof f->dist);
+    memcpy(f->goal_row, in->goal_row, sizeof f->goal_row);
+    memcpy(f->goal_col, in->goal_col, sizeof f->goal_col);
+    for (int t = 0; t < in->cells; t++)
+        f->goal[in->goal_cell[t]] = (uint8_t)t;
+    f->goal[in->cells] = in->goal_cell[0];
+}
+
 void *dom_np_heur_open(const void *inst, const char *name)
 {
     const np_dom *in = inst;
@@ -161,6 +166,8 @@ void *dom_np_heur_open(const void *inst, const char *name)
         free(h);
         return NULL;
     }
+    if (h->kind != NP_H_PDB)
+        fast_fill(in, h->kind == NP_H_LC, &h->fast);
     return h;
 }
 
@@ -176,6 +183,18 @@ int dom_np_heur_eval(const void *heur, const void *state)
     default:
         return pdb_value(h, s);
     }
+}
+
+int dom_np_heur_delta(const void *heur, const void *state, int move, int hv)
+{
+    const np_heur *h = heur;
+    return h->kind == NP_H_PDB ? DOM_HEUR_NO_DELTA : npf_delta(&h->fast, state, move & 3, hv);
+}
+
+const np_fast *dom_np_fast_of(const void *heur)
+{
+    const np_heur *h = heur;
+    return h->kind == NP_H_PDB ? NULL : &h->fast;
 }
 
 void dom_np_heur_free(void *heur)

@@ -654,6 +654,11 @@ int srch_gen_heur_value1(srch_dom_heur *h, const void *state)
     return srch_dom_heur_eval(h, state, 1, NULL, NULL, NULL, &v) ? 0 : v;
 }
 
+const dom_heur *srch_gen_heur_leaf(const srch_dom_heur *h)
+{
+    return h->kind == K_ADM && !h->floor && h->offset == 0 ? h->adm : NULL;
+}
+
 srch_dom_heur *srch_dom_heur_base(srch_dom_heur *h)
 {
     if (!h->has_net)

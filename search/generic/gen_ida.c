@@ -1,72 +1,36 @@
 /* IDA* over any domain: depth first with an f bound that rises to the
  * smallest pruned f, the state changed in place by dom_apply and restored
  * by the inverse move, the domain's pruning automaton cutting move orders
- * a kept order also reaches, nothing allocated per node. */
+ * a kept order also reaches, nothing allocated per node.
+ *
+ * The depth-first pass is one template (gen_ida_tmpl.h) compiled here for
+ * the function table, once valuing each child whole and once by the
+ * domain's incremental update (heur_delta), and in gen_ida_np.c for the
+ * built-in n-puzzle with its move and update inlined; a network has its
+ * own pass (children valued in one call). Every pass visits the same
+ * nodes in the same order: only the cost of a node differs. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "search/generic/gen_internal.h"
-
-typedef struct {
-    const dom *d;
-    const dom_def *def;
-    const void *inst;
-    srch_dom_heur *h;
-    uint8_t *state;
-    int nmoves, scale, length, status;
-    /* test every state for the goal, not only those the heuristic puts at
-     * 0: a domain's own is_goal may accept other states, and a heuristic
-     * that is not 0 at the goal (no admissible one) must not hide it */
-    int goal_any;
-    /* without an inverse for every move a child is undone by copying its
-     * parent back: one saved state per depth */
-    uint8_t *saved;
-    /* the domain's tables, read once: a call per child costs more than
-     * the child on cheap domains */
-    int cost[DOM_MAX_MOVES], inverse[DOM_MAX_MOVES];
-    const uint8_t *prune_next; /* NULL: no automaton */
-    uint64_t allowed[256];
-    /* with a network: each depth's children, evaluated in one call */
-    int net;
-    struct level *lv[SRCH_DOM_MAX_PATH];
-    int64_t bound, next_bound;
-    int64_t below; /* f bounds stop short of it (anytime's incumbent), INT64_MAX: none */
-    uint64_t expanded, generated, max_expanded;
-    double deadline;
-    uint8_t path[SRCH_DOM_MAX_PATH];
-} ida;
+#include "search/generic/gen_ida_tmpl.h"
 
 /* The children of one state and their values (one network call). */
-struct level {
+struct gen_ida_level {
     int n;
     uint8_t moves[DOM_MAX_MOVES];
     int hv[DOM_MAX_MOVES];
     uint8_t kids[]; /* nmoves states */
 };
 
-/* Checked on every expansion (the count) and every 4096 (time, Ctrl-C). */
-static int over_limit(ida *s)
-{
-    if (s->max_expanded && s->expanded > s->max_expanded)
-        s->status = hn_fail(HN_ERR_LIMIT, "IDA*: node limit reached");
-    else if ((s->expanded & 4095) == 0) {
-        if (hn_stop_requested())
-            s->status = hn_fail(HN_ERR_INTERRUPTED, "IDA*: interrupted");
-        else if (s->deadline > 0 && hn_now() > s->deadline)
-            s->status = hn_fail(HN_ERR_LIMIT, "IDA*: time limit reached");
-    }
-    return s->status != 0;
-}
-
 /* Before the moves from depth `depth`: keep the state when undo copies. */
-static void save(ida *s, int depth)
+static void save(gen_ida *s, int depth)
 {
     if (s->saved)
         memcpy(s->saved + (size_t)depth * dom_state_bytes(s->d), s->state, dom_state_bytes(s->d));
 }
 
 /* Undo move m made at depth `depth`: by its inverse, or by the copy. */
-static void undo(ida *s, int depth, int m)
+static void undo(gen_ida *s, int depth, int m)
 {
     if (s->saved)
         memcpy(s->state, s->saved + (size_t)depth * dom_state_bytes(s->d), dom_state_bytes(s->d));
@@ -74,52 +38,46 @@ static void undo(ida *s, int depth, int m)
         s->def->apply(s->inst, s->state, s->inverse[m]);
 }
 
-/* 1 when the goal was found (the state left there), -1 when a limit
- * stopped the search, 0 when the subtree holds no goal within the bound. */
-static int dfs(ida *s, int depth, int64_t g, int q, int hcur)
+/* A child through the table: made, then valued whole. */
+static int table_child(gen_ida *s, int m)
 {
-    if ((hcur == 0 || s->goal_any) && dom_is_goal(s->d, s->state)) {
-        s->length = depth;
-        return 1;
-    }
-    s->expanded++;
-    if (over_limit(s))
-        return -1;
-    if (depth + 1 >= SRCH_DOM_MAX_PATH) {
-        s->status = hn_fail(HN_ERR_LIMIT, "IDA*: depth limit %d reached", SRCH_DOM_MAX_PATH - 1);
-        return -1;
-    }
-    uint64_t allowed = s->allowed[q];
-    const uint8_t *next = s->prune_next ? s->prune_next + (size_t)q * (size_t)s->nmoves : NULL;
-    save(s, depth);
-    for (int m = 0; m < s->nmoves; m++) {
-        if (!(allowed >> m & 1) || !s->def->apply(s->inst, s->state, m))
-            continue;
-        s->generated++;
-        int64_t gc = g + s->cost[m];
-        int hc = srch_gen_heur_value1(s->h, s->state);
-        int64_t f = gc * s->scale + hc;
-        if (f <= s->bound) {
-            s->path[depth] = (uint8_t)m;
-            int r = dfs(s, depth + 1, gc, next ? next[m] : 0, hc);
-            if (r)
-                return r;
-        } else if (f < s->next_bound) {
-            s->next_bound = f;
-        }
-        undo(s, depth, m);
-    }
-    return 0;
+    return s->def->apply(s->inst, s->state, m) ? srch_gen_heur_value1(s->h, s->state) : -1;
 }
+
+/* Every domain through its function table, every admissible heuristic:
+ * each child made and valued (in the root's scale, hscale 1). */
+#define GEN_IDA_NAME pass_table
+#define GEN_IDA_APPLY_FIRST 1
+#define GEN_IDA_CHILD(s, m, h) table_child(s, m)
+#define GEN_IDA_UNDO(s, d, m) undo(s, d, m)
+#define GEN_IDA_SAVE(s, d) save(s, d)
+#define GEN_IDA_IS_GOAL(s) dom_is_goal((s)->d, (s)->state)
+#define GEN_IDA_NMOVES(s) ((s)->nmoves)
+#define GEN_IDA_COST(s, m) ((s)->cost[m])
+#include "search/generic/gen_ida_tmpl.h"
+
+/* A leaf the domain updates move by move (dom_heur_delta): each child
+ * valued from its parent's value before it is made, so a child past the
+ * bound is never made nor undone. */
+#define GEN_IDA_NAME pass_delta
+#define GEN_IDA_APPLY_FIRST 0
+#define GEN_IDA_CHILD(s, m, h) dom_heur_delta((s)->adm, (s)->state, m, h)
+#define GEN_IDA_APPLY(s, m) (s)->def->apply((s)->inst, (s)->state, m)
+#define GEN_IDA_UNDO(s, d, m) undo(s, d, m)
+#define GEN_IDA_SAVE(s, d) save(s, d)
+#define GEN_IDA_IS_GOAL(s) dom_is_goal((s)->d, (s)->state)
+#define GEN_IDA_NMOVES(s) ((s)->nmoves)
+#define GEN_IDA_COST(s, m) ((s)->cost[m])
+#include "search/generic/gen_ida_tmpl.h"
 
 /* Depth `depth`'s children of the current state with their values: the
  * network builds each child's first layer from the state's, which the
  * previous call (the state's own siblings) left behind. NULL on error
  * (s->status set). */
-static struct level *net_children(ida *s, int depth, int q)
+static struct gen_ida_level *net_children(gen_ida *s, int depth, int q)
 {
     static const int zeros[DOM_MAX_MOVES];
-    struct level *lv = s->lv[depth];
+    struct gen_ida_level *lv = s->lv[depth];
     if (!lv) { /* once per depth and search */
         lv = s->lv[depth] = malloc(sizeof *lv + (size_t)s->nmoves * dom_state_bytes(s->d));
         if (!lv) {
@@ -138,20 +96,12 @@ static struct level *net_children(ida *s, int depth, int q)
 
 /* dfs with a network: children evaluated together, then visited in move
  * order by apply and undone by the inverse move. */
-static int dfs_net(ida *s, int depth, int64_t g, int q, int hcur)
+static int pass_net(gen_ida *s, int depth, int64_t g, int q, int hcur)
 {
-    if ((hcur == 0 || s->goal_any) && dom_is_goal(s->d, s->state)) {
-        s->length = depth;
-        return 1;
-    }
-    s->expanded++;
-    if (over_limit(s))
-        return -1;
-    if (depth + 1 >= SRCH_DOM_MAX_PATH) {
-        s->status = hn_fail(HN_ERR_LIMIT, "IDA*: depth limit %d reached", SRCH_DOM_MAX_PATH - 1);
-        return -1;
-    }
-    struct level *lv = net_children(s, depth, q);
+    int e = gen_ida_enter(s, depth, (hcur == 0 || s->goal_any) && dom_is_goal(s->d, s->state));
+    if (e)
+        return e;
+    struct gen_ida_level *lv = net_children(s, depth, q);
     if (!lv)
         return -1;
     s->generated += (uint64_t)lv->n;
@@ -166,7 +116,7 @@ static int dfs_net(ida *s, int depth, int64_t g, int q, int hcur)
         }
         s->path[depth] = (uint8_t)m;
         s->def->apply(s->inst, s->state, m);
-        int r = dfs_net(s, depth + 1, gc, next ? next[m] : 0, lv->hv[i]);
+        int r = pass_net(s, depth + 1, gc, next ? next[m] : 0, lv->hv[i]);
         if (r)
             return r;
         undo(s, depth, m);
@@ -174,17 +124,42 @@ static int dfs_net(ida *s, int depth, int64_t g, int q, int hcur)
     return 0;
 }
 
-static int ida_run(ida *s, srch_dom_result *res)
+/* The pass for this search, s->adm and s->hscale set for it, and the
+ * start's value in the pass's units into *h0. */
+static gen_ida_pass pick_pass(gen_ida *s, int *h0)
 {
-    int h0 = srch_gen_heur_value1(s->h, s->state);
-    res->h0 = h0;
-    s->bound = h0;
+    s->hscale = 1;
+    if (s->net) {
+        *h0 = srch_gen_heur_value1(s->h, s->state);
+        return pass_net;
+    }
+    const dom_heur *leaf = srch_gen_heur_leaf(s->h);
+    gen_ida_pass pass = leaf ? srch_gen_ida_np(s, leaf) : NULL;
+    if (!pass && leaf && dom_heur_has_delta(leaf))
+        pass = pass_delta;
+    if (!pass) {
+        *h0 = srch_gen_heur_value1(s->h, s->state);
+        return pass_table;
+    }
+    /* the leaf's own values, times the root's scale in f */
+    s->adm = leaf;
+    s->hscale = s->scale;
+    *h0 = dom_heur_eval(leaf, s->state);
+    return pass;
+}
+
+static int ida_run(gen_ida *s, srch_dom_result *res)
+{
+    int h0;
+    gen_ida_pass pass = pick_pass(s, &h0);
+    res->h0 = h0 * s->hscale;
+    s->bound = (int64_t)h0 * s->hscale;
     for (;;) {
         if (s->bound >= s->below)
             return hn_fail(HN_ERR_UNSOLVABLE, "IDA*: no solution below the bound");
         s->next_bound = INT64_MAX;
         res->stored++; /* iterations */
-        int r = s->net ? dfs_net(s, 0, 0, DOM_PRUNE_ROOT, h0) : dfs(s, 0, 0, DOM_PRUNE_ROOT, h0);
+        int r = pass(s, 0, 0, DOM_PRUNE_ROOT, h0);
         if (r > 0)
             return 0;
         if (r < 0)
@@ -216,7 +191,7 @@ int srch_gen_ida_below(const dom *d, const void *start, srch_dom_heur *h, const 
         return res->status;
     double t0 = hn_now();
     uint64_t rows0 = srch_dom_heur_rows(h);
-    ida *s = calloc(1, sizeof *s);
+    gen_ida *s = calloc(1, sizeof *s);
     uint8_t *state = malloc(dom_state_bytes(d));
     /* a domain without inverses is undone by copies (SRCH_DOM_MAX_PATH
      * states: 1 MB at most, for the largest states) */
@@ -228,17 +203,17 @@ int srch_gen_ida_below(const dom *d, const void *start, srch_dom_heur *h, const 
         return res->status = hn_fail(HN_ERR_NOMEM, "IDA*: out of memory");
     }
     memcpy(state, start, dom_state_bytes(d));
-    *s = (ida){.d = d,
-               .def = dom_def_of(d),
-               .inst = dom_instance(d),
-               .h = h,
-               .state = state,
-               .nmoves = dom_nmoves(d),
-               .scale = srch_dom_heur_scale(h),
-               .below = below,
-               .max_expanded = lim ? lim->max_expanded : 0,
-               .deadline = srch_gen_deadline(lim, t0),
-               .saved = saved};
+    *s = (gen_ida){.d = d,
+                   .def = dom_def_of(d),
+                   .inst = dom_instance(d),
+                   .h = h,
+                   .state = state,
+                   .nmoves = dom_nmoves(d),
+                   .scale = srch_dom_heur_scale(h),
+                   .below = below,
+                   .max_expanded = lim ? lim->max_expanded : 0,
+                   .deadline = srch_gen_deadline(lim, t0),
+                   .saved = saved};
     const dom_facts *f = dom_facts_of(d);
     for (int m = 0; m < s->nmoves; m++) {
         s->cost[m] = dom_move_cost(d, m);

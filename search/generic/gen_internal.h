@@ -27,6 +27,10 @@ uint64_t srch_gen_net_updates(const gen_net *n);
  * value read directly when the heuristic is one, else through eval. A
  * failed evaluation gives 0 (still a lower bound). */
 int srch_gen_heur_value1(srch_dom_heur *h, const void *state);
+/* The admissible leaf whose value times the root's scale is h's value
+ * (what srch_gen_heur_value1 reads directly), or NULL when h is more than
+ * that (a network, a max or sum, a floor or an offset). */
+const dom_heur *srch_gen_heur_leaf(const srch_dom_heur *h);
 
 /* ---- IDA* (gen_ida.c) ---- */
 
@@ -35,6 +39,16 @@ int srch_gen_heur_value1(srch_dom_heur *h, const void *state);
  * f < below exists when h is admissible). */
 int srch_gen_ida_below(const dom *d, const void *start, srch_dom_heur *h, const srch_limits *lim,
                        int64_t below, srch_dom_result *res);
+
+/* The search's state (gen_ida_tmpl.h) and a depth-first pass over it, one
+ * per instantiation of the template. */
+typedef struct gen_ida gen_ida;
+typedef int (*gen_ida_pass)(gen_ida *s, int depth, int64_t g, int q, int h);
+
+/* gen_ida_np.c: the n-puzzle's own pass when s is on the built-in npuzzle
+ * domain and valued by its Manhattan distance or linear conflicts (the
+ * leaf adm), with s->fast set; NULL otherwise. */
+gen_ida_pass srch_gen_ida_np(gen_ida *s, const dom_heur *adm);
 
 /* ---- the goal's ball (gen_ball.c) ---- */
 
