@@ -1,9 +1,11 @@
 /* The generic search core on the npuzzle domain against the specialized
  * n-puzzle searches: A* and IDA* with Manhattan distance expand and
  * generate exactly as many states, with solutions of the same length (the
- * move order, U D L R, the heap and its tie-breaking are the same); an
+ * move order, U D L R, the heap and its tie-breaking are the same), IDA*
+ * with linear conflicts too, by each instantiation of its pass; an
  * n-puzzle model from before models recorded their domain gives the
  * specialized ANN heuristic's estimates through the generic path. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -36,6 +38,62 @@ static void compare(const dom *d, srch_dom_heur *h, const srch_np_heur *md, cons
               "A*: length %d/%d expanded %llu/%llu generated %llu/%llu", r->length, g->length,
               (unsigned long long)r->expanded, (unsigned long long)g->expanded,
               (unsigned long long)r->generated, (unsigned long long)g->generated);
+}
+
+/* IDA* on one board by every instantiation of its pass (gen_ida_tmpl.h)
+ * against the n-puzzle path's: the built-in domain's own (move and update
+ * inlined), a copy of its definition under another name (the function
+ * table with heur_delta), the copy as a plug-in built before the hook (the
+ * table, children valued whole), and "max:H" (the table: not a plain
+ * leaf). Same lengths, expansions and children. */
+static void compare_passes(dom *const *doms, int ndoms, const char *name, const srch_np_heur *np,
+                           const srch_np_board *b)
+{
+    srch_np_result r;
+    static srch_dom_result g;
+    CHECK(srch_np_idastar(b, np, NULL, &r) == 0);
+    for (int i = 0; i < 2 * ndoms; i++) {
+        const dom *d = doms[i % ndoms];
+        char hname[64];
+        snprintf(hname, sizeof hname, "%s%s", i < ndoms ? "" : "max:", name);
+        int st;
+        uint8_t s[DOM_MAX_STATE_BYTES];
+        srch_dom_heur *h = srch_dom_heur_adm(d, hname, &st);
+        CHECK(h && to_state(d, b, s) == 0 && srch_dom_idastar(d, s, h, NULL, &g) == 0);
+        CHECK_MSG(r.length == g.length && r.expanded == g.expanded && r.generated == g.generated &&
+                      g.h0 == r.h0,
+                  "IDA* %s on %s: length %d/%d expanded %llu/%llu generated %llu/%llu", hname,
+                  dom_def_of(d)->name, r.length, g.length, (unsigned long long)r.expanded,
+                  (unsigned long long)g.expanded, (unsigned long long)r.generated,
+                  (unsigned long long)g.generated);
+        srch_dom_heur_free(h);
+    }
+}
+
+static void passes(void)
+{
+    dom_def copy = *dom_builtin(0), old = *dom_builtin(0);
+    copy.name = "npcopy";
+    old.name = "npold";
+    old.struct_size = (uint32_t)offsetof(dom_def, heur_delta);
+    int st;
+    dom *doms[3] = {dom_open("npuzzle:4x4", &st), dom_open_def(&copy, "4x4", &st),
+                    dom_open_def(&old, "4x4", &st)};
+    srch_np_heur *md = srch_np_heur_manhattan_new(4, SRCH_NP_GOAL_BLANK_FIRST, &st);
+    srch_np_heur *lc = srch_np_heur_lc_new(4, SRCH_NP_GOAL_BLANK_FIRST, &st);
+    CHECK(doms[0] && doms[1] && doms[2] && md && lc);
+    hn_rng *rng = hn_rng_new(62);
+    for (int i = 0; doms[0] && doms[1] && doms[2] && md && lc && i < 10; i++) {
+        srch_np_board b;
+        srch_np_board_random_walk(&b, 4, SRCH_NP_GOAL_BLANK_FIRST, 24 + 4 * i, rng);
+        compare_passes(doms, 3, "manhattan", md, &b);
+        compare_passes(doms, 3, "lc", lc, &b);
+    }
+    hn_rng_free(rng);
+    srch_np_heur_free(md);
+    srch_np_heur_free(lc);
+    for (int i = 0; i < 3; i++)
+        dom_free(doms[i]);
 }
 
 static void compare_net(const dom *d, int engine, double tol)
@@ -144,6 +202,7 @@ int main(void)
         compare(d, h, md, &b, r, g);
     }
     hn_rng_free(rng);
+    passes();
     compare_net(d, SRCH_DOM_ENGINE_FLOAT, 1e-5);
     compare_net(d, SRCH_DOM_ENGINE_Q8, 0.05);
     compare_net_astar(d);
