@@ -26,24 +26,22 @@
 enum np_move { NP_UP = 0, NP_DOWN = 1, NP_LEFT = 2, NP_RIGHT = 3 };
 
 typedef struct np_dom {
-  int w, h, cells; /* columns, rows, w * h */
-  int blank_last;  /* goal 1 2 .. N-1 0 instead of 0 1 .. N-1 */
-  const dom_host *host;
-  int8_t next[4][NP_MAX_CELLS];    /* cell the blank reaches by a move, or -1 */
-  uint8_t goal_cell[NP_MAX_CELLS]; /* by tile */
-  uint8_t goal_row[NP_MAX_CELLS], goal_col[NP_MAX_CELLS]; /* by tile */
-  /* Square boards: the mirror image across the main diagonal maps the
-   * goal to itself (both goals keep the blank on the diagonal) and every
-   * move to a move, so a heuristic may also look at the mirrored board. */
-  uint8_t mirror_cell[NP_MAX_CELLS];
-  uint8_t
-      mirror_tile[NP_MAX_CELLS]; /* the tile whose goal is the mirror of t's */
-  uint8_t dist[NP_MAX_CELLS]
-              [NP_MAX_CELLS]; /* [tile][cell]: Manhattan distance */
-  char canonical[48];
-  char encoding[64];
-  char default_pdb[160]; /* "pdb:7-8", "pdb:5-5-5-5-5-5-5" */
-  char heuristics[200];
+    int w, h, cells; /* columns, rows, w * h */
+    int blank_last;  /* goal 1 2 .. N-1 0 instead of 0 1 .. N-1 */
+    const dom_host *host;
+    int8_t next[4][NP_MAX_CELLS];    /* cell the blank reaches by a move, or -1 */
+    uint8_t goal_cell[NP_MAX_CELLS]; /* by tile */
+    uint8_t goal_row[NP_MAX_CELLS], goal_col[NP_MAX_CELLS]; /* by tile */
+    /* Square boards: the mirror image across the main diagonal maps the
+     * goal to itself (both goals keep the blank on the diagonal) and every
+     * move to a move, so a heuristic may also look at the mirrored board. */
+    uint8_t mirror_cell[NP_MAX_CELLS];
+    uint8_t mirror_tile[NP_MAX_CELLS];        /* the tile whose goal is the mirror of t's */
+    uint8_t dist[NP_MAX_CELLS][NP_MAX_CELLS]; /* [tile][cell]: Manhattan distance */
+    char canonical[48];
+    char encoding[64];
+    char default_pdb[160]; /* "pdb:7-8", "pdb:5-5-5-5-5-5-5" */
+    char heuristics[200];
 } np_dom;
 
 /* Format a message and hand it to host->fail: returns status. */
@@ -61,8 +59,7 @@ int dom_np_solvable(const np_dom *in, const uint8_t *tiles, int blank);
 
 /* State text (npuzzle_text.c). */
 int dom_np_parse_state(const void *inst, const char *text, void *state);
-int dom_np_format_state(const void *inst, const void *state, char *buf,
-                        size_t cap);
+int dom_np_format_state(const void *inst, const void *state, char *buf, size_t cap);
 
 /* Heuristics by name (npuzzle_heur.c): "manhattan", "lc", "pdb:PARTITION"
  * (dom_np_pdb_open). */
@@ -81,51 +78,54 @@ void dom_np_default_partition(const np_dom *in, char *buf, size_t cap);
  * npuzzle_pdb_build.c). A group's placement (the cells of its k tiles, in
  * the group's tile order) is ranked as a k-permutation of the cells:
  * digit i is the cell's index among the cells tiles 0..i-1 leave free. */
-static inline uint64_t np_rank(const uint8_t *cell, int k, int cells) {
-  uint64_t used = 0, r = 0;
-  for (int i = 0; i < k; i++) {
-    uint64_t bit = 1ull << cell[i];
-    r = r * (uint64_t)(cells - i) +
-        (uint64_t)(cell[i] - __builtin_popcountll(used & (bit - 1)));
-    used |= bit;
-  }
-  return r;
+static inline uint64_t np_rank(const uint8_t *cell, int k, int cells)
+{
+    uint64_t used = 0, r = 0;
+    for (int i = 0; i < k; i++) {
+        uint64_t bit = 1ull << cell[i];
+        r = r * (uint64_t)(cells - i) +
+            (uint64_t)(cell[i] - __builtin_popcountll(used & (bit - 1)));
+        used |= bit;
+    }
+    return r;
 }
 
 /* Index of the n-th (0-based) zero bit of used. */
-static inline int np_nth_free(uint64_t used, int n) {
+static inline int np_nth_free(uint64_t used, int n)
+{
 #if defined(__BMI2__)
-  return __builtin_ctzll(_pdep_u64(1ull << n, ~used));
+    return __builtin_ctzll(_pdep_u64(1ull << n, ~used));
 #else
-  uint64_t free_bits = ~used;
-  for (int i = 0; i < n; i++)
-    free_bits &= free_bits - 1;
-  return __builtin_ctzll(free_bits);
+    uint64_t free_bits = ~used;
+    for (int i = 0; i < n; i++)
+        free_bits &= free_bits - 1;
+    return __builtin_ctzll(free_bits);
 #endif
 }
 
 /* The inverse of np_rank: fills cell[0..k) and returns their mask. */
-static inline uint64_t np_unrank(uint64_t r, int k, int cells, uint8_t *cell) {
-  int digit[NP_MAX_K];
-  for (int i = k - 1; i >= 0; i--) {
-    uint64_t base = (uint64_t)(cells - i);
-    digit[i] = (int)(r % base);
-    r /= base;
-  }
-  uint64_t used = 0;
-  for (int i = 0; i < k; i++) {
-    cell[i] = (uint8_t)np_nth_free(used, digit[i]);
-    used |= 1ull << cell[i];
-  }
-  return used;
+static inline uint64_t np_unrank(uint64_t r, int k, int cells, uint8_t *cell)
+{
+    int digit[NP_MAX_K];
+    for (int i = k - 1; i >= 0; i--) {
+        uint64_t base = (uint64_t)(cells - i);
+        digit[i] = (int)(r % base);
+        r /= base;
+    }
+    uint64_t used = 0;
+    for (int i = 0; i < k; i++) {
+        cell[i] = (uint8_t)np_nth_free(used, digit[i]);
+        used |= 1ull << cell[i];
+    }
+    return used;
 }
 
 /* Fill table[0..entries) for the group whose tiles' goal cells are
  * home[0..k): per placement, the fewest moves of those tiles from it to
  * home over all positions of the blank. 0, or a status through host->fail
  * (out of memory, stopped). */
-int dom_np_pdb_build(const np_dom *in, const uint8_t *home, int k,
-                     uint8_t *table, uint64_t entries);
+int dom_np_pdb_build(const np_dom *in, const uint8_t *home, int k, uint8_t *table,
+                     uint64_t entries);
 
 typedef struct np_pdb np_pdb;
 /* The set for a partition: a published name on its board ("7-8", "6-6-3",

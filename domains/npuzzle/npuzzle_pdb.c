@@ -5,8 +5,10 @@
  * blank positions is kept, npuzzle_pdb_build.c). A move moves one tile of
  * one group, so the sum over groups is admissible.
  *
- * Groups are given by their sizes and cut from the goal in compact
- * regions; tables are kept in the host's cache folder, one file per group
+ * Groups are named (the published partitions of the 8-, 15- and
+ * 24-puzzle), listed tile by tile, or given by their sizes and cut from
+ * the goal in compact regions; tables are kept in the host's cache folder,
+ * one file per group
  * named after the board, the blank's goal cell and the group's goal cells
  * (so goal layouts and partitions that share a group share its file), and
  * checked by CRC-32 when loaded into anonymous memory. */
@@ -50,7 +52,35 @@ static uint64_t placements(int cells, int k)
     return e;
 }
 
-/* ---- partitions: "5-5-5-5-5-5-5" ---- */
+/* ---- partitions: named, explicit tile groups, or group sizes ---- */
+
+/* The named partitions of the 8-, 15- and 24-puzzle, tile groups for the
+ * blank-first goal, copied from search/npuzzle/pdb.c so that a name means
+ * one table on both paths: 7-8 (the top seven / bottom eight tiles) and the
+ * 24-puzzle's 6-6-6-6 are the partitions of Korf & Felner, "Disjoint
+ * pattern database heuristics" (AIJ 134, 2002); 6-6-3 and 5-5-5 are compact
+ * groups of neighbouring tiles in the same spirit, as that file says; 8 is
+ * the exact 8-puzzle table. Written in this file's own group syntax. */
+static const struct {
+    const char *name;
+    int side;
+    const char *groups;
+} published[] = {
+    {"8", 3, "1.2.3.4.5.6.7.8"},
+    {"7-8", 4, "1.2.3.4.5.6.7/8.9.10.11.12.13.14.15"},
+    {"6-6-3", 4, "1.2.3/4.5.8.9.12.13/6.7.10.11.14.15"},
+    {"5-5-5", 4, "1.2.3.6.7/4.5.8.9.12/10.11.13.14.15"},
+    {"6-6-6-6", 5, "1.2.5.6.7.12/3.4.8.9.13.14/10.11.15.16.20.21/17.18.19.22.23.24"},
+};
+
+/* The published groups of `name` for this board, or NULL. */
+static const char *published_groups(const np_dom *in, const char *name)
+{
+    for (size_t i = 0; i < sizeof published / sizeof published[0]; i++)
+        if (in->w == in->h && in->w == published[i].side && !strcmp(name, published[i].name))
+            return published[i].groups;
+    return NULL;
+}
 
 /* Goal cells in an order whose runs are compact regions: bands of two rows
  * (the last band takes three when the height is odd), each read column by
@@ -81,7 +111,7 @@ static int parse_sizes(const np_dom *in, const char *sizes, int *size)
         if (!digits || k < 1 || k > NP_MAX_K || n == NP_MAX_GROUPS)
             return dom_np_fail(in, DOM_ERR_ARG,
                                "pdb:%s: expected group sizes 1..%d joined by '-' (at most %d "
-                               "groups), such as pdb:%s",
+                               "groups), such as pdb:%s, or tile groups such as pdb:1.2.3/4.5",
                                sizes, NP_MAX_K, NP_MAX_GROUPS, in->default_pdb + 4);
         size[n++] = k;
         sum += k;
@@ -97,11 +127,82 @@ static int parse_sizes(const np_dom *in, const char *sizes, int *size)
     return n;
 }
 
-/* Assign the tiles to groups along band_order. */
-static int make_groups(np_pdb *p, const char *sizes)
+/* Tile groups "1.2.3/4.5.8.9.12.13/...": tiles joined by '.', groups by
+ * '/' (commas would split max:A,B), every tile 1..cells-1 exactly once.
+ * Fills tiles[g][0..size[g]) and returns the number of groups. */
+static int parse_tile_groups(const np_dom *in, const char *spec, const char *text,
+                             uint8_t tiles[][NP_MAX_K], int *size)
+{
+    uint64_t seen = 0;
+    int n = 0;
+    size[0] = 0;
+    for (const char *s = text;;) {
+        int t = 0, digits = 0;
+        for (; *s >= '0' && *s <= '9' && digits < 3; s++, digits++)
+            t = t * 10 + (*s - '0');
+        if (!digits || t < 1 || t >= in->cells)
+            return dom_np_fail(in, DOM_ERR_ARG,
+                               "pdb:%s: expected tiles 1..%d joined by '.', groups joined by '/'",
+                               spec, in->cells - 1);
+        if (seen >> t & 1)
+            return dom_np_fail(in, DOM_ERR_ARG, "pdb:%s: tile %d is in two groups", spec, t);
+        if (size[n] == NP_MAX_K)
+            return dom_np_fail(in, DOM_ERR_ARG, "pdb:%s: a group holds at most %d tiles", spec,
+                               NP_MAX_K);
+        seen |= 1ull << t;
+        tiles[n][size[n]++] = (uint8_t)t;
+        if (!*s)
+            break;
+        if (*s == '/') {
+            if (++n == NP_MAX_GROUPS)
+                return dom_np_fail(in, DOM_ERR_ARG, "pdb:%s: at most %d groups", spec,
+                                   NP_MAX_GROUPS);
+            size[n] = 0;
+        } else if (*s != '.')
+            return dom_np_fail(in, DOM_ERR_ARG,
+                               "pdb:%s: '%c': tiles are joined by '.', groups by '/'", spec, *s);
+        s++;
+    }
+    for (int t = 1; t < in->cells; t++)
+        if (!(seen >> t & 1))
+            return dom_np_fail(in, DOM_ERR_ARG, "pdb:%s: tile %d is in no group", spec, t);
+    return n + 1;
+}
+
+/* Group g holds tiles[0..k): kept sorted by goal cell, so that the same
+ * cells give the same table and file whatever the order given. */
+static int set_group(np_pdb *p, int g, const uint8_t *tiles, int k, const char *spec)
 {
     const np_dom *in = p->in;
-    int size[NP_MAX_GROUPS];
+    np_group *gr = &p->g[g];
+    uint8_t homes[NP_MAX_K];
+    for (int i = 0; i < k; i++)
+        homes[i] = in->goal_cell[tiles[i]];
+    for (int i = 1; i < k; i++)
+        for (int j = i; j > 0 && homes[j - 1] > homes[j]; j--) {
+            uint8_t x = homes[j];
+            homes[j] = homes[j - 1];
+            homes[j - 1] = x;
+        }
+    uint8_t tile_at[NP_MAX_CELLS];
+    for (int t = 0; t < in->cells; t++)
+        tile_at[in->goal_cell[t]] = (uint8_t)t;
+    gr->k = k;
+    for (int i = 0; i < k; i++) {
+        gr->home[i] = homes[i];
+        gr->tile[i] = tile_at[homes[i]];
+    }
+    gr->entries = placements(in->cells, k);
+    if (gr->entries > NP_MAX_ENTRIES)
+        return dom_np_fail(in, DOM_ERR_ARG,
+                           "pdb:%s: a group of %d tiles needs %llu entries (at most %llu)", spec, k,
+                           (unsigned long long)gr->entries, (unsigned long long)NP_MAX_ENTRIES);
+    return 0;
+}
+
+/* Tiles by sizes along band_order, skipping the blank's goal cell. */
+static int band_groups(const np_dom *in, const char *sizes, uint8_t tiles[][NP_MAX_K], int *size)
+{
     int n = parse_sizes(in, sizes, size);
     if (n < 0)
         return n;
@@ -109,37 +210,42 @@ static int make_groups(np_pdb *p, const char *sizes)
     band_order(in, order);
     for (int t = 0; t < in->cells; t++)
         tile_at[in->goal_cell[t]] = (uint8_t)t;
-    int next = 0;
-    for (int g = 0; g < n; g++) {
-        np_group *gr = &p->g[g];
-        uint8_t homes[NP_MAX_K];
+    for (int g = 0, next = 0; g < n; g++)
         for (int i = 0; i < size[g]; i++) {
             while (tile_at[order[next]] == 0)
-                next++; /* the blank's goal cell */
-            homes[i] = order[next++];
+                next++;
+            tiles[g][i] = tile_at[order[next++]];
         }
-        /* sorted goal cells: one file per cell set */
-        for (int i = 1; i < size[g]; i++)
-            for (int j = i; j > 0 && homes[j - 1] > homes[j]; j--) {
-                uint8_t x = homes[j];
-                homes[j] = homes[j - 1];
-                homes[j - 1] = x;
-            }
-        gr->k = size[g];
-        for (int i = 0; i < size[g]; i++) {
-            gr->home[i] = homes[i];
-            gr->tile[i] = tile_at[homes[i]];
-        }
-        gr->entries = placements(in->cells, gr->k);
-        if (gr->entries > NP_MAX_ENTRIES)
-            return dom_np_fail(in, DOM_ERR_ARG,
-                               "pdb:%s: a group of %d tiles needs %llu entries (at "
-                               "most %llu)",
-                               sizes, gr->k, (unsigned long long)gr->entries,
-                               (unsigned long long)NP_MAX_ENTRIES);
+    return n;
+}
+
+/* The groups of a partition name: explicit tiles ("1.2.3/4.5..."), a
+ * published name on its board ("6-6-3" on 4x4), else sizes along the band
+ * order. Published groups are for the blank-first goal; on blank-last
+ * boards they are turned by 180 degrees (tile t -> cells - t, the
+ * conversion search/npuzzle/ applies to such boards), so both paths give
+ * every board the same value. */
+static int make_groups(np_pdb *p, const char *spec)
+{
+    const np_dom *in = p->in;
+    uint8_t tiles[NP_MAX_GROUPS][NP_MAX_K];
+    int size[NP_MAX_GROUPS], n;
+    const char *named = published_groups(in, spec);
+    if (strpbrk(spec, "./") || named) {
+        n = parse_tile_groups(in, spec, named ? named : spec, tiles, size);
+        for (int g = 0; named && in->blank_last && g < n; g++)
+            for (int i = 0; i < size[g]; i++)
+                tiles[g][i] = (uint8_t)(in->cells - tiles[g][i]);
+    } else
+        n = band_groups(in, spec, tiles, size);
+    for (int g = 0; g < n; g++) {
+        int st = set_group(p, g, tiles[g], size[g], spec);
+        if (st)
+            return st;
     }
-    p->ngroups = n;
-    return 0;
+    if (n > 0)
+        p->ngroups = n;
+    return n < 0 ? n : 0;
 }
 
 /* ---- the cache file: header, table, CRC-32 of the table ---- */
@@ -341,15 +447,34 @@ static int group_open(const np_dom *in, np_group *g)
     return 0;
 }
 
-np_pdb *dom_np_pdb_open(const np_dom *in, const char *sizes)
+/* A debug line naming the tiles of each group in pdb:GROUPS syntax, so a
+ * name ("6-6-3") can be checked and restated tile by tile. */
+static void log_groups(const np_pdb *p, const char *spec)
+{
+    char buf[400];
+    int n = 0;
+    for (int g = 0; g < p->ngroups && n >= 0 && (size_t)n < sizeof buf; g++)
+        for (int i = 0; i < p->g[g].k && n >= 0 && (size_t)n < sizeof buf; i++)
+            n += snprintf(buf + n, sizeof buf - (size_t)n, "%s%d",
+                          i   ? "."
+                          : g ? "/"
+                              : "",
+                          p->g[g].tile[i]);
+    dom_np_log(p->in, 0, "npuzzle:%dx%d%s pdb:%s: tile groups %s", p->in->w, p->in->h,
+               p->in->blank_last ? ":blank-last" : "", spec, n > 0 ? buf : "");
+}
+
+np_pdb *dom_np_pdb_open(const np_dom *in, const char *spec)
 {
     np_pdb *p = calloc(1, sizeof *p);
     if (!p) {
-        dom_np_fail(in, DOM_ERR_NOMEM, "out of memory for pdb:%s", sizes);
+        dom_np_fail(in, DOM_ERR_NOMEM, "out of memory for pdb:%s", spec);
         return NULL;
     }
     p->in = in;
-    int st = make_groups(p, sizes);
+    int st = make_groups(p, spec);
+    if (st == 0)
+        log_groups(p, spec);
     for (int g = 0; st == 0 && g < p->ngroups; g++)
         st = group_open(in, &p->g[g]);
     if (st) {
