@@ -10,39 +10,82 @@
  *
  * A breadth-first search by cost over flat arrays indexed by rank:
  *   table[p]  the first layer that reached placement p;
- *   seen[p]   the cells of every region the blank had with p so far;
- *   added[p]  regions reached in this layer (merged into seen after it,
- *             so a layer never expands what it has just reached);
+ *   seen[p]   the cells of every region the blank had with p so far, in
+ *             16, 32 or 64 bits as the board needs (2 bytes a placement on
+ *             4x4, as datagen/pdb_build.c; 8 on boards past 32 cells);
  *   cur/next  bitmaps of the placements reached in this / the next layer.
- * Regions are 64-bit cell masks grown by shifts. Two threads share each
- * layer by halves of the bitmap. */
+ * A region reached for a placement of cur is deferred to the end of the
+ * layer (a layer never expands what it has just reached); any other goes
+ * into seen at once. Regions are cell masks grown by shifts. Threads (one
+ * per core, at most 8, as `heurnet pdb build` starts by default) take
+ * chunks of the layer's bitmap from an atomic counter. */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "domains/npuzzle/npuzzle.h"
 
 #define NP_UNSEEN 255u
 #define NP_ERR_INTERRUPTED (-9) /* hn_status's value; domain.h has no name for it */
+#define NP_MAX_THREADS 8
+#define NP_CHUNK_WORDS 1024 /* 64 K placements a work unit */
 
 typedef struct np_build {
     const np_dom *in;
-    int k;
+    int k, mask_bytes, threads;
     uint8_t *table;
     uint64_t entries, words;
-    uint64_t *seen, *added, *cur, *next;
+    void *seen; /* uint16_t, uint32_t or uint64_t per placement */
+    uint64_t *cur, *next;
     uint64_t full, not_first_col, not_last_col;
+    uint64_t next_chunk; /* atomic */
+    int depth;
 } np_build;
+
+typedef struct np_deferred {
+    uint64_t p, region;
+} np_deferred;
 
 typedef struct np_slice {
     np_build *b;
-    int depth;
-    uint64_t lo, hi; /* words of cur */
-    uint64_t found;
-    int stop;
+    np_deferred *defer;
+    size_t ndefer, cap;
+    int stop, nomem;
 } np_slice;
+
+static inline uint64_t seen_get(const np_build *b, uint64_t p)
+{
+    switch (b->mask_bytes) {
+    case 2:
+        return __atomic_load_n((uint16_t *)b->seen + p, __ATOMIC_RELAXED);
+    case 4:
+        return __atomic_load_n((uint32_t *)b->seen + p, __ATOMIC_RELAXED);
+    default:
+        return __atomic_load_n((uint64_t *)b->seen + p, __ATOMIC_RELAXED);
+    }
+}
+
+static inline void seen_or(np_build *b, uint64_t p, uint64_t m)
+{
+    switch (b->mask_bytes) {
+    case 2:
+        __atomic_fetch_or((uint16_t *)b->seen + p, (uint16_t)m, __ATOMIC_RELAXED);
+        break;
+    case 4:
+        __atomic_fetch_or((uint32_t *)b->seen + p, (uint32_t)m, __ATOMIC_RELAXED);
+        break;
+    default:
+        __atomic_fetch_or((uint64_t *)b->seen + p, m, __ATOMIC_RELAXED);
+    }
+}
+
+static inline void seen_prefetch(const np_build *b, uint64_t p)
+{
+    __builtin_prefetch((const uint8_t *)b->seen + p * (uint64_t)b->mask_bytes, 1);
+}
 
 /* The region of `empty` connected to the cells of m. */
 static inline uint64_t flood(const np_build *b, uint64_t m, uint64_t empty)
@@ -58,105 +101,126 @@ static inline uint64_t flood(const np_build *b, uint64_t m, uint64_t empty)
     }
 }
 
+static void defer(np_slice *s, uint64_t p, uint64_t region)
+{
+    if (s->ndefer == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 4096;
+        np_deferred *x = realloc(s->defer, cap * sizeof *x);
+        if (!x) {
+            s->nomem = 1;
+            return;
+        }
+        s->defer = x;
+        s->cap = cap;
+    }
+    s->defer[s->ndefer++] = (np_deferred){p, region};
+}
+
 /* Placement `child`, blank region through `cell`: record it unless seen. */
 static inline void reach(np_slice *s, uint64_t child, int cell, uint64_t occupied)
 {
     np_build *b = s->b;
-    uint64_t bit = 1ull << cell;
-    uint64_t known = __atomic_load_n(&b->seen[child], __ATOMIC_RELAXED) |
-                     __atomic_load_n(&b->added[child], __ATOMIC_RELAXED);
-    if (known & bit)
+    if (seen_get(b, child) >> cell & 1)
         return;
-    uint64_t region = flood(b, bit, b->full & ~occupied);
-    uint64_t old = __atomic_fetch_or(&b->added[child], region, __ATOMIC_RELAXED);
-    if (old & bit)
-        return; /* the other thread was first */
+    uint64_t region = flood(b, 1ull << cell, b->full & ~occupied);
+    if (__atomic_load_n(&b->cur[child >> 6], __ATOMIC_RELAXED) >> (child & 63) & 1) {
+        defer(s, child, region); /* being expanded in this layer */
+        return;
+    }
+    seen_or(b, child, region);
     __atomic_fetch_or(&b->next[child >> 6], 1ull << (child & 63), __ATOMIC_RELAXED);
     if (__atomic_load_n(&b->table[child], __ATOMIC_RELAXED) == NP_UNSEEN)
-        __atomic_store_n(&b->table[child], (uint8_t)(s->depth + 1), __ATOMIC_RELAXED);
-    s->found++;
+        __atomic_store_n(&b->table[child], (uint8_t)(b->depth + 1), __ATOMIC_RELAXED);
 }
 
-/* Every move of a group tile into one blank region of placement p. */
+typedef struct np_move_to {
+    uint64_t child, occupied;
+    int cell; /* where the blank ends up: the moved tile's old cell */
+} np_move_to;
+
+/* Every move of a group tile into one blank region of placement p: the
+ * children are ranked and their masks prefetched before any is read, so
+ * the cache misses overlap. */
 static void expand(np_slice *s, uint64_t p)
 {
     const np_build *b = s->b;
     const np_dom *in = b->in;
     uint8_t cell[NP_MAX_K];
-    uint64_t occupied = np_unrank(p, b->k, in->cells, cell), empty = b->full & ~occupied;
-    uint64_t regions = b->seen[p];
-    while (regions) {
-        uint64_t region = flood(b, regions & -regions, empty);
-        regions &= ~region;
-        for (int i = 0; i < b->k; i++) {
-            int from = cell[i];
-            for (int m = 0; m < 4; m++) {
-                int to = in->next[m][from];
-                if (to < 0 || !(region >> to & 1))
-                    continue;
-                cell[i] = (uint8_t)to;
-                reach(s, np_rank(cell, b->k, in->cells), from,
-                      occupied ^ (1ull << from) ^ (1ull << to));
-            }
-            cell[i] = (uint8_t)from;
+    uint64_t occupied = np_unrank(p, b->k, in->cells, cell);
+    uint64_t blank = seen_get(b, p); /* whole regions: a tile may enter any */
+    np_move_to to[4 * NP_MAX_K];
+    int n = 0;
+    for (int i = 0; i < b->k; i++) {
+        int from = cell[i];
+        for (int m = 0; m < 4; m++) {
+            int c = in->next[m][from];
+            if (c < 0 || !(blank >> c & 1))
+                continue;
+            cell[i] = (uint8_t)c;
+            uint64_t child = np_rank(cell, b->k, in->cells);
+            to[n++] = (np_move_to){child, occupied ^ (1ull << from) ^ (1ull << c), from};
+            seen_prefetch(b, child);
         }
+        cell[i] = (uint8_t)from;
     }
+    for (int j = 0; j < n; j++)
+        reach(s, to[j].child, to[j].cell, to[j].occupied);
 }
 
-static void *layer_slice(void *arg)
+static void *layer_work(void *arg)
 {
     np_slice *s = arg;
-    const np_dom *in = s->b->in;
-    for (uint64_t w = s->lo; w < s->hi; w++) {
-        if ((w & 0x3fff) == 0 && in->host->stop_requested && in->host->stop_requested()) {
+    np_build *b = s->b;
+    const dom_host *host = b->in->host;
+    for (;;) {
+        uint64_t w0 = __atomic_fetch_add(&b->next_chunk, 1, __ATOMIC_RELAXED) * NP_CHUNK_WORDS;
+        if (w0 >= b->words)
+            return NULL;
+        if (host->stop_requested && host->stop_requested()) {
             s->stop = 1;
             return NULL;
         }
-        for (uint64_t bits = s->b->cur[w]; bits; bits &= bits - 1)
-            expand(s, w * 64 + (uint64_t)__builtin_ctzll(bits));
+        uint64_t w1 = w0 + NP_CHUNK_WORDS < b->words ? w0 + NP_CHUNK_WORDS : b->words;
+        for (uint64_t w = w0; w < w1; w++)
+            for (uint64_t bits = b->cur[w]; bits; bits &= bits - 1)
+                expand(s, w * 64 + (uint64_t)__builtin_ctzll(bits));
     }
-    return NULL;
 }
 
-/* One layer on two threads (one for small tables): the count of new
- * (placement, region) pairs, or a status. */
-static int64_t run_layer(np_build *b, int depth)
+/* One layer on b->threads threads, then the deferred regions: 1 when the
+ * next layer holds a placement, 0 when it is empty, or a status. */
+static int run_layer(np_build *b, np_slice *s)
 {
-    np_slice s[2];
-    int nt = b->entries > 1000000 ? 2 : 1, started = 0;
-    pthread_t tid;
-    for (int i = 0; i < nt; i++)
-        s[i] = (np_slice){b,
-                          depth,
-                          b->words * (uint64_t)i / (uint64_t)nt,
-                          b->words * (uint64_t)(i + 1) / (uint64_t)nt,
-                          0,
-                          0};
-    if (nt == 2)
-        started = pthread_create(&tid, NULL, layer_slice, &s[1]) == 0;
-    if (nt == 2 && !started)
-        layer_slice(&s[1]); /* no second thread: its half here */
-    layer_slice(&s[0]);
-    if (started)
-        pthread_join(tid, NULL);
-    if (s[0].stop || (nt == 2 && s[1].stop))
-        return NP_ERR_INTERRUPTED;
-    return (int64_t)(s[0].found + (nt == 2 ? s[1].found : 0));
-}
-
-/* After a layer: its regions join seen, and next becomes cur. */
-static void end_layer(np_build *b)
-{
-    for (uint64_t w = 0; w < b->words; w++)
-        for (uint64_t bits = b->next[w]; bits; bits &= bits - 1) {
-            uint64_t p = w * 64 + (uint64_t)__builtin_ctzll(bits);
-            b->seen[p] |= b->added[p];
-            b->added[p] = 0;
+    pthread_t tid[NP_MAX_THREADS];
+    int started = 1, st = 0;
+    b->next_chunk = 0;
+    for (; started < b->threads; started++)
+        if (pthread_create(&tid[started], NULL, layer_work, &s[started]))
+            break; /* fewer threads: the others take more chunks */
+    layer_work(&s[0]);
+    for (int t = 1; t < started; t++)
+        pthread_join(tid[t], NULL);
+    for (int t = 0; t < b->threads; t++) {
+        if (s[t].stop)
+            st = NP_ERR_INTERRUPTED;
+        else if (s[t].nomem && !st)
+            st = DOM_ERR_NOMEM;
+        for (size_t i = 0; i < s[t].ndefer; i++) {
+            seen_or(b, s[t].defer[i].p, s[t].defer[i].region);
+            b->next[s[t].defer[i].p >> 6] |= 1ull << (s[t].defer[i].p & 63);
         }
+        s[t].ndefer = 0;
+    }
+    if (st)
+        return st;
+    int any = 0;
+    for (uint64_t w = 0; w < b->words && !any; w++)
+        any = b->next[w] != 0;
     uint64_t *t = b->cur;
     b->cur = b->next;
     b->next = t;
     memset(b->next, 0, b->words * 8);
+    return any;
 }
 
 static void *zeroed(size_t bytes)
@@ -174,23 +238,41 @@ static int search(np_build *b, const uint8_t *home)
     uint64_t root = np_rank(home, b->k, in->cells);
     memset(b->table, NP_UNSEEN, b->entries);
     b->table[root] = 0;
-    b->seen[root] = flood(b, 1ull << in->goal_cell[0], b->full & ~occupied);
+    seen_or(b, root, flood(b, 1ull << in->goal_cell[0], b->full & ~occupied));
     b->cur[root >> 6] |= 1ull << (root & 63);
-    for (int depth = 0; depth < 254; depth++) {
-        int64_t found = run_layer(b, depth);
-        if (found < 0)
-            return in->host->fail(NP_ERR_INTERRUPTED, "pattern database build stopped");
-        if (found == 0)
-            return 0;
-        end_layer(b);
-    }
-    return dom_np_fail(in, DOM_ERR_FORMAT, "pattern database deeper than 254 moves");
+    np_slice s[NP_MAX_THREADS];
+    for (int t = 0; t < b->threads; t++)
+        s[t] = (np_slice){.b = b};
+    int st = 1;
+    for (b->depth = 0; b->depth < 254 && st == 1; b->depth++)
+        st = run_layer(b, s);
+    for (int t = 0; t < b->threads; t++)
+        free(s[t].defer);
+    if (st == NP_ERR_INTERRUPTED)
+        return in->host->fail(NP_ERR_INTERRUPTED, "pattern database build stopped");
+    if (st == DOM_ERR_NOMEM)
+        return dom_np_fail(in, DOM_ERR_NOMEM, "out of memory for a pattern database build");
+    if (st == 1)
+        return dom_np_fail(in, DOM_ERR_FORMAT, "pattern database deeper than 254 moves");
+    return 0;
+}
+
+/* One thread per core up to NP_MAX_THREADS; one for small tables, where
+ * starting threads costs more than the layer. */
+static int build_threads(uint64_t entries)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (entries <= 1000000 || n < 1)
+        return 1;
+    return n > NP_MAX_THREADS ? NP_MAX_THREADS : (int)n;
 }
 
 int dom_np_pdb_build(const np_dom *in, const uint8_t *home, int k, uint8_t *table, uint64_t entries)
 {
     np_build b = {.in = in, .k = k, .table = table, .entries = entries};
     b.words = (entries + 63) / 64;
+    b.threads = build_threads(entries);
+    b.mask_bytes = in->cells <= 16 ? 2 : in->cells <= 32 ? 4 : 8;
     b.full = in->cells == 64 ? ~0ull : (1ull << in->cells) - 1;
     uint64_t first = 0, last = 0;
     for (int r = 0; r < in->h; r++) {
@@ -199,21 +281,17 @@ int dom_np_pdb_build(const np_dom *in, const uint8_t *home, int k, uint8_t *tabl
     }
     b.not_first_col = b.full & ~first;
     b.not_last_col = b.full & ~last;
-    size_t masks = entries * 8, bits = b.words * 8;
+    size_t masks = entries * (size_t)b.mask_bytes, bits = b.words * 8;
     b.seen = zeroed(masks);
-    b.added = zeroed(masks);
     b.cur = zeroed(bits);
     b.next = zeroed(bits);
-    int st = b.seen && b.added && b.cur && b.next
+    int st = b.seen && b.cur && b.next
                  ? search(&b, home)
                  : dom_np_fail(in, DOM_ERR_NOMEM,
-                               "cannot allocate %llu bytes to build a pattern "
-                               "database",
-                               (unsigned long long)(2 * masks + 2 * bits));
+                               "cannot allocate %llu bytes to build a pattern database",
+                               (unsigned long long)(masks + 2 * bits));
     if (b.seen)
         munmap(b.seen, masks);
-    if (b.added)
-        munmap(b.added, masks);
     if (b.cur)
         munmap(b.cur, bits);
     if (b.next)
