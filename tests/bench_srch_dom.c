@@ -6,7 +6,11 @@
  * ratio of the total times. scripts/bench_domain.sh runs it:
  *   build/tests/bench_srch_dom instances/npuzzle/korf100.txt 3 IDS... -- WALKS STEPS
  * A negative REPS lists the boards specialized IDA* solves within -REPS
- * million expansions (to pick IDS). */
+ * million expansions (to pick IDS). Two more modes (bench_ida, pick_boards
+ * below): IDA* with Manhattan or linear conflicts on a board file by every
+ * pass of the generic IDA*, and the picking of moderate boards for it:
+ *   build/tests/bench_srch_dom --ida instances/npuzzle/own/15puzzle-ida.txt 3 lc
+ *   build/tests/bench_srch_dom --pick 6262 16 500000 8000000 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,8 +156,135 @@ static int run_net(const char *model, const char *file, int n, int reps)
     return 0;
 }
 
+/* --pick SEED COUNT LO HI: uniformly random boards (seed SEED) that IDA*
+ * with Manhattan distance solves in LO..HI expansions, as instance lines
+ * (id optimal tiles), until COUNT of them. */
+static int pick_boards(uint64_t seed, int count, uint64_t lo, uint64_t hi)
+{
+    int st;
+    srch_np_heur *md = srch_np_heur_manhattan_new(4, SRCH_NP_GOAL_BLANK_FIRST, &st);
+    hn_rng *rng = hn_rng_new(seed);
+    srch_limits lim = {.max_expanded = hi};
+    static srch_np_result r;
+    for (int found = 0, tried = 0; md && found < count; tried++) {
+        srch_np_board b;
+        char text[256];
+        srch_np_board_random(&b, 4, SRCH_NP_GOAL_BLANK_FIRST, rng);
+        if (srch_np_idastar(&b, md, &lim, &r) || r.expanded < lo)
+            continue;
+        srch_np_board_format(&b, text, sizeof text);
+        printf("%d %d %s\n", tried, r.length, text);
+        found++;
+    }
+    hn_rng_free(rng);
+    srch_np_heur_free(md);
+    return md ? 0 : 1;
+}
+
+/* One IDA* run by name: "np" the n-puzzle path, else the generic one on
+ * its domain and heuristic. The seconds, or -1 on failure or on counts
+ * that differ from *want (filled by the first run). */
+static double ida_once(const srch_np_board *b, const srch_np_heur *np, const dom *d,
+                       srch_dom_heur *h, srch_np_result *want)
+{
+    static srch_dom_result g;
+    if (!d) {
+        if (srch_np_idastar(b, np, NULL, want))
+            return -1;
+        return want->seconds;
+    }
+    char text[256];
+    uint8_t s[DOM_MAX_STATE_BYTES];
+    srch_np_board_format(b, text, sizeof text);
+    if (dom_parse_state(d, text, s) || srch_dom_idastar(d, s, h, NULL, &g))
+        return -1;
+    return g.expanded == want->expanded && g.generated == want->generated &&
+                   g.length == want->length
+               ? g.seconds
+               : -1;
+}
+
+/* --ida FILE REPS HEUR: IDA* with HEUR (manhattan or lc) on every board of
+ * FILE by the n-puzzle path, the generic one on the built-in domain, on a
+ * copy of its definition under another name (the function table, as a
+ * plug-in runs), and with max:HEUR (the table, each child valued whole);
+ * runs interleaved board by board, best of REPS. One TSV row per board,
+ * then the expansions per second of each over all boards. */
+static int bench_ida(const char *file, int reps, const char *heur)
+{
+    enum { NRUN = 4 };
+    static const char *const RUN[NRUN] = {"np", "generic", "table", "max"};
+    int st, lc = !strcmp(heur, "lc");
+    size_t n;
+    srch_np_instance *inst;
+    if (srch_np_parse_file(file, 4, SRCH_NP_GOAL_BLANK_FIRST, NULL, NULL, &inst, &n)) {
+        fprintf(stderr, "%s\n", hn_errmsg());
+        return 1;
+    }
+    dom_def copy = *dom_builtin(0);
+    copy.name = "npcopy";
+    char mx[64];
+    snprintf(mx, sizeof mx, "max:%s", heur);
+    srch_np_heur *np = lc ? srch_np_heur_lc_new(4, SRCH_NP_GOAL_BLANK_FIRST, &st)
+                          : srch_np_heur_manhattan_new(4, SRCH_NP_GOAL_BLANK_FIRST, &st);
+    dom *d[NRUN] = {NULL, dom_open("npuzzle:4x4", &st), dom_open_def(&copy, "4x4", &st), NULL};
+    d[3] = d[1];
+    srch_dom_heur *h[NRUN] = {NULL};
+    for (int k = 1; k < NRUN; k++)
+        if (d[k] && !(h[k] = srch_dom_heur_adm(d[k], k == 3 ? mx : heur, &st)))
+            break;
+    if (!np || !h[1] || !h[2] || !h[3]) {
+        fprintf(stderr, "%s\n", hn_errmsg());
+        return 1;
+    }
+    double total[NRUN] = {0};
+    uint64_t nodes = 0;
+    printf("board\tlength\texpanded");
+    for (int k = 0; k < NRUN; k++)
+        printf("\t%s_s", RUN[k]);
+    printf("\n");
+    for (size_t i = 0; i < n; i++) {
+        srch_np_result want;
+        double best[NRUN] = {1e30, 1e30, 1e30, 1e30};
+        for (int rep = 0; rep < reps; rep++)
+            for (int k = 0; k < NRUN; k++) {
+                double t = ida_once(&inst[i].board, np, d[k], h[k], &want);
+                if (t < 0) {
+                    fprintf(stderr, "board %s: %s failed or counted other nodes\n", inst[i].id,
+                            RUN[k]);
+                    return 1;
+                }
+                best[k] = t < best[k] ? t : best[k];
+            }
+        printf("%s\t%d\t%llu", inst[i].id, want.length, (unsigned long long)want.expanded);
+        for (int k = 0; k < NRUN; k++) {
+            printf("\t%.4f", best[k]);
+            total[k] += best[k];
+        }
+        printf("\n");
+        nodes += want.expanded;
+    }
+    printf("# IDA* %s, %zu boards, %llu expansions: M expansions/s", heur, n,
+           (unsigned long long)nodes);
+    for (int k = 0; k < NRUN; k++)
+        printf(" %s %.2f", RUN[k], nodes / total[k] / 1e6);
+    printf("\n");
+    for (int k = 1; k < NRUN; k++)
+        srch_dom_heur_free(h[k]);
+    dom_free(d[1]);
+    dom_free(d[2]);
+    srch_np_heur_free(np);
+    free(inst);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 6 && !strcmp(argv[1], "--pick"))
+        return pick_boards(strtoull(argv[2], NULL, 10), atoi(argv[3]), strtoull(argv[4], NULL, 10),
+                           strtoull(argv[5], NULL, 10));
+    if (argc == 5 && !strcmp(argv[1], "--ida"))
+        return bench_ida(argv[2], atoi(argv[3]), argv[4]);
     if (argc < 4) {
         fprintf(stderr, "usage: bench_srch_dom KORF_FILE REPS ID... [-- WALKS STEPS [-- MODEL "
                         "DEEPCUBEA_FILE N]]\n");

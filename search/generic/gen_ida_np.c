@@ -44,8 +44,10 @@ gen_ida_pass srch_gen_ida_np(gen_ida *s, const dom_heur *adm)
         return NULL;
     const void *handle = dom_heur_handle(adm);
     const np_fast *f = handle ? dom_np_fast_of(handle) : NULL;
-    /* a leaf borrowed from another board size would not fit these tables */
-    if (!f || (size_t)f->cells + 1 != dom_state_bytes(s->d))
+    /* a leaf borrowed from another board (size or goal) would not fit */
+    uint8_t goal[DOM_MAX_STATE_BYTES];
+    dom_goal(s->d, goal);
+    if (!f || (size_t)f->cells + 1 != dom_state_bytes(s->d) || !npf_is_goal(f, goal))
         return NULL;
     s->fast = f;
     return f->lc ? pass_np_lc : pass_np_md;
