@@ -96,6 +96,48 @@ static void passes(void)
         dom_free(doms[i]);
 }
 
+/* Boards the n-puzzle path does not have (rectangles, 6x6, the other goal):
+ * the n-puzzle's own pass, the table's delta pass (a renamed copy of the
+ * definition) and the table's plain pass (max:H) agree on each. */
+static void passes_other_boards(void)
+{
+    static const char *const ARGS[] = {"3x5", "4x4:blank-last", "6x6", "5x3"};
+    static srch_dom_result g[3];
+    dom_def copy = *dom_builtin(0);
+    copy.name = "npcopy";
+    hn_rng *rng = hn_rng_new(63);
+    for (size_t a = 0; a < sizeof ARGS / sizeof ARGS[0]; a++) {
+        char spec[64];
+        snprintf(spec, sizeof spec, "npuzzle:%s", ARGS[a]);
+        int st;
+        dom *d[3] = {dom_open(spec, &st), dom_open_def(&copy, ARGS[a], &st), NULL};
+        d[2] = d[0];
+        CHECK(d[0] && d[1]);
+        for (int i = 0; d[0] && d[1] && i < 6; i++) {
+            uint8_t s[DOM_MAX_STATE_BYTES];
+            dom_goal(d[0], s);
+            dom_walk(d[0], s, 30 + 2 * i, rng);
+            const char *name = i & 1 ? "lc" : "manhattan";
+            for (int k = 0; k < 3; k++) {
+                char hn[32];
+                snprintf(hn, sizeof hn, "%s%s", k == 2 ? "max:" : "", name);
+                srch_dom_heur *h = srch_dom_heur_adm(d[k], hn, &st);
+                CHECK(h && srch_dom_idastar(d[k], s, h, NULL, &g[k]) == 0);
+                srch_dom_heur_free(h);
+            }
+            for (int k = 1; k < 3; k++)
+                CHECK_MSG(g[k].length == g[0].length && g[k].expanded == g[0].expanded &&
+                              g[k].generated == g[0].generated && g[k].h0 == g[0].h0,
+                          "%s %s pass %d: length %d/%d expanded %llu/%llu", spec, name, k,
+                          g[k].length, g[0].length, (unsigned long long)g[k].expanded,
+                          (unsigned long long)g[0].expanded);
+        }
+        dom_free(d[0]);
+        dom_free(d[1]);
+    }
+    hn_rng_free(rng);
+}
+
 static void compare_net(const dom *d, int engine, double tol)
 {
     struct nn_spec sp;
@@ -203,6 +245,7 @@ int main(void)
     }
     hn_rng_free(rng);
     passes();
+    passes_other_boards();
     compare_net(d, SRCH_DOM_ENGINE_FLOAT, 1e-5);
     compare_net(d, SRCH_DOM_ENGINE_Q8, 0.05);
     compare_net_astar(d);
