@@ -31,6 +31,9 @@ int cli_setting_pair(const struct option *opts, size_t n, char **tok, int ntok, 
                      const char **val);
 int cli_parse_u64(const char *s, uint64_t *out);
 int cli_parse_double(const char *s, double *out);
+/* sum / n printed with fmt into buf, or "n/a" when n is 0: a search that
+ * solved nothing is not a result of zeros. Returns buf. */
+const char *cli_mean_or_na(char buf[32], const char *fmt, double sum, size_t n);
 
 /* The log sink the command line installs: warnings to stderr, info unless --quiet. */
 void cli_log_init(int quiet);

@@ -321,17 +321,6 @@ static void run_all(const solve_args *a, const heurnet_search *s, const srch_np_
         print_record(&inst[i], &res[i], &nn[i], a->so.algo);
 }
 
-/* sum / n into buf, or "n/a" with no board to average over: a search that
- * solved nothing is not a result of zeros. */
-static const char *mean_or_na(char buf[32], const char *fmt, double sum, size_t n)
-{
-    if (n)
-        snprintf(buf, 32, fmt, sum / (double)n);
-    else
-        snprintf(buf, 32, "n/a");
-    return buf;
-}
-
 static int summarize(const solve_args *a, const srch_np_instance *inst, const srch_np_result *res,
                      size_t n, double wall)
 {
@@ -359,10 +348,10 @@ static int summarize(const solve_args *a, const srch_np_instance *inst, const sr
            wrong                      ? "no"
            : known && known == solved ? "yes"
                                       : "unchecked",
-           mean_or_na(me, "%.1f", expanded, solved), mean_or_na(mg, "%.1f", generated, solved),
-           mean_or_na(mh, "%.2f", h0, solved), seconds, wall, a->threads,
-           heurnet_algo_name(a->so.algo), a->so.heuristic, a->so.batch, a->so.weight,
-           (double)hn_peak_rss_kb() / 1024.0, n ? all / (double)n : 0.0);
+           cli_mean_or_na(me, "%.1f", expanded, solved),
+           cli_mean_or_na(mg, "%.1f", generated, solved), cli_mean_or_na(mh, "%.2f", h0, solved),
+           seconds, wall, a->threads, heurnet_algo_name(a->so.algo), a->so.heuristic, a->so.batch,
+           a->so.weight, (double)hn_peak_rss_kb() / 1024.0, n ? all / (double)n : 0.0);
     /* a network heuristic, weights and focal bounds trade optimality for speed */
     int exact = strncmp(a->so.heuristic, "ann:", 4) && a->so.algo != HEURNET_ALGO_FOCAL &&
                 a->so.algo != HEURNET_ALGO_WASTAR && a->so.weight == 1.0;

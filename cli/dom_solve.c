@@ -132,17 +132,6 @@ static void run_all(job *j, const solve_args *a)
         pthread_join(tid[t], NULL);
 }
 
-/* sum / n into buf, or "n/a" with no state to average over: a search that
- * solved nothing is not a result of zeros. */
-static const char *mean_or_na(char buf[32], const char *fmt, double sum, size_t n)
-{
-    if (n)
-        snprintf(buf, 32, fmt, sum / (double)n);
-    else
-        snprintf(buf, 32, "n/a");
-    return buf;
-}
-
 static int summarize(const solve_args *a, const job *j, int reference, double wall)
 {
     size_t solved = 0, known = 0, wrong = 0, shorter = 0;
@@ -167,9 +156,9 @@ static int summarize(const solve_args *a, const job *j, int reference, double wa
     printf("# count=%zu solved=%zu %s=%zu mean_length=%s mean_%s=%s %s=%zu mean_expanded=%s "
            "total_seconds=%.3f wall_seconds=%.3f threads=%ld domain=%s algo=%s heuristic=%s",
            j->n, solved, reference ? "with_reference" : "optimal_checked", known,
-           mean_or_na(ml, "%.3f", len, solved), reference ? "reference" : "optimal",
-           mean_or_na(mr, "%.3f", ref, known), reference ? "shorter" : "not_optimal",
-           reference ? shorter : wrong, mean_or_na(me, "%.1f", expanded, solved), seconds, wall,
+           cli_mean_or_na(ml, "%.3f", len, solved), reference ? "reference" : "optimal",
+           cli_mean_or_na(mr, "%.3f", ref, known), reference ? "shorter" : "not_optimal",
+           reference ? shorter : wrong, cli_mean_or_na(me, "%.1f", expanded, solved), seconds, wall,
            a->threads, dom_spec(j->d), cli_dom_algo_name(a->s.algo), a->s.heuristic);
     if (a->s.algo == CLI_DOM_FOCAL)
         printf(" bound=%g admissible=%s", a->s.bound, a->s.admissible);

@@ -100,3 +100,12 @@ int cli_setting_pair(const struct option *opts, size_t n, char **tok, int ntok, 
     *val = eq ? eq + 1 : *i + 1 < ntok ? tok[++*i] : NULL;
     return code;
 }
+
+const char *cli_mean_or_na(char buf[32], const char *fmt, double sum, size_t n)
+{
+    if (n)
+        snprintf(buf, 32, fmt, sum / (double)n);
+    else
+        snprintf(buf, 32, "n/a");
+    return buf;
+}

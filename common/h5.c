@@ -4,6 +4,7 @@
 #include "common/hn_h5.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -530,4 +531,22 @@ int hn_h5_attr_get_u64(hid_t obj, const char *name, uint64_t *value)
 int hn_h5_attr_get_double(hid_t obj, const char *name, double *value)
 {
     return attr_read_num(obj, name, value, NULL);
+}
+
+int hn_h5_reserve(hid_t file, const char *path, uint64_t bytes, uint64_t committed)
+{
+    haddr_t eoa = 0;
+    if (H5Fget_eoa(file, &eoa) < 0)
+        return hn_fail(HN_ERR_HDF5, "%s: cannot query the file's size", path);
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return hn_fail(HN_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    int e = posix_fallocate(fd, 0, (off_t)(eoa + bytes));
+    close(fd);
+    if (e == 0 || e == EOPNOTSUPP || e == EINVAL) /* no preallocation on this file system */
+        return HN_OK;
+    return hn_fail(HN_ERR_IO,
+                   "%s: no room for %llu more bytes (%s); nothing was written past the %llu "
+                   "committed rows",
+                   path, (unsigned long long)bytes, strerror(e), (unsigned long long)committed);
 }

@@ -36,6 +36,12 @@ int hn_h5_probe_call(const char *path, void (*fn)(void *), void *arg);
  * says why ("Permission denied", "No space left on device"). Returns the file
  * id or HN_ERR_IO. */
 hid_t hn_h5_create(const char *path, hid_t fcpl);
+/* Claim the space the next writes to an open file may take
+ * (posix_fallocate up to its end of allocation plus `bytes`), so a full disk
+ * refuses them before HDF5 writes half of them; `committed` (rows the file
+ * keeps) goes into the message. HN_OK where the file system cannot
+ * preallocate. */
+int hn_h5_reserve(hid_t file, const char *path, uint64_t bytes, uint64_t committed);
 /* Why the last failed HDF5 write failed, for messages: strerror(errno) when
  * the system set it, else a generic "disk full or I/O error". */
 const char *hn_h5_why(void);

@@ -57,21 +57,7 @@ static int create_one(dg_writer *w, int k)
  * `bytes`); without it nothing is written and the committed rows stay valid. */
 static int reserve(dg_writer *w, uint64_t bytes)
 {
-    haddr_t eoa = 0;
-    if (H5Fget_eoa(w->file, &eoa) < 0)
-        return hn_fail(HN_ERR_HDF5, "%s: cannot query the file's size", w->path);
-    int fd = open(w->path, O_WRONLY);
-    if (fd < 0)
-        return hn_fail(HN_ERR_IO, "%s: cannot open: %s", w->path, strerror(errno));
-    int e = posix_fallocate(fd, 0, (off_t)(eoa + bytes));
-    close(fd);
-    if (e == 0 || e == EOPNOTSUPP || e == EINVAL) /* no preallocation on this file system */
-        return HN_OK;
-    return hn_fail(HN_ERR_IO,
-                   "%s: no room for %llu more bytes (%s); nothing was written past the %llu "
-                   "committed rows",
-                   w->path, (unsigned long long)bytes, strerror(e),
-                   (unsigned long long)w->info.committed);
+    return hn_h5_reserve(w->file, w->path, bytes, w->info.committed);
 }
 
 /* Give back the claimed space HDF5 did not use (a closed file's end of

@@ -639,21 +639,7 @@ static int write_col(dg_dom_writer *w, int k, const void *buf, size_t n)
  * end of allocation plus `bytes`), and without it nothing is written. */
 static int reserve(dg_dom_writer *w, uint64_t bytes)
 {
-    haddr_t eoa = 0;
-    if (H5Fget_eoa(w->file, &eoa) < 0)
-        return hn_fail(HN_ERR_HDF5, "%s: cannot query the file's size", w->path);
-    int fd = open(w->path, O_WRONLY | O_CLOEXEC);
-    if (fd < 0)
-        return hn_fail(HN_ERR_IO, "%s: cannot open: %s", w->path, strerror(errno));
-    int e = posix_fallocate(fd, 0, (off_t)(eoa + bytes));
-    close(fd);
-    if (e == 0 || e == EOPNOTSUPP || e == EINVAL) /* no preallocation on this file system */
-        return HN_OK;
-    return hn_fail(HN_ERR_IO,
-                   "%s: no room for %llu more bytes (%s); nothing was written past the %llu "
-                   "committed rows",
-                   w->path, (unsigned long long)bytes, strerror(e),
-                   (unsigned long long)w->info.committed);
+    return hn_h5_reserve(w->file, w->path, bytes, w->info.committed);
 }
 
 /* Bytes n more rows may take: their own, a fresh chunk of every dataset,
