@@ -180,6 +180,17 @@ int hn_part_commit(const char *path); /* rename the temporary file to path */
 /* Seal the temporary file with a checksum (hn_file_seal), then rename it. */
 int hn_part_commit_sealed(const char *path);
 void hn_part_discard(const char *path);
+/* Write `head` then `body` into the temporary file and rename it over `path`
+ * (the cache tables: header, then table): 0, or a status with a message
+ * naming `path` and the reason; nothing is left behind on failure. */
+int hn_part_save(const char *path, const void *head, size_t head_bytes, const void *body,
+                 uint64_t body_bytes);
+/* Read or write exactly n bytes of fd, in pieces a system call takes: 0, or
+ * -1 on an error or an end of file first (errno says which, 0 for the end). */
+int hn_fd_read_full(int fd, void *buf, uint64_t n);
+int hn_fd_write_full(int fd, const void *buf, uint64_t n);
+/* CRC-32 (zlib's crc32) of n bytes, past 4 GB too. */
+uint32_t hn_crc32(const void *data, uint64_t n);
 /* 1 when `path` exists and is neither a regular file nor a folder (a device
  * such as /dev/stdout or /dev/full, a FIFO; symlinks followed): writers
  * write it in place instead of renaming a temporary file over it. */

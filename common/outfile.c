@@ -136,3 +136,61 @@ void hn_lock_release(int fd)
     if (fd >= 0)
         close(fd); /* closing drops the flock; the file stays for the next user */
 }
+
+/* Pieces of at most 1 GiB: a larger read or write may be cut short. */
+#define FD_PIECE ((uint64_t)1 << 30)
+
+int hn_fd_read_full(int fd, void *buf, uint64_t n)
+{
+    uint8_t *b = buf;
+    while (n) {
+        ssize_t r = read(fd, b, (size_t)(n < FD_PIECE ? n : FD_PIECE));
+        if (r <= 0) {
+            if (r == 0)
+                errno = 0;
+            return -1;
+        }
+        b += r;
+        n -= (uint64_t)r;
+    }
+    return 0;
+}
+
+int hn_fd_write_full(int fd, const void *buf, uint64_t n)
+{
+    const uint8_t *b = buf;
+    while (n) {
+        ssize_t r = write(fd, b, (size_t)(n < FD_PIECE ? n : FD_PIECE));
+        if (r <= 0) {
+            if (r == 0)
+                errno = ENOSPC;
+            return -1;
+        }
+        b += r;
+        n -= (uint64_t)r;
+    }
+    return 0;
+}
+
+int hn_part_save(const char *path, const void *head, size_t head_bytes, const void *body,
+                 uint64_t body_bytes)
+{
+    char part[4096];
+    int fd = hn_part_open(path, part, sizeof part);
+    if (fd < 0)
+        return fd;
+    int bad = hn_fd_write_full(fd, head, head_bytes) || hn_fd_write_full(fd, body, body_bytes);
+    int e = errno;
+    if (close(fd) != 0 && !bad) {
+        bad = 1;
+        e = errno;
+    }
+    if (bad) {
+        unlink(part);
+        return hn_fail(HN_ERR_IO, "cannot write %s: %s", path, strerror(e));
+    }
+    int rc = hn_part_commit(path);
+    if (rc)
+        unlink(part);
+    return rc;
+}

@@ -160,3 +160,14 @@ int hn_file_unseal(const char *path)
                        strerror(errno));
     return HN_OK;
 }
+
+uint32_t hn_crc32(const void *data, uint64_t n)
+{
+    const uint8_t *p = data;
+    uLong c = crc32(0L, Z_NULL, 0);
+    for (uint64_t off = 0; off < n; off += (uint64_t)1 << 30) {
+        uint64_t k = n - off < ((uint64_t)1 << 30) ? n - off : ((uint64_t)1 << 30);
+        c = crc32(c, p + off, (uInt)k);
+    }
+    return (uint32_t)c;
+}

@@ -13,7 +13,6 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "domains/dom_private.h"
 
@@ -217,29 +216,6 @@ static void cache_name(const dom *d, const char *pattern, char *buf, size_t cap,
         *st = hn_fail(HN_ERR_ARG, "cache path too long for pattern %s", pattern);
 }
 
-static int read_full(int fd, void *buf, size_t n)
-{
-    uint8_t *p = buf;
-    while (n) {
-        ssize_t r = read(fd, p, n > (1u << 30) ? (1u << 30) : n);
-        if (r <= 0)
-            return -1;
-        p += r;
-        n -= (size_t)r;
-    }
-    return 0;
-}
-
-static uint32_t table_crc(const uint8_t *t, uint64_t n)
-{
-    uLong c = crc32(0L, Z_NULL, 0);
-    for (uint64_t off = 0; off < n; off += 1u << 30) {
-        uint64_t k = n - off < (1u << 30) ? n - off : (1u << 30);
-        c = crc32(c, t + off, (uInt)k);
-    }
-    return (uint32_t)c;
-}
-
 /* 0 and the table read, 1 when the file is absent, or a status (a damaged
  * file is reported and rebuilt by the caller). */
 static int pdb_load(const char *path, const dom *d, const char *pattern, uint8_t *t,
@@ -251,61 +227,34 @@ static int pdb_load(const char *path, const dom *d, const char *pattern, uint8_t
                                : hn_fail(HN_ERR_IO, "cannot open %s: %s", path, strerror(errno));
     struct pdb_header h;
     int st = 0;
-    if (read_full(fd, &h, sizeof h) || memcmp(h.magic, PDB_MAGIC, 8))
+    if (hn_fd_read_full(fd, &h, sizeof h) || memcmp(h.magic, PDB_MAGIC, 8))
         st = hn_fail(HN_ERR_FORMAT, "%s: not a heurnet domain PDB (bad magic or truncated)", path);
     else if (h.entries != entries || strncmp(h.domain, d->facts.canonical, sizeof h.domain) ||
              strncmp(h.pattern, pattern, sizeof h.pattern))
         st = hn_fail(HN_ERR_FORMAT, "%s: made for another domain or pattern", path);
-    else if (read_full(fd, t, entries))
+    else if (hn_fd_read_full(fd, t, entries))
         st = hn_fail(HN_ERR_FORMAT, "%s: truncated table", path);
-    else if (table_crc(t, entries) != h.crc)
+    else if (hn_crc32(t, entries) != h.crc)
         st = hn_fail(HN_ERR_FORMAT, "%s: checksum mismatch", path);
     close(fd);
     return st;
 }
 
-static int write_full(int fd, const void *buf, size_t n)
-{
-    const uint8_t *p = buf;
-    while (n) {
-        ssize_t w = write(fd, p, n > (1u << 30) ? (1u << 30) : n);
-        if (w <= 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
-/* Written to a fresh temporary name in the cache folder (mkstemp: O_EXCL,
- * never through a planted link) and renamed, so a reader sees a whole file
- * or none, and concurrent builders each rename a complete table. */
+/* Written to a private temporary name in the cache folder (O_EXCL, never
+ * through a planted link) and renamed, so a reader sees a whole file or
+ * none, and concurrent builders each rename a complete table. */
 static int pdb_save(const char *path, const dom *d, const char *pattern, const uint8_t *t,
                     uint64_t entries)
 {
-    char tmp[4300];
-    if ((size_t)snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= sizeof tmp)
-        return hn_fail(HN_ERR_ARG, "cache path too long: %s", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0)
-        return hn_fail(HN_ERR_IO, "cannot create a temporary file for %s: %s", path,
-                       strerror(errno));
     struct pdb_header h;
     memset(&h, 0, sizeof h);
     memcpy(h.magic, PDB_MAGIC, 8);
     h.entries = entries;
-    h.crc = table_crc(t, entries);
+    h.crc = hn_crc32(t, entries);
     h.version = 1;
     snprintf(h.domain, sizeof h.domain, "%s", d->facts.canonical);
     snprintf(h.pattern, sizeof h.pattern, "%s", pattern);
-    int bad = write_full(fd, &h, sizeof h) || write_full(fd, t, entries) || fchmod(fd, 0644);
-    bad |= close(fd) != 0;
-    if (bad || rename(tmp, path)) {
-        int e = errno;
-        unlink(tmp);
-        return hn_fail(HN_ERR_IO, "cannot write %s: %s", path, strerror(e));
-    }
-    return 0;
+    return hn_part_save(path, &h, sizeof h, t, entries);
 }
 
 static int pdb_open(dom_heur *h, const char *pattern)

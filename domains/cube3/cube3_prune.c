@@ -19,7 +19,7 @@
  * conjugated so its R-L and F-B axes become U-D. Tables are built once by
  * breadth-first layers (2 threads) into the host's cache folder, under the
  * cache's lock file, written to a temporary name and renamed. */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MADV_HUGEPAGE, mkstemp */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MADV_HUGEPAGE */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -31,7 +31,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "common/hn.h"
 #include "domains/cube3/cube3_prune.h"
@@ -251,30 +250,6 @@ struct prune_header {
     char name[16];
 };
 
-static uint32_t crc_of(const uint8_t *t, uint64_t n)
-{
-    uLong c = crc32(0L, Z_NULL, 0);
-    for (uint64_t off = 0; off < n; off += 1u << 30) {
-        uint64_t k = n - off < (1u << 30) ? n - off : (1u << 30);
-        c = crc32(c, t + off, (uInt)k);
-    }
-    return (uint32_t)c;
-}
-
-static int io_full(int fd, void *buf, size_t n, int writing)
-{
-    uint8_t *b = buf;
-    while (n) {
-        size_t k = n > (1u << 30) ? (1u << 30) : n;
-        ssize_t r = writing ? write(fd, b, k) : read(fd, b, k);
-        if (r <= 0)
-            return -1;
-        b += r;
-        n -= (size_t)r;
-    }
-    return 0;
-}
-
 static void header_of(const c3p *p, struct prune_header *h)
 {
     memset(h, 0, sizeof *h);
@@ -297,15 +272,15 @@ static int load(c3p *p, const char *path, const char **why)
     header_of(p, &want);
     size_t bytes = (size_t)(p->entries + 3) / 4;
     *why = NULL;
-    if (io_full(fd, &got, sizeof got, 0))
+    if (hn_fd_read_full(fd, &got, sizeof got))
         *why = "truncated header";
     else if (memcmp(got.magic, want.magic, 8) || got.entries != want.entries ||
              got.classes != want.classes || got.version != want.version ||
              memcmp(got.name, want.name, sizeof got.name))
         *why = "made for another table";
-    else if (io_full(fd, p->table, bytes, 0))
+    else if (hn_fd_read_full(fd, p->table, bytes))
         *why = "truncated table";
-    else if (crc_of(p->table, bytes) != got.crc)
+    else if (hn_crc32(p->table, bytes) != got.crc)
         *why = "checksum mismatch";
     close(fd);
     return *why ? -1 : 0;
@@ -313,28 +288,13 @@ static int load(c3p *p, const char *path, const char **why)
 
 static void save(const c3p *p, const char *path)
 {
-    char tmp[4200], msg[4400];
-    snprintf(tmp, sizeof tmp, "%s.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    const char *why = NULL;
-    if (fd < 0)
-        why = strerror(errno);
-    else {
-        struct prune_header h;
-        size_t bytes = (size_t)(p->entries + 3) / 4;
-        header_of(p, &h);
-        h.crc = crc_of(p->table, bytes);
-        if (io_full(fd, &h, sizeof h, 1) || io_full(fd, p->table, bytes, 1) || fchmod(fd, 0644))
-            why = strerror(errno);
-        if (close(fd) && !why)
-            why = strerror(errno);
-        if (!why && rename(tmp, path))
-            why = strerror(errno);
-        if (why)
-            unlink(tmp);
-    }
-    if (why && p->c->host->log) {
-        snprintf(msg, sizeof msg, "cube3 %s: table not kept in %s: %s", p->name, path, why);
+    struct prune_header h;
+    size_t bytes = (size_t)(p->entries + 3) / 4;
+    header_of(p, &h);
+    h.crc = hn_crc32(p->table, bytes);
+    if (hn_part_save(path, &h, sizeof h, p->table, bytes) && p->c->host->log) {
+        char msg[4400];
+        snprintf(msg, sizeof msg, "cube3 %s: table not kept: %s", p->name, hn_errmsg());
         p->c->host->log(2, msg);
     }
 }
