@@ -24,6 +24,10 @@ check npuzzle:5x3:blank-last --heuristics lc,manhattan
 check npuzzle:6x6:blank-last --heuristics lc,manhattan
 check npuzzle:7x7:blank-last --heuristics lc,manhattan
 check npuzzle:8x8 --heuristics lc,manhattan
+# an explicit partition longer than 160 characters (63 tiles in pairs) is
+# read whole, not cut short into "tile N is in no group"
+pairs=$(for ((t = 1; t < 64; t += 2)); do printf '%s%s' "${pairs_sep-}" "$t$([ $t -lt 63 ] && echo ".$((t + 1))")"; pairs_sep=/; done)
+check npuzzle:8x8 --heuristics "pdb:$pairs" --bfs-depth 4
 check cube3 --heuristics manhattan,pdb:edges4 --bfs-depth 6
 # every built-in domain is listed and was checked above
 for name in $("$H" domain list | tail -n +2 | cut -f1); do

@@ -104,14 +104,19 @@ static int linear_conflicts(const np_dom *in, const uint8_t *s)
  * told not to. */
 static np_pdb *pdb_open_named(const np_dom *in, const char *arg, int *reflect)
 {
-    char sizes[160];
+    char sizes[512]; /* an explicit 8x8 partition takes about 180 */
     const char *colon = strchr(arg, ':');
     size_t n = colon ? (size_t)(colon - arg) : strlen(arg);
     if (colon && strcmp(colon, ":noreflect")) {
         dom_np_fail(in, DOM_ERR_ARG, "pdb:%s: only ':noreflect' may follow the group sizes", arg);
         return NULL;
     }
-    snprintf(sizes, sizeof sizes, "%.*s", (int)(n < sizeof sizes ? n : sizeof sizes - 1), arg);
+    if (n >= sizeof sizes) {
+        dom_np_fail(in, DOM_ERR_ARG, "pdb:%.40s...: a partition of more than %zu characters", arg,
+                    sizeof sizes - 1);
+        return NULL;
+    }
+    snprintf(sizes, sizeof sizes, "%.*s", (int)n, arg);
     *reflect = in->w == in->h && !colon;
     return dom_np_pdb_open(in, sizes);
 }

@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "common/hn.h"
 #include "domains/npuzzle/npuzzle.h"
 
 #define NP_MAX_ENTRIES (1ull << 32) /* 4 GB per table */
@@ -271,42 +272,6 @@ static void file_name(const np_dom *in, const np_group *g, const char *dir, char
         snprintf(buf + n, cap - (size_t)n, ".pdb");
 }
 
-static uint32_t crc_of(const uint8_t *t, uint64_t n)
-{
-    uLong c = crc32(0L, Z_NULL, 0);
-    for (uint64_t off = 0; off < n; off += 1u << 30) {
-        uint64_t k = n - off < (1u << 30) ? n - off : (1u << 30);
-        c = crc32(c, t + off, (uInt)k);
-    }
-    return (uint32_t)c;
-}
-
-static int read_full(int fd, void *buf, uint64_t n)
-{
-    uint8_t *p = buf;
-    while (n) {
-        ssize_t r = read(fd, p, n > (1u << 30) ? (1u << 30) : (size_t)n);
-        if (r <= 0)
-            return -1;
-        p += r;
-        n -= (uint64_t)r;
-    }
-    return 0;
-}
-
-static int write_full(int fd, const void *buf, uint64_t n)
-{
-    const uint8_t *p = buf;
-    while (n) {
-        ssize_t w = write(fd, p, n > (1u << 30) ? (1u << 30) : (size_t)n);
-        if (w <= 0)
-            return -1;
-        p += w;
-        n -= (uint64_t)w;
-    }
-    return 0;
-}
-
 static void make_header(const np_dom *in, const np_group *g, uint32_t crc, struct np_pdb_header *h)
 {
     memset(h, 0, sizeof *h);
@@ -332,15 +297,15 @@ static int load_file(const np_dom *in, np_group *g, const char *path, const char
     *why = NULL;
     if (fd < 0)
         *why = strerror(errno);
-    else if (read_full(fd, &got, sizeof got))
+    else if (hn_fd_read_full(fd, &got, sizeof got))
         *why = "truncated header";
     else if (memcmp(got.magic, want.magic, 8) || got.w != want.w || got.h != want.h ||
              got.k != want.k || got.blank != want.blank ||
              memcmp(got.home, want.home, sizeof got.home) || got.entries != want.entries)
         *why = "made for another board or pattern";
-    else if (read_full(fd, g->table, g->entries))
+    else if (hn_fd_read_full(fd, g->table, g->entries))
         *why = "truncated table";
-    else if (crc_of(g->table, g->entries) != got.crc)
+    else if (hn_crc32(g->table, g->entries) != got.crc)
         *why = "checksum mismatch";
     if (fd >= 0)
         close(fd);
@@ -353,12 +318,12 @@ static int verify_file(int fd, uint64_t entries, uint32_t crc)
 {
     uint8_t buf[1 << 16];
     struct np_pdb_header h;
-    if (lseek(fd, 0, SEEK_SET) != 0 || read_full(fd, &h, sizeof h) || h.crc != crc)
+    if (lseek(fd, 0, SEEK_SET) != 0 || hn_fd_read_full(fd, &h, sizeof h) || h.crc != crc)
         return -1;
     uLong c = crc32(0L, Z_NULL, 0);
     for (uint64_t off = 0; off < entries; off += sizeof buf) {
         uint64_t k = entries - off < sizeof buf ? entries - off : sizeof buf;
-        if (read_full(fd, buf, k))
+        if (hn_fd_read_full(fd, buf, k))
             return -1;
         c = crc32(c, buf, (uInt)k);
     }
@@ -380,9 +345,10 @@ static void save_file(const np_dom *in, const np_group *g, const char *path)
         return;
     }
     struct np_pdb_header h;
-    make_header(in, g, crc_of(g->table, g->entries), &h);
+    make_header(in, g, hn_crc32(g->table, g->entries), &h);
     const char *why = NULL;
-    if (write_full(fd, &h, sizeof h) || write_full(fd, g->table, g->entries) || fchmod(fd, 0644))
+    if (hn_fd_write_full(fd, &h, sizeof h) || hn_fd_write_full(fd, g->table, g->entries) ||
+        fchmod(fd, 0644))
         why = strerror(errno);
     else if (verify_file(fd, g->entries, h.crc))
         why = "the copy read back differs";
