@@ -7,6 +7,7 @@
 #define HN_TEST_PDB_KF_H
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -79,6 +80,37 @@ static void kf_compare(const char *partition, int width, int boards, hn_rng *rng
             srch_np_heur_free(h);
         }
     srch_np_pdb_free(pdb);
+}
+
+/* kf_compare over named[i] = {partition, width}, each with its build
+ * times printed; only (NULL: every one) picks one partition by name. */
+static void kf_compare_named(const char *const named[][2], int n, int boards, const char *only,
+                             hn_rng *rng)
+{
+    for (int i = 0; i < n; i++) {
+        if (only && strcmp(only, named[i][0]))
+            continue;
+        double t0 = hn_now();
+        kf_compare(named[i][0], atoi(named[i][1]), boards, rng);
+        printf("pdb:%s: np build %.2f s, domain build %.2f s (blank-last %.2f s), all %.2f s\n",
+               named[i][0], kf_seconds_np, kf_seconds_dom[0], kf_seconds_dom[1], hn_now() - t0);
+        fflush(stdout);
+    }
+}
+
+/* A private cache folder for the tables (HEURNET_DATA), made from the
+ * template dir ("/tmp/...-XXXXXX") and removed by kf_cache_end. */
+static int kf_cache_begin(char *dir)
+{
+    return mkdtemp(dir) && setenv("HEURNET_DATA", dir, 1) == 0 ? 0 : -1;
+}
+
+static void kf_cache_end(const char *dir)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
 }
 
 #endif

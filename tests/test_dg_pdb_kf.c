@@ -198,23 +198,15 @@ static void test_cache_names(const char *dir)
 int main(void)
 {
     char dir[] = "/tmp/hn-test-kf-XXXXXX";
-    if (!mkdtemp(dir) || setenv("HEURNET_DATA", dir, 1))
+    if (kf_cache_begin(dir))
         return 1;
     hn_rng *rng = hn_rng_new(62);
     test_large_groups();
     static const char *const named[][2] = {{"8", "3"}, {"5-5-5", "4"}};
-    for (int i = 0; i < 2; i++) {
-        double t0 = hn_now();
-        kf_compare(named[i][0], atoi(named[i][1]), 2000, rng);
-        printf("pdb:%s: np build %.2f s, domain build %.2f s (blank-last %.2f s), all %.2f s\n",
-               named[i][0], kf_seconds_np, kf_seconds_dom[0], kf_seconds_dom[1], hn_now() - t0);
-    }
+    kf_compare_named(named, 2, 2000, NULL, rng);
     test_explicit(rng);
     test_cache_names(dir);
     hn_rng_free(rng);
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", dir);
+    kf_cache_end(dir);
     return CHECK_DONE();
 }
