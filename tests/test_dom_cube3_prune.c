@@ -1,8 +1,13 @@
 /* The cube's symmetry-reduced pruning table "fst" (cube3_prune.c): the 16
  * U-D symmetries and the coordinates against cubie-level computations, the
  * class count, the table's distances against a plain breadth-first search
- * over the same coordinate, and the heuristic admissible and consistent on
- * walks and on cubes with known optimal lengths. */
+ * over the same coordinate, the heuristic admissible and consistent on
+ * walks and on cubes with known optimal lengths; and IDA* compiled for the
+ * cube on it (search/generic/gen_ida_cube.c): its nodes against cubes
+ * turned by the domain, its inverse lookups against the inverse cube's,
+ * its optima against breadth-first distances (every cube within 6 quarter
+ * turns of solved) and against the function table's IDA* on longer
+ * scrambles. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp, setenv */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,8 +15,11 @@
 #include <time.h>
 
 #include "check.h"
+#include "cube3_ball.h"
+#include "domains/cube3/cube3_fast.h"
 #include "domains/cube3/cube3_prune.h"
 #include "domains/dom.h"
+#include "search/generic/srch_dom.h"
 
 #define SB C3_STATE_BYTES
 #define BFS_DEPTH 6
@@ -222,6 +230,92 @@ static void check_heuristic(const dom *d, const dom_heur *dh, const void *h, hn_
     CHECK_MSG(n == 60 && above == 0, "%d cubes, %d above the optimum", n, above);
 }
 
+/* A node kept by turns equals the node made from the turned cube, and its
+ * inverse's bound is the bound of the inverse cube (dom_symmetric map 1). */
+static void check_nodes(const dom *d, const void *handle, hn_rng *r)
+{
+    const c3_fast *f = dom_c3_fast_of(handle);
+    CHECK(f != NULL);
+    long differ = 0, inverse = 0, parity = 0, steps = 0;
+    for (int w = 0; f && w < 200; w++) {
+        uint8_t s[SB], t[SB];
+        dom_goal(d, s);
+        c3f_node n, c, fresh, inv;
+        memset(&c, 0, sizeof c); /* padding too: nodes are compared whole */
+        dom_c3_fast_node(handle, s, &n);
+        for (int i = 0; i < 1 + w % 25; i++, steps++) {
+            int m = (int)hn_rng_below(r, 12);
+            c3f_turn(f, &n, m, &c);
+            c3f_turn_inverse(f, &n, m, &c);
+            dom_apply(d, s, m);
+            dom_c3_fast_node(handle, s, &fresh);
+            differ += memcmp(&c, &fresh, sizeof c) != 0;
+            dom_symmetric(d, s, 1, t);
+            dom_c3_fast_node(handle, t, &inv);
+            inverse += c3f_bound_inverse(f, &c) != c3f_bound_cube(f, &inv);
+            parity += c.parity != (i + 1) % 2;
+            n = c;
+        }
+    }
+    CHECK_MSG(!differ && !inverse && !parity && steps > 2000,
+              "%ld steps: %ld nodes differ, %ld inverse bounds, %ld parities", steps, differ,
+              inverse, parity);
+}
+
+/* The optimum of cubes in the ball is their breadth-first distance; the
+ * start's bound has the distance's parity and stays below it. */
+static void check_ida_against_bfs(const dom *d, srch_dom_heur *h, hn_rng *r)
+{
+    ball b;
+    uint8_t s[SB];
+    dom_goal(d, s);
+    CHECK(ball_build(&b, d, s, BFS_DEPTH, 1200000) == 0);
+    srch_dom_result *res = malloc(sizeof *res);
+    int wrong = 0, bound = 0, n = 0;
+    for (int depth = 0; res && depth <= BFS_DEPTH; depth++) {
+        size_t lo = b.level[depth], hi = b.level[depth + 1];
+        for (int k = 0; k < 50 && lo < hi; k++, n++) {
+            size_t i = lo + hn_rng_below(r, (uint32_t)(hi - lo));
+            int st = srch_dom_idastar(d, b.state + i * SB, h, NULL, res);
+            wrong += st || res->length != depth || !res->proven ||
+                     ball_depth(&b, d, b.state + i * SB) != depth;
+            bound += res->h0 > depth || (depth - res->h0) % 2;
+        }
+    }
+    CHECK_MSG(n > 300 && !wrong && !bound, "%d cubes: %d not at their distance, %d bounds wrong", n,
+              wrong, bound);
+    free(res);
+    ball_free(&b);
+}
+
+/* Scrambles of 9-12 turns: the same optimal length as IDA* through the
+ * function table on the same table without the inverse and parity ("max"
+ * keeps the search off the cube's pass), in fewer nodes. */
+static void check_against_table(const dom *d, srch_dom_heur *fast, hn_rng *r)
+{
+    int st;
+    srch_dom_heur *table = srch_dom_heur_adm(d, "max:fst,manhattan", &st);
+    CHECK_MSG(table != NULL, "%s", hn_errmsg());
+    srch_dom_result *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    uint64_t na = 0, nb = 0;
+    int differ = 0;
+    for (int k = 0; table && a && b && k < 12; k++) {
+        uint8_t s[SB];
+        dom_goal(d, s);
+        dom_walk(d, s, 9 + k % 4, r);
+        CHECK(srch_dom_idastar(d, s, fast, NULL, a) == 0);
+        CHECK(srch_dom_idastar(d, s, table, NULL, b) == 0);
+        differ += a->length != b->length || !a->proven || !b->proven;
+        na += a->expanded;
+        nb += b->expanded;
+    }
+    CHECK_MSG(!differ && na < nb, "%d lengths differ; expanded %llu against %llu", differ,
+              (unsigned long long)na, (unsigned long long)nb);
+    free(a);
+    free(b);
+    srch_dom_heur_free(table);
+}
+
 int main(void)
 {
     int st;
@@ -246,7 +340,15 @@ int main(void)
         check_coords(d, co, r);
         check_against_bfs(h, co, r);
         check_heuristic(d, dh, h, r);
+        check_nodes(d, h, r);
     }
+    srch_dom_heur *sh = dh ? srch_dom_heur_adm_borrow(d, dh, &st) : NULL;
+    CHECK_MSG(!dh || sh != NULL, "%s", hn_errmsg());
+    if (sh) {
+        check_ida_against_bfs(d, sh, r);
+        check_against_table(d, sh, r);
+    }
+    srch_dom_heur_free(sh);
     fprintf(stderr, "fst: opened (built) in %.1f CPU s\n", built);
     dom_c3_prune_free(h);
     dom_heur_free(dh);

@@ -3,80 +3,77 @@
  * the code is this project's own):
  *
  *   fst   twist x flip x slice positions: 64,430 classes x 2187 = 141 M
- *         entries, 35 MB (for tests and quick runs);
+ *         entries, 70 MB (for tests and quick runs);
  *   fsst  twist x flip x slice positions and order: 1,523,864 classes x
- *         2187 = 3.33 G entries, 833 MB.
+ *         2187 = 3.33 G entries, 1.67 GB.
  *
- * An entry holds the coordinate's quarter-turn distance to solved mod 3 in
- * 2 bits (3: not reached yet). Neighbours differ by at most 1, so a
- * coordinate's exact distance follows from a neighbour's exact one and the
- * two residues; a thread keeps the exact distances it computed in a small
- * cache, and IDA* evaluates the children of a node it evaluated before.
- * When no neighbour is cached the distance is found by walking down to
- * solved (a neighbour one residue lower is one move closer).
+ * An entry holds the coordinate's exact quarter-turn distance to solved in
+ * 4 bits (15: not reached yet). Twice the memory of distances mod 3, but
+ * every lookup is exact on its own: IDA* looks up the inverse cube too,
+ * whose child is no coordinate neighbour of its parent, so a residue
+ * could not be resolved from the parent's value.
  *
  * A cube's bound is the largest of three lookups: the cube as it is and
  * conjugated so its R-L and F-B axes become U-D. Tables are built once by
  * breadth-first layers (2 threads) into the host's cache folder, under the
  * cache's lock file, written to a temporary name and renamed. */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MADV_HUGEPAGE */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "common/hn.h"
+#include "domains/cube3/cube3_fast.h"
 #include "domains/cube3/cube3_prune.h"
 
 #define PRUNE_MAGIC "HNC3PRUN"
-#define UNSEEN 3
-#define CACHE_BITS 12
-#define MAX_DEPTH 40
+#define UNSEEN 15
+#define MAX_DEPTH 14 /* the deepest entry of either table (4 bits hold up to 14) */
 
 typedef struct c3p {
     int kind; /* C3_HEUR_PRUNE: first, as in cube3_pattern.c's handles */
     const c3 *c;
     char name[8];
-    uint64_t gen; /* tells this handle's cache entries from another's */
     dom_c3_coords co;
     uint64_t entries;
     uint8_t *table;
-    size_t table_bytes;
+    c3_fast fast; /* the same tables for code compiled for the cube */
 } c3p;
 
-static atomic_uint_fast64_t next_gen = 1;
+static size_t table_bytes(const c3p *p)
+{
+    return (size_t)(p->entries + 1) / 2;
+}
 
 int dom_c3_prune_name(const char *name)
 {
     return !strcmp(name, "fst") || !strcmp(name, "fsst");
 }
 
-/* ---- 2-bit entries ---- */
+/* ---- 4-bit entries, entry i in bits 4(i mod 2) of byte i / 2 ---- */
 
-static inline int get2(const uint8_t *t, uint64_t i)
+static inline int get4(const uint8_t *t, uint64_t i)
 {
-    return t[i >> 2] >> ((i & 3) * 2) & 3;
+    return t[i >> 1] >> ((i & 1) * 4) & 15;
 }
 
-static inline int load2(const uint8_t *t, uint64_t i)
+static inline int load4(const uint8_t *t, uint64_t i)
 {
-    return __atomic_load_n(&t[i >> 2], __ATOMIC_RELAXED) >> ((i & 3) * 2) & 3;
+    return __atomic_load_n(&t[i >> 1], __ATOMIC_RELAXED) >> ((i & 1) * 4) & 15;
 }
 
 /* UNSEEN -> v; 1 when this call made the change. Every writer of one pass
  * writes the same v, so clearing bits is enough. */
-static inline int set2(uint8_t *t, uint64_t i, int v)
+static inline int set4(uint8_t *t, uint64_t i, int v)
 {
-    int sh = (int)(i & 3) * 2;
-    uint8_t old = __atomic_fetch_and(&t[i >> 2], (uint8_t) ~((UNSEEN ^ v) << sh), __ATOMIC_RELAXED);
-    return (old >> sh & 3) == UNSEEN;
+    int sh = (int)(i & 1) * 4;
+    uint8_t old = __atomic_fetch_and(&t[i >> 1], (uint8_t) ~((UNSEEN ^ v) << sh), __ATOMIC_RELAXED);
+    return (old >> sh & 15) == UNSEEN;
 }
 
 static inline uint64_t entry_of(const dom_c3_coords *co, uint32_t edge, uint32_t twist)
@@ -93,7 +90,7 @@ static inline dom_c3_coord moved(const dom_c3_coords *co, dom_c3_coord x, int m)
 
 static inline int value_of(const c3p *p, dom_c3_coord x)
 {
-    return get2(p->table, entry_of(&p->co, x.flip * p->co.nslice + x.slice, x.twist));
+    return get4(p->table, entry_of(&p->co, x.flip * p->co.nslice + x.slice, x.twist));
 }
 
 /* ---- building ---- */
@@ -125,52 +122,51 @@ static uint64_t mark(c3p *p, uint64_t row, uint32_t twist, int v)
 {
     const dom_c3_coords *co = &p->co;
     uint64_t n = 0;
-    if (load2(p->table, row + twist) == UNSEEN)
-        n += (uint64_t)set2(p->table, row + twist, v);
+    if (load4(p->table, row + twist) == UNSEEN)
+        n += (uint64_t)set4(p->table, row + twist, v);
     uint16_t stab = co->class_stab[row / C3P_TWISTS];
     for (int k = 1; stab >> 1 && k < C3P_SYMS; k++) {
         uint64_t i = row + co->twist_conj[k][twist];
-        if (stab >> k & 1 && load2(p->table, i) == UNSEEN)
-            n += (uint64_t)set2(p->table, i, v);
+        if (stab >> k & 1 && load4(p->table, i) == UNSEEN)
+            n += (uint64_t)set4(p->table, i, v);
     }
     return n;
 }
 
-/* The entries of word w (32 entries) in [lo, hi) holding v: bit 2k set for
+/* The entries of word w (16 entries) in [lo, hi) holding v: bit 4k set for
  * entry k. */
 static uint64_t matches(const uint8_t *t, uint64_t w, uint64_t lo, uint64_t hi, int v)
 {
     uint64_t x = __atomic_load_n((const uint64_t *)(const void *)(t + w * 8), __ATOMIC_RELAXED);
-    x ^= 0x5555555555555555ull * (uint64_t)v; /* a field of v becomes 00 */
-    uint64_t m = ~x & ~x >> 1 & 0x5555555555555555ull, first = w * 32;
+    x ^= 0x1111111111111111ull * (uint64_t)v; /* a field of v becomes 0000 */
+    uint64_t m = ~(x | x >> 1 | x >> 2 | x >> 3) & 0x1111111111111111ull, first = w * 16;
     if (lo > first)
-        m &= ~0ull << 2 * (lo - first);
-    if (hi < first + 32)
-        m &= (1ull << 2 * (hi - first)) - 1;
+        m &= ~0ull << 4 * (lo - first);
+    if (hi < first + 16)
+        m &= (1ull << 4 * (hi - first)) - 1;
     return m;
 }
 
-/* Forward: expand the entries of residue depth - 1 (older layers of that
- * residue add nothing). Backward: an unseen entry with a neighbour of
- * residue depth - 1 is at depth (a neighbour is at most one move away, and
- * no older layer can touch an unseen entry). Entries are scanned a word at
+/* Forward: expand the entries at depth - 1. Backward: an unseen entry with
+ * a neighbour at depth - 1 is at depth (a neighbour is at most one move
+ * away). Entries are scanned a word at
  * a time; a class's neighbours are found once. */
 static void *run_pass(void *arg)
 {
     struct pass *j = arg;
     c3p *p = j->p;
     const dom_c3_coords *co = &p->co;
-    int want = (j->depth + 2) % 3, now = j->depth % 3;
+    int want = j->depth - 1, now = j->depth;
     uint64_t row[C3_MOVES], lo = (uint64_t)j->lo * C3P_TWISTS, hi = (uint64_t)j->hi * C3P_TWISTS;
     uint64_t have = UINT64_MAX;
     uint8_t sym[C3_MOVES];
-    for (uint64_t w = lo / 32; w * 32 < hi; w++) {
+    for (uint64_t w = lo / 16; w * 16 < hi; w++) {
         if ((w & 0xffff) == 0 && p->c->host->stop_requested && p->c->host->stop_requested()) {
             j->stop = 1;
             return NULL;
         }
         for (uint64_t m = matches(p->table, w, lo, hi, j->forward ? want : UNSEEN); m; m &= m - 1) {
-            uint64_t i = w * 32 + (uint64_t)__builtin_ctzll(m) / 2, c = i / C3P_TWISTS;
+            uint64_t i = w * 16 + (uint64_t)__builtin_ctzll(m) / 4, c = i / C3P_TWISTS;
             uint32_t t = (uint32_t)(i - c * C3P_TWISTS);
             if (c != have)
                 class_neighbours(co, (uint32_t)c, row, sym), have = c;
@@ -178,8 +174,8 @@ static void *run_pass(void *arg)
                 uint32_t tw = co->twist_conj[sym[k]][co->twist_move[t][k]];
                 if (j->forward)
                     j->found += mark(p, row[k], tw, now);
-                else if (load2(p->table, row[k] + tw) == want) {
-                    j->found += (uint64_t)set2(p->table, i, now);
+                else if (load4(p->table, row[k] + tw) == want) {
+                    j->found += (uint64_t)set4(p->table, i, now);
                     break;
                 }
             }
@@ -198,15 +194,12 @@ static double now_s(void)
 static int build(c3p *p)
 {
     const dom_host *host = p->c->host;
-    memset(p->table, 0xff, (size_t)(p->entries + 3) / 4);
+    memset(p->table, 0xff, table_bytes(p));
     dom_c3_coord g = {0, p->co.goal_slice, 0};
     uint64_t root = entry_of(&p->co, g.slice, 0), seen = 1, layer[MAX_DEPTH + 1] = {1};
-    set2(p->table, root, 0);
+    set4(p->table, root, 0);
     double t0 = now_s();
-    for (int d = 1; d <= MAX_DEPTH; d++) {
-        uint64_t residue = 0; /* entries a forward pass would expand */
-        for (int k = d - 1; k >= 0; k -= 3)
-            residue += layer[k];
+    for (int d = 1; d <= MAX_DEPTH + 1; d++) {
         struct pass job[2];
         pthread_t tid;
         for (int i = 0; i < 2; i++)
@@ -214,7 +207,7 @@ static int build(c3p *p)
                                    (uint32_t)((uint64_t)p->co.nclass * (uint64_t)i / 2),
                                    (uint32_t)((uint64_t)p->co.nclass * (uint64_t)(i + 1) / 2),
                                    d,
-                                   residue < (p->entries - seen) / 2,
+                                   layer[d - 1] < (p->entries - seen) / 2,
                                    0,
                                    0};
         int threaded = pthread_create(&tid, NULL, run_pass, &job[1]) == 0;
@@ -237,10 +230,10 @@ static int build(c3p *p)
             return seen == p->entries ? 0
                                       : host->fail(DOM_ERR_FORMAT, "cube3: table left unreached");
     }
-    return host->fail(DOM_ERR_FORMAT, "cube3: table deeper than 40");
+    return host->fail(DOM_ERR_FORMAT, "cube3: table deeper than 14");
 }
 
-/* ---- the cache file: header, 2-bit table, CRC-32 ---- */
+/* ---- the cache file: header, 4-bit table, CRC-32 ---- */
 
 struct prune_header {
     char magic[8];
@@ -255,7 +248,7 @@ static void header_of(const c3p *p, struct prune_header *h)
     memset(h, 0, sizeof *h);
     memcpy(h->magic, PRUNE_MAGIC, 8);
     h->entries = p->entries;
-    h->version = 1;
+    h->version = 2;
     h->classes = p->co.nclass;
     snprintf(h->name, sizeof h->name, "%s", p->name);
 }
@@ -270,7 +263,7 @@ static int load(c3p *p, const char *path, const char **why)
     }
     struct prune_header want, got;
     header_of(p, &want);
-    size_t bytes = (size_t)(p->entries + 3) / 4;
+    size_t bytes = table_bytes(p);
     *why = NULL;
     if (hn_fd_read_full(fd, &got, sizeof got))
         *why = "truncated header";
@@ -289,7 +282,7 @@ static int load(c3p *p, const char *path, const char **why)
 static void save(const c3p *p, const char *path)
 {
     struct prune_header h;
-    size_t bytes = (size_t)(p->entries + 3) / 4;
+    size_t bytes = table_bytes(p);
     header_of(p, &h);
     h.crc = hn_crc32(p->table, bytes);
     if (hn_part_save(path, &h, sizeof h, p->table, bytes) && p->c->host->log) {
@@ -308,7 +301,7 @@ static int table_open(c3p *p)
     char path[4096], msg[4400];
     if (!dir)
         return build(p);
-    if (snprintf(path, sizeof path, "%s/dom-cube3-%s.prune", dir, p->name) >= (int)sizeof path)
+    if (snprintf(path, sizeof path, "%s/dom-cube3-%s.prune4", dir, p->name) >= (int)sizeof path)
         return host->fail(DOM_ERR_ARG, "cube3: cache folder path too long");
     if (load(p, path, &why) == 0)
         return 0;
@@ -331,6 +324,109 @@ static int table_open(c3p *p)
 
 /* ---- the heuristic ---- */
 
+/* The inverse cube as c3f_node keeps it: each cubie's position and the
+ * twist (flip) that undoes its own. */
+static void inverse_entries(const uint8_t *s, uint8_t *inv)
+{
+    for (int i = 0; i < C3_CORNERS; i++)
+        inv[s[C3_CP + i]] = (uint8_t)(i * 3 + (3 - s[C3_CO + i]) % 3);
+    for (int i = 0; i < C3_EDGES; i++)
+        inv[C3_CORNERS + s[C3_EP + i]] = (uint8_t)(i * 2 + s[C3_EO + i]);
+}
+
+/* A turn renames the inverse's cubies: the one at position csrc[k] goes to
+ * cpos[k] and its twist (undone in the inverse) grows by ctwist[k]. */
+static void fast_rename(const c3 *c, c3_fast *f)
+{
+    for (int m = 0; m < C3_MOVES; m++) {
+        const dom_c3_turn *t = &c->turn[m];
+        for (int v = 0; v < 24; v++)
+            f->rename[m][0][v] = f->rename[m][1][v] = (uint8_t)v;
+        for (int k = 0; k < 4; k++)
+            for (int x = 0; x < 3; x++) {
+                f->rename[m][0][t->csrc[k] * 3 + x] =
+                    (uint8_t)(t->cpos[k] * 3 + (x + 3 - t->ctwist[k]) % 3);
+                if (x < 2)
+                    f->rename[m][1][t->esrc[k] * 2 + x] =
+                        (uint8_t)(t->epos[k] * 2 + (x ^ t->eflip[k]));
+            }
+    }
+}
+
+/* Each conjugation along an axis, position by position (what
+ * dom_c3_conjugate and dom_c3_coord_of compute, as sums of parts). */
+static void fast_conjugates(const c3 *c, const dom_c3_coords *co, c3_fast *f)
+{
+    for (int a = 0; a < C3F_AXES; a++) {
+        int j = co->axis_sym[a];
+        for (int m = 0; m < C3_MOVES; m++)
+            f->axis_move[a][m] = c->sym_move[j][m];
+        for (int p = 0; p < C3_CORNERS; p++) {
+            f->from[a][p] = c->sym_cfrom[j][p];
+            for (int v = 0; v < 24 && p < C3_CORNERS - 1; v++) {
+                uint32_t pow3 = 1;
+                for (int i = p; i < C3_CORNERS - 2; i++)
+                    pow3 *= 3;
+                f->twist_part[a][p][v] = (uint16_t)(pow3 * (c->sym_corner[j][p][v] % 3u));
+            }
+        }
+        for (int p = 0; p < C3_EDGES; p++) {
+            f->from[a][C3_CORNERS + p] = (uint8_t)(C3_CORNERS + c->sym_efrom[j][p]);
+            for (int v = 0; v < 24; v++) {
+                int out = c->sym_edge[j][p][v], edge = out / 2;
+                if (p < C3_EDGES - 1)
+                    f->flip_part[a][p][v] = (uint16_t)((out & 1) << (C3_EDGES - 2 - p));
+                f->slice_part[a][p][v] = (uint8_t)(edge >= 8 ? 1 + edge - 8 : 0);
+            }
+        }
+    }
+}
+
+/* Binomials and the rank of each order of the 4 slice edges, as
+ * dom_c3_coord_of ranks them. */
+static void fast_ranks(c3_fast *f)
+{
+    for (int n = 0; n < 12; n++)
+        for (int k = 0; k < 5; k++) {
+            uint32_t r = k > n ? 0 : 1;
+            for (int i = 0; i < k && r; i++)
+                r = r * (uint32_t)(n - i) / (uint32_t)(i + 1);
+            f->binom[n][k] = (uint16_t)r;
+        }
+    for (int code = 0; code < 256; code++) {
+        int o[4], rank = 0;
+        for (int i = 0; i < 4; i++)
+            o[i] = code >> (6 - 2 * i) & 3;
+        for (int i = 0; i < 4; i++) {
+            int smaller = 0;
+            for (int k = i + 1; k < 4; k++)
+                smaller += o[k] < o[i];
+            rank = rank * (4 - i) + smaller;
+        }
+        f->perm[code] = (uint8_t)rank;
+    }
+}
+
+static void fast_init(c3p *p)
+{
+    c3_fast *f = &p->fast;
+    const dom_c3_coords *co = &p->co;
+    f->table = p->table;
+    f->edge_class = co->edge_class;
+    f->twist_conj = co->twist_conj;
+    f->twist_move = co->twist_move;
+    f->flip_move = co->flip_move;
+    f->slice_move = co->slice_move;
+    f->nslice = co->nslice;
+    f->sorted = co->sorted;
+    fast_rename(p->c, f);
+    fast_conjugates(p->c, co, f);
+    fast_ranks(f);
+    uint8_t s[C3_STATE_BYTES];
+    dom_c3_solved(s);
+    inverse_entries(s, f->solved);
+}
+
 void *dom_c3_prune_open(const c3 *c, const char *name)
 {
     c3p *p = calloc(1, sizeof *p);
@@ -340,29 +436,22 @@ void *dom_c3_prune_open(const c3 *c, const char *name)
     }
     p->kind = C3_HEUR_PRUNE;
     p->c = c;
-    p->gen = atomic_fetch_add(&next_gen, 1);
     snprintf(p->name, sizeof p->name, "%s", name);
     int st = dom_c3_coords_init(c, !strcmp(name, "fsst"), &p->co);
     if (st == 0) {
         p->entries = (uint64_t)p->co.nclass * C3P_TWISTS;
-        size_t huge = (size_t)2 << 20, bytes = (size_t)(p->entries + 3) / 4;
-        p->table_bytes = (bytes + huge - 1) / huge * huge;
-        void *t =
-            mmap(NULL, p->table_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (t == MAP_FAILED)
+        /* read at random, once per lookup: in 2 MB pages a TLB miss less */
+        p->table = hn_alloc_huge(table_bytes(p) + 8, 0);
+        if (!p->table)
             st = c->host->fail(DOM_ERR_NOMEM, "cube3: cannot allocate the pruning table");
-        else {
-#ifdef MADV_HUGEPAGE
-            madvise(t, p->table_bytes, MADV_HUGEPAGE); /* a TLB miss less per lookup */
-#endif
-            p->table = t;
+        else
             st = table_open(p);
-        }
     }
     if (st) {
         dom_c3_prune_free(p);
         return NULL;
     }
+    fast_init(p);
     return p;
 }
 
@@ -371,8 +460,7 @@ void dom_c3_prune_free(void *h)
     c3p *p = h;
     if (!p)
         return;
-    if (p->table)
-        munmap(p->table, p->table_bytes);
+    free(p->table);
     dom_c3_coords_free(&p->co);
     free(p);
 }
@@ -382,103 +470,39 @@ const dom_c3_coords *dom_c3_prune_coords(const void *h)
     return &((const c3p *)h)->co;
 }
 
-/* Down to solved: a neighbour one residue lower is one move closer. */
-static int descend(const c3p *p, dom_c3_coord x)
-{
-    const dom_c3_coords *co = &p->co;
-    int v = value_of(p, x), d = 0;
-    while (x.flip || x.twist || x.slice != co->goal_slice) {
-        int m = 0, want = (v + 2) % 3;
-        dom_c3_coord y;
-        for (; m < C3_MOVES; m++) {
-            y = moved(co, x, m);
-            if (value_of(p, y) == want)
-                break;
-        }
-        if (m == C3_MOVES || v == UNSEEN || d == MAX_DEPTH)
-            return 0; /* a damaged table: 0 is still a bound */
-        x = y;
-        v = want;
-        d++;
-    }
-    return d;
-}
-
 int dom_c3_prune_exact(const void *h, const dom_c3_coord *x)
 {
-    return descend(h, *x);
+    return value_of(h, *x);
 }
 
-/* Exact distances this thread found, by raw coordinate. */
-static _Thread_local struct {
-    uint64_t gen;
-    uint64_t key[1u << CACHE_BITS];
-    uint8_t value[1u << CACHE_BITS];
-} cache;
-
-static inline uint64_t key_of(const dom_c3_coords *co, dom_c3_coord x)
+const c3_fast *dom_c3_fast_of(const void *heur)
 {
-    return ((uint64_t)(x.flip * co->nslice + x.slice) * C3P_TWISTS + x.twist) + 1;
+    const c3p *p = heur;
+    return p && p->kind == C3_HEUR_PRUNE ? &p->fast : NULL;
 }
 
-static inline uint32_t slot_of(uint64_t key)
+void dom_c3_fast_node(const void *heur, const uint8_t *state, c3f_node *n)
 {
-    return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> (64 - CACHE_BITS));
-}
-
-/* The exact distance of x, whose entry holds v. */
-static int exact(const c3p *p, dom_c3_coord x, int v)
-{
+    const c3p *p = heur;
     const dom_c3_coords *co = &p->co;
-    uint64_t key = key_of(co, x);
-    uint32_t slot = slot_of(key);
-    if (cache.key[slot] == key)
-        return cache.value[slot];
-    int d = -1;
-    for (int m = 0; m < C3_MOVES && d < 0; m++) {
-        uint64_t k = key_of(co, moved(co, x, m));
-        uint32_t s = slot_of(k);
-        if (cache.key[s] == k) {
-            int e = cache.value[s], diff = (v - e % 3 + 3) % 3;
-            d = e + (diff == 1) - (diff == 2);
-        }
+    memset(n, 0, sizeof *n);
+    for (int a = 0; a < C3F_AXES; a++) {
+        uint8_t t[C3_STATE_BYTES];
+        dom_c3_coord x;
+        dom_c3_conjugate(p->c, co->axis_sym[a], state, t);
+        dom_c3_coord_of(co, t, &x);
+        n->flip[a] = (uint16_t)x.flip;
+        n->slice[a] = (uint16_t)x.slice;
+        n->twist[a] = (uint16_t)x.twist;
     }
-    if (d < 0)
-        d = descend(p, x);
-    cache.key[slot] = key;
-    cache.value[slot] = (uint8_t)d;
-    return d;
+    n->parity = (uint8_t)dom_c3_parity(state + C3_CP, C3_CORNERS);
+    inverse_entries(state, n->inv);
 }
 
-/* Three lookups, the table reads of all three issued before any is used:
- * each is a miss in memory, and they overlap. */
+/* The cube's bound (no inverse: the domain's heuristic is the table's). */
 int dom_c3_prune_eval(const void *h, const uint8_t *state)
 {
-    const c3p *p = h;
-    const dom_c3_coords *co = &p->co;
-    dom_c3_coord x[3];
-    uint32_t edge[3];
-    uint64_t entry[3];
-    for (int a = 0; a < 3; a++) {
-        uint8_t t[C3_STATE_BYTES];
-        if (a)
-            dom_c3_conjugate(p->c, co->axis_sym[a], state, t);
-        dom_c3_coord_of(co, a ? t : state, &x[a]);
-        edge[a] = x[a].flip * co->nslice + x[a].slice;
-        __builtin_prefetch(&co->edge_class[edge[a]]);
-    }
-    for (int a = 0; a < 3; a++) {
-        entry[a] = entry_of(co, edge[a], x[a].twist);
-        __builtin_prefetch(&p->table[entry[a] >> 2]);
-    }
-    if (cache.gen != p->gen) {
-        memset(cache.key, 0, sizeof cache.key);
-        cache.gen = p->gen;
-    }
-    int best = 0;
-    for (int a = 0; a < 3; a++) {
-        int d = exact(p, x[a], get2(p->table, entry[a]));
-        best = d > best ? d : best;
-    }
-    return best;
+    c3f_node n;
+    dom_c3_fast_node(h, state, &n);
+    return c3f_bound_cube(&((const c3p *)h)->fast, &n);
 }

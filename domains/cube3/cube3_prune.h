@@ -52,7 +52,6 @@ typedef struct dom_c3_coords {
     uint16_t *slice_move; /* [nslice][C3_MOVES] */
     uint16_t twist_conj[C3P_SYMS][C3P_TWISTS];
     uint32_t *edge_class; /* [nedge]: class * 16 + the symmetry to its representative */
-    size_t edge_class_bytes;
     uint32_t *class_rep;  /* [nclass]: the representative's raw edge coordinate */
     uint16_t *class_stab; /* [nclass]: the symmetries that fix the representative */
     uint32_t nclass;

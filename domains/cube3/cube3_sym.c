@@ -5,11 +5,10 @@
  * 20 whole-cube symmetries that undo themselves, and the 16 are generated
  * by composing those among them that keep U-D (a quarter turn about U-D is
  * the product of two mirror planes). */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MADV_HUGEPAGE */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
+#include "common/hn.h"
 #include "domains/cube3/cube3_prune.h"
 
 #define SLICE_EDGE0 8 /* FR FL BL BR: the U-D slice edges */
@@ -276,15 +275,7 @@ static int make_classes(const c3 *c, dom_c3_coords *co)
 {
     uint32_t cap = co->nedge / 8 + 1024;
     /* read once per lookup, at random: 2 MB pages spare a TLB miss */
-    size_t huge = (size_t)2 << 20, bytes = (size_t)co->nedge * sizeof *co->edge_class;
-    co->edge_class_bytes = (bytes + huge - 1) / huge * huge;
-    void *m = mmap(NULL, co->edge_class_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                   -1, 0);
-    co->edge_class = m == MAP_FAILED ? NULL : m;
-#ifdef MADV_HUGEPAGE
-    if (co->edge_class)
-        madvise(m, co->edge_class_bytes, MADV_HUGEPAGE);
-#endif
+    co->edge_class = hn_alloc_huge((size_t)co->nedge * sizeof *co->edge_class, 0);
     co->class_rep = malloc((size_t)cap * sizeof *co->class_rep);
     co->class_stab = malloc((size_t)cap * sizeof *co->class_stab);
     edge_conj_tab x;
@@ -335,8 +326,7 @@ int dom_c3_coords_init(const c3 *c, int sorted, dom_c3_coords *co)
 void dom_c3_coords_free(dom_c3_coords *co)
 {
     free(co->slice_move);
-    if (co->edge_class)
-        munmap(co->edge_class, co->edge_class_bytes);
+    free(co->edge_class);
     free(co->class_rep);
     free(co->class_stab);
     co->slice_move = NULL;

@@ -5,10 +5,13 @@
  *
  * The depth-first pass is one template (gen_ida_tmpl.h) compiled here for
  * the function table, once valuing each child whole and once by the
- * domain's incremental update (heur_delta), and in gen_ida_np.c for the
- * built-in n-puzzle with its move and update inlined; a network has its
- * own pass (children valued in one call). Every pass visits the same
- * nodes in the same order: only the cost of a node differs. */
+ * domain's incremental update (heur_delta), in gen_ida_np.c for the
+ * built-in n-puzzle with its move and update inlined, and in
+ * gen_ida_cube.c for the cube on its pruning tables; a network has its
+ * own pass (children valued in one call). Every pass but the cube's
+ * visits the same nodes in the same order: only the cost of a node
+ * differs (the cube's also looks up the inverse cube and the parity, so
+ * it visits fewer). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,10 +51,10 @@ static int table_child(gen_ida *s, int m)
  * each child made and valued (in the root's scale, hscale 1). */
 #define GEN_IDA_NAME pass_table
 #define GEN_IDA_APPLY_FIRST 1
-#define GEN_IDA_CHILD(s, m, h) table_child(s, m)
+#define GEN_IDA_CHILD(s, dp, m, h) table_child(s, m)
 #define GEN_IDA_UNDO(s, d, m) undo(s, d, m)
-#define GEN_IDA_SAVE(s, d) save(s, d)
-#define GEN_IDA_IS_GOAL(s) dom_is_goal((s)->d, (s)->state)
+#define GEN_IDA_SAVE(s, d, allowed) save(s, d)
+#define GEN_IDA_IS_GOAL(s, dp) dom_is_goal((s)->d, (s)->state)
 #define GEN_IDA_NMOVES(s) ((s)->nmoves)
 #define GEN_IDA_COST(s, m) ((s)->cost[m])
 #include "search/generic/gen_ida_tmpl.h"
@@ -61,11 +64,11 @@ static int table_child(gen_ida *s, int m)
  * bound is never made nor undone. */
 #define GEN_IDA_NAME pass_delta
 #define GEN_IDA_APPLY_FIRST 0
-#define GEN_IDA_CHILD(s, m, h) dom_heur_delta((s)->adm, (s)->state, m, h)
+#define GEN_IDA_CHILD(s, dp, m, h) dom_heur_delta((s)->adm, (s)->state, m, h)
 #define GEN_IDA_APPLY(s, m) (s)->def->apply((s)->inst, (s)->state, m)
 #define GEN_IDA_UNDO(s, d, m) undo(s, d, m)
-#define GEN_IDA_SAVE(s, d) save(s, d)
-#define GEN_IDA_IS_GOAL(s) dom_is_goal((s)->d, (s)->state)
+#define GEN_IDA_SAVE(s, d, allowed) save(s, d)
+#define GEN_IDA_IS_GOAL(s, dp) dom_is_goal((s)->d, (s)->state)
 #define GEN_IDA_NMOVES(s) ((s)->nmoves)
 #define GEN_IDA_COST(s, m) ((s)->cost[m])
 #include "search/generic/gen_ida_tmpl.h"
@@ -134,7 +137,10 @@ static gen_ida_pass pick_pass(gen_ida *s, int *h0)
         return pass_net;
     }
     const dom_heur *leaf = srch_gen_heur_leaf(s->h);
+    int own_h0 = -1; /* the cube's pass values the start itself */
     gen_ida_pass pass = leaf ? srch_gen_ida_np(s, leaf) : NULL;
+    if (!pass && leaf)
+        pass = srch_gen_ida_cube(s, leaf, &own_h0);
     if (!pass && leaf && dom_heur_has_delta(leaf))
         pass = pass_delta;
     if (!pass) {
@@ -144,7 +150,7 @@ static gen_ida_pass pick_pass(gen_ida *s, int *h0)
     /* the leaf's own values, times the root's scale in f */
     s->adm = leaf;
     s->hscale = s->scale;
-    *h0 = dom_heur_eval(leaf, s->state);
+    *h0 = own_h0 >= 0 ? own_h0 : dom_heur_eval(leaf, s->state);
     return pass;
 }
 
@@ -152,6 +158,8 @@ static int ida_run(gen_ida *s, srch_dom_result *res)
 {
     int h0;
     gen_ida_pass pass = pick_pass(s, &h0);
+    if (s->status)
+        return s->status;
     res->h0 = h0 * s->hscale;
     s->bound = (int64_t)h0 * s->hscale;
     for (;;) {
@@ -241,6 +249,7 @@ int srch_gen_ida_below(const dom *d, const void *start, srch_dom_heur *h, const 
     res->seconds = hn_now() - t0;
     free(state);
     free(saved);
+    free(s->fast_nodes);
     for (int i = 0; i < SRCH_DOM_MAX_PATH; i++)
         free(s->lv[i]);
     free(s);

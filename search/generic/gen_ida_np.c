@@ -18,22 +18,22 @@
 /* Undone by the inverse move: U D L R's are D U R L, m ^ 1. */
 #define GEN_IDA_NAME pass_np_md
 #define GEN_IDA_APPLY_FIRST 0
-#define GEN_IDA_CHILD(s, m, h) npf_delta_kind(NP_FAST(s), (s)->state, m, h, 0)
+#define GEN_IDA_CHILD(s, dp, m, h) npf_delta_kind(NP_FAST(s), (s)->state, m, h, 0)
 #define GEN_IDA_APPLY(s, m) npf_apply(NP_FAST(s), (s)->state, m)
 #define GEN_IDA_UNDO(s, d, m) npf_apply(NP_FAST(s), (s)->state, (m) ^ 1)
-#define GEN_IDA_SAVE(s, d) ((void)0)
-#define GEN_IDA_IS_GOAL(s) npf_is_goal(NP_FAST(s), (s)->state)
+#define GEN_IDA_SAVE(s, d, allowed) ((void)0)
+#define GEN_IDA_IS_GOAL(s, dp) npf_is_goal(NP_FAST(s), (s)->state)
 #define GEN_IDA_NMOVES(s) 4
 #define GEN_IDA_COST(s, m) 1
 #include "search/generic/gen_ida_tmpl.h"
 
 #define GEN_IDA_NAME pass_np_lc
 #define GEN_IDA_APPLY_FIRST 0
-#define GEN_IDA_CHILD(s, m, h) npf_delta_kind(NP_FAST(s), (s)->state, m, h, 1)
+#define GEN_IDA_CHILD(s, dp, m, h) npf_delta_kind(NP_FAST(s), (s)->state, m, h, 1)
 #define GEN_IDA_APPLY(s, m) npf_apply(NP_FAST(s), (s)->state, m)
 #define GEN_IDA_UNDO(s, d, m) npf_apply(NP_FAST(s), (s)->state, (m) ^ 1)
-#define GEN_IDA_SAVE(s, d) ((void)0)
-#define GEN_IDA_IS_GOAL(s) npf_is_goal(NP_FAST(s), (s)->state)
+#define GEN_IDA_SAVE(s, d, allowed) ((void)0)
+#define GEN_IDA_IS_GOAL(s, dp) npf_is_goal(NP_FAST(s), (s)->state)
 #define GEN_IDA_NMOVES(s) 4
 #define GEN_IDA_COST(s, m) 1
 #include "search/generic/gen_ida_tmpl.h"

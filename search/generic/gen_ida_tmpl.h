@@ -11,13 +11,15 @@
  *   GEN_IDA_APPLY_FIRST   1: GEN_IDA_CHILD makes the move (and a pruned
  *                         child is undone); 0: it only values the child,
  *                         and the move is made when the child is entered
- *   GEN_IDA_CHILD(s, m, h) the child's value by move m from s->state
- *                         whose value is h (in heuristic units), -1 when
- *                         m is illegal there
+ *   GEN_IDA_CHILD(s, dp, m, h) the child's value by move m from the
+ *                         state at depth dp (s->state) whose value is h
+ *                         (in heuristic units), -1 when m is illegal there
  *   GEN_IDA_APPLY(s, m)   make the legal move m (APPLY_FIRST 0 only)
  *   GEN_IDA_UNDO(s, d, m) undo move m made at depth d
- *   GEN_IDA_SAVE(s, d)    before the moves from depth d (undo by copies)
- *   GEN_IDA_IS_GOAL(s)    1 when s->state is a goal
+ *   GEN_IDA_SAVE(s, d, allowed) before the moves from depth d, allowed
+ *                         their mask (undo by copies; or every child
+ *                         valued at once, their memory reads overlapping)
+ *   GEN_IDA_IS_GOAL(s, dp) 1 when the state at depth dp (s->state) is a goal
  *   GEN_IDA_NMOVES(s), GEN_IDA_COST(s, m)
  * f = g x s->scale + h x s->hscale: h is the heuristic's own value times
  * hscale (1 when GEN_IDA_CHILD gives the root's value already scaled). */
@@ -57,6 +59,8 @@ struct gen_ida {
     uint64_t expanded, generated, max_expanded;
     double deadline;
     uint8_t path[SRCH_DOM_MAX_PATH];
+    /* an instantiation's own nodes by depth, or NULL (freed with the search) */
+    void *fast_nodes;
 };
 
 /* Checked on every expansion (the count) and every 4096 (time, Ctrl-C). */
@@ -99,16 +103,16 @@ static inline int gen_ida_enter(gen_ida *s, int depth, int at_goal)
  * stopped the search, 0 when the subtree holds no goal within the bound. */
 static int GEN_IDA_NAME(gen_ida *s, int depth, int64_t g, int q, int hcur)
 {
-    int e = gen_ida_enter(s, depth, (hcur == 0 || s->goal_any) && GEN_IDA_IS_GOAL(s));
+    int e = gen_ida_enter(s, depth, (hcur == 0 || s->goal_any) && GEN_IDA_IS_GOAL(s, depth));
     if (e)
         return e;
     uint64_t allowed = s->allowed[q];
     const uint8_t *next = s->prune_next ? s->prune_next + (size_t)q * (size_t)s->nmoves : NULL;
-    GEN_IDA_SAVE(s, depth);
+    GEN_IDA_SAVE(s, depth, allowed);
     for (int m = 0; m < GEN_IDA_NMOVES(s); m++) {
         if (!(allowed >> m & 1))
             continue;
-        int hc = GEN_IDA_CHILD(s, m, hcur);
+        int hc = GEN_IDA_CHILD(s, depth, m, hcur);
         if (hc < 0)
             continue;
         s->generated++;

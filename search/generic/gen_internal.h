@@ -49,6 +49,12 @@ typedef int (*gen_ida_pass)(gen_ida *s, int depth, int64_t g, int q, int h);
  * domain and valued by its Manhattan distance or linear conflicts (the
  * leaf adm), with s->fast set; NULL otherwise. */
 gen_ida_pass srch_gen_ida_np(gen_ida *s, const dom_heur *adm);
+/* gen_ida_cube.c: the cube's own pass when s is on the built-in cube3
+ * domain and the leaf adm is one of its pruning tables, with s->fast and
+ * s->fast_nodes set and the start's value (the inverse's lookups and the
+ * parity included) in *h0; NULL otherwise (or out of memory, s->status
+ * set). */
+gen_ida_pass srch_gen_ida_cube(gen_ida *s, const dom_heur *adm, int *h0);
 
 /* ---- the goal's ball (gen_ball.c) ---- */
 
