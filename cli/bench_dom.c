@@ -18,7 +18,7 @@
 #define CMD "bench search"
 
 typedef struct {
-    cli_dom_search s; /* the options given; each run gets a copy */
+    heurnet_dom_opts o; /* the options given; each run gets a copy */
     const char *instances, *baseline;
     const char *heur[MAX_HEURS];
     int n_heur, quiet;
@@ -27,8 +27,7 @@ typedef struct {
 
 /* One search configuration: its settings, heuristic and totals. */
 typedef struct {
-    cli_dom_search s;
-    srch_dom_heur *h;
+    heurnet_dom_search *s;
     double wall, cpu;
     uint64_t expanded, rows, updates;
     double length;
@@ -43,17 +42,17 @@ static double thread_cpu(void)
 }
 
 /* One search of start; its times and counters into r. The cost or -1. */
-static int64_t timed(bench_run *r, const dom *d, const void *start, const srch_limits *lim,
-                     srch_dom_result *res)
+static int64_t timed(bench_run *r, const void *start, srch_dom_result *res)
 {
-    uint64_t rows0 = srch_dom_heur_rows(r->h), upd0 = srch_dom_heur_acc_updates(r->h);
+    const srch_dom_heur *h = heurnet_dom_search_heur(r->s);
+    uint64_t rows0 = srch_dom_heur_rows(h), upd0 = srch_dom_heur_acc_updates(h);
     double w0 = hn_now(), c0 = thread_cpu();
-    int st = cli_dom_run(&r->s, d, start, r->h, lim, res);
+    int st = heurnet_dom_search_solve(r->s, start, NULL, res);
     r->cpu += thread_cpu() - c0;
     r->wall += hn_now() - w0;
     r->expanded += res->expanded;
-    r->rows += srch_dom_heur_rows(r->h) - rows0;
-    r->updates += srch_dom_heur_acc_updates(r->h) - upd0;
+    r->rows += srch_dom_heur_rows(h) - rows0;
+    r->updates += srch_dom_heur_acc_updates(h) - upd0;
     r->solved += st == 0;
     r->length += st == 0 ? res->length : 0;
     hn_error_clear();
@@ -62,23 +61,24 @@ static int64_t timed(bench_run *r, const dom *d, const void *start, const srch_l
 
 static void print_run(const bench_run *r, size_t n, int baseline)
 {
+    const heurnet_dom_opts *o = heurnet_dom_search_settings(r->s);
     double dn = n ? (double)n : 1;
     printf("heuristic=%s boards=%zu solved=%zu optimal=%zu optimal_share=%.3f mean_expanded=%.1f "
            "wall_s_per_board=%.5f cpu_s_per_board=%.5f",
-           r->s.heuristic, n, r->solved, r->optimal, (double)r->optimal / dn,
+           o->heuristic, n, r->solved, r->optimal, (double)r->optimal / dn,
            (double)r->expanded / dn, r->wall / dn, r->cpu / dn);
     if (!baseline)
         printf(" rows=%llu rows_per_cpu_s=%.0f derived_share=%.3f", (unsigned long long)r->rows,
                r->cpu > 0 ? (double)r->rows / r->cpu : 0.0,
                r->rows ? (double)r->updates / (double)r->rows : 0.0);
     printf(" mean_length=%.3f algo=%s", r->solved ? r->length / (double)r->solved : 0.0,
-           cli_dom_algo_name(r->s.algo));
-    if (r->s.algo == CLI_DOM_FOCAL)
-        printf(" bound=%g admissible=%s", r->s.bound, r->s.admissible);
+           heurnet_dom_algo_name(o->algo));
+    if (o->algo == HEURNET_DOM_FOCAL)
+        printf(" bound=%g admissible=%s", o->bound, o->admissible);
     printf("\n");
 }
 
-static int bench_states(const bench_args *a, const dom *d, bench_run *base, bench_run *runs,
+static int bench_states(const bench_args *a, bench_run *base, bench_run *runs,
                         const dom_instance_rec *inst, size_t n)
 {
     srch_dom_result *res = malloc(sizeof *res);
@@ -89,7 +89,7 @@ static int bench_states(const bench_args *a, const dom *d, bench_run *base, benc
     hn_progress *bar = hn_progress_new(CMD, n, a->quiet);
     int rc = 0;
     for (size_t i = 0; i < n && !rc; i++) {
-        int64_t opt = timed(base, d, inst[i].state, NULL, res);
+        int64_t opt = timed(base, inst[i].state, res);
         if (opt < 0) {
             fprintf(stderr, "heurnet %s: the baseline did not solve state %s\n", CMD, inst[i].id);
             rc = CLI_EXIT_FAIL;
@@ -97,7 +97,7 @@ static int bench_states(const bench_args *a, const dom *d, bench_run *base, benc
         }
         base->optimal++;
         for (int k = 0; k < a->n_heur; k++)
-            runs[k].optimal += timed(&runs[k], d, inst[i].state, &a->s.lim, res) == opt;
+            runs[k].optimal += timed(&runs[k], inst[i].state, res) == opt;
         hn_progress_update(bar, i + 1, NULL);
     }
     hn_progress_finish(bar);
@@ -113,52 +113,46 @@ static int bench_states(const bench_args *a, const dom *d, bench_run *base, benc
 /* IDA* where every move has an inverse (no memory), else A*. */
 static int baseline_algo(const dom *d)
 {
-    return dom_reversible(d) ? CLI_DOM_IDASTAR : CLI_DOM_ASTAR;
+    return dom_reversible(d) ? HEURNET_DOM_IDASTAR : HEURNET_DOM_ASTAR;
 }
 
 /* A run of heuristic `name` (NULL: the settings' default) with the options
- * given; the baseline's algorithm fixed. 0 or an exit code (printed). */
+ * given, never a model's recorded search; the baseline's algorithm fixed.
+ * 0 or an exit code (printed). */
 static int run_open(const bench_args *a, const dom *d, const char *name, int algo, bench_run *r)
 {
     if (algo >= 0 && name && !strncmp(name, "ann:", 4))
         return cli_usage(CMD, "--baseline must be an admissible heuristic, not %s", name);
-    r->s = a->s;
-    r->s.heuristic = name;
-    r->s.adm = NULL;
-    if (algo >= 0) { /* the baseline: admissible, never the model */
-        r->s.algo = algo;
-        r->s.model = NULL;
-        r->s.ball_radius = 0;
-        r->s.given &=
-            ~(1ull << (CLI_DOM_OPT_BOUND - 1000) | 1ull << (CLI_DOM_OPT_ADMISSIBLE - 1000));
+    heurnet_dom_opts o = a->o;
+    o.heuristic = name;
+    o.given |= 1ull << HEURNET_DOM_OPT_HEURISTIC; /* the run's own: no record */
+    if (algo >= 0) { /* the baseline: admissible, never the model, no limits */
+        o.algo = algo;
+        o.model = NULL;
+        o.ball_radius = 0;
+        o.lim = (srch_limits){0};
+        o.given &= ~(1ull << HEURNET_DOM_OPT_BOUND | 1ull << HEURNET_DOM_OPT_ADMISSIBLE);
     }
-    int rc = cli_dom_search_finish(CMD, &r->s, d);
-    if (!rc)
-        rc = cli_dom_heur(CMD, &r->s, d, &r->h);
-    if (!rc)
-        rc = cli_dom_adm_open(CMD, &r->s, d, r->h);
-    if (!rc)
-        rc = cli_dom_ball_open(CMD, &r->s, d);
-    return rc;
+    int st;
+    if (!(r->s = heurnet_dom_search_open_on(d, &o, &st)) || (st = heurnet_dom_search_prepare(r->s)))
+        return cli_dom_fail(CMD, st);
+    return 0;
 }
 
 static void run_free(bench_run *r)
 {
-    srch_dom_heur_free(r->h);
-    r->h = NULL;
-    cli_dom_search_free(&r->s);
+    heurnet_dom_search_free(r->s);
+    r->s = NULL;
 }
 
 static int open_domain(const bench_args *a, dom **d)
 {
     char spec[512];
     int st;
-    const char *name = a->s.domain;
-    if (!name) {
-        char *av[] = {(char *)CMD, "--model", (char *)a->s.model, NULL};
-        int rc = cli_dom_spec(CMD, 3, av, spec, sizeof spec);
-        if (rc)
-            return rc;
+    const char *name = a->o.domain;
+    if (!name && a->o.model) {
+        if (heurnet_dom_model_domain(a->o.model, spec, sizeof spec))
+            return cli_usage(CMD, "%s", hn_errmsg());
         name = spec[0] ? spec : NULL;
     }
     if (!name)
@@ -187,9 +181,10 @@ static int bench_run_all(bench_args *a)
         n = a->limit && n > a->limit ? a->limit : n;
         printf("# heurnet bench search: %s, %zu states, domain %s, the baseline (%s by %s) "
                "first\n",
-               a->instances, n, dom_spec(d), base->s.heuristic, cli_dom_algo_name(base->s.algo));
+               a->instances, n, dom_spec(d), heurnet_dom_search_settings(base->s)->heuristic,
+               heurnet_dom_algo_name(heurnet_dom_search_settings(base->s)->algo));
         hn_stop_install();
-        rc = bench_states(a, d, base, runs, inst, n);
+        rc = bench_states(a, base, runs, inst, n);
     }
     for (int i = 0; runs && i <= MAX_HEURS; i++)
         run_free(&runs[i]);
@@ -261,7 +256,7 @@ static int parse_args(int argc, char **argv, bench_args *a)
             if (a->n_heur == MAX_HEURS)
                 return cli_usage(CMD, "at most %d --heuristic", MAX_HEURS);
             a->heur[a->n_heur++] = optarg;
-        } else if (cli_dom_search_opt(CMD, c, optarg, &a->s, &rc)) {
+        } else if (cli_dom_search_opt(CMD, c, optarg, &a->o, &rc)) {
             if (rc)
                 return rc;
         } else if (c == 'h') {
@@ -286,7 +281,7 @@ int cli_bench_search_dom(int argc, char **argv)
         fprintf(stderr, "heurnet %s: out of memory\n", CMD);
         return CLI_EXIT_FAIL;
     }
-    cli_dom_search_init(&a->s);
+    heurnet_dom_opts_default(&a->o);
     int rc = parse_args(argc, argv, a);
     if (!rc) {
         cli_log_init(a->quiet);

@@ -16,7 +16,7 @@
 #include "solve/eval_report.h"
 
 typedef struct {
-    cli_dom_search s;
+    heurnet_dom_opts o;
     const char *instances, *out;
     int quiet, force, reference;
     long limit;
@@ -91,7 +91,7 @@ static int parse_args(int argc, char **argv, eval_args *a)
     int c, rc;
     optind = 1;
     while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
-        if (cli_dom_search_opt("eval", c, optarg, &a->s, &rc)) {
+        if (cli_dom_search_opt("eval", c, optarg, &a->o, &rc)) {
             if (rc)
                 return rc;
             continue;
@@ -110,99 +110,21 @@ static int parse_args(int argc, char **argv, eval_args *a)
     return 0;
 }
 
-static srch_limits state_limits(const eval_args *a, size_t i, size_t n, double used)
+static int report(const eval_args *a, const heurnet_dom_search *s, const heurnet_dom_eval_row *rows,
+                  size_t n, size_t in_file, double wall, const char *part)
 {
-    srch_limits lim = a->s.lim;
-    if (a->budget > 0) {
-        double share = (a->budget * (double)n - used) / (double)(n - i);
-        share = share > 1e-3 ? share : 1e-3;
-        lim.time_limit =
-            a->s.lim.time_limit > 0 && a->s.lim.time_limit < share ? a->s.lim.time_limit : share;
-    }
-    return lim;
-}
-
-static void eval_one(const dom *d, const eval_args *a, srch_dom_heur *h, const dom_instance_rec *x,
-                     const srch_limits *lim, srch_dom_result *res, heurnet_dom_eval_row *r)
-{
-    cli_dom_run(&a->s, d, x->state, h, lim, res);
-    *r = (heurnet_dom_eval_row){.line = x->line,
-                                .known = x->length,
-                                .status = res->status,
-                                .length = res->length,
-                                .h0 = res->h0,
-                                .proven = res->proven,
-                                .expanded = res->expanded,
-                                .generated = res->generated,
-                                .rows = res->rows,
-                                .seconds = res->seconds,
-                                .time_limit = lim->time_limit,
-                                .phases = res->phases,
-                                .saved = res->saved};
-    snprintf(r->id, sizeof r->id, "%s", x->id);
-    r->valid = res->status == 0 && dom_replay(d, x->state, res->moves, res->length) == 1;
-    hn_error_clear();
-}
-
-static int run(const eval_args *a, const dom *d, srch_dom_heur *h, const dom_instance_rec *inst,
-               size_t n, heurnet_dom_eval_row *rows, size_t *done)
-{
-    srch_dom_result *res = malloc(sizeof *res);
-    if (!res) {
-        fprintf(stderr, "heurnet eval: out of memory\n");
-        return CLI_EXIT_FAIL;
-    }
-    hn_progress *bar = hn_progress_new("eval", n, a->quiet);
-    double used = 0;
-    for (*done = 0; *done < n && !hn_stop_requested(); (*done)++) {
-        srch_limits lim = state_limits(a, *done, n, used);
-        eval_one(d, a, h, &inst[*done], &lim, res, &rows[*done]);
-        used += rows[*done].seconds;
-        hn_progress_update(bar, *done + 1, NULL);
-    }
-    hn_progress_finish(bar);
-    free(res);
-    return 0;
-}
-
-/* The anytime weights, the beam's widening and the window shortcut, after
- * the first k characters of buf. */
-static void describe_more(const cli_dom_search *s, char *buf, size_t cap, int k)
-{
-    for (int i = 0; s->algo == CLI_DOM_ANYTIME && i < s->so.nweights && k > 0 && (size_t)k < cap;
-         i++)
-        k += snprintf(buf + k, cap - (size_t)k, "%s%g", i ? "," : ", weights ", s->so.weights[i]);
-    if (s->so.widen > 0 && k > 0 && (size_t)k < cap)
-        k += snprintf(buf + k, cap - (size_t)k, ", widen %g", s->so.widen);
-    if (s->so.variants > 1 && k > 0 && (size_t)k < cap)
-        k += snprintf(buf + k, cap - (size_t)k, ", %d variants", s->so.variants);
-    if (s->ball && k > 0 && (size_t)k < cap)
-        k += snprintf(buf + k, cap - (size_t)k, ", ball %d (%zu states, %.1f s to build)",
-                      s->ball_radius, srch_dom_ball_states(s->ball), s->ball_seconds);
-    if (s->so.shortcut.max_window && k > 0 && (size_t)k < cap)
-        snprintf(buf + k, cap - (size_t)k, ", windows of up to %d moves%s",
-                 s->so.shortcut.max_window, s->so.shortcut.ida ? " (IDA* over 16)" : "");
-}
-
-static int report(const eval_args *a, const dom *d, const heurnet_dom_eval_row *rows, size_t n,
-                  size_t in_file, double wall, const char *part)
-{
+    const heurnet_dom_opts *o = heurnet_dom_search_settings(s);
     char search[256], limits[256];
-    int k = snprintf(search, sizeof search, "%s, weight %g, batch %d, width %d",
-                     cli_dom_algo_name(a->s.algo), a->s.so.weight, a->s.so.batch, a->s.so.width);
-    if (a->s.algo == CLI_DOM_FOCAL && k > 0 && (size_t)k < sizeof search)
-        k += snprintf(search + k, sizeof search - (size_t)k, ", bound %g over %s", a->s.bound,
-                      a->s.admissible);
-    describe_more(&a->s, search, sizeof search, k);
+    heurnet_dom_search_describe(s, search, sizeof search);
     snprintf(limits, sizeof limits, "time %g s%s, expansions %llu, stored %llu (0 = none)",
-             a->budget > 0 ? a->budget : a->s.lim.time_limit,
+             a->budget > 0 ? a->budget : o->lim.time_limit,
              a->budget > 0 ? " per state on average (budget)" : " per state",
-             (unsigned long long)a->s.lim.max_expanded, (unsigned long long)a->s.lim.max_nodes);
-    heurnet_dom_eval_info info = {.domain = dom_spec(d),
+             (unsigned long long)o->lim.max_expanded, (unsigned long long)o->lim.max_nodes);
+    heurnet_dom_eval_info info = {.domain = dom_spec(heurnet_dom_search_domain(s)),
                                   .instances = a->instances,
-                                  .model = a->s.model,
+                                  .model = o->model,
                                   .search = search,
-                                  .heuristic = a->s.heuristic,
+                                  .heuristic = o->heuristic,
                                   .limits = limits,
                                   .reference = a->reference,
                                   .in_file = in_file,
@@ -221,43 +143,44 @@ static int report(const eval_args *a, const dom *d, const heurnet_dom_eval_row *
     return 0;
 }
 
-int cli_dom_eval(int argc, char **argv)
+/* The searches and the report, or the report's private folder removed. */
+static int eval_all(const eval_args *a, heurnet_dom_search *s, const dom_instance_rec *inst,
+                    size_t n, const char *part)
 {
-    eval_args a = {0};
-    cli_dom_search_init(&a.s);
-    int rc = parse_args(argc, argv, &a);
-    if (rc)
-        return rc < 0 ? CLI_EXIT_OK : rc;
-    cli_log_init(a.quiet);
-    dom *d = NULL;
-    srch_dom_heur *h = NULL;
-    dom_instance_rec *inst = NULL;
-    size_t n = 0, done = 0;
-    char part[4400];
-    heurnet_dom_eval_row *rows = NULL;
-    if ((rc = cli_dom_setup("eval", &a.s, a.instances, &d, &h, &inst, &n)) ||
-        (rc = cli_eval_dir_prepare(a.out, a.force, heurnet_dom_eval_report_files, part,
-                                   sizeof part)))
-        goto out;
-    size_t todo = a.limit > 0 && (size_t)a.limit < n ? (size_t)a.limit : n;
-    if (!(rows = calloc(todo ? todo : 1, sizeof *rows))) {
-        rc = CLI_EXIT_FAIL;
-        heurnet_eval_dir_remove(part, heurnet_dom_eval_report_files);
-        goto out;
-    }
+    size_t todo = a->limit > 0 && (size_t)a->limit < n ? (size_t)a->limit : n, done = 0;
+    heurnet_dom_eval_row *rows = calloc(todo ? todo : 1, sizeof *rows);
+    int rc = rows ? 0 : CLI_EXIT_FAIL;
     hn_stop_install();
     double t0 = hn_now();
-    if (!(rc = run(&a, d, h, inst, todo, rows, &done)))
-        rc = report(&a, d, rows, done, n, hn_now() - t0, part);
+    if (!rc && heurnet_dom_eval_run(s, inst, todo, a->budget, a->quiet, rows, &done))
+        rc = cli_fail("eval");
+    if (!rc)
+        rc = report(a, s, rows, done, n, hn_now() - t0, part);
     if (rc) /* no report: its private folder goes */
         heurnet_eval_dir_remove(part, heurnet_dom_eval_report_files);
     if (!rc && done < todo)
         rc = CLI_EXIT_FAIL; /* interrupted: the report holds the states done */
-out:
     free(rows);
+    return rc;
+}
+
+int cli_dom_eval(int argc, char **argv)
+{
+    eval_args a = {0};
+    heurnet_dom_opts_default(&a.o);
+    int rc = parse_args(argc, argv, &a);
+    if (rc)
+        return rc < 0 ? CLI_EXIT_OK : rc;
+    cli_log_init(a.quiet);
+    heurnet_dom_search *s = NULL;
+    dom_instance_rec *inst = NULL;
+    size_t n = 0;
+    char part[4400];
+    if (!(rc = cli_dom_setup("eval", &a.o, a.instances, &s, &inst, &n)) &&
+        !(rc = cli_eval_dir_prepare(a.out, a.force, heurnet_dom_eval_report_files, part,
+                                    sizeof part)))
+        rc = eval_all(&a, s, inst, n, part);
     free(inst);
-    srch_dom_heur_free(h);
-    cli_dom_search_free(&a.s);
-    dom_free(d);
+    heurnet_dom_search_free(s);
     return rc;
 }

@@ -49,7 +49,8 @@ set(HEURNET_PUBLIC_HEADERS
     search/generic/srch_dom.h
     search/emp/emp.h
     search/emp/srch_em_scorer.h datagen/dg.h datagen/dataset.h datagen/dom_ds.h datagen/emp_moves.h train/trn.h
-    solve/search.h solve/pdb_cache.h solve/eval_report.h solve/api.h solve/eval_dom.h)
+    solve/search.h solve/pdb_cache.h solve/eval_report.h solve/api.h solve/eval_dom.h
+    solve/dom_search.h)
 set(HEURNET_INC ${CMAKE_BINARY_DIR}/include/heurnet)
 set(HEURNET_UMBRELLA "/* All of heurnet's public API (generated). */\n#ifndef HEURNET_H\n#define HEURNET_H\n")
 foreach(h ${HEURNET_PUBLIC_HEADERS} gen/common/hn_version.h)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "common/hn.h"
+#include "solve/dom_search.h"
 
 HEURNET_API_BEGIN
 
@@ -58,6 +59,23 @@ void heurnet_dom_eval_headline(FILE *out, const heurnet_dom_eval_info *info,
  * hn_errmsg naming the file; *plots = 1 when the figures were drawn. */
 int heurnet_dom_eval_report_write(const char *dir, const heurnet_dom_eval_info *info,
                                   const heurnet_dom_eval_row *rows, size_t n, int *plots);
+
+/* The limits of state i of n: lim, with a time budget (mean seconds per
+ * state over the run, 0 = none) the time left over the states left, used
+ * being the seconds spent so far (lim's time limit still caps it). */
+srch_limits heurnet_dom_budget_limits(const srch_limits *lim, double budget, size_t i, size_t n,
+                                      double used);
+/* One state searched with limits lim into *res (scratch; holds the moves)
+ * and its report row *r, the solution replayed (r->valid). */
+void heurnet_dom_eval_state(heurnet_dom_search *s, const dom_instance_rec *x,
+                            const srch_limits *lim, srch_dom_result *res, heurnet_dom_eval_row *r);
+/* Every state of inst[n] in turn, each with its share of `budget` (mean
+ * seconds per state, 0 = the settings' limits alone), into rows[n], with a
+ * progress line on stderr unless quiet; *done counts the states searched
+ * (fewer after a stop request). 0, or a status with hn_errmsg() (the
+ * goal's ball could not be built, out of memory). */
+int heurnet_dom_eval_run(heurnet_dom_search *s, const dom_instance_rec *inst, size_t n,
+                         double budget, int quiet, heurnet_dom_eval_row *rows, size_t *done);
 
 HEURNET_API_END
 

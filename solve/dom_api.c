@@ -1,0 +1,83 @@
+/* The flat facade of the search over any domain (solve/dom_search.h):
+ * states as one byte array, settings as strings, results as rows of
+ * scalars, for bindings that cannot fill the option structs. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "solve/dom_int.h"
+
+/* Each state must come back unchanged through the domain's text format,
+ * which checks its contents (a permutation, a reachable board, ...). */
+static int states_check(const dom *d, const uint8_t *states, size_t n, size_t bytes)
+{
+    if (bytes != dom_state_bytes(d))
+        return hn_fail(HN_ERR_ARG, "%s states have %zu bytes, not %zu", dom_spec(d),
+                       dom_state_bytes(d), bytes);
+    char text[8192];
+    uint8_t back[DOM_MAX_STATE_BYTES];
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t *x = states + i * bytes;
+        int len = dom_format_state(d, x, text, sizeof text);
+        if (len >= 0 && (size_t)len < sizeof text && dom_parse_state(d, text, back))
+            return hn_fail(HN_ERR_ARG, "state %zu is not a state of %s: %s", i, dom_spec(d),
+                           hn_errmsg());
+        if (len < 0 || (size_t)len >= sizeof text || memcmp(back, x, bytes))
+            return hn_fail(HN_ERR_ARG, "state %zu is not a state of %s", i, dom_spec(d));
+    }
+    return 0;
+}
+
+static void row_fill(const srch_dom_result *r, heurnet_dom_row *row, uint8_t *moves, size_t stride)
+{
+    size_t k = r->status == 0 && moves ? (size_t)r->length : 0;
+    k = k < stride ? k : stride;
+    if (k)
+        memcpy(moves, r->moves, k);
+    *row = (heurnet_dom_row){.status = r->status,
+                             .length = r->status == 0 ? r->length : -1,
+                             .nmoves = (int32_t)k,
+                             .h0 = r->h0,
+                             .proven = r->proven,
+                             .cost = r->status == 0 ? r->cost : -1,
+                             .expanded = r->expanded,
+                             .generated = r->generated,
+                             .stored = r->stored,
+                             .seconds = r->seconds};
+}
+
+/* The settings of the strings into o (words kept in buf). */
+static int settings(heurnet_dom_opts *o, const char *algo, const char *heuristic,
+                    const char *options, char *buf, size_t cap)
+{
+    heurnet_dom_opts_default(o);
+    int st = options ? heurnet_dom_words_apply(options, o, buf, cap, 0, 1) : 0;
+    if (!st && algo && algo[0])
+        st = heurnet_dom_opts_set(o, HEURNET_DOM_OPT_ALGO, algo);
+    if (!st && heuristic && heuristic[0])
+        st = heurnet_dom_opts_set(o, HEURNET_DOM_OPT_HEURISTIC, heuristic);
+    return st;
+}
+
+int heurnet_dom_solve_states(const dom *d, const uint8_t *states, size_t n, size_t state_bytes,
+                             const char *algo, const char *heuristic, const char *options,
+                             int threads, heurnet_dom_row *rows, uint8_t *moves, size_t stride)
+{
+    if (!d || (n && (!states || !rows)))
+        return hn_fail(HN_ERR_ARG, "a domain, states and rows are required");
+    char words[4096];
+    heurnet_dom_opts o;
+    int st = settings(&o, algo, heuristic, options, words, sizeof words);
+    if (st || (st = states_check(d, states, n, state_bytes)))
+        return st;
+    heurnet_dom_search *s = heurnet_dom_search_open_on(d, &o, &st);
+    srch_dom_result *res = s ? malloc((n ? n : 1) * sizeof *res) : NULL;
+    if (s && !res)
+        st = hn_fail(HN_ERR_NOMEM, "out of memory for %zu results", n);
+    if (res && !(st = heurnet_dom_search_batch(s, states, state_bytes, n, threads, res)))
+        for (size_t i = 0; i < n; i++)
+            row_fill(&res[i], &rows[i], moves ? moves + i * stride : NULL, stride);
+    free(res);
+    heurnet_dom_search_free(s);
+    return st;
+}

@@ -1,0 +1,40 @@
+/* Inside the search over any domain (solve/dom_*.c): the opened search and
+ * the steps of opening it, shared by the record checks. */
+#ifndef HEURNET_SOLVE_DOM_INT_H
+#define HEURNET_SOLVE_DOM_INT_H
+
+#include "solve/dom_search.h"
+
+/* The attribute of a model that holds its recorded search. */
+#define HEURNET_DOM_RECORD_ATTR "search"
+
+struct heurnet_dom_search {
+    heurnet_dom_opts o; /* as resolved; its strings may point into the buffers below */
+    dom *d;
+    int own_dom;
+    srch_dom_heur *h, *adm; /* the search's and the admissible one (may be NULL) */
+    srch_dom_ball *ball;
+    double ball_seconds;
+    char heur_buf[4200], adm_buf[256];
+    char rec_buf[4096]; /* the record's words, which the settings point into */
+    char record[4096];  /* the record taken, "" for none */
+};
+
+/* A search over d with settings o and nothing opened (d borrowed). */
+heurnet_dom_search *heurnet_dom_search_new(const dom *d, const heurnet_dom_opts *o, int *status);
+/* The model's recorded search into s->o when it applies (0 or a status). */
+int heurnet_dom_record_use(heurnet_dom_search *s);
+/* The settings of words ("--algo focal --bound 1.2") into o, their text
+ * kept in buf (the options point into it), but for the options whose bits
+ * are in `skip`: any option when `all`, else a record's (no domain, model
+ * or limits). 0 or HN_ERR_ARG. */
+int heurnet_dom_words_apply(const char *words, heurnet_dom_opts *o, char *buf, size_t cap,
+                            uint64_t skip, int all);
+/* Defaults and the rules tying options to algorithms and the domain. */
+int heurnet_dom_finish(heurnet_dom_search *s);
+/* s->h and s->adm from the settings. */
+int heurnet_dom_heuristics(heurnet_dom_search *s);
+/* IDA* windows bounded by an admissible heuristic of relative states. */
+int heurnet_dom_relative_windows(const heurnet_dom_opts *o, const dom *d);
+
+#endif

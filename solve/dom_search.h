@@ -1,0 +1,226 @@
+/* solve/dom_search.h: searches over any domain by name, as heurnet solve,
+ * eval and bench search --domain run them, for programs that embed heurnet:
+ * a domain and its heuristics opened by name (a network with its residual
+ * base, floor, offset, scale and blends; a model with the search it
+ * records), one state or a batch of states solved (threads inside), and
+ * the summary of a batch. Works for every domain: the n-puzzle of any size,
+ * cube3 and plug-ins. Nothing prints; errors as in common/hn.h. */
+#ifndef HEURNET_SOLVE_DOM_SEARCH_H
+#define HEURNET_SOLVE_DOM_SEARCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/hn.h"
+#include "domains/dom.h"
+#include "search/generic/srch_dom.h"
+
+HEURNET_API_BEGIN
+
+enum heurnet_dom_algo {
+    HEURNET_DOM_ASTAR = 0,
+    HEURNET_DOM_WASTAR,
+    HEURNET_DOM_BWAS,
+    HEURNET_DOM_BEAM,
+    HEURNET_DOM_IDASTAR,
+    HEURNET_DOM_ANYTIME,
+    HEURNET_DOM_FOCAL
+};
+
+/* "astar", "wastar", "bwas", "beam", "idastar", "anytime", "focal" ->
+ * *algo: 0, or HN_ERR_ARG with hn_errmsg() listing the names. */
+int heurnet_dom_algo_parse(const char *name, int *algo);
+/* The name of an algorithm ("?" when out of range); a static string. */
+const char *heurnet_dom_algo_name(int algo);
+
+/* The settings of a search, by the names of heurnet solve --domain's
+ * options (heurnet_dom_opt_id). */
+enum heurnet_dom_opt {
+    HEURNET_DOM_OPT_DOMAIN = 0,
+    HEURNET_DOM_OPT_MODEL = 1,
+    HEURNET_DOM_OPT_HEURISTIC = 2,
+    HEURNET_DOM_OPT_ALGO = 3,
+    HEURNET_DOM_OPT_WEIGHT = 4,
+    HEURNET_DOM_OPT_BATCH = 5,
+    HEURNET_DOM_OPT_WIDTH = 6,
+    HEURNET_DOM_OPT_WEIGHTS = 7,
+    HEURNET_DOM_OPT_ENGINE = 8,
+    HEURNET_DOM_OPT_OFFSET = 9,
+    HEURNET_DOM_OPT_SCALE = 10,
+    HEURNET_DOM_OPT_FLOOR = 11,
+    HEURNET_DOM_OPT_MAX_EXPANDED = 12,
+    HEURNET_DOM_OPT_TIME_LIMIT = 13,
+    HEURNET_DOM_OPT_MAX_NODES = 14,
+    HEURNET_DOM_OPT_DELTAS = 15,
+    HEURNET_DOM_OPT_SHORTCUT = 17,
+    HEURNET_DOM_OPT_IDA = 18,
+    HEURNET_DOM_OPT_IDA_AT = 19,
+    HEURNET_DOM_OPT_WIDEN = 20,
+    HEURNET_DOM_OPT_BALL = 21,
+    HEURNET_DOM_OPT_VARIANTS = 22,
+    HEURNET_DOM_OPT_BLEND = 23,
+    HEURNET_DOM_OPT_BOUND = 40,
+    HEURNET_DOM_OPT_ADMISSIBLE = 41,
+    HEURNET_DOM_OPT_COUNT = 42 /* ids are below this */
+};
+
+/* focal's bound by default, and the share of a time limit a beam leaves
+ * to the window shortcut after it. */
+#define HEURNET_DOM_DEFAULT_BOUND 1.05
+#define HEURNET_DOM_SHORTCUT_SHARE 0.05
+
+/* A search's settings: a plain struct, filled by heurnet_dom_opts_default
+ * and then by heurnet_dom_opts_set or directly. Strings are the caller's
+ * and must outlive the search opened from them. */
+typedef struct heurnet_dom_opts {
+    const char *domain;     /* dom_open spec; NULL: the model's */
+    const char *model;      /* a network: its domain and its recorded search */
+    const char *heuristic;  /* NULL: ann:MODEL with a model, else the domain's first;
+                               "ann:SELF[,...]" stands for the model */
+    const char *floor;      /* admissible heuristic below which no value falls */
+    const char *admissible; /* focal's proof, anytime's H, cube windows' bound */
+    const char *blend[SRCH_DOM_MAX_BLENDS]; /* added blend_w[i] times each */
+    double blend_w[SRCH_DOM_MAX_BLENDS];
+    int nblend;
+    int algo;             /* enum heurnet_dom_algo; -1: IDA* for an admissible heuristic,
+                             BWAS for a network */
+    srch_dom_opts so;     /* weight, batch, width, anytime, beam (ball set by the search) */
+    srch_dom_net_opts no; /* the network's engine */
+    double offset;        /* moves subtracted from the estimate */
+    int scale;            /* values in 1/scale moves */
+    double bound;         /* focal */
+    int ball_radius;      /* beam: the goal's ball, 0 none */
+    srch_limits lim;      /* per state */
+    /* bit HEURNET_DOM_OPT_x: the option was set by the caller; a model's
+     * recorded search leaves these alone and runs only when neither ALGO
+     * nor HEURISTIC is set. heurnet_dom_opts_set sets the bits. */
+    uint64_t given;
+} heurnet_dom_opts;
+
+/* The defaults of heurnet solve --domain into *o. */
+void heurnet_dom_opts_default(heurnet_dom_opts *o);
+/* The id of an option by its name without dashes ("weights"), or -1; and
+ * the name of an id (NULL for none). */
+int heurnet_dom_opt_id(const char *name);
+const char *heurnet_dom_opt_name(int id);
+/* Set option `id` from its text as heurnet solve takes it ("5,3,1" for
+ * WEIGHTS; value is kept, not copied, for the string options) and mark
+ * it given: 0, or HN_ERR_ARG with hn_errmsg() saying what is wrong. */
+int heurnet_dom_opts_set(heurnet_dom_opts *o, int id, const char *value);
+
+/* The domain a model file records: its "domain" attribute, else its
+ * n-puzzle encoder's domain, else "" (also when it does not load: the
+ * search that opens it says why). Returns 0, or HN_ERR_ARG when cap is too
+ * small. */
+int heurnet_dom_model_domain(const char *path, char *spec, size_t cap);
+
+/* A search opened from settings. */
+typedef struct heurnet_dom_search heurnet_dom_search;
+
+/* Open the domain (o->domain or the model's), take the model's recorded
+ * search when it applies, check the settings against the domain and open
+ * the heuristics. NULL on error with *status (may be NULL) and hn_errmsg():
+ * HN_ERR_ARG for settings or names that are wrong (an unknown heuristic or
+ * domain, an option of another algorithm), HN_ERR_FORMAT for a model whose
+ * recorded search is refused, or the status of what failed to load. The
+ * goal's ball (o->ball_radius) is built by heurnet_dom_search_prepare. */
+heurnet_dom_search *heurnet_dom_search_open(const heurnet_dom_opts *o, int *status);
+/* The same on an open domain d (o->domain unused), which must outlive the
+ * search. */
+heurnet_dom_search *heurnet_dom_search_open_on(const dom *d, const heurnet_dom_opts *o,
+                                               int *status);
+void heurnet_dom_search_free(heurnet_dom_search *s);
+
+/* Build what the first search needs and open left out (the goal's ball):
+ * 0, or HN_ERR_ARG / HN_ERR_UNSUPPORTED / HN_ERR_NOMEM with hn_errmsg().
+ * The solve calls run it themselves; a program calls it when it wants the
+ * cost (seconds: heurnet_dom_search_ball_seconds) before them. */
+int heurnet_dom_search_prepare(heurnet_dom_search *s);
+
+/* The settings as resolved (defaults and the record taken), the domain,
+ * the search's heuristic (for its counters; owned by s), the recorded
+ * search that was taken ("" for none), and the ball's size and build time
+ * (0 without one). */
+const heurnet_dom_opts *heurnet_dom_search_settings(const heurnet_dom_search *s);
+const dom *heurnet_dom_search_domain(const heurnet_dom_search *s);
+srch_dom_heur *heurnet_dom_search_heur(const heurnet_dom_search *s);
+const char *heurnet_dom_search_record(const heurnet_dom_search *s);
+size_t heurnet_dom_search_ball_states(const heurnet_dom_search *s);
+double heurnet_dom_search_ball_seconds(const heurnet_dom_search *s);
+/* 1 when the algorithm promises an optimal cost (IDA*, focal with bound 1). */
+int heurnet_dom_search_exact(const heurnet_dom_search *s);
+/* The search in words, as eval's report gives it ("focal, weight 1, batch
+ * 2, width 1024, bound 1.5 over lc"), into buf (snprintf-like). */
+int heurnet_dom_search_describe(const heurnet_dom_search *s, char *buf, size_t cap);
+
+/* Solve `start` (dom_state_bytes bytes) with limits lim (NULL: the
+ * settings'), the solution then shortened by the window shortcut (anytime
+ * shortens each incumbent itself; a beam leaves the windows
+ * HEURNET_DOM_SHORTCUT_SHARE of its time). One call at a time on s.
+ * Returns res->status (0 solved, HN_ERR_LIMIT, ...; see srch_dom.h). */
+int heurnet_dom_search_solve(heurnet_dom_search *s, const void *start, const srch_limits *lim,
+                             srch_dom_result *res);
+/* n states, the i-th at states + i * stride (stride 0: dom_state_bytes),
+ * solved by `threads` threads (1..256; each with its own copy of the
+ * heuristic) into res[n]; a state a stop request left gets
+ * HN_ERR_INTERRUPTED. Returns 0 (each result has its status), or a status
+ * with hn_errmsg() when the threads could not be set up. */
+int heurnet_dom_search_batch(heurnet_dom_search *s, const void *states, size_t stride, size_t n,
+                             int threads, srch_dom_result *res);
+
+/* The figures of a batch against known lengths (known[i] < 0: none). */
+typedef struct heurnet_dom_summary {
+    size_t count, solved;
+    size_t with_known;              /* solved states with a known length */
+    size_t differ;                  /* ... whose length differs from it */
+    size_t shorter;                 /* ... whose length is below it */
+    double length, known, expanded; /* sums over the solved states (known: with one) */
+    double expanded_all;            /* over every state, an unsolved one until its limit */
+    double seconds;                 /* sum of the searches' seconds */
+} heurnet_dom_summary;
+
+/* known may be NULL (no lengths known). */
+void heurnet_dom_summarize(const srch_dom_result *res, const int *known, size_t n,
+                           heurnet_dom_summary *sum);
+
+/* Check a recorded search (options of heurnet solve --domain without
+ * domain, model and limits; SELF = the model) against domain d as solve
+ * would run it: parsed, ann:SELF[,...] only, the network loaded from
+ * `model` and the heuristics opened. 0, or HN_ERR_ARG with hn_errmsg(). */
+int heurnet_dom_record_check(const dom *d, const char *model, const char *rec);
+
+/* ---- a flat facade for bindings (plain arrays, strings and scalars) ----
+ * A binding opens a domain with dom_open (domains/dom.h: "npuzzle:4x4",
+ * "cube3", "./libmine.so:12"), learns dom_state_bytes, and solves arrays of
+ * states with one call. */
+
+/* What one state's search gave (srch_dom_result without its moves). */
+typedef struct heurnet_dom_row {
+    int32_t status; /* 0 solved, else a status (HN_ERR_LIMIT, ...) */
+    int32_t length; /* moves, -1 when not solved */
+    int32_t nmoves; /* moves written to the state's row of `moves` */
+    int32_t h0, proven;
+    int64_t cost; /* -1 when not solved */
+    uint64_t expanded, generated, stored;
+    double seconds;
+} heurnet_dom_row;
+
+/* Solve n states of domain d, given back to back in states[n *
+ * state_bytes] (state_bytes must be dom_state_bytes(d); each state must be
+ * one the domain's text format gives back unchanged), with algorithm
+ * `algo` (heurnet_dom_algo_parse's names; NULL or "": the default),
+ * heuristic `heuristic` (the names of heurnet solve --heuristic; NULL or
+ * "": the default) and `options`, further settings in the words of heurnet
+ * solve --domain ("--weight 2 --time-limit 5 --model M.h5"; NULL: none), on
+ * `threads` threads (1..256), into rows[n] and, when moves is not NULL,
+ * each solution's moves (indices) at moves + i * stride, at most stride of
+ * them. Returns 0 when the search ran (each row has its status), else a
+ * negative status with hn_errmsg(): HN_ERR_ARG naming the setting or the
+ * 0-based index of a bad state. */
+int heurnet_dom_solve_states(const dom *d, const uint8_t *states, size_t n, size_t state_bytes,
+                             const char *algo, const char *heuristic, const char *options,
+                             int threads, heurnet_dom_row *rows, uint8_t *moves, size_t stride);
+
+HEURNET_API_END
+
+#endif
