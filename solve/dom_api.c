@@ -81,3 +81,21 @@ int heurnet_dom_solve_states(const dom *d, const uint8_t *states, size_t n, size
     heurnet_dom_search_free(s);
     return st;
 }
+
+/* Estimates in batches: a network's rows go through it together. */
+#define ESTIMATE_BATCH 1024
+
+int heurnet_dom_estimate_states(const dom *d, const uint8_t *states, size_t n, size_t state_bytes,
+                                const char *heuristic, double *est)
+{
+    if (!d || !heuristic || (n && (!states || !est)))
+        return hn_fail(HN_ERR_ARG, "a domain, a heuristic, states and estimates are required");
+    int st = states_check(d, states, n, state_bytes);
+    srch_dom_heur *h = st ? NULL : srch_dom_heur_open(d, heuristic, NULL, &st);
+    for (size_t i = 0; h && !st && i < n; i += ESTIMATE_BATCH) {
+        size_t k = n - i < ESTIMATE_BATCH ? n - i : ESTIMATE_BATCH;
+        st = srch_dom_heur_estimate(h, states + i * state_bytes, k, NULL, NULL, NULL, est + i);
+    }
+    srch_dom_heur_free(h);
+    return st;
+}

@@ -221,6 +221,16 @@ int heurnet_dom_solve_states(const dom *d, const uint8_t *states, size_t n, size
                              const char *algo, const char *heuristic, const char *options,
                              int threads, heurnet_dom_row *rows, uint8_t *moves, size_t stride);
 
+/* The estimates of heuristic `heuristic` (the names of heurnet solve
+ * --heuristic; "ann:M.h5" adds the residual base the model records) for n
+ * states of d, given as heurnet_dom_solve_states takes them, into est[n]
+ * (cost units, before a value's offset, scale and floor; what heurnet
+ * predict prints). 0, or a negative status with hn_errmsg(): HN_ERR_ARG
+ * for a bad state or name, HN_ERR_SHAPE for a model of another domain's
+ * width, or the status of what failed to load. */
+int heurnet_dom_estimate_states(const dom *d, const uint8_t *states, size_t n, size_t state_bytes,
+                                const char *heuristic, double *est);
+
 HEURNET_API_END
 
 #endif

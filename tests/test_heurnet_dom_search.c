@@ -18,7 +18,7 @@
 static uint8_t *walks(const dom *d, int steps, int spread, uint64_t seed)
 {
     size_t b = dom_state_bytes(d);
-    uint8_t *x = malloc(N * b);
+    uint8_t *x = malloc((N + 1) * b); /* room for one more */
     hn_rng *r = hn_rng_new(seed);
     for (int i = 0; x && r && i < N; i++) {
         dom_goal(d, x + (size_t)i * b);
@@ -143,6 +143,22 @@ static void bad_settings(void)
     dom_free(d);
 }
 
+/* Manhattan estimates: the start's value the search saw, never above the
+ * optimum (admissible), 0 at the goal; bad names and bytes refused. */
+static void estimates(const dom *d, uint8_t *x, const heurnet_dom_row *opt)
+{
+    size_t b = dom_state_bytes(d);
+    double est[N + 1];
+    dom_goal(d, x + (size_t)N * b);
+    CHECK(heurnet_dom_estimate_states(d, x, N + 1, b, "manhattan", est) == 0);
+    CHECK(est[N] == 0);
+    for (int i = 0; i < N; i++)
+        CHECK_MSG(est[i] == opt[i].h0 && est[i] <= opt[i].length, "state %d: %g, h0 %d, opt %d", i,
+                  est[i], opt[i].h0, opt[i].length);
+    CHECK(heurnet_dom_estimate_states(d, x, N, b, "nosuch", est) == HN_ERR_ARG);
+    CHECK(heurnet_dom_estimate_states(d, x, N, b - 1, "manhattan", est) == HN_ERR_ARG);
+}
+
 /* The facade: bytes in, rows and moves out; bad bytes refused by index. */
 static void facade(void)
 {
@@ -154,6 +170,7 @@ static void facade(void)
     uint8_t *x = walks(d, 10, 2, 3), moves[N][64];
     heurnet_dom_row rows[N], ref[N];
     CHECK(heurnet_dom_solve_states(d, x, N, b, "idastar", "manhattan", NULL, 1, ref, NULL, 0) == 0);
+    estimates(d, x, ref);
     CHECK(heurnet_dom_solve_states(d, x, N, b, "astar", "lc", "--max-expanded 100000", 2, rows,
                                    &moves[0][0], sizeof moves[0]) == 0);
     for (int i = 0; i < N; i++) {
