@@ -1,4 +1,4 @@
-/* heurnet avi: train an n-puzzle heuristic without optimal labels, by
+/* heurnet avi: train a heuristic of any domain without optimal labels, by
  * DeepCubeA's approximate value iteration or by bootstrapping from solved
  * paths. One CSV line per round on stdout (and --log), progress on stderr,
  * checkpoints after every round and on Ctrl-C/SIGTERM. */
@@ -13,19 +13,20 @@
 #include "cli/cli.h"
 #include "cli/dom_cli.h"
 #include "cli/cmd_nn.h"
-#include "search/npuzzle/ann.h"
+#include "search/generic/srch_dom.h"
 #include "train/trn.h"
 #include "train/trn_mpi.h"
 
 struct avi_cli {
     struct trn_avi_opts o;
-    int puzzle;
+    int puzzle, goal; /* --puzzle N and --goal (1: blank-last; -1 not given) */
     const char *out, *log, *floor, *eval, *residual, *start, *domain, *parity;
-    dom *dom;                               /* --domain on the generic path, else NULL */
+    dom *dom;                               /* --domain, or the --puzzle's */
     dom_heur *dfloor, *dresidual, *dparity; /* its --floor, --residual, --parity */
     uint8_t *dstates;                       /* its --eval states, back to back */
     int *dlen;                              /* and their optimal lengths */
     size_t ndstates;
+    uint8_t *starts; /* --start-boards states, back to back */
     int eval_every, quiet, scale_set;
     int force;           /* --force: replace an existing --checkpoint file */
     int log_check;       /* a resumed log: drop lines of rounds this run writes */
@@ -33,26 +34,24 @@ struct avi_cli {
     char arch_opts[160]; /* architecture options given besides --arch */
     hn_progress *bar;
     FILE *logf;
-    srch_np_instance *inst; /* --eval boards */
-    size_t ninst;
-    srch_np_board *startb; /* --start-boards */
-    const char *teacher;   /* --targets q:FILE or distill:FILE */
+    const char *teacher; /* --targets q:FILE or distill:FILE */
     nn_model *teacher_m;
 };
 
 static void help(const struct trn_avi_opts *o)
 {
-    printf("usage: heurnet avi --puzzle 8|15|24 --arch SPEC -o MODEL.h5 [options]\n\n"
-           "Train a network heuristic without optimal labels. Prints one CSV line per round:\n"
+    printf("usage: heurnet avi --domain D | --puzzle N --arch SPEC -o MODEL.h5 [options]\n\n"
+           "Train a network heuristic without optimal labels, on any domain (every option\n"
+           "means the same on each). Prints one CSV line per round:\n"
            "  round,steps,samples,loss,target_mean,target_max,floor_share,updated,updates,\n"
            "  solved,boards,budget,walk,buffer,target_seconds,seconds,total_seconds,\n"
            "  eval_mae,eval_exact\n\n"
            "  --method M         davi (value iteration, DeepCubeA) | bootstrap (Arfaee et al.)\n"
            "                     [davi]\n"
-           "  --domain D         any domain: npuzzle:6x6, cube3, ./libmine.so (heurnet domain\n"
-           "                     list); a square n-puzzle up to 5x5 runs as --puzzle does\n"
-           "  --puzzle N         8, 15 or 24 (or --domain) [required]\n"
-           "  --goal G           blank-first | blank-last [blank-first]\n"
+           "  --domain D         any domain: npuzzle:4x4, npuzzle:6x6:blank-last, cube3,\n"
+           "                     ./libmine.so (heurnet domain list) [required, or --puzzle]\n"
+           "  --puzzle N         the n-puzzle: N = 8, 15, 24, 35, ... (--domain npuzzle:WxW)\n"
+           "  --goal G           with --puzzle: blank-first | blank-last [blank-first]\n"
            "  --arch SPEC        network, e.g. 81-512-256-128-1 [required unless --init-from\n"
            "                     or --resume]\n"
            "  -o, --output F     model file to write at the end [required]\n"
@@ -61,11 +60,13 @@ static void help(const struct trn_avi_opts *o)
            "  --batch B          rows per Adam step [%d]\n"
            "  --lr R             Adam learning rate [%g]\n"
            "  --lr-decay D       learning rate lr * D^step [%g]\n"
-           "  --target-scale M,S output scaling of a fresh network, raw * S + M\n"
-           "                     [8: 20,6; 15: 50,12; 24: 100,20]\n"
-           "  --floor H          admissible floor: targets max(H, ...); manhattan, lc,\n"
-           "                     pdb:NAME, max:... (as heurnet solve) [none]\n"
-           "  --residual H       DAVI: the network learns the correction to admissible H\n"
+           "  --target-scale M,S output scaling of a fresh network, raw * S + M [0.9 T,\n"
+           "                     0.25 T for the domain's typical distance T (heurnet domain\n"
+           "                     info; 8-puzzle 19.8,5.5, 15-puzzle 47.7,13.25); with\n"
+           "                     --residual 0, T / 16]\n"
+           "  --floor H          admissible floor: targets max(H, ...); one of the domain's\n"
+           "                     heuristics, pdb:..., max:... (as heurnet solve) [none]\n"
+           "  --residual H       the network learns the correction to admissible H\n"
            "                     (h = H + net; recorded as the model's residual attribute),\n"
            "                     starting from net = 0; also needed on --resume/--init-from\n"
            "                     of such a model; scale default 0,S/4 [none]\n"
@@ -74,20 +75,22 @@ static void help(const struct trn_avi_opts *o)
            "                     on an idle machine) [%d]\n"
            "  --seed S           weights and boards [%llu]\n"
            "DAVI:\n"
-           "  --walk-max K       boards are random walks of 0..K moves from the goal [%d]\n"
-           "                     (0..1000 on the n-puzzle up to 5x5, else 0..100000)\n"
+           "  --walk-max K       states are random walks of 0..K moves from the goal [%d]\n"
+           "                     (0..100000)\n"
            "  --update-loss L    replace the target network only after a round whose loss\n"
            "                     (moves^2) is below L; 0 = after every round [%g]\n"
            "  --no-clamp         do not cap a target at its board's walk length\n"
            "  --lookahead L      back up through L moves (1..3, with --table 1..4; no\n"
            "                     immediate undo): y = min over L-move paths of L + h(leaf) [1]\n"
            "  --states S         walk: random walks of 0..K moves; uniform[:F]: a share F\n"
-           "                     (default 1) drawn uniformly among all solvable boards (no\n"
-           "                     distance known, no clamp), the rest by walks [walk]\n"
-           "  --table            8-puzzle: after each target update evaluate the target\n"
-           "                     network on all 181,440 states once; targets are then table\n"
+           "                     (default 1) drawn uniformly among all states (domains that\n"
+           "                     draw them; no distance known, no clamp), the rest by walks\n"
+           "                     [walk]\n"
+           "  --table            a small domain (up to 4.2 M states, e.g. the 8-puzzle's\n"
+           "                     181,440): after each target update evaluate the target\n"
+           "                     network on every state once; targets are then table\n"
            "                     lookups (still min over moves of 1 + target network)\n"
-           "  --start-boards F   DAVI: a share of each round's boards is a board of instance\n"
+           "  --start-boards F   DAVI: a share of each round's states is a state of instance\n"
            "                     file F (e.g. the solution paths of a search), walked\n"
            "                     0..--start-walk moves on; no clamp [none]\n"
            "  --start-share S    that share, with the uniform share at most 1 [0.5]\n"
@@ -97,7 +100,7 @@ static void help(const struct trn_avi_opts *o)
            "  --integer-targets  round each child's network value to the nearest integer\n"
            "                     (at least 0) before the min: the exact Bellman operator\n"
            "                     of a unit-cost puzzle, so errors under 0.5 do not compound\n"
-           "  --targets T        --domain: bellman (the backup above) or walk (the walk\n"
+           "  --targets T        bellman (the backup above) or walk (the walk\n"
            "                     length itself, CayleyPy's diffusion distance: no backup,\n"
            "                     walks only, no residual), or q:TEACHER.h5: a network with\n"
            "                     one output per move, output m trained on the teacher's\n"
@@ -112,18 +115,18 @@ static void help(const struct trn_avi_opts *o)
            "                     target network over its moves, 1 next to the goal, the\n"
            "                     floor, parity and clamp as above; --init-from a Q\n"
            "                     network, or a one-output one repeated) [bellman]\n"
-           "  --parity H         --domain: distances have the parity of heuristic H (cube3:\n"
+           "  --parity H         distances have the parity of heuristic H (cube3:\n"
            "                     parity, npuzzle: manhattan); each leaf value is rounded\n"
            "                     to the nearest integer of that parity, so errors under 1\n"
            "                     do not compound [none]\n"
-           "  --target-engine E  --domain: float or q8 (int8 layers, docs/inference.md) for\n"
+           "  --target-engine E  float or q8 (int8 layers, docs/inference.md) for\n"
            "                     the target network's look-ahead values [float]\n"
            "BOOTSTRAP:\n"
-           "  --boards N         boards solved per round [%d]\n"
-           "  --budget N         expansions per board at the start (doubles when fewer than\n"
+           "  --boards N         states solved per round [%d]\n"
+           "  --budget N         expansions per state at the start (doubles when fewer than\n"
            "                     --solved-min are solved) [%llu]\n"
            "  --weight W         weighted A* f = g + W h with the network [%g]\n"
-           "  --walk L           walk length of the first boards [%d]\n"
+           "  --walk L           walk length of the first states [%d]\n"
            "  --walk-step S      growth when at least --raise were solved (up to\n"
            "                     --walk-max) [%d]\n"
            "  --raise F          [%g]\n"
@@ -136,8 +139,9 @@ static void help(const struct trn_avi_opts *o)
            "                     existing F is replaced only when it is --resume's file\n"
            "                     or with --force\n"
            "  --force            replace an existing --checkpoint file\n"
-           "  --resume F         continue a checkpoint (same method, puzzle, goal, batch;\n"
-           "                     --rounds may be raised, other settings changed)\n"
+           "  --resume F         continue a checkpoint (same method, domain, batch; --rounds\n"
+           "                     may be raised, other settings changed; also those of\n"
+           "                     earlier versions' --puzzle runs)\n"
            "  --init-from M.h5   start from this model's weights and scaling\n"
            "  --eval FILE        instances with optimal lengths: MAE and exact share of the\n"
            "                     rounded network after every --eval-every rounds (only\n"
@@ -267,7 +271,7 @@ static int int_option(struct avi_cli *c, int opt, const char *arg)
         int *p;
         long lo, hi;
         const char *name;
-    } t[] = {{O_PUZZLE, &c->puzzle, 8, 24, "--puzzle"},
+    } t[] = {{O_PUZZLE, &c->puzzle, 3, 1023, "--puzzle"},
              {O_ROUNDS, &c->o.rounds, 0, 100000000, "--rounds"},
              {O_STEPS, &c->o.steps_per_round, 1, 10000000, "--steps"},
              {O_BATCH, &c->o.batch, 2, 1000000, "--batch"},
@@ -275,10 +279,10 @@ static int int_option(struct avi_cli *c, int opt, const char *arg)
              {O_BLAS, &c->o.blas_threads, 1, 256, "--blas-threads"},
              {O_WALKMAX, &c->o.walk_max, 0, TRN_AVI_MAX_WALK, "--walk-max"},
              {O_BOARDS, &c->o.boards, 1, 10000000, "--boards"},
-             {O_WALK, &c->o.walk, 1, SRCH_NP_MAX_PATH, "--walk"},
-             {O_WALKSTEP, &c->o.walk_step, 0, SRCH_NP_MAX_PATH, "--walk-step"},
+             {O_WALK, &c->o.walk, 1, TRN_AVI_MAX_WALK, "--walk"},
+             {O_WALKSTEP, &c->o.walk_step, 0, TRN_AVI_MAX_WALK, "--walk-step"},
              {O_EVALN, &c->eval_every, 1, 100000000, "--eval-every"},
-             {O_STARTWALK, &c->o.start_walk, 0, SRCH_NP_MAX_PATH, "--start-walk"},
+             {O_STARTWALK, &c->o.start_walk, 0, TRN_AVI_MAX_WALK, "--start-walk"},
              {O_LOOKAHEAD, &c->o.lookahead, 1, TRN_AVI_MAX_TABLE_LOOKAHEAD, "--lookahead"}};
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
         if (t[i].opt != opt)
@@ -366,11 +370,10 @@ static int other_option(struct avi_cli *c, int opt, const char *arg)
         c->o.method = strcmp(arg, "davi") ? TRN_AVI_BOOT : TRN_AVI_DAVI;
         return 1;
     case O_GOAL:
-        return srch_np_goal_parse(arg, &c->o.goal) ? cli_usage("avi",
-                                                               "--goal '%s' is not blank-first "
-                                                               "or blank-last",
-                                                               arg)
-                                                   : 1;
+        if (strcmp(arg, "blank-first") && strcmp(arg, "blank-last"))
+            return cli_usage("avi", "--goal '%s' is not blank-first or blank-last", arg);
+        c->goal = !strcmp(arg, "blank-last");
+        return 1;
     case O_SCALE:
         c->o.target_mean = strtod(arg, &end);
         if (end == arg || *end != ',' || !isfinite(c->o.target_mean) ||
@@ -454,44 +457,46 @@ static int other_option(struct avi_cli *c, int opt, const char *arg)
     }
 }
 
-/* --domain: a square n-puzzle of 3x3..5x5 takes the specialised path (all
- * of its options, the same speed); any other domain the generic one. */
+/* --puzzle N is the n-puzzle domain of its width (N + 1 a square). */
+static int puzzle_spec(const struct avi_cli *c, char *spec, size_t cap)
+{
+    int w = 2;
+    while (w * w - 1 < c->puzzle)
+        w++;
+    if (w * w - 1 != c->puzzle)
+        return cli_usage("avi", "--puzzle %d: N + 1 must be a square (8, 15, 24, 35, ...)",
+                         c->puzzle);
+    snprintf(spec, cap, "npuzzle:%dx%d%s", w, w, c->goal == 1 ? ":blank-last" : "");
+    return 0;
+}
+
+/* --domain D, or --puzzle N [--goal G] as the domain npuzzle:WxW[:blank-last]. */
 static int open_domain(struct avi_cli *c)
 {
-    int st;
-    if (c->puzzle)
+    char spec[64];
+    int st, rc;
+    if (c->puzzle && c->domain)
         return cli_usage("avi", "--domain and --puzzle exclude each other");
-    if (!(c->dom = dom_open(c->domain, &st))) {
-        fprintf(stderr, "heurnet avi: --domain: %s\n", hn_errmsg());
+    if (c->domain && c->goal >= 0)
+        return cli_usage("avi", "--goal goes with --puzzle; a domain names its goal "
+                                "(npuzzle:4x4:blank-last)");
+    if (!c->puzzle && !c->domain)
+        return cli_usage("avi", "--domain D or --puzzle N is required");
+    if (c->puzzle && (rc = puzzle_spec(c, spec, sizeof spec)))
+        return rc;
+    if (!(c->dom = dom_open(c->domain ? c->domain : spec, &st))) {
+        fprintf(stderr, "heurnet avi: --%s: %s\n", c->domain ? "domain" : "puzzle", hn_errmsg());
         return CLI_EXIT_USAGE;
     }
-    int w, goal;
-    if (cli_domain_npuzzle(c->dom, &w, &goal)) {
-        c->o.width = w;
-        c->o.goal = goal;
-        c->puzzle = w * w - 1;
-        dom_free(c->dom);
-        c->dom = NULL;
-        return 0;
-    }
     c->o.dom = c->dom;
-    if (c->o.table || c->start)
-        return cli_usage("avi", "on %s: no --table or --start-boards (the n-puzzle's)",
-                         dom_spec(c->dom));
     return 0;
 }
 
 static int check_args(struct avi_cli *c)
 {
-    static const double scale[3][2] = {{20, 6}, {50, 12}, {100, 20}};
-    int rc = c->domain ? open_domain(c) : 0;
+    int rc = open_domain(c);
     if (rc)
         return rc;
-    if (c->parity && !c->dom)
-        return cli_usage("avi", "--parity needs a --domain on the generic path (not the "
-                                "n-puzzle up to 5x5)");
-    if (!c->o.dom && (!c->puzzle || !(c->o.width = srch_np_puzzle_width(c->puzzle))))
-        return cli_usage("avi", "--puzzle 8, 15 or 24 (or --domain) is required");
     if (!c->out)
         return cli_usage("avi", "-o MODEL.h5 is required");
     if (c->o.init && c->o.resume)
@@ -501,9 +506,6 @@ static int check_args(struct avi_cli *c)
     struct nn_spec sp;
     if (c->o.arch && cli_arch_parse("avi", c->o.arch, &c->o.defaults, &sp))
         return CLI_EXIT_USAGE;
-    if (!c->o.dom && c->o.walk_max > SRCH_NP_MAX_PATH)
-        return cli_usage("avi", "--walk-max %d: n-puzzle walks are at most %d moves", c->o.walk_max,
-                         SRCH_NP_MAX_PATH);
     if (c->o.method == TRN_AVI_BOOT && (c->o.walk > c->o.walk_max || c->o.solved_min > c->o.raise ||
                                         c->o.buffer_max < (uint64_t)c->o.batch))
         return cli_usage("avi", "bootstrap needs --walk <= --walk-max, --solved-min <= --raise "
@@ -513,10 +515,8 @@ static int check_args(struct avi_cli *c)
     if (c->o.lookahead > TRN_AVI_MAX_LOOKAHEAD && !c->o.table)
         return cli_usage("avi", "--lookahead %d needs --table (without: 1..%d)", c->o.lookahead,
                          TRN_AVI_MAX_LOOKAHEAD);
-    if (c->o.table && (c->o.width != 3 || c->o.method != TRN_AVI_DAVI))
-        return cli_usage("avi", "--table needs --puzzle 8 and --method davi");
-    if (c->residual && c->o.method != TRN_AVI_DAVI)
-        return cli_usage("avi", "--residual works with --method davi only");
+    if (c->o.table && c->o.method != TRN_AVI_DAVI)
+        return cli_usage("avi", "--table needs --method davi");
     if (c->residual && !strncmp(c->residual, "ann:", 4))
         return cli_usage("avi", "--residual '%s' must be an admissible heuristic, not a network",
                          c->residual);
@@ -524,33 +524,23 @@ static int check_args(struct avi_cli *c)
         return cli_usage("avi", "--start-share and --start-walk need --start-boards");
     if (c->start && c->o.method != TRN_AVI_DAVI)
         return cli_usage("avi", "--start-boards works with --method davi only");
-    /* unset: -1 (cmd_avi); with start boards half the boards, 10 moves on */
+    /* unset: -1 (cmd_avi); with start states half the states, 10 moves on */
     c->o.start_share = c->o.start_share >= 0 ? c->o.start_share : c->start ? 0.5 : 0;
     c->o.start_walk = c->o.start_walk >= 0 ? c->o.start_walk : c->start ? 10 : 0;
-    if (c->o.walk_targets && (!c->o.dom || c->o.uniform_share > 0 || c->residual))
-        return cli_usage("avi", "--targets walk needs a --domain on the generic path, walks only "
-                                "(--states walk) and no --residual");
+    if (c->o.walk_targets && (c->o.uniform_share > 0 || c->residual || c->o.table))
+        return cli_usage("avi", "--targets walk needs walks only (--states walk), no --residual "
+                                "and no --table");
     if ((c->teacher || c->o.teacher_q) &&
-        (!c->o.dom || (c->residual && c->o.teacher_q) || c->o.method != TRN_AVI_DAVI || c->start))
-        return cli_usage("avi",
-                         "--targets q, q:FILE or distill:FILE needs a --domain on the generic "
-                         "path, --method davi and no --start-boards; a Q network no --residual");
+        ((c->residual && c->o.teacher_q) || c->o.method != TRN_AVI_DAVI || c->start || c->o.table))
+        return cli_usage("avi", "--targets q, q:FILE or distill:FILE needs --method davi, no "
+                                "--start-boards and no --table; a Q network no --residual");
     if (c->o.teacher_q && !c->teacher && c->o.lookahead > 1)
         return cli_usage("avi", "--targets q backs up one move (--lookahead 1)");
     if (c->o.start_share + c->o.uniform_share > 1)
         return cli_usage("avi", "--start-share %g and the uniform share %g add up to more than 1",
                          c->o.start_share, c->o.uniform_share);
-    if (!c->scale_set && c->o.dom) {
-        /* from the domain's typical distance; a residual is a small correction */
-        double typ =
-            dom_facts_of(c->o.dom)->typical_depth ? dom_facts_of(c->o.dom)->typical_depth : 40;
-        c->o.target_mean = c->residual ? 0 : 0.6 * typ;
-        c->o.target_std = 0.25 * typ / (c->residual ? 4 : 1);
-    } else if (!c->scale_set) {
-        /* a residual is a correction of a few moves around 0 */
-        c->o.target_mean = c->residual ? 0 : scale[c->o.width - 3][0];
-        c->o.target_std = scale[c->o.width - 3][1] / (c->residual ? 4 : 1);
-    }
+    if (!c->scale_set)
+        trn_avi_default_scale(c->dom, c->residual != NULL, &c->o.target_mean, &c->o.target_std);
     return 0;
 }
 
@@ -604,22 +594,10 @@ static void csv_header(FILE *f)
             "boards,budget,walk,buffer,target_seconds,seconds,total_seconds,eval_mae,eval_exact\n");
 }
 
-/* A residual network's estimates become residual + network. */
-static int add_residual(const struct avi_cli *c, const srch_np_board *b, float *est)
-{
-    if (!c->o.residual)
-        return 0;
-    int *h = malloc(sizeof *h * c->ninst);
-    int rc = h ? srch_np_heur_eval_batch(c->o.residual, b, c->ninst, h) : HN_ERR_NOMEM;
-    for (size_t i = 0; !rc && i < c->ninst; i++)
-        est[i] += (float)h[i];
-    free(h);
-    return rc;
-}
-
-/* The same on a domain: the network's estimate plus the run's residual
- * (already open, so a large table is not read again every round). */
-static void evaluate_dom(struct avi_cli *c, const nn_model *m, double *mae, double *exact)
+/* MAE and exact share of the rounded network on the --eval states: the
+ * network's estimate plus the run's residual (already open, so a large
+ * table is not read again every round). */
+static void evaluate(struct avi_cli *c, const nn_model *m, double *mae, double *exact)
 {
     int st;
     srch_dom_net_opts no = SRCH_DOM_NET_DEFAULTS;
@@ -632,8 +610,8 @@ static void evaluate_dom(struct avi_cli *c, const nn_model *m, double *mae, doub
     if (h && est && !srch_dom_heur_estimate(h, c->dstates, c->ndstates, NULL, NULL, NULL, est)) {
         double sa = 0, ex = 0;
         for (size_t i = 0; i < c->ndstates; i++) {
-            if (c->o.dom_residual)
-                est[i] += dom_heur_eval(c->o.dom_residual, c->dstates + i * sb);
+            if (c->o.residual)
+                est[i] += dom_heur_eval(c->o.residual, c->dstates + i * sb);
             sa += fabs(est[i] - c->dlen[i]);
             ex += lround(est[i]) == c->dlen[i];
         }
@@ -641,38 +619,6 @@ static void evaluate_dom(struct avi_cli *c, const nn_model *m, double *mae, doub
         *exact = ex / (double)c->ndstates;
     }
     srch_dom_heur_free(h);
-    free(est);
-}
-
-/* MAE and exact share of the rounded network on the --eval boards. */
-static void evaluate(struct avi_cli *c, const nn_model *m, double *mae, double *exact)
-{
-    if (c->dom) {
-        evaluate_dom(c, m, mae, exact);
-        return;
-    }
-    int rc = 0;
-    srch_np_ann_opts ao = SRCH_NP_ANN_DEFAULTS;
-    ao.cache_bits = 0;
-    srch_np_heur *h = srch_np_heur_ann_new(m, "model", c->o.width, c->o.goal, NULL, &ao, &rc);
-    srch_np_board *b = malloc(sizeof *b * c->ninst);
-    float *est = malloc(sizeof *est * c->ninst);
-    *mae = *exact = NAN;
-    if (h && b && est) {
-        for (size_t i = 0; i < c->ninst; i++)
-            b[i] = c->inst[i].board;
-        if (!srch_np_heur_ann_estimate(h, b, c->ninst, est) && !add_residual(c, b, est)) {
-            double sa = 0, ex = 0;
-            for (size_t i = 0; i < c->ninst; i++) {
-                sa += fabs(est[i] - c->inst[i].optimal);
-                ex += lround(est[i]) == c->inst[i].optimal;
-            }
-            *mae = sa / (double)c->ninst;
-            *exact = ex / (double)c->ninst;
-        }
-    }
-    srch_np_heur_free(h);
-    free(b);
     free(est);
 }
 
@@ -740,7 +686,7 @@ static void on_round(const struct trn_avi_round *r, void *user)
             fprintf(stderr, "heurnet avi: warning: %s: cannot reopen: %s\n", c->log,
                     strerror(errno));
     }
-    if ((c->ninst || c->ndstates) && r->round % c->eval_every == 0)
+    if (c->ndstates && r->round % c->eval_every == 0)
         evaluate(c, r->model, &mae, &exact);
     csv_line(stdout, r, mae, exact);
     fflush(stdout);
@@ -760,27 +706,28 @@ static void on_progress(uint64_t done, uint64_t total, const char *extra, void *
 
 /* ---- the command ------------------------------------------------------- */
 
-/* --start-boards: an instance file (ids and lengths, if any, are ignored). */
+/* --start-boards: an instance file of the domain (ids and lengths, if any,
+ * are ignored). */
 static int load_start(struct avi_cli *c)
 {
-    srch_np_instance *in = NULL;
-    size_t n = 0;
-    if (srch_np_parse_file(c->start, c->o.width, c->o.goal, NULL, NULL, &in, &n))
+    dom_instance_rec *in = NULL;
+    size_t n = 0, sb = dom_state_bytes(c->dom);
+    if (dom_read_instances(c->dom, c->start, cli_dom_parse_error, "avi", &in, &n))
         return cli_fail("avi --start-boards");
     if (!n || n > UINT32_MAX) {
         free(in);
-        hn_fail(HN_ERR_FORMAT, "%s: %s", c->start, n ? "more than 2^32 boards" : "no boards");
+        hn_fail(HN_ERR_FORMAT, "%s: %s", c->start, n ? "more than 2^32 states" : "no states");
         return cli_fail("avi --start-boards");
     }
-    if (!(c->startb = malloc(sizeof *c->startb * n))) {
+    if (!(c->starts = malloc(sb * n))) {
         free(in);
-        hn_fail(HN_ERR_NOMEM, "%s: out of memory for %zu boards", c->start, n);
+        hn_fail(HN_ERR_NOMEM, "%s: out of memory for %zu states", c->start, n);
         return cli_fail("avi --start-boards");
     }
     for (size_t i = 0; i < n; i++)
-        c->startb[i] = in[i].board;
+        memcpy(c->starts + i * sb, in[i].state, sb);
     free(in);
-    c->o.start_boards = c->startb;
+    c->o.start_states = c->starts;
     c->o.nstart = n;
     c->o.start_name = c->start;
     return 0;
@@ -795,7 +742,7 @@ static int heur_fail(const char *what, int st)
                                                                                : CLI_EXIT_FAIL;
 }
 
-/* --floor and --residual of a generic domain run. */
+/* --floor, --residual and --parity on the run's domain. */
 static int open_dom_heurs(struct avi_cli *c)
 {
     int st = HN_OK;
@@ -805,14 +752,14 @@ static int open_dom_heurs(struct avi_cli *c)
         return heur_fail("avi --residual", st);
     if (c->parity && !(c->dparity = dom_heur_open(c->dom, c->parity, &st)))
         return heur_fail("avi --parity", st);
-    c->o.dom_parity = c->dparity;
-    c->o.dom_floor = c->dfloor;
-    c->o.dom_residual = c->dresidual;
+    c->o.parity = c->dparity;
+    c->o.floor = c->dfloor;
+    c->o.residual = c->dresidual;
     c->o.residual_spec = c->dresidual ? c->residual : NULL;
     return 0;
 }
 
-/* --eval on a domain: states with their optimal lengths. */
+/* --eval: states with their optimal lengths. */
 static int load_dom_eval(struct avi_cli *c)
 {
     dom_instance_rec *in = NULL;
@@ -840,36 +787,14 @@ static int load_dom_eval(struct avi_cli *c)
     return 0;
 }
 
-static int open_inputs(struct avi_cli *c, srch_np_heur **floor, srch_np_heur **residual)
+static int open_inputs(struct avi_cli *c)
 {
     struct stat st;
     int rc;
-    if (c->dom && (rc = open_dom_heurs(c)))
+    if ((rc = open_dom_heurs(c)))
         return rc;
-    if (c->dom && c->eval && load_dom_eval(c))
+    if (c->eval && load_dom_eval(c))
         return CLI_EXIT_FAIL;
-    /* a domain's heuristics are opened above; cli_heur_get gives 2 for a bad name */
-    if (!c->dom && c->floor &&
-        (rc = cli_heur_get(c->floor, c->o.width, c->o.goal, c->quiet, floor)))
-        return rc;
-    if (!c->dom && c->residual &&
-        (rc = cli_heur_get(c->residual, c->o.width, c->o.goal, c->quiet, residual)))
-        return rc;
-    if (!c->dom) {
-        c->o.residual = *residual;
-        c->o.residual_spec = c->residual;
-    }
-    if (c->eval && !c->dom) {
-        rc = srch_np_parse_file(c->eval, c->o.width, c->o.goal, NULL, NULL, &c->inst, &c->ninst);
-        if (rc)
-            return cli_fail("avi --eval");
-        for (size_t i = 0; i < c->ninst; i++)
-            if (c->inst[i].optimal < 0) {
-                hn_fail(HN_ERR_FORMAT, "%s:%d: no optimal length (lines must be: id optimal tiles)",
-                        c->eval, c->inst[i].line);
-                return cli_fail("avi --eval");
-            }
-    }
     if (c->start && load_start(c))
         return CLI_EXIT_FAIL;
     if (c->teacher) {
@@ -895,11 +820,7 @@ static int open_inputs(struct avi_cli *c, srch_np_heur **floor, srch_np_heur **r
 static void banner(const struct avi_cli *c)
 {
     const struct trn_avi_opts *o = &c->o;
-    char what[300];
-    if (c->dom)
-        snprintf(what, sizeof what, "%s", dom_spec(c->dom));
-    else
-        snprintf(what, sizeof what, "%d-puzzle %s", c->puzzle, srch_np_goal_name(o->goal));
+    const char *what = dom_spec(c->dom);
     fprintf(stderr,
             "heurnet avi %s (%s): %s, %s, %d rounds x %d steps x batch %d, lr %g decay %g, "
             "floor %s, residual %s, %d threads, %d BLAS threads, %d process(es), seed %llu%s%s\n",
@@ -990,12 +911,10 @@ static int run(struct avi_cli *c)
     }
     cli_log_init(c->quiet);
     nn_blas_threads(c->o.blas_threads);
-    srch_np_heur *floor = NULL, *residual = NULL;
     if ((lead && (rc = checkpoint_check(c))) || (rc = resume_arch_check(c)) ||
-        (rc = open_inputs(c, &floor, &residual)))
+        (rc = open_inputs(c)))
         goto done;
     hn_stop_install();
-    c->o.floor = floor;
     c->o.on_round = lead ? on_round : NULL;
     c->o.round_user = c;
     c->o.progress = lead ? on_progress : NULL;
@@ -1026,15 +945,12 @@ static int run(struct avi_cli *c)
         fprintf(stderr, "heurnet avi: saved %s\n", c->out);
     rc = st == HN_ERR_INTERRUPTED ? CLI_EXIT_FAIL : st ? cli_fail("avi") : CLI_EXIT_OK;
 done:
-    srch_np_heur_free(floor);
-    srch_np_heur_free(residual);
     dom_heur_free(c->dfloor);
     dom_heur_free(c->dresidual);
     dom_heur_free(c->dparity);
     free(c->dstates);
     free(c->dlen);
-    free(c->inst);
-    free(c->startb);
+    free(c->starts);
     nn_model_free(c->teacher_m);
     if (c->logf)
         fclose(c->logf);
@@ -1043,7 +959,7 @@ done:
 
 int cmd_avi(int argc, char **argv)
 {
-    struct avi_cli c = {.eval_every = 1};
+    struct avi_cli c = {.eval_every = 1, .goal = -1};
     trn_avi_opts_default(&c.o);
     c.o.defaults = cli_arch_defaults();
     c.o.defaults.dropout = 0.0f;

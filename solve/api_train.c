@@ -169,7 +169,7 @@ void heurnet_avi_defaults(heurnet_avi_args *a, int width)
     struct trn_avi_opts o;
     trn_avi_opts_default(&o);
     *a = (heurnet_avi_args){.width = width,
-                            .goal = o.goal,
+                            .goal = SRCH_NP_GOAL_BLANK_FIRST,
                             .rounds = o.rounds,
                             .steps_per_round = o.steps_per_round,
                             .batch = o.batch,
@@ -182,15 +182,14 @@ void heurnet_avi_defaults(heurnet_avi_args *a, int width)
                             .seed = o.seed};
 }
 
-/* heurnet avi's options from a (the command line's target scaling). */
-static void avi_opts(const heurnet_avi_args *a, struct trn_avi_opts *o)
+/* heurnet avi's options from a on the n-puzzle domain d (the command
+ * line's target scaling). */
+static void avi_opts(const heurnet_avi_args *a, const dom *d, struct trn_avi_opts *o)
 {
-    static const double scale[3][2] = {{20, 6}, {50, 12}, {100, 20}};
     trn_avi_opts_default(o);
     o->defaults = NN_LAYER_DEFAULTS;
     o->defaults.dropout = 0.0f;
-    o->width = a->width;
-    o->goal = a->goal;
+    o->dom = d;
     o->arch = a->arch && a->arch[0] ? a->arch : NULL;
     o->checkpoint = a->checkpoint;
     o->resume = a->resume;
@@ -205,8 +204,7 @@ static void avi_opts(const heurnet_avi_args *a, struct trn_avi_opts *o)
     o->lr_decay = a->lr_decay;
     o->update_loss = a->update_loss;
     o->seed = a->seed;
-    o->target_mean = scale[a->width - 3][0];
-    o->target_std = scale[a->width - 3][1];
+    trn_avi_default_scale(d, 0, &o->target_mean, &o->target_std);
     o->on_round = a->on_round;
     o->round_user = a->user;
     o->progress = a->progress;
@@ -243,22 +241,28 @@ static int avi_scalars(const heurnet_avi_args *a)
 int heurnet_avi(const heurnet_avi_args *a, nn_model **out)
 {
     struct trn_avi_opts o;
-    srch_np_heur *floor = NULL;
+    dom_heur *floor = NULL;
+    char spec[64];
+    int rc = avi_scalars(a);
     *out = NULL;
-    int rc0 = avi_scalars(a);
-    if (rc0)
-        return rc0;
-    avi_opts(a, &o);
-    if (!o.arch && !o.init && !o.resume)
+    if (rc)
+        return rc;
+    if (!(a->arch && a->arch[0]) && !a->init && !a->resume)
         return hn_fail(HN_ERR_ARG, "arch is required unless init or resume give it");
-    if (a->floor && a->floor[0]) {
-        int rc = heurnet_heur_new(a->floor, a->width, a->goal, a->quiet, &floor);
-        if (rc)
-            return rc;
+    snprintf(spec, sizeof spec, "npuzzle:%dx%d%s", a->width, a->width,
+             a->goal == SRCH_NP_GOAL_BLANK_LAST ? ":blank-last" : "");
+    dom *d = dom_open(spec, &rc);
+    if (!d)
+        return rc;
+    avi_opts(a, d, &o);
+    if (a->floor && a->floor[0] && !(floor = dom_heur_open(d, a->floor, &rc))) {
+        dom_free(d);
+        return rc;
     }
     o.floor = floor;
     nn_blas_threads(o.blas_threads);
-    int rc = trn_avi_run(&o, out);
-    srch_np_heur_free(floor);
+    rc = trn_avi_run(&o, out);
+    dom_heur_free(floor);
+    dom_free(d);
     return rc;
 }

@@ -2,7 +2,8 @@
 # heurnet avi through the executable: --help lists defaults, bad option values
 # exit 2 with a hint, a tiny DAVI run writes its CSV lines, log, checkpoint
 # and a model whose record names the method; --resume continues the
-# checkpoint to more rounds; a tiny bootstrap run with a floor solves boards.
+# checkpoint to more rounds; a tiny bootstrap run with a floor solves boards;
+# a checkpoint of an earlier version's n-puzzle path resumes.
 # Arguments: path of heurnet, shared data dir, source dir.
 set -u
 HN=$1
@@ -44,7 +45,7 @@ expect 1 "batch" "$HN" avi --puzzle 8 --resume "$T/ck.h5" --rounds 6 --batch 64 
 # --- issue 48: resume and its log, options that disagree with the checkpoint ---
 R=(--puzzle 8 --resume "$T/ck.h5" --steps 5 --batch 32 --walk-max 6 --quiet -o "$T/m3.h5")
 # names, not codes, in a refused mismatch
-expect 1 "--goal blank-first, this run has --goal blank-last" "$HN" avi "${R[@]}" --rounds 6 --goal blank-last
+expect 1 'for domain "npuzzle:3x3", this run is on "npuzzle:3x3:blank-last"' "$HN" avi "${R[@]}" --rounds 6 --goal blank-last
 # architecture options were silently ignored (rc 0, the checkpoint's 81-16-1 kept)
 expect 1 "81-999:relu,nobn,do=0.5-1" "$HN" avi "${R[@]}" --rounds 6 --arch 81-999-1 --act relu --no-bn --dropout 0.5
 expect 1 "'--act relu'" "$HN" avi "${R[@]}" --rounds 6 --act relu
@@ -85,5 +86,16 @@ fi
 "$HN" avi "${A[@]}" --method bootstrap --floor manhattan --rounds 2 --boards 10 --walk 3 --walk-max 6 \
     -o "$T/b.h5" >"$T/bout" || fail "bootstrap run exited $?"
 awk -F, 'NR > 1 { s += $10 } END { exit !(s > 0) }' "$T/bout" || fail "bootstrap solved nothing: $(cat "$T/bout")"
+
+# a bootstrap checkpoint written by the n-puzzle's own path of earlier
+# versions (/avi width 3, buffer rows of 9 tiles): read into the domain's
+# states, and continued
+OLD="$3/tests/fuzz/corpus/avi_ckpt/boot.h5"
+"$HN" avi --puzzle 8 --method bootstrap --resume "$OLD" --batch 16 --boards 4 --walk 6 --rounds 2 \
+    --steps 5 --quiet -o "$T/old.h5" >"$T/oldout" 2>"$T/olderr" ||
+    fail "resuming an earlier version's checkpoint exited $?: $(cat "$T/olderr")"
+grep -q '^2,7,112,' "$T/oldout" || fail "the old checkpoint's round 2: $(cat "$T/oldout")"
+expect 1 "boot.h5: the model reads" "$HN" avi --puzzle 15 --method bootstrap --resume "$OLD" \
+    --batch 16 --rounds 2 --quiet -o "$T/old15.h5"
 
 [ $fails -eq 0 ] && echo "ok" || exit 1

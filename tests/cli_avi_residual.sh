@@ -1,6 +1,6 @@
 #!/bin/bash
 # heurnet avi --residual / --lookahead through the executable: bad values
-# exit 2; a residual model records its base, predicts base + network (a
+# exit 2; bootstrapping runs on a residual; a residual model records its base, predicts base + network (a
 # fresh one exactly Manhattan distance) in predict and solve; resuming it
 # without the residual, and a model whose residual attribute is not an
 # admissible heuristic, are refused with the file named.
@@ -11,7 +11,9 @@ HN=$1
 
 A=(--puzzle 8 --arch 81-16-1 --no-bn --steps 5 --batch 32 --walk-max 10 --quiet)
 expect 2 "--lookahead" "$HN" avi "${A[@]}" --lookahead 4 -o "$T/m.h5"
-expect 2 "--residual" "$HN" avi "${A[@]}" --method bootstrap --walk 3 --residual lc -o "$T/m.h5"
+"$HN" avi "${A[@]}" --method bootstrap --walk 3 --boards 10 --rounds 1 --residual lc \
+    -o "$T/boot.h5" >/dev/null || fail "bootstrap on a residual exited $?"
+"$HN" nn info "$T/boot.h5" 2>&1 | grep -q "residual=lc" || fail "bootstrap: no residual recorded"
 expect 2 "not a network" "$HN" avi "${A[@]}" --residual ann:x.h5 -o "$T/m.h5"
 
 # id optimal tiles: the goal, one move away, and two far boards (optimal

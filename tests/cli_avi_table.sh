@@ -1,7 +1,7 @@
 #!/bin/bash
 # heurnet avi --table / --states / --lr-cosine through the executable: bad
-# values exit 2 with the option named, bad start-board files exit 1 with the
-# file named; a run from start boards records them; a tiny table run with uniform states
+# values exit 2 with the option named, a table of a domain too large and bad
+# start-board files exit 1 with the domain or file named; a run from start boards records them; a tiny table run with uniform states
 # and 4-move look-ahead records its settings and resumes from its checkpoint.
 # Arguments: path of heurnet, shared data dir, source dir.
 set -u
@@ -12,7 +12,8 @@ A=(--puzzle 8 --arch 81-16:nobn-1 --steps 5 --batch 32 --walk-max 10 --quiet)
 expect 2 "--states" "$HN" avi "${A[@]}" --states far -o "$T/m.h5"
 expect 2 "--states" "$HN" avi "${A[@]}" --states uniform:1.5 -o "$T/m.h5"
 expect 2 "--states" "$HN" avi "${A[@]}" --states uniformly -o "$T/m.h5"
-expect 2 "--table" "$HN" avi --puzzle 15 --arch 256-8-1 --table -o "$T/m.h5"
+expect 1 "a target table is for small domains" "$HN" avi --puzzle 15 --arch 256-8-1 --table \
+    --rounds 1 --steps 1 --batch 2 -o "$T/m.h5"
 expect 2 "--table" "$HN" avi "${A[@]}" --method bootstrap --walk 3 --table -o "$T/m.h5"
 expect 2 "--lookahead" "$HN" avi "${A[@]}" --table --lookahead 5 -o "$T/m.h5"
 "$HN" avi --help | grep -q -- "--states S" || fail "--help does not list --states"

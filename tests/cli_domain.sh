@@ -91,7 +91,10 @@ awk -F, 'FNR==1{next} /^1,/{v[++n]=$5} END{exit !(n==2 && v[1]<1 && v[2]>1.2)}' 
     "$T/r1_plain.csv" "$T/r1_parity.csv" ||
     fail "--parity round-1 targets: $(grep -h '^1,' "$T/r1_plain.csv" "$T/r1_parity.csv")"
 expect 2 "unknown heuristic" "$H" avi --domain cube3 --arch 480-8-1 --parity odd -o "$T/x.h5"
-expect 2 "needs a --domain" "$H" avi --puzzle 8 --arch 81-8-1 --parity manhattan -o "$T/x.h5"
+# the n-puzzle runs on the same path: --parity there too
+"$H" avi --puzzle 8 --arch 81-8-1 --parity manhattan --rounds 1 --steps 5 --batch 50 --quiet \
+    -o "$T/np.h5" >/dev/null || fail "avi --puzzle 8 --parity manhattan exited $?"
+"$H" nn info "$T/np.h5" 2>&1 | grep -q "avi_parity=1" || fail "--puzzle 8: parity not recorded"
 # --targets walk: the walk length is the target (mean target = mean walk, 0..8 -> 4)
 "$H" avi --domain cube3 --arch 480-8-1 --steps 5 --batch 200 --walk-max 8 --rounds 2 --targets walk \
     -o "$T/w.h5" >"$T/w.csv" 2>"$T/avi.err" || fail "avi --targets walk: $(cat "$T/avi.err")"
@@ -249,7 +252,10 @@ fi
 expect 1 'is for domain "pancake:7"' "$H" avi --domain "$T/libpancake.so:8" --resume "$T/p.ck" --batch 100 \
     --rounds 6 --residual gap -o "$T/x.h5" --quiet
 expect 1 "reads 49 inputs" "$H" avi --domain "$T/libpancake.so:7" --arch 64-8-1 --rounds 1 -o "$T/x.h5" --quiet
-expect 2 "no --table or --start-boards" "$H" avi --domain "$T/libpancake.so:7" --arch 49-8-1 --table -o "$T/x.h5"
+# a target table over all 5,040 stacks of the plug-in
+"$H" avi --domain "$T/libpancake.so:7" --arch 49-8-1 --table --lookahead 4 --rounds 2 --steps 5 \
+    --batch 50 --quiet -o "$T/pt.h5" >/dev/null || fail "avi --table on the plug-in exited $?"
+"$H" nn info "$T/pt.h5" 2>&1 | grep -q "avi_table=1" || fail "plug-in table run: avi_table not recorded"
 expect 2 "unknown heuristic" "$H" avi --domain "$T/libpancake.so:7" --arch 49-8-1 --residual nosuch \
     --rounds 1 -o "$T/x.h5" --quiet
 [ ! -e "$T/x.h5" ] || fail "a refused run left a model behind"

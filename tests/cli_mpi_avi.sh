@@ -15,7 +15,7 @@ cd "$T"
 # columns 1-3 and 5-14 of the round lines (not the loss and the timings)
 rounds() { grep '^[0-9]' "$1" | cut -d, -f1-3,5-14; }
 
-# --- DAVI: 5120 boards a round = 3 chunks, split 1 + 2 over the ranks ---------
+# --- DAVI: 5120 states a round = 5 chunks, split 2 + 3 over the ranks ---------
 A=(--puzzle 8 --arch 81-32-16-1 --steps 40 --batch 128 --walk-max 12 --seed 7 --quiet)
 "$HN" avi "${A[@]}" --rounds 4 -o d1.h5 >d1.csv || fail "avi 1 process"
 "${MPI[@]}" "$HN" avi "${A[@]}" --rounds 4 -o d2.h5 >d2.csv 2>"$T/err" ||

@@ -18,14 +18,16 @@
 #include "search/srch.h"
 #include "train/trn.h"
 
-static srch_np_board board(const char *tiles)
+static dom *D8; /* npuzzle:3x3 */
+#define SB 10   /* its state bytes: 9 cells and the blank's cell */
+
+/* The four test states: the goal; one move away (blank right of the goal);
+ * two moves away; and a board whose neighbours are all far from the goal. */
+static void four_states(uint8_t *st)
 {
-    uint8_t t[9];
-    srch_np_board b;
-    for (int i = 0; i < 9; i++)
-        t[i] = (uint8_t)(tiles[i] - '0');
-    srch_np_board_set(&b, 3, t);
-    return b;
+    const char *t[4] = {"012345678", "102345678", "120345678", "876543210"};
+    for (int i = 0; i < 4; i++)
+        avi_state(D8, t[i], st + i * SB);
 }
 
 /* A network whose output is `c` for every board: zero weights, scaling mean c. */
@@ -48,11 +50,11 @@ static void test_backups(void)
 {
     struct trn_avi_opts o;
     trn_avi_opts_default(&o);
+    o.dom = D8;
     o.clamp = 0;
-    /* goal; one move away (blank right of the goal); two moves away; and a
-     * board whose neighbours are all far from the goal */
-    srch_np_board b[4] = {board("012345678"), board("102345678"), board("120345678"),
-                          board("876543210")};
+    CHECK(dom_state_bytes(D8) == SB);
+    uint8_t b[4 * SB];
+    four_states(b);
     float y[4];
     CHECK(trn_avi_targets(&o, NULL, b, NULL, 4, y) == 0);
     CHECK(y[0] == 0.0f && y[1] == 1.0f && y[2] == 1.0f && y[3] == 1.0f);
@@ -67,15 +69,19 @@ static void test_backups(void)
     CHECK_CLOSE(y[3], 8.25, 1e-5);
 
     /* Manhattan floor: board 3's children have Manhattan 20 or 22 (computed
-     * below independently), so max(7.25, md) + 1 = 1 + min md. */
+     * below independently, by the n-puzzle's own heuristic), so
+     * max(7.25, md) + 1 = 1 + min md. */
     int rc = 0;
-    srch_np_heur *md = srch_np_heur_manhattan_new(3, SRCH_NP_GOAL_BLANK_FIRST, &rc);
-    CHECK(md != NULL);
+    srch_np_heur *npmd = srch_np_heur_manhattan_new(3, SRCH_NP_GOAL_BLANK_FIRST, &rc);
+    dom_heur *md = dom_heur_open(D8, "manhattan", &rc);
+    CHECK(md != NULL && npmd != NULL);
     int best = 1000;
+    srch_np_board far;
+    srch_np_board_set(&far, 3, (const uint8_t[9]){8, 7, 6, 5, 4, 3, 2, 1, 0});
     for (int d = 0; d < 4; d++) {
-        srch_np_board c = b[3];
-        if (srch_np_board_move(&c, d) >= 0 && srch_np_heur_eval(md, &c) < best)
-            best = srch_np_heur_eval(md, &c);
+        srch_np_board c = far;
+        if (srch_np_board_move(&c, d) >= 0 && srch_np_heur_eval(npmd, &c) < best)
+            best = srch_np_heur_eval(npmd, &c);
     }
     CHECK(best > 8);
     o.floor = md;
@@ -88,7 +94,8 @@ static void test_backups(void)
     int walk[4] = {0, 1, 2, 5};
     CHECK(trn_avi_targets(&o, m, b, walk, 4, y) == 0);
     CHECK(y[2] == 2.0f && y[3] == 5.0f && y[1] == 1.0f);
-    srch_np_heur_free(md);
+    dom_heur_free(md);
+    srch_np_heur_free(npmd);
     nn_model_free(m);
 }
 
@@ -98,10 +105,11 @@ static void test_integer_backups(void)
 {
     struct trn_avi_opts o;
     trn_avi_opts_default(&o);
+    o.dom = D8;
     o.clamp = 0;
     o.integer_targets = 1;
-    srch_np_board b[4] = {board("012345678"), board("102345678"), board("120345678"),
-                          board("876543210")};
+    uint8_t b[4 * SB];
+    four_states(b);
     const double h[] = {7.4, 7.6, -0.4, 0.45};
     const float want[] = {8.0f, 9.0f, 1.0f, 1.0f}; /* 1 + round(max(h, 0)) */
     float y[4];
@@ -146,6 +154,7 @@ static double exact_near(const nn_model *m, const uint8_t *dist, int dmax)
 static void small_opts(struct trn_avi_opts *o)
 {
     trn_avi_opts_default(o);
+    o->dom = D8;
     o->arch = "81-64-32-1";
     o->batch = 128;
     o->steps_per_round = 60;
@@ -236,7 +245,8 @@ static void test_bootstrap(const uint8_t *dist)
     struct trn_avi_opts o;
     small_opts(&o);
     int rc = 0;
-    srch_np_heur *md = srch_np_heur_manhattan_new(3, SRCH_NP_GOAL_BLANK_FIRST, &rc);
+    dom_heur *md = dom_heur_open(D8, "manhattan", &rc);
+    CHECK(md != NULL);
     struct boot_seen seen = {0};
     o.method = TRN_AVI_BOOT;
     o.rounds = 10;
@@ -261,7 +271,7 @@ static void test_bootstrap(const uint8_t *dist)
            ex);
     CHECK_MSG(ex >= 0.5, "bootstrap exact share %.3f on states 1..4 moves away", ex);
     nn_model_free(m);
-    srch_np_heur_free(md);
+    dom_heur_free(md);
 }
 
 static void test_refused(void)
@@ -353,6 +363,11 @@ int main(void)
 {
     nn_blas_threads(1);
     hn_h5_quiet();
+    int st = 0;
+    D8 = dom_open("npuzzle:3x3", &st);
+    CHECK(D8 != NULL);
+    if (!D8)
+        return CHECK_DONE();
     test_damaged();
     uint8_t *dist = bfs8(SRCH_NP_GOAL_BLANK_FIRST);
     CHECK(dist != NULL);
@@ -366,5 +381,6 @@ int main(void)
     test_init_target();
     test_refused();
     free(dist);
+    dom_free(D8);
     return CHECK_DONE();
 }

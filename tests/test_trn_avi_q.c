@@ -148,7 +148,7 @@ static void test_distill_residual(void)
     o.teacher_q = 0;
     o.teacher = t;
     o.teacher_name = "residual teacher";
-    o.dom_residual = md;
+    o.residual = md;
     o.residual_spec = "manhattan";
     snprintf(arch, sizeof arch, "%d-64-1", (int)dom_facts_of(d)->inputs);
     fresh_net(&o, arch, 0, 2, 40);
@@ -178,7 +178,7 @@ static void test_bellman(const dom *d)
     fresh_net(&o, "480-128-12", 3, 2, 25);
     int st;
     dom_heur *par = dom_heur_open(d, "parity", &st);
-    o.dom_parity = par;
+    o.parity = par;
     nn_model *m = NULL;
     CHECK_MSG(trn_avi_run(&o, &m) == 0 && m, "%s", hn_errmsg());
     srch_dom_ball *ball = srch_dom_ball_new(d, 6, &st);

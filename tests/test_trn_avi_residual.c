@@ -4,13 +4,14 @@
  * the search interface, also with the base values given by the caller
  * (and inside anytime A*, the same runs); a fresh residual run starts at
  * exactly the base heuristic; a short 8-puzzle run over Manhattan distance lowers the error
- * against BFS truth and stays self-consistent; mismatched residuals and
- * bad bases are refused. */
+ * against BFS truth and stays self-consistent; bootstrapping runs on a
+ * residual too; mismatched residuals and bad bases are refused. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "avi_check.h"
 #include "check.h"
 #include "np_bfs.h"
 #include "search/npuzzle/ann.h"
@@ -18,6 +19,8 @@
 #include "train/trn.h"
 
 #define GOAL SRCH_NP_GOAL_BLANK_FIRST
+
+static dom *D8; /* npuzzle:3x3, the runs' domain */
 
 static srch_np_heur *manhattan(int width)
 {
@@ -299,9 +302,10 @@ static void test_anytime_shared_base(void)
     nn_model_free(m);
 }
 
-static void residual_opts(struct trn_avi_opts *o, const srch_np_heur *md)
+static void residual_opts(struct trn_avi_opts *o, const dom_heur *md)
 {
     trn_avi_opts_default(o);
+    o->dom = D8;
     o->arch = "81-64-32-1";
     o->defaults.bn = 0;
     o->batch = 128;
@@ -315,13 +319,14 @@ static void residual_opts(struct trn_avi_opts *o, const srch_np_heur *md)
 
 /* Over the boards at BFS distance 1..dmax: mean |h - d| and the mean
  * Bellman error |h(s) - min_c (1 + h(c))|, h = Manhattan + network. */
-static void errors(const nn_model *m, const srch_np_heur *md, const uint8_t *dist, int dmax,
+static void errors(const nn_model *m, const dom_heur *md, const uint8_t *dist, int dmax,
                    double *mae, double *bellman)
 {
     int rc = 0;
-    size_t cap = 20000, n = 0;
+    size_t cap = 20000, n = 0, sb = dom_state_bytes(D8);
     srch_np_heur *h = srch_np_heur_ann_new(m, "m", 3, GOAL, NULL, NULL, &rc);
     srch_np_board *b = malloc(sizeof *b * cap);
+    uint8_t *st = malloc(sb * cap);
     float *est = malloc(sizeof *est * cap), *y = malloc(sizeof *y * cap);
     int *d = malloc(sizeof *d * cap);
     struct trn_avi_opts o;
@@ -332,23 +337,25 @@ static void errors(const nn_model *m, const srch_np_heur *md, const uint8_t *dis
         srch_np_heur_free(h);
         h = NULL;
     }
-    for (uint32_t r = 0; h && b && est && y && d && r < N8 && n < cap; r += 3)
+    for (uint32_t r = 0; h && b && st && est && y && d && r < N8 && n < cap; r += 3)
         if (dist[r] >= 1 && dist[r] <= dmax) {
             srch_np_board_unrank(&b[n], 3, r);
+            avi_tiles_state(D8, b[n].tile, 9, st + n * sb);
             d[n++] = dist[r];
         }
-    if (h && b && est && y && d && !srch_np_heur_ann_estimate(h, b, n, est) &&
-        !trn_avi_targets(&o, m, b, NULL, n, y)) {
-        double sa = 0, sb = 0;
+    if (h && b && st && est && y && d && !srch_np_heur_ann_estimate(h, b, n, est) &&
+        !trn_avi_targets(&o, m, st, NULL, n, y)) {
+        double sa = 0, se = 0;
         for (size_t i = 0; i < n; i++) {
             sa += fabs(est[i] - d[i]);
-            sb += fabs(est[i] - y[i]);
+            se += fabs(est[i] - y[i]);
         }
         *mae = sa / (double)n;
-        *bellman = sb / (double)n;
+        *bellman = se / (double)n;
     }
     srch_np_heur_free(h);
     free(b);
+    free(st);
     free(est);
     free(y);
     free(d);
@@ -358,7 +365,9 @@ static void errors(const nn_model *m, const srch_np_heur *md, const uint8_t *dis
  * over Manhattan make it more self-consistent and closer to the truth. */
 static void test_learns(const uint8_t *dist)
 {
-    srch_np_heur *md = manhattan(3);
+    int rc = 0;
+    dom_heur *md = dom_heur_open(D8, "manhattan", &rc);
+    CHECK(md != NULL);
     struct trn_avi_opts o;
     residual_opts(&o, md);
     o.rounds = 0;
@@ -384,15 +393,18 @@ static void test_learns(const uint8_t *dist)
     }
     nn_model_free(m0);
     nn_model_free(m);
-    srch_np_heur_free(md);
+    dom_heur_free(md);
 }
 
 /* Resuming or starting from a model with another residual is refused, and
- * so are a residual without its name and a residual with bootstrapping. */
+ * so is a residual without its name; bootstrapping runs on a residual and
+ * records it. */
 static void test_refused(void)
 {
     const char *ck = "test_trn_avi_residual.ck.h5";
-    srch_np_heur *md = manhattan(3);
+    int rc = 0;
+    dom_heur *md = dom_heur_open(D8, "manhattan", &rc);
+    CHECK(md != NULL);
     struct trn_avi_opts o;
     residual_opts(&o, md);
     o.rounds = 1;
@@ -417,9 +429,16 @@ static void test_refused(void)
     residual_opts(&o, md);
     o.method = TRN_AVI_BOOT;
     o.walk = 4;
-    CHECK(trn_avi_run(&o, &m) == HN_ERR_ARG && !m);
+    o.rounds = 2;
+    o.boards = 20;
+    o.budget = 500;
+    o.buffer_max = 5000;
+    CHECK(trn_avi_run(&o, &m) == 0 && m);
+    const char *spec = m ? nn_model_get_meta_str(m, "residual") : NULL;
+    CHECK(spec && !strcmp(spec, "manhattan"));
+    nn_model_free(m);
     remove(ck);
-    srch_np_heur_free(md);
+    dom_heur_free(md);
 }
 
 /* With a network that says 7.25 everywhere, an L-move backup is L + 7.25
@@ -435,16 +454,14 @@ static void test_lookahead(void)
     float *p = nn_model_params(m, &n);
     memset(p, 0, sizeof(float) * n);
     nn_model_set_target(m, 7.25, 1.0);
-    static const uint8_t tiles[4][9] = {{0, 1, 2, 3, 4, 5, 6, 7, 8},
-                                        {1, 0, 2, 3, 4, 5, 6, 7, 8},
-                                        {1, 2, 0, 3, 4, 5, 6, 7, 8},
-                                        {8, 7, 6, 5, 4, 3, 2, 1, 0}};
-    srch_np_board b[4];
+    static const char *const tiles[4] = {"012345678", "102345678", "120345678", "876543210"};
+    uint8_t b[4 * 10];
     for (int i = 0; i < 4; i++)
-        srch_np_board_set(&b[i], 3, tiles[i]);
+        avi_state(D8, tiles[i], b + i * 10);
     static const float want[3][4] = {{0, 1, 8.25f, 8.25f}, {0, 1, 2, 9.25f}, {0, 1, 2, 10.25f}};
     struct trn_avi_opts o;
     trn_avi_opts_default(&o);
+    o.dom = D8;
     o.clamp = 0;
     for (int l = 1; l <= 3; l++) {
         float y[4];
@@ -463,6 +480,11 @@ static void test_lookahead(void)
 
 int main(void)
 {
+    int st = 0;
+    D8 = dom_open("npuzzle:3x3", &st);
+    CHECK(D8 != NULL && dom_state_bytes(D8) == 10);
+    if (!D8)
+        return CHECK_DONE();
     test_lookahead();
     nn_blas_threads(1);
     uint8_t *dist = bfs8(GOAL);
@@ -474,5 +496,6 @@ int main(void)
         test_learns(dist);
     test_refused();
     free(dist);
+    dom_free(D8);
     return CHECK_DONE();
 }

@@ -3,9 +3,10 @@
  * rounded or not, with a floor); 1- to 4-move table targets of a constant
  * network equal min(BFS distance, L + c); uniform boards are solvable and
  * not walks; a short table run lowers the Bellman error and the error
- * against BFS; start boards come from their list, in their share, walked
+ * against BFS; start states come from their list, in their share, walked
  * on; a resumed table run gives the same weights bit for bit and records
- * both sessions' settings; bad options are refused. */
+ * both sessions' settings; bad options are refused. All on the domain
+ * npuzzle:3x3, the boards turned into its states. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,18 @@
 #include "train/trn.h"
 
 #define GOAL SRCH_NP_GOAL_BLANK_FIRST
+#define SB 10 /* state bytes of npuzzle:3x3 */
+
+static dom *D8;
+
+/* n boards as states of D8 (malloc'd; NULL on failure). */
+static uint8_t *states_of(const srch_np_board *b, size_t n)
+{
+    uint8_t *s = b ? malloc(SB * (n ? n : 1)) : NULL;
+    for (size_t i = 0; s && i < n; i++)
+        avi_tiles_state(D8, b[i].tile, 9, s + i * SB);
+    return s;
+}
 
 /* n boards: half uniform, half random walks of 0..12 moves (seeded). */
 static srch_np_board *some_boards(size_t n, uint64_t seed)
@@ -56,16 +69,18 @@ static nn_model *net(double mean, int zero)
 static void test_table_equals_network(void)
 {
     enum { N = 400 };
-    srch_np_board *b = some_boards(N, 3);
+    srch_np_board *nb = some_boards(N, 3);
+    uint8_t *b = states_of(nb, N);
     nn_model *m = net(9.0, 0);
     int rc = 0;
-    srch_np_heur *md = srch_np_heur_manhattan_new(3, GOAL, &rc);
+    dom_heur *md = dom_heur_open(D8, "manhattan", &rc);
     float *y0 = malloc(sizeof(float) * N), *y1 = malloc(sizeof(float) * N);
     CHECK(b && m && md && y0 && y1);
     if (!b || !m || !md || !y0 || !y1)
         goto out;
     struct trn_avi_opts o;
     trn_avi_opts_default(&o);
+    o.dom = D8;
     for (int l = 1; l <= TRN_AVI_MAX_LOOKAHEAD; l++)
         for (int k = 0; k < 4; k++) {
             o.lookahead = l;
@@ -87,11 +102,12 @@ static void test_table_equals_network(void)
             CHECK(spread > 0); /* the network is not constant: a real comparison */
         }
 out:
+    free(nb);
     free(b);
     free(y0);
     free(y1);
     nn_model_free(m);
-    srch_np_heur_free(md);
+    dom_heur_free(md);
 }
 
 /* With h = c everywhere, the best L-move path ends at the goal when the
@@ -99,7 +115,7 @@ out:
 static void test_table_constant(const uint8_t *dist)
 {
     enum { N = 3000 };
-    srch_np_board *b = malloc(sizeof *b * N);
+    uint8_t *b = malloc(SB * N);
     float *y = malloc(sizeof *y * N);
     nn_model *m = net(6.6, 1);
     CHECK(b && y && m);
@@ -108,11 +124,14 @@ static void test_table_constant(const uint8_t *dist)
     int d[N], n = 0;
     for (int r = 0; n < N && r < N8; r++) /* a spread of near and far boards */
         if (dist[r] != 255 && (dist[r] <= 6 || r % 61 == 0)) {
-            srch_np_board_unrank(&b[n], 3, (uint64_t)r);
+            srch_np_board nb;
+            srch_np_board_unrank(&nb, 3, (uint64_t)r);
+            avi_tiles_state(D8, nb.tile, 9, b + (size_t)n * SB);
             d[n++] = dist[r];
         }
     struct trn_avi_opts o;
     trn_avi_opts_default(&o);
+    o.dom = D8;
     o.table = 1;
     o.integer_targets = 1;
     for (int l = 1; l <= TRN_AVI_MAX_TABLE_LOOKAHEAD; l++) {
@@ -133,6 +152,7 @@ out:
 static void small_opts(struct trn_avi_opts *o)
 {
     trn_avi_opts_default(o);
+    o->dom = D8;
     o->arch = "81-64:nobn-32:nobn-1";
     o->batch = 128;
     o->steps_per_round = 60;
@@ -191,11 +211,11 @@ static void test_uniform(const uint8_t *dist)
 
 /* Round 1's mean target when a share of the boards comes from `list`,
  * walked 0..walk moves on (the other boards are the goal: target 0). */
-static double start_mean(const srch_np_board *list, size_t n, double share, int walk)
+static double start_mean(const uint8_t *list, size_t n, double share, int walk)
 {
     struct trn_avi_opts o;
     round1_opts(&o);
-    o.start_boards = list;
+    o.start_states = list;
     o.nstart = n;
     o.start_share = share;
     o.start_walk = walk;
@@ -208,50 +228,40 @@ static double start_mean(const srch_np_board *list, size_t n, double share, int 
     return mean;
 }
 
-/* Start boards, round 1 (h = 0, look-ahead 4, walks of 0 moves: every walk
- * board is the goal, target 0). Boards 2 moves out, not walked on, get 2
+/* Start states, round 1 (h = 0, look-ahead 4, walks of 0 moves: every walk
+ * state is the goal, target 0). Boards 2 moves out, not walked on, get 2
  * each: the mean is 2 x the share, where uniform boards would give about 4
  * each. The goal itself walked 0..1 moves on gets 0 or 1: a mean of half the
- * share, where no walk would give 0. The record names the list. Boards of
- * the wrong width or goal parity, a share without boards and shares above 1
- * together are refused. */
+ * share, where no walk would give 0. The record names the list. A share
+ * without states and shares above 1 together are refused. */
 static void test_start(const uint8_t *dist)
 {
-    srch_np_board two[8], goal;
+    srch_np_board two[8];
+    uint8_t st[8 * SB], goal[SB];
     size_t ntwo = 0;
     for (uint32_t r = 0; ntwo < 8 && r < N8; r++)
         if (dist[r] == 2)
             srch_np_board_unrank(&two[ntwo++], 3, r);
     CHECK(ntwo > 0);
-    srch_np_board_goal(&goal, 3, GOAL);
-    double m2 = start_mean(two, ntwo, 0.3, 0), m1 = start_mean(&goal, 1, 1, 1);
+    for (size_t i = 0; i < ntwo; i++)
+        avi_tiles_state(D8, two[i].tile, 9, st + i * SB);
+    dom_goal(D8, goal);
+    double m2 = start_mean(st, ntwo, 0.3, 0), m1 = start_mean(goal, 1, 1, 1);
     CHECK_MSG(fabs(m2 - 0.6) < 0.05, "boards 2 moves out, share 0.3: mean target %g, want 0.6", m2);
     CHECK_MSG(fabs(m1 - 0.5) < 0.05, "the goal walked 0..1 moves: mean target %g, want 0.5", m1);
     struct trn_avi_opts o;
     small_opts(&o);
     o.rounds = 1;
     nn_model *m = NULL;
-    o.start_share = 0.5; /* no boards */
+    o.start_share = 0.5; /* no states */
     CHECK(trn_avi_run(&o, &m) == HN_ERR_ARG && !m);
-    srch_np_board list[2] = {two[0], goal};
-    o.start_boards = list;
-    o.nstart = 2;
+    o.start_states = st;
+    o.nstart = ntwo;
     o.uniform_share = 0.6; /* 1.1 in all */
     CHECK(trn_avi_run(&o, &m) == HN_ERR_ARG && !m);
     o.uniform_share = 0;
     CHECK(trn_avi_run(&o, &m) == 0 && m); /* the same list is fine otherwise */
     nn_model_free(m);
-    m = NULL;
-    uint8_t cells[9]; /* swapping two tiles flips the parity */
-    memcpy(cells, list[1].tile, 9);
-    int a = cells[0] ? 0 : 2, c = cells[1] ? 1 : 2;
-    uint8_t t = cells[a];
-    cells[a] = cells[c];
-    cells[c] = t;
-    CHECK(srch_np_board_set(&list[1], 3, cells) == 0);
-    CHECK(trn_avi_run(&o, &m) == HN_ERR_ARG && !m);
-    srch_np_board_goal(&list[1], 4, GOAL); /* a 15-puzzle board */
-    CHECK(trn_avi_run(&o, &m) == HN_ERR_ARG && !m);
 }
 
 /* Mean over all states of |round(h(s)) - BFS| and of the Bellman error
@@ -373,10 +383,13 @@ static void test_refused(void)
     o.lookahead = TRN_AVI_MAX_TABLE_LOOKAHEAD + 1;
     CHECK(trn_avi_run(&o, &m) == HN_ERR_ARG && !m);
     small_opts(&o);
-    o.width = 4;
-    o.arch = "256-8-1";
+    o.method = TRN_AVI_BOOT; /* a table is for DAVI's Bellman targets */
+    o.walk = 4;
     CHECK(trn_avi_run(&o, &m) == HN_ERR_ARG && !m);
     CHECK(strstr(hn_errmsg(), "table") != NULL);
+    small_opts(&o);
+    o.walk_targets = 1;
+    CHECK(trn_avi_run(&o, &m) == HN_ERR_ARG && !m);
     small_opts(&o);
     o.uniform_share = 1.5;
     CHECK(trn_avi_run(&o, &m) == HN_ERR_ARG && !m);
@@ -385,6 +398,11 @@ static void test_refused(void)
 int main(void)
 {
     nn_blas_threads(1);
+    int st = 0;
+    D8 = dom_open("npuzzle:3x3", &st);
+    CHECK(D8 != NULL && dom_state_bytes(D8) == SB);
+    if (!D8)
+        return CHECK_DONE();
     uint8_t *dist = bfs8(GOAL);
     CHECK(dist != NULL);
     test_table_equals_network();
@@ -397,5 +415,6 @@ int main(void)
     test_resume();
     test_refused();
     free(dist);
+    dom_free(D8);
     return CHECK_DONE();
 }

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "search/npuzzle/encode.h"
 #include "train/avi_private.h"
 #include "train/trn_private.h"
 
@@ -16,8 +15,6 @@ void trn_avi_opts_default(struct trn_avi_opts *o)
 {
     memset(o, 0, sizeof *o);
     o->method = TRN_AVI_DAVI;
-    o->width = 3;
-    o->goal = SRCH_NP_GOAL_BLANK_FIRST;
     o->defaults = NN_LAYER_DEFAULTS;
     o->target_mean = 0.0;
     o->target_std = 1.0;
@@ -42,66 +39,60 @@ void trn_avi_opts_default(struct trn_avi_opts *o)
     o->buffer_max = 1000000;
 }
 
-/* The start boards must fit the run: its width, solvable for its goal. */
+void trn_avi_default_scale(const dom *d, int residual, double *mean, double *std)
+{
+    unsigned typ = dom_facts_of(d)->typical_depth;
+    double t = typ ? typ : 40;
+    *mean = residual ? 0 : 0.9 * t;
+    *std = 0.25 * t / (residual ? 4 : 1);
+}
+
+/* The start states must fit the run (they are the caller's, parsed by the
+ * domain, so valid states). */
 static int check_start(const struct trn_avi_opts *o)
 {
     if (!(o->start_share >= 0 && o->start_share <= 1 - o->uniform_share))
         return hn_fail(HN_ERR_ARG, "start share %g is not 0..%g (1 - the uniform share)",
                        o->start_share, 1 - o->uniform_share);
-    if (o->start_share > 0 && (!o->nstart || !o->start_boards || o->method != TRN_AVI_DAVI))
-        return hn_fail(HN_ERR_ARG, "a start share needs start boards and DAVI");
+    if (o->start_share > 0 && (!o->nstart || !o->start_states || o->method != TRN_AVI_DAVI))
+        return hn_fail(HN_ERR_ARG, "a start share needs start states and DAVI");
     if (o->nstart > UINT32_MAX) /* drawn by a 32-bit index */
-        return hn_fail(HN_ERR_ARG, "%zu start boards: at most 2^32 - 1", o->nstart);
-    if (o->start_walk < 0 || o->start_walk > SRCH_NP_MAX_PATH)
-        return hn_fail(HN_ERR_ARG, "start walk %d is not 0..%d", o->start_walk, SRCH_NP_MAX_PATH);
-    for (size_t i = 0; o->start_share > 0 && i < o->nstart; i++)
-        if (o->start_boards[i].width != o->width ||
-            !srch_np_board_solvable(&o->start_boards[i], o->goal))
-            return hn_fail(HN_ERR_ARG, "start board %zu is not a solvable %dx%d board for the goal",
-                           i + 1, o->width, o->width);
+        return hn_fail(HN_ERR_ARG, "%zu start states: at most 2^32 - 1", o->nstart);
+    if (o->start_walk < 0 || o->start_walk > TRN_AVI_MAX_WALK)
+        return hn_fail(HN_ERR_ARG, "start walk %d is not 0..%d", o->start_walk, TRN_AVI_MAX_WALK);
     return HN_OK;
-}
-
-size_t trn_avi_board_bytes(const struct trn_avi_opts *o)
-{
-    return o->dom ? dom_state_bytes(o->dom) : (size_t)(o->width * o->width);
 }
 
 /* The run's floor by name, "none" without one. */
 static const char *floor_name(const struct trn_avi_opts *o)
 {
-    if (o->dom)
-        return o->dom_floor ? dom_heur_name(o->dom_floor) : "none";
-    return o->floor ? srch_np_heur_name(o->floor) : "none";
+    return o->floor ? dom_heur_name(o->floor) : "none";
 }
 
-/* What a run on a domain cannot do (yet): the n-puzzle's own extras. */
+/* What the domain must offer. */
 static int check_dom(const struct trn_avi_opts *o)
 {
-    if (o->table || o->start_share > 0 || o->floor || o->residual)
-        return hn_fail(HN_ERR_ARG,
-                       "on a domain (%s), value iteration is DAVI or bootstrapping without a "
-                       "target table or start boards",
-                       dom_spec(o->dom));
+    if (!o->dom)
+        return hn_fail(HN_ERR_ARG, "value iteration needs a domain");
     if (!dom_unit_cost(o->dom))
         return hn_fail(HN_ERR_ARG, "DAVI on %s: moves of other costs than 1 are not supported",
                        dom_spec(o->dom));
-    if (!o->dom_residual != !o->residual_spec)
+    if (!o->residual != !o->residual_spec)
         return hn_fail(HN_ERR_ARG, "a residual needs both its heuristic and its name");
     if (o->uniform_share > 0 && !dom_facts_of(o->dom)->has_uniform)
         return hn_fail(HN_ERR_ARG, "domain %s draws no uniform states (uniform share %g)",
                        dom_spec(o->dom), o->uniform_share);
+    if (o->table && (o->method != TRN_AVI_DAVI || o->teacher || o->teacher_q || o->walk_targets))
+        return hn_fail(HN_ERR_ARG, "a target table needs DAVI with Bellman targets (no teacher, "
+                                   "Q network or walk targets)");
     return HN_OK;
 }
 
 static int check_opts(const struct trn_avi_opts *o)
 {
-    if (o->dom) {
-        int rc = check_dom(o);
-        if (rc)
-            return rc;
-    } else if (o->width < SRCH_NP_MIN_WIDTH || o->width > SRCH_NP_MAX_WIDTH)
-        return hn_fail(HN_ERR_ARG, "board width %d is not 3..5", o->width);
+    int rc = check_dom(o);
+    if (rc)
+        return rc;
     if (o->batch < 2 || o->rounds < 0 || o->steps_per_round < 1 || !(o->lr > 0) ||
         !(o->lr_decay > 0 && o->lr_decay <= 1) || !(o->target_std > 0))
         return hn_fail(HN_ERR_ARG, "batch >= 2, rounds >= 0, steps per round >= 1, lr > 0, "
@@ -116,10 +107,9 @@ static int check_opts(const struct trn_avi_opts *o)
                        o->batch, o->comm->size);
     if ((uint64_t)o->batch * (uint64_t)o->steps_per_round > UINT32_MAX)
         return hn_fail(HN_ERR_ARG, "batch * steps per round exceeds 2^32 rows");
-    int walk_cap = o->dom ? TRN_AVI_MAX_WALK : SRCH_NP_MAX_PATH;
-    if (o->walk_max < 0 || o->walk_max > walk_cap || o->update_loss < 0)
+    if (o->walk_max < 0 || o->walk_max > TRN_AVI_MAX_WALK || o->update_loss < 0)
         return hn_fail(HN_ERR_ARG, "walk max %d is not 0..%d or the update loss is negative",
-                       o->walk_max, walk_cap);
+                       o->walk_max, TRN_AVI_MAX_WALK);
     if (o->method == TRN_AVI_BOOT &&
         (o->boards < 1 || o->budget < 1 || !(o->weight >= 1) || o->walk < 1 || o->walk_step < 0 ||
          o->walk > o->walk_max || !(o->raise > 0 && o->raise <= 1) ||
@@ -131,53 +121,9 @@ static int check_opts(const struct trn_avi_opts *o)
     if (o->lookahead < 1 || o->lookahead > max_look)
         return hn_fail(HN_ERR_ARG, "lookahead %d is not 1..%d%s", o->lookahead, max_look,
                        o->table ? "" : " (without a target table)");
-    if (o->table && (o->width != 3 || o->method != TRN_AVI_DAVI))
-        return hn_fail(HN_ERR_ARG, "a target table needs DAVI on the 8-puzzle (width 3, not %d)",
-                       o->width);
     if (!(o->uniform_share >= 0 && o->uniform_share <= 1))
         return hn_fail(HN_ERR_ARG, "uniform share %g is not 0..1", o->uniform_share);
-    int rc = check_start(o);
-    if (rc)
-        return rc;
-    if (!o->dom &&
-        (!o->residual != !o->residual_spec || (o->residual && o->method != TRN_AVI_DAVI)))
-        return hn_fail(HN_ERR_ARG, "a residual needs both its heuristic and its name, and "
-                                   "works with DAVI only");
-    return HN_OK;
-}
-
-/* ---- heuristics -------------------------------------------------------- */
-
-static int borrowed_eval(void *self, const srch_np_board *b)
-{
-    return srch_np_heur_eval(self, b);
-}
-
-static int borrowed_batch(void *self, const srch_np_board *b, size_t n, int *out)
-{
-    return srch_np_heur_eval_batch(self, b, n, out);
-}
-
-srch_np_heur *trn_avi_borrow(const srch_np_heur *h, int *status)
-{
-    srch_np_heur_ops ops = {
-        .name = srch_np_heur_name(h), .eval = borrowed_eval, .eval_batch = borrowed_batch};
-    return srch_np_heur_custom_new(&ops, (void *)h, srch_np_heur_width(h), srch_np_heur_goal(h),
-                                   status);
-}
-
-srch_np_heur *trn_avi_net_heur(const struct trn_avi_opts *o, const nn_model *m, const char *name,
-                               srch_np_heur *floor, const srch_np_ann_opts *ao, int *status)
-{
-    srch_np_heur *h = srch_np_heur_ann_new(m, name, o->width, o->goal, floor, ao, status);
-    if (!h || !o->residual)
-        return h;
-    srch_np_heur *base = trn_avi_borrow(o->residual, status);
-    if (!base || (*status = srch_np_heur_ann_set_base(h, base))) {
-        srch_np_heur_free(h);
-        return NULL;
-    }
-    return h;
+    return check_start(o);
 }
 
 /* ---- threads ----------------------------------------------------------- */
@@ -228,16 +174,6 @@ int trn_avi_parallel(int threads, int njobs, int (*fn)(void *user, int job), voi
 
 /* ---- Adam steps -------------------------------------------------------- */
 
-/* One training row's active inputs (all inputs are 0 or 1): a board's
- * one-hot tiles, or a domain state's encoding; returns their count. */
-static int encode_row(const struct trn_avi_opts *o, const uint8_t *row, int32_t *act,
-                      uint64_t *bits)
-{
-    if (!o->dom)
-        return trn_active_tiles(row, o->width * o->width, act);
-    return trn_active_state(o->dom, row, act, bits);
-}
-
 int trn_avi_uses_target(const struct trn_avi_opts *o)
 {
     return !o->teacher && !o->walk_targets;
@@ -245,15 +181,15 @@ int trn_avi_uses_target(const struct trn_avi_opts *o)
 
 int trn_avi_outputs(const struct trn_avi_opts *o)
 {
-    return o->teacher_q && o->dom ? dom_nmoves(o->dom) : 1;
+    return o->teacher_q ? dom_nmoves(o->dom) : 1;
 }
 
 int trn_avi_fit(const struct trn_avi_opts *o, struct avi_state *s, const uint8_t *boards,
                 const float *y, const uint32_t *idx, int steps, double *loss)
 {
-    int cells = o->dom ? (int)dom_state_bytes(o->dom) : o->width * o->width;
-    int most = o->dom ? DOM_MAX_ACTIVE : cells, bs = o->batch, first; /* active inputs per row */
-    int stripe = trn_avi_stripe(o, &first); /* this process's rows of each batch */
+    size_t sb = dom_state_bytes(o->dom);
+    int most = DOM_MAX_ACTIVE, bs = o->batch, first; /* active inputs per row */
+    int stripe = trn_avi_stripe(o, &first);          /* this process's rows of each batch */
     /* one-hot inputs: each row as its active inputs, not a dense row */
     int32_t *act = malloc(sizeof(int32_t) * (size_t)stripe * (size_t)most),
             *off = malloc(sizeof(int32_t) * ((size_t)stripe + 1));
@@ -272,8 +208,9 @@ int trn_avi_fit(const struct trn_avi_opts *o, struct avi_state *s, const uint8_t
         const uint32_t *row = idx + (size_t)k * (size_t)bs + first;
         off[0] = 0;
         for (int i = 0; i < stripe; i++) {
+            /* one-hot inputs: each row as its active inputs */
             off[i + 1] =
-                off[i] + encode_row(o, boards + (size_t)row[i] * (size_t)cells, act + off[i], bits);
+                off[i] + trn_active_state(o->dom, boards + (size_t)row[i] * sb, act + off[i], bits);
             for (int a = 0; a < outs; a++)
                 t[(size_t)i * outs + a] = (float)((y[(size_t)row[i] * outs + a] - mean) / std);
         }
@@ -311,29 +248,20 @@ int trn_avi_fit(const struct trn_avi_opts *o, struct avi_state *s, const uint8_t
 
 /* ---- set-up ------------------------------------------------------------ */
 
-/* The encoder name models of this run record. */
-static void run_encoder(const struct trn_avi_opts *o, char *enc, size_t cap)
-{
-    if (o->dom)
-        snprintf(enc, cap, "%s", dom_facts_of(o->dom)->encoding);
-    else
-        srch_np_encode_name(o->width, o->goal, enc, cap);
-}
-
-/* A model of a domain run records the domain it was trained on. */
+/* A model records the domain it was trained on; one that records none
+ * (n-puzzle models of older versions) is known by its encoder alone. */
 static int check_domain(const struct trn_avi_opts *o, const nn_model *m, const char *name)
 {
     const char *dm = nn_model_get_meta_str(m, "domain");
-    if (!o->dom || (dm && !strcmp(dm, dom_spec(o->dom))))
+    if (!dm || !strcmp(dm, dom_spec(o->dom)))
         return HN_OK;
     return hn_fail(HN_ERR_ARG, "%s: the model is for domain \"%s\", this run is on \"%s\"", name,
-                   dm ? dm : "none recorded", dom_spec(o->dom));
+                   dm, dom_spec(o->dom));
 }
 
-static int check_model(const struct trn_avi_opts *o, const nn_model *m, const char *name)
+int trn_avi_check_model(const struct trn_avi_opts *o, const nn_model *m, const char *name)
 {
-    char enc[256];
-    run_encoder(o, enc, sizeof enc);
+    const char *enc = dom_facts_of(o->dom)->encoding;
     int drc = check_domain(o, m, name);
     if (drc)
         return drc;
@@ -358,10 +286,10 @@ static int check_teacher(const struct trn_avi_opts *o)
 {
     const nn_model *t = o->teacher;
     const char *name = o->teacher_name ? o->teacher_name : "the teacher";
-    if (!o->dom || (o->dom_residual && o->teacher_q))
-        return hn_fail(HN_ERR_ARG, "%s: a teacher's targets need a domain run%s", name,
-                       o->dom ? " without a residual for a Q network" : "");
-    int rc = check_model(o, t, name);
+    if (o->residual && o->teacher_q)
+        return hn_fail(HN_ERR_ARG, "%s: a Q network's teacher needs a run without a residual",
+                       name);
+    int rc = trn_avi_check_model(o, t, name);
     if (!rc && nn_model_outputs(t) != 1)
         rc = hn_fail(HN_ERR_SHAPE, "%s: the teacher must have one output (it has %d)", name,
                      nn_model_outputs(t));
@@ -396,12 +324,10 @@ static int q_start(const struct trn_avi_opts *o, nn_model **m)
 
 static int fresh_model(const struct trn_avi_opts *o, nn_model **out)
 {
-    int rc = 0, cells = o->width * o->width;
-    int inputs = o->dom ? (int)dom_facts_of(o->dom)->inputs : cells * cells;
-    char enc[256];
+    int rc = 0, inputs = (int)dom_facts_of(o->dom)->inputs;
     if (o->init) {
         *out = nn_model_load(o->init, &rc);
-        rc = *out ? check_model(o, *out, o->init) : rc ? rc : HN_ERR_IO;
+        rc = *out ? trn_avi_check_model(o, *out, o->init) : rc ? rc : HN_ERR_IO;
         return rc ? rc : q_start(o, out);
     }
     if (!o->arch)
@@ -412,21 +338,17 @@ static int fresh_model(const struct trn_avi_opts *o, nn_model **out)
     if (spec.n_inputs != inputs || spec.layer[spec.n_layers - 1].width != trn_avi_outputs(o))
         return hn_fail(HN_ERR_SHAPE,
                        "--arch %s: a network for %s reads %d inputs and has %d output(s)", o->arch,
-                       o->dom ? dom_spec(o->dom) : "this puzzle", inputs, trn_avi_outputs(o));
+                       dom_spec(o->dom), inputs, trn_avi_outputs(o));
     if (!(*out = nn_model_new(&spec, hn_seed_mix(o->seed, 1), &rc)))
         return rc;
-    run_encoder(o, enc, sizeof enc);
     rc = nn_model_set_target(*out, o->target_mean, o->target_std);
-    char np[64];
-    if (!rc && o->dom)
+    if (!rc)
         rc = nn_model_set_meta_str(*out, "domain", dom_spec(o->dom));
-    else if (!rc && srch_np_encode_domain(enc, np, sizeof np) == 0)
-        rc = nn_model_set_meta_str(*out, "domain", np);
-    if (!rc && (o->residual || o->dom_residual))
+    if (!rc && o->residual)
         rc = zero_output(o, *out);
-    if (!rc && (o->residual || o->dom_residual))
+    if (!rc && o->residual)
         rc = nn_model_set_meta_str(*out, "residual", o->residual_spec);
-    return rc ? rc : nn_model_set_encoder(*out, enc);
+    return rc ? rc : nn_model_set_encoder(*out, dom_facts_of(o->dom)->encoding);
 }
 
 /* The history this run's rounds extend: a checkpoint's as it is (--resume);
@@ -459,8 +381,7 @@ static int setup(const struct trn_avi_opts *o, struct avi_state *s)
     int rc = HN_OK;
     *s = (struct avi_state){.budget = o->budget, .walk = o->walk, .tab_built_at = -1};
     if (o->method == TRN_AVI_BOOT) {
-        size_t cells = trn_avi_board_bytes(o);
-        s->buf_b = malloc(cells * o->buffer_max);
+        s->buf_b = malloc(dom_state_bytes(o->dom) * o->buffer_max);
         s->buf_y = malloc(sizeof(float) * o->buffer_max);
         if (!s->buf_b || !s->buf_y)
             return hn_fail(HN_ERR_NOMEM, "out of memory for a buffer of %llu states",
@@ -468,9 +389,9 @@ static int setup(const struct trn_avi_opts *o, struct avi_state *s)
     }
     if (o->teacher && (rc = check_teacher(o)))
         return rc;
-    if (o->resume && !(rc = trn_avi_ckpt_load(o->resume, o, s)))
-        rc = check_model(o, s->m, o->resume);
-    else if (!o->resume && !(rc = fresh_model(o, &s->m))) {
+    if (o->resume)
+        rc = trn_avi_ckpt_load(o->resume, o, s); /* checks the model first */
+    else if (!(rc = fresh_model(o, &s->m))) {
         size_t np;
         nn_model_params(s->m, &np);
         struct nn_adam_opts ao = NN_ADAM_DEFAULTS;
@@ -562,7 +483,7 @@ int trn_avi_record(const struct trn_avi_opts *o, const struct avi_state *s)
                 {"avi_update_loss", o->update_loss},
                 {"avi_clamp", o->clamp},
                 {"avi_integer_targets", o->integer_targets},
-                {"avi_parity", o->dom_parity != NULL},
+                {"avi_parity", o->parity != NULL},
                 {"avi_walk_targets", o->walk_targets},
                 {"avi_q_outputs", o->teacher_q ? trn_avi_outputs(o) : 0},
                 {"avi_target_q8", o->target_q8},

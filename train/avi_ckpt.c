@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "train/avi_private.h"
-#include "search/srch.h"
 #include "common/hn_h5.h"
 #include "train/trn_private.h"
 
@@ -66,26 +65,23 @@ static void counts_get(const struct avi_state *s, double *v)
     memcpy(v, c, sizeof c);
 }
 
-/* A setting as its option says it: "bootstrap", "blank-last", "15-puzzle". */
+/* A setting as its option says it: "bootstrap". */
 static void same_name(int i, double v, char *buf, size_t cap)
 {
     if (i == 0 && (v == TRN_AVI_DAVI || v == TRN_AVI_BOOT))
         snprintf(buf, cap, "%s", v == TRN_AVI_DAVI ? "davi" : "bootstrap");
-    else if (i == 1 && v >= 2 && v <= 5)
-        snprintf(buf, cap, "%g-puzzle", v * v - 1);
-    else if (i == 2 && (v == SRCH_NP_GOAL_BLANK_FIRST || v == SRCH_NP_GOAL_BLANK_LAST))
-        snprintf(buf, cap, "%s", srch_np_goal_name((int)v));
     else
         snprintf(buf, cap, "%g", v);
 }
 
-/* A resumed run must draw the same kind of rows into the same network. */
+/* A resumed run must draw the same kind of rows into the same network (the
+ * domain is the model's, checked before). */
 static int check_same(hid_t g, const char *path, const struct trn_avi_opts *o)
 {
-    double v[4], want[4] = {o->method, o->width, o->goal, o->batch};
-    static const char *const names[4] = {"method", "width", "goal", "batch"};
-    static const char *const opts[4] = {"--method", "--puzzle", "--goal", "--batch"};
-    for (int i = 0; i < 4; i++) {
+    double v[2], want[2] = {o->method, o->batch};
+    static const char *const names[2] = {"method", "batch"};
+    static const char *const opts[2] = {"--method", "--batch"};
+    for (int i = 0; i < 2; i++) {
         if (hn_h5_attr_get_double(g, names[i], &v[i]))
             return hn_fail(HN_ERR_FORMAT, "%s: /avi attribute %s is missing", path, names[i]);
         char have[32], run[32];
@@ -100,9 +96,9 @@ static int check_same(hid_t g, const char *path, const struct trn_avi_opts *o)
 
 static int save_group(hid_t g, const struct trn_avi_opts *o, const struct avi_state *s)
 {
-    size_t n = nn_adam_size(s->a), cells = trn_avi_board_bytes(o);
-    double v[NCOUNT], same[4] = {o->method, o->width, o->goal, o->batch};
-    static const char *const names[4] = {"method", "width", "goal", "batch"};
+    size_t n = nn_adam_size(s->a), cells = dom_state_bytes(o->dom);
+    double v[NCOUNT], same[2] = {o->method, o->batch};
+    static const char *const names[2] = {"method", "batch"};
     int rc = write_arr(g, "adam_m", H5T_NATIVE_FLOAT, nn_adam_m(s->a), n);
     if (!rc)
         rc = write_arr(g, "adam_v", H5T_NATIVE_FLOAT, nn_adam_v(s->a), n);
@@ -123,7 +119,7 @@ static int save_group(hid_t g, const struct trn_avi_opts *o, const struct avi_st
     counts_get(s, v);
     for (int i = 0; !rc && i < NCOUNT; i++)
         rc = hn_h5_attr_set_double(g, count_names[i], v[i]);
-    for (int i = 0; !rc && i < 4; i++)
+    for (int i = 0; !rc && i < 2; i++)
         rc = hn_h5_attr_set_double(g, names[i], same[i]);
     if (!rc)
         rc = hn_h5_attr_set_double(g, "has_target", s->target != NULL);
@@ -202,27 +198,9 @@ static int load_target(hid_t g, const char *path, struct avi_state *s)
     return rc ? rc : read_arr(g, path, "target_state", H5T_NATIVE_FLOAT, st, ns);
 }
 
-/* Every buffered board must be a permutation of the tiles: the encoder
- * indexes its one-hot rows by them. */
-static int check_boards(const char *path, const uint8_t *b, uint64_t n, size_t cells)
-{
-    for (uint64_t r = 0; r < n; r++) {
-        uint64_t seen = 0;
-        for (size_t c = 0; c < cells; c++) {
-            uint8_t t = b[r * cells + c];
-            if (t >= cells || (seen >> t & 1))
-                return hn_fail(HN_ERR_FORMAT,
-                               "%s: /avi/buffer_boards row %llu is not a board (cell %zu holds %u)",
-                               path, (unsigned long long)r, c, t);
-            seen |= 1ull << t;
-        }
-    }
-    return HN_OK;
-}
-
-/* On a domain, a buffered state must read back from its own text: the
- * domain's parser is its validity check (a damaged state would index the
- * encoder out of range). */
+/* A buffered state must read back from its own text: the domain's parser
+ * is its validity check (a damaged state would index the encoder out of
+ * range). */
 static int check_states(const char *path, const dom *d, const uint8_t *b, uint64_t n)
 {
     size_t sb = dom_state_bytes(d), cap = 1 << 16;
@@ -239,9 +217,66 @@ static int check_states(const char *path, const dom *d, const uint8_t *b, uint64
     return rc;
 }
 
+/* Values in /avi/NAME, or -1 when it is missing. */
+static hssize_t arr_size(hid_t g, const char *name)
+{
+    hid_t ds = H5Lexists(g, name, H5P_DEFAULT) > 0 ? H5Dopen2(g, name, H5P_DEFAULT) : -1;
+    hid_t sp = ds >= 0 ? H5Dget_space(ds) : -1;
+    hssize_t k = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : -1;
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (ds >= 0)
+        H5Dclose(ds);
+    return k;
+}
+
+/* The bootstrap buffer of a checkpoint that the n-puzzle's own path wrote
+ * (before one path served every domain): rows of width^2 tiles, without
+ * the blank's cell that the domain's states carry. Each row is read back
+ * through its text, so the domain checks it as it checks any board. */
+static int load_tile_rows(hid_t g, const char *path, const struct trn_avi_opts *o,
+                          struct avi_state *s, size_t cells)
+{
+    uint8_t *t = malloc(cells * s->buf_n);
+    char text[4096];
+    int rc = t ? read_arr(g, path, "buffer_boards", H5T_NATIVE_UINT8, t, cells * s->buf_n)
+               : hn_fail(HN_ERR_NOMEM, "out of memory");
+    size_t sb = dom_state_bytes(o->dom);
+    for (uint64_t r = 0; !rc && r < s->buf_n; r++) {
+        size_t k = 0;
+        for (size_t c = 0; c < cells && k < sizeof text - 8; c++)
+            k +=
+                (size_t)snprintf(text + k, sizeof text - k, "%s%u", c ? " " : "", t[r * cells + c]);
+        if (dom_parse_state(o->dom, text, s->buf_b + r * sb))
+            rc = hn_fail(HN_ERR_FORMAT, "%s: /avi/buffer_boards row %llu is not a board of %s",
+                         path, (unsigned long long)r, dom_spec(o->dom));
+    }
+    free(t);
+    return rc;
+}
+
+static int load_buffer(hid_t g, const char *path, const struct trn_avi_opts *o, struct avi_state *s)
+{
+    size_t sb = dom_state_bytes(o->dom);
+    double w = 0;
+    hssize_t k = arr_size(g, "buffer_boards");
+    int rc;
+    if (k >= 0 && (uint64_t)k != s->buf_n * sb && !hn_h5_attr_get_double(g, "width", &w) &&
+        w >= 2 && w <= 16 && (uint64_t)k == s->buf_n * (uint64_t)(w * w))
+        rc = load_tile_rows(g, path, o, s, (size_t)(w * w));
+    else {
+        rc = read_arr(g, path, "buffer_boards", H5T_NATIVE_UINT8, s->buf_b, s->buf_n * sb);
+        if (!rc)
+            rc = check_states(path, o->dom, s->buf_b, s->buf_n);
+    }
+    if (!rc)
+        rc = read_arr(g, path, "buffer_cost", H5T_NATIVE_FLOAT, s->buf_y, s->buf_n);
+    return rc ? rc : trn_check_floats(path, "avi", "buffer_cost", s->buf_y, s->buf_n, 1);
+}
+
 static int load_group(hid_t g, const char *path, const struct trn_avi_opts *o, struct avi_state *s)
 {
-    size_t np = nn_adam_size(s->a), cells = trn_avi_board_bytes(o);
+    size_t np = nn_adam_size(s->a);
     int rc = check_same(g, path, o);
     if (!rc)
         rc = load_counts(g, path, o, s);
@@ -263,16 +298,8 @@ static int load_group(hid_t g, const char *path, const struct trn_avi_opts *o, s
         if (!rc)
             rc = trn_check_floats(path, "avi", "target_state", p, n, 0);
     }
-    if (!rc && s->buf_n && s->buf_b) {
-        rc = read_arr(g, path, "buffer_boards", H5T_NATIVE_UINT8, s->buf_b, s->buf_n * cells);
-        if (!rc)
-            rc = o->dom ? check_states(path, o->dom, s->buf_b, s->buf_n)
-                        : check_boards(path, s->buf_b, s->buf_n, cells);
-        if (!rc)
-            rc = read_arr(g, path, "buffer_cost", H5T_NATIVE_FLOAT, s->buf_y, s->buf_n);
-        if (!rc)
-            rc = trn_check_floats(path, "avi", "buffer_cost", s->buf_y, s->buf_n, 1);
-    }
+    if (!rc && s->buf_n && s->buf_b)
+        rc = load_buffer(g, path, o, s);
     return rc;
 }
 
@@ -281,6 +308,8 @@ int trn_avi_ckpt_load(const char *path, const struct trn_avi_opts *o, struct avi
     int rc = 0;
     if (!(s->m = nn_model_load(path, &rc)))
         return rc ? rc : HN_ERR_IO;
+    if ((rc = trn_avi_check_model(o, s->m, path)))
+        return rc;
     size_t np;
     nn_model_params(s->m, &np);
     struct nn_adam_opts ao = NN_ADAM_DEFAULTS;

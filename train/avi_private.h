@@ -4,13 +4,18 @@
 #ifndef TRN_AVI_PRIVATE_H
 #define TRN_AVI_PRIVATE_H
 
-#include "search/npuzzle/ann.h"
+#include "nn/sparse.h"
 #include "train/trn.h"
 
-/* DAVI with o->table: the leaf value (0 at the goal, else the target
- * network's child value floored) of every 3x3 board, by srch_np_board_rank
- * (NAN for unsolvable ranks), and whether the floor decided it. */
+/* DAVI with o->table: every state of a small domain (found once by a
+ * breadth-first search from the goal), a hash index over them, and per
+ * state its leaf value (0 at the goal, else the target network's child
+ * value settled to the floor and parity) and whether the floor decided it. */
 struct trn_avi_table {
+    uint8_t *states; /* n states, dom_state_bytes each */
+    uint32_t n;
+    uint32_t *slot; /* open addressing: state index + 1, 0 empty */
+    uint64_t mask;  /* slots - 1 (a power of two, at least 2n) */
     float *value;
     uint8_t *raised;
 };
@@ -27,7 +32,7 @@ struct avi_state {
     /* BOOTSTRAP */
     uint64_t budget;
     int walk;
-    uint8_t *buf_b; /* ring of buffer_max boards (cells bytes each) */
+    uint8_t *buf_b; /* ring of buffer_max states (dom_state_bytes each) */
     float *buf_y;   /* their cost-to-go */
     uint64_t buf_n, buf_head;
     /* DAVI with o->table: built from `target` when built_at != updates */
@@ -43,23 +48,26 @@ struct avi_state {
  * rounded with o->integer_targets). */
 double trn_avi_child_value(const struct trn_avi_opts *o, float h);
 
-/* Fill t (allocated on first use) from `target` (NULL: h = 0) and o->floor
- * on o->threads threads. 0 or a status. trn_avi_table_free releases it. */
+/* The states of t (train/avi_table.c): all of o->dom's, found when t holds
+ * none yet. HN_ERR_UNSUPPORTED (naming the domain) for a domain with more
+ * than TRN_AVI_MAX_TABLE_STATES or with a move without an inverse. */
+int trn_avi_table_states(const struct trn_avi_opts *o, struct trn_avi_table *t);
+/* The index of `state` in t, or -1 when it is not there. */
+int64_t trn_avi_table_find(const struct trn_avi_opts *o, const struct trn_avi_table *t,
+                           const uint8_t *state);
+/* The leaf values of t from `target` (NULL: h = 0), on o->threads threads
+ * (train/avi_davi.c). 0 or a status. */
 int trn_avi_table_build(const struct trn_avi_opts *o, const nn_model *target,
                         struct trn_avi_table *t);
 void trn_avi_table_free(struct trn_avi_table *t);
-/* Board b's target through o->lookahead moves by table lookups (0 at the
- * goal); *raised = 1 if the floor decided it. No clamp. */
-double trn_avi_table_target(const struct trn_avi_opts *o, const struct trn_avi_table *t,
-                            const srch_np_board *b, int *raised);
 
 /* 1 when the targets come from a frozen copy of the trained network (not
  * from a teacher or the walk length): only then is there one to keep. */
 int trn_avi_uses_target(const struct trn_avi_opts *o);
 /* Network outputs of this run: one per move for a Q network (teacher_q), else one. */
 int trn_avi_outputs(const struct trn_avi_opts *o);
-/* Adam steps on rows (boards in the run's goal layout, targets in moves,
- * trn_avi_outputs per board): `steps` batches of o->batch rows, taken in
+/* Adam steps on rows (states of the run's domain, targets in moves,
+ * trn_avi_outputs per state): `steps` batches of o->batch rows, taken in
  * order from idx (steps * batch entries). Adds to s->steps / s->samples;
  * *loss gets the mean training loss in moves^2. HN_ERR_INTERRUPTED on a
  * stop request. */
@@ -70,16 +78,38 @@ int trn_avi_fit(const struct trn_avi_opts *o, struct avi_state *s, const uint8_t
 int trn_avi_davi_round(const struct trn_avi_opts *o, struct avi_state *s, struct trn_avi_round *r);
 int trn_avi_boot_round(const struct trn_avi_opts *o, struct avi_state *s, struct trn_avi_round *r);
 
-/* DAVI on a domain (o->dom): one round (train/avi_dom.c). */
-int trn_avi_dom_round(const struct trn_avi_opts *o, struct avi_state *s, struct trn_avi_round *r);
-/* Replace the target network by a copy of the trained one. */
-int trn_avi_update_target(struct avi_state *s);
-/* After a round's targets (`per` per board, n boards): their mean, max
- * and floor share into r, the residual base subtracted from y (base may be
- * NULL; per 1 then), perm shuffled. */
-int trn_avi_round_finish(const struct trn_avi_opts *o, const struct avi_state *s, float *y,
-                         size_t per, const int *raised, const int *base, size_t n, uint32_t *perm,
-                         struct trn_avi_round *r);
+/* DAVI's targets of a round (or of one trn_avi_targets call), made in
+ * chunks of states on several threads (train/avi_davi.c, train/avi_q.c). */
+struct trn_avi_job {
+    const struct trn_avi_opts *o;
+    const nn_sparse *net;            /* the frozen network, or NULL (h = 0) */
+    const struct trn_avi_table *tab; /* its leaf values of every state (o->table), or NULL */
+    int outs;                        /* its outputs per row */
+    uint8_t *s;                      /* the round's states, state_bytes each */
+    int *walk;                       /* walk length, -1 for a uniform state */
+    float *y;
+    int *raised;
+    int *base; /* residual heuristic per state, or NULL */
+    size_t n;
+    int generate;               /* 1: draw the states first (seeded per chunk) */
+    uint64_t seed;              /* of this round's walks */
+    struct trn_avi_table *fill; /* trn_avi_table_build: the table it fills */
+};
+
+/* The network's outputs (j->outs per state) for n states through a
+ * workspace of this thread's own (j->net's weights). 0 or a status. */
+int trn_avi_net_values(const struct trn_avi_job *j, const uint8_t *s, size_t n, float *h);
+/* Value v of non-goal state st raised to its floor fl and, with o->parity,
+ * rounded to the distance's parity; *raised is 1 when the floor decided. */
+double trn_avi_settle(const struct trn_avi_opts *o, const uint8_t *st, double v, int fl,
+                      int *raised);
+/* Targets of states [lo, hi) of j without a backup (train/avi_q.c): the
+ * teacher's values (distill), the teacher's value of each move's child (a
+ * Q network's teacher), or Bellman values of each move's child from the
+ * frozen Q network. 0 or a status. */
+int trn_avi_chunk_distill(const struct trn_avi_job *j, size_t lo, size_t hi);
+int trn_avi_chunk_q_teacher(const struct trn_avi_job *j, size_t lo, size_t hi);
+int trn_avi_chunk_q_bellman(const struct trn_avi_job *j, size_t lo, size_t hi);
 
 /* Run fn(user, job) for job = 0..njobs-1 on o->threads threads (jobs are
  * taken in order; fn must not depend on which thread runs it). Returns the
@@ -91,14 +121,6 @@ int trn_avi_parallel(int threads, int njobs, int (*fn)(void *user, int job), voi
 int trn_avi_ckpt_save(const char *path, const struct trn_avi_opts *o, const struct avi_state *s);
 /* Fills s (m, target, a, buffer; t is made by the caller). */
 int trn_avi_ckpt_load(const char *path, const struct trn_avi_opts *o, struct avi_state *s);
-
-/* Bootstrapping on a domain (train/boot_dom.c): solve o->boards walks of
- * s->walk moves under s->budget expansions and add their paths to the
- * buffer; r->solved and r->boards are set. */
-int trn_avi_boot_dom_solve(const struct trn_avi_opts *o, struct avi_state *s,
-                           struct trn_avi_round *r);
-/* Bytes of one buffered board: the domain's state, else the n-puzzle's cells. */
-size_t trn_avi_board_bytes(const struct trn_avi_opts *o);
 
 /* Several processes (train/avi_comm.c; each the single-process case when
  * o->comm is NULL). Run this process's contiguous part of jobs 0..njobs-1
@@ -122,14 +144,10 @@ int trn_avi_lockstep(const struct trn_avi_opts *o, nn_model *m);
 /* The checkpoint, written by process 0 only; its status agreed by all. */
 int trn_avi_ckpt_lead(const char *path, const struct trn_avi_opts *o, const struct avi_state *s);
 
-/* The caller's heuristic behind a wrapper that another heuristic may own
- * and free (the wrapper does not free h). NULL on failure (*status). */
-srch_np_heur *trn_avi_borrow(const srch_np_heur *h, int *status);
-
-/* Model m as a heuristic for the run: its network plus o->residual (when
- * set), floored by `floor` (taken over, may be NULL). NULL on failure. */
-srch_np_heur *trn_avi_net_heur(const struct trn_avi_opts *o, const nn_model *m, const char *name,
-                               srch_np_heur *floor, const srch_np_ann_opts *ao, int *status);
+/* A model (named `name`) this run may continue: of the run's domain and
+ * encoding, with its outputs and residual. 0 or HN_ERR_ARG / HN_ERR_SHAPE
+ * naming the file and what differs. */
+int trn_avi_check_model(const struct trn_avi_opts *o, const nn_model *m, const char *name);
 
 /* The avi_* training record on s->m. */
 int trn_avi_record(const struct trn_avi_opts *o, const struct avi_state *s);

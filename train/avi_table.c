@@ -1,126 +1,112 @@
-/* DAVI targets from a table (8-puzzle): the frozen target network is
- * evaluated once on every solvable board after each update, and a target is
- * then min over L-move paths of L + table[leaf], computed by lookups. This is
- * still value iteration with the network as the target (the table holds the
- * target network's values, not distances), but making targets costs almost
+/* DAVI's target table for small domains: every state, found once by a
+ * breadth-first search from the goal, with a hash index over them. After
+ * each target update the frozen network is evaluated once on all of them
+ * (avi_davi.c), and a target's leaves are then lookups. This is still value
+ * iteration with the network as the target (the table holds the target
+ * network's values, not distances), but making targets costs almost
  * nothing, so the training steps alone bound the samples per second. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "search/npuzzle/ann.h"
 #include "train/avi_private.h"
 
-#define TABLE_SIZE 362880u /* 9!: ranks of all 3x3 boards, half of them solvable */
-#define TABLE_JOB 8064u    /* ranks per job (45 jobs) */
-
-struct table_job {
-    const struct trn_avi_opts *o;
-    const srch_np_heur *net; /* NULL: h = 0 */
-    struct trn_avi_table *t;
-};
-
-/* The leaf values of the ranks of one job: 0 at the goal, else
- * max(child value of the network, floor); NAN for unsolvable ranks. */
-static int table_chunk(void *user, int job)
+/* Put state i into the index (it is not there yet). */
+static void slot_put(const struct trn_avi_opts *o, struct trn_avi_table *t, uint32_t i)
 {
-    const struct table_job *j = user;
-    uint32_t lo = (uint32_t)job * TABLE_JOB, n = 0;
-    srch_np_board *b = malloc(sizeof *b * TABLE_JOB);
-    uint32_t *rank = malloc(sizeof *rank * TABLE_JOB);
-    float *h = malloc(sizeof *h * TABLE_JOB);
-    int *fl = malloc(sizeof *fl * TABLE_JOB);
-    int rc = b && rank && h && fl ? HN_OK : hn_fail(HN_ERR_NOMEM, "out of memory");
-    for (uint32_t r = lo; !rc && r < lo + TABLE_JOB; r++) {
-        j->t->value[r] = NAN;
-        j->t->raised[r] = 0;
-        if ((rc = srch_np_board_unrank(&b[n], 3, r)) || !srch_np_board_solvable(&b[n], j->o->goal))
-            continue;
-        rank[n++] = r;
-    }
-    if (!rc && j->net)
-        rc = srch_np_heur_ann_estimate(j->net, b, n, h);
-    if (!rc && j->o->floor)
-        rc = srch_np_heur_eval_batch(j->o->floor, b, n, fl);
-    for (uint32_t i = 0; !rc && i < n; i++) {
-        double v = srch_np_board_is_goal(&b[i], j->o->goal) ? 0.0
-                   : j->net                                 ? trn_avi_child_value(j->o, h[i])
-                                                            : 0.0;
-        int up = j->o->floor && fl[i] > v;
-        j->t->value[rank[i]] = (float)(up ? fl[i] : v);
-        j->t->raised[rank[i]] = (uint8_t)up;
-    }
-    free(b);
-    free(rank);
-    free(h);
-    free(fl);
-    return rc;
+    size_t sb = dom_state_bytes(o->dom);
+    uint64_t k = dom_hash(o->dom, t->states + (size_t)i * sb) & t->mask;
+    while (t->slot[k])
+        k = (k + 1) & t->mask;
+    t->slot[k] = i + 1;
 }
 
-int trn_avi_table_build(const struct trn_avi_opts *o, const nn_model *target,
-                        struct trn_avi_table *t)
+int64_t trn_avi_table_find(const struct trn_avi_opts *o, const struct trn_avi_table *t,
+                           const uint8_t *state)
 {
-    int rc = HN_OK;
-    srch_np_heur *net = NULL;
-    if (!t->value && !(t->value = malloc(sizeof *t->value * TABLE_SIZE)))
-        return hn_fail(HN_ERR_NOMEM, "out of memory for the target table");
-    if (!t->raised && !(t->raised = malloc(TABLE_SIZE)))
-        return hn_fail(HN_ERR_NOMEM, "out of memory for the target table");
-    if (target) {
-        srch_np_ann_opts ao = SRCH_NP_ANN_DEFAULTS;
-        ao.cache_bits = 0;
-        ao.max_batch = TABLE_JOB;
-        if (!(net = trn_avi_net_heur(o, target, "target network", NULL, &ao, &rc)))
-            return rc ? rc : HN_ERR_NOMEM;
+    size_t sb = dom_state_bytes(o->dom);
+    for (uint64_t k = dom_hash(o->dom, state) & t->mask; t->slot[k]; k = (k + 1) & t->mask)
+        if (!memcmp(t->states + (size_t)(t->slot[k] - 1) * sb, state, sb))
+            return (int64_t)t->slot[k] - 1;
+    return -1;
+}
+
+/* Room for `need` states and an index at most half full: both doubled and
+ * the index rebuilt when full. */
+static int grow(const struct trn_avi_opts *o, struct trn_avi_table *t, size_t need, size_t *cap)
+{
+    if (need <= *cap)
+        return HN_OK;
+    size_t ncap = *cap ? *cap * 2 : 4096, sb = dom_state_bytes(o->dom);
+    uint8_t *s = realloc(t->states, ncap * sb);
+    if (s)
+        t->states = s;
+    free(t->slot);
+    t->slot = s ? calloc(ncap * 2, sizeof *t->slot) : NULL;
+    if (!t->slot)
+        return hn_fail(HN_ERR_NOMEM, "out of memory for a target table of %zu states", ncap);
+    t->mask = ncap * 2 - 1;
+    *cap = ncap;
+    for (uint32_t i = 0; i < t->n; i++)
+        slot_put(o, t, i);
+    return HN_OK;
+}
+
+/* The children of state i not seen yet join the table (in BFS order). */
+static int add_children(const struct trn_avi_opts *o, struct trn_avi_table *t, uint32_t i,
+                        size_t *cap)
+{
+    const dom *d = o->dom;
+    size_t sb = dom_state_bytes(d);
+    uint8_t kids[DOM_MAX_MOVES * DOM_MAX_STATE_BYTES], moves[DOM_MAX_MOVES];
+    int k = dom_expand(d, t->states + (size_t)i * sb, DOM_PRUNE_ROOT, kids, moves, NULL);
+    for (int c = 0; c < k; c++) {
+        const uint8_t *st = kids + (size_t)c * sb;
+        if (trn_avi_table_find(o, t, st) >= 0)
+            continue;
+        if (t->n >= TRN_AVI_MAX_TABLE_STATES)
+            return hn_fail(HN_ERR_UNSUPPORTED,
+                           "%s has more than %u states: a target table is for small domains",
+                           dom_spec(d), TRN_AVI_MAX_TABLE_STATES);
+        int rc = grow(o, t, (size_t)t->n + 1, cap);
+        if (rc)
+            return rc;
+        memcpy(t->states + (size_t)t->n * sb, st, sb);
+        slot_put(o, t, t->n++);
     }
-    struct table_job j = {.o = o, .net = net, .t = t};
-    /* every process builds the whole table (a few seconds) */
-    rc = trn_avi_parallel(o->threads, (int)(TABLE_SIZE / TABLE_JOB), table_chunk, &j);
-    srch_np_heur_free(net);
+    return HN_OK;
+}
+
+int trn_avi_table_states(const struct trn_avi_opts *o, struct trn_avi_table *t)
+{
+    if (t->n)
+        return HN_OK;
+    /* from the goal outwards: every state that reaches the goal, when every
+     * move can be undone */
+    if (!dom_reversible(o->dom))
+        return hn_fail(HN_ERR_UNSUPPORTED,
+                       "%s has moves without an inverse: a target table needs every state "
+                       "reachable from the goal",
+                       dom_spec(o->dom));
+    size_t cap = 0;
+    int rc = grow(o, t, 1, &cap);
+    if (!rc) {
+        dom_goal(o->dom, t->states);
+        slot_put(o, t, t->n++);
+    }
+    for (uint32_t i = 0; !rc && i < t->n; i++)
+        rc = hn_stop_requested() ? HN_ERR_INTERRUPTED : add_children(o, t, i, &cap);
+    if (!rc && (!(t->value = malloc(sizeof *t->value * t->n)) || !(t->raised = malloc(t->n))))
+        rc = hn_fail(HN_ERR_NOMEM, "out of memory for a target table of %u states", t->n);
+    if (rc)
+        trn_avi_table_free(t);
     return rc;
 }
 
 void trn_avi_table_free(struct trn_avi_table *t)
 {
+    free(t->states);
+    free(t->slot);
     free(t->value);
     free(t->raised);
     *t = (struct trn_avi_table){0};
-}
-
-/* min over the paths of `depth` more moves below b (never undoing `last`,
- * -1 at the root) of their length + the leaf's table value; a goal below
- * the root ends its path with value 0. *up: whether the floor decided it. */
-static double backup(const struct trn_avi_opts *o, const struct trn_avi_table *t,
-                     const srch_np_board *b, int depth, int last, int *up)
-{
-    if (last >= 0 && srch_np_board_is_goal(b, o->goal)) {
-        *up = 0;
-        return 0.0;
-    }
-    if (depth == 0) {
-        uint64_t r = srch_np_board_rank(b);
-        *up = t->raised[r];
-        return t->value[r];
-    }
-    double best = INFINITY;
-    for (int d = 0; d < 4; d++) {
-        srch_np_board c = *b;
-        int cu;
-        if ((last >= 0 && d == (last ^ 1)) || srch_np_board_move(&c, d) < 0)
-            continue;
-        double v = 1.0 + backup(o, t, &c, depth - 1, d, &cu);
-        if (v < best) {
-            best = v;
-            *up = cu;
-        }
-    }
-    return best;
-}
-
-double trn_avi_table_target(const struct trn_avi_opts *o, const struct trn_avi_table *t,
-                            const srch_np_board *b, int *raised)
-{
-    *raised = 0;
-    int depth = o->lookahead > 1 ? o->lookahead : 1;
-    return srch_np_board_is_goal(b, o->goal) ? 0.0 : backup(o, t, b, depth, -1, raised);
 }

@@ -181,8 +181,10 @@ int trn_loss_parse(const char *s, enum nn_loss *loss, float *over_weight);
 
 /* ---- learning without optimal labels (train/avi*.c, train/boot.c) ------ */
 
-/* DAVI (DeepCubeA's approximate value iteration): every round draws
- * batch * steps_per_round boards by random walks of 0..walk_max moves back
+/* Value iteration on any domain (struct trn_avi_opts.dom): the n-puzzle
+ * of every size, the cube and plug-ins run the same rounds.
+ * DAVI (DeepCubeA's approximate value iteration): every round draws
+ * batch * steps_per_round states by random walks of 0..walk_max moves back
  * from the goal (no immediate undo), labels each with the Bellman backup
  * min over its neighbours c of (1 + h_target(c)) (0 at the goal) and takes
  * steps_per_round Adam steps on them. h_target is a frozen copy of the
@@ -190,20 +192,22 @@ int trn_loss_parse(const char *s, enum nn_loss *loss, float *over_weight);
  * one after a round whose training loss is under update_loss (every round
  * when update_loss is 0).
  * BOOTSTRAP (Arfaee, Zilles & Holte 2011): every round solves `boards`
- * boards (random walks of `walk` moves) by batch weighted A* on the current
+ * states (random walks of `walk` moves) by weighted A* on the current
  * network under a node budget, adds the states of the solved paths with
  * their cost-to-go to a buffer and takes steps_per_round Adam steps on it;
- * when at least `raise` of the boards were solved the walks grow by
- * `walk_step` (up to walk_max), when fewer than `solved_min` were solved
- * the budget doubles. */
+ * when at least `raise` of them were solved the walks grow by `walk_step`
+ * (up to walk_max), when fewer than `solved_min` were solved the budget
+ * doubles. */
 enum trn_avi_method { TRN_AVI_DAVI = 0, TRN_AVI_BOOT = 1 };
 
 /* DAVI's backup may look several moves ahead: y(s) = min over the paths of
  * L moves (no immediate undo, stopping at the goal) of L + h_target(leaf),
  * so one target update carries values L moves back instead of one. */
 #define TRN_AVI_MAX_LOOKAHEAD 3
-/* With a target table (8-puzzle) the leaves are lookups, so deeper is cheap. */
+/* With a target table the leaves are lookups, so deeper is cheap. */
 #define TRN_AVI_MAX_TABLE_LOOKAHEAD 4
+/* A target table holds every state of the domain: at most this many. */
+#define TRN_AVI_MAX_TABLE_STATES 4194304u
 
 /* What one round measured (losses in moves^2 of the round's own targets). */
 struct trn_avi_round {
@@ -214,9 +218,9 @@ struct trn_avi_round {
     double floor_share;    /* DAVI: share of targets raised by the floor */
     int updated;           /* DAVI: 1 if the target network was replaced */
     int updates;           /* target-network replacements so far */
-    int solved, boards;    /* BOOTSTRAP: boards solved of those tried */
-    uint64_t budget;       /* BOOTSTRAP: expansions allowed per board */
-    int walk;              /* BOOTSTRAP: walk length of the boards */
+    int solved, boards;    /* BOOTSTRAP: states solved of those tried */
+    uint64_t budget;       /* BOOTSTRAP: expansions allowed per state */
+    int walk;              /* BOOTSTRAP: walk length of the states */
     uint64_t buffer;       /* BOOTSTRAP: labelled states held */
     double target_seconds; /* making the round's targets (walks, backups, searches) */
     double seconds;        /* wall time of the round */
@@ -226,57 +230,52 @@ struct trn_avi_round {
 
 typedef void (*trn_avi_round_fn)(const struct trn_avi_round *r, void *user);
 
-/* Longest random walk of a run on a domain (the n-puzzle's specialised
- * path keeps SRCH_NP_MAX_PATH). */
+/* Longest random walk of a run. */
 #define TRN_AVI_MAX_WALK 100000
 
 struct trn_avi_opts {
     enum trn_avi_method method;
-    int width, goal; /* board (3..5) and goal layout; unused with dom */
-    /* Any domain (DAVI only): states, moves, encoding and heuristics come
-     * from it, and dom_floor / dom_residual (may be NULL) take the place of
-     * floor / residual (residual_spec names dom_residual). NULL: the
-     * n-puzzle of `width` on its specialised path. */
+    /* The domain (required): states, moves, encoding and heuristics come
+     * from it. floor and residual may be NULL (residual_spec names
+     * residual). */
     const struct dom *dom;
-    const struct dom_heur *dom_floor;
-    const struct dom_heur *dom_residual;
+    const struct dom_heur *floor; /* admissible floor max(floor, target) */
+    /* DAVI and bootstrapping on a residual: h = residual(s) + net(s); the
+     * network is trained on target - residual(s) and starts at 0 (last
+     * layer zeroed), so round 1 already backs up the residual heuristic.
+     * residual_spec is its name (root attribute "residual" of the model). */
+    const struct dom_heur *residual;
+    const char *residual_spec;
     /* A heuristic whose value has the parity of the distance (may be NULL):
      * leaf values are rounded to the nearest integer of that parity. */
-    const struct dom_heur *dom_parity;
+    const struct dom_heur *parity;
     const char *arch; /* spec (NULL with init or resume) */
     struct nn_layer_defaults defaults;
     const char *init;               /* start from this model's weights; may be NULL */
     const char *resume;             /* continue this checkpoint; may be NULL */
     const char *checkpoint;         /* written after every round and on a stop */
-    double target_mean, target_std; /* output scaling of a fresh network */
+    double target_mean, target_std; /* output scaling of a fresh network
+                                       (trn_avi_default_scale) */
     int batch;                      /* rows per Adam step [1000] */
     int rounds;                     /* rounds in total [100] */
     int steps_per_round;            /* Adam steps per round (DAVI: U) [500] */
     double lr, lr_decay;            /* lr * lr_decay^step [1e-3, 1] */
     uint64_t seed;
-    int threads;               /* target / search threads [1] */
-    int blas_threads;          /* BLAS threads of the Adam steps [1] */
-    const srch_np_heur *floor; /* admissible floor max(floor, target); may be NULL */
-    /* DAVI on a residual: h = residual(s) + net(s); the network is trained on
-     * target - residual(s) and starts at 0 (last layer zeroed), so round 1
-     * already backs up the residual heuristic. residual_spec is its name
-     * (root attribute "residual" of the model). Both NULL: no residual. */
-    const srch_np_heur *residual;
-    const char *residual_spec;
+    int threads;      /* target / search threads [1] */
+    int blas_threads; /* BLAS threads of the Adam steps [1] */
     /* DAVI */
     int walk_max;        /* K [30] */
     double update_loss;  /* threshold; 0: replace every round [0] */
     int clamp;           /* 1: target <= walk length (an upper bound) [1] */
     int integer_targets; /* 1: child values rounded, >= 0 (unit costs) [0] */
-    int target_q8;       /* 1: the target network runs in int8 (nn/sparse.h's Q8;
-                            on a domain only) [0: float] */
+    int target_q8;       /* 1: the target network runs in int8 (nn/sparse.h's Q8) [0: float] */
     int lookahead;       /* backup depth in moves, 1..TRN_AVI_MAX_LOOKAHEAD (with a
                             table 1..TRN_AVI_MAX_TABLE_LOOKAHEAD) [1] */
-    int walk_targets;    /* 1 (domain only): the target is the walk length itself,
-                            no backup (CayleyPy's diffusion distance) [0] */
-    /* Distillation (domain only; teacher NULL: off): the targets are a
-     * one-output teacher network's values, 0 at the goal, no backup; with
-     * a residual both teacher and student are corrections to it.
+    int walk_targets;    /* 1: the target is the walk length itself, no backup
+                            (CayleyPy's diffusion distance) [0] */
+    /* Distillation (teacher NULL: off): the targets are a one-output
+     * teacher network's values, 0 at the goal, no backup; with a residual
+     * both teacher and student are corrections to it.
      * teacher_q 0: the state's own value (a student of another shape).
      * teacher_q 1: a Q network, one output per move, output m trained on
      * the teacher's value of the state after move m (a move that does not
@@ -291,25 +290,27 @@ struct trn_avi_opts {
     const nn_model *teacher;
     const char *teacher_name;
     int teacher_q;
-    double uniform_share; /* share of the boards drawn uniformly among the solvable
-                             ones instead of by a walk (no walk length, no clamp) [0] */
-    /* Boards to start from (for instance the boards on a search's solution
-     * paths): a share start_share of each round's boards is one of them, drawn
-     * uniformly and walked 0..start_walk moves on (no walk length: no clamp).
-     * The caller owns the boards; start_name names them in the record. */
-    const srch_np_board *start_boards;
+    double uniform_share; /* share of the states drawn uniformly instead of by a
+                             walk (no walk length, no clamp) [0] */
+    /* States to start from (for instance the states on a search's solution
+     * paths), dom_state_bytes each: a share start_share of each round's
+     * states is one of them, drawn uniformly and walked 0..start_walk moves
+     * on (no walk length: no clamp). The caller owns them; start_name names
+     * them in the record. */
+    const uint8_t *start_states;
     size_t nstart;
     double start_share; /* 0..1, with uniform_share at most 1 [0] */
     int start_walk;     /* [0] */
     const char *start_name;
-    int table;     /* 8-puzzle: after each target update the target network's
-                      values of all 181,440 states go into a table, and the
-                      targets are lookups in it [0] */
+    int table;     /* a small domain (at most TRN_AVI_MAX_TABLE_STATES states,
+                      every move reversible): after each target update the
+                      target network's leaf values of all states go into a
+                      table, and the targets are lookups in it [0] */
     int lr_cosine; /* 1: within each round the lr falls from lr * decay^step
                       to 0 along a half cosine (restarts each round) [0] */
     /* BOOTSTRAP */
-    int boards;               /* boards per round [100] */
-    uint64_t budget;          /* initial expansions per board [2000] */
+    int boards;               /* states per round [100] */
+    uint64_t budget;          /* initial expansions per state [2000] */
     double weight;            /* weighted A*: f = g + weight * h [1.5] */
     int walk, walk_step;      /* first walk length, growth [20, 10] */
     double raise, solved_min; /* [0.9, 0.5] */
@@ -319,16 +320,24 @@ struct trn_avi_opts {
     hn_progress_fn progress; /* steps done in the round */
     void *progress_user;
     /* NULL: this process alone. Else every process makes a part of each
-     * round's targets (DAVI boards, bootstrap searches), all hold all of
+     * round's targets (DAVI states, bootstrap searches), all hold all of
      * them, and each takes stripe `rank` of every batch; batch must be a
      * multiple of comm->size. Checkpoints are written by rank 0 and read by
      * all; on_round and progress should print on rank 0 only. */
     const struct trn_comm *comm;
 };
 
-/* Defaults as in the brackets above (method DAVI, width 3, blank-first,
- * target scaling 0 / 1, seed 1). */
+/* Defaults as in the brackets above (method DAVI, no domain, target
+ * scaling 0 / 1, seed 1). */
 void trn_avi_opts_default(struct trn_avi_opts *o);
+
+/* The output scaling of a fresh network on domain d (the command line's
+ * and the library's default): mean 0.9 x and std 0.25 x the domain's
+ * typical distance (40 when it gives none), close to what the n-puzzle
+ * used on its own path (8-puzzle 20,6; 15-puzzle 50,12); on a residual
+ * mean 0 and a quarter of that std, as the network learns a correction of
+ * a few moves. */
+void trn_avi_default_scale(const struct dom *d, int residual, double *mean, double *std);
 
 /* Train by DAVI or bootstrapping (o->method) and return the network with its
  * training record (avi_* attributes). On a stop request the checkpoint is
@@ -336,13 +345,14 @@ void trn_avi_opts_default(struct trn_avi_opts *o);
  * HN_ERR_ARG for bad options (message names the option). */
 int trn_avi_run(const struct trn_avi_opts *o, nn_model **out);
 
-/* The DAVI target of each of n boards (in the goal layout of o) with the
- * frozen network `target` (NULL: h = 0 everywhere) and o->floor, o->clamp
- * and o->integer_targets (each child's network value rounded to the nearest
- * integer before the floor and the min)
- * (walk[i] is board i's walk length, or NULL for no clamp), on o->threads
- * threads. Targets are in moves. 0 or a status. */
-int trn_avi_targets(const struct trn_avi_opts *o, const nn_model *target, const srch_np_board *b,
+/* The DAVI target of each of n states of o->dom (dom_state_bytes each,
+ * back to back) with the frozen network `target` (NULL: h = 0 everywhere),
+ * o->floor, o->residual, o->parity, o->lookahead, o->table, o->clamp and
+ * o->integer_targets (each child's network value rounded to the nearest
+ * integer before the floor and the min) (walk[i] is state i's walk length,
+ * or NULL for no clamp), on o->threads threads. Targets are in moves (the
+ * residual not subtracted). 0 or a status. */
+int trn_avi_targets(const struct trn_avi_opts *o, const nn_model *target, const uint8_t *states,
                     const int *walk, size_t n, float *y);
 
 HEURNET_API_END
