@@ -39,7 +39,9 @@ static void help(void)
            "check: over random walks from the goal, a move then its inverse restores the state,\n"
            "expand agrees with apply, the encoding delta agrees with re-encoding, states and\n"
            "moves parse back from their text, the domain's heuristics never exceed\n"
-           "breadth-first distances and the pruning automaton keeps them. Exit 0 when every\n"
+           "breadth-first distances and the pruning automaton keeps them, and each\n"
+           "heuristic's incremental update (heur_delta), where the domain has one, equals\n"
+           "the child's value for every move along the walks. Exit 0 when every\n"
            "check passes, 1 when one fails or could not run (skipped=1, e.g. no memory for\n"
            "the breadth-first search).\n"
            "sample: N states (default 100) as `id STATE` lines on stdout, each a random walk\n"
@@ -168,10 +170,11 @@ static int check(int argc, char **argv)
     hn_stop_install();
     int st = dom_check(d, &o, &r);
     printf("domain=%s states=%llu moves=%llu heuristic_checks=%llu bfs_states=%llu "
-           "failures=%llu skipped=%d\n",
+           "failures=%llu skipped=%d delta_checks=%llu\n",
            dom_spec(d), (unsigned long long)r.states, (unsigned long long)r.moves,
            (unsigned long long)r.heur_checks, (unsigned long long)r.bfs_states,
-           (unsigned long long)r.failures, r.skipped[0] != '\0');
+           (unsigned long long)r.failures, r.skipped[0] != '\0',
+           (unsigned long long)r.delta_checks);
     if (r.failures)
         fprintf(stderr, "heurnet domain check: %s: %llu failure(s); the first: %s\n", dom_spec(d),
                 (unsigned long long)r.failures, r.first);

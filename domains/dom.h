@@ -217,6 +217,7 @@ extern const dom_check_opts DOM_CHECK_OPTS_DEFAULTS;
 
 typedef struct dom_check_report {
     uint64_t states, moves, heur_checks, bfs_states;
+    uint64_t delta_checks; /* incremental updates compared with the child's value */
     uint64_t failures;
     char first[1024]; /* the first failure, "" when none */
     /* checks that could not run (out of memory), "; "-separated, "" when
@@ -228,8 +229,10 @@ typedef struct dom_check_report {
  * state, expand agrees with apply, the encoding is in range and its delta
  * agrees with re-encoding, parse(format(s)) == s and move text round-trips,
  * the inverse walk replays to the goal, uniform states (when drawn) pass the
- * same checks, and the domain's heuristics never exceed breadth-first
- * distances. Fills *r; returns 0 (failures are in r) or a status. */
+ * same checks, the domain's heuristics never exceed breadth-first
+ * distances, and their incremental updates (heur_delta) equal the
+ * children's values along random walks. Fills *r; returns 0 (failures are
+ * in r) or a status. */
 int dom_check(const dom *d, const dom_check_opts *o, dom_check_report *r);
 
 HEURNET_API_END

@@ -503,18 +503,12 @@ static void check_prune_root(struct ck *c)
     }
 }
 
-/* The domain's heuristic h (named `name`) on the ball's complete depths:
+/* The domain's heuristic hh (named `name`) on the ball's complete depths:
  * never negative, never above the distance. */
-static void check_one_heuristic(struct ck *c, const struct bfs *b, int full, const char *name)
+static void check_bounds(struct ck *c, const struct bfs *b, int full, const char *name,
+                         const dom_heur *hh)
 {
-    const dom *d = c->d;
-    int st;
-    dom_heur *hh = dom_heur_open(d, name, &st);
-    if (!hh) {
-        failf(c, "heuristic", "%s does not open: %s", name, hn_errmsg());
-        return;
-    }
-    size_t sb = dom_state_bytes(d);
+    size_t sb = dom_state_bytes(c->d);
     for (size_t i = 0; i < b->n; i++) {
         if (b->depth[i] > full)
             continue;
@@ -530,34 +524,96 @@ static void check_one_heuristic(struct ck *c, const struct bfs *b, int full, con
             break;
         }
     }
-    dom_heur_free(hh);
 }
 
-static void check_heuristics(struct ck *c, const dom_check_opts *o)
+/* The domain's incremental update of hh (heur_delta), when it offers one,
+ * along random walks: for every move from every state, its own answer
+ * (not the host's fallback, which would hide a defect) equals the whole
+ * evaluation of the child, -1 for an illegal move. IDA* trusts it for
+ * every child; an error there is a wrong search, not a crash. */
+static void check_delta(struct ck *c, const dom_heur *hh, const char *name, const dom_check_opts *o,
+                        hn_rng *rng)
+{
+    const dom *d = c->d;
+    if (!dom_heur_has_delta(hh))
+        return;
+    size_t sb = dom_state_bytes(d);
+    uint8_t walk[256];
+    for (int w = 0; w < o->walks && !hn_stop_requested(); w++) {
+        int n = walk_from_goal(c, 1 + (int)hn_rng_below(rng, (uint32_t)o->max_len), rng, walk);
+        dom_goal(d, c->s);
+        for (int i = 0; i <= n; i++) {
+            int hv = dom_heur_eval(hh, c->s);
+            for (int m = 0; m < dom_nmoves(d); m++) {
+                uint8_t t[DOM_MAX_STATE_BYTES];
+                memcpy(t, c->s, sb);
+                int want = dom_apply(d, t, m) ? dom_heur_eval(hh, t) : -1;
+                int got = dom_heur_delta_own(hh, c->s, m, hv);
+                c->r->delta_checks++;
+                if (got != want && !(want == DOM_HEUR_MAX && got > DOM_HEUR_MAX)) {
+                    failf(c, "heur_delta", "%s after %s: the update says %d, the child is %d", name,
+                          d->facts.move_name[m], got, want);
+                    return;
+                }
+            }
+            if (i < n)
+                dom_apply(d, c->s, walk[i]);
+        }
+    }
+}
+
+/* bfs_fill's failure, in the report: those checks did not run. */
+static void bfs_skipped(struct ck *c)
+{
+    char why[300];
+    snprintf(why, sizeof why,
+             "heuristics, between, symmetric maps and pruning against breadth-first "
+             "distances (%s; try a smaller --bfs-states)",
+             hn_errmsg());
+    skipped(c, why);
+}
+
+/* Each heuristic of the list opened once: its bounds against the ball b
+ * (when b is set) and its incremental update. */
+static void check_named(struct ck *c, const char *list, const struct bfs *b, int full,
+                        const dom_check_opts *o, hn_rng *rng)
+{
+    char names[256];
+    snprintf(names, sizeof names, "%s", list ? list : "");
+    char *save = NULL;
+    for (char *h = strtok_r(names, ",", &save); h; h = strtok_r(NULL, ",", &save)) {
+        int st;
+        dom_heur *hh = dom_heur_open(c->d, h, &st);
+        if (!hh) {
+            failf(c, "heuristic", "%s does not open: %s", h, hn_errmsg());
+            continue;
+        }
+        if (b)
+            check_bounds(c, b, full, h, hh);
+        check_delta(c, hh, h, o, rng);
+        dom_heur_free(hh);
+    }
+}
+
+static void check_heuristics(struct ck *c, const dom_check_opts *o, hn_rng *rng)
 {
     const dom *d = c->d;
     const char *list = o->heuristics ? o->heuristics : d->facts.heuristics;
     int any =
         (list && list[0]) || dom_has_between(d) || dom_symmetries(d) > 1 || d->facts.prune_states;
     /* BFS from the goal measures distances to it only with inverses */
-    if (!any || o->bfs_states == 0 || !dom_unit_cost(d) || !dom_reversible(d))
+    if (!any || o->bfs_states == 0 || !dom_unit_cost(d) || !dom_reversible(d)) {
+        check_named(c, list, NULL, 0, o, rng);
         return;
+    }
     struct bfs b;
     if (bfs_fill(d, &b, o->bfs_depth, o->bfs_states)) {
-        char why[300];
-        snprintf(why, sizeof why,
-                 "heuristics, between, symmetric maps and pruning against breadth-first "
-                 "distances (%s; try a smaller --bfs-states)",
-                 hn_errmsg());
-        skipped(c, why);
+        bfs_skipped(c);
+        check_named(c, list, NULL, 0, o, rng);
     } else {
         /* the last depth may be cut by the cap: only complete depths count */
         int full = b.n < b.cap ? 255 : b.depth[b.n - 1] - 1;
-        char names[256];
-        snprintf(names, sizeof names, "%s", list ? list : "");
-        char *save = NULL;
-        for (char *h = strtok_r(names, ",", &save); h; h = strtok_r(NULL, ",", &save))
-            check_one_heuristic(c, &b, full, h);
+        check_named(c, list, &b, full, o, rng);
         check_between(c, &b, full);
         check_symmetric(c, &b, full);
         check_pruned(c, &b, full, o->bfs_states);
@@ -602,7 +658,7 @@ int dom_check(const dom *d, const dom_check_opts *o, dom_check_report *r)
             check_encode(&c);
             check_text(&c, walk, 0);
         }
-    check_heuristics(&c, o);
+    check_heuristics(&c, o, rng);
     hn_rng_free(rng);
     return 0;
 }

@@ -454,6 +454,11 @@ int dom_heur_has_delta(const dom_heur *h)
     return h->kind == H_DOMAIN && h->delta != NULL;
 }
 
+int dom_heur_delta_own(const dom_heur *h, const void *state, int m, int hv)
+{
+    return h->delta(h->dh, state, m, hv);
+}
+
 int dom_heur_delta(const dom_heur *h, const void *state, int m, int hv)
 {
     /* a value at the cap may stand for a larger one the update would

@@ -27,6 +27,10 @@ struct dom {
     uint64_t allowed[256]; /* moves allowed per automaton state */
 };
 
+/* The domain's own heur_delta answer for h (dom_heur_has_delta must hold),
+ * without dom_heur_delta's cap and fallback: for `domain check`. */
+int dom_heur_delta_own(const dom_heur *h, const void *state, int m, int hv);
+
 /* The host table given to every domain's create. */
 const dom_host *dom_host_table(void);
 /* How often host->fail was called on this thread: equal marks before and

@@ -7,9 +7,10 @@
  *   build/tests/bench_srch_dom instances/npuzzle/korf100.txt 3 IDS... -- WALKS STEPS
  * A negative REPS lists the boards specialized IDA* solves within -REPS
  * million expansions (to pick IDS). Two more modes (bench_ida, pick_boards
- * below): IDA* with Manhattan or linear conflicts on a board file by every
+ * below): IDA* with Manhattan, linear conflicts or a PDB on a board file by every
  * pass of the generic IDA*, and the picking of moderate boards for it:
  *   build/tests/bench_srch_dom --ida instances/npuzzle/own/15puzzle-ida.txt 3 lc
+ *   build/tests/bench_srch_dom --ida instances/npuzzle/korf100.txt 1 pdb:7-8
  *   build/tests/bench_srch_dom --pick 6262 16 500000 8000000 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include "search/generic/srch_dom.h"
 #include "search/npuzzle/ann.h"
 #include "search/srch.h"
+#include "solve/pdb_cache.h"
 
 typedef struct {
     double spec_s, gen_s;
@@ -204,7 +206,8 @@ static double ida_once(const srch_np_board *b, const srch_np_heur *np, const dom
                : -1;
 }
 
-/* --ida FILE REPS HEUR: IDA* with HEUR (manhattan or lc) on every board of
+/* --ida FILE REPS HEUR: IDA* with HEUR (manhattan, lc or a pattern
+ * database such as pdb:7-8, each path's from the cache folder) on every board of
  * FILE by the n-puzzle path, the generic one on the built-in domain, on a
  * copy of its definition under another name (the function table, as a
  * plug-in runs), and with max:HEUR (the table, each child valued whole);
@@ -225,8 +228,12 @@ static int bench_ida(const char *file, int reps, const char *heur)
     copy.name = "npcopy";
     char mx[64];
     snprintf(mx, sizeof mx, "max:%s", heur);
-    srch_np_heur *np = lc ? srch_np_heur_lc_new(4, SRCH_NP_GOAL_BLANK_FIRST, &st)
-                          : srch_np_heur_manhattan_new(4, SRCH_NP_GOAL_BLANK_FIRST, &st);
+    srch_np_heur *np = NULL;
+    if (!strncmp(heur, "pdb:", 4))
+        st = heurnet_heur_new(heur, 4, SRCH_NP_GOAL_BLANK_FIRST, 1, &np);
+    else
+        np = lc ? srch_np_heur_lc_new(4, SRCH_NP_GOAL_BLANK_FIRST, &st)
+                : srch_np_heur_manhattan_new(4, SRCH_NP_GOAL_BLANK_FIRST, &st);
     dom *d[NRUN] = {NULL, dom_open("npuzzle:4x4", &st), dom_open_def(&copy, "4x4", &st), NULL};
     d[3] = d[1];
     srch_dom_heur *h[NRUN] = {NULL};

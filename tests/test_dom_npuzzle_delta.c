@@ -2,9 +2,9 @@
  * evaluation: on the n-puzzle's boards, squares, rectangles and both goal
  * layouts, Manhattan distance and linear conflicts after every move of
  * random walks equal heur_eval of the child, an illegal move answers -1,
- * a pattern database is not offered an update (and dom_heur_delta still
- * values it by the child), and a definition built before the hook, or one
- * that declines every heuristic, is valued without it. */
+ * pattern databases with one view and with the mirrored one too; a
+ * definition built before the hook, or one that declines every heuristic,
+ * is valued without it. */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,23 +59,32 @@ static void boards(hn_rng *rng)
     }
 }
 
-/* A pattern database (built into a folder of the test's own) is looked up
- * whole: no update offered, dom_heur_delta values the child. */
+/* Pattern databases (built into a folder of the test's own) are updated
+ * too: with one view (a rectangle, or :noreflect) by the moved tile's
+ * group, with the mirrored view as well by valuing the child whole. */
 static void pattern_database(hn_rng *rng)
 {
+    static const char *const CASES[][2] = {
+        {"npuzzle:2x3", "pdb:3-2"},
+        {"npuzzle:3x3", "pdb:4-4"},
+        {"npuzzle:3x3", "pdb:4-4:noreflect"},
+        {"npuzzle:3x3:blank-last", "pdb:1.2.5/3.4.6.7.8"},
+    };
     char dir[] = "/tmp/hn_delta_XXXXXX";
     CHECK(mkdtemp(dir) != NULL);
     setenv("HEURNET_DATA", dir, 1);
-    int st;
-    dom *d = dom_open("npuzzle:2x3", &st);
-    dom_heur *h = d ? dom_heur_open(d, "pdb:3-2", &st) : NULL;
-    CHECK_MSG(h != NULL, "%s", hn_errmsg());
-    if (h) {
-        CHECK(!dom_heur_has_delta(h));
-        CHECK(check_walks(d, h, 20, rng) > 100);
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        int st;
+        dom *d = dom_open(CASES[i][0], &st);
+        dom_heur *h = d ? dom_heur_open(d, CASES[i][1], &st) : NULL;
+        CHECK_MSG(h != NULL, "%s %s: %s", CASES[i][0], CASES[i][1], hn_errmsg());
+        if (h) {
+            CHECK(dom_heur_has_delta(h));
+            CHECK(check_walks(d, h, 20, rng) > 100);
+        }
+        dom_heur_free(h);
+        dom_free(d);
     }
-    dom_heur_free(h);
-    dom_free(d);
     char cmd[64];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     CHECK(system(cmd) == 0);
@@ -113,12 +122,49 @@ static void without_the_hook(hn_rng *rng)
     }
 }
 
+/* One more than the true update: a defect `domain check` must report. */
+static int off_by_one(const void *heur, const void *state, int move, int h)
+{
+    int v = dom_builtin(0)->heur_delta(heur, state, move, h);
+    return v >= 0 ? v + 1 : v;
+}
+
+/* dom_check compares every update with the child's value along walks: the
+ * built-in domain passes with checks counted, a wrong update fails and is
+ * named. */
+static void domain_check(void)
+{
+    dom_def bad = *dom_builtin(0);
+    bad.name = "npbad";
+    bad.heur_delta = off_by_one;
+    const dom_def *defs[2] = {dom_builtin(0), &bad};
+    for (int i = 0; i < 2; i++) {
+        int st;
+        dom *d = dom_open_def(defs[i], "3x3", &st);
+        CHECK(d != NULL);
+        dom_check_opts o = DOM_CHECK_OPTS_DEFAULTS;
+        o.walks = 20;
+        o.heuristics = "lc,manhattan";
+        dom_check_report r;
+        CHECK(d && dom_check(d, &o, &r) == 0);
+        if (i == 0)
+            CHECK_MSG(r.failures == 0 && r.delta_checks > 500, "%llu failures: %s",
+                      (unsigned long long)r.failures, r.first);
+        else
+            CHECK_MSG(r.failures == 2 && strstr(r.first, "heur_delta") &&
+                          strstr(r.first, "lc after"),
+                      "%llu failures: %s", (unsigned long long)r.failures, r.first);
+        dom_free(d);
+    }
+}
+
 int main(void)
 {
     hn_rng *rng = hn_rng_new(62);
     boards(rng);
     pattern_database(rng);
     without_the_hook(rng);
+    domain_check();
     hn_rng_free(rng);
     return CHECK_DONE();
 }

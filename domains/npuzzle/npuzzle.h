@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "domains/domain.h"
+#include "domains/npuzzle/npuzzle_fast.h"
 
 #if defined(__BMI2__)
 #include <immintrin.h>
@@ -75,20 +76,7 @@ int dom_np_between(const void *inst, const void *a, const void *b);
 void dom_np_default_partition(const np_dom *in, char *buf, size_t cap);
 
 /* Additive disjoint pattern databases (npuzzle_pdb.c, built by
- * npuzzle_pdb_build.c). A group's placement (the cells of its k tiles, in
- * the group's tile order) is ranked as a k-permutation of the cells:
- * digit i is the cell's index among the cells tiles 0..i-1 leave free. */
-static inline uint64_t np_rank(const uint8_t *cell, int k, int cells)
-{
-    uint64_t used = 0, r = 0;
-    for (int i = 0; i < k; i++) {
-        uint64_t bit = 1ull << cell[i];
-        r = r * (uint64_t)(cells - i) +
-            (uint64_t)(cell[i] - __builtin_popcountll(used & (bit - 1)));
-        used |= bit;
-    }
-    return r;
-}
+ * npuzzle_pdb_build.c), ranked by npf_rank (npuzzle_fast.h). */
 
 /* Index of the n-th (0-based) zero bit of used. */
 static inline int np_nth_free(uint64_t used, int n)
@@ -103,7 +91,7 @@ static inline int np_nth_free(uint64_t used, int n)
 #endif
 }
 
-/* The inverse of np_rank: fills cell[0..k) and returns their mask. */
+/* The inverse of npf_rank: fills cell[0..k) and returns their mask. */
 static inline uint64_t np_unrank(uint64_t r, int k, int cells, uint8_t *cell)
 {
     int digit[NP_MAX_K];
@@ -136,7 +124,9 @@ typedef struct np_pdb np_pdb;
  * folder. NULL with host->fail on error. */
 np_pdb *dom_np_pdb_open(const np_dom *in, const char *spec);
 void dom_np_pdb_free(np_pdb *p);
-/* Sum of the groups' entries for a state (pos[t] = cell of tile t). */
-int dom_np_pdb_eval(const np_pdb *p, const uint8_t *pos);
+/* The set's tables as searches read them (npuzzle_fast.h), with the
+ * mirrored view too when reflect is set (square boards). The tables stay
+ * p's. */
+void dom_np_pdb_fast(const np_pdb *p, int reflect, npf_pdb *out);
 
 #endif

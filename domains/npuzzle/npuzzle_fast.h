@@ -119,4 +119,196 @@ static inline int npf_is_goal(const np_fast *f, const uint8_t *s)
     return memcmp(s, f->goal, (size_t)f->cells + 1) == 0;
 }
 
+/* ---- additive pattern databases ---- */
+
+/* A group's placement (the cells of its k tiles, in the group's tile
+ * order) ranked as a k-permutation of the cells: digit i is the cell's
+ * index among the cells tiles 0..i-1 leave free. Tables are indexed by it. */
+static inline uint64_t npf_rank(const uint8_t *cell, int k, int cells)
+{
+    uint64_t used = 0, r = 0;
+    for (int i = 0; i < k; i++) {
+        uint64_t bit = 1ull << cell[i];
+        r = r * (uint64_t)(cells - i) +
+            (uint64_t)(cell[i] - __builtin_popcountll(used & (bit - 1)));
+        used |= bit;
+    }
+    return r;
+}
+
+#define NPF_MAX_GROUPS 32
+#define NPF_MAX_K 8
+#define NPF_VIEWS 2
+
+/* One way of reading the board into the tables: as it is, or mirrored on
+ * the main diagonal (a square board's reflection, which keeps every
+ * distance). Group g's i-th table tile is read from board tile
+ * src[g][i], whose cell is mapped by cell_map. */
+typedef struct npf_pdb_view {
+    int8_t group_of[NPF_MAX_CELLS]; /* board tile -> the group that reads it */
+    uint8_t src[NPF_MAX_GROUPS][NPF_MAX_K];
+    uint8_t cell_map[NPF_MAX_CELLS];
+} npf_pdb_view;
+
+/* An additive set of pattern databases with one or two views: the value
+ * is the largest over views of the sum over groups. */
+typedef struct npf_pdb {
+    int cells, ngroups, nviews;
+    int k[NPF_MAX_GROUPS];
+    const uint8_t *table[NPF_MAX_GROUPS];
+    npf_pdb_view v[NPF_VIEWS];
+    int8_t next[4][NPF_MAX_CELLS];
+    uint8_t goal[NPF_MAX_CELLS + 1];
+} npf_pdb;
+
+/* The table of an n-puzzle pattern-database heuristic handle, NULL for
+ * the others (dom_heur_handle of the built-in npuzzle domain). */
+const npf_pdb *dom_np_pdb_fast_of(const void *heur);
+
+/* Group g's entry under view v for tile positions pos (tile -> cell). */
+static inline int npf_pdb_group(const npf_pdb *p, const npf_pdb_view *v, int g, const uint8_t *pos)
+{
+    uint8_t cell[NPF_MAX_K];
+    for (int j = 0; j < p->k[g]; j++)
+        cell[j] = v->cell_map[pos[v->src[g][j]]];
+    return p->table[g][npf_rank(cell, p->k[g], p->cells)];
+}
+
+/* Tile positions of a state. */
+static inline void npf_pdb_positions(const npf_pdb *p, const uint8_t *s, uint8_t *pos)
+{
+    for (int c = 0; c < p->cells; c++)
+        pos[s[c]] = (uint8_t)c;
+}
+
+/* The whole value at tile positions pos. */
+static inline int npf_pdb_value(const npf_pdb *p, const uint8_t *pos)
+{
+    int h = 0;
+    for (int k = 0; k < p->nviews; k++) {
+        int sum = 0;
+        for (int g = 0; g < p->ngroups; g++)
+            sum += npf_pdb_group(p, &p->v[k], g, pos);
+        h = sum > h ? sum : h;
+    }
+    return h;
+}
+
+/* The value after move m from s without the per-depth values of a search
+ * (dom_def's heur_delta), given hv, the value at s; -1 when m is illegal.
+ * One view: only the moved tile's group is ranked, before and after the
+ * move. Two: the largest view cannot be told from hv, so the child is
+ * valued whole (without being made). */
+static inline int npf_pdb_delta(const npf_pdb *p, const uint8_t *s, int m, int hv)
+{
+    int b = s[p->cells], to = p->next[m][b];
+    if (to < 0)
+        return -1;
+    uint8_t pos[NPF_MAX_CELLS];
+    npf_pdb_positions(p, s, pos);
+    int t = s[to];
+    if (p->nviews == 2) {
+        pos[t] = (uint8_t)b;
+        return npf_pdb_value(p, pos);
+    }
+    int g = p->v[0].group_of[t], before = npf_pdb_group(p, &p->v[0], g, pos);
+    pos[t] = (uint8_t)b;
+    return hv - before + npf_pdb_group(p, &p->v[0], g, pos);
+}
+
+/* What a depth-first search keeps to value a child by one table read per
+ * view: the current state's tile positions and group values, each view's
+ * sum, and per depth the values the move into the next depth replaced.
+ * The search (search/generic/gen_ida_np.c) owns it and says when it goes
+ * a level down (npf_pdb_apply) or back (npf_pdb_undo). */
+#define NPF_MAX_DEPTH 4096
+
+typedef struct npf_pdb_run {
+    const npf_pdb *p;
+    int depth;
+    int sum[NPF_VIEWS];
+    uint8_t pos[NPF_MAX_CELLS];
+    uint8_t val[NPF_VIEWS][NPF_MAX_GROUPS];
+    uint8_t pending[NPF_VIEWS]; /* the last child's new group values */
+    uint8_t old[NPF_MAX_DEPTH][NPF_VIEWS];
+} npf_pdb_run;
+
+/* At the root of a pass: everything from the state. */
+static inline void npf_pdb_start(npf_pdb_run *r, const uint8_t *s)
+{
+    const npf_pdb *p = r->p;
+    r->depth = 0;
+    npf_pdb_positions(p, s, r->pos);
+    for (int k = 0; k < p->nviews; k++) {
+        r->sum[k] = 0;
+        for (int g = 0; g < p->ngroups; g++)
+            r->sum[k] += r->val[k][g] = (uint8_t)npf_pdb_group(p, &p->v[k], g, r->pos);
+    }
+}
+
+/* The child by move m from s (the run's current state): -1 when m is
+ * illegal, else its value, or only its first view's when that alone
+ * exceeds hmax (the child is pruned whatever the other view says; the
+ * n-puzzle-only IDA* answered the same, and its f bounds followed). */
+static inline __attribute__((always_inline)) int npf_pdb_child(npf_pdb_run *r, const uint8_t *s,
+                                                               int m, int64_t hmax)
+{
+    const npf_pdb *p = r->p;
+    int b = s[p->cells], to = p->next[m][b];
+    if (to < 0)
+        return -1;
+    int t = s[to], h = 0;
+    r->pos[t] = (uint8_t)b;
+    for (int k = 0; k < p->nviews; k++) {
+        int g = p->v[k].group_of[t], nv = npf_pdb_group(p, &p->v[k], g, r->pos);
+        int sum = r->sum[k] - r->val[k][g] + nv;
+        r->pending[k] = (uint8_t)nv;
+        h = sum > h ? sum : h;
+        if (h > hmax)
+            break;
+    }
+    r->pos[t] = (uint8_t)to;
+    return h;
+}
+
+static inline int npf_pdb_is_goal(const npf_pdb *p, const uint8_t *s)
+{
+    return memcmp(s, p->goal, (size_t)p->cells + 1) == 0;
+}
+
+/* Move m from s (valued last by npf_pdb_child) made: one level down. */
+static inline void npf_pdb_apply(npf_pdb_run *r, uint8_t *s, int m)
+{
+    const npf_pdb *p = r->p;
+    int b = s[p->cells], to = p->next[m][b], t = s[to];
+    for (int k = 0; k < p->nviews; k++) {
+        int g = p->v[k].group_of[t];
+        r->old[r->depth][k] = r->val[k][g];
+        r->sum[k] += r->pending[k] - r->val[k][g];
+        r->val[k][g] = r->pending[k];
+    }
+    r->pos[t] = (uint8_t)b;
+    s[b] = (uint8_t)t;
+    s[to] = 0;
+    s[p->cells] = (uint8_t)to;
+    r->depth++;
+}
+
+/* Move m, made at depth d, undone: back to level d. */
+static inline void npf_pdb_undo(npf_pdb_run *r, uint8_t *s, int d, int m)
+{
+    const npf_pdb *p = r->p;
+    int b = s[p->cells], to = p->next[m ^ 1][b], t = s[to];
+    for (int k = 0; k < p->nviews; k++) {
+        int g = p->v[k].group_of[t];
+        r->sum[k] += r->old[d][k] - r->val[k][g];
+        r->val[k][g] = r->old[d][k];
+    }
+    r->pos[t] = (uint8_t)b;
+    s[b] = (uint8_t)t;
+    s[to] = 0;
+    s[p->cells] = (uint8_t)to;
+    r->depth = d;
+}
+
 #endif

@@ -17,8 +17,9 @@ typedef struct np_heur {
     const np_dom *in;
     enum np_heur_kind kind;
     np_pdb *pdb;
-    int reflect;  /* also look up the mirrored board (square boards) */
-    np_fast fast; /* NP_H_MANHATTAN and NP_H_LC: the incremental update's table */
+    int reflect;   /* also look up the mirrored board (square boards) */
+    np_fast fast;  /* NP_H_MANHATTAN and NP_H_LC: the incremental update's table */
+    npf_pdb pfast; /* NP_H_PDB: the tables as the update and searches read them */
 } np_heur;
 
 /* Largest table the default partition uses, in entries (bytes): 45 M for
@@ -124,17 +125,9 @@ static np_pdb *pdb_open_named(const np_dom *in, const char *arg, int *reflect)
 /* The PDB sum of a board, and of its mirror image when asked. */
 static int pdb_value(const np_heur *h, const uint8_t *s)
 {
-    const np_dom *in = h->in;
-    uint8_t pos[NP_MAX_CELLS], mirrored[NP_MAX_CELLS];
-    for (int c = 0; c < in->cells; c++)
-        pos[s[c]] = (uint8_t)c;
-    int v = dom_np_pdb_eval(h->pdb, pos);
-    if (!h->reflect)
-        return v;
-    for (int t = 0; t < in->cells; t++)
-        mirrored[in->mirror_tile[t]] = in->mirror_cell[pos[t]];
-    int r = dom_np_pdb_eval(h->pdb, mirrored);
-    return r > v ? r : v;
+    uint8_t pos[NP_MAX_CELLS];
+    npf_pdb_positions(&h->pfast, s, pos);
+    return npf_pdb_value(&h->pfast, pos);
 }
 
 /* The incremental update's copy of the instance's tables. */
@@ -173,6 +166,7 @@ void *dom_np_heur_open(const void *inst, const char *name)
             free(h);
             return NULL;
         }
+        dom_np_pdb_fast(h->pdb, h->reflect, &h->pfast);
     } else {
         dom_np_fail(in, DOM_ERR_ARG,
                     "unknown npuzzle heuristic '%s' (manhattan, lc, or pdb:PARTITION: sizes "
@@ -204,13 +198,20 @@ int dom_np_heur_eval(const void *heur, const void *state)
 int dom_np_heur_delta(const void *heur, const void *state, int move, int hv)
 {
     const np_heur *h = heur;
-    return h->kind == NP_H_PDB ? DOM_HEUR_NO_DELTA : npf_delta(&h->fast, state, move & 3, hv);
+    return h->kind == NP_H_PDB ? npf_pdb_delta(&h->pfast, state, move & 3, hv)
+                               : npf_delta(&h->fast, state, move & 3, hv);
 }
 
 const np_fast *dom_np_fast_of(const void *heur)
 {
     const np_heur *h = heur;
     return h->kind == NP_H_PDB ? NULL : &h->fast;
+}
+
+const npf_pdb *dom_np_pdb_fast_of(const void *heur)
+{
+    const np_heur *h = heur;
+    return h->kind == NP_H_PDB ? &h->pfast : NULL;
 }
 
 void dom_np_heur_free(void *heur)

@@ -460,15 +460,37 @@ void dom_np_pdb_free(np_pdb *p)
     free(p);
 }
 
-int dom_np_pdb_eval(const np_pdb *p, const uint8_t *pos)
+_Static_assert(NP_MAX_GROUPS == NPF_MAX_GROUPS && NP_MAX_K == NPF_MAX_K,
+               "npuzzle_fast.h's bounds are the domain's");
+
+/* View 0 reads each group's tiles where they are; view 1 the mirrored
+ * board, whose tile mirror_tile[t] stands on mirror_cell[cell of t]: so
+ * group tile u is read from board tile mirror_tile[u] (an involution). */
+void dom_np_pdb_fast(const np_pdb *p, int reflect, npf_pdb *out)
 {
-    int h = 0, n = p->in->cells;
-    for (int g = 0; g < p->ngroups; g++) {
-        const np_group *gr = &p->g[g];
-        uint8_t cell[NP_MAX_K];
-        for (int i = 0; i < gr->k; i++)
-            cell[i] = pos[gr->tile[i]];
-        h += gr->table[np_rank(cell, gr->k, n)];
+    const np_dom *in = p->in;
+    memset(out, 0, sizeof *out);
+    out->cells = in->cells;
+    out->ngroups = p->ngroups;
+    out->nviews = reflect ? 2 : 1;
+    memcpy(out->next, in->next, sizeof out->next);
+    for (int t = 0; t < in->cells; t++)
+        out->goal[in->goal_cell[t]] = (uint8_t)t;
+    out->goal[in->cells] = in->goal_cell[0];
+    for (int k = 0; k < out->nviews; k++) {
+        npf_pdb_view *v = &out->v[k];
+        memset(v->group_of, -1, sizeof v->group_of);
+        for (int c = 0; c < in->cells; c++)
+            v->cell_map[c] = k ? in->mirror_cell[c] : (uint8_t)c;
+        for (int g = 0; g < p->ngroups; g++)
+            for (int i = 0; i < p->g[g].k; i++) {
+                int u = p->g[g].tile[i], t = k ? in->mirror_tile[u] : u;
+                v->src[g][i] = (uint8_t)t;
+                v->group_of[t] = (int8_t)g;
+            }
     }
-    return h;
+    for (int g = 0; g < p->ngroups; g++) {
+        out->k[g] = p->g[g].k;
+        out->table[g] = p->g[g].table;
+    }
 }

@@ -157,7 +157,7 @@ static void expand(np_slice *s, uint64_t p)
             if (c < 0 || !(blank >> c & 1))
                 continue;
             cell[i] = (uint8_t)c;
-            uint64_t child = np_rank(cell, b->k, in->cells);
+            uint64_t child = npf_rank(cell, b->k, in->cells);
             to[n++] = (np_move_to){child, occupied ^ (1ull << from) ^ (1ull << c), from};
             seen_prefetch(b, child);
         }
@@ -235,7 +235,7 @@ static int search(np_build *b, const uint8_t *home)
     uint64_t occupied = 0;
     for (int i = 0; i < b->k; i++)
         occupied |= 1ull << home[i];
-    uint64_t root = np_rank(home, b->k, in->cells);
+    uint64_t root = npf_rank(home, b->k, in->cells);
     memset(b->table, NP_UNSEEN, b->entries);
     b->table[root] = 0;
     seen_or(b, root, flood(b, 1ull << in->goal_cell[0], b->full & ~occupied));

@@ -46,8 +46,8 @@ typedef struct gen_ida gen_ida;
 typedef int (*gen_ida_pass)(gen_ida *s, int depth, int64_t g, int q, int h);
 
 /* gen_ida_np.c: the n-puzzle's own pass when s is on the built-in npuzzle
- * domain and valued by its Manhattan distance or linear conflicts (the
- * leaf adm), with s->fast set; NULL otherwise. */
+ * domain and valued by its Manhattan distance, linear conflicts or pattern
+ * databases (the leaf adm), with s->fast or s->fast_nodes set; NULL otherwise. */
 gen_ida_pass srch_gen_ida_np(gen_ida *s, const dom_heur *adm);
 /* gen_ida_cube.c: the cube's own pass when s is on the built-in cube3
  * domain and the leaf adm is one of its pruning tables, with s->fast and
