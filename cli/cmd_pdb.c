@@ -29,7 +29,9 @@ static void usage(FILE *out)
         "  --threads T       threads for the layer scan [number of CPUs, at most 8]\n"
         "  -q, --quiet       no progress\n"
         "  -h, --help        this help\n\n"
-        "info: puzzle, partition, entries and value statistics per pattern.\n");
+        "info: puzzle, partition, entries and value statistics per pattern; for a table of\n"
+        "the domain path's cache (one file per pattern or tile group, magic HNDOMPDB or\n"
+        "HNNPPDB2) its domain, pattern, entries and value statistics, the CRC checked.\n");
 }
 
 static const char *default_partition(int width)
@@ -142,6 +144,33 @@ static int pdb_build(int argc, char **argv)
     return CLI_EXIT_OK;
 }
 
+/* 1 when path starts with the n-puzzle path's magic (HNPDB001 or HNPDBRAW). */
+static int np_format(const char *path)
+{
+    char magic[8] = "";
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    size_t n = fread(magic, 1, sizeof magic, f);
+    fclose(f);
+    return n == sizeof magic && (!memcmp(magic, "HNPDB001", 8) || !memcmp(magic, "HNPDBRAW", 8));
+}
+
+/* A table of the domain path's cache (HNNPPDB2, HNDOMPDB): checked whole. */
+static int domain_info(const char *path)
+{
+    dom_pdb_file_info in;
+    double t0 = hn_now();
+    if (dom_pdb_file_read(path, &in))
+        return cli_fail(NULL);
+    printf("file=%s format=%s domain=%s table=%s entries=%llu reached=%llu max=%d mean=%.3f\n",
+           path, in.format, in.domain, in.table, (unsigned long long)in.entries,
+           (unsigned long long)in.reached, in.max,
+           in.reached ? (double)in.sum / (double)in.reached : 0.0);
+    printf("# load_seconds=%.2f\n", hn_now() - t0);
+    return CLI_EXIT_OK;
+}
+
 static int pdb_info(int argc, char **argv)
 {
     if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -150,6 +179,8 @@ static int pdb_info(int argc, char **argv)
     }
     if (argc != 2)
         return cli_usage("pdb info", "expected one PDB file");
+    if (!np_format(argv[1]))
+        return domain_info(argv[1]);
     int st;
     double t0 = hn_now();
     srch_np_pdb *p = srch_np_pdb_load(argv[1], NULL, &st);

@@ -181,6 +181,24 @@ const char *dom_heur_name(const dom_heur *h);
  * returned heuristic. */
 const uint8_t *dom_heur_pdb_table(const dom_heur *h, uint64_t *entries);
 
+/* A pattern-database file of the cache folder, as `heurnet pdb info`
+ * shows it: a core pattern table (HNDOMPDB) or an n-puzzle group table
+ * (HNNPPDB2), docs/formats.md. */
+typedef struct dom_pdb_file_info {
+    char format[9];   /* the magic */
+    char domain[128]; /* the canonical domain it serves */
+    char table[256];  /* the pattern's name, or the group's goal cells and the blank's */
+    uint64_t entries;
+    uint64_t reached; /* entries below 255 */
+    uint64_t sum;     /* of the reached entries */
+    int max;          /* the largest reached entry */
+} dom_pdb_file_info;
+
+/* Read and check a file (header, length, CRC-32 of the table) into *out.
+ * 0, or HN_ERR_IO / HN_ERR_FORMAT with a message naming the file and what
+ * is wrong. */
+int dom_pdb_file_read(const char *path, dom_pdb_file_info *out);
+
 /* Values above this count as this (a domain's INT_MAX included): scaled by
  * up to 1000 they stay within an int. */
 #define DOM_HEUR_MAX 1000000

@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "domains/dom_private.h"
 
@@ -236,6 +237,86 @@ static int pdb_load(const char *path, const dom *d, const char *pattern, uint8_t
         st = hn_fail(HN_ERR_FORMAT, "%s: truncated table", path);
     else if (hn_crc32(t, entries) != h.crc)
         st = hn_fail(HN_ERR_FORMAT, "%s: checksum mismatch", path);
+    close(fd);
+    return st;
+}
+
+/* The table after a header at fd's position: exactly `entries` bytes with
+ * CRC-32 crc, their statistics into *out. 0 or a status naming path. */
+static int table_scan(int fd, const char *path, uint64_t entries, uint32_t crc,
+                      dom_pdb_file_info *out)
+{
+    uint8_t buf[1 << 16];
+    uLong c = crc32(0L, Z_NULL, 0);
+    for (uint64_t off = 0; off < entries; off += sizeof buf) {
+        uint64_t k = entries - off < sizeof buf ? entries - off : sizeof buf;
+        if (hn_fd_read_full(fd, buf, k))
+            return hn_fail(HN_ERR_FORMAT, "%s: truncated table (%llu of %llu entries)", path,
+                           (unsigned long long)off, (unsigned long long)entries);
+        c = crc32(c, buf, (uInt)k);
+        for (uint64_t i = 0; i < k; i++)
+            if (buf[i] != 255) {
+                out->reached++;
+                out->sum += buf[i];
+                out->max = buf[i] > out->max ? buf[i] : out->max;
+            }
+    }
+    if (read(fd, buf, 1) != 0)
+        return hn_fail(HN_ERR_FORMAT, "%s: bytes after the table's %llu entries", path,
+                       (unsigned long long)entries);
+    if ((uint32_t)c != crc)
+        return hn_fail(HN_ERR_FORMAT, "%s: checksum mismatch", path);
+    out->entries = entries;
+    return 0;
+}
+
+/* The header of a core pattern table: 0 with the fields, or -1. */
+static int core_head(int fd, dom_pdb_file_info *out, uint64_t *entries, uint32_t *crc)
+{
+    struct pdb_header h;
+    if (hn_fd_read_full(fd, &h, sizeof h) || memcmp(h.magic, PDB_MAGIC, 8) || h.version != 1 ||
+        h.entries == 0 || h.entries > ((uint64_t)1 << 36) ||
+        !memchr(h.domain, 0, sizeof h.domain) || !memchr(h.pattern, 0, sizeof h.pattern))
+        return -1;
+    snprintf(out->domain, sizeof out->domain, "%s", h.domain);
+    snprintf(out->table, sizeof out->table, "%s", h.pattern);
+    *entries = h.entries;
+    *crc = h.crc;
+    return 0;
+}
+
+int dom_pdb_file_read(const char *path, dom_pdb_file_info *out)
+{
+    memset(out, 0, sizeof *out);
+    int fd = open(path, O_RDONLY);
+    if (fd < 0)
+        return hn_fail(HN_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+    char magic[8];
+    uint64_t entries = 0;
+    uint32_t crc = 0;
+    int head = -1;
+    if (hn_fd_read_full(fd, magic, 8)) {
+        close(fd);
+        return hn_fail(HN_ERR_FORMAT, "%s: truncated (no magic)", path);
+    }
+    if (lseek(fd, 0, SEEK_SET) == 0) {
+        memcpy(out->format, magic, 8);
+        if (!memcmp(magic, PDB_MAGIC, 8))
+            head = core_head(fd, out, &entries, &crc);
+        else if (!memcmp(magic, "HNNPPDB2", 8))
+            head = dom_np_pdb_file_head(fd, out->domain, sizeof out->domain, out->table,
+                                        sizeof out->table, &entries, &crc);
+        else
+            out->format[0] = '\0';
+    }
+    int st = !out->format[0]
+                 ? hn_fail(HN_ERR_FORMAT,
+                           "%s: not a pattern database of the domain path (magic HNDOMPDB or "
+                           "HNNPPDB2 expected)",
+                           path)
+             : head ? hn_fail(HN_ERR_FORMAT, "%s: %s header truncated or inconsistent", path,
+                              out->format)
+                    : table_scan(fd, path, entries, crc, out);
     close(fd);
     return st;
 }

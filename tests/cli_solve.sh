@@ -94,5 +94,14 @@ printf 'garbage' >"$tmp/g.pdb"
 "$HN" pdb info "$tmp/g.pdb" 2>"$tmp/err"
 check "pdb info on garbage exits 1" test $? -eq 1
 check "pdb info names the problem" grep -q "g.pdb: truncated" "$tmp/err"
+# the domain path's tables: one per group, read and checked by pdb info
+HEURNET_DATA="$tmp/dcache" "$HN" pdb build --domain npuzzle:2x3 --partition 3-2 >/dev/null 2>&1
+f=$(ls "$tmp"/dcache/npuzzle-2x3-blank0-cells-*.pdb | head -1)
+"$HN" pdb info "$f" >"$tmp/out"
+check "pdb info of a group table" grep -q "format=HNNPPDB2 domain=npuzzle:2x3 table=blank0-cells-" "$tmp/out"
+head -c 30 "$f" >"$tmp/cut.pdb"
+"$HN" pdb info "$tmp/cut.pdb" 2>"$tmp/err"
+check "a cut group table exits 1" test $? -eq 1
+check "and names the file" grep -q "cut.pdb: HNNPPDB2 header truncated" "$tmp/err"
 
 exit $fail

@@ -285,6 +285,32 @@ static void make_header(const np_dom *in, const np_group *g, uint32_t crc, struc
     h->entries = g->entries;
 }
 
+int dom_np_pdb_file_head(int fd, char *domain, size_t dcap, char *table, size_t tcap,
+                         uint64_t *entries, uint32_t *crc)
+{
+    struct np_pdb_header h;
+    if (hn_fd_read_full(fd, &h, sizeof h) || memcmp(h.magic, NP_PDB_MAGIC, 8))
+        return -1;
+    if (h.w < NP_MIN_SIDE || h.w > NP_MAX_SIDE || h.h < NP_MIN_SIDE || h.h > NP_MAX_SIDE ||
+        h.k < 1 || h.k > NP_MAX_K || h.k >= h.w * h.h || h.blank >= h.w * h.h ||
+        h.entries != placements((int)(h.w * h.h), (int)h.k))
+        return -1;
+    int cells = (int)(h.w * h.h);
+    snprintf(domain, dcap, "npuzzle:%ux%u%s", h.w, h.h,
+             h.blank == 0                       ? ""
+             : h.blank == (uint32_t)(cells - 1) ? ":blank-last"
+                                                : ":other-goal");
+    int n = snprintf(table, tcap, "blank%u-cells", h.blank);
+    for (uint32_t i = 0; i < h.k && n > 0 && (size_t)n < tcap; i++) {
+        if (h.home[i] >= cells || h.home[i] == h.blank)
+            return -1;
+        n += snprintf(table + n, tcap - (size_t)n, "%c%d", i ? '.' : '-', h.home[i]);
+    }
+    *entries = h.entries;
+    *crc = h.crc;
+    return 0;
+}
+
 /* Read `path` into the group's table: 0, 1 when the file is absent, or a
  * string saying what is wrong with it in why. */
 static int load_file(const np_dom *in, np_group *g, const char *path, const char **why)
