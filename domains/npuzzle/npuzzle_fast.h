@@ -165,13 +165,20 @@ typedef struct npf_pdb {
  * the others (dom_heur_handle of the built-in npuzzle domain). */
 const npf_pdb *dom_np_pdb_fast_of(const void *heur);
 
-/* Group g's entry under view v for tile positions pos (tile -> cell). */
-static inline int npf_pdb_group(const npf_pdb *p, const npf_pdb_view *v, int g, const uint8_t *pos)
+/* Group g's index under view v for tile positions pos (tile -> cell). */
+static inline uint64_t npf_pdb_index(const npf_pdb *p, const npf_pdb_view *v, int g,
+                                     const uint8_t *pos)
 {
     uint8_t cell[NPF_MAX_K];
     for (int j = 0; j < p->k[g]; j++)
         cell[j] = v->cell_map[pos[v->src[g][j]]];
-    return p->table[g][npf_rank(cell, p->k[g], p->cells)];
+    return npf_rank(cell, p->k[g], p->cells);
+}
+
+/* Group g's entry under view v for tile positions pos. */
+static inline int npf_pdb_group(const npf_pdb *p, const npf_pdb_view *v, int g, const uint8_t *pos)
+{
+    return p->table[g][npf_pdb_index(p, v, g, pos)];
 }
 
 /* Tile positions of a state. */
@@ -218,9 +225,11 @@ static inline int npf_pdb_delta(const npf_pdb *p, const uint8_t *s, int m, int h
 
 /* What a depth-first search keeps to value a child by one table read per
  * view: the current state's tile positions and group values, each view's
- * sum, and per depth the values the move into the next depth replaced.
- * The search (search/generic/gen_ida_np.c) owns it and says when it goes
- * a level down (npf_pdb_apply) or back (npf_pdb_undo). */
+ * sum, and per depth the children's table indices (ranked and prefetched
+ * together before the first child is valued, so their cache misses
+ * overlap) and the values the move into the next depth replaced. The
+ * search (search/generic/gen_ida_np.c) owns it and says when it goes a
+ * level down (npf_pdb_apply) or back (npf_pdb_undo). */
 #define NPF_MAX_DEPTH 4096
 
 typedef struct npf_pdb_run {
@@ -231,6 +240,7 @@ typedef struct npf_pdb_run {
     uint8_t val[NPF_VIEWS][NPF_MAX_GROUPS];
     uint8_t pending[NPF_VIEWS]; /* the last child's new group values */
     uint8_t old[NPF_MAX_DEPTH][NPF_VIEWS];
+    uint32_t at[NPF_MAX_DEPTH][4][NPF_VIEWS]; /* < 2^32: at most 4 G entries a table */
 } npf_pdb_run;
 
 /* At the root of a pass: everything from the state. */
@@ -246,28 +256,52 @@ static inline void npf_pdb_start(npf_pdb_run *r, const uint8_t *s)
     }
 }
 
-/* The child by move m from s (the run's current state): -1 when m is
- * illegal, else its value, or only its first view's when that alone
- * exceeds hmax (the child is pruned whatever the other view says; the
- * n-puzzle-only IDA* answered the same, and its f bounds followed). */
-static inline __attribute__((always_inline)) int npf_pdb_child(npf_pdb_run *r, const uint8_t *s,
-                                                               int m, int64_t hmax)
+/* Before the moves `allowed` from s at depth d (the root: the run set up
+ * first): each child's index in its moved tile's group per view, and a
+ * prefetch of the entry. */
+static inline void npf_pdb_children(npf_pdb_run *r, const uint8_t *s, int d, uint64_t allowed)
 {
     const npf_pdb *p = r->p;
-    int b = s[p->cells], to = p->next[m][b];
+    if (d == 0)
+        npf_pdb_start(r, s);
+    int b = s[p->cells];
+    for (int m = 0; m < 4; m++) {
+        int to = p->next[m][b];
+        if (!(allowed >> m & 1) || to < 0)
+            continue;
+        int t = s[to];
+        r->pos[t] = (uint8_t)b;
+        for (int k = 0; k < p->nviews; k++) {
+            int g = p->v[k].group_of[t];
+            uint32_t at = (uint32_t)npf_pdb_index(p, &p->v[k], g, r->pos);
+            r->at[d][m][k] = at;
+            __builtin_prefetch(p->table[g] + at);
+        }
+        r->pos[t] = (uint8_t)to;
+    }
+}
+
+/* The child by move m from s, the run's current state at depth d, after
+ * npf_pdb_children: -1 when m is illegal, else its value, or only its
+ * first view's when that alone makes h * hscale exceed lim (the child is
+ * pruned whatever the other view says; the n-puzzle-only IDA* answered
+ * the same, and its f bounds followed). */
+static inline __attribute__((always_inline)) int
+npf_pdb_child(npf_pdb_run *r, const uint8_t *s, int d, int m, int64_t lim, int64_t hscale)
+{
+    const npf_pdb *p = r->p;
+    int to = p->next[m][s[p->cells]];
     if (to < 0)
         return -1;
     int t = s[to], h = 0;
-    r->pos[t] = (uint8_t)b;
     for (int k = 0; k < p->nviews; k++) {
-        int g = p->v[k].group_of[t], nv = npf_pdb_group(p, &p->v[k], g, r->pos);
+        int g = p->v[k].group_of[t], nv = p->table[g][r->at[d][m][k]];
         int sum = r->sum[k] - r->val[k][g] + nv;
         r->pending[k] = (uint8_t)nv;
         h = sum > h ? sum : h;
-        if (h > hmax)
+        if ((int64_t)h * hscale > lim)
             break;
     }
-    r->pos[t] = (uint8_t)to;
     return h;
 }
 

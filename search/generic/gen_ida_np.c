@@ -42,19 +42,20 @@
 #include "search/generic/gen_ida_tmpl.h"
 
 /* Pattern databases: the run (s->fast_nodes) keeps each view's group
- * values, so a child costs one rank and read per view; the root's are set
- * when a pass starts. A child's first view alone past the bound is pruned
+ * values, so a child costs one rank and read per view, the reads of a
+ * node's children prefetched together; the root's values are set when a
+ * pass starts. A child's first view alone past the bound is pruned
  * without the second. */
 _Static_assert(SRCH_DOM_MAX_PATH <= NPF_MAX_DEPTH, "a depth per level of the path");
 #define NP_RUN(s) ((npf_pdb_run *)(s)->fast_nodes)
 #define GEN_IDA_NAME pass_np_pdb
 #define GEN_IDA_APPLY_FIRST 0
 #define GEN_IDA_CHILD(s, dp, m, h)                                                                 \
-    npf_pdb_child(NP_RUN(s), (s)->state, m,                                                        \
-                  ((s)->bound - (int64_t)((dp) + 1) * (s)->scale) / (s)->hscale)
+    npf_pdb_child(NP_RUN(s), (s)->state, dp, m, (s)->bound - (int64_t)((dp) + 1) * (s)->scale,     \
+                  (s)->hscale)
 #define GEN_IDA_APPLY(s, m) npf_pdb_apply(NP_RUN(s), (s)->state, m)
 #define GEN_IDA_UNDO(s, d, m) npf_pdb_undo(NP_RUN(s), (s)->state, d, m)
-#define GEN_IDA_SAVE(s, d, allowed) ((d) ? (void)0 : npf_pdb_start(NP_RUN(s), (s)->state))
+#define GEN_IDA_SAVE(s, d, allowed) npf_pdb_children(NP_RUN(s), (s)->state, d, allowed)
 #define GEN_IDA_IS_GOAL(s, dp) npf_pdb_is_goal(NP_RUN(s)->p, (s)->state)
 #define GEN_IDA_NMOVES(s) 4
 #define GEN_IDA_COST(s, m) 1
