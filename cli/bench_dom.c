@@ -133,10 +133,8 @@ static int run_open(const bench_args *a, const dom *d, const char *name, int alg
         o.lim = (srch_limits){0};
         o.given &= ~(1ull << HEURNET_DOM_OPT_BOUND | 1ull << HEURNET_DOM_OPT_ADMISSIBLE);
     }
-    int st;
-    if (!(r->s = heurnet_dom_search_open_on(d, &o, &st)) || (st = heurnet_dom_search_prepare(r->s)))
-        return cli_dom_fail(CMD, st);
-    return 0;
+    int rc = cli_dom_open(CMD, d, &o, &r->s);
+    return rc ? rc : cli_dom_prepare(CMD, r->s);
 }
 
 static void run_free(bench_run *r)

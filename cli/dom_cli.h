@@ -53,10 +53,15 @@ int cli_dom_search_opt(const char *cmd, int opt, const char *arg, heurnet_dom_op
 /* A failed heurnet_dom_ call's status printed: HN_ERR_ARG as misuse
  * (CLI_EXIT_USAGE), anything else CLI_EXIT_FAIL. */
 int cli_dom_fail(const char *cmd, int status);
-/* Open the search of o (saying so when it runs a model's recorded search),
- * read the instances of FILE and build the goal's ball: 0, or an exit code
+/* The search of o on d (saying so when it runs a model's recorded search,
+ * d borrowed), and the goal's ball once it is opened: 0, or an exit code
  * with the reason printed (*s may then be set: the caller frees it). */
-int cli_dom_setup(const char *cmd, const heurnet_dom_opts *o, const char *file,
+int cli_dom_open(const char *cmd, const dom *d, const heurnet_dom_opts *o, heurnet_dom_search **s);
+int cli_dom_prepare(const char *cmd, heurnet_dom_search *s);
+/* The domain of o, the search opened on it, the instances of FILE read and
+ * the ball built: 0, or an exit code with the reason printed (*d and *s
+ * may then be set: the caller frees them, *s first). */
+int cli_dom_setup(const char *cmd, const heurnet_dom_opts *o, const char *file, dom **d,
                   heurnet_dom_search **s, dom_instance_rec **inst, size_t *n);
 /* nn set-search on a model of a domain the specialised n-puzzle code does
  * not serve: 1 when it is one (*rc: the exit code, reason printed), 0 to

@@ -173,14 +173,16 @@ int cli_dom_eval(int argc, char **argv)
         return rc < 0 ? CLI_EXIT_OK : rc;
     cli_log_init(a.quiet);
     heurnet_dom_search *s = NULL;
+    dom *d = NULL;
     dom_instance_rec *inst = NULL;
     size_t n = 0;
     char part[4400];
-    if (!(rc = cli_dom_setup("eval", &a.o, a.instances, &s, &inst, &n)) &&
+    if (!(rc = cli_dom_setup("eval", &a.o, a.instances, &d, &s, &inst, &n)) &&
         !(rc = cli_eval_dir_prepare(a.out, a.force, heurnet_dom_eval_report_files, part,
                                     sizeof part)))
         rc = eval_all(&a, s, inst, n, part);
     free(inst);
     heurnet_dom_search_free(s);
+    dom_free(d);
     return rc;
 }

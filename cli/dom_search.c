@@ -168,22 +168,58 @@ void cli_dom_search_help(FILE *out)
             SRCH_DOM_DEFAULTS.batch, SRCH_DOM_DEFAULTS.width, HEURNET_DOM_DEFAULT_BOUND);
 }
 
-/* The domain (--domain, or the model's) and the search's heuristic are
- * opened before any file is read, so that a model of another domain is
- * refused first; then the instance file, then the goal's ball. */
-int cli_dom_setup(const char *cmd, const heurnet_dom_opts *o, const char *file,
-                  heurnet_dom_search **s, dom_instance_rec **inst, size_t *n)
+/* The domain of o: 0, or an exit code with the reason printed. */
+static int domain_open(const char *cmd, const heurnet_dom_opts *o, dom **d)
+{
+    char spec[512];
+    int st;
+    if (!o->domain &&
+        (!o->model || heurnet_dom_model_domain(o->model, spec, sizeof spec) || !spec[0]))
+        return cli_usage(cmd, "--domain D is required (or a --model that records one)");
+    if (!(*d = heurnet_dom_opts_domain(o, &st))) {
+        fprintf(stderr, "heurnet %s: %s\n", cmd, hn_errmsg());
+        return CLI_EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* A name that did not open is the user's (exit 2), but not a misuse of
+ * the options: no hint. */
+static int load_fail(const char *cmd, int st)
+{
+    fprintf(stderr, "heurnet %s: %s\n", cmd, hn_errmsg());
+    return st == HN_ERR_ARG ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+}
+
+int cli_dom_open(const char *cmd, const dom *d, const heurnet_dom_opts *o, heurnet_dom_search **s)
 {
     int st;
-    if (!(*s = heurnet_dom_search_open(o, &st)))
+    if (!(*s = heurnet_dom_search_config(d, o, &st)))
         return cli_dom_fail(cmd, st);
     const char *rec = heurnet_dom_search_record(*s);
     if (rec[0])
         hn_log(HN_LOG_INFO, "%s: the search recorded in %s: %s", cmd, o->model, rec);
-    if (dom_read_instances(heurnet_dom_search_domain(*s), file, cli_dom_parse_error, (void *)cmd,
-                           inst, n))
+    return (st = heurnet_dom_search_load(*s)) ? load_fail(cmd, st) : 0;
+}
+
+int cli_dom_prepare(const char *cmd, heurnet_dom_search *s)
+{
+    int st = heurnet_dom_search_prepare(s);
+    return st ? load_fail(cmd, st) : 0;
+}
+
+/* The domain (--domain, or the model's) and the search's heuristic are
+ * opened before any file is read, so that a model of another domain is
+ * refused first; then the instance file, then the goal's ball. */
+int cli_dom_setup(const char *cmd, const heurnet_dom_opts *o, const char *file, dom **d,
+                  heurnet_dom_search **s, dom_instance_rec **inst, size_t *n)
+{
+    int rc = domain_open(cmd, o, d);
+    if (rc || (rc = cli_dom_open(cmd, *d, o, s)))
+        return rc;
+    if (dom_read_instances(*d, file, cli_dom_parse_error, (void *)cmd, inst, n))
         return cli_fail(NULL);
-    return (st = heurnet_dom_search_prepare(*s)) ? cli_dom_fail(cmd, st) : 0;
+    return cli_dom_prepare(cmd, *s);
 }
 
 void cli_dom_parse_error(const char *msg, void *cmd)

@@ -155,11 +155,13 @@ int cli_dom_solve(int argc, char **argv)
         return rc < 0 ? CLI_EXIT_OK : rc;
     cli_log_init(a.quiet);
     heurnet_dom_search *s = NULL;
+    dom *d = NULL;
     dom_instance_rec *inst = NULL;
     size_t n = 0;
-    if (!(rc = cli_dom_setup("solve", &a.o, a.file, &s, &inst, &n)))
+    if (!(rc = cli_dom_setup("solve", &a.o, a.file, &d, &s, &inst, &n)))
         rc = solve_all(&a, s, inst, n, reference);
     free(inst);
     heurnet_dom_search_free(s);
+    dom_free(d);
     return rc;
 }

@@ -227,25 +227,25 @@ int heurnet_dom_heuristics(heurnet_dom_search *s)
     return rc ? rc : adm_open(s);
 }
 
-/* The domain of the settings: o->domain, else the model's. */
-static dom *domain_open(const heurnet_dom_opts *o, int *st)
+dom *heurnet_dom_opts_domain(const heurnet_dom_opts *o, int *status)
 {
     char spec[512];
+    int st;
     const char *name = o->domain;
     if (!name && o->model && !heurnet_dom_model_domain(o->model, spec, sizeof spec) && spec[0])
         name = spec;
-    if (!name) {
-        *st = hn_fail(HN_ERR_ARG, "--domain D is required (or a --model that records one)");
-        return NULL;
-    }
-    dom *d = dom_open(name, st);
-    if (!d && o->domain)
-        *st = hn_fail(HN_ERR_ARG, "--domain: %s", hn_errmsg());
+    dom *d = NULL;
+    if (!name)
+        st = hn_fail(HN_ERR_ARG, "--domain D is required (or a --model that records one)");
+    else if (!(d = dom_open(name, &st)) && o->domain)
+        st = hn_fail(HN_ERR_ARG, "--domain: %s", hn_errmsg());
     else if (!d)
-        *st = hn_fail(HN_ERR_ARG,
-                      "--model %s is for domain %s, which is not built in (a plug-in's model "
-                      "names no file): give --domain PATH.so",
-                      o->model, name);
+        st = hn_fail(HN_ERR_ARG,
+                     "--model %s is for domain %s, which is not built in (a plug-in's model "
+                     "names no file): give --domain PATH.so",
+                     o->model, name);
+    if (status)
+        *status = d ? 0 : st;
     return d;
 }
 
@@ -266,13 +266,9 @@ heurnet_dom_search *heurnet_dom_search_new(const dom *d, const heurnet_dom_opts 
     return s;
 }
 
-static heurnet_dom_search *open_rest(heurnet_dom_search *s, int *status)
+/* s, or NULL (s freed) with *status when st is a failure. */
+static heurnet_dom_search *kept(heurnet_dom_search *s, int st, int *status)
 {
-    int st = heurnet_dom_record_use(s);
-    if (!st)
-        st = heurnet_dom_finish(s);
-    if (!st)
-        st = heurnet_dom_heuristics(s);
     if (status)
         *status = st;
     if (!st)
@@ -281,25 +277,42 @@ static heurnet_dom_search *open_rest(heurnet_dom_search *s, int *status)
     return NULL;
 }
 
-heurnet_dom_search *heurnet_dom_search_open_on(const dom *d, const heurnet_dom_opts *o, int *status)
+heurnet_dom_search *heurnet_dom_search_config(const dom *d, const heurnet_dom_opts *o, int *status)
 {
     heurnet_dom_search *s = heurnet_dom_search_new(d, o, status);
-    return s ? open_rest(s, status) : NULL;
+    if (!s)
+        return NULL;
+    int st = heurnet_dom_record_use(s);
+    return kept(s, st ? st : heurnet_dom_finish(s), status);
+}
+
+int heurnet_dom_search_load(heurnet_dom_search *s)
+{
+    int st = s->h ? 0 : heurnet_dom_heuristics(s);
+    if (st) { /* nothing half opened stays */
+        srch_dom_heur_free(s->h);
+        srch_dom_heur_free(s->adm);
+        s->h = s->adm = NULL;
+        s->o.so.admissible = s->o.so.shortcut.between = NULL;
+    }
+    return st;
+}
+
+heurnet_dom_search *heurnet_dom_search_open_on(const dom *d, const heurnet_dom_opts *o, int *status)
+{
+    heurnet_dom_search *s = heurnet_dom_search_config(d, o, status);
+    return s ? kept(s, heurnet_dom_search_load(s), status) : NULL;
 }
 
 heurnet_dom_search *heurnet_dom_search_open(const heurnet_dom_opts *o, int *status)
 {
-    int st;
-    dom *d = domain_open(o, &st);
-    heurnet_dom_search *s = d ? heurnet_dom_search_new(d, o, &st) : NULL;
-    if (!s) {
+    dom *d = heurnet_dom_opts_domain(o, status);
+    heurnet_dom_search *s = d ? heurnet_dom_search_open_on(d, o, status) : NULL;
+    if (s)
+        s->own_dom = 1;
+    else
         dom_free(d);
-        if (status)
-            *status = st;
-        return NULL;
-    }
-    s->own_dom = 1;
-    return open_rest(s, status);
+    return s;
 }
 
 void heurnet_dom_search_free(heurnet_dom_search *s)
@@ -316,9 +329,9 @@ void heurnet_dom_search_free(heurnet_dom_search *s)
 
 int heurnet_dom_search_prepare(heurnet_dom_search *s)
 {
-    int st;
-    if (!s->o.ball_radius || s->ball)
-        return 0;
+    int st = heurnet_dom_search_load(s);
+    if (st || !s->o.ball_radius || s->ball)
+        return st;
     double t0 = hn_now();
     if (!(s->ball = srch_dom_ball_new(s->d, s->o.ball_radius, &st)))
         return hn_fail(st == HN_ERR_UNSUPPORTED ? HN_ERR_ARG : st, "--ball %d: %s",

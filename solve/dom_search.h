@@ -117,24 +117,38 @@ int heurnet_dom_model_domain(const char *path, char *spec, size_t cap);
 /* A search opened from settings. */
 typedef struct heurnet_dom_search heurnet_dom_search;
 
-/* Open the domain (o->domain or the model's), take the model's recorded
- * search when it applies, check the settings against the domain and open
- * the heuristics. NULL on error with *status (may be NULL) and hn_errmsg():
- * HN_ERR_ARG for settings or names that are wrong (an unknown heuristic or
- * domain, an option of another algorithm), HN_ERR_FORMAT for a model whose
- * recorded search is refused, or the status of what failed to load. The
+/* The domain of settings o: o->domain, else the one the model records.
+ * NULL on error with *status (may be NULL): HN_ERR_ARG with hn_errmsg()
+ * (no domain named, an unknown one, a plug-in's model without --domain). */
+dom *heurnet_dom_opts_domain(const heurnet_dom_opts *o, int *status);
+
+/* Open a search in two steps, so that settings are checked before anything
+ * is loaded: config takes the model's recorded search when it applies
+ * (only the model's attributes are read) and checks the settings against
+ * domain d, which must outlive the search; load then opens the heuristics
+ * (networks, pattern databases: may take long the first time). config's
+ * NULL has *status (may be NULL) and hn_errmsg(): HN_ERR_ARG for settings
+ * that are wrong (an option of another algorithm, a heuristic the
+ * algorithm cannot take), HN_ERR_FORMAT for a model whose recorded search
+ * is refused, or the status of a model that does not load. load returns
+ * 0, or HN_ERR_ARG for a name that does not open (an unknown heuristic, a
+ * model of another domain), or the status of what failed to load; a
+ * failed load opens nothing and may be retried. */
+heurnet_dom_search *heurnet_dom_search_config(const dom *d, const heurnet_dom_opts *o, int *status);
+int heurnet_dom_search_load(heurnet_dom_search *s);
+/* Both steps on d; open also opens the domain (heurnet_dom_opts_domain)
+ * and frees it with the search. NULL on error with *status as above. The
  * goal's ball (o->ball_radius) is built by heurnet_dom_search_prepare. */
-heurnet_dom_search *heurnet_dom_search_open(const heurnet_dom_opts *o, int *status);
-/* The same on an open domain d (o->domain unused), which must outlive the
- * search. */
 heurnet_dom_search *heurnet_dom_search_open_on(const dom *d, const heurnet_dom_opts *o,
                                                int *status);
+heurnet_dom_search *heurnet_dom_search_open(const heurnet_dom_opts *o, int *status);
 void heurnet_dom_search_free(heurnet_dom_search *s);
 
-/* Build what the first search needs and open left out (the goal's ball):
- * 0, or HN_ERR_ARG / HN_ERR_UNSUPPORTED / HN_ERR_NOMEM with hn_errmsg().
- * The solve calls run it themselves; a program calls it when it wants the
- * cost (seconds: heurnet_dom_search_ball_seconds) before them. */
+/* Build what the first search needs: the load if not done, then the
+ * goal's ball: 0, or the load's status, or HN_ERR_ARG / HN_ERR_NOMEM (the
+ * ball) with hn_errmsg(). The solve calls run it themselves; a program
+ * calls it when it wants the cost (seconds: heurnet_dom_search_ball_seconds)
+ * before them. */
 int heurnet_dom_search_prepare(heurnet_dom_search *s);
 
 /* The settings as resolved (defaults and the record taken), the domain,

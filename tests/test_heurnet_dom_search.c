@@ -138,6 +138,19 @@ static void bad_settings(void)
     heurnet_dom_opts_default(&o);
     refused(&o, "--domain D is required");
     dom *d = dom_open("npuzzle:3x3", NULL);
+    /* the settings are checked before anything loads; an unknown name
+     * fails the load, which opens nothing and may be retried */
+    heurnet_dom_opts_default(&o);
+    o.heuristic = "nosuch";
+    int st = 0;
+    heurnet_dom_search *s = d ? heurnet_dom_search_config(d, &o, &st) : NULL;
+    CHECK(s && st == 0 && heurnet_dom_search_load(s) == HN_ERR_ARG);
+    CHECK(s && heurnet_dom_search_heur(s) == NULL && heurnet_dom_search_prepare(s) == HN_ERR_ARG);
+    heurnet_dom_search_free(s);
+    o.heuristic = NULL;
+    o.ball_radius = 2;
+    CHECK(d && !heurnet_dom_search_config(d, &o, &st) && st == HN_ERR_ARG);
+    CHECK(strstr(hn_errmsg(), "--ball is beam's, not idastar's") != NULL);
     CHECK(d && heurnet_dom_record_check(d, "none.h5", "--time-limit 3") == HN_ERR_ARG);
     CHECK(strstr(hn_errmsg(), "unknown setting '--time-limit'") != NULL);
     dom_free(d);
