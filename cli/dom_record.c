@@ -36,6 +36,21 @@ static dom *record_domain(const char *path, const nn_model *m, const char *domai
     return NULL;
 }
 
+/* The record checked as solve would run it: a misuse of the options with
+ * the hint, a name that does not open without it (both exit 2). */
+static int record_check(const dom *d, const char *path, const char *str)
+{
+    int st;
+    heurnet_dom_search *s = heurnet_dom_record_config(d, path, str, &st);
+    if (!s)
+        return cli_usage("nn set-search", "%s", hn_errmsg());
+    st = heurnet_dom_search_load(s);
+    heurnet_dom_search_free(s);
+    if (st)
+        fprintf(stderr, "heurnet nn set-search: %s\n", hn_errmsg());
+    return st ? CLI_EXIT_USAGE : 0;
+}
+
 int cli_dom_set_search(const char *path, const char *domain, const char *str, int *rc)
 {
     int st;
@@ -51,8 +66,7 @@ int cli_dom_set_search(const char *path, const char *domain, const char *str, in
     }
     int blank = !str[strspn(str, " \t")];
     if (!blank)
-        *rc = heurnet_dom_record_check(d, path, str) ? cli_usage("nn set-search", "%s", hn_errmsg())
-                                                     : 0;
+        *rc = record_check(d, path, str);
     /* an empty value means no recommendation (cli_model_search_get gives "") */
     if (!*rc && nn_model_set_meta_str(m, CLI_SEARCH_ATTR, blank ? "" : str))
         *rc = cli_fail(path);

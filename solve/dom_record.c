@@ -72,24 +72,36 @@ static int self_only(const heurnet_dom_opts *o)
     return 0;
 }
 
-int heurnet_dom_record_check(const dom *d, const char *model, const char *rec)
+heurnet_dom_search *heurnet_dom_record_config(const dom *d, const char *model, const char *rec,
+                                              int *status)
 {
     heurnet_dom_opts o;
     heurnet_dom_opts_default(&o);
     o.model = model;
     int st;
     heurnet_dom_search *v = heurnet_dom_search_new(d, &o, &st);
-    if (!v)
-        return st;
+    if (v)
+        st = heurnet_dom_words_apply(rec, &v->o, v->rec_buf, sizeof v->rec_buf, 0, 0);
+    if (v && !st)
+        st = self_only(&v->o);
+    if (v && !st)
+        st = heurnet_dom_finish(v);
+    if (status)
+        *status = st ? HN_ERR_ARG : 0;
+    if (!st)
+        return v;
+    heurnet_dom_search_free(v);
+    return NULL;
+}
+
+int heurnet_dom_record_check(const dom *d, const char *model, const char *rec)
+{
+    int st;
     /* the network loaded with its settings, the admissible heuristics
      * opened: what solve would refuse is refused here */
-    st = heurnet_dom_words_apply(rec, &v->o, v->rec_buf, sizeof v->rec_buf, 0, 0);
-    if (!st)
-        st = self_only(&v->o);
-    if (!st)
-        st = heurnet_dom_finish(v);
-    if (!st)
-        st = heurnet_dom_heuristics(v);
+    heurnet_dom_search *v = heurnet_dom_record_config(d, model, rec, &st);
+    if (v)
+        st = heurnet_dom_search_load(v);
     heurnet_dom_search_free(v);
     return st ? HN_ERR_ARG : 0;
 }

@@ -202,6 +202,11 @@ void heurnet_dom_summarize(const srch_dom_result *res, const int *known, size_t 
  * would run it: parsed, ann:SELF[,...] only, the network loaded from
  * `model` and the heuristics opened. 0, or HN_ERR_ARG with hn_errmsg(). */
 int heurnet_dom_record_check(const dom *d, const char *model, const char *rec);
+/* Its first step, as heurnet_dom_search_config: the record parsed and
+ * checked, nothing loaded; heurnet_dom_search_load then opens its
+ * heuristics. NULL on error with *status (may be NULL) HN_ERR_ARG. */
+heurnet_dom_search *heurnet_dom_record_config(const dom *d, const char *model, const char *rec,
+                                              int *status);
 
 /* ---- a flat facade for bindings (plain arrays, strings and scalars) ----
  * A binding opens a domain with dom_open (domains/dom.h: "npuzzle:4x4",

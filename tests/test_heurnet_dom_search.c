@@ -153,6 +153,12 @@ static void bad_settings(void)
     CHECK(strstr(hn_errmsg(), "--ball is beam's, not idastar's") != NULL);
     CHECK(d && heurnet_dom_record_check(d, "none.h5", "--time-limit 3") == HN_ERR_ARG);
     CHECK(strstr(hn_errmsg(), "unknown setting '--time-limit'") != NULL);
+    CHECK(d && !heurnet_dom_record_config(d, "none.h5", "--algo focal --bound 0", &st));
+    CHECK(st == HN_ERR_ARG && strstr(hn_errmsg(), "--bound '0' is not 1..100"));
+    s = d ? heurnet_dom_record_config(d, "none.h5", "--algo astar --weight 2", &st) : NULL;
+    CHECK(s && heurnet_dom_search_settings(s)->so.weight == 2);
+    CHECK(s && heurnet_dom_search_load(s) != 0); /* ann:none.h5 does not load */
+    heurnet_dom_search_free(s);
     dom_free(d);
 }
 
