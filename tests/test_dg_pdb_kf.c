@@ -158,7 +158,8 @@ static void test_explicit(hn_rng *rng)
     dom_free(d);
 }
 
-/* ---- the cache: one file per group, named by its goal cells ---- */
+/* ---- the cache: one file per group, named by its goal cells in the
+ * blank-first layout, which blank-last boards read turned ---- */
 
 static void test_cache_names(const char *dir)
 {
@@ -175,11 +176,12 @@ static void test_cache_names(const char *dir)
     }
     dom_heur_free(h);
     dom_free(d);
-    /* tiles 15.14.13.10.9, 12.11.8.7.4 and 6.5.3.2.1 have these goal cells */
+    /* tiles 15.14.13.10.9, 12.11.8.7.4 and 6.5.3.2.1 have goal cells that
+     * the 180-degree turn takes to these, the blank-first 5-5-5's files */
     static const char *const want[] = {
-        "npuzzle-4x4-blank15-cells-8.9.12.13.14.pdb",
-        "npuzzle-4x4-blank15-cells-3.6.7.10.11.pdb",
-        "npuzzle-4x4-blank15-cells-0.1.2.4.5.pdb",
+        "npuzzle-4x4-blank0-cells-1.2.3.6.7.pdb",
+        "npuzzle-4x4-blank0-cells-4.5.8.9.12.pdb",
+        "npuzzle-4x4-blank0-cells-10.11.13.14.15.pdb",
     };
     int found[3] = {0}, files = 0;
     DIR *dp = opendir(sub);

@@ -4,8 +4,9 @@
  * with heur_delta), the copy as a plug-in built before the hook (children
  * valued whole) and max:H (not a plain leaf). Same lengths, expansions,
  * children and start values on squares (both views) and rectangles, both
- * goal layouts, with and without the mirrored view. Tables are built into
- * a folder of the test's own. */
+ * goal layouts, with and without the mirrored view; a blank-last board
+ * valued as its turned blank-first board, from the same files. Tables are
+ * built into a folder of the test's own. */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +54,44 @@ static void compare(const char *args, const char *heur, int boards, int walk, hn
         dom_free(d[k]);
 }
 
+/* A blank-last board read through the 180-degree turn: its value is the
+ * blank-first value of the turned board (tile t -> cells - t on cell
+ * cells - 1 - c) under the turned groups, both with the mirrored view
+ * where the board is square, and the two layouts share one file per
+ * group (no blank-last file is made). */
+static void turned(const char *args, const char *last, const char *first, hn_rng *rng)
+{
+    char dir[] = "/tmp/hn_srch_turn_XXXXXX", spec[2][64], cmd[64];
+    CHECK(mkdtemp(dir) != NULL);
+    setenv("HEURNET_DATA", dir, 1);
+    snprintf(spec[0], sizeof spec[0], "npuzzle:%s:blank-last", args);
+    snprintf(spec[1], sizeof spec[1], "npuzzle:%s", args);
+    int st;
+    dom *d[2] = {dom_open(spec[0], &st), dom_open(spec[1], &st)};
+    dom_heur *h[2] = {d[0] ? dom_heur_open(d[0], last, &st) : NULL,
+                      d[1] ? dom_heur_open(d[1], first, &st) : NULL};
+    CHECK_MSG(h[0] && h[1], "%s: %s", spec[0], hn_errmsg());
+    size_t cells = d[0] ? dom_state_bytes(d[0]) - 1 : 0;
+    for (int i = 0; h[0] && h[1] && i < 200; i++) {
+        uint8_t s[DOM_MAX_STATE_BYTES], t[DOM_MAX_STATE_BYTES];
+        dom_goal(d[0], s);
+        dom_walk(d[0], s, 1 + i, rng);
+        for (size_t c = 0; c < cells; c++)
+            t[cells - 1 - c] = s[c] ? (uint8_t)(cells - s[c]) : 0;
+        t[cells] = (uint8_t)(cells - 1 - s[cells]);
+        CHECK_MSG(dom_heur_eval(h[0], s) == dom_heur_eval(h[1], t), "%s %s: %d, turned %d", spec[0],
+                  last, dom_heur_eval(h[0], s), dom_heur_eval(h[1], t));
+    }
+    for (int k = 0; k < 2; k++) {
+        dom_heur_free(h[k]);
+        dom_free(d[k]);
+    }
+    snprintf(cmd, sizeof cmd, "ls %s | grep -vq blank0-", dir);
+    CHECK_MSG(system(cmd) != 0, "%s: a table for another blank cell than 0", spec[0]);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK(system(cmd) == 0);
+}
+
 int main(void)
 {
     char dir[] = "/tmp/hn_srch_pdb_XXXXXX";
@@ -65,6 +104,10 @@ int main(void)
     compare("4x4", "pdb:3-3-3-3-3:noreflect", 6, 30, rng);
     compare("4x4:blank-last", "pdb:1.2.5/3.4.8/6.7.11/9.10.13/12.14.15", 6, 30, rng);
     compare("3x4", "pdb:4-4-3", 6, 30, rng);
+    turned("3x3", "pdb:8", "pdb:8", rng);
+    turned("4x4", "pdb:1.2.5/3.4.8/6.7.11/9.10.13/12.14.15",
+           "pdb:15.14.11/13.12.8/10.9.5/7.6.3/4.2.1", rng);
+    turned("3x4", "pdb:1.2.3.4/5.6.7.8/9.10.11", "pdb:11.10.9.8/7.6.5.4/3.2.1", rng);
     hn_rng_free(rng);
     char cmd[64];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

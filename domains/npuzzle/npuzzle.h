@@ -109,10 +109,10 @@ static inline uint64_t np_unrank(uint64_t r, int k, int cells, uint8_t *cell)
 }
 
 /* Fill table[0..entries) for the group whose tiles' goal cells are
- * home[0..k): per placement, the fewest moves of those tiles from it to
- * home over all positions of the blank. 0, or a status through host->fail
- * (out of memory, stopped). */
-int dom_np_pdb_build(const np_dom *in, const uint8_t *home, int k, uint8_t *table,
+ * home[0..k), the blank's being `blank`: per placement, the fewest moves
+ * of those tiles from it to home over all positions of the blank. 0, or a
+ * status through host->fail (out of memory, stopped). */
+int dom_np_pdb_build(const np_dom *in, int blank, const uint8_t *home, int k, uint8_t *table,
                      uint64_t entries);
 
 typedef struct np_pdb np_pdb;

@@ -8,10 +8,11 @@
  * Groups are named (the published partitions of the 8-, 15- and
  * 24-puzzle), listed tile by tile, or given by their sizes and cut from
  * the goal in compact regions; tables are kept in the host's cache folder,
- * one file per group
- * named after the board, the blank's goal cell and the group's goal cells
- * (so goal layouts and partitions that share a group share its file), and
- * checked by CRC-32 when loaded into anonymous memory. */
+ * one file per group, made for the blank-first goal (a blank-last board is
+ * read through the 180-degree turn), named after the board, the blank's
+ * goal cell and the group's goal cells (so goal layouts and partitions
+ * that share a group share its file), and checked by CRC-32 when loaded
+ * into anonymous memory. */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MADV_HUGEPAGE, mkstemp */
 #include <errno.h>
 #include <fcntl.h>
@@ -170,15 +171,32 @@ static int parse_tile_groups(const np_dom *in, const char *spec, const char *tex
     return n + 1;
 }
 
-/* Group g holds tiles[0..k): kept sorted by goal cell, so that the same
- * cells give the same table and file whatever the order given. */
+/* Tables are made for the blank-first goal (the blank's goal cell 0)
+ * only: a blank-last board is read through the 180-degree turn (cell c ->
+ * cells - 1 - c), which takes its goal to the blank-first one and keeps
+ * every distance, so both layouts share one file per group. */
+static int turn(const np_dom *in, int cell)
+{
+    return in->blank_last ? in->cells - 1 - cell : cell;
+}
+
+/* The blank's goal cell in the tables' layout. */
+static int table_blank(const np_dom *in)
+{
+    return turn(in, in->goal_cell[0]);
+}
+
+/* Group g holds tiles[0..k), the board's tiles: home[] are their goal
+ * cells in the tables' layout, kept sorted, so that the same cells give
+ * the same table and file whatever the order given; tile[i] is the board
+ * tile whose home is home[i]. */
 static int set_group(np_pdb *p, int g, const uint8_t *tiles, int k, const char *spec)
 {
     const np_dom *in = p->in;
     np_group *gr = &p->g[g];
     uint8_t homes[NP_MAX_K];
     for (int i = 0; i < k; i++)
-        homes[i] = in->goal_cell[tiles[i]];
+        homes[i] = turn(in, in->goal_cell[tiles[i]]);
     for (int i = 1; i < k; i++)
         for (int j = i; j > 0 && homes[j - 1] > homes[j]; j--) {
             uint8_t x = homes[j];
@@ -191,7 +209,7 @@ static int set_group(np_pdb *p, int g, const uint8_t *tiles, int k, const char *
     gr->k = k;
     for (int i = 0; i < k; i++) {
         gr->home[i] = homes[i];
-        gr->tile[i] = tile_at[homes[i]];
+        gr->tile[i] = tile_at[turn(in, homes[i])];
     }
     gr->entries = placements(in->cells, k);
     if (gr->entries > NP_MAX_ENTRIES)
@@ -265,7 +283,7 @@ struct np_pdb_header {
 static void file_name(const np_dom *in, const np_group *g, const char *dir, char *buf, size_t cap)
 {
     int n =
-        snprintf(buf, cap, "%s/npuzzle-%dx%d-blank%d-cells", dir, in->w, in->h, in->goal_cell[0]);
+        snprintf(buf, cap, "%s/npuzzle-%dx%d-blank%d-cells", dir, in->w, in->h, table_blank(in));
     for (int i = 0; i < g->k && n > 0 && (size_t)n < cap; i++)
         n += snprintf(buf + n, cap - (size_t)n, "%c%d", i ? '.' : '-', g->home[i]);
     if (n > 0 && (size_t)n < cap)
@@ -281,7 +299,7 @@ static void make_header(const np_dom *in, const np_group *g, uint32_t crc, struc
     h->k = (uint32_t)g->k;
     h->crc = crc;
     memcpy(h->home, g->home, (size_t)g->k);
-    h->blank = in->goal_cell[0];
+    h->blank = (uint32_t)table_blank(in);
     h->entries = g->entries;
 }
 
@@ -429,7 +447,7 @@ static int group_open(const np_dom *in, np_group *g)
             dom_np_log(in, 2, "%s: %s; rebuilding it", path, why);
     }
     double t0 = now_seconds();
-    int st = dom_np_pdb_build(in, g->home, g->k, g->table, g->entries);
+    int st = dom_np_pdb_build(in, table_blank(in), g->home, g->k, g->table, g->entries);
     if (st)
         return st;
     dom_np_log(in, 1, "npuzzle:%dx%d: pattern database of %d tiles (%llu entries) built in %.1f s",
@@ -446,12 +464,15 @@ static void log_groups(const np_pdb *p, const char *spec)
     char buf[400];
     int n = 0;
     for (int g = 0; g < p->ngroups && n >= 0 && (size_t)n < sizeof buf; g++)
-        for (int i = 0; i < p->g[g].k && n >= 0 && (size_t)n < sizeof buf; i++)
+        for (int i = 0; i < p->g[g].k && n >= 0 && (size_t)n < sizeof buf; i++) {
+            /* by the board's goal cells: the turn reverses the tables' order */
+            int j = p->in->blank_last ? p->g[g].k - 1 - i : i;
             n += snprintf(buf + n, sizeof buf - (size_t)n, "%s%d",
                           i   ? "."
                           : g ? "/"
                               : "",
-                          p->g[g].tile[i]);
+                          p->g[g].tile[j]);
+        }
     dom_np_log(p->in, 0, "npuzzle:%dx%d%s pdb:%s: tile groups %s", p->in->w, p->in->h,
                p->in->blank_last ? ":blank-last" : "", spec, n > 0 ? buf : "");
 }
@@ -491,7 +512,8 @@ _Static_assert(NP_MAX_GROUPS == NPF_MAX_GROUPS && NP_MAX_K == NPF_MAX_K,
 
 /* View 0 reads each group's tiles where they are; view 1 the mirrored
  * board, whose tile mirror_tile[t] stands on mirror_cell[cell of t]: so
- * group tile u is read from board tile mirror_tile[u] (an involution). */
+ * group tile u is read from board tile mirror_tile[u] (an involution).
+ * Both read cells through the turn of a blank-last board. */
 void dom_np_pdb_fast(const np_pdb *p, int reflect, npf_pdb *out)
 {
     const np_dom *in = p->in;
@@ -507,7 +529,7 @@ void dom_np_pdb_fast(const np_pdb *p, int reflect, npf_pdb *out)
         npf_pdb_view *v = &out->v[k];
         memset(v->group_of, -1, sizeof v->group_of);
         for (int c = 0; c < in->cells; c++)
-            v->cell_map[c] = k ? in->mirror_cell[c] : (uint8_t)c;
+            v->cell_map[c] = (uint8_t)turn(in, k ? in->mirror_cell[c] : c);
         for (int g = 0; g < p->ngroups; g++)
             for (int i = 0; i < p->g[g].k; i++) {
                 int u = p->g[g].tile[i], t = k ? in->mirror_tile[u] : u;

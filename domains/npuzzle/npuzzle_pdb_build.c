@@ -229,7 +229,7 @@ static void *zeroed(size_t bytes)
     return p == MAP_FAILED ? NULL : p;
 }
 
-static int search(np_build *b, const uint8_t *home)
+static int search(np_build *b, int blank, const uint8_t *home)
 {
     const np_dom *in = b->in;
     uint64_t occupied = 0;
@@ -238,7 +238,7 @@ static int search(np_build *b, const uint8_t *home)
     uint64_t root = npf_rank(home, b->k, in->cells);
     memset(b->table, NP_UNSEEN, b->entries);
     b->table[root] = 0;
-    seen_or(b, root, flood(b, 1ull << in->goal_cell[0], b->full & ~occupied));
+    seen_or(b, root, flood(b, 1ull << blank, b->full & ~occupied));
     b->cur[root >> 6] |= 1ull << (root & 63);
     np_slice s[NP_MAX_THREADS];
     for (int t = 0; t < b->threads; t++)
@@ -267,7 +267,8 @@ static int build_threads(uint64_t entries)
     return n > NP_MAX_THREADS ? NP_MAX_THREADS : (int)n;
 }
 
-int dom_np_pdb_build(const np_dom *in, const uint8_t *home, int k, uint8_t *table, uint64_t entries)
+int dom_np_pdb_build(const np_dom *in, int blank, const uint8_t *home, int k, uint8_t *table,
+                     uint64_t entries)
 {
     np_build b = {.in = in, .k = k, .table = table, .entries = entries};
     b.words = (entries + 63) / 64;
@@ -286,7 +287,7 @@ int dom_np_pdb_build(const np_dom *in, const uint8_t *home, int k, uint8_t *tabl
     b.cur = zeroed(bits);
     b.next = zeroed(bits);
     int st = b.seen && b.cur && b.next
-                 ? search(&b, home)
+                 ? search(&b, blank, home)
                  : dom_np_fail(in, DOM_ERR_NOMEM,
                                "cannot allocate %llu bytes to build a pattern database",
                                (unsigned long long)(masks + 2 * bits));
