@@ -26,7 +26,8 @@ static void usage(FILE *out)
         "                    cube3 corners; heurnet domain info lists them)\n"
         "  --partition P     15: 7-8, 6-6-3, 5-5-5; 24: 6-6-6-6; 8: 8 (exact) [7-8 / 6-6-6-6 / 8]\n"
         "  -o, --output FILE output file [the cache: $HEURNET_DATA, else ~/.cache/heurnet]\n"
-        "  --threads T       threads for the layer scan [number of CPUs, at most 8]\n"
+        "  --threads T       threads for the layer scan, 1..64 (with --domain too)\n"
+        "                    [number of CPUs, at most 8]\n"
         "  -q, --quiet       no progress\n"
         "  -h, --help        this help\n\n"
         "info: puzzle, partition, entries and value statistics per pattern; for a table of\n"
@@ -196,10 +197,14 @@ static int pdb_info(int argc, char **argv)
 /* pdb build --domain D --partition P on a domain past the specialised
  * n-puzzle: the domain's "pdb:P" (its own or the core's over its pattern),
  * built into the cache or found there. */
-static int pdb_build_domain(const char *spec, const char *partition)
+static int pdb_build_domain(const char *spec, const char *partition, const char *threads)
 {
     int st;
     char name[300];
+    long nt = 0;
+    if (threads && cli_parse_long(threads, 1, 64, &nt))
+        return cli_usage("pdb build", "--threads must be 1..64, not '%s'", threads);
+    dom_set_build_threads((int)nt);
     if (!partition)
         return cli_usage("pdb",
                          "build --domain needs --partition (heurnet domain info lists them)");
@@ -214,7 +219,8 @@ static int pdb_build_domain(const char *spec, const char *partition)
     double t0 = hn_now();
     dom_heur *h = dom_heur_open(d, name, &st);
     if (h)
-        printf("domain=%s heuristic=%s seconds=%.1f\n", dom_spec(d), name, hn_now() - t0);
+        printf("domain=%s heuristic=%s threads=%d seconds=%.1f\n", dom_spec(d), name,
+               dom_build_threads(), hn_now() - t0);
     else
         fprintf(stderr, "heurnet pdb: %s\n", hn_errmsg());
     dom_heur_free(h);
@@ -226,13 +232,15 @@ static int pdb_build_domain(const char *spec, const char *partition)
  * n-puzzle builder, --puzzle N) or any other domain. */
 static int pdb_build_any(int argc, char **argv)
 {
-    const char *spec = NULL, *partition = NULL;
+    const char *spec = NULL, *partition = NULL, *threads = NULL;
     int at = -1;
     for (int i = 1; i + 1 < argc; i++) {
         if (!strcmp(argv[i], "--domain"))
             spec = argv[i + 1], at = i;
         else if (!strcmp(argv[i], "--partition"))
             partition = argv[i + 1];
+        else if (!strcmp(argv[i], "--threads"))
+            threads = argv[i + 1];
     }
     if (!spec)
         return pdb_build(argc, argv);
@@ -244,7 +252,7 @@ static int pdb_build_any(int argc, char **argv)
         argv[at + 1] = puzzle;
         return pdb_build(argc, argv);
     }
-    return pdb_build_domain(spec, partition);
+    return pdb_build_domain(spec, partition, threads);
 }
 
 int cmd_pdb(int argc, char **argv)

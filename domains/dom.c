@@ -51,6 +51,7 @@ static const dom_host HOST = {
     .log = host_log,
     .stop_requested = hn_stop_requested,
     .cache_dir = host_cache_dir,
+    .build_threads = dom_build_threads,
 };
 
 const dom_host *dom_host_table(void)

@@ -199,6 +199,13 @@ typedef struct dom_pdb_file_info {
  * is wrong. */
 int dom_pdb_file_read(const char *path, dom_pdb_file_info *out);
 
+/* Threads the table builds started from now on may use (the core's
+ * pattern databases and the built-in domains' own, through the host
+ * table): 1..64, or 0 for the default, one per core up to 8. */
+void dom_set_build_threads(int n);
+/* The count builds use now (>= 1). */
+int dom_build_threads(void);
+
 /* Values above this count as this (a domain's INT_MAX included): scaled by
  * up to 1000 they stay within an int. */
 #define DOM_HEUR_MAX 1000000

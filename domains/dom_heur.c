@@ -98,6 +98,24 @@ static void table_free(uint8_t *t, size_t len)
 
 /* ---- building by breadth-first search ---- */
 
+#define MAX_BUILD_THREADS 64
+
+static atomic_int build_threads_set; /* 0: one per core, up to 8 */
+
+void dom_set_build_threads(int n)
+{
+    atomic_store(&build_threads_set, n < 0 ? 0 : n > MAX_BUILD_THREADS ? MAX_BUILD_THREADS : n);
+}
+
+int dom_build_threads(void)
+{
+    int n = atomic_load(&build_threads_set);
+    if (n > 0)
+        return n;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    return cores < 1 ? 1 : cores > 8 ? 8 : (int)cores;
+}
+
 struct bfs_job {
     const dom *d;
     const dom_pattern *pat;
@@ -153,9 +171,10 @@ static int bfs_build(const dom *d, const dom_pattern *pat, uint8_t *t, int threa
     t[root] = 0;
     uint64_t total = 1;
     for (int depth = 0; depth < 254; depth++) {
-        struct bfs_job job[2];
-        pthread_t tid[2];
-        int nt = threads > 1 && pat->entries > 1000000 ? 2 : 1;
+        struct bfs_job job[MAX_BUILD_THREADS];
+        pthread_t tid[MAX_BUILD_THREADS];
+        /* one thread for small tables, where starting threads costs more */
+        int nt = pat->entries > 1000000 ? threads : 1;
         uint64_t found = 0;
         for (int i = 0; i < nt; i++) {
             job[i] = (struct bfs_job){d,
@@ -375,7 +394,7 @@ static int pdb_open(dom_heur *h, const char *pattern)
            (unsigned long long)h->pat.entries, path);
     char what[256];
     snprintf(what, sizeof what, "pdb:%s", pattern);
-    st = bfs_build(d, &h->pat, h->table, 2, what);
+    st = bfs_build(d, &h->pat, h->table, dom_build_threads(), what);
     if (st)
         return st;
     st = pdb_save(path, d, pattern, h->table, h->pat.entries);

@@ -73,6 +73,10 @@ typedef struct dom_host {
     /* Folder for tables the domain builds and keeps (pattern databases),
      * or NULL when there is none. */
     const char *(*cache_dir)(void);
+    /* Grown after version 1 (read it only when struct_size covers it):
+     * the threads a table build may use, >= 1 (the user's --threads, else
+     * one per core up to 8). */
+    int (*build_threads)(void);
 } dom_host;
 
 /* The facts of an instance, filled by create. Pointers are owned by the

@@ -95,7 +95,12 @@ printf 'garbage' >"$tmp/g.pdb"
 check "pdb info on garbage exits 1" test $? -eq 1
 check "pdb info names the problem" grep -q "g.pdb: truncated" "$tmp/err"
 # the domain path's tables: one per group, read and checked by pdb info
-HEURNET_DATA="$tmp/dcache" "$HN" pdb build --domain npuzzle:2x3 --partition 3-2 >/dev/null 2>&1
+HEURNET_DATA="$tmp/dcache" "$HN" pdb build --domain npuzzle:2x3 --partition 3-2 --threads 2 \
+    >"$tmp/out" 2>&1
+check "pdb build --domain --threads" grep -q "heuristic=pdb:3-2 threads=2 " "$tmp/out"
+HEURNET_DATA="$tmp/dcache" "$HN" pdb build --domain npuzzle:2x3 --partition 3-2 --threads 0 \
+    2>"$tmp/err"
+check "--threads 0 is misuse" test $? -eq 2
 f=$(ls "$tmp"/dcache/npuzzle-2x3-blank0-cells-*.pdb | head -1)
 "$HN" pdb info "$f" >"$tmp/out"
 check "pdb info of a group table" grep -q "format=HNNPPDB2 domain=npuzzle:2x3 table=blank0-cells-" "$tmp/out"

@@ -16,11 +16,12 @@
  *   cur/next  bitmaps of the placements reached in this / the next layer.
  * A region reached for a placement of cur is deferred to the end of the
  * layer (a layer never expands what it has just reached); any other goes
- * into seen at once. Regions are cell masks grown by shifts. Threads (one
- * per core, at most 8, as `heurnet pdb build` starts by default) take
- * chunks of the layer's bitmap from an atomic counter. */
+ * into seen at once. Regions are cell masks grown by shifts. Threads (the
+ * host's build_threads: `heurnet pdb build --threads`, else one per core
+ * up to 8) take chunks of the layer's bitmap from an atomic counter. */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -30,7 +31,7 @@
 
 #define NP_UNSEEN 255u
 #define NP_ERR_INTERRUPTED (-9) /* hn_status's value; domain.h has no name for it */
-#define NP_MAX_THREADS 8
+#define NP_MAX_THREADS 64
 #define NP_CHUNK_WORDS 1024 /* 64 K placements a work unit */
 
 typedef struct np_build {
@@ -257,11 +258,17 @@ static int search(np_build *b, int blank, const uint8_t *home)
     return 0;
 }
 
-/* One thread per core up to NP_MAX_THREADS; one for small tables, where
- * starting threads costs more than the layer. */
-static int build_threads(uint64_t entries)
+/* The host's count (the user's --threads, else one per core up to 8; a
+ * host from before it: one per core up to 8), at most NP_MAX_THREADS; one
+ * for small tables, where starting threads costs more than the layer. */
+static int build_threads(const np_dom *in, uint64_t entries)
 {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    const dom_host *h = in->host;
+    int has = h->struct_size >= offsetof(dom_host, build_threads) + sizeof h->build_threads &&
+              h->build_threads;
+    long n = has ? h->build_threads() : sysconf(_SC_NPROCESSORS_ONLN);
+    if (!has && n > 8)
+        n = 8;
     if (entries <= 1000000 || n < 1)
         return 1;
     return n > NP_MAX_THREADS ? NP_MAX_THREADS : (int)n;
@@ -272,7 +279,7 @@ int dom_np_pdb_build(const np_dom *in, int blank, const uint8_t *home, int k, ui
 {
     np_build b = {.in = in, .k = k, .table = table, .entries = entries};
     b.words = (entries + 63) / 64;
-    b.threads = build_threads(entries);
+    b.threads = build_threads(in, entries);
     b.mask_bytes = in->cells <= 16 ? 2 : in->cells <= 32 ? 4 : 8;
     b.full = in->cells == 64 ? ~0ull : (1ull << in->cells) - 1;
     uint64_t first = 0, last = 0;
