@@ -45,9 +45,14 @@ static void print_dom_info(const char *path, const dg_dom_info *i)
     printf("file=%s\n", path);
     printf("domain=%s state_bytes=%d inputs=%d encoding=%s\n", i->domain, i->state_bytes, i->inputs,
            i->encoding[0] ? i->encoding : "none");
-    printf("heuristic=%s solver=%s source=%s seed=%llu walk=%d-%d path_states=%d\n", i->heuristic,
+    printf("heuristic=%s solver=%s source=%s seed=%llu walk=%d-%d path_states=%d", i->heuristic,
            i->solver, i->source, (unsigned long long)i->seed, i->walk_min, i->walk_max,
            i->path_states);
+    if (i->from[0])
+        printf(" from=%s from_crc32=%08llx", i->from, (unsigned long long)i->from_crc);
+    printf("\nshard=%d/%d first_index=%llu total_count=%llu merged=%d virtual=%d\n", i->shard_index,
+           i->shard_count, (unsigned long long)i->first_index, (unsigned long long)i->total_count,
+           i->merged, i->is_virtual);
     printf("rows=%llu states=%llu count=%llu complete=%d\n", (unsigned long long)i->committed,
            (unsigned long long)i->done, (unsigned long long)i->count, i->complete);
     printf("version=%s revision=%s\n", i->version, i->revision);
@@ -75,6 +80,14 @@ static void print_histogram(const uint64_t *hist, unsigned cap, unsigned mx, uin
     }
 }
 
+/* Rows per /source value (enum dg_source). */
+static void print_sources(const uint64_t *src)
+{
+    printf("rows_random=%llu rows_path=%llu rows_random_walk=%llu rows_file=%llu rows_all=%llu\n",
+           (unsigned long long)src[0], (unsigned long long)src[1], (unsigned long long)src[2],
+           (unsigned long long)src[3], (unsigned long long)src[4]);
+}
+
 /* A domain dataset (heurnet gen --domain): its settings and costs. */
 static int data_info_dom(const char *path)
 {
@@ -89,8 +102,7 @@ static int data_info_dom(const char *path)
         return cli_fail("data info");
     }
     print_dom_info(path, &info);
-    printf("rows_random=%llu rows_path=%llu rows_random_walk=%llu\n", (unsigned long long)src[0],
-           (unsigned long long)src[1], (unsigned long long)src[2]);
+    print_sources(src);
     print_histogram(hist, CAP, mx, info.committed);
     free(hist);
     return CLI_EXIT_OK;
@@ -111,11 +123,20 @@ static int data_info(const char *path)
         return hist ? cli_fail("data info") : CLI_EXIT_FAIL;
     }
     print_info(path, &info);
-    printf("rows_random=%llu rows_path=%llu rows_random_walk=%llu rows_file=%llu rows_all=%llu\n",
-           (unsigned long long)src[0], (unsigned long long)src[1], (unsigned long long)src[2],
-           (unsigned long long)src[3], (unsigned long long)src[4]);
+    print_sources(src);
     print_histogram(hist, CAP, mx, info.committed);
     free(hist);
+    return CLI_EXIT_OK;
+}
+
+/* Shards of a domain-dataset run (heurnet gen --domain --shard). */
+static int merge_dom(const char *out, const char *const *shards, int n, int virt)
+{
+    dg_dom_info info;
+    if (dg_dom_merge(out, shards, n, virt) || dg_dom_info_read(out, &info))
+        return cli_fail("data merge");
+    printf("file=%s shards=%d rows=%llu states=%llu virtual=%d\n", out, n,
+           (unsigned long long)info.committed, (unsigned long long)info.done, virt);
     return CLI_EXIT_OK;
 }
 
@@ -151,14 +172,8 @@ static int data_merge(int argc, char **argv)
     for (int i = optind; i < argc; i++)
         if (!strcmp(argv[i], out))
             return cli_usage("data merge", "the output %s is also an input", out);
-    for (int k = optind; k < argc; k++)
-        if (dg_dom_is_dataset(argv[k])) {
-            fprintf(stderr,
-                    "heurnet data merge: %s: a domain dataset (gen --domain writes one "
-                    "complete file; there are no shards to merge)\n",
-                    argv[k]);
-            return CLI_EXIT_USAGE;
-        }
+    if (dg_dom_is_dataset(argv[optind]))
+        return merge_dom(out, (const char *const *)(argv + optind), n, virt);
     if (dg_merge(out, (const char *const *)(argv + optind), n, virt))
         return cli_fail("data merge");
     dg_ds_info info;

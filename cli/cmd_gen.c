@@ -365,43 +365,64 @@ static void wait_for_ranks(void)
         nanosleep(&(struct timespec){.tv_nsec = 2000000}, NULL);
 }
 
-/* One shard per rank; rank 0 joins them in a virtual dataset at a->out. */
-static int run_mpi(const struct gen_args *a, dg_gen_opts *o)
+/* One run of a shard: ctx, its file, shard index and count, quiet. */
+typedef int (*shard_fn)(void *ctx, const char *path, int index, int count, int quiet);
+typedef int (*merge_fn)(const char *out, const char *const *shards, int n, int virtual_ds);
+
+/* Rank 0 joins FILE-stem.shardR-of-K.h5 in a virtual dataset at out. */
+static int merge_shards(const char *out, const char *stem, int size, merge_fn merge)
+{
+    int rc = CLI_EXIT_OK;
+    char **names = calloc((size_t)size, sizeof *names);
+    for (int r = 0; names && r < size; r++)
+        if ((names[r] = malloc(4096)))
+            snprintf(names[r], 4096, "%s.shard%d-of-%d.h5", stem, r, size);
+    if (!names || merge(out, (const char *const *)names, size, 1))
+        rc = cli_fail("gen");
+    else
+        printf("file=%s shards=%d virtual=1\n", out, size);
+    for (int r = 0; names && r < size; r++)
+        free(names[r]);
+    free(names);
+    return rc;
+}
+
+/* One shard per rank; rank 0 joins them in a virtual dataset at out. */
+static int run_mpi(const char *out, int quiet, shard_fn run_shard, merge_fn merge, void *ctx)
 {
     int rank = 0, size = 1;
     MPI_Init(NULL, NULL);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     char stem[4000], path[4096];
-    snprintf(stem, sizeof stem, "%s", a->out);
+    snprintf(stem, sizeof stem, "%s", out);
     size_t len = strlen(stem);
     if (len > 3 && !strcmp(stem + len - 3, ".h5"))
         stem[len - 3] = '\0';
     snprintf(path, sizeof path, "%s.shard%d-of-%d.h5", stem, rank, size);
-    o->shard_index = rank;
-    o->shard_count = size;
-    struct gen_args ar = *a;
-    ar.quiet = a->quiet || rank != 0;
-    int rc = run(&ar, o, path), worst = 0;
+    int rc = run_shard(ctx, path, rank, size, quiet || rank != 0), worst = 0;
     wait_for_ranks();
     MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    if (rank == 0 && worst == 0) {
-        char **names = malloc((size_t)size * sizeof *names);
-        for (int r = 0; names && r < size; r++) {
-            names[r] = malloc(4096);
-            if (names[r])
-                snprintf(names[r], 4096, "%s.shard%d-of-%d.h5", stem, r, size);
-        }
-        if (!names || dg_merge(a->out, (const char *const *)names, size, 1))
-            worst = cli_fail("gen");
-        else
-            printf("file=%s shards=%d virtual=1\n", a->out, size);
-        for (int r = 0; names && r < size; r++)
-            free(names[r]);
-        free(names);
-    }
+    if (rank == 0 && worst == 0)
+        worst = merge_shards(out, stem, size, merge);
     MPI_Finalize();
     return rank == 0 ? worst : rc;
+}
+
+/* The n-puzzle run of one shard (run_mpi's shard_fn). */
+struct np_ctx {
+    const struct gen_args *a;
+    dg_gen_opts *o;
+};
+
+static int np_shard(void *ctx, const char *path, int index, int count, int quiet)
+{
+    struct np_ctx *c = ctx;
+    struct gen_args ar = *c->a;
+    ar.quiet = quiet;
+    c->o->shard_index = index;
+    c->o->shard_count = count;
+    return run(&ar, c->o, path);
 }
 #endif
 
@@ -420,7 +441,8 @@ static int gen_npuzzle(int argc, char **argv)
     if (under_mpirun()) {
         if (a.shard)
             return cli_usage("gen", "--shard is set by mpirun (one shard per rank)");
-        return run_mpi(&a, &o);
+        struct np_ctx c = {&a, &o};
+        return run_mpi(a.out, a.quiet, np_shard, dg_merge, &c);
     }
 #endif
     return run(&a, &o, a.out);
@@ -429,7 +451,7 @@ static int gen_npuzzle(int argc, char **argv)
 /* ---- any domain: optimal labels by IDA* with an admissible heuristic ---- */
 
 struct dgen_args {
-    const char *heur, *out;
+    const char *heur, *out, *from, *shard;
     dg_dom_gen_opts o;
     int quiet, has_walk;
 };
@@ -445,18 +467,30 @@ static void dgen_usage(FILE *f)
                "  --domain D            npuzzle:3x4, cube3, ./libpancake.so:12, ... (required)\n"
                "  --heuristic H         admissible heuristic (lc, pdb:P, max:A,B, ...)\n"
                "                        [the domain's first]\n"
-               "  -n, --count N         sampled states (required)\n"
-               "  --walk A-B | K        random walks of A..B (or K) moves from the goal [1-30]\n"
+               "  -n, --count N         sampled states over all shards (required unless\n"
+               "                        --from or --all)\n"
+               "  --walk A-B | K        random walks of A..B (or K) moves from the goal\n"
+               "                        [n-puzzle up to 5x5: uniform states; else 1-30]\n"
                "  --uniform             uniformly random states instead of walks\n"
+               "  --from FILE           label the states of an instance file (recorded with\n"
+               "                        its CRC-32)\n"
+               "  --all                 every state reachable from the goal, exact distances by\n"
+               "                        breadth-first search (small domains) [off]\n"
                "  --path-states         also store every state on each optimal path (/source 1)\n"
                "  --seed S              random seed [1]\n"
+               "  --shard i/N           write shard i of N (contiguous blocks of states) [0/1]\n"
                "  --threads T           labelling threads [online CPUs]\n"
                "  --max-expanded N      per state: stop with an error beyond N expansions [none]\n"
                "  --time-limit S        per state: stop with an error beyond S seconds [none]\n"
                "  --force               start afresh (drop FILE.part, replace FILE)\n"
                "  --stop-after N        (testing) stop as if interrupted after N states\n"
                "  --quiet               no progress on stderr\n"
-               "  -o, --output FILE     the dataset to write (required)\n");
+               "  -o, --output FILE     the dataset to write (required)\n"
+#ifdef HEURNET_MPI
+               "Under mpirun each rank writes FILE-stem.shardR-of-K.h5 and rank 0 writes FILE\n"
+               "as a virtual dataset joining them.\n"
+#endif
+    );
 }
 
 static int dgen_walk(const char *arg, dg_dom_gen_opts *o)
@@ -523,6 +557,17 @@ static int dgen_option(int c, const char *arg, struct dgen_args *a)
         return cli_parse_double(arg, &o->limits.time_limit) || !(o->limits.time_limit > 0)
                    ? cli_usage("gen", "--time-limit must be a positive number, not '%s'", arg)
                    : 0;
+    case O_FROM:
+        a->from = arg;
+        return 0;
+    case O_ALL:
+        o->all = 1;
+        return 0;
+    case O_SHARD:
+        a->shard = arg;
+        return parse_shard(arg, &o->shard_index, &o->shard_count)
+                   ? cli_usage("gen", "--shard must be i/N with 0 <= i < N, not '%s'", arg)
+                   : 0;
     case O_FORCE:
         o->overwrite = 1;
         return 0;
@@ -544,6 +589,25 @@ static int dgen_option(int c, const char *arg, struct dgen_args *a)
     }
 }
 
+/* The options that exclude or need each other, once all are read. */
+static int dgen_check(const struct dgen_args *a)
+{
+    const dg_dom_gen_opts *o = &a->o;
+    if (!a->out)
+        return cli_usage("gen", "-o FILE is required");
+    if (o->all + !!a->from + o->uniform + a->has_walk > 1)
+        return cli_usage("gen", "--all, --from, --walk and --uniform exclude each other");
+    if ((o->all || a->from) && o->count)
+        return cli_usage("gen", "-n does not go with --%s (the states are given)",
+                         o->all ? "all" : "from");
+    if (!o->all && !a->from && !o->count)
+        return cli_usage("gen", "-n N (states to label) is required");
+    if (o->all && (a->heur || o->path_states))
+        return cli_usage("gen", "--all labels by breadth-first search: drop --heuristic and "
+                                "--path-states");
+    return 0;
+}
+
 static int dgen_parse(int argc, char **argv, struct dgen_args *a)
 {
     static const struct option opts[] = {{"domain", required_argument, 0, D_DOMAIN},
@@ -552,8 +616,11 @@ static int dgen_parse(int argc, char **argv, struct dgen_args *a)
                                          {"count", required_argument, 0, 'n'},
                                          {"walk", required_argument, 0, D_WALK},
                                          {"uniform", no_argument, 0, D_UNIFORM},
+                                         {"from", required_argument, 0, O_FROM},
+                                         {"all", no_argument, 0, O_ALL},
                                          {"path-states", no_argument, 0, D_PATH},
                                          {"seed", required_argument, 0, D_SEED},
+                                         {"shard", required_argument, 0, O_SHARD},
                                          {"threads", required_argument, 0, D_THR},
                                          {"max-expanded", required_argument, 0, D_MAXEXP},
                                          {"time-limit", required_argument, 0, D_TIME},
@@ -568,6 +635,7 @@ static int dgen_parse(int argc, char **argv, struct dgen_args *a)
     a->o.seed = 1;
     a->o.walk_min = 1;
     a->o.walk_max = 30;
+    a->o.shard_count = 1;
     a->o.threads = ncpu > 0 ? (ncpu < 255 ? (int)ncpu : 255) : 1;
     int c, rc;
     optind = 1;
@@ -576,13 +644,7 @@ static int dgen_parse(int argc, char **argv, struct dgen_args *a)
             return rc;
     if (optind < argc)
         return cli_usage("gen", "unexpected argument '%s'", argv[optind]);
-    if (!a->out)
-        return cli_usage("gen", "-o FILE is required");
-    if (!a->o.count)
-        return cli_usage("gen", "-n N (states to label) is required");
-    if (a->o.uniform && a->has_walk)
-        return cli_usage("gen", "--walk and --uniform exclude each other");
-    return 0;
+    return dgen_check(a);
 }
 
 static int dgen_report(const char *path, int rc, const dg_dom_gen_stats *st)
@@ -608,6 +670,100 @@ static int dgen_report(const char *path, int rc, const dg_dom_gen_stats *st)
     return CLI_EXIT_OK;
 }
 
+/* --from: the file's states (every bad line printed) and its CRC-32. */
+static int dgen_from(struct dgen_args *a, dom_instance_rec **recs)
+{
+    size_t n = 0;
+    if (dom_read_instances(a->o.d, a->from, on_parse_error, NULL, recs, &n) ||
+        dg_file_crc32(a->from, &a->o.from_crc))
+        return cli_fail("gen");
+    if (n == 0) {
+        fprintf(stderr, "heurnet gen: %s: no states in the file\n", a->from);
+        return CLI_EXIT_FAIL;
+    }
+    a->o.instances = *recs;
+    a->o.ninstances = n;
+    a->o.from = a->from;
+    return 0;
+}
+
+/* The n-puzzle's boards up to 5x5 are labelled from uniform states (as the
+ * published datasets are); other domains default to short walks, since a
+ * uniform cube or 6x6 board is beyond IDA*. */
+static int default_uniform(const dom *d)
+{
+    return !strncmp(dom_spec(d), "npuzzle:", 8) && dom_state_bytes(d) <= 26 &&
+           dom_facts_of(d)->has_uniform;
+}
+
+/* The heuristic by name (the domain's first by default), opened once so a
+ * bad name is a usage error before any file is touched. */
+static int dgen_heur(struct dgen_args *a, srch_dom_heur **probe)
+{
+    const char *heurs = dom_facts_of(a->o.d)->heuristics;
+    static char first[128];
+    snprintf(first, sizeof first, "%.*s", (int)strcspn(heurs ? heurs : "", ","),
+             heurs ? heurs : "");
+    a->o.heur_name = a->heur ? a->heur : first;
+    if (a->o.all)
+        return 0;
+    if (!a->o.heur_name[0])
+        return cli_usage("gen", "%s has no heuristic of its own: name one with --heuristic",
+                         dom_spec(a->o.d));
+    int st;
+    if (!(*probe = srch_dom_heur_adm(a->o.d, a->o.heur_name, &st)))
+        return cli_usage("gen", "--heuristic %s: %s", a->o.heur_name, hn_errmsg());
+    a->o.heur = *probe;
+    return 0;
+}
+
+static int dgen_run(struct dgen_args *a, const char *path, int quiet)
+{
+    const dg_dom_gen_opts *o = &a->o;
+    if (!quiet)
+        fprintf(stderr,
+                "heurnet gen: %s, label %s, %s%s, seed %llu, shard %d/%d, %d threads -> %s "
+                "(heurnet %s, %s)\n",
+                dom_spec(o->d), o->all ? "bfs" : o->heur_name,
+                o->all       ? "all states"
+                : a->from    ? a->from
+                : o->uniform ? "uniform states"
+                             : "random walks",
+                o->path_states ? " + path states" : "", (unsigned long long)o->seed, o->shard_index,
+                o->shard_count, o->threads, path, hn_version(), hn_revision());
+    struct progress_ctx pc = {NULL, quiet};
+    a->o.progress = on_progress;
+    a->o.user = &pc;
+    dg_dom_gen_stats s;
+    int rc = dg_dom_gen_run(path, &a->o, &s);
+    hn_progress_finish(pc.p);
+    return dgen_report(path, rc, &s);
+}
+
+#ifdef HEURNET_MPI
+static int dgen_shard(void *ctx, const char *path, int index, int count, int quiet)
+{
+    struct dgen_args *a = ctx;
+    a->o.shard_index = index;
+    a->o.shard_count = count;
+    return dgen_run(a, path, quiet);
+}
+#endif
+
+static int dgen_start(struct dgen_args *a)
+{
+    cli_log_init(a->quiet);
+    hn_stop_install();
+#ifdef HEURNET_MPI
+    if (under_mpirun()) {
+        if (a->shard)
+            return cli_usage("gen", "--shard is set by mpirun (one shard per rank)");
+        return run_mpi(a->out, a->quiet, dgen_shard, dg_dom_merge, a);
+    }
+#endif
+    return dgen_run(a, a->out, a->quiet);
+}
+
 static int gen_domain(const char *spec, int argc, char **argv)
 {
     struct dgen_args a;
@@ -618,39 +774,18 @@ static int gen_domain(const char *spec, int argc, char **argv)
     dom *d = dom_open(spec, &st);
     if (!d)
         return cli_usage("gen", "--domain %s: %s", spec, hn_errmsg());
-    const char *heurs = dom_facts_of(d)->heuristics;
-    char first[128];
-    snprintf(first, sizeof first, "%.*s", (int)strcspn(heurs ? heurs : "", ","),
-             heurs ? heurs : "");
     a.o.d = d;
-    a.o.heur_name = a.heur ? a.heur : first;
-    if (!a.o.heur_name[0]) {
-        dom_free(d);
-        return cli_usage("gen", "%s has no heuristic of its own: name one with --heuristic", spec);
-    }
-    srch_dom_heur *probe = srch_dom_heur_adm(d, a.o.heur_name, &st);
-    if (!probe) { /* a bad name is a usage error, before any file is touched */
-        rc = cli_usage("gen", "--heuristic %s: %s", a.o.heur_name, hn_errmsg());
-        dom_free(d);
-        return rc;
-    }
-    a.o.heur = probe;
-    cli_log_init(a.quiet);
-    hn_stop_install();
-    if (!a.quiet)
-        fprintf(stderr,
-                "heurnet gen: %s, label idastar+%s, %s, %llu states, seed %llu, %d "
-                "threads -> %s\n",
-                dom_spec(d), a.o.heur_name, a.o.uniform ? "uniform states" : "random walks",
-                (unsigned long long)a.o.count, (unsigned long long)a.o.seed, a.o.threads, a.out);
-    struct progress_ctx pc = {NULL, a.quiet};
-    a.o.progress = on_progress;
-    a.o.user = &pc;
-    dg_dom_gen_stats s;
-    rc = dg_dom_gen_run(a.out, &a.o, &s);
-    hn_progress_finish(pc.p);
-    rc = dgen_report(a.out, rc, &s);
+    if (!a.has_walk && !a.o.all && !a.from && !a.o.uniform)
+        a.o.uniform = default_uniform(d);
+    srch_dom_heur *probe = NULL;
+    dom_instance_rec *recs = NULL;
+    rc = dgen_heur(&a, &probe);
+    if (!rc && a.from)
+        rc = dgen_from(&a, &recs);
+    if (!rc)
+        rc = dgen_start(&a);
     srch_dom_heur_free(probe);
+    free(recs);
     dom_free(d);
     return rc;
 }

@@ -1,13 +1,12 @@
 /* Dataset reader: validates a file before trusting it (format attribute,
  * dtypes, shapes, committed rows, boards being permutations) so bad input
  * gets a message naming the file and dataset instead of garbage rows. */
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "datagen/dataset_priv.h"
+#include "datagen/dom_ds_priv.h"
 #include "common/hn_h5.h"
 
 static const struct {
@@ -76,35 +75,6 @@ int dg_ds_check_shapes(hid_t f, const char *path, int cells, uint64_t *extent)
     return HN_OK;
 }
 
-/* HDF5 reads a virtual dataset whose shard file is gone as fill values
- * (zeros) without complaint, so check every shard is there. Relative names
- * are looked up next to the virtual file, as HDF5 does. */
-static int check_virtual_sources(hid_t f, const char *path)
-{
-    hid_t d = H5Dopen2(f, "boards", H5P_DEFAULT);
-    hid_t dcpl = d >= 0 ? H5Dget_create_plist(d) : -1;
-    size_t n = 0;
-    int rc = HN_OK;
-    if (dcpl < 0 || H5Pget_layout(dcpl) != H5D_VIRTUAL || H5Pget_virtual_count(dcpl, &n) < 0)
-        n = 0;
-    char dir[4096], name[4096], full[8200];
-    snprintf(dir, sizeof dir, "%s", path);
-    const char *base = dirname(dir);
-    for (size_t i = 0; i < n && !rc; i++) {
-        if (H5Pget_virtual_filename(dcpl, i, name, sizeof name) < 0)
-            continue;
-        snprintf(full, sizeof full, "%s/%s", base, name);
-        if (access(name[0] == '/' ? name : full, R_OK) != 0 && access(name, R_OK) != 0)
-            rc = hn_fail(HN_ERR_IO, "%s: virtual dataset refers to shard %s, which is missing",
-                         path, name);
-    }
-    if (dcpl >= 0)
-        H5Pclose(dcpl);
-    if (d >= 0)
-        H5Dclose(d);
-    return rc;
-}
-
 static int info_from_open(hid_t f, const char *path, dg_ds_info *info)
 {
     int rc = dg_info_read_attrs(f, path, info);
@@ -115,7 +85,7 @@ static int info_from_open(hid_t f, const char *path, dg_ds_info *info)
         rc = hn_fail(HN_ERR_FORMAT, "%s: /boards has %llu rows, fewer than committed=%llu", path,
                      (unsigned long long)extent, (unsigned long long)info->committed);
     if (!rc && info->is_virtual)
-        rc = check_virtual_sources(f, path);
+        rc = dg_check_virtual_sources(f, path, "boards");
     return rc;
 }
 

@@ -89,9 +89,6 @@ int dg_gen_run(const char *path, const dg_gen_opts *o, dg_gen_stats *st);
  * seed, path_states, walk_length and instances are ignored). */
 int dg_gen_all(const char *path, const dg_gen_opts *o, dg_gen_stats *st);
 
-/* CRC-32 (zlib) of a file's bytes, for recording --from files. */
-int dg_file_crc32(const char *path, uint32_t *crc);
-
 HEURNET_API_END
 
 #endif

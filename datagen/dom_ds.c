@@ -25,34 +25,53 @@
 
 enum kind { K_STR, K_INT, K_U64 };
 
-/* compare: 1 = must match when a file is continued */
+/* compare: 1 = a setting (must match when a file is continued and between
+ * the shards of one run), 2 = the shard's place (must match when continued),
+ * 0 = progress. opt: absent in files made before sharding (read as 0, and
+ * as an unsharded file by info_defaults). */
 static const struct field {
     const char *name;
     enum kind kind;
     size_t off, size;
-    int compare;
+    int compare, opt;
 } fields[] = {
-#define S(n, f, c)                                                                                 \
+#define S(n, f, c, o)                                                                              \
     {                                                                                              \
-        n, K_STR, offsetof(dg_dom_info, f), sizeof(((dg_dom_info *)0)->f), c                       \
+        n, K_STR, offsetof(dg_dom_info, f), sizeof(((dg_dom_info *)0)->f), c, o                    \
     }
-#define I(n, f, c)                                                                                 \
+#define I(n, f, c, o)                                                                              \
     {                                                                                              \
-        n, K_INT, offsetof(dg_dom_info, f), sizeof(int), c                                         \
+        n, K_INT, offsetof(dg_dom_info, f), sizeof(int), c, o                                      \
     }
-#define U(n, f, c)                                                                                 \
+#define U(n, f, c, o)                                                                              \
     {                                                                                              \
-        n, K_U64, offsetof(dg_dom_info, f), sizeof(uint64_t), c                                    \
+        n, K_U64, offsetof(dg_dom_info, f), sizeof(uint64_t), c, o                                 \
     }
-    S("domain", domain, 1),       I("state_bytes", state_bytes, 1),
-    I("inputs", inputs, 1),       S("encoding", encoding, 1),
-    S("heuristic", heuristic, 1), S("solver", solver, 1),
-    S("source", source, 1),       I("walk_min", walk_min, 1),
-    I("walk_max", walk_max, 1),   I("path_states", path_states, 1),
-    U("seed", seed, 1),           U("count", count, 0),
-    U("done", done, 0),           U("committed", committed, 0),
-    I("complete", complete, 0),   S("version", version, 0),
-    S("revision", revision, 0),
+    S("domain", domain, 1, 0),
+    I("state_bytes", state_bytes, 1, 0),
+    I("inputs", inputs, 1, 0),
+    S("encoding", encoding, 1, 0),
+    S("heuristic", heuristic, 1, 0),
+    S("solver", solver, 1, 0),
+    S("source", source, 1, 0),
+    S("from", from, 1, 1),
+    U("from_crc", from_crc, 1, 1),
+    I("walk_min", walk_min, 1, 0),
+    I("walk_max", walk_max, 1, 0),
+    I("path_states", path_states, 1, 0),
+    U("seed", seed, 1, 0),
+    I("shard_count", shard_count, 1, 1),
+    I("shard_index", shard_index, 2, 1),
+    U("first_index", first_index, 2, 1),
+    U("total_count", total_count, 0, 1),
+    U("count", count, 0, 0),
+    U("done", done, 0, 0),
+    U("committed", committed, 0, 0),
+    I("complete", complete, 0, 0),
+    I("merged", merged, 0, 1),
+    I("is_virtual", is_virtual, 0, 1),
+    S("version", version, 0, 0),
+    S("revision", revision, 0, 0),
 #undef S
 #undef I
 #undef U
@@ -92,6 +111,8 @@ static int field_read(hid_t f, const char *path, const struct field *fd, dg_dom_
 {
     char *p = (char *)info + fd->off;
     long long v = 0;
+    if (fd->opt && !hn_h5_attr_exists(f, fd->name))
+        return HN_OK;
     int rc = fd->kind == K_STR   ? hn_h5_attr_get_str(f, fd->name, p, fd->size)
              : fd->kind == K_U64 ? hn_h5_attr_get_u64(f, fd->name, (uint64_t *)p)
                                  : hn_h5_attr_get_int(f, fd->name, &v);
@@ -121,7 +142,23 @@ static int info_sane(const char *path, const dg_dom_info *in)
                        (unsigned long long)in->count);
     if (!in->domain[0])
         return hn_fail(HN_ERR_FORMAT, "%s: attribute 'domain' is empty", path);
+    if (in->shard_count < 1 || in->shard_index < 0 || in->shard_index >= in->shard_count ||
+        in->first_index > in->total_count || in->count > in->total_count - in->first_index)
+        return hn_fail(HN_ERR_FORMAT,
+                       "%s: attributes shard_index=%d shard_count=%d first_index=%llu "
+                       "count=%llu total_count=%llu disagree",
+                       path, in->shard_index, in->shard_count, (unsigned long long)in->first_index,
+                       (unsigned long long)in->count, (unsigned long long)in->total_count);
     return HN_OK;
+}
+
+/* A file without the shard attributes is one unsharded run. */
+static void info_defaults(dg_dom_info *in, int had_shards)
+{
+    if (!had_shards) {
+        in->shard_count = 1;
+        in->total_count = in->count;
+    }
 }
 
 static int info_read(hid_t f, const char *path, dg_dom_info *info)
@@ -141,6 +178,7 @@ static int info_read(hid_t f, const char *path, dg_dom_info *info)
         if (rc)
             return rc;
     }
+    info_defaults(info, hn_h5_attr_exists(f, "shard_count"));
     return info_sane(path, info);
 }
 
@@ -230,6 +268,8 @@ int dg_dom_info_read(const char *path, dg_dom_info *info)
     int rc = info_read(f, path, info);
     if (!rc)
         rc = check_shapes(f, path, info, &extent);
+    if (!rc && info->is_virtual)
+        rc = dg_check_virtual_sources(f, path, "states");
     H5Fclose(f);
     return rc;
 }
@@ -358,12 +398,19 @@ int dg_dom_histogram(const char *path, dg_dom_info *info, uint64_t *hist, size_t
     int rc = info_read(f, path, info);
     if (!rc)
         rc = check_shapes(f, path, info, &extent);
+    if (!rc && info->is_virtual)
+        rc = dg_check_virtual_sources(f, path, "states");
     if (!rc) /* every column, so data info never calls a damaged file healthy */
         rc = verify_rows(f, path, info, info->committed, NULL);
     if (!rc)
         rc = histogram_rows(f, path, info->committed, hist, cap, by_source, max_cost);
     H5Fclose(f);
     return rc;
+}
+
+int dg_dom_info_write(hid_t f, const dg_dom_info *info)
+{
+    return info_write(f, info, 0);
 }
 
 /* ---- writer ----------------------------------------------------------------- */
@@ -578,6 +625,12 @@ static int resume_open(dg_dom_writer *w, const dg_dom_info *info, dg_dom_info *f
     if (info->count < found->done)
         return hn_fail(HN_ERR_ARG, "%s: already holds %llu states, more than -n %llu", w->path,
                        (unsigned long long)found->done, (unsigned long long)info->count);
+    if (info->shard_count > 1 && found->total_count != info->total_count)
+        return hn_fail(HN_ERR_ARG, "%s: is a shard of a run of %llu states, not of %llu", w->path,
+                       (unsigned long long)found->total_count,
+                       (unsigned long long)info->total_count);
+    if (found->merged || found->is_virtual)
+        return hn_fail(HN_ERR_ARG, "%s: is a merged file and cannot be continued", w->path);
     uint64_t extent = 0;
     if ((rc = check_shapes(w->file, w->path, found, &extent)))
         return rc;
@@ -780,5 +833,35 @@ int dg_dom_writer_close(dg_dom_writer *w, const char *final)
     if (!rc && final)
         unlink(w->path); /* FILE holds every row now */
     free(w);
+    return rc;
+}
+
+int dg_dom_writer_append_file(dg_dom_writer *w, const char *src, uint64_t rows)
+{
+    hid_t f = hn_h5_open_verified(src);
+    if (f < 0)
+        return (int)f;
+    size_t sb = (size_t)w->info.state_bytes;
+    unsigned char *buf[D_COUNT] = {0};
+    int rc = HN_OK;
+    for (int k = 0; k < D_COUNT && !rc; k++)
+        if (!(buf[k] = malloc((size_t)CHUNK_ROWS * row_bytes(k, (int)sb))))
+            rc = hn_fail(HN_ERR_NOMEM, "%s: out of memory", src);
+    for (uint64_t at = 0; !rc && at < rows; at += CHUNK_ROWS) {
+        uint64_t n = rows - at < CHUNK_ROWS ? rows - at : CHUNK_ROWS;
+        for (int k = 0; k < D_COUNT && !rc; k++)
+            rc = read_block(f, src, k, (int)sb, at, n, buf[k]);
+        struct dg_dom_rows r = {buf[D_STATES],
+                                (const uint16_t *)buf[D_COST],
+                                (const uint16_t *)buf[D_WALK],
+                                (const uint64_t *)buf[D_EXPANDED],
+                                buf[D_SOURCE],
+                                (size_t)n};
+        if (!rc)
+            rc = dg_dom_writer_append(w, &r);
+    }
+    for (int k = 0; k < D_COUNT; k++)
+        free(buf[k]);
+    H5Fclose(f);
     return rc;
 }

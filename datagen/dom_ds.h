@@ -41,14 +41,24 @@ typedef struct dg_dom_info {
     char encoding[128];  /* the domain's encoding name ("" when it has none) */
     char heuristic[128]; /* the admissible heuristic IDA* used */
     char solver[16];     /* "idastar" */
-    char source[32];     /* "random-walk" or "uniform", "+path" with path rows */
+    char source[32];     /* "random-walk", "uniform", "file" or "all"; "+path" with
+                            path rows */
+    char from[512];      /* the instance file of source "file" ("" otherwise) */
+    uint64_t from_crc;   /* CRC-32 of that file's bytes */
     int walk_min, walk_max;
     int path_states; /* 1: every state on each optimal path is a row too */
     uint64_t seed;
+    /* Shard shard_index of shard_count holds the states [first_index,
+     * first_index + count) of the run's total_count (0, 1, 0, count when
+     * unsharded; files without these attributes are unsharded). */
+    int shard_index, shard_count;
+    uint64_t first_index, total_count;
     uint64_t count;     /* sampled states the file holds when complete */
     uint64_t done;      /* sampled states labelled and committed */
     uint64_t committed; /* rows committed (path rows included) */
     int complete;
+    int merged;                     /* shards joined by dg_dom_merge (0: none) */
+    int is_virtual;                 /* 1: the datasets are HDF5 virtual datasets over the shards */
     char version[32], revision[64]; /* of the tool that wrote the file */
 } dg_dom_info;
 
@@ -72,11 +82,14 @@ int dg_dom_is_dataset(const char *path);
 int dg_dom_histogram(const char *path, dg_dom_info *info, uint64_t *hist, size_t cap,
                      uint64_t *by_source, unsigned *max_cost);
 
-/* What `heurnet gen --domain` labels: sampled state g (0..count-1) is the
+/* What `heurnet gen` labels: sampled state g (0..count-1) is the
  * (g mod DG_SEED_BLOCK)-th draw of an RNG seeded with hn_seed_mix(seed,
  * g / DG_SEED_BLOCK): a walk of walk_min..walk_max moves from the goal
- * (dom_walk), or with uniform a dom_random_state. The file therefore never
- * depends on the thread count or on restarts. */
+ * (dom_walk), or with uniform a dom_random_state; with instances it is
+ * instances[g]; with all it is the g-th state of a breadth-first search
+ * from the goal. The file therefore never depends on the thread count,
+ * shards or restarts. Shard i of N holds the contiguous states
+ * [total*i/N, total*(i+1)/N): the shards in order equal the unsharded file. */
 typedef struct dg_dom_gen_opts {
     const dom *d;
     const char *heur_name; /* admissible heuristic (srch_dom_heur_adm) */
@@ -84,15 +97,26 @@ typedef struct dg_dom_gen_opts {
      * NULL: opened by heur_name. */
     const struct srch_dom_heur *heur;
     uint64_t count, seed;
-    int walk_min, walk_max;  /* 0 <= min <= max <= DG_DOM_MAX_WALK */
-    int uniform;             /* draw uniform states instead (facts->has_uniform) */
-    int path_states;         /* also store every state on the optimal path */
-    int threads;             /* labelling threads (>= 1) */
-    srch_limits limits;      /* per state; a state beyond them stops the run */
-    int overwrite;           /* 1: start afresh (drop FILE.part, replace FILE) */
-    uint64_t stop_after;     /* test hook: stop as if interrupted after this many
-                                more states (0 = never) */
-    hn_progress_fn progress; /* states done / states of this run; may be NULL */
+    int walk_min, walk_max; /* 0 <= min <= max <= DG_DOM_MAX_WALK */
+    int uniform;            /* draw uniform states instead (facts->has_uniform) */
+    int path_states;        /* also store every state on the optimal path */
+    int threads;            /* labelling threads (>= 1) */
+    /* Label these states instead (count, seed and walks are ignored); from
+     * and from_crc name their file in the attributes. */
+    const dom_instance_rec *instances;
+    size_t ninstances;
+    const char *from;
+    uint32_t from_crc;
+    /* Every state reachable from the goal, labelled by breadth-first search
+     * (no heuristic; unit-cost reversible domains of at most DG_DOM_ALL_MAX
+     * states). */
+    int all;
+    int shard_index, shard_count; /* 0/1 (or 0/0) when not sharded */
+    srch_limits limits;           /* per state; a state beyond them stops the run */
+    int overwrite;                /* 1: start afresh (drop FILE.part, replace FILE) */
+    uint64_t stop_after;          /* test hook: stop as if interrupted after this many
+                                     more states (0 = never) */
+    hn_progress_fn progress;      /* states done / states of this run; may be NULL */
     void *user;
 } dg_dom_gen_opts;
 
@@ -113,6 +137,21 @@ typedef struct dg_dom_gen_stats {
  * a label above its walk's length (an inadmissible heuristic) or an HDF5
  * failure stop the run with the status and hn_errmsg set. *st may be NULL. */
 int dg_dom_gen_run(const char *path, const dg_dom_gen_opts *o, dg_dom_gen_stats *st);
+
+/* The most states `all` enumerates (the 8-puzzle has 181,440). */
+#define DG_DOM_ALL_MAX (1u << 23)
+
+/* Join the complete shards of one run (any order) into `out`: with
+ * virtual_ds an HDF5 virtual dataset over the shard files (as named; a
+ * shard in out's folder by its bare name, so the set can move together),
+ * else a copy of their rows, compressed and sealed. The shards must agree
+ * on every setting and cover the run without gap or overlap; HN_ERR_ARG
+ * naming the file otherwise, HN_ERR_FORMAT/HN_ERR_IO for unreadable ones.
+ * out is written under a temporary name and renamed when whole. */
+int dg_dom_merge(const char *out, const char *const *shards, int n, int virtual_ds);
+
+/* CRC-32 (zlib) of a file's bytes, for recording --from files. */
+int dg_file_crc32(const char *path, uint32_t *crc);
 
 HEURNET_API_END
 

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "datagen/dataset.h"
 #include "datagen/dom_ds_priv.h"
@@ -51,6 +52,10 @@ struct dgen {
     srch_dom_heur **h; /* one per thread */
     pthread_mutex_t mu;
     uint64_t expanded;
+    uint64_t base;       /* stream index of the file's first state */
+    uint8_t *all_states; /* --all: the enumeration, all_n states */
+    uint16_t *all_cost;
+    uint64_t all_n;
 };
 
 /* ---- the state stream ---- */
@@ -59,6 +64,11 @@ struct dgen {
 static int draw(struct dgen *g, uint64_t idx, uint8_t *s, int *walk)
 {
     const dg_dom_gen_opts *o = g->o;
+    if (o->instances) {
+        memcpy(s, o->instances[idx].state, g->sb);
+        *walk = -1;
+        return HN_OK;
+    }
     uint64_t block = idx / DG_SEED_BLOCK;
     if (!g->rng || block != g->rng_block || idx < g->rng_next) {
         hn_rng_free(g->rng);
@@ -222,8 +232,8 @@ static int emit(struct dgen *g, struct rowbuf *b, size_t i)
 {
     const struct item *it = &g->items[i];
     const uint8_t *s = g->states + i * g->sb;
-    int rc = rowbuf_push(b, s, it->cost, it->expanded,
-                         g->o->uniform ? DG_SOURCE_RANDOM : DG_SOURCE_WALK, it->walk);
+    int src = g->o->instances ? DG_SOURCE_FILE : g->o->uniform ? DG_SOURCE_RANDOM : DG_SOURCE_WALK;
+    int rc = rowbuf_push(b, s, it->cost, it->expanded, src, it->walk);
     g->expanded += it->expanded;
     if (rc || !g->moves)
         return rc;
@@ -283,6 +293,8 @@ static int setup(struct dgen *g, const dg_dom_gen_opts *o)
     g->h = calloc((size_t)nt, sizeof *g->h);
     if (!g->states || !g->items || !g->h || (o->path_states && !g->moves))
         return hn_fail(HN_ERR_NOMEM, "out of memory for %d threads", nt);
+    if (o->all)
+        return HN_OK; /* breadth-first distances: no search */
     g->h[0] =
         o->heur ? srch_dom_heur_clone(o->heur, &rc) : srch_dom_heur_adm(o->d, o->heur_name, &rc);
     for (int t = 1; t < nt && g->h[t - 1]; t++)
@@ -299,6 +311,8 @@ static void teardown(struct dgen *g)
     free(g->states);
     free(g->items);
     free(g->moves);
+    free(g->all_states);
+    free(g->all_cost);
     hn_rng_free(g->rng);
     if (g->o)
         pthread_mutex_destroy(&g->mu);
@@ -321,7 +335,7 @@ static int label(struct dgen *g, dg_dom_writer *w, uint64_t from, uint64_t end, 
         solve_chunk(g);
         size_t ok = 0;
         rc = collect(g, &b, &ok);
-        int wrc = flush_rows(&b, w, at + ok); /* what came before a failure stays */
+        int wrc = flush_rows(&b, w, at + ok - g->base); /* what came before a failure stays */
         rc = rc ? rc : wrc;
         at += ok;
         if (ok < g->n)
@@ -330,35 +344,96 @@ static int label(struct dgen *g, dg_dom_writer *w, uint64_t from, uint64_t end, 
             g->o->progress(at - from, end - from, NULL, g->o->user);
     }
     rowbuf_free(&b);
-    *done = at;
+    *done = at - g->base;
     return rc;
 }
 
-static int make_info(const dg_dom_gen_opts *o, dg_dom_info *in)
+/* --all: the enumerated states [from, end) with their distances, committed
+ * every ALL_ROWS rows. */
+#define ALL_ROWS 65536
+static int label_all(struct dgen *g, dg_dom_writer *w, uint64_t from, uint64_t end, uint64_t *done)
 {
-    memset(in, 0, sizeof *in);
-    const dom_facts *f = dom_facts_of(o->d);
-    if (o->count == 0 || !o->heur_name || o->walk_min < 0 || o->walk_min > o->walk_max ||
+    struct rowbuf b = {.sb = g->sb};
+    int rc = HN_OK;
+    uint64_t at = from;
+    while (!rc && at < end && !hn_stop_requested()) {
+        uint64_t n = end - at < ALL_ROWS ? end - at : ALL_ROWS;
+        for (uint64_t k = at; k < at + n && !rc; k++)
+            rc = rowbuf_push(&b, g->all_states + k * g->sb, g->all_cost[k], 0, DG_SOURCE_ALL, 0);
+        if (!rc)
+            rc = flush_rows(&b, w, at + n - g->base);
+        if (!rc)
+            at += n;
+        if (!rc && g->o->progress)
+            g->o->progress(at - from, end - from, NULL, g->o->user);
+    }
+    rowbuf_free(&b);
+    *done = at - g->base;
+    return rc;
+}
+
+/* States [lo, hi) of `total` that shard i of n holds: contiguous blocks, so
+ * the shards in order concatenate to the unsharded file. */
+static void shard_range(uint64_t total, int i, int n, uint64_t *lo, uint64_t *hi)
+{
+    uint64_t q = total / (uint64_t)n, r = total % (uint64_t)n;
+    *lo = q * (uint64_t)i + r * (uint64_t)i / (uint64_t)n;
+    *hi = q * (uint64_t)(i + 1) + r * (uint64_t)(i + 1) / (uint64_t)n;
+}
+
+static const char *source_kind(const dg_dom_gen_opts *o)
+{
+    return o->all ? "all" : o->instances ? "file" : o->uniform ? "uniform" : "random-walk";
+}
+
+static int check_opts(const dg_dom_gen_opts *o, uint64_t total)
+{
+    int nshard = o->shard_count > 0 ? o->shard_count : 1;
+    if (total == 0 || (!o->all && !o->heur_name) || o->walk_min < 0 || o->walk_min > o->walk_max ||
         o->walk_max > DG_DOM_MAX_WALK)
         return hn_fail(HN_ERR_ARG,
                        "count >= 1, a heuristic and walks of 0 <= A <= B <= %d moves "
                        "are required",
                        DG_DOM_MAX_WALK);
-    if (o->uniform && !f->has_uniform)
+    if (o->shard_index < 0 || o->shard_index >= nshard)
+        return hn_fail(HN_ERR_ARG, "shard %d/%d does not exist", o->shard_index, nshard);
+    if (o->all + !!o->instances + !!o->uniform > 1)
+        return hn_fail(HN_ERR_ARG, "all, instances and uniform exclude each other");
+    if (o->uniform && !dom_facts_of(o->d)->has_uniform)
         return hn_fail(HN_ERR_ARG, "%s cannot draw uniform states; use walks", dom_spec(o->d));
+    return HN_OK;
+}
+
+/* The attributes of this run's file; total: states over all shards. */
+static int make_info(const dg_dom_gen_opts *o, uint64_t total, dg_dom_info *in)
+{
+    memset(in, 0, sizeof *in);
+    const dom_facts *f = dom_facts_of(o->d);
+    int rc = check_opts(o, total), walks = !o->all && !o->instances && !o->uniform;
+    if (rc)
+        return rc;
     snprintf(in->domain, sizeof in->domain, "%s", dom_spec(o->d));
     in->state_bytes = (int)dom_state_bytes(o->d);
     in->inputs = (int)f->inputs;
     snprintf(in->encoding, sizeof in->encoding, "%s", f->encoding ? f->encoding : "");
-    snprintf(in->heuristic, sizeof in->heuristic, "%s", o->heur_name);
-    snprintf(in->solver, sizeof in->solver, "idastar");
-    snprintf(in->source, sizeof in->source, "%s%s", o->uniform ? "uniform" : "random-walk",
-             o->path_states ? "+path" : "");
-    in->walk_min = o->uniform ? 0 : o->walk_min;
-    in->walk_max = o->uniform ? 0 : o->walk_max;
-    in->path_states = !!o->path_states;
-    in->seed = o->seed;
-    in->count = o->count;
+    snprintf(in->heuristic, sizeof in->heuristic, "%s", o->all ? "bfs" : o->heur_name);
+    snprintf(in->solver, sizeof in->solver, "%s", o->all ? "bfs" : "idastar");
+    in->path_states = !o->all && o->path_states;
+    snprintf(in->source, sizeof in->source, "%s%s", source_kind(o), in->path_states ? "+path" : "");
+    if (o->instances) {
+        snprintf(in->from, sizeof in->from, "%s", o->from ? o->from : "");
+        in->from_crc = o->from_crc;
+    }
+    in->walk_min = walks ? o->walk_min : 0;
+    in->walk_max = walks ? o->walk_max : 0;
+    in->seed = o->all || o->instances ? 0 : o->seed;
+    in->shard_index = o->shard_index;
+    in->shard_count = o->shard_count > 0 ? o->shard_count : 1;
+    uint64_t lo, hi;
+    shard_range(total, in->shard_index, in->shard_count, &lo, &hi);
+    in->first_index = lo;
+    in->count = hi - lo;
+    in->total_count = total;
     return HN_OK;
 }
 
@@ -385,12 +460,18 @@ static int existing_final(const char *path, const dg_dom_info *want)
     return HN_OK;
 }
 
-static dg_dom_writer *open_part(const char *part, const dg_dom_gen_opts *o, const dg_dom_info *in,
-                                dg_dom_info *found, int *rc)
+static dg_dom_writer *open_part(const char *path, const char *part, const dg_dom_gen_opts *o,
+                                const dg_dom_info *in, dg_dom_info *found, int *rc)
 {
     memset(found, 0, sizeof *found);
     if (o->overwrite && unlink(part) != 0 && errno != ENOENT) {
         *rc = hn_fail(HN_ERR_IO, "%s: cannot remove: %s", part, strerror(errno));
+        return NULL;
+    }
+    /* afresh: the old FILE goes now, or a rerun after a stop would take it
+     * for this run's finished file */
+    if (o->overwrite && unlink(path) != 0 && errno != ENOENT) {
+        *rc = hn_fail(HN_ERR_IO, "%s: cannot remove: %s", path, strerror(errno));
         return NULL;
     }
     struct stat st; /* an empty FILE.part is a start killed before its header: no rows */
@@ -426,14 +507,28 @@ static void drop_leftovers(const char *part)
         unlink(name);
 }
 
+/* States over all shards; with all, the enumeration goes into g. */
+static int run_total(struct dgen *g, const dg_dom_gen_opts *o, uint64_t *total)
+{
+    *total = o->instances ? (uint64_t)o->ninstances : o->count;
+    if (!o->all)
+        return HN_OK;
+    return dg_dom_enumerate(o->d, DG_DOM_ALL_MAX, &g->all_states, &g->all_cost, total);
+}
+
 int dg_dom_gen_run(const char *path, const dg_dom_gen_opts *o, dg_dom_gen_stats *st)
 {
     dg_dom_gen_stats local;
     st = st ? st : &local;
     memset(st, 0, sizeof *st);
-    dg_dom_info in, found;
+    dg_dom_info in = {0}, found = {0};
     char part[4200];
-    int rc = make_info(o, &in);
+    struct dgen g = {0};
+    uint64_t total = 0;
+    double t0 = hn_now();
+    int rc = run_total(&g, o, &total);
+    if (!rc)
+        rc = make_info(o, total, &in);
     if (!rc && snprintf(part, sizeof part, "%s.part", path) >= (int)sizeof part)
         rc = hn_fail(HN_ERR_ARG, "%s: the path is too long", path);
     if (!rc && !o->overwrite && access(path, F_OK) == 0) {
@@ -441,27 +536,46 @@ int dg_dom_gen_run(const char *path, const dg_dom_gen_opts *o, dg_dom_gen_stats 
         st->complete = !rc;
         if (!rc)
             drop_leftovers(part);
+        free(g.all_states);
+        free(g.all_cost);
         return rc;
     }
-    struct dgen g = {0};
-    dg_dom_writer *w = rc ? NULL : open_part(part, o, &in, &found, &rc);
+    dg_dom_writer *w = rc ? NULL : open_part(path, part, o, &in, &found, &rc);
     if (!rc)
         rc = setup(&g, o);
-    uint64_t end = o->count, done = found.done;
+    g.base = in.first_index;
+    uint64_t end = in.count, done = found.done;
     if (o->stop_after && end - done > o->stop_after)
         end = done + o->stop_after;
-    double t0 = hn_now();
     if (!rc)
-        rc = label(&g, w, found.done, end, &done);
+        rc = (o->all ? label_all : label)(&g, w, g.base + found.done, g.base + end, &done);
     st->seconds = hn_now() - t0;
     st->resumed_from = found.done;
     st->states = done - found.done;
     st->expanded = g.expanded;
     st->rows = w ? dg_dom_writer_rows(w) : 0;
-    st->complete = !rc && done == o->count;
+    st->complete = !rc && done == in.count;
     teardown(&g);
     if (!rc && !st->complete)
         rc = hn_fail(HN_ERR_INTERRUPTED, "%s: stopped after %llu of %llu states", part,
-                     (unsigned long long)done, (unsigned long long)o->count);
+                     (unsigned long long)done, (unsigned long long)in.count);
     return w ? finish(path, part, w, st->complete, rc) : rc;
+}
+
+int dg_file_crc32(const char *path, uint32_t *crc)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return hn_fail(HN_ERR_IO, "%s: cannot open", path);
+    uLong c = crc32(0L, Z_NULL, 0);
+    unsigned char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        c = crc32(c, buf, (uInt)n);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad)
+        return hn_fail(HN_ERR_IO, "%s: read error", path);
+    *crc = (uint32_t)c;
+    return HN_OK;
 }

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "datagen/gen_priv.h"
 
@@ -115,22 +114,4 @@ dg_writer *dg_gen_open(const char *path, const dg_gen_opts *o, const dg_ds_info 
     if (!o->overwrite && access(path, F_OK) == 0)
         return dg_writer_resume(path, info, found, status);
     return dg_writer_create(path, info, status);
-}
-
-int dg_file_crc32(const char *path, uint32_t *crc)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return hn_fail(HN_ERR_IO, "%s: cannot open", path);
-    uLong c = crc32(0L, Z_NULL, 0);
-    unsigned char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        c = crc32(c, buf, (uInt)n);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad)
-        return hn_fail(HN_ERR_IO, "%s: read error", path);
-    *crc = (uint32_t)c;
-    return HN_OK;
 }

@@ -1,13 +1,12 @@
 /* Joining shards: check that they come from one run and cover its boards
  * exactly once, then copy their rows in board order or map them into HDF5
  * virtual datasets. */
-#define _XOPEN_SOURCE 700 /* realpath */
-#include <libgen.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "datagen/dataset_priv.h"
+#include "datagen/dom_ds_priv.h"
 #include "common/hn_h5.h"
 
 struct shard {
@@ -70,71 +69,22 @@ static int copy_rows(dg_writer *w, const struct shard *s)
     return rc;
 }
 
-/* Name under which the virtual file refers to a shard: the bare file name
- * when both lie in the same folder (the set stays movable), else absolute. */
-static void source_name(const char *out, const char *shard, char *buf, size_t cap)
-{
-    char a[PATH_MAX], b[PATH_MAX], oc[PATH_MAX], sc[PATH_MAX];
-    snprintf(oc, sizeof oc, "%s", out);
-    snprintf(sc, sizeof sc, "%s", shard);
-    char *odir = realpath(dirname(oc), a), *sdir = realpath(dirname(sc), b);
-    snprintf(sc, sizeof sc, "%s", shard);
-    const char *base = basename(sc);
-    if (odir && sdir && !strcmp(odir, sdir))
-        snprintf(buf, cap, "%s", base);
-    else if (sdir)
-        snprintf(buf, cap, "%s/%s", sdir, base);
-    else
-        snprintf(buf, cap, "%s", shard);
-}
-
-static int virtual_one(hid_t f, const char *out, int k, const struct shard *s, int n, uint64_t rows,
-                       int cells)
-{
-    hid_t type = dg_ds_file_type(k);
-    int rank = dg_ds_rank(k);
-    hsize_t dims[2] = {rows, (hsize_t)cells};
-    hid_t vs = H5Screate_simple(rank, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE);
-    int ok = vs >= 0 && dcpl >= 0;
-    uint64_t at = 0;
-    for (int i = 0; i < n && ok; i++) {
-        hsize_t cnt[2] = {s[i].info.committed, (hsize_t)cells}, off[2] = {at, 0};
-        hid_t ss = H5Screate_simple(rank, cnt, NULL);
-        char src[PATH_MAX + 64], dsname[16];
-        source_name(out, s[i].path, src, sizeof src);
-        snprintf(dsname, sizeof dsname, "/%s", dg_ds_names[k]);
-        ok = ss >= 0 &&
-             (cnt[0] == 0 || (H5Sselect_hyperslab(vs, H5S_SELECT_SET, off, NULL, cnt, NULL) >= 0 &&
-                              H5Pset_virtual(dcpl, vs, src, dsname, ss) >= 0));
-        if (ss >= 0)
-            H5Sclose(ss);
-        at += s[i].info.committed;
-    }
-    hid_t d = -1;
-    if (ok) {
-        H5Sselect_all(vs);
-        d = H5Dcreate2(f, dg_ds_names[k], type, vs, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-    }
-    if (d >= 0)
-        H5Dclose(d);
-    if (dcpl >= 0)
-        H5Pclose(dcpl);
-    if (vs >= 0)
-        H5Sclose(vs);
-    if (!ok || d < 0)
-        return hn_fail(HN_ERR_HDF5, "%s: cannot create virtual dataset /%s", out, dg_ds_names[k]);
-    return HN_OK;
-}
-
 static int write_virtual(const char *out, const char *part, const struct shard *s, int n,
                          const dg_ds_info *info)
 {
     hid_t f = hn_h5_create(part, -1); /* says why; leaves no empty file behind */
     if (f < 0)
         return (int)f;
-    int rc = HN_OK;
+    const char **paths = malloc((size_t)n * sizeof *paths);
+    uint64_t *rows = malloc((size_t)n * sizeof *rows);
+    int rc = paths && rows ? HN_OK : hn_fail(HN_ERR_NOMEM, "out of memory");
+    for (int i = 0; i < n && !rc; i++)
+        paths[i] = s[i].path, rows[i] = s[i].info.committed;
     for (int k = 0; k < 4 && !rc; k++)
-        rc = virtual_one(f, out, k, s, n, info->committed, info->cells);
+        rc = dg_vds_stack(f, out, dg_ds_names[k], dg_ds_file_type(k), dg_ds_rank(k), info->cells,
+                          paths, rows, n);
+    free(paths);
+    free(rows);
     if (!rc)
         rc = dg_info_write(f, info);
     if (H5Fclose(f) < 0 && !rc)

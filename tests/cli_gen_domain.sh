@@ -214,8 +214,47 @@ max=$(sed -n 's/^cost_min=.* cost_max=\([0-9]*\) .*/\1/p' "$T/info")
 [ "${max:-99}" -le 12 ] || fail "data info: cost_max $max above the walks' 12"
 head -c 3000 "$T/n.h5" >"$T/ncut.h5"
 expect 1 "ncut.h5" "$H" data info "$T/ncut.h5"
-expect 2 "a domain dataset" "$H" data merge -o "$T/m.h5" "$T/n.h5"
-[ ! -e "$T/m.h5" ] || fail "data merge of a domain dataset left a file"
+
+# ---- shards: --shard i/N files merge (copied or virtual) to the unsharded one ----
+for i in 0 1; do
+    "$H" gen --domain npuzzle:3x4 --heuristic lc -n 300 --walk 0-12 --seed 5 --shard $i/2 \
+        -o "$T/n$i.h5" --quiet >/dev/null 2>"$T/err" || fail "gen --shard $i/2: $(cat "$T/err")"
+done
+"$H" data merge -o "$T/nm.h5" "$T/n1.h5" "$T/n0.h5" >"$T/out" 2>"$T/err" ||
+    fail "data merge of domain shards: $(cat "$T/err")"
+grep -q 'rows=300 states=300 virtual=0' "$T/out" || fail "data merge: $(cat "$T/out")"
+"$H" data merge --virtual -o "$T/nv.h5" "$T/n0.h5" "$T/n1.h5" >/dev/null 2>"$T/err" ||
+    fail "data merge --virtual of domain shards: $(cat "$T/err")"
+for f in nm nv; do
+    for d in /states /cost /walk /source /expanded; do
+        h5diff -q "$T/n.h5" "$T/$f.h5" $d $d >/dev/null || fail "merged $f.h5: $d differs"
+    done
+done
+"$H" data info "$T/nv.h5" | grep -q '^shard=0/1 .* merged=2 virtual=1' || fail "data info of a merge"
+expect 1 "missing" "$H" data merge -o "$T/m.h5" "$T/n0.h5"
+expect 1 "different runs" "$H" data merge -o "$T/m.h5" "$T/n0.h5" "$T/p.h5"
+[ ! -e "$T/m.h5" ] || fail "a refused data merge left a file"
+mv "$T/n1.h5" "$T/n1.away"
+expect 1 "n1.h5, which is missing" "$H" data info "$T/nv.h5"
+mv "$T/n1.away" "$T/n1.h5"
+
+# ---- --from FILE: its states in order, the file and its CRC recorded ----
+"$H" domain sample npuzzle:3x4 --walk 8-12 -n 5 --seed 4 >"$T/from.txt"
+"$H" gen --domain npuzzle:3x4 --heuristic lc --from "$T/from.txt" -o "$T/f.h5" --quiet \
+    >/dev/null 2>"$T/err" || fail "gen --from: $(cat "$T/err")"
+"$H" data info "$T/f.h5" >"$T/info"
+grep -q "source=file .*from=$T/from.txt from_crc32=$(crc32 "$T/from.txt" 2>/dev/null || $PY -c "import zlib,sys; print('%08x' % zlib.crc32(open(sys.argv[1],'rb').read()))" "$T/from.txt")" "$T/info" ||
+    fail "gen --from: data info $(head -4 "$T/info")"
+grep -q '^rows_random=0 rows_path=0 rows_random_walk=0 rows_file=5 ' "$T/info" || fail "gen --from: rows"
+expect 2 "does not go with --from" "$H" gen --domain npuzzle:3x4 --from "$T/from.txt" -n 3 -o "$T/x.h5"
+
+# ---- --all: every state by breadth-first search (npuzzle:2x4: 20,160, up to 36) ----
+"$H" gen --domain npuzzle:2x4 --all -o "$T/all.h5" --quiet >/dev/null 2>"$T/err" ||
+    fail "gen --all: $(cat "$T/err")"
+"$H" data info "$T/all.h5" >"$T/info"
+grep -q '^rows=20160 ' "$T/info" && grep -q 'cost_max=36 ' "$T/info" || fail "gen --all: $(cat "$T/info" | head -9)"
+expect 1 "more than" "$H" gen --domain cube3 --all -o "$T/x.h5" --quiet
+expect 2 "breadth-first" "$H" gen --domain npuzzle:2x4 --all --heuristic lc -o "$T/x.h5"
 
 [ "$fails" -eq 0 ] || { echo "$fails failure(s)" >&2; exit 1; }
 echo "cli_gen_domain: ok"
