@@ -1,5 +1,6 @@
 /* heurnet data: look at labelled datasets (info: settings, counts, cost
- * histogram) and join shards (merge: copy or HDF5 virtual dataset). */
+ * histogram; also of the old n-puzzle layout) and join shards (merge: copy
+ * or HDF5 virtual dataset). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,8 @@ static void usage(FILE *f)
                "       heurnet data merge -o OUT.h5 [--virtual] SHARD.h5...\n\n"
                "info    settings, row counts by source and the cost histogram (text)\n"
                "merge   join the shards of one run (any order) into OUT.h5; they must agree\n"
-               "        on every setting, be complete and cover the run without gap\n"
+               "        on every setting, be complete and cover the run without gap (datasets\n"
+               "        of the old n-puzzle layout, /boards, are read but not merged)\n"
                "  -o, --output FILE   merged file (required)\n"
                "  --virtual           write an HDF5 virtual dataset referring to the shards\n"
                "                      instead of copying their rows [copy]\n"
@@ -129,7 +131,7 @@ static int data_info(const char *path)
     return CLI_EXIT_OK;
 }
 
-/* Shards of a domain-dataset run (heurnet gen --domain --shard). */
+/* Shards of one run (heurnet gen --shard, or one per rank under mpirun). */
 static int merge_dom(const char *out, const char *const *shards, int n, int virt)
 {
     dg_dom_info info;
@@ -172,16 +174,7 @@ static int data_merge(int argc, char **argv)
     for (int i = optind; i < argc; i++)
         if (!strcmp(argv[i], out))
             return cli_usage("data merge", "the output %s is also an input", out);
-    if (dg_dom_is_dataset(argv[optind]))
-        return merge_dom(out, (const char *const *)(argv + optind), n, virt);
-    if (dg_merge(out, (const char *const *)(argv + optind), n, virt))
-        return cli_fail("data merge");
-    dg_ds_info info;
-    if (dg_ds_info_read(out, &info))
-        return cli_fail("data merge");
-    printf("file=%s shards=%d rows=%llu boards=%llu virtual=%d\n", out, n,
-           (unsigned long long)info.committed, (unsigned long long)info.done, virt);
-    return CLI_EXIT_OK;
+    return merge_dom(out, (const char *const *)(argv + optind), n, virt);
 }
 
 int cmd_data(int argc, char **argv)

@@ -1,6 +1,7 @@
-/* heurnet gen: label boards with their optimal distance into an HDF5 dataset
- * (random boards, random walks, an instance file, or all 8-puzzle states),
- * resumable, sharded, and under MPI one shard per rank plus a virtual file. */
+/* heurnet gen: label states of any domain with their optimal cost into an
+ * HDF5 dataset (random walks, uniform states, an instance file, or every
+ * state of a small domain), resumable, sharded, and under MPI one shard per
+ * rank plus a virtual file. --puzzle N is --domain npuzzle:WxW. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,45 +13,60 @@
 #endif
 
 #include "cli/cli.h"
-#include "cli/dom_cli.h"
 #include "common/hn.h"
 #include "datagen/dg.h"
 #include "domains/dom.h"
 #include "search/generic/srch_dom.h"
-#include "search/srch.h"
 
-struct gen_args {
+struct dgen_args {
+    const char *heur, *out, *from, *shard, *domain, *goal;
     long puzzle;
-    const char *goal, *label, *from, *out, *shard;
-    uint64_t count, seed, stop_after, max_expanded;
-    long threads, walk;
-    int path_states, all, quiet, force, has_count;
+    char spec[512];
+    dg_dom_gen_opts o;
+    int quiet, has_walk;
 };
 
-static void usage(FILE *f)
+/* W for the (W*W - 1)-puzzle, else 0. */
+static int square_side(long n)
 {
-    fprintf(f, "usage: heurnet gen [options] -o FILE.h5\n"
-               "Label boards with their optimal distance (IDA*) into an HDF5 dataset.\n"
-               "Rerunning the same command continues an unfinished file.\n\n"
-               "  --puzzle 8|15|24      board size [15]\n"
-               "  --domain D            npuzzle:3x3, npuzzle:4x4:blank-last, ... (as --puzzle\n"
-               "                        and --goal); other domains: heurnet gen --domain D --help\n"
-               "  --goal LAYOUT         blank-first | blank-last [blank-first]\n"
-               "  -n, --count N         boards over all shards [required; not with --from/--all]\n"
+    for (int w = 2; w <= 8; w++)
+        if ((long)w * w - 1 == n)
+            return w;
+    return 0;
+}
+
+static void dgen_usage(FILE *f)
+{
+    fprintf(f, "usage: heurnet gen [--puzzle N | --domain D] [options] -n N -o FILE.h5\n"
+               "Label states with their optimal cost (IDA* with an admissible heuristic, or\n"
+               "breadth-first search with --all) into a dataset (docs/formats.md). FILE.part\n"
+               "holds the rows until every state is labelled; rerunning the same command\n"
+               "continues it.\n\n"
+               "  --puzzle N            the N-puzzle: --domain npuzzle:WxW [15]\n"
+               "  --goal LAYOUT         with --puzzle: blank-first | blank-last [blank-first]\n"
+               "  --domain D            npuzzle:4x4, npuzzle:3x4:blank-last, cube3,\n"
+               "                        ./libpancake.so:12, ...\n"
+               "  --heuristic H         admissible heuristic (or --label H): lc, pdb:P, max:A,B,\n"
+               "                        ... [8-puzzle lc, 15: pdb:7-8, 24: pdb:6-6-6-6, else the\n"
+               "                        domain's first]\n"
+               "  -n, --count N         sampled states over all shards (required unless\n"
+               "                        --from or --all)\n"
+               "  --walk A-B | K        random walks of A..B (or K) moves from the goal\n"
+               "                        [n-puzzle up to 5x5: uniform states; else 1-30]\n"
+               "  --uniform             uniformly random states instead of walks\n"
+               "  --from FILE           label the states of an instance file (recorded with\n"
+               "                        its CRC-32)\n"
+               "  --all                 every state reachable from the goal, exact distances by\n"
+               "                        breadth-first search (small domains: the 8-puzzle's\n"
+               "                        181,440) [off]\n"
+               "  --path-states         also store every state on each optimal path (/source 1)\n"
                "  --seed S              random seed [1]\n"
-               "  --label H             solver heuristic (or --heuristic H): pdb:7-8, pdb:6-6-3,\n"
-               "                        pdb:5-5-5, pdb:6-6-6-6, lc, manhattan, max:A,B\n"
-               "                        [8: lc, 15: pdb:7-8, 24: pdb:6-6-6-6]\n"
+               "  --shard i/N           write shard i of N (contiguous blocks of states) [0/1]\n"
                "  --threads T           labelling threads [online CPUs]\n"
-               "  --path-states         also store each board on the optimal path with its\n"
-               "                        remaining distance (/source = 1 marks them) [off]\n"
-               "  --walk L              random walks of L moves instead of uniform boards [off]\n"
-               "  --from FILE           label the boards of an instance file [none]\n"
-               "  --all                 all 181,440 8-puzzle states, exact (BFS) [off]\n"
-               "  --shard i/N           write shard i of N (contiguous blocks of boards) [0/1]\n"
-               "  --max-expanded N      stop with an error when a board needs more [0 = none]\n"
-               "  --force               start afresh even if FILE exists [continue it]\n"
-               "  --stop-after N        (testing) stop as if interrupted after N boards [off]\n"
+               "  --max-expanded N      per state: stop with an error beyond N expansions [none]\n"
+               "  --time-limit S        per state: stop with an error beyond S seconds [none]\n"
+               "  --force               start afresh (drop FILE.part, replace FILE)\n"
+               "  --stop-after N        (testing) stop as if interrupted after N states\n"
                "  --quiet               no progress on stderr\n"
                "  -o, --output FILE     the dataset to write (required)\n"
                "  -h, --help            this help\n"
@@ -78,154 +94,6 @@ static int parse_shard(const char *s, int *index, int *count)
     return 0;
 }
 
-/* getopt codes of the long options without a short form */
-enum {
-    O_PUZ = 256,
-    O_GOAL,
-    O_COUNT,
-    O_SEED,
-    O_LABEL,
-    O_THR,
-    O_PATH,
-    O_WALK,
-    O_FROM,
-    O_ALL,
-    O_SHARD,
-    O_MAXEXP,
-    O_FORCE,
-    O_STOP,
-    O_QUIET
-};
-
-/* One option of parse_args: 0, or what parse_args returns for it. */
-static int gen_option(int c, const char *arg, struct gen_args *a)
-{
-    switch (c) {
-    case O_PUZ:
-        if (cli_parse_long(arg, 0, 100, &a->puzzle) || !srch_np_puzzle_width(a->puzzle))
-            return cli_usage("gen", "--puzzle must be 8, 15 or 24, not '%s'", arg);
-        break;
-    case O_GOAL:
-        a->goal = arg;
-        break;
-    case O_COUNT:
-        if (cli_parse_u64(arg, &a->count) || a->count == 0)
-            return cli_usage("gen", "--count must be a positive integer, not '%s'", arg);
-        a->has_count = 1;
-        break;
-    case O_SEED:
-        if (cli_parse_u64(arg, &a->seed))
-            return cli_usage("gen", "--seed must be a non-negative integer, not '%s'", arg);
-        break;
-    case O_LABEL:
-        a->label = arg;
-        break;
-    case O_THR:
-        if (cli_parse_long(arg, 1, 1024, &a->threads))
-            return cli_usage("gen", "--threads must be 1..1024, not '%s'", arg);
-        break;
-    case O_PATH:
-        a->path_states = 1;
-        break;
-    case O_WALK:
-        if (cli_parse_long(arg, 1, SRCH_NP_MAX_PATH, &a->walk))
-            return cli_usage("gen", "--walk must be 1..%d moves, not '%s'", SRCH_NP_MAX_PATH, arg);
-        break;
-    case O_FROM:
-        a->from = arg;
-        break;
-    case O_ALL:
-        a->all = 1;
-        break;
-    case O_SHARD:
-        a->shard = arg;
-        break;
-    case O_MAXEXP:
-        if (cli_parse_u64(arg, &a->max_expanded))
-            return cli_usage("gen", "--max-expanded must be an integer, not '%s'", arg);
-        break;
-    case O_FORCE:
-        a->force = 1;
-        break;
-    case O_STOP:
-        if (cli_parse_u64(arg, &a->stop_after) || a->stop_after == 0)
-            return cli_usage("gen", "--stop-after must be a positive integer");
-        break;
-    case O_QUIET:
-        a->quiet = 1;
-        break;
-    case 'o':
-        a->out = arg;
-        break;
-    case 'h':
-        usage(stdout);
-        return -1;
-    default:
-        return cli_usage("gen", "unknown option");
-    }
-    return 0;
-}
-
-/* The options that exclude or need each other, once all are read. */
-static int check_args(const struct gen_args *a)
-{
-    if (!a->out)
-        return cli_usage("gen", "-o FILE is required");
-    if (a->all + !!a->from + (a->walk > 0) > 1)
-        return cli_usage("gen", "--all, --from and --walk exclude each other");
-    if ((a->all || a->from) && a->has_count)
-        return cli_usage("gen", "--count does not go with --%s (the boards are given)",
-                         a->all ? "all" : "from");
-    if (!a->all && !a->from && !a->has_count)
-        return cli_usage("gen", "--count N is required");
-    if (a->all && (a->label || a->path_states))
-        return cli_usage("gen", "--all labels by breadth-first search: drop --label/--path-states");
-    if (a->all && a->puzzle != 8)
-        return cli_usage("gen", "--all is for the 8-puzzle (181,440 states) only");
-    return 0;
-}
-
-static int parse_args(int argc, char **argv, struct gen_args *a)
-{
-    static const struct option opts[] = {{"puzzle", required_argument, 0, O_PUZ},
-                                         {"goal", required_argument, 0, O_GOAL},
-                                         {"count", required_argument, 0, O_COUNT},
-                                         {"seed", required_argument, 0, O_SEED},
-                                         {"label", required_argument, 0, O_LABEL},
-                                         {"heuristic", required_argument, 0, O_LABEL},
-                                         {"threads", required_argument, 0, O_THR},
-                                         {"path-states", no_argument, 0, O_PATH},
-                                         {"walk", required_argument, 0, O_WALK},
-                                         {"from", required_argument, 0, O_FROM},
-                                         {"all", no_argument, 0, O_ALL},
-                                         {"shard", required_argument, 0, O_SHARD},
-                                         {"max-expanded", required_argument, 0, O_MAXEXP},
-                                         {"force", no_argument, 0, O_FORCE},
-                                         {"stop-after", required_argument, 0, O_STOP},
-                                         {"quiet", no_argument, 0, O_QUIET},
-                                         {"output", required_argument, 0, 'o'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    *a = (struct gen_args){
-        .puzzle = 15, .goal = "blank-first", .seed = 1, .threads = ncpu > 0 ? ncpu : 1};
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "n:o:h", opts, NULL)) != -1) {
-        int st = gen_option(c == 'n' ? O_COUNT : c, optarg, a);
-        if (st)
-            return st;
-    }
-    if (optind < argc)
-        return cli_usage("gen", "unexpected argument '%s'", argv[optind]);
-    return check_args(a);
-}
-
-static const char *default_label(long puzzle)
-{
-    return puzzle == 8 ? "lc" : puzzle == 15 ? "pdb:7-8" : "pdb:6-6-6-6";
-}
-
 /* The reporter is made on the first report: only the library knows how many
  * boards remain after a resume. */
 struct progress_ctx {
@@ -245,105 +113,6 @@ static void on_parse_error(const char *msg, void *user)
 {
     (void)user;
     fprintf(stderr, "heurnet gen: %s\n", msg);
-}
-
-/* Instances of --from; prints every bad line. 0 or an exit code. */
-static int load_from(const struct gen_args *a, dg_gen_opts *o, srch_np_instance **inst)
-{
-    size_t n = 0;
-    int rc = srch_np_parse_file(a->from, o->width, o->goal, on_parse_error, NULL, inst, &n);
-    if (rc)
-        return cli_fail("gen");
-    if (n == 0) {
-        fprintf(stderr, "heurnet gen: %s: no boards in the file\n", a->from);
-        return CLI_EXIT_FAIL;
-    }
-    if (dg_file_crc32(a->from, &o->from_crc))
-        return cli_fail("gen");
-    o->instances = *inst;
-    o->ninstances = n;
-    o->from = a->from;
-    return 0;
-}
-
-static int report(const char *path, int rc, const dg_gen_stats *st)
-{
-    if (rc && rc != HN_ERR_INTERRUPTED)
-        return cli_fail("gen");
-    double rate = st->seconds > 0 ? (double)st->boards / st->seconds : 0.0;
-    printf("file=%s boards=%llu rows=%llu resumed_from=%llu seconds=%.2f boards_per_s=%.1f "
-           "expanded_mean=%.1f complete=%d\n",
-           path, (unsigned long long)st->boards, (unsigned long long)st->rows,
-           (unsigned long long)st->resumed_from, st->seconds, rate,
-           st->boards ? (double)st->expanded / (double)st->boards : 0.0, st->complete);
-    fflush(stdout);
-    if (rc == HN_ERR_INTERRUPTED) {
-        fprintf(stderr,
-                "heurnet gen: %s\nheurnet gen: the file is valid; rerun the same command to "
-                "continue\n",
-                hn_errmsg());
-        return CLI_EXIT_FAIL;
-    }
-    return CLI_EXIT_OK;
-}
-
-/* Fill the library options from the arguments (heuristic excluded). */
-static int setup_opts(const struct gen_args *a, dg_gen_opts *o)
-{
-    memset(o, 0, sizeof *o);
-    o->width = srch_np_puzzle_width(a->puzzle);
-    if (srch_np_goal_parse(a->goal, &o->goal))
-        return cli_usage("gen", "--goal must be blank-first or blank-last, not '%s'", a->goal);
-    o->count = a->count;
-    o->seed = a->seed;
-    o->threads = (int)a->threads;
-    o->path_states = a->path_states;
-    o->walk_length = (int)a->walk;
-    o->shard_count = 1;
-    if (a->shard && parse_shard(a->shard, &o->shard_index, &o->shard_count))
-        return cli_usage("gen", "--shard must be i/N with 0 <= i < N, not '%s'", a->shard);
-    o->limits.max_expanded = a->max_expanded;
-    o->overwrite = a->force;
-    o->stop_after = a->stop_after;
-    o->heur_name = a->label ? a->label : default_label(a->puzzle);
-    return 0;
-}
-
-static int run(const struct gen_args *a, dg_gen_opts *o, const char *path)
-{
-    srch_np_heur *h = NULL;
-    srch_np_instance *inst = NULL;
-    int rc = 0;
-    if (a->from)
-        rc = load_from(a, o, &inst);
-    if (!rc && !a->all)
-        rc = cli_heur_get(o->heur_name, o->width, o->goal, a->quiet, &h);
-    if (rc) {
-        free(inst);
-        return rc;
-    }
-    o->heur = h;
-    if (!a->quiet)
-        fprintf(stderr,
-                "heurnet gen: %ld-puzzle %s, label %s, %s%s, seed %llu, shard %d/%d, %d threads "
-                "-> %s (heurnet %s, %s)\n",
-                a->puzzle, a->goal, a->all ? "bfs" : o->heur_name,
-                a->all    ? "all states"
-                : a->from ? a->from
-                : a->walk ? "random walks"
-                          : "random boards",
-                a->path_states ? " + path states" : "", (unsigned long long)a->seed, o->shard_index,
-                o->shard_count, o->threads, path, hn_version(), hn_revision());
-    struct progress_ctx pc = {NULL, a->quiet};
-    o->progress = on_progress;
-    o->user = &pc;
-    dg_gen_stats st;
-    int lib = a->all ? dg_gen_all(path, o, &st) : dg_gen_run(path, o, &st);
-    hn_progress_finish(pc.p);
-    rc = report(path, lib, &st);
-    srch_np_heur_free(h);
-    free(inst);
-    return rc;
 }
 
 #ifdef HEURNET_MPI
@@ -408,90 +177,7 @@ static int run_mpi(const char *out, int quiet, shard_fn run_shard, merge_fn merg
     MPI_Finalize();
     return rank == 0 ? worst : rc;
 }
-
-/* The n-puzzle run of one shard (run_mpi's shard_fn). */
-struct np_ctx {
-    const struct gen_args *a;
-    dg_gen_opts *o;
-};
-
-static int np_shard(void *ctx, const char *path, int index, int count, int quiet)
-{
-    struct np_ctx *c = ctx;
-    struct gen_args ar = *c->a;
-    ar.quiet = quiet;
-    c->o->shard_index = index;
-    c->o->shard_count = count;
-    return run(&ar, c->o, path);
-}
 #endif
-
-static int gen_npuzzle(int argc, char **argv)
-{
-    struct gen_args a;
-    int rc = parse_args(argc, argv, &a);
-    if (rc)
-        return rc < 0 ? CLI_EXIT_OK : rc;
-    dg_gen_opts o;
-    if ((rc = setup_opts(&a, &o)))
-        return rc;
-    cli_log_init(a.quiet);
-    hn_stop_install();
-#ifdef HEURNET_MPI
-    if (under_mpirun()) {
-        if (a.shard)
-            return cli_usage("gen", "--shard is set by mpirun (one shard per rank)");
-        struct np_ctx c = {&a, &o};
-        return run_mpi(a.out, a.quiet, np_shard, dg_merge, &c);
-    }
-#endif
-    return run(&a, &o, a.out);
-}
-
-/* ---- any domain: optimal labels by IDA* with an admissible heuristic ---- */
-
-struct dgen_args {
-    const char *heur, *out, *from, *shard;
-    dg_dom_gen_opts o;
-    int quiet, has_walk;
-};
-
-static void dgen_usage(FILE *f)
-{
-    fprintf(f, "usage: heurnet gen --domain D [options] -n N -o FILE.h5\n"
-               "Label states of any domain with their optimal cost (IDA* with an admissible\n"
-               "heuristic) into a domain dataset (docs/formats.md). Square n-puzzles of 3x3..5x5\n"
-               "take the n-puzzle options instead (heurnet gen --help).\n"
-               "FILE.part holds the rows until every state is labelled; rerunning the same\n"
-               "command continues it.\n\n"
-               "  --domain D            npuzzle:3x4, cube3, ./libpancake.so:12, ... (required)\n"
-               "  --heuristic H         admissible heuristic (lc, pdb:P, max:A,B, ...)\n"
-               "                        [the domain's first]\n"
-               "  -n, --count N         sampled states over all shards (required unless\n"
-               "                        --from or --all)\n"
-               "  --walk A-B | K        random walks of A..B (or K) moves from the goal\n"
-               "                        [n-puzzle up to 5x5: uniform states; else 1-30]\n"
-               "  --uniform             uniformly random states instead of walks\n"
-               "  --from FILE           label the states of an instance file (recorded with\n"
-               "                        its CRC-32)\n"
-               "  --all                 every state reachable from the goal, exact distances by\n"
-               "                        breadth-first search (small domains) [off]\n"
-               "  --path-states         also store every state on each optimal path (/source 1)\n"
-               "  --seed S              random seed [1]\n"
-               "  --shard i/N           write shard i of N (contiguous blocks of states) [0/1]\n"
-               "  --threads T           labelling threads [online CPUs]\n"
-               "  --max-expanded N      per state: stop with an error beyond N expansions [none]\n"
-               "  --time-limit S        per state: stop with an error beyond S seconds [none]\n"
-               "  --force               start afresh (drop FILE.part, replace FILE)\n"
-               "  --stop-after N        (testing) stop as if interrupted after N states\n"
-               "  --quiet               no progress on stderr\n"
-               "  -o, --output FILE     the dataset to write (required)\n"
-#ifdef HEURNET_MPI
-               "Under mpirun each rank writes FILE-stem.shardR-of-K.h5 and rank 0 writes FILE\n"
-               "as a virtual dataset joining them.\n"
-#endif
-    );
-}
 
 static int dgen_walk(const char *arg, dg_dom_gen_opts *o)
 {
@@ -511,14 +197,44 @@ static int dgen_walk(const char *arg, dg_dom_gen_opts *o)
     return 0;
 }
 
-enum { D_DOMAIN = 300, D_HEUR, D_WALK, D_UNIFORM, D_PATH, D_SEED, D_THR, D_MAXEXP, D_TIME };
+/* getopt codes of the long options without a short form */
+enum {
+    D_DOMAIN = 300,
+    D_PUZZLE,
+    D_GOAL,
+    D_HEUR,
+    D_WALK,
+    D_UNIFORM,
+    D_FROM,
+    D_ALL,
+    D_PATH,
+    D_SEED,
+    D_SHARD,
+    D_THR,
+    D_MAXEXP,
+    D_TIME,
+    D_FORCE,
+    D_STOP,
+    D_QUIET
+};
 
 static int dgen_option(int c, const char *arg, struct dgen_args *a)
 {
     dg_dom_gen_opts *o = &a->o;
     long v;
     switch (c) {
-    case D_DOMAIN: /* opened by the caller */
+    case D_DOMAIN:
+        a->domain = arg;
+        return 0;
+    case D_PUZZLE:
+        return cli_parse_long(arg, 3, 63, &a->puzzle) || !square_side(a->puzzle)
+                   ? cli_usage("gen",
+                               "--puzzle must be 8, 15, 24, 35, ... (N + 1 a square), not "
+                               "'%s'",
+                               arg)
+                   : 0;
+    case D_GOAL:
+        a->goal = arg;
         return 0;
     case D_HEUR:
         a->heur = arg;
@@ -557,25 +273,25 @@ static int dgen_option(int c, const char *arg, struct dgen_args *a)
         return cli_parse_double(arg, &o->limits.time_limit) || !(o->limits.time_limit > 0)
                    ? cli_usage("gen", "--time-limit must be a positive number, not '%s'", arg)
                    : 0;
-    case O_FROM:
+    case D_FROM:
         a->from = arg;
         return 0;
-    case O_ALL:
+    case D_ALL:
         o->all = 1;
         return 0;
-    case O_SHARD:
+    case D_SHARD:
         a->shard = arg;
         return parse_shard(arg, &o->shard_index, &o->shard_count)
                    ? cli_usage("gen", "--shard must be i/N with 0 <= i < N, not '%s'", arg)
                    : 0;
-    case O_FORCE:
+    case D_FORCE:
         o->overwrite = 1;
         return 0;
-    case O_STOP:
+    case D_STOP:
         return cli_parse_u64(arg, &o->stop_after) || o->stop_after == 0
                    ? cli_usage("gen", "--stop-after must be a positive integer")
                    : 0;
-    case O_QUIET:
+    case D_QUIET:
         a->quiet = 1;
         return 0;
     case 'o':
@@ -585,7 +301,7 @@ static int dgen_option(int c, const char *arg, struct dgen_args *a)
         dgen_usage(stdout);
         return -1;
     default:
-        return cli_usage("gen", "unknown option (on a domain: see heurnet gen --domain D --help)");
+        return cli_usage("gen", "unknown option");
     }
 }
 
@@ -608,25 +324,45 @@ static int dgen_check(const struct dgen_args *a)
     return 0;
 }
 
+static int dgen_spec(struct dgen_args *a)
+{
+    if (a->domain && (a->puzzle || a->goal))
+        return cli_usage("gen", "--domain excludes --puzzle and --goal (npuzzle:4x4:blank-last "
+                                "names both)");
+    if (a->domain) {
+        snprintf(a->spec, sizeof a->spec, "%s", a->domain);
+        return 0;
+    }
+    const char *goal = a->goal ? a->goal : "blank-first";
+    if (strcmp(goal, "blank-first") && strcmp(goal, "blank-last"))
+        return cli_usage("gen", "--goal must be blank-first or blank-last, not '%s'", goal);
+    int w = square_side(a->puzzle ? a->puzzle : 15);
+    snprintf(a->spec, sizeof a->spec, "npuzzle:%dx%d%s", w, w,
+             strcmp(goal, "blank-last") ? "" : ":blank-last");
+    return 0;
+}
+
 static int dgen_parse(int argc, char **argv, struct dgen_args *a)
 {
     static const struct option opts[] = {{"domain", required_argument, 0, D_DOMAIN},
+                                         {"puzzle", required_argument, 0, D_PUZZLE},
+                                         {"goal", required_argument, 0, D_GOAL},
                                          {"heuristic", required_argument, 0, D_HEUR},
                                          {"label", required_argument, 0, D_HEUR},
                                          {"count", required_argument, 0, 'n'},
                                          {"walk", required_argument, 0, D_WALK},
                                          {"uniform", no_argument, 0, D_UNIFORM},
-                                         {"from", required_argument, 0, O_FROM},
-                                         {"all", no_argument, 0, O_ALL},
+                                         {"from", required_argument, 0, D_FROM},
+                                         {"all", no_argument, 0, D_ALL},
                                          {"path-states", no_argument, 0, D_PATH},
                                          {"seed", required_argument, 0, D_SEED},
-                                         {"shard", required_argument, 0, O_SHARD},
+                                         {"shard", required_argument, 0, D_SHARD},
                                          {"threads", required_argument, 0, D_THR},
                                          {"max-expanded", required_argument, 0, D_MAXEXP},
                                          {"time-limit", required_argument, 0, D_TIME},
-                                         {"force", no_argument, 0, O_FORCE},
-                                         {"stop-after", required_argument, 0, O_STOP},
-                                         {"quiet", no_argument, 0, O_QUIET},
+                                         {"force", no_argument, 0, D_FORCE},
+                                         {"stop-after", required_argument, 0, D_STOP},
+                                         {"quiet", no_argument, 0, D_QUIET},
                                          {"output", required_argument, 0, 'o'},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
@@ -644,7 +380,8 @@ static int dgen_parse(int argc, char **argv, struct dgen_args *a)
             return rc;
     if (optind < argc)
         return cli_usage("gen", "unexpected argument '%s'", argv[optind]);
-    return dgen_check(a);
+    int rc2 = dgen_check(a);
+    return rc2 ? rc2 : dgen_spec(a);
 }
 
 static int dgen_report(const char *path, int rc, const dg_dom_gen_stats *st)
@@ -696,15 +433,25 @@ static int default_uniform(const dom *d)
            dom_facts_of(d)->has_uniform;
 }
 
-/* The heuristic by name (the domain's first by default), opened once so a
- * bad name is a usage error before any file is touched. */
+/* The default heuristic: the published PDBs of the 15- and 24-puzzle and
+ * linear conflicts for the 8-puzzle (each the fastest labeller there), else
+ * the domain's first. */
+static const char *default_heur(const dom *d, char *buf, size_t cap)
+{
+    int w = 0, h = 0;
+    if (sscanf(dom_spec(d), "npuzzle:%dx%d", &w, &h) == 2 && w == h && w >= 3 && w <= 5)
+        return w == 3 ? "lc" : w == 4 ? "pdb:7-8" : "pdb:6-6-6-6";
+    const char *heurs = dom_facts_of(d)->heuristics;
+    snprintf(buf, cap, "%.*s", (int)strcspn(heurs ? heurs : "", ","), heurs ? heurs : "");
+    return buf;
+}
+
+/* The heuristic by name, opened once so a bad name is a usage error before
+ * any file is touched. */
 static int dgen_heur(struct dgen_args *a, srch_dom_heur **probe)
 {
-    const char *heurs = dom_facts_of(a->o.d)->heuristics;
     static char first[128];
-    snprintf(first, sizeof first, "%.*s", (int)strcspn(heurs ? heurs : "", ","),
-             heurs ? heurs : "");
-    a->o.heur_name = a->heur ? a->heur : first;
+    a->o.heur_name = a->heur ? a->heur : default_heur(a->o.d, first, sizeof first);
     if (a->o.all)
         return 0;
     if (!a->o.heur_name[0])
@@ -764,16 +511,16 @@ static int dgen_start(struct dgen_args *a)
     return dgen_run(a, a->out, a->quiet);
 }
 
-static int gen_domain(const char *spec, int argc, char **argv)
+int cmd_gen(int argc, char **argv)
 {
     struct dgen_args a;
     int rc = dgen_parse(argc, argv, &a);
     if (rc)
         return rc < 0 ? CLI_EXIT_OK : rc;
     int st;
-    dom *d = dom_open(spec, &st);
+    dom *d = dom_open(a.spec, &st);
     if (!d)
-        return cli_usage("gen", "--domain %s: %s", spec, hn_errmsg());
+        return cli_usage("gen", "--domain %s: %s", a.spec, hn_errmsg());
     a.o.d = d;
     if (!a.has_walk && !a.o.all && !a.from && !a.o.uniform)
         a.o.uniform = default_uniform(d);
@@ -787,24 +534,5 @@ static int gen_domain(const char *spec, int argc, char **argv)
     srch_dom_heur_free(probe);
     free(recs);
     dom_free(d);
-    return rc;
-}
-
-/* --domain: a square n-puzzle up to 5x5 is --puzzle N --goal G on the
- * specialised path; every other domain goes through gen_domain. */
-int cmd_gen(int argc, char **argv)
-{
-    char spec[512];
-    int rc = cli_dom_spec("gen", argc, argv, spec, sizeof spec), nc;
-    if (rc || !spec[0])
-        return rc ? rc : gen_npuzzle(argc, argv);
-    char **nv = malloc(sizeof *nv * ((size_t)argc + 6));
-    if (!nv)
-        return CLI_EXIT_FAIL;
-    if (cli_dom_specialised(spec, argc, argv, nv, &nc))
-        rc = gen_npuzzle(nc, nv);
-    else
-        rc = gen_domain(spec, argc, argv);
-    free(nv);
     return rc;
 }

@@ -1,18 +1,17 @@
-/* datagen/dataset.h: labelled n-puzzle datasets in HDF5 (writer, reader,
- * merge) and the labelled-data generator behind `heurnet gen`. Part of the
- * datagen module; datagen/dg.h includes it.
+/* datagen/dataset.h: what every dataset shares (row sources, the seed
+ * block) and the read-only reader of n-puzzle datasets of the old layout,
+ * which heurnet gen wrote before the n-puzzle became a domain (it writes
+ * domain datasets now, datagen/dom_ds.h). Part of the datagen module;
+ * datagen/dg.h includes it.
  *
- * File layout (docs/formats.md "Datasets"):
+ * Old layout (docs/formats.md "Old n-puzzle datasets"):
  *   /boards   uint8  [rows, cells]  tiles row-major, 0 = blank
  *   /cost     uint16 [rows]         optimal distance to the goal
  *   /expanded uint64 [rows]         nodes the labelling solver expanded
  *                                   (0 for rows that needed no own search)
  *   /source   uint8  [rows]         enum dg_source, per row
- * all chunked, shuffle + deflate, extent unlimited in rows.
- * Root attributes: see dg_ds_info. A file is valid at every moment the writer
- * is not inside dg_writer_append/commit: the dataset extent then equals the
- * attribute `committed`, and `complete` is 1 only once the requested count is
- * written. Readers use `committed` rows (never more than the extent). */
+ * Root attributes: see dg_ds_info. Readers use `committed` rows (never more
+ * than the extent). */
 #ifndef DG_DATASET_H
 #define DG_DATASET_H
 
@@ -25,21 +24,18 @@ HEURNET_API_BEGIN
 
 /* Where a row comes from (the /source dataset). */
 enum dg_source {
-    DG_SOURCE_RANDOM = 0, /* uniform random solvable board */
-    DG_SOURCE_PATH = 1,   /* a board on the optimal path of the previous sampled board */
+    DG_SOURCE_RANDOM = 0, /* uniformly random (solvable) state */
+    DG_SOURCE_PATH = 1,   /* a state on the optimal path of the previous sampled one */
     DG_SOURCE_WALK = 2,   /* random walk from the goal */
-    DG_SOURCE_FILE = 3,   /* a board of an instance file */
-    DG_SOURCE_ALL = 4     /* enumeration of every state (8-puzzle) */
+    DG_SOURCE_FILE = 3,   /* a state of an instance file */
+    DG_SOURCE_ALL = 4     /* enumeration of every state (--all) */
 };
-/* "random", "path", "random-walk", "file", "all"; "?" for other values. */
-const char *dg_source_name(int source);
 
-/* Boards are drawn in blocks of this many indices; block b uses an RNG seeded
+/* States are drawn in blocks of this many indices; block b uses an RNG seeded
  * with hn_seed_mix(seed, b). Recorded in the file as `seed_block`. */
 #define DG_SEED_BLOCK 4096
 
-/* Everything a dataset file says about itself: enough to reproduce it, to
- * resume it, and to check that shards belong together. Strings are
+/* Everything an old dataset file says about itself. Strings are
  * NUL-terminated and truncated to their arrays. */
 typedef struct dg_ds_info {
     int width, cells;   /* 4, 16 for the 15-puzzle */
@@ -64,41 +60,6 @@ typedef struct dg_ds_info {
     int is_virtual;                 /* 1 when /boards etc. are HDF5 virtual datasets */
     char version[32], revision[64]; /* of the tool that wrote the file */
 } dg_ds_info;
-
-/* ---- writer ------------------------------------------------------------ */
-
-typedef struct dg_writer dg_writer;
-
-/* Create `path` (replacing any file there) with the datasets empty and the
- * attributes of `info` (done/committed/complete start at 0). Returns NULL and
- * sets *status (may be NULL) with hn_errmsg naming the file on failure. */
-dg_writer *dg_writer_create(const char *path, const dg_ds_info *info, int *status);
-
-/* Reopen an unfinished (or finished) dataset to continue it. Fails with
- * HN_ERR_ARG and a message naming the first differing attribute when the file
- * was made with other settings; `count` may grow when the file is unsharded.
- * On success *found holds the file's info (done, committed) and the file's
- * count is raised to info->count. Rows beyond `committed` (a run killed while
- * writing) are cut off. */
-dg_writer *dg_writer_resume(const char *path, const dg_ds_info *info, dg_ds_info *found,
-                            int *status);
-
-/* Append n rows. expanded may be NULL (stored as 0); source may be NULL (every
- * row gets the default source of the file's `source` attribute). The rows are
- * not committed until dg_writer_commit. */
-int dg_writer_append(dg_writer *w, const uint8_t *boards, const uint16_t *cost,
-                     const uint64_t *expanded, const uint8_t *source, size_t n);
-
-/* Record that `done` boards are finished and every appended row is
- * committed, then flush the file to disk. */
-int dg_writer_commit(dg_writer *w, uint64_t done);
-
-/* Rows committed so far. */
-uint64_t dg_writer_rows(const dg_writer *w);
-
-/* Mark the file complete when `complete` is nonzero, flush, close and free.
- * Returns the first error seen (NULL is allowed and returns HN_OK). */
-int dg_writer_close(dg_writer *w, int complete);
 
 /* ---- reader ------------------------------------------------------------ */
 
@@ -128,16 +89,6 @@ void dg_dataset_free(dg_dataset *d);
  * *max_cost gets the largest cost (may be NULL). */
 int dg_ds_histogram(const char *path, uint64_t *hist, size_t cap, uint64_t *by_source,
                     unsigned *max_cost);
-
-/* ---- merge --------------------------------------------------------------- */
-
-/* Join shard files into `out` (written as out.part, renamed when complete).
- * The shards must agree on every setting, be complete, and together cover
- * one run's boards without gap or overlap (any order on the command line).
- * virtual_ds 0: copy the rows; 1: an HDF5 virtual dataset that refers to the
- * shard files (by the names given, relative names resolved against the
- * output's folder by HDF5), so the shards must stay where they are. */
-int dg_merge(const char *out, const char *const *shards, int n, int virtual_ds);
 
 HEURNET_API_END
 

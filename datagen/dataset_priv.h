@@ -1,5 +1,5 @@
-/* Private helpers shared by the dataset writer, reader and merger: the
- * mapping between dg_ds_info and root attributes, and dataset names. */
+/* Private to the reader of old n-puzzle datasets (/boards): the mapping
+ * between dg_ds_info and root attributes, and dataset names. */
 #ifndef DG_DATASET_PRIV_H
 #define DG_DATASET_PRIV_H
 
@@ -8,30 +8,16 @@
 
 #define DG_FORMAT "heurnet-dataset"
 #define DG_FORMAT_VERSION 1
-#define DG_GENERATOR "heurnet gen"
-#define DG_CHUNK_ROWS 8192
-
-/* Write every attribute of info to the root group of f. */
-int dg_info_write(hid_t f, const dg_ds_info *info);
-/* Write only the progress attributes (done, committed, complete, count). */
-int dg_info_write_progress(hid_t f, const dg_ds_info *info);
 /* Read every attribute; `path` names the file in messages. */
 int dg_info_read_attrs(hid_t f, const char *path, dg_ds_info *info);
-/* First setting in which a and b differ (a name for messages), or NULL.
- * Progress fields, count and shard position are not compared. */
-const char *dg_info_diff(const dg_ds_info *a, const dg_ds_info *b, char *buf, size_t cap);
-/* Default per-row source for a file's `source` attribute. */
-int dg_info_default_source(const dg_ds_info *info);
-
 /* The four per-row datasets, in this order everywhere. */
 enum { DG_DS_BOARDS, DG_DS_COST, DG_DS_EXPANDED, DG_DS_SOURCE, DG_DS_COUNT };
 extern const char *const dg_ds_names[DG_DS_COUNT];
-hid_t dg_ds_mem_type(int k);  /* native type of dataset k */
-hid_t dg_ds_file_type(int k); /* little-endian file type of dataset k */
-int dg_ds_rank(int k);        /* 2 for /boards [rows, cells], else 1 */
-/* Read (write = 0) or write rows [start, start+n) of dataset d (kind k).
- * Returns 0 or -1; the caller words the message. */
-int dg_ds_rows_io(hid_t d, int k, int cells, uint64_t start, uint64_t n, void *buf, int write);
+hid_t dg_ds_mem_type(int k); /* native type of dataset k */
+int dg_ds_rank(int k);       /* 2 for /boards [rows, cells], else 1 */
+/* Read rows [start, start+n) of dataset d (kind k): 0 or -1; the caller
+ * words the message. */
+int dg_ds_rows_read(hid_t d, int k, int cells, uint64_t start, uint64_t n, void *buf);
 
 /* Check /boards, /cost, /expanded, /source exist with the right class, size
  * and rank and agree in rows; *extent gets the rows of /boards. */

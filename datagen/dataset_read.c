@@ -89,30 +89,6 @@ static int info_from_open(hid_t f, const char *path, dg_ds_info *info)
     return rc;
 }
 
-/* Open for reading. A file that `heurnet gen` is writing is locked by HDF5;
- * its committed rows are consistent on disk between commits, so look at it
- * without taking the lock (progress checks, `heurnet data info`). */
-static hid_t open_read(const char *path)
-{
-    hid_t f = hn_h5_open_read(path);
-    if (f >= 0)
-        return f;
-    int sealed, rc = hn_file_verify(path, &sealed);
-    if (rc) /* damaged: no second try without the lock */
-        return rc;
-    if (H5Fis_hdf5(path) <= 0)
-        return f;
-    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-    if (fapl >= 0 && H5Pset_file_locking(fapl, 0, 1) >= 0)
-        f = H5Fopen(path, H5F_ACC_RDONLY, fapl);
-    if (fapl >= 0)
-        H5Pclose(fapl);
-    if (f < 0)
-        return hn_fail(HN_ERR_FORMAT, "%s: HDF5 file cannot be opened (damaged or truncated)",
-                       path);
-    return f;
-}
-
 /* A file without a checksum is first read by each public reader in a child
  * (hn_h5_probe_call): libhdf5 can crash on a damaged file. */
 static void probe_info(void *path)
@@ -132,7 +108,7 @@ int dg_ds_info_read(const char *path, dg_ds_info *info)
     int rc0 = hn_h5_probe_call(path, probe_info, (void *)path);
     if (rc0)
         return rc0;
-    hid_t f = open_read(path);
+    hid_t f = dg_h5_open_live(path);
     if (f < 0)
         return (int)f;
     int rc = info_from_open(f, path, info);
@@ -145,7 +121,7 @@ static int read_rows(hid_t f, const char *path, int k, int cells, uint64_t start
                      void *buf)
 {
     hid_t d = H5Dopen2(f, dg_ds_names[k], H5P_DEFAULT);
-    int bad = dg_ds_rows_io(d, k, cells, start, n, buf, 0);
+    int bad = dg_ds_rows_read(d, k, cells, start, n, buf);
     if (d >= 0)
         H5Dclose(d);
     if (bad)
@@ -180,7 +156,7 @@ dg_dataset *dg_dataset_load(const char *path, int *status)
     }
     int rc;
     dg_dataset *d = calloc(1, sizeof *d);
-    hid_t f = open_read(path);
+    hid_t f = dg_h5_open_live(path);
     if (!d)
         rc = hn_fail(HN_ERR_NOMEM, "%s: out of memory", path);
     else if (f < 0)
@@ -245,7 +221,7 @@ int dg_ds_histogram(const char *path, uint64_t *hist, size_t cap, uint64_t *by_s
     if (rc0)
         return rc0;
     dg_ds_info info;
-    hid_t f = open_read(path);
+    hid_t f = dg_h5_open_live(path);
     if (f < 0)
         return (int)f;
     int rc = info_from_open(f, path, &info);

@@ -274,10 +274,37 @@ int dg_dom_info_read(const char *path, dg_dom_info *info)
     return rc;
 }
 
+hid_t dg_h5_open_live(const char *path)
+{
+    hid_t f = hn_h5_open_read(path);
+    if (f >= 0)
+        return f;
+    int sealed, rc = hn_file_verify(path, &sealed);
+    if (rc) /* damaged: no second try without the lock */
+        return rc;
+    if (H5Fis_hdf5(path) <= 0)
+        return f;
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    if (fapl >= 0 && H5Pset_file_locking(fapl, 0, 1) >= 0)
+        f = H5Fopen(path, H5F_ACC_RDONLY, fapl);
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    if (f < 0)
+        return hn_fail(HN_ERR_FORMAT, "%s: HDF5 file cannot be opened (damaged or truncated)",
+                       path);
+    return f;
+}
+
 int dg_dom_is_dataset(const char *path)
 {
     hn_h5_quiet();
-    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT); /* a probe: no checksum pass */
+    /* a probe: no checksum pass, and no lock (gen may be writing it) */
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    hid_t f = fapl >= 0 && H5Pset_file_locking(fapl, 0, 1) >= 0
+                  ? H5Fopen(path, H5F_ACC_RDONLY, fapl)
+                  : -1;
+    if (fapl >= 0)
+        H5Pclose(fapl);
     if (f < 0)
         return 0;
     char fmt[64] = "";
@@ -391,7 +418,7 @@ int dg_dom_histogram(const char *path, dg_dom_info *info, uint64_t *hist, size_t
     hn_h5_quiet();
     /* one checksum pass for info and rows; FILE.part has no trailer (its
      * rows carry their own checksums), so no warning about an old file */
-    hid_t f = is_part(path) ? hn_h5_open_read(path) : hn_h5_open_verified(path);
+    hid_t f = is_part(path) ? dg_h5_open_live(path) : hn_h5_open_verified(path);
     if (f < 0)
         return (int)f;
     uint64_t extent = 0;
@@ -601,7 +628,7 @@ static int damaged(const char *path, int rc)
 
 static int resume_open(dg_dom_writer *w, const dg_dom_info *info, dg_dom_info *found)
 {
-    hid_t ro = hn_h5_open_read(w->path); /* says whether it is missing or damaged */
+    hid_t ro = dg_h5_open_live(w->path); /* missing or damaged (a lock is not) */
     if (ro < 0)
         return damaged(w->path, (int)ro);
     H5Fclose(ro);

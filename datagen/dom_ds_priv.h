@@ -69,4 +69,10 @@ void dg_vds_source_name(const char *out, const char *shard, char *buf, size_t ca
 int dg_vds_stack(hid_t f, const char *out, const char *name, hid_t type, int rank, int cols,
                  const char *const *paths, const uint64_t *rows, int n);
 
+/* Open for reading. A file that `heurnet gen` is writing is locked by HDF5;
+ * its committed rows are consistent on disk between commits, so look at it
+ * without taking the lock (progress checks, `heurnet data info`). A
+ * damaged file gets a message naming it. */
+hid_t dg_h5_open_live(const char *path);
+
 #endif

@@ -169,12 +169,19 @@ def raw_teacher(heurnet, teacher, tmp):
 def load_sources(paths, cells, boards, source, optimal):
     for path in paths:
         with h5py.File(path, "r") as f:
-            goal = f.attrs.get("goal", b"blank-first")
-            if (goal.decode() if isinstance(goal, bytes) else str(goal)) != "blank-first":
+            if "states" in f:  # an n-puzzle state: the tiles, then the blank's cell
+                dom = f.attrs["domain"]
+                goal = "blank-last" if str(dom).rstrip("'").endswith(":blank-last") else "blank-first"
+                tiles = f["states"][:, :-1]
+            else:
+                goal = f.attrs.get("goal", b"blank-first")
+                goal = goal.decode() if isinstance(goal, bytes) else str(goal)
+                tiles = f["boards"][:]
+            if goal != "blank-first":
                 sys.exit(f"{path}: boards must be in the blank-first layout")
-            if f["boards"].shape[1] != cells:
-                sys.exit(f"{path}: boards of {f['boards'].shape[1]} cells, not {cells}")
-            boards.append(f["boards"][:])
+            if tiles.shape[1] != cells:
+                sys.exit(f"{path}: boards of {tiles.shape[1]} cells, not {cells}")
+            boards.append(tiles)
             source.append(f["source"][:] if "source" in f else np.zeros(len(boards[-1]), np.uint8))
             optimal.append(f["cost"][:].astype(np.int32))
 

@@ -34,16 +34,22 @@ def load_boards(path):
     if path.endswith('.h5'):
         import h5py
         with h5py.File(path, 'r') as f:
-            if 'boards' not in f or 'cost' not in f:
-                sys.exit(f'error_profile: {path}: no /boards and /cost datasets')
+            key = 'states' if 'states' in f else 'boards'
+            if key not in f or 'cost' not in f:
+                sys.exit(f'error_profile: {path}: no /states (or /boards) and /cost datasets')
             if 'complete' in f.attrs and not int(f.attrs['complete']):
                 sys.exit(f'error_profile: {path}: an unfinished heurnet gen file (complete = 0)')
             if f['cost'].dtype.kind not in 'iu':
                 sys.exit(f'error_profile: {path}: /cost is not integer, so not optimal lengths '
                          '(a distillation file?)')
-            tiles = f['boards'][:]
             opt = f['cost'][:].astype(int)
-            goal = attr_str(f.attrs['goal']) if 'goal' in f.attrs else None
+            if key == 'states':  # an n-puzzle state: the tiles, then the blank's cell
+                tiles = f['states'][:, :-1]
+                blank_last = attr_str(f.attrs['domain']).endswith(':blank-last')
+                goal = 'blank-last' if blank_last else 'blank-first'
+            else:
+                tiles = f['boards'][:]
+                goal = attr_str(f.attrs['goal']) if 'goal' in f.attrs else None
         return opt, tiles, goal
     opt, tiles = [], []
     with open(path) as f:

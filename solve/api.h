@@ -82,8 +82,11 @@ typedef struct heurnet_solve_row {
 int heurnet_solve_boards(const heurnet_solve_args *a, const uint8_t *tiles, size_t n,
                          heurnet_solve_row *rows, char *moves, size_t stride);
 
-/* heurnet gen: label boards into the dataset `path` (dg_gen_run, or
- * dg_gen_all with all 1), continuing a matching file unless overwrite. */
+/* heurnet gen --puzzle: label boards of the (width*width - 1)-puzzle into
+ * the domain dataset `path` (dg_dom_gen_run on npuzzle:WxW[:blank-last];
+ * uniform boards, or walks of exactly `walk` moves; all: every 8-puzzle
+ * state by breadth-first search), continuing a matching file unless
+ * overwrite. */
 typedef struct heurnet_gen_args {
     int width, goal;
     const char *label; /* solver heuristic; NULL: lc / pdb:7-8 / pdb:6-6-6-6 */
@@ -93,12 +96,13 @@ typedef struct heurnet_gen_args {
     void *user;
 } heurnet_gen_args;
 
-/* Returns 0 or the status of dg_gen_run (HN_ERR_INTERRUPTED on a stop, the
- * committed rows kept for a resume); st may be NULL. HN_ERR_ARG before any
- * file is touched for a bad scalar: count 0 without all, walk outside
- * 0..SRCH_NP_MAX_PATH, threads outside 0..HEURNET_MAX_GEN_THREADS (0: 1),
- * an unknown goal. */
-int heurnet_gen(const char *path, const heurnet_gen_args *a, dg_gen_stats *st);
+/* Returns 0 or the status of dg_dom_gen_run (HN_ERR_INTERRUPTED on a stop,
+ * the committed rows kept in FILE.part for a resume); st may be NULL.
+ * HN_ERR_ARG before any file is touched for a bad scalar: count 0 without
+ * all, walk outside 0..SRCH_NP_MAX_PATH, threads outside
+ * 0..HEURNET_MAX_GEN_THREADS (0: 1; more than 255 run as 255), an unknown
+ * goal; HN_ERR_UNSUPPORTED for all on a board other than 3x3. */
+int heurnet_gen(const char *path, const heurnet_gen_args *a, dg_dom_gen_stats *st);
 
 /* heurnet train on dataset files: trn_data_open and trn_run with the
  * command line's defaults (TRN_OPTS_DEFAULTS, hidden dropout 0.1). */

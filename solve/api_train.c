@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "search/generic/srch_dom.h"
 #include "solve/api.h"
 #include "solve/pdb_cache.h"
 
@@ -37,6 +38,11 @@ static int gen_scalars(const heurnet_gen_args *a)
         st = hn_fail(HN_ERR_ARG, "goal %d: expected blank-first (0) or blank-last (1)", a->goal);
     if (!st && !a->all && a->count == 0)
         st = hn_fail(HN_ERR_ARG, "count 0: expected a positive number of boards (or all)");
+    if (!st && a->all && a->width != 3)
+        st = hn_fail(HN_ERR_UNSUPPORTED,
+                     "all enumerates the 181,440 states of the 8-puzzle; the %d-puzzle has far "
+                     "too many",
+                     a->width * a->width - 1);
     if (!st)
         st = int_in("walk", a->walk, 0, SRCH_NP_MAX_PATH);
     if (!st)
@@ -44,36 +50,47 @@ static int gen_scalars(const heurnet_gen_args *a)
     return st;
 }
 
-int heurnet_gen(const char *path, const heurnet_gen_args *a, dg_gen_stats *st)
+/* The gen options of a checked heurnet_gen_args on the open domain d. */
+static dg_dom_gen_opts gen_opts(const heurnet_gen_args *a, const dom *d)
 {
-    dg_gen_opts o = {.width = a->width,
-                     .goal = a->goal,
-                     .heur_name = a->label && a->label[0] ? a->label : gen_default_label(a->width),
-                     .count = a->count,
-                     .seed = a->seed,
-                     .threads = a->threads > 0 ? a->threads : 1,
-                     .path_states = a->path_states,
-                     .walk_length = a->walk,
-                     .shard_count = 1,
-                     .limits = {.max_expanded = a->max_expanded},
-                     .overwrite = a->overwrite,
-                     .progress = a->progress,
-                     .user = a->user};
-    dg_gen_stats mine;
-    srch_np_heur *h = NULL;
+    return (dg_dom_gen_opts){.d = d,
+                             .heur_name =
+                                 a->label && a->label[0] ? a->label : gen_default_label(a->width),
+                             .count = a->count,
+                             .seed = a->seed,
+                             .walk_min = a->walk,
+                             .walk_max = a->walk,
+                             .uniform = !a->walk && !a->all,
+                             .path_states = a->path_states,
+                             .threads = a->threads > 0 ? a->threads : 1,
+                             .all = a->all,
+                             .shard_count = 1,
+                             .limits = {.max_expanded = a->max_expanded},
+                             .overwrite = a->overwrite,
+                             .progress = a->progress,
+                             .user = a->user};
+}
+
+int heurnet_gen(const char *path, const heurnet_gen_args *a, dg_dom_gen_stats *st)
+{
     if (!path)
         return hn_fail(HN_ERR_ARG, "no output path given");
-    int rc0 = gen_scalars(a);
-    if (rc0)
-        return rc0;
-    if (!a->all) {
-        int rc = heurnet_heur_new(o.heur_name, o.width, o.goal, a->quiet, &h);
-        if (rc)
-            return rc;
-    }
+    int rc = gen_scalars(a);
+    if (rc)
+        return rc;
+    char spec[64];
+    snprintf(spec, sizeof spec, "npuzzle:%dx%d%s", a->width, a->width,
+             a->goal == SRCH_NP_GOAL_BLANK_LAST ? ":blank-last" : "");
+    dom *d = dom_open(spec, &rc);
+    if (!d)
+        return rc;
+    dg_dom_gen_opts o = gen_opts(a, d);
+    srch_dom_heur *h = a->all ? NULL : srch_dom_heur_adm(d, o.heur_name, &rc);
     o.heur = h;
-    int rc = a->all ? dg_gen_all(path, &o, st ? st : &mine) : dg_gen_run(path, &o, st ? st : &mine);
-    srch_np_heur_free(h);
+    if (a->all || h)
+        rc = dg_dom_gen_run(path, &o, st);
+    srch_dom_heur_free(h);
+    dom_free(d);
     return rc;
 }
 

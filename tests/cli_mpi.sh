@@ -16,7 +16,7 @@ G=(gen --puzzle 8 --label manhattan --seed 5 --quiet --count 600 --path-states -
 "$HN" "${G[@]}" -o one.h5 >/dev/null || fail "gen 1 process"
 "${MPI[@]}" "$HN" "${G[@]}" -o two.h5 >/dev/null 2>"$T/err" || fail "mpirun gen: $(head -c 300 "$T/err")"
 [ -e two.shard0-of-2.h5 ] && [ -e two.shard1-of-2.h5 ] || fail "mpirun gen: no shard per rank"
-for d in /boards /cost /expanded /source; do
+for d in /states /cost /expanded /source /walk; do
     h5diff -q one.h5 two.h5 $d $d >/dev/null || fail "mpirun gen: $d differs from 1 rank"
 done
 

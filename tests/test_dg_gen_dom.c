@@ -2,8 +2,10 @@
  * that merge (copied or virtual) to the unsharded file and continue after a
  * stop; merges refused for a missing, unfinished or foreign shard; --all
  * (every state of npuzzle:2x4 by breadth-first search, labels equal to
- * IDA*'s); --from (labels equal to IDA*'s, the file's CRC recorded); files
- * written before sharding read as unsharded. */
+ * IDA*'s; the 8-puzzle's known count of states at each depth for both goal
+ * layouts); --from (labels equal to IDA*'s, the file's CRC recorded; Korf's
+ * 15-puzzle instances get their published optima); files written before
+ * sharding read as unsharded. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -263,6 +265,71 @@ static void test_old_file(const dom *d)
     rows_free(&b);
 }
 
+/* Number of 8-puzzle states at each distance from a goal with the blank in
+ * a corner (both layouts): 181,440 in all, 2 at depth 31. */
+static const uint64_t depth_counts[32] = {1,     2,     4,     8,     16,    20,    39,    62,
+                                          116,   152,   286,   396,   748,   1024,  1893,  2512,
+                                          4485,  5638,  9529,  10878, 16993, 17110, 23952, 20224,
+                                          24047, 15578, 14560, 6274,  3910,  760,   221,   2};
+
+static void test_8puzzle_all(void)
+{
+    const char *specs[2] = {"npuzzle:3x3", "npuzzle:3x3:blank-last"};
+    for (int k = 0; k < 2; k++) {
+        int st;
+        dom *d = dom_open(specs[k], &st);
+        dg_dom_gen_opts o = {.d = d, .all = 1, .threads = 1, .overwrite = 1};
+        CHECK(d && dg_dom_gen_run("t_gd_8.h5", &o, NULL) == HN_OK);
+        uint64_t hist[40], src[DG_DOM_SOURCES];
+        unsigned mx = 0;
+        dg_dom_info in;
+        CHECK(dg_dom_histogram("t_gd_8.h5", &in, hist, 40, src, &mx) == HN_OK);
+        CHECK_MSG(in.committed == 181440 && mx == 31, "%s: %llu states, max %u", specs[k],
+                  (unsigned long long)in.committed, mx);
+        for (int c = 0; c < 32; c++)
+            CHECK_MSG(hist[c] == depth_counts[c], "%s depth %d: %llu", specs[k], c,
+                      (unsigned long long)hist[c]);
+        dom_free(d);
+    }
+}
+
+/* Korf's instances #2, #5 and #7 (quick ones) labelled with a 5-5-5 PDB
+ * get their published optimal lengths. */
+static void test_korf(void)
+{
+    int st;
+    dom *d = dom_open("npuzzle:4x4", &st);
+    dom_instance_rec *all = NULL;
+    size_t n = 0;
+    CHECK(d &&
+          dom_read_instances(d, HN_TEST_DATA "/npuzzle/korf100.txt", NULL, NULL, &all, &n) ==
+              HN_OK &&
+          n == 100);
+    if (!all || n != 100) {
+        free(all);
+        dom_free(d);
+        return;
+    }
+    dom_instance_rec some[3] = {all[1], all[4], all[6]};
+    dg_dom_gen_opts o = {.d = d,
+                         .heur_name = "pdb:5-5-5",
+                         .instances = some,
+                         .ninstances = 3,
+                         .from = "korf100.txt",
+                         .threads = 2,
+                         .overwrite = 1};
+    CHECK_MSG(dg_dom_gen_run("t_gd_korf.h5", &o, NULL) == HN_OK, "%s", hn_errmsg());
+    struct rows r = load("t_gd_korf.h5");
+    for (uint64_t i = 0; i < r.n && i < 3; i++)
+        CHECK_MSG(r.cost[i] == some[i].length && !memcmp(r.states + i * r.sb, some[i].state, r.sb),
+                  "Korf row %llu: %u, published %d", (unsigned long long)i, r.cost[i],
+                  some[i].length);
+    CHECK(r.n == 3);
+    rows_free(&r);
+    free(all);
+    dom_free(d);
+}
+
 int main(void)
 {
     hn_h5_quiet();
@@ -277,5 +344,7 @@ int main(void)
     }
     dom_free(d);
     dom_free(small);
+    test_8puzzle_all();
+    test_korf();
     return CHECK_DONE();
 }

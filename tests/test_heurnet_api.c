@@ -92,7 +92,7 @@ static void test_learn(void)
 {
     const char *data = "t_api_data.h5", *ckpt = "t_api_ckpt.h5";
     heurnet_gen_args g = {.width = 3, .count = 200, .seed = 2, .threads = 2, .quiet = 1};
-    dg_gen_stats st;
+    dg_dom_gen_stats st;
     CHECK(heurnet_gen(data, &g, &st) == 0 && st.rows == 200 && st.complete == 1);
     heurnet_train_args t;
     heurnet_train_defaults(&t);

@@ -353,7 +353,8 @@ static int states_domain(trn_data *d, hid_t f, const char *path, uint64_t cols)
     if (hn_h5_attr_get_str(f, "domain", name, sizeof name))
         return hn_fail(HN_ERR_FORMAT, "%s: /states without a readable root attribute 'domain'",
                        path);
-    if (!d->dom)
+    int st;
+    if (!d->dom && !(d->dom = d->own_dom = dom_open(name, &st))) /* a plug-in's has no path */
         return hn_fail(HN_ERR_ARG, "%s: holds states of domain %s: name the domain (--domain)",
                        path, name);
     if (strcmp(name, dom_spec(d->dom)) && strcmp(name, dom_canonical(d->dom)))
@@ -611,6 +612,7 @@ void trn_data_free(trn_data *d)
     free(d->y);
     free(d->idx[0]);
     free(d->idx[1]);
+    dom_free(d->own_dom);
     free(d);
 }
 

@@ -27,6 +27,7 @@ struct trn_file {
 struct trn_data {
     int boards;       /* 1: /boards + /cost, TRN_STATES, 0: /x + /y */
     const dom *dom;   /* the domain of /states rows (not owned); NULL: none given */
+    dom *own_dom;     /* opened from a /states file's `domain` when none was given */
     char domain[256]; /* the data's domain spec ("" for /x rows) */
     unsigned sources; /* bit mask of /source values to keep; 0: all rows */
     int cells, width, goal;
