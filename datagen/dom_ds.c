@@ -17,6 +17,8 @@
 #include "datagen/dom_ds_priv.h"
 
 #define CHUNK_ROWS 8192
+/* Room claimed for metadata (chunk index, attributes) around each write. */
+#define META_SLACK (256u * 1024u)
 /* Root attributes of FILE.part: the CRC-32 (zlib) of each dataset's
  * committed rows in memory order, "crc_" + dataset name. */
 #define CRC_PREFIX "crc_"
@@ -593,6 +595,8 @@ dg_dom_writer *dg_dom_writer_create(const char *path, const dg_dom_info *info, i
     if (!rc)
         rc = writer_make(w, 0);
     int created = w->file >= 0;
+    if (!rc) /* room first: a header torn by a full disk would not open */
+        rc = hn_h5_reserve(w->file, w->path, META_SLACK, 0);
     if (!rc)
         rc = flush(w, "the new file");
     if (!rc && rename(w->path, path) != 0)
@@ -709,9 +713,6 @@ static int write_col(dg_dom_writer *w, int k, const void *buf, size_t n)
               : hn_fail(HN_ERR_HDF5, "%s: cannot write %zu rows to /%s: %s", w->path, n,
                         dsets[k].name, hn_h5_why());
 }
-
-/* Room claimed for metadata (chunk index, attributes) around each write. */
-#define META_SLACK (256u * 1024u)
 
 /* An HDF5 write that fails half-way on a full disk can leave the superblock
  * pointing past the end of the file, which then no longer opens: so the

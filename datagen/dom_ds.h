@@ -139,7 +139,7 @@ typedef struct dg_dom_gen_stats {
 int dg_dom_gen_run(const char *path, const dg_dom_gen_opts *o, dg_dom_gen_stats *st);
 
 /* The most states `all` enumerates (the 8-puzzle has 181,440). */
-#define DG_DOM_ALL_MAX (1u << 23)
+#define DG_DOM_ALL_MAX (1u << 22)
 
 /* Join the complete shards of one run (any order) into `out`: with
  * virtual_ds an HDF5 virtual dataset over the shard files (as named; a

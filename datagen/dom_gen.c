@@ -1,16 +1,17 @@
 /* Optimal labels on any domain: states are drawn in index order, solved by
- * IDA* with an admissible heuristic on several threads a chunk at a time,
- * and written in index order into FILE.part, which is committed after every
- * chunk and renamed to FILE once complete. Why chunks and not a window of
- * slots as the n-puzzle's gen.c: the states here are short walks or cheap
- * domains, so the wait for a chunk's slowest state costs little, and the
- * ordering stays trivial. */
+ * IDA* with an admissible heuristic on worker threads in any order, and
+ * written strictly in index order through a window of slots into FILE.part,
+ * which is committed every second (or 4096 rows) and renamed to FILE once
+ * complete. A window, not chunks: the cost of a uniform 15-puzzle board
+ * varies a hundredfold, and waiting for each chunk's slowest board idled
+ * the other threads. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -18,10 +19,13 @@
 #include "datagen/dom_ds_priv.h"
 #include "search/generic/srch_dom.h"
 
-#define CHUNK_PER_THREAD 64
+#define WINDOW_PER_THREAD 256
+#define COMMIT_SECONDS 1.0
+#define COMMIT_ROWS 4096
 
-/* One sampled state's result. */
+/* One slot of the window: a sampled state and its result. */
 struct item {
+    int state; /* 0 free, 1 being solved, 2 done */
     int status;
     int walk; /* moves of its walk, -1 for a uniform state */
     int64_t cost;
@@ -44,13 +48,16 @@ struct dgen {
     size_t sb;
     hn_rng *rng; /* the state stream */
     uint64_t rng_block, rng_next;
-    /* the current chunk: states [first, first + n) */
-    uint64_t first;
-    size_t n, cap, next;
+    /* the window: stream index i lives in slot i % cap while being solved
+     * and written; next is handed out next, written goes to the file next */
+    size_t cap;
+    uint64_t next, written, end;
+    int stop, running;
     uint8_t *states, *moves; /* moves: SRCH_DOM_MAX_PATH per state with path_states */
     struct item *items;
     srch_dom_heur **h; /* one per thread */
     pthread_mutex_t mu;
+    pthread_cond_t space, ready;
     uint64_t expanded;
     uint64_t base;       /* stream index of the file's first state */
     uint8_t *all_states; /* --all: the enumeration, all_n states */
@@ -95,8 +102,9 @@ static int draw(struct dgen *g, uint64_t idx, uint8_t *s, int *walk)
 
 /* ---- labelling ---- */
 
-static void solve_one(struct dgen *g, srch_dom_heur *h, size_t i, srch_dom_result *res)
+static void solve_one(struct dgen *g, srch_dom_heur *h, uint64_t idx, srch_dom_result *res)
 {
+    size_t i = (size_t)(idx % g->cap);
     struct item *it = &g->items[i];
     const uint8_t *s = g->states + i * g->sb;
     int rc =
@@ -106,18 +114,18 @@ static void solve_one(struct dgen *g, srch_dom_heur *h, size_t i, srch_dom_resul
         char why[200];
         snprintf(why, sizeof why, "%s", hn_errmsg());
         dom_format_state(g->d, s, text, sizeof text);
-        rc = hn_fail(rc, "state %llu (%s): %s", (unsigned long long)(g->first + i), text, why);
+        rc = hn_fail(rc, "state %llu (%s): %s", (unsigned long long)idx, text, why);
     } else if (rc == HN_OK && res->cost > UINT16_MAX) {
         rc = hn_fail(HN_ERR_LIMIT, "state %llu: cost %lld does not fit a uint16 label",
-                     (unsigned long long)(g->first + i), (long long)res->cost);
+                     (unsigned long long)idx, (long long)res->cost);
     } else if (rc == HN_OK && it->walk >= 0 && dom_unit_cost(g->d) && res->cost > it->walk) {
         /* a walk of k moves is a path of k moves: the label cannot exceed it */
         dom_format_state(g->d, s, text, sizeof text);
-        rc = hn_fail(HN_ERR_FORMAT,
-                     "state %llu (%s): IDA* found %lld moves after a walk of %d; is heuristic "
-                     "%s admissible?",
-                     (unsigned long long)(g->first + i), text, (long long)res->cost, it->walk,
-                     g->o->heur_name);
+        rc =
+            hn_fail(HN_ERR_FORMAT,
+                    "state %llu (%s): IDA* found %lld moves after a walk of %d; is heuristic "
+                    "%s admissible?",
+                    (unsigned long long)idx, text, (long long)res->cost, it->walk, g->o->heur_name);
     }
     it->status = rc;
     if (rc) {
@@ -134,25 +142,37 @@ static void solve_one(struct dgen *g, srch_dom_heur *h, size_t i, srch_dom_resul
 struct worker_arg {
     struct dgen *g;
     srch_dom_heur *h;
+    srch_dom_result *res;
 };
 
+/* Take the next state while the window has room (drawn under the mutex, so
+ * in stream order), solve it outside, mark it done. */
 static void *worker(void *p)
 {
     struct worker_arg *a = p;
     struct dgen *g = a->g;
-    srch_dom_result *res = malloc(sizeof *res);
+    pthread_mutex_lock(&g->mu);
     for (;;) {
-        pthread_mutex_lock(&g->mu);
-        size_t i = g->next++;
-        pthread_mutex_unlock(&g->mu);
-        if (i >= g->n)
+        while (!g->stop && g->next < g->end && g->next >= g->written + g->cap)
+            pthread_cond_wait(&g->space, &g->mu);
+        if (g->stop || g->next >= g->end || hn_stop_requested())
             break;
-        if (res)
-            solve_one(g, a->h, i, res);
+        uint64_t idx = g->next++;
+        struct item *it = &g->items[idx % g->cap];
+        it->state = 1;
+        int rc = draw(g, idx, g->states + (idx % g->cap) * g->sb, &it->walk);
+        pthread_mutex_unlock(&g->mu);
+        if (!rc)
+            solve_one(g, a->h, idx, a->res);
         else
-            g->items[i].status = HN_ERR_NOMEM, snprintf(g->items[i].msg, 256, "out of memory");
+            it->status = rc, snprintf(it->msg, sizeof it->msg, "%s", hn_errmsg());
+        pthread_mutex_lock(&g->mu);
+        it->state = 2;
+        pthread_cond_broadcast(&g->ready);
     }
-    free(res);
+    g->running--;
+    pthread_cond_broadcast(&g->ready);
+    pthread_mutex_unlock(&g->mu);
     return NULL;
 }
 
@@ -160,26 +180,6 @@ static void *worker(void *p)
 static int nthreads(const dg_dom_gen_opts *o)
 {
     return o->threads > 1 ? (o->threads < 256 ? o->threads : 255) : 1;
-}
-
-/* Solve the chunk on the threads (the calling thread is one of them). */
-static void solve_chunk(struct dgen *g)
-{
-    int nt = nthreads(g->o);
-    pthread_t tid[256];
-    struct worker_arg args[256];
-    int started = 0;
-    g->next = 0;
-    for (int t = 1; t < nt; t++) {
-        args[t] = (struct worker_arg){g, g->h[t]};
-        if (pthread_create(&tid[t], NULL, worker, &args[t]))
-            break;
-        started = t;
-    }
-    args[0] = (struct worker_arg){g, g->h[0]};
-    worker(&args[0]);
-    for (int t = 1; t <= started; t++)
-        pthread_join(tid[t], NULL);
 }
 
 /* ---- rows ---- */
@@ -226,8 +226,8 @@ static void rowbuf_free(struct rowbuf *b)
     free(b->expanded);
 }
 
-/* The rows of solved state i: itself, then with path states every state on
- * its optimal path with the cost still to go (the goal excluded). */
+/* The rows of solved state in slot i: itself, then with path states every
+ * state on its optimal path with the cost still to go (the goal excluded). */
 static int emit(struct dgen *g, struct rowbuf *b, size_t i)
 {
     const struct item *it = &g->items[i];
@@ -249,21 +249,29 @@ static int emit(struct dgen *g, struct rowbuf *b, size_t i)
     return rc;
 }
 
-/* Rows of the chunk's states in order, up to the first that did not finish:
- * *ok gets how many are in; a stop request is not an error. */
-static int collect(struct dgen *g, struct rowbuf *b, size_t *ok)
+/* Finished states in stream order from the window into b, up to the first
+ * not done; under the mutex. A stop request seen by the solver ends the
+ * run without an error; a failed state is the run's error (the states
+ * before it stay). */
+static int collect(struct dgen *g, struct rowbuf *b)
 {
-    size_t i = 0;
     int rc = HN_OK;
-    for (; i < g->n && !rc; i++) {
-        const struct item *it = &g->items[i];
-        if (it->status == HN_ERR_INTERRUPTED)
+    while (!rc && g->written < g->next) {
+        struct item *it = &g->items[g->written % g->cap];
+        if (it->state != 2)
             break;
-        rc = it->status ? hn_fail(it->status, "%s", it->msg) : emit(g, b, i);
+        if (it->status == HN_ERR_INTERRUPTED) {
+            g->stop = 1;
+            break;
+        }
+        rc = it->status ? hn_fail(it->status, "%s", it->msg)
+                        : emit(g, b, (size_t)(g->written % g->cap));
         if (rc)
             break;
+        it->state = 0;
+        g->written++;
     }
-    *ok = i;
+    pthread_cond_broadcast(&g->space);
     return rc;
 }
 
@@ -285,8 +293,10 @@ static int setup(struct dgen *g, const dg_dom_gen_opts *o)
     g->o = o;
     g->d = o->d;
     pthread_mutex_init(&g->mu, NULL);
+    pthread_cond_init(&g->space, NULL);
+    pthread_cond_init(&g->ready, NULL);
     g->sb = dom_state_bytes(o->d);
-    g->cap = (size_t)nt * CHUNK_PER_THREAD;
+    g->cap = (size_t)nt * WINDOW_PER_THREAD;
     g->states = malloc(g->cap * g->sb);
     g->items = calloc(g->cap, sizeof *g->items);
     g->moves = o->path_states ? malloc(g->cap * SRCH_DOM_MAX_PATH) : NULL;
@@ -314,37 +324,92 @@ static void teardown(struct dgen *g)
     free(g->all_states);
     free(g->all_cost);
     hn_rng_free(g->rng);
-    if (g->o)
+    if (g->o) {
+        pthread_cond_destroy(&g->ready);
+        pthread_cond_destroy(&g->space);
         pthread_mutex_destroy(&g->mu);
+    }
 }
 
-/* Label states [from, end) chunk by chunk, committing each; *done gets the
- * states finished (stream index). */
-static int label(struct dgen *g, dg_dom_writer *w, uint64_t from, uint64_t end, uint64_t *done)
+/* Wait up to 0.2 s for a state to finish; under the mutex. */
+static void wait_ready(struct dgen *g)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_nsec += 200000000L;
+    if (ts.tv_nsec >= 1000000000L)
+        ts.tv_sec++, ts.tv_nsec -= 1000000000L;
+    pthread_cond_timedwait(&g->ready, &g->mu, &ts);
+}
+
+/* The writer: collect finished states in order and commit them every
+ * COMMIT_SECONDS (or COMMIT_ROWS rows) and at the end; a failed state
+ * stops the workers, and what came before it is committed. */
+static int drive(struct dgen *g, dg_dom_writer *w, uint64_t from)
 {
     struct rowbuf b = {.sb = g->sb};
-    int rc = HN_OK;
-    uint64_t at = from;
-    while (!rc && at < end && !hn_stop_requested()) {
-        g->first = at;
-        g->n = end - at < g->cap ? (size_t)(end - at) : g->cap;
-        for (size_t i = 0; i < g->n && !rc; i++)
-            rc = draw(g, at + i, g->states + i * g->sb, &g->items[i].walk);
-        if (rc)
-            break;
-        solve_chunk(g);
-        size_t ok = 0;
-        rc = collect(g, &b, &ok);
-        int wrc = flush_rows(&b, w, at + ok - g->base); /* what came before a failure stays */
-        rc = rc ? rc : wrc;
-        at += ok;
-        if (ok < g->n)
-            break;
+    int rc = HN_OK, wrc = HN_OK;
+    double last = hn_now();
+    pthread_mutex_lock(&g->mu);
+    for (;;) {
+        if (!rc)
+            rc = collect(g, &b);
+        int finished = g->running == 0 || rc;
+        if (!rc && !g->stop && hn_stop_requested())
+            g->stop = 1;
+        if (!finished && b.n < COMMIT_ROWS && hn_now() - last < COMMIT_SECONDS) {
+            wait_ready(g);
+            continue;
+        }
+        uint64_t done = g->written - g->base;
+        pthread_mutex_unlock(&g->mu);
+        wrc = flush_rows(&b, w, done);
         if (g->o->progress)
-            g->o->progress(at - from, end - from, NULL, g->o->user);
+            g->o->progress(done + g->base - from, g->end - from, NULL, g->o->user);
+        last = hn_now();
+        pthread_mutex_lock(&g->mu);
+        if (wrc || finished)
+            break;
     }
+    g->stop = 1;
+    pthread_cond_broadcast(&g->space);
+    while (g->running > 0)
+        pthread_cond_wait(&g->ready, &g->mu);
+    pthread_mutex_unlock(&g->mu);
     rowbuf_free(&b);
-    *done = at - g->base;
+    return rc ? rc : wrc;
+}
+
+/* Label states [from, end) on the threads; *done gets the states the file
+ * holds (from its first). */
+static int label(struct dgen *g, dg_dom_writer *w, uint64_t from, uint64_t end, uint64_t *done)
+{
+    int nt = nthreads(g->o), started = 0;
+    pthread_t tid[256];
+    struct worker_arg args[256];
+    g->next = g->written = from;
+    g->end = end;
+    for (; started < nt; started++) { /* fewer threads when one cannot start */
+        args[started] = (struct worker_arg){g, g->h[started], malloc(sizeof(srch_dom_result))};
+        if (!args[started].res)
+            break;
+        pthread_mutex_lock(&g->mu);
+        g->running++;
+        pthread_mutex_unlock(&g->mu);
+        if (pthread_create(&tid[started], NULL, worker, &args[started])) {
+            pthread_mutex_lock(&g->mu);
+            g->running--;
+            pthread_mutex_unlock(&g->mu);
+            free(args[started].res);
+            break;
+        }
+    }
+    int rc = started ? drive(g, w, from) : hn_fail(HN_ERR_NOMEM, "cannot start labelling threads");
+    for (int t = 0; t < started; t++) {
+        pthread_join(tid[t], NULL);
+        free(args[t].res);
+    }
+    *done = g->written - g->base;
     return rc;
 }
 

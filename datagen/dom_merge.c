@@ -179,13 +179,12 @@ static int write_virtual(const char *out, const struct shard *s, int n, const dg
     return rc;
 }
 
-/* Rows copied into OUT.part, then packed into OUT as a finished run is. */
+/* Rows copied into a temporary file, then packed into OUT as a finished
+ * run is. */
 static int write_copy(const char *out, const struct shard *s, int n, const dg_dom_info *info)
 {
-    char part[4200];
-    int rc = snprintf(part, sizeof part, "%s.part", out) < (int)sizeof part
-                 ? HN_OK
-                 : hn_fail(HN_ERR_ARG, "%s: the path is too long", out);
+    char part[4096]; /* private to this process: never a name another writer uses */
+    int rc = hn_part_path(out, part, sizeof part);
     dg_dom_writer *w = rc ? NULL : dg_dom_writer_create(part, info, &rc);
     for (int i = 0; w && i < n && !rc; i++)
         rc = dg_dom_writer_append_file(w, s[i].path, s[i].info.committed);

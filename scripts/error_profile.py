@@ -36,7 +36,7 @@ def load_boards(path):
         with h5py.File(path, 'r') as f:
             key = 'states' if 'states' in f else 'boards'
             if key not in f or 'cost' not in f:
-                sys.exit(f'error_profile: {path}: no /states (or /boards) and /cost datasets')
+                sys.exit(f'error_profile: {path}: no /boards and /cost datasets (nor /states)')
             if 'complete' in f.attrs and not int(f.attrs['complete']):
                 sys.exit(f'error_profile: {path}: an unfinished heurnet gen file (complete = 0)')
             if f['cost'].dtype.kind not in 'iu':

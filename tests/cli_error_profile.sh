@@ -25,7 +25,8 @@ import sys
 import h5py
 import numpy as np
 f = h5py.File(sys.argv[1], "r")
-b, opt = f["boards"][:], f["cost"][:].astype(int)
+b = f["states"][:, :9] if "states" in f else f["boards"][:]  # a state: the tiles, then the blank
+opt = f["cost"][:].astype(int)
 last = sys.argv[3] == "blank-last"
 man = np.zeros(len(b), np.int64)
 for t in range(1, 9):

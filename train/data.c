@@ -626,7 +626,16 @@ const char *trn_data_encoder(const trn_data *d)
 }
 int trn_data_width(const trn_data *d)
 {
-    return d->boards == 1 ? d->width : 0;
+    int w = 0, goal;
+    if (d->boards == 1)
+        return d->width;
+    /* a square n-puzzle's states encode as its boards do: they are boards */
+    if (d->boards == TRN_STATES && !strncmp(d->encoder, "npuzzle-onehot", 14) &&
+        srch_np_encode_parse(d->encoder, &w, &goal)) {
+        hn_error_clear();
+        w = 0;
+    }
+    return w;
 }
 const char *trn_data_domain(const trn_data *d)
 {

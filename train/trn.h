@@ -65,7 +65,8 @@ int trn_data_inputs(const trn_data *d);
 /* Encoder the rows go through ("npuzzle-onehot n=4 goal=blank-first", or the
  * /x file's `encoder` attribute, or "" when it has none). */
 const char *trn_data_encoder(const trn_data *d);
-/* Board width (3..5) for board datasets, 0 for /x rows. */
+/* Board width (3..5) for board datasets and /states of a square n-puzzle
+ * of 3x3..5x5, 0 for other rows. */
 int trn_data_width(const trn_data *d);
 uint64_t trn_data_rows(const trn_data *d, enum trn_split s);
 /* Mean and standard deviation of the targets of a split. */
