@@ -56,7 +56,7 @@ typedef struct dg_ds_info {
     uint64_t done;                  /* boards finished and committed (generator cursor) */
     uint64_t committed;             /* rows committed: readers use this many rows */
     int complete;                   /* 1 once done == count */
-    int merged;                     /* number of shards joined by dg_merge (0: none) */
+    int merged;                     /* number of shards joined by data merge (0: none) */
     int is_virtual;                 /* 1 when /boards etc. are HDF5 virtual datasets */
     char version[32], revision[64]; /* of the tool that wrote the file */
 } dg_ds_info;
