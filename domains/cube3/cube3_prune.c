@@ -82,12 +82,6 @@ static inline uint64_t entry_of(const dom_c3_coords *co, uint32_t edge, uint32_t
     return (uint64_t)(cs / C3P_SYMS) * C3P_TWISTS + co->twist_conj[cs % C3P_SYMS][twist];
 }
 
-static inline dom_c3_coord moved(const dom_c3_coords *co, dom_c3_coord x, int m)
-{
-    return (dom_c3_coord){co->flip_move[x.flip][m], co->slice_move[x.slice * C3_MOVES + m],
-                          co->twist_move[x.twist][m]};
-}
-
 static inline int value_of(const c3p *p, dom_c3_coord x)
 {
     return get4(p->table, entry_of(&p->co, x.flip * p->co.nslice + x.slice, x.twist));

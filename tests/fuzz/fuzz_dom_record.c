@@ -1,10 +1,10 @@
 /* A domain model's recorded search (its `search` attribute, parsed by
- * cli/dom_record.c when solve or eval --model replays it): any string is
+ * solve/dom_record.c when solve or eval --model replays it): any string is
  * refused or accepted the same way twice in a row (no state carried from
  * one check to the next), and nothing it names crashes, leaks or hangs on
  * the 8-puzzle: its heuristics, blends, floor, ball, windows and the
  * network given as ann:SELF. */
-#include "cli/dom_cli.h"
+#include "solve/dom_search.h"
 #include "fuzz_dom.h"
 
 static dom *D;
@@ -21,8 +21,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!D)
         setup();
     char *s = fuzz_string(data, size);
-    int a = cli_dom_record_check("fuzz", s, MODEL, D);
-    int b = cli_dom_record_check("fuzz", s, MODEL, D);
+    int a = heurnet_dom_record_check(D, MODEL, s);
+    int b = heurnet_dom_record_check(D, MODEL, s);
     if (a != b)
         abort(); /* a check that depends on the last one */
     hn_error_clear();
