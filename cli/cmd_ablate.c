@@ -12,6 +12,7 @@
 #include "cli/predict_instances.h"
 #include "cli/train_common.h"
 #include "common/hn.h"
+#include "domains/dom.h"
 #include "solve/ablate.h"
 #include "train/trn_mpi.h"
 
@@ -355,9 +356,13 @@ static int run(struct ablate *a)
     a->r.on_epoch = on_epoch;
     a->r.on_message = on_message;
     a->r.user = a;
-    trn_data *d = trn_data_open(a->c.data, a->c.ndata, a->c.val_fraction, a->c.sources, &rc);
+    dom *dm = NULL;
+    if ((rc = cli_train_open_domain("ablate", &a->c, &dm)))
+        return rc;
+    a->r.dom = dm;
+    trn_data *d = cli_train_open_data("ablate", &a->c, dm, &rc);
     trn_abl_journal *j = NULL;
-    rc = d ? 0 : cli_fail("ablate");
+    rc = d ? 0 : rc;
     if (!rc) {
         heurnet_ablate_columns(&a->r);
         rc = cli_train_check_complete("ablate", &a->c, d);
@@ -368,7 +373,7 @@ static int run(struct ablate *a)
         rc = heurnet_ablate_mpi_agree(rc);
     if (!rc && !(rc = a->r.search[0] ? search_setup(a, d) : 0) && !(j = journal_open(a, d)))
         rc = CLI_EXIT_FAIL;
-    if (!rc && trn_abl_journal_count(j) < a->r.var.n * a->r.nseeds && a->r.search[0])
+    if (!rc && trn_abl_journal_count(j) < a->r.var.n * a->r.nseeds && a->r.search[0] && !dm)
         rc = search_floor(a);
     /* every rank has read the journal before rank 0 adds to it, and none
      * trains when one could not set up */
@@ -395,6 +400,8 @@ static int run(struct ablate *a)
     trn_abl_journal_free(j);
     hn_lock_release(lock);
     trn_data_free(d);
+    dom_free(dm);
+    a->r.dom = NULL;
     return rc;
 }
 

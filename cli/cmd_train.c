@@ -70,9 +70,7 @@ static void help(const struct cli_train_cfg *c)
            "  --resume F         continue from a checkpoint (same data and settings;\n"
            "                     --epochs may be raised)\n"
            "  --init-from M.h5   start from this model's weights and target scaling\n"
-           "                     (fine-tuning with new settings; fresh optimizer)\n"
-           "  --domain D         the domain of /states data (heurnet gen --domain); needed\n"
-           "                     for a plug-in, else the data's or --init-from's domain\n");
+           "                     (fine-tuning with new settings; fresh optimizer)\n");
     cli_train_help(stdout, c);
     printf("  -h, --help         this help\n");
 #ifdef HEURNET_MPI
@@ -81,7 +79,7 @@ static void help(const struct cli_train_cfg *c)
 #endif
 }
 
-enum { OPT_ARCH = 1200, OPT_LOG, OPT_CKPT, OPT_RESUME, OPT_INIT, OPT_DOMAIN };
+enum { OPT_ARCH = 1200, OPT_LOG, OPT_CKPT, OPT_RESUME, OPT_INIT };
 
 /* Fail early when the output cannot be created, not after hours of training. */
 static int probe_output(const char *path)
@@ -121,8 +119,7 @@ static FILE *open_log(const char *path, int resume)
     return f;
 }
 
-static int parse(int argc, char **argv, struct cli_train_cfg *c, const char **out, const char **log,
-                 const char **domain)
+static int parse(int argc, char **argv, struct cli_train_cfg *c, const char **out, const char **log)
 {
     static const struct option opts[] = {CLI_TRAIN_LONGOPTS,
                                          CLI_ARCH_LONGOPTS,
@@ -132,7 +129,6 @@ static int parse(int argc, char **argv, struct cli_train_cfg *c, const char **ou
                                          {"checkpoint", required_argument, NULL, OPT_CKPT},
                                          {"resume", required_argument, NULL, OPT_RESUME},
                                          {"init-from", required_argument, NULL, OPT_INIT},
-                                         {"domain", required_argument, NULL, OPT_DOMAIN},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
     int opt;
@@ -161,9 +157,6 @@ static int parse(int argc, char **argv, struct cli_train_cfg *c, const char **ou
             break;
         case OPT_INIT:
             c->o.init = optarg;
-            break;
-        case OPT_DOMAIN:
-            *domain = optarg;
             break;
         case 'h':
             help(c);
@@ -199,63 +192,6 @@ static void summary(const char *out, const nn_model *m, const struct trn_result 
         r->samples_per_s, r->cpu_samples_per_s, r->seconds);
 }
 
-/* The "domain" a model records into buf ("" when none or unreadable: the
- * training reports a bad model itself). */
-static void model_domain(const char *path, char *buf, size_t cap)
-{
-    int st;
-    nn_model *m = nn_model_load(path, &st);
-    const char *md = m ? nn_model_get_meta_str(m, "domain") : NULL;
-    snprintf(buf, cap, "%s", md ? md : "");
-    nn_model_free(m);
-    hn_error_clear();
-}
-
-/* The domain the data is encoded through: --domain, else the --init-from
- * model's, else the one a domain dataset records (NULL *dm for data that
- * needs none). 0, or an exit code with the reason printed. */
-static int open_domain(const struct cli_train_cfg *c, const char *given, dom **dm)
-{
-    char file[256] = "", init[256] = "";
-    *dm = NULL;
-    if (trn_data_file_domain(c->data[0], file, sizeof file))
-        hn_error_clear(); /* the reader says what is wrong with the file */
-    if (c->o.init)
-        model_domain(c->o.init, init, sizeof init);
-    const char *spec = given ? given : init[0] && file[0] ? init : file;
-    if (!spec[0])
-        return 0;
-    int st;
-    if (!(*dm = dom_open(spec, &st)))
-        return given ? cli_usage("train", "--domain %s: %s", spec, hn_errmsg())
-                     : cli_usage("train",
-                                 "%s: cannot open its domain %s (%s); name it with --domain, "
-                                 "e.g. --domain ./libplugin.so:ARGS",
-                                 spec == init ? c->o.init : c->data[0], spec, hn_errmsg());
-    if (init[0] && strcmp(init, dom_spec(*dm)) && strcmp(init, dom_canonical(*dm))) {
-        int rc = cli_usage("train", "--init-from %s: a model of domain %s, not of %s", c->o.init,
-                           init, dom_spec(*dm));
-        dom_free(*dm);
-        *dm = NULL;
-        return rc;
-    }
-    return 0;
-}
-
-/* Open the data; a domain that does not fit is a usage error (exit 2). */
-static trn_data *open_data(const struct cli_train_cfg *c, const dom *dm, int *code)
-{
-    int rc;
-    trn_data *d = trn_data_open_dom(c->data, c->ndata, c->val_fraction, c->sources, dm, &rc);
-    if (!d && rc == HN_ERR_ARG) {
-        fprintf(stderr, "heurnet train: %s\n", hn_errmsg());
-        *code = CLI_EXIT_USAGE;
-    } else if (!d) {
-        *code = cli_fail("train");
-    }
-    return d;
-}
-
 /* Said even with --quiet: a network far off at the goal trains and
  * validates well on far boards and is useless to a search. */
 static void warn_goal(const char *out, const nn_model *m, const trn_data *d)
@@ -279,7 +215,7 @@ static void warn_goal(const char *out, const nn_model *m, const trn_data *d)
 }
 
 /* Train; rank 0 (or the only process) prints and writes the files. */
-static int train(struct cli_train_cfg c, const char *out, const char *logp, const char *domain)
+static int train(struct cli_train_cfg c, const char *out, const char *logp)
 {
     int rc = 0, lead = !c.o.comm || c.o.comm->rank == 0;
     if (!lead) {
@@ -292,9 +228,9 @@ static int train(struct cli_train_cfg c, const char *out, const char *logp, cons
     if (lead && probe_output(out))
         return cli_fail("train");
     dom *dm = NULL;
-    if ((rc = open_domain(&c, domain, &dm)))
+    if ((rc = cli_train_open_domain("train", &c, &dm)))
         return rc;
-    trn_data *d = open_data(&c, dm, &rc);
+    trn_data *d = cli_train_open_data("train", &c, dm, &rc);
     if (!d || (rc = cli_train_check_complete("train", &c, d))) {
         trn_data_free(d);
         dom_free(dm);
@@ -364,19 +300,19 @@ static int train(struct cli_train_cfg c, const char *out, const char *logp, cons
 int cmd_train(int argc, char **argv)
 {
     struct cli_train_cfg c;
-    const char *out = NULL, *logp = NULL, *domain = NULL;
+    const char *out = NULL, *logp = NULL;
     cli_train_cfg_init(&c);
-    int rc = parse(argc, argv, &c, &out, &logp, &domain);
+    int rc = parse(argc, argv, &c, &out, &logp);
     if (rc)
         return rc < 0 ? CLI_EXIT_OK : rc;
     if (!trn_mpi_launched())
-        return train(c, out, logp, domain);
+        return train(c, out, logp);
 #ifdef HEURNET_MPI
     struct trn_comm comm;
     if (trn_mpi_init(&comm))
         return cli_fail("train");
     c.o.comm = &comm;
-    rc = train(c, out, logp, domain);
+    rc = train(c, out, logp);
     trn_mpi_finalize();
     return rc;
 #else

@@ -6,6 +6,9 @@
 
 #include "cli/cli.h"
 #include "cli/cmd_nn.h"
+#include "common/hn.h"
+#include "domains/dom.h"
+#include "nn/nn.h"
 
 void cli_train_cfg_init(struct cli_train_cfg *c)
 {
@@ -37,6 +40,8 @@ void cli_train_help(FILE *out, const struct cli_train_cfg *c)
             "                     0 = off (the best epoch's weights are kept anyway) [%d]\n"
             "  --sources LIST     keep only rows of these /source kinds, comma-separated:\n"
             "                     random, path, random-walk, file, all [every row]\n"
+            "  --domain D         the domain of /states data (heurnet gen --domain); needed\n"
+            "                     for a plug-in, else the data's or --init-from's domain\n"
             "  --allow-incomplete train on the committed rows of a dataset whose gen\n"
             "                     has not finished (attribute complete=0) [refuse]\n"
             "  --quiet            no progress on stderr\n",
@@ -138,6 +143,9 @@ int cli_train_option(const char *cmd, struct cli_train_cfg *c, int opt, const ch
         return 1;
     case CLI_TRN_SOURCES:
         return parse_sources(cmd, arg, &c->sources);
+    case CLI_TRN_DOMAIN:
+        c->domain = arg;
+        return 1;
     case CLI_TRN_INCOMPLETE:
         c->allow_incomplete = 1;
         return 1;
@@ -168,4 +176,59 @@ void cli_train_csv_line(FILE *f, const struct trn_epoch *e)
 {
     fprintf(f, "%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.1f,%.2f\n", e->epoch, e->train_loss, e->val_loss,
             e->val_mae, e->val_exact, e->val_over, e->samples_per_s, e->seconds);
+}
+
+/* The "domain" a model records into buf ("" when none or unreadable: the
+ * training reports a bad model itself). */
+static void model_domain(const char *path, char *buf, size_t cap)
+{
+    int st;
+    nn_model *m = nn_model_load(path, &st);
+    const char *md = m ? nn_model_get_meta_str(m, "domain") : NULL;
+    snprintf(buf, cap, "%s", md ? md : "");
+    nn_model_free(m);
+    hn_error_clear();
+}
+
+int cli_train_open_domain(const char *cmd, const struct cli_train_cfg *c, struct dom **dm)
+{
+    char file[256] = "", init[256] = "";
+    const char *given = c->domain;
+    *dm = NULL;
+    if (trn_data_file_domain(c->data[0], file, sizeof file))
+        hn_error_clear(); /* the reader says what is wrong with the file */
+    if (c->o.init)
+        model_domain(c->o.init, init, sizeof init);
+    const char *spec = given ? given : init[0] && file[0] ? init : file;
+    if (!spec[0])
+        return 0;
+    int st;
+    if (!(*dm = dom_open(spec, &st)))
+        return given ? cli_usage(cmd, "--domain %s: %s", spec, hn_errmsg())
+                     : cli_usage(cmd,
+                                 "%s: cannot open its domain %s (%s); name it with --domain, "
+                                 "e.g. --domain ./libplugin.so:ARGS",
+                                 spec == init ? c->o.init : c->data[0], spec, hn_errmsg());
+    if (init[0] && strcmp(init, dom_spec(*dm)) && strcmp(init, dom_canonical(*dm))) {
+        int rc = cli_usage(cmd, "--init-from %s: a model of domain %s, not of %s", c->o.init, init,
+                           dom_spec(*dm));
+        dom_free(*dm);
+        *dm = NULL;
+        return rc;
+    }
+    return 0;
+}
+
+trn_data *cli_train_open_data(const char *cmd, const struct cli_train_cfg *c, const struct dom *dm,
+                              int *code)
+{
+    int rc;
+    trn_data *d = trn_data_open_dom(c->data, c->ndata, c->val_fraction, c->sources, dm, &rc);
+    if (!d && rc == HN_ERR_ARG) {
+        fprintf(stderr, "heurnet %s: %s\n", cmd, hn_errmsg());
+        *code = CLI_EXIT_USAGE;
+    } else if (!d) {
+        *code = cli_fail(cmd);
+    }
+    return d;
 }

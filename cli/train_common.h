@@ -27,7 +27,8 @@ enum {
     CLI_TRN_PATIENCE,
     CLI_TRN_QUIET,
     CLI_TRN_SOURCES,
-    CLI_TRN_INCOMPLETE
+    CLI_TRN_INCOMPLETE,
+    CLI_TRN_DOMAIN
 };
 
 #define CLI_TRAIN_LONGOPTS                                                                         \
@@ -47,6 +48,7 @@ enum {
         {"patience", required_argument, NULL, CLI_TRN_PATIENCE},                                   \
         {"quiet", no_argument, NULL, CLI_TRN_QUIET},                                               \
         {"sources", required_argument, NULL, CLI_TRN_SOURCES},                                     \
+        {"domain", required_argument, NULL, CLI_TRN_DOMAIN},                                       \
     {                                                                                              \
         "allow-incomplete", no_argument, NULL, CLI_TRN_INCOMPLETE                                  \
     }
@@ -59,6 +61,7 @@ struct cli_train_cfg {
     unsigned sources; /* mask of /source values, 0: all rows */
     int quiet;
     int allow_incomplete; /* train on the committed rows of an unfinished gen */
+    const char *domain;   /* --domain: the domain of /states data (NULL: the data's) */
 };
 
 void cli_train_cfg_init(struct cli_train_cfg *c);
@@ -68,6 +71,16 @@ int cli_train_option(const char *cmd, struct cli_train_cfg *c, int opt, const ch
 /* Refuse data from an unfinished heurnet gen unless --allow-incomplete:
  * 0, or CLI_EXIT_FAIL with the message printed. */
 int cli_train_check_complete(const char *cmd, const struct cli_train_cfg *c, const trn_data *d);
+
+/* The domain the data is encoded through: --domain, else the --init-from
+ * model's, else the one a domain dataset records (NULL *dm for data that
+ * needs none). 0, or an exit code with the reason printed. */
+struct dom;
+int cli_train_open_domain(const char *cmd, const struct cli_train_cfg *c, struct dom **dm);
+/* The data through domain dm (may be NULL); NULL with *code set and the
+ * reason printed (a domain that does not fit is a usage error, exit 2). */
+trn_data *cli_train_open_data(const char *cmd, const struct cli_train_cfg *c, const struct dom *dm,
+                              int *code);
 
 /* The CSV header and one epoch line (no newline handling beyond '\n'). */
 void cli_train_csv_header(FILE *f);

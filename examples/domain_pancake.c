@@ -2,7 +2,9 @@
  * (sizes 0..N-1, top first) is sorted by flips: move k turns the top k + 2
  * pancakes over. The gap heuristic (Helmert 2010) counts neighbours in the
  * stack, the plate below the last one included, whose sizes differ by more
- * than one; each flip removes at most one gap, so it is admissible.
+ * than one; each flip removes at most one gap, so it is admissible. The
+ * patterns bigK (pdb:big4, ...) give the core's pattern databases: a stack
+ * seen only through where its K largest pancakes lie, the others alike.
  *
  * Build it against the installed headers only (no libheurnet needed):
  *   cc -shared -fPIC -O2 $(pkg-config --cflags heurnet) domain_pancake.c \
@@ -18,7 +20,7 @@
 typedef struct pancake {
     const dom_host *host;
     int n;
-    char canonical[32], encoding[48];
+    char canonical[32], encoding[48], patterns[64];
     char names[MAXN][4];
     const char *name_ptr[MAXN];
     int8_t inverse[MAXN];
@@ -44,6 +46,10 @@ static void *create(const char *args, const dom_host *host, dom_facts *f)
     }
     p->host = host;
     p->n = (int)n;
+    /* big2 .. big6, as far as the stack allows (big6 of 32: 652 M entries) */
+    for (int k = 2, used = 0; k <= 6 && k < n; k++)
+        used += snprintf(p->patterns + used, sizeof p->patterns - (size_t)used, "%sbig%d",
+                         k > 2 ? "," : "", k);
     snprintf(p->canonical, sizeof p->canonical, "pancake:%d", p->n);
     snprintf(p->encoding, sizeof p->encoding, "pancake-onehot n=%d", p->n);
     for (int m = 0; m < moves; m++) {
@@ -69,7 +75,7 @@ static void *create(const char *args, const dom_host *host, dom_facts *f)
                      .max_active = (uint32_t)n,
                      .max_delta = (uint32_t)n,
                      .heuristics = "gap",
-                     .patterns = "",
+                     .patterns = p->patterns,
                      .has_uniform = 1,
                      .typical_depth = (uint32_t)n};
     return p;
@@ -237,6 +243,76 @@ static void heur_free(void *heur)
     (void)heur; /* the instance itself */
 }
 
+/* ---- the pattern bigK: where the K largest pancakes lie ---- */
+
+typedef struct big_pattern {
+    int n, k;
+} big_pattern;
+
+/* Rank: pancake n-K+i's position among the positions the larger tracked
+ * ones left free, in a mixed radix of n, n-1, ..., n-K+1. */
+static uint64_t big_rank(const void *self, const void *state)
+{
+    const big_pattern *b = self;
+    const uint8_t *s = state;
+    int where[MAXN];
+    for (int i = 0; i < b->n; i++)
+        where[s[i]] = i;
+    uint32_t taken = 0;
+    uint64_t r = 0;
+    for (int i = b->n - 1; i >= b->n - b->k; i--) {
+        int pos = where[i];
+        int free_before = pos - __builtin_popcount(taken & ((1u << pos) - 1));
+        r = r * (uint64_t)(b->n - (b->n - 1 - i)) + (uint64_t)free_before;
+        taken |= 1u << pos;
+    }
+    return r;
+}
+
+/* A stack of that rank: the tracked pancakes where the rank says, the
+ * others in the free places smallest first (any order ranks the same). */
+static void big_unrank(const void *self, uint64_t rank, void *state)
+{
+    const big_pattern *b = self;
+    uint8_t *s = state;
+    int digit[MAXN];
+    for (int i = b->n - b->k; i < b->n; i++) { /* last digit first */
+        uint64_t radix = (uint64_t)(b->n - (b->n - 1 - i));
+        digit[i] = (int)(rank % radix);
+        rank /= radix;
+    }
+    uint32_t taken = 0;
+    for (int i = b->n - 1; i >= b->n - b->k; i--) {
+        int pos = 0;
+        for (int left = digit[i];; pos++)
+            if (!(taken >> pos & 1) && left-- == 0)
+                break;
+        s[pos] = (uint8_t)i;
+        taken |= 1u << pos;
+    }
+    for (int pos = 0, next = 0; pos < b->n; pos++)
+        if (!(taken >> pos & 1))
+            s[pos] = (uint8_t)next++;
+}
+
+static int pattern_open(const void *inst, const char *name, dom_pattern *out)
+{
+    const pancake *p = inst;
+    char *end = (char *)name;
+    long k = strncmp(name, "big", 3) ? 0 : strtol(name + 3, &end, 10);
+    if (k < 2 || k > 6 || k >= p->n || *end)
+        return p->host->fail(DOM_ERR_ARG, "pancake: patterns are bigK, K 2..6 and below N");
+    big_pattern *b = malloc(sizeof *b);
+    if (!b)
+        return p->host->fail(DOM_ERR_NOMEM, "pancake: out of memory");
+    *b = (big_pattern){p->n, (int)k};
+    uint64_t entries = 1;
+    for (int i = 0; i < k; i++)
+        entries *= (uint64_t)(p->n - i);
+    *out = (dom_pattern){entries, b, big_rank, big_unrank, free};
+    return DOM_OK;
+}
+
 static const dom_def PANCAKE = {
     .abi_version = DOM_ABI_VERSION,
     .struct_size = sizeof(dom_def),
@@ -256,6 +332,7 @@ static const dom_def PANCAKE = {
     .heur_open = heur_open,
     .heur_eval = heur_eval,
     .heur_free = heur_free,
+    .pattern_open = pattern_open,
 };
 
 __attribute__((visibility("default"))) const dom_def *heurnet_domain_entry(uint32_t index)

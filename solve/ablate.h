@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 
+#include "domains/dom.h"
 #include "search/npuzzle/ann.h"
 #include "train/ablate.h"
 #include "train/trn.h"
@@ -82,6 +83,11 @@ struct heurnet_ablate {
     uint64_t search_limit;
     srch_np_ann_opts ann;
     srch_np_heur *floor; /* admissible part of the search heuristic (owned), may be NULL */
+    /* the data's domain (NULL: n-puzzle /boards data, searched on the
+     * n-puzzle's own path): --search and --instances files are read
+     * through it and searched by the one core, search_opts being the
+     * settings of an ann: spec after "ann:SELF" (ann:SELF,scale:10,pdb:7-8) */
+    const dom *dom;
     /* where the library reports (each may be NULL); a worker's calls come
      * from its own process */
     void (*on_epoch)(const char *run, const struct trn_epoch *e, void *user);
@@ -92,6 +98,7 @@ struct heurnet_ablate {
     int ncol, col_search; /* col_search: first search column, -1 none */
     uint64_t seed[HEURNET_ABL_MAX_SEEDS];
     srch_np_instance *boards; /* the search boards, all with a known optimum */
+    dom_instance_rec *states; /* the same through dom */
     size_t nboards;
     int width;
     int rank, size; /* under mpirun (heurnet_ablate_mpi_init); else 0, 1 */

@@ -14,4 +14,15 @@ int heurnet_abl_mpi_send_row(const char *row);
 /* Rank 0: add the rows that arrived to j and save it (0 or a status). */
 int heurnet_abl_mpi_poll(struct heurnet_ablate *a, trn_abl_journal *j);
 
+/* On a domain (a->dom): the search states of a->search with a known
+ * optimum, the first search_n, into a->states (a->nboards of them). */
+int heurnet_abl_dom_boards(struct heurnet_ablate *a);
+/* A* with model m on a->states into out[HEURNET_ABL_NSEARCH]. */
+int heurnet_abl_dom_search(const struct heurnet_ablate *a, const nn_model *m, const char *label,
+                           double *out);
+/* Model m's errors (MAE, exact share, over-estimate share) on the states
+ * of instance file k with a known optimum into out[3]; bad lines go to
+ * on_message. */
+int heurnet_abl_dom_inst(const struct heurnet_ablate *a, const nn_model *m, int k, double *out);
+
 #endif

@@ -50,6 +50,8 @@ static void on_epoch(const struct trn_epoch *e, void *user)
 static int search_metrics(const struct heurnet_ablate *a, const nn_model *m, const char *label,
                           double *out)
 {
+    if (a->dom)
+        return heurnet_abl_dom_search(a, m, label, out);
     int st;
     heurnet_search s = {.algo = HEURNET_ALGO_ASTAR};
     s.h = srch_np_heur_ann_new(m, label, a->width, a->search_goal, a->floor, &a->ann, &st);
@@ -109,7 +111,10 @@ static int measure(const struct heurnet_ablate *a, const trn_data *d, nn_model *
     metric[HEURNET_ABL_MAE] = plain.val_mae;
     metric[HEURNET_ABL_EXACT] = plain.val_exact;
     metric[HEURNET_ABL_OVER] = plain.val_over;
-    for (int k = 0; k < a->ninst; k++) {
+    for (int k = 0; k < a->ninst && a->dom; k++)
+        if ((rc = heurnet_abl_dom_inst(a, m, k, metric + HEURNET_ABL_NFIXED + 3 * k)))
+            return rc;
+    for (int k = 0; k < a->ninst && !a->dom; k++) {
         struct heurnet_inst_pred p;
         struct heurnet_inst_err e;
         if ((rc = heurnet_inst_predict(m, label, a->inst[k], a->goal[k], 256, bad_line, (void *)a,

@@ -114,6 +114,8 @@ static void parse_err(const char *msg, void *user)
 
 int heurnet_ablate_search_boards(struct heurnet_ablate *a, const trn_data *d)
 {
+    if (a->dom)
+        return heurnet_abl_dom_boards(a);
     if (!(a->width = trn_data_width(d)))
         return hn_fail(HN_ERR_ARG, "--search needs n-puzzle data (/boards + /cost)");
     if (a->search_goal < 0)
@@ -199,7 +201,9 @@ void heurnet_ablate_clear(struct heurnet_ablate *a)
     trn_abl_list_free(&a->var);
     srch_np_heur_free(a->floor);
     free(a->boards);
+    free(a->states);
     a->floor = NULL;
     a->boards = NULL;
+    a->states = NULL;
     a->nboards = 0;
 }

@@ -12,14 +12,9 @@ SRC="$3"
 . "$(dirname "$0")/lib_cli.sh"
 B="$(cd "$(dirname "$1")" && pwd)"
 H="$B/$(basename "$1")"
-CC=${CC:-cc}
-flags=(-shared -fPIC -O1 -std=c11 -Wall -Wextra -Werror -I"$B/include")
 sanitize=0
-if grep -q '^HEURNET_SANITIZE:BOOL=ON' "$B/CMakeCache.txt"; then
-    flags+=(-fsanitize=address,undefined)
-    sanitize=1
-fi
-$CC "${flags[@]}" -Wno-unused-function "$SRC/tests/domains/domain_bad.c" -o "$T/libbad.so" ||
+grep -q '^HEURNET_SANITIZE:BOOL=ON' "$B/CMakeCache.txt" && sanitize=1
+plugin_cc "$B" "$SRC/tests/domains/domain_bad.c" "$T/libbad.so" -Wno-unused-function ||
     { fail "the broken plug-ins do not build"; exit 1; }
 BAD="$T/libbad.so"
 
@@ -43,7 +38,7 @@ done
 
 # plug-in paths with ".so" before the file name, or a version after it
 mkdir -p "$T/my.sources" "$T/x.solib" "$T/a:b"
-$CC "${flags[@]}" "$SRC/examples/domain_pancake.c" -o "$T/my.sources/lib.so" ||
+plugin_cc "$B" "$SRC/examples/domain_pancake.c" "$T/my.sources/lib.so" ||
     { fail "the pancake example does not build"; exit 1; }
 cp "$T/my.sources/lib.so" "$T/x.solib/lib.so"
 cp "$T/my.sources/lib.so" "$T/lib.so.1"

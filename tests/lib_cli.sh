@@ -48,3 +48,14 @@ need_h5py() {
         exit 1
     fi
 }
+
+# plugin_cc BUILD_DIR SOURCE.c OUT.so [CFLAGS...]: a domain plug-in built as
+# a user builds it, against the build's headers only (with the sanitizers
+# when the build has them, so the host can load it).
+plugin_cc() {
+    local b=$1 src=$2 out=$3
+    shift 3
+    local flags=(-shared -fPIC -O1 -std=c11 -Wall -Wextra -Werror -I"$b/include")
+    grep -q '^HEURNET_SANITIZE:BOOL=ON' "$b/CMakeCache.txt" && flags+=(-fsanitize=address,undefined)
+    "${CC:-cc}" "${flags[@]}" "$@" "$src" -o "$out"
+}

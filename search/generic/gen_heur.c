@@ -368,6 +368,12 @@ static int ann_parse(const char *spec, char *buf, size_t cap, ann_spec *a)
 srch_dom_heur *srch_dom_heur_open(const dom *d, const char *spec, const srch_dom_net_opts *opts,
                                   int *status)
 {
+    return srch_dom_heur_open_model(d, spec, NULL, opts, status);
+}
+
+srch_dom_heur *srch_dom_heur_open_model(const dom *d, const char *spec, const nn_model *self,
+                                        const srch_dom_net_opts *opts, int *status)
+{
     int dummy;
     if (!status)
         status = &dummy;
@@ -377,11 +383,13 @@ srch_dom_heur *srch_dom_heur_open(const dom *d, const char *spec, const srch_dom
     char path[4096];
     if ((*status = ann_parse(spec, path, sizeof path, &a)))
         return NULL;
-    nn_model *m = nn_model_load(path, status);
+    int own = !self || strcmp(path, "SELF");
+    nn_model *m = own ? nn_model_load(path, status) : (nn_model *)self;
     if (!m)
         return NULL;
     srch_dom_heur *h = srch_dom_heur_net(d, m, path, &a.o, status);
-    nn_model_free(m);
+    if (own)
+        nn_model_free(m);
     srch_dom_heur *floor = h && a.floor[0] ? srch_dom_heur_adm(d, a.floor, status) : NULL;
     if (h && a.floor[0] && !floor) {
         srch_dom_heur_free(h);

@@ -83,6 +83,11 @@ srch_dom_heur *srch_dom_heur_net(const dom *d, const struct nn_model *m, const c
  * error (*status). */
 srch_dom_heur *srch_dom_heur_open(const dom *d, const char *spec, const srch_dom_net_opts *opts,
                                   int *status);
+/* The same with "ann:SELF[,SETTING...]" standing for the model `self` (read,
+ * not kept: it may be freed afterwards), as a program that has just trained
+ * a network searches with it; other paths load as above. */
+srch_dom_heur *srch_dom_heur_open_model(const dom *d, const char *spec, const struct nn_model *self,
+                                        const srch_dom_net_opts *opts, int *status);
 
 /* max(a, b), and a + b (a residual network b over an admissible base a).
  * Both take ownership of a and b, also on failure; a and b must be over the
