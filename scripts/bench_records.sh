@@ -59,7 +59,7 @@ for r in "${runs[@]}"; do
         awk '$1 == $2' | wc -l)
     eq_exp=$(paste -d' ' <(field expanded <"$out/old.rows") <(field expanded <"$out/new.rows") |
         awk '$1 == $2' | wc -l)
-    ratio=$(echo "$tn $to" | awk '{ printf "%.2f", $2 > 0 ? $1 / $2 : 0 }')
+    ratio=$(echo "$tn $to" | awk '{ printf "%.2f", ($2 > 0 ? $1 / $2 : 0) }')
     printf '| %s | %s | %s | %s of %s | %s of %s | %s |\n' "$model" "$n" "$limit" "$eq_len" \
         "$rows" "$eq_exp" "$rows" "$ratio"
     if [ "$eq_len" != "$rows" ] || [ "$rows" != "$n" ]; then
