@@ -381,6 +381,8 @@ static int create_instance(dom *d, const char *spec, const char *args)
         d->symmetric_path = d->def->symmetric_path;
     if (d->def->struct_size >= offsetof(dom_def, heur_delta) + sizeof d->def->heur_delta)
         d->heur_delta = d->def->heur_delta;
+    if (d->def->struct_size >= offsetof(dom_def, encode_as) + sizeof d->def->encode_as)
+        d->encode_as = d->def->encode_as;
     hn_error_clear();
     unsigned long mark = dom_host_fail_mark();
     d->inst = d->def->create(args, &HOST, &d->facts);
@@ -700,6 +702,11 @@ static int sorted_minus(const int32_t *a, int na, const int32_t *b, int nb, int3
             j++;
     }
     return n;
+}
+
+int dom_encode_as(const dom *d, const char *encoding, int32_t *map)
+{
+    return d->encode_as && encoding && d->encode_as(d->inst, encoding, map) == 0;
 }
 
 int dom_encode_delta(const dom *d, const void *state, int m, int32_t *off, int *noff, int32_t *on,

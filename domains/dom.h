@@ -111,6 +111,10 @@ int dom_random_state(const dom *d, void *state, hn_rng *rng);
 
 /* Active inputs of state into active[DOM_MAX_ACTIVE]; returns the count. */
 int dom_encode(const dom *d, const void *state, int32_t *active);
+/* 1 when a network of `encoding` (not the domain's own) reads this
+ * domain's states through a renaming of inputs (dom_def's encode_as), with
+ * map[0..inputs) filled: the other encoding's input for each of ours. */
+int dom_encode_as(const dom *d, const char *encoding, int32_t *map);
 /* Inputs move m turns off and on from `state` (before the move), by the
  * domain's encode_delta or, without one, by diffing the two encodings.
  * Buffers hold DOM_MAX_ACTIVE entries. 0, or HN_ERR_ARG for an illegal move. */

@@ -24,6 +24,8 @@ struct dom {
     void (*symmetric_path)(const void *inst, uint32_t k, uint8_t *moves, int n);
     /* def->heur_delta when the definition has that entry, else NULL */
     int (*heur_delta)(const void *heur, const void *state, int move, int h);
+    /* def->encode_as when the definition has that entry, else NULL */
+    int (*encode_as)(const void *inst, const char *encoding, int32_t *map);
     uint64_t allowed[256]; /* moves allowed per automaton state */
 };
 

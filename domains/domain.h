@@ -257,6 +257,14 @@ typedef struct dom_def {
      * that heuristic's children with heur_eval. Manhattan distance is the
      * model: only the moved tile's term changes. Thread-safe. */
     int (*heur_delta)(const void *heur, const void *state, int move, int h);
+    /* For states a network of another encoding can read through a renaming
+     * of inputs that keeps every cost to the goal (a blank-first model on
+     * blank-last boards: the 180-degree turn, tile t renamed N - t): write
+     * into map[0..facts->inputs) the other encoding's input that each of
+     * this domain's inputs stands for, and return 0; -1 when `encoding`
+     * cannot be read so. Also each move's image must be a move, so that a
+     * network's incremental first layer stays exact. */
+    int (*encode_as)(const void *inst, const char *encoding, int32_t *map);
 } dom_def;
 
 /* heur_delta's answer for a heuristic without an incremental update. */

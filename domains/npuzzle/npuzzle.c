@@ -306,6 +306,28 @@ static int np_encode_delta(const void *inst, const void *state, int move, int32_
     return 0;
 }
 
+/* A model of the other goal layout reads a board turned by 180 degrees
+ * with tile t renamed N - t (the blank stays 0): that maps one goal onto
+ * the other and every move onto its opposite, so costs are kept (the
+ * conversion search/npuzzle/board.c makes). */
+static int np_encode_as(const void *inst, const char *encoding, int32_t *map)
+{
+    const np_dom *in = inst;
+    char other[64];
+    const char *gname = in->blank_last ? "blank-first" : "blank-last";
+    if (in->w == in->h)
+        snprintf(other, sizeof other, "npuzzle-onehot n=%d goal=%s", in->w, gname);
+    else
+        snprintf(other, sizeof other, "npuzzle-onehot n=%dx%d goal=%s", in->w, in->h, gname);
+    if (strcmp(encoding, other))
+        return -1;
+    int n = in->cells;
+    for (int t = 0; t < n; t++)
+        for (int p = 0; p < n; p++)
+            map[t * n + p] = (t ? n - t : 0) * n + (n - 1 - p);
+    return 0;
+}
+
 /* ---- uniform random boards ---- */
 
 static uint32_t rng_below(dom_rng *r, uint32_t n)
@@ -373,4 +395,5 @@ const dom_def dom_npuzzle_def = {
     .symmetric = np_symmetric,
     .symmetric_path = np_symmetric_path,
     .heur_delta = dom_np_heur_delta,
+    .encode_as = np_encode_as,
 };

@@ -31,6 +31,7 @@ typedef struct {
     int32_t *H; /* the admissible value of each stored state */
     size_t hcap;
     gen_heap open, focal, wait; /* wait: open states with f > fb, by f */
+    uint64_t waited;            /* states put on the wait list so far */
     double bound;
     int64_t fb; /* open states with f <= fb are in FOCAL */
     int batch, scale, nmoves;
@@ -68,6 +69,16 @@ static int focal_push(focal *a, uint32_t idx)
     return srch_gen_heap_push(&a->focal, key_of(v, x->g), idx, x->g);
 }
 
+/* A waiting state's key: f, then the order states began to wait, so that
+ * states of one f enter FOCAL first come first (as the n-puzzle's f buckets
+ * did: equal guide values then break the same way, and the searches expand
+ * the same states). */
+static uint64_t wait_key(focal *a, int64_t f)
+{
+    uint64_t F = f > (int64_t)0xffffff ? 0xffffff : (uint64_t)f;
+    return F << 40 | (a->waited++ & (((uint64_t)1 << 40) - 1));
+}
+
 /* Open state idx (evaluated): into OPEN, and into FOCAL or the wait list. */
 static int push(focal *a, uint32_t idx)
 {
@@ -78,7 +89,7 @@ static int push(focal *a, uint32_t idx)
     if (st)
         return st;
     return f <= a->fb ? focal_push(a, idx)
-                      : srch_gen_heap_push(&a->wait, key_of((uint64_t)f, x->g), idx, x->g);
+                      : srch_gen_heap_push(&a->wait, wait_key(a, f), idx, x->g);
 }
 
 /* Raise fb to floor(bound * fmin) and move the waiting states below it. */
@@ -88,7 +99,7 @@ static int raise_bound(focal *a, int64_t fmin)
     if (fb <= a->fb)
         return 0;
     a->fb = fb;
-    while (a->wait.n && (int64_t)(a->wait.a[0].pri >> 24) <= fb) {
+    while (a->wait.n && (int64_t)(a->wait.a[0].pri >> 40) <= fb) {
         gen_item it = srch_gen_heap_pop(&a->wait);
         int st = valid(a, it) ? focal_push(a, it.idx) : 0;
         if (st)

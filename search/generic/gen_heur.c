@@ -144,7 +144,7 @@ srch_dom_heur *srch_dom_heur_adm_borrow(const dom *d, const dom_heur *dh, int *s
  * canonical string and change its encoding, and a model with no encoder was
  * never shown to read this domain's inputs (the n-puzzle path refuses it
  * too). */
-static int check_model(const dom *d, const nn_model *m, const char *name)
+static int check_model(const dom *d, const nn_model *m, const char *name, int32_t **inmap)
 {
     const dom_facts *f = dom_facts_of(d);
     const char *rec = nn_model_get_meta_str(m, "domain");
@@ -154,6 +154,19 @@ static int check_model(const dom *d, const nn_model *m, const char *name)
     if (!rec && srch_np_encode_domain(enc, np, sizeof np) == 0)
         rec = np; /* an n-puzzle model from before models recorded their domain */
     hn_error_clear();
+    /* a model of the domain's other layout reads its states renamed */
+    if (enc[0] && strcmp(enc, denc) && nn_model_inputs(m) == (int)f->inputs) {
+        int32_t *map = malloc(f->inputs * sizeof *map);
+        if (!map)
+            return hn_fail(HN_ERR_NOMEM, "out of memory for a network's input map");
+        if (dom_encode_as(d, enc, map)) {
+            *inmap = map;
+            denc = enc;
+            rec = NULL; /* the encoder names the model's own domain */
+        } else {
+            free(map);
+        }
+    }
     if (rec && strcmp(rec, dom_spec(d)) && strcmp(rec, dom_canonical(d)))
         return hn_fail(HN_ERR_ARG, "%s: the model is for domain \"%s\", this run's is \"%s\"", name,
                        rec, dom_spec(d));
@@ -243,14 +256,16 @@ static srch_dom_heur *net_leaf(const dom *d, const nn_model *m, const char *name
                                const srch_dom_net_opts *o, int *status)
 {
     if (o->engine < SRCH_DOM_ENGINE_AUTO || o->engine > SRCH_DOM_ENGINE_Q8 || o->max_batch < 1 ||
-        o->max_batch > 65536) {
+        o->max_batch > 65536 || (o->acc32 != 0 && o->acc32 != 1) || o->cache_bits < 0 ||
+        o->cache_bits > 28) {
         *status = hn_fail(HN_ERR_ARG,
-                          "%s: engine must be auto, float or q8 and max_batch "
-                          "1..65536",
+                          "%s: engine must be auto, float or q8, max_batch 1..65536, acc32 0 or "
+                          "1 and cache_bits 0..28",
                           name);
         return NULL;
     }
-    if ((*status = check_model(d, m, name)))
+    int32_t *inmap = NULL;
+    if ((*status = check_model(d, m, name, &inmap)))
         return NULL;
     int sym = o->symmetries > 1 ? o->symmetries : 1;
     if (sym > dom_symmetries(d)) {
@@ -258,9 +273,11 @@ static srch_dom_heur *net_leaf(const dom *d, const nn_model *m, const char *name
                           "%s: sym:%d, but domain %s has %d symmetric map(s) with the "
                           "identity",
                           name, sym, dom_spec(d), dom_symmetries(d));
+        free(inmap);
         return NULL;
     }
-    gen_net *net = srch_gen_net_new(d, m, net_engine(o->engine), o->max_batch, status);
+    gen_net *net = srch_gen_net_new(d, m, net_engine(o->engine), o, inmap, status);
+    free(inmap);
     srch_dom_heur *h = net ? node_new(K_NET, d, status) : NULL;
     if (!h) {
         srch_gen_net_free(net);
@@ -327,16 +344,21 @@ static int ann_setting(const char *spec, const char *part, ann_spec *a)
     } else if (!strcmp(part, "q8")) {
         a->o.engine = SRCH_DOM_ENGINE_Q8;
     } else if (!strcmp(part, "sparse") || !strcmp(part, "dense") || !strcmp(part, "float")) {
-        a->o.engine = SRCH_DOM_ENGINE_FLOAT;
-    } else if (!strncmp(part, "cache:", 6) || !strcmp(part, "acc16")) {
-        /* the n-puzzle's board cache and accumulator width: not needed here */
+        a->o.engine = SRCH_DOM_ENGINE_FLOAT; /* one float engine: sparse first layer */
+    } else if (!strcmp(part, "acc16") || !strcmp(part, "acc32")) {
+        a->o.acc32 = part[3] == '3';
+    } else if (!strncmp(part, "cache:", 6)) {
+        long v = strtol(part + 6, &end, 10);
+        if (end == part + 6 || *end || v < 0 || v > 28)
+            goto bad;
+        a->o.cache_bits = (int)v;
     } else if (!strncmp(part, "sym:", 4)) {
         long v = strtol(part + 4, &end, 10);
         if (end == part + 4 || *end || v < 1 || v > 64)
             goto bad;
         a->o.symmetries = (int)v;
     } else if (!strcmp(part, "mirror")) {
-        return hn_fail(HN_ERR_UNSUPPORTED, "heuristic '%s': mirror is the n-puzzle's own", spec);
+        a->o.symmetries = 2; /* a square board's mirror image is map 1 */
     } else if (a->floor[0] || strlen(part) >= sizeof a->floor) {
         return hn_fail(HN_ERR_ARG, "heuristic '%s': one admissible part at most", spec);
     } else {
@@ -346,7 +368,8 @@ static int ann_setting(const char *spec, const char *part, ann_spec *a)
 bad:
     return hn_fail(HN_ERR_ARG,
                    "heuristic '%s': bad setting '%s' (delta:D >= 0, scale:1..1000, sym:1..64, "
-                   "q8, float, or an admissible heuristic's name)",
+                   "mirror, q8, float, acc16, acc32, cache:0..28, or an admissible "
+                   "heuristic's name)",
                    spec, part);
 }
 
@@ -569,8 +592,10 @@ static int sym_mean(srch_dom_heur *h, const uint8_t *s, size_t n, const uint8_t 
     }
     if (st)
         return st;
+    /* single precision, as the network's own outputs: the mean is then the
+     * one the n-puzzle's mirror setting always gave */
     for (size_t i = 0; i < n; i++)
-        est[i] /= h->sym;
+        est[i] = (float)(est[i] / h->sym);
     return 0;
 }
 

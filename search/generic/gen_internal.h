@@ -10,8 +10,11 @@
 
 typedef struct gen_net gen_net;
 
-gen_net *srch_gen_net_new(const dom *d, const struct nn_model *m, int engine, int max_batch,
-                          int *status);
+/* engine: SRCH_DOM_ENGINE_FLOAT or _Q8 (resolved); o: max_batch, acc32,
+ * cache_bits; inmap: the model's input for each of the domain's inputs
+ * (dom_encode_as), or NULL when the model reads the domain's own. */
+gen_net *srch_gen_net_new(const dom *d, const struct nn_model *m, int engine,
+                          const srch_dom_net_opts *o, const int32_t *inmap, int *status);
 void srch_gen_net_free(gen_net *n);
 /* Another leaf sharing n's weights, with rows of its own. */
 gen_net *srch_gen_net_clone(const gen_net *n, int *status);
@@ -20,6 +23,8 @@ int srch_gen_net_estimate(gen_net *net, const uint8_t *states, size_t n, const u
                           const int *parent_of, const uint8_t *moves, double *est);
 uint64_t srch_gen_net_rows(const gen_net *n);
 uint64_t srch_gen_net_updates(const gen_net *n);
+/* Estimates the cache gave (no network row). */
+uint64_t srch_gen_net_hits(const gen_net *n);
 
 /* ---- heuristics (gen_heur.c) ---- */
 

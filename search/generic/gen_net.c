@@ -4,7 +4,10 @@
  * updates; a parent's accumulator is found among the rows of the previous
  * network call when it was evaluated there (beam search's next depth,
  * IDA*'s and a walk's next step), else built once for all its children.
- * Accumulator sums are exact, so every route gives the same values. */
+ * Accumulator sums are exact, so every route gives the same values. A
+ * model of another goal layout reads the states through an input map
+ * (dom_encode_as), and a cache of estimates (cache:BITS) spares a state
+ * seen before its network row. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +31,13 @@ typedef struct {
     uint32_t gen;
 } slot;
 
+/* A cache entry's head; the state's bytes follow it. used == 0: free. */
+typedef struct {
+    uint64_t hash;
+    float y;
+    uint32_t used;
+} cache_head;
+
 struct gen_net {
     const dom *d;
     nn_sparse *sp;
@@ -47,7 +57,13 @@ struct gen_net {
     int *qrow;
     double *out; /* where the rows' estimates go: est + first state of the call */
     size_t first;
-    uint64_t rows, updates;
+    size_t *rowof;  /* one-output rows: the state (index into out) of each row */
+    int32_t *inmap; /* the model's input of each domain input, or NULL */
+    int inputs;
+    uint8_t *cache; /* 2^cache_bits entries of centry bytes, or NULL */
+    int cache_bits;
+    size_t centry;
+    uint64_t rows, updates, hits;
 };
 
 void srch_gen_net_free(gen_net *n)
@@ -64,6 +80,9 @@ void srch_gen_net_free(gen_net *n)
     free(n->pacc);
     free(n->y);
     free(n->qrow);
+    free(n->rowof);
+    free(n->inmap);
+    free(n->cache);
     free(n);
 }
 
@@ -84,12 +103,32 @@ static int alloc_rows(gen_net *n)
     n->pacc = nn_sparse_acc_alloc(n->sp, 1);
     n->y = malloc(mb * (size_t)n->outs * sizeof *n->y);
     n->qrow = n->outs > 1 ? malloc(mb * (size_t)n->outs * sizeof *n->qrow) : NULL;
-    return n->index && n->pacc && n->y && (n->outs < 2 || n->qrow) ? 0 : HN_ERR_NOMEM;
+    n->rowof = malloc(mb * sizeof *n->rowof);
+    /* calloc: a cache costs memory only as states fill it */
+    n->centry = (sizeof(cache_head) + n->sb + 7) & ~(size_t)7;
+    n->cache = n->cache_bits ? calloc((size_t)1 << n->cache_bits, n->centry) : NULL;
+    return n->index && n->pacc && n->y && (n->outs < 2 || n->qrow) && n->rowof &&
+                   (!n->cache_bits || n->cache)
+               ? 0
+               : HN_ERR_NOMEM;
 }
 
-gen_net *srch_gen_net_new(const dom *d, const nn_model *m, int engine, int max_batch, int *status)
+/* A copy of the input map (inputs entries), or NULL for none. */
+static int copy_map(gen_net *n, const int32_t *inmap)
 {
-    int st = 0;
+    if (!inmap)
+        return 0;
+    n->inmap = malloc((size_t)n->inputs * sizeof *n->inmap);
+    if (!n->inmap)
+        return HN_ERR_NOMEM;
+    memcpy(n->inmap, inmap, (size_t)n->inputs * sizeof *n->inmap);
+    return 0;
+}
+
+gen_net *srch_gen_net_new(const dom *d, const nn_model *m, int engine, const srch_dom_net_opts *o,
+                          const int32_t *inmap, int *status)
+{
+    int st = 0, max_batch = o->max_batch;
     gen_net *n = calloc(1, sizeof *n);
     if (!n) {
         *status = hn_fail(HN_ERR_NOMEM, "out of memory for a network heuristic");
@@ -97,17 +136,19 @@ gen_net *srch_gen_net_new(const dom *d, const nn_model *m, int engine, int max_b
     }
     n->d = d;
     n->max_batch = max_batch;
+    n->cache_bits = o->cache_bits;
+    n->inputs = nn_model_inputs(m);
     n->outs = nn_model_outputs(m);
     n->sb = dom_state_bytes(d);
     n->pacc_of = -1;
     n->gen = 1; /* the index's zeroed slots are of generation 0: none */
     enum nn_sparse_kind kind = engine == SRCH_DOM_ENGINE_Q8 ? NN_SPARSE_Q8 : NN_SPARSE_FLOAT;
     /* the domain bounds the inputs on at once: Q8 may then keep int16 sums */
-    int bound = kind == NN_SPARSE_Q8 ? (int)dom_facts_of(d)->max_active : 0;
+    int bound = kind == NN_SPARSE_Q8 && !o->acc32 ? (int)dom_facts_of(d)->max_active : 0;
     n->sp = nn_sparse_new_bounded(m, kind, max_batch, bound, &st);
     if (n->sp) {
         n->stride = nn_sparse_acc_stride(n->sp);
-        if (alloc_rows(n))
+        if (alloc_rows(n) || copy_map(n, inmap))
             st = hn_fail(HN_ERR_NOMEM, "out of memory for a network heuristic's rows");
     }
     if (!n->sp || st) {
@@ -132,8 +173,10 @@ gen_net *srch_gen_net_clone(const gen_net *base, int *status)
     n->sb = base->sb;
     n->pacc_of = -1;
     n->gen = 1;
+    n->cache_bits = base->cache_bits;
+    n->inputs = base->inputs;
     n->sp = nn_sparse_clone(base->sp, base->max_batch, status);
-    if (!n->sp || alloc_rows(n)) {
+    if (!n->sp || alloc_rows(n) || copy_map(n, base->inmap)) {
         srch_gen_net_free(n);
         *status = hn_fail(HN_ERR_NOMEM, "out of memory for a network heuristic's rows");
         return NULL;
@@ -149,6 +192,45 @@ uint64_t srch_gen_net_rows(const gen_net *n)
 uint64_t srch_gen_net_updates(const gen_net *n)
 {
     return n->updates;
+}
+
+uint64_t srch_gen_net_hits(const gen_net *n)
+{
+    return n->hits;
+}
+
+/* The model's inputs of k domain inputs, in place. */
+static void map_inputs(const gen_net *n, int32_t *act, int k)
+{
+    for (int i = 0; n->inmap && i < k; i++)
+        act[i] = n->inmap[act[i]];
+}
+
+/* ---- the cache: one entry per slot, the newest state wins ---- */
+
+static cache_head *cache_slot(const gen_net *n, uint64_t hv)
+{
+    uint64_t x = hv * 0xd6e8feb86659fd93ull;
+    x ^= x >> 32;
+    size_t i = (size_t)(x >> (64 - n->cache_bits));
+    return (cache_head *)(n->cache + i * n->centry);
+}
+
+static int cache_get(gen_net *n, const uint8_t *s, uint64_t hv, double *y)
+{
+    const cache_head *e = cache_slot(n, hv);
+    if (!e->used || e->hash != hv || memcmp(e + 1, s, n->sb))
+        return 0;
+    *y = e->y;
+    n->hits++;
+    return 1;
+}
+
+static void cache_put(gen_net *n, const uint8_t *s, uint64_t hv, float y)
+{
+    cache_head *e = cache_slot(n, hv);
+    *e = (cache_head){.hash = hv, .y = y, .used = 1};
+    memcpy(e + 1, s, n->sb);
 }
 
 /* The previous call's row holding `state`, or -1. */
@@ -174,6 +256,7 @@ static void acc_fresh(const gen_net *n, const uint8_t *state, int32_t *acc)
 {
     int32_t act[DOM_MAX_ACTIVE];
     int k = dom_encode(n->d, state, act);
+    map_inputs(n, act, k);
     nn_sparse_acc_init(n->sp, act, k, acc);
 }
 
@@ -206,6 +289,8 @@ static void fill_row(gen_net *n, int row, const uint8_t *s, uint64_t hv, const u
         int noff, non;
         const int32_t *src = parent_acc(n, p, ps);
         if (dom_encode_delta(n->d, ps, move, off, &noff, on, &non) == 0) {
+            map_inputs(n, off, noff);
+            map_inputs(n, on, non);
             nn_sparse_acc_update(n->sp, src, off, noff, on, non, dst);
             n->updates++;
             return;
@@ -228,7 +313,9 @@ static int flush(gen_net *n)
         if (!isfinite(n->y[i]))
             return hn_fail(HN_ERR_NAN, "network heuristic: the network returned %g",
                            (double)n->y[i]);
-        n->out[n->first + (size_t)i] = n->y[i];
+        n->out[n->rowof[i]] = n->y[i];
+        if (n->cache)
+            cache_put(n, c->states + (size_t)i * n->sb, c->hash[i], n->y[i]);
     }
     n->rows += (uint64_t)c->n;
     n->gen++;
@@ -312,23 +399,24 @@ int srch_gen_net_estimate(gen_net *n, const uint8_t *states, size_t count, const
         return q_estimate(n, states, count, parents, parent_of, moves, est);
     n->pacc_of = -1;
     n->out = est;
-    n->first = 0;
     n->set[n->cur].n = 0;
     for (size_t i = 0; i < count; i++) {
         rowset *c = &n->set[n->cur];
         const uint8_t *s = states + i * n->sb;
         long p = parents && parent_of ? parent_of[i] : -1;
         uint64_t hv = dom_hash(n->d, s);
+        if (n->cache && cache_get(n, s, hv, &est[i]))
+            continue;
         int row = c->n++;
         memcpy(c->states + (size_t)row * n->sb, s, n->sb);
         c->hash[row] = hv;
+        n->rowof[row] = i;
         fill_row(n, row, s, hv, p >= 0 ? parents + (size_t)p * n->sb : NULL, p,
                  moves ? moves[i] : 0);
         if (c->n == n->max_batch) {
             int st = flush(n);
             if (st)
                 return st;
-            n->first = i + 1;
         }
     }
     return flush(n);

@@ -47,6 +47,14 @@ typedef struct srch_dom_net_opts {
     /* the mean over a state and its first symmetries - 1 symmetric maps
      * (dom_symmetries; 0 or 1: the state alone) [0] */
     int symmetries;
+    /* q8 only: 1 keeps int32 first-layer sums; 0 lets them be int16 where
+     * the domain bounds the inputs on at once (nn_sparse_new_bounded). The
+     * two round the first layer's weights differently, so values differ in
+     * the last bits [0] */
+    int acc32;
+    /* a cache of 2^cache_bits network estimates per heuristic object (one
+     * per thread), 0..28; 0: none. Values are the same with or without [0] */
+    int cache_bits;
 } srch_dom_net_opts;
 
 extern const srch_dom_net_opts SRCH_DOM_NET_DEFAULTS;
@@ -73,14 +81,15 @@ srch_dom_heur *srch_dom_heur_adm_borrow(const dom *d, const dom_heur *dh, int *s
 srch_dom_heur *srch_dom_heur_net(const dom *d, const struct nn_model *m, const char *name,
                                  const srch_dom_net_opts *opts, int *status);
 
-/* A heuristic from a spec, in the syntax of the n-puzzle's (and of the
- * searches models record): "ann:PATH[,SETTING...]" loads a model
- * (srch_dom_heur_net) with the settings scale:N, delta:D (the offset), q8
- * or float (sparse and dense mean float; cache:N and acc16 are accepted and
- * not needed), sym:K (the mean over the state and K - 1 symmetric maps,
- * dom_symmetric), and one admissible name as the floor; anything else is an
- * admissible name (srch_dom_heur_adm). opts may be NULL (defaults). NULL on
- * error (*status). */
+/* A heuristic from a spec, in the syntax models record: "ann:PATH[,SETTING
+ * ...]" loads a model (srch_dom_heur_net) with the settings scale:N,
+ * delta:D (the offset), q8 or float (sparse and dense are other names of
+ * float), acc16 or acc32 (q8's first-layer sums; acc16, the default, is
+ * int16 where it is exact), cache:BITS, sym:K (the mean over the state and
+ * K - 1 symmetric maps, dom_symmetric; mirror is sym:2), and one admissible
+ * name as the floor; anything else is an admissible name
+ * (srch_dom_heur_adm). docs/search.md lists them. opts may be NULL
+ * (defaults). NULL on error (*status). */
 srch_dom_heur *srch_dom_heur_open(const dom *d, const char *spec, const srch_dom_net_opts *opts,
                                   int *status);
 /* The same with "ann:SELF[,SETTING...]" standing for the model `self` (read,

@@ -294,13 +294,15 @@ static int estimate_full(ann_heur *a, const srch_np_board *b, size_t n, float *e
     return st;
 }
 
-/* The heuristic value in 1/scale moves from the estimate and the floor. */
-static int combine(const ann_heur *a, const srch_np_board *b, float est, int floor_h)
+/* The heuristic value in 1/scale moves from the estimate (the network's
+ * float output plus the residual base, summed in double precision) and the
+ * floor, rounded as the generic heuristic's root rounds (gen_heur.c). */
+static int combine(const ann_heur *a, const srch_np_board *b, double est, int floor_h)
 {
     if (srch_np_board_is_goal(b, a->goal))
         return 0;
-    double v = ((double)est - a->o.delta) * a->o.scale;
-    long r = lround(v);
+    double v = (est - a->o.delta) * a->o.scale;
+    long r = (long)floor(v + 0.5);
     if (a->floor && r < (long)floor_h * a->o.scale)
         r = (long)floor_h * a->o.scale;
     if (r < 0)
@@ -321,11 +323,8 @@ static int eval_known_base(ann_heur *a, ann_tls *t, const srch_np_board *b, size
     if (st)
         return st;
     const int *fl = a->floor_is_base ? bv : out;
-    for (size_t i = 0; i < k; i++) {
-        if (bv)
-            est[i] += (float)bv[i];
-        out[i] = combine(a, &b[i], est[i], a->floor ? fl[i] : 0);
-    }
+    for (size_t i = 0; i < k; i++)
+        out[i] = combine(a, &b[i], (double)est[i] + (bv ? bv[i] : 0), a->floor ? fl[i] : 0);
     return 0;
 }
 
