@@ -424,34 +424,12 @@ static int dgen_from(struct dgen_args *a, dom_instance_rec **recs)
     return 0;
 }
 
-/* The n-puzzle's boards up to 5x5 are labelled from uniform states (as the
- * published datasets are); other domains default to short walks, since a
- * uniform cube or 6x6 board is beyond IDA*. */
-static int default_uniform(const dom *d)
-{
-    return !strncmp(dom_spec(d), "npuzzle:", 8) && dom_state_bytes(d) <= 26 &&
-           dom_facts_of(d)->has_uniform;
-}
-
-/* The default heuristic: the published PDBs of the 15- and 24-puzzle and
- * linear conflicts for the 8-puzzle (each the fastest labeller there), else
- * the domain's first. */
-static const char *default_heur(const dom *d, char *buf, size_t cap)
-{
-    int w = 0, h = 0;
-    if (sscanf(dom_spec(d), "npuzzle:%dx%d", &w, &h) == 2 && w == h && w >= 3 && w <= 5)
-        return w == 3 ? "lc" : w == 4 ? "pdb:7-8" : "pdb:6-6-6-6";
-    const char *heurs = dom_facts_of(d)->heuristics;
-    snprintf(buf, cap, "%.*s", (int)strcspn(heurs ? heurs : "", ","), heurs ? heurs : "");
-    return buf;
-}
-
 /* The heuristic by name, opened once so a bad name is a usage error before
  * any file is touched. */
 static int dgen_heur(struct dgen_args *a, srch_dom_heur **probe)
 {
     static char first[128];
-    a->o.heur_name = a->heur ? a->heur : default_heur(a->o.d, first, sizeof first);
+    a->o.heur_name = a->heur ? a->heur : dg_dom_gen_default_heur(a->o.d, first, sizeof first);
     if (a->o.all)
         return 0;
     if (!a->o.heur_name[0])
@@ -523,7 +501,7 @@ int cmd_gen(int argc, char **argv)
         return cli_usage("gen", "--domain %s: %s", a.spec, hn_errmsg());
     a.o.d = d;
     if (!a.has_walk && !a.o.all && !a.from && !a.o.uniform)
-        a.o.uniform = default_uniform(d);
+        a.o.uniform = dg_dom_gen_default_uniform(d);
     srch_dom_heur *probe = NULL;
     dom_instance_rec *recs = NULL;
     rc = dgen_heur(&a, &probe);

@@ -50,7 +50,7 @@ set(HEURNET_PUBLIC_HEADERS
     search/emp/emp.h
     search/emp/srch_em_scorer.h datagen/dg.h datagen/dataset.h datagen/dom_ds.h datagen/emp_moves.h train/trn.h
     solve/search.h solve/pdb_cache.h solve/eval_report.h solve/api.h solve/eval_dom.h
-    solve/dom_search.h)
+    solve/dom_search.h solve/dom_batch.h)
 set(HEURNET_INC ${CMAKE_BINARY_DIR}/include/heurnet)
 set(HEURNET_UMBRELLA "/* All of heurnet's public API (generated). */\n#ifndef HEURNET_H\n#define HEURNET_H\n")
 foreach(h ${HEURNET_PUBLIC_HEADERS} gen/common/hn_version.h)
@@ -101,8 +101,29 @@ install(FILES ${CMAKE_BINARY_DIR}/heurnetConfig.cmake ${CMAKE_BINARY_DIR}/heurne
 # The Python package (python/heurnet) under HEURNET_PYTHON_DIR, with a
 # _config.py that finds the installed library relative to the package, so
 # the prefix stays relocatable.
-set(HEURNET_PYTHON_DIR lib/python3/dist-packages
-    CACHE STRING "folder of the Python package under the install prefix")
+# The default is the folder python3 searches under a prefix: Debian's
+# interpreter searches PREFIX/lib/python3.X/dist-packages (for /usr/local
+# and /usr), others PREFIX/lib/python3.X/site-packages.
+set(HEURNET_PYTHON_DEFAULT lib/python3/dist-packages)
+# (the system's interpreter first, the one a system prefix serves, as the
+# tests run it; a pyenv or conda python3 earlier on PATH has other folders)
+find_program(HEURNET_PYTHON3 python3 HINTS /usr/bin)
+if(HEURNET_PYTHON3)
+  execute_process(
+    COMMAND ${HEURNET_PYTHON3} -c
+            "import sys, sysconfig; v = '%d.%d' % sys.version_info[:2]; deb = 'deb_system' in sysconfig.get_scheme_names(); print('lib/python%s/%s' % (v, 'dist-packages' if deb else 'site-packages'))"
+    OUTPUT_VARIABLE HEURNET_PYTHON_FOUND OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE rc)
+  if(rc EQUAL 0 AND HEURNET_PYTHON_FOUND)
+    set(HEURNET_PYTHON_DEFAULT ${HEURNET_PYTHON_FOUND})
+  endif()
+endif()
+set(HEURNET_PYTHON_SITE ""
+    CACHE STRING "folder of the Python package under the install prefix (empty: python3's)")
+unset(HEURNET_PYTHON_DIR CACHE) # the fixed folder of older builds, wrong for /usr/local
+set(HEURNET_PYTHON_DIR "${HEURNET_PYTHON_SITE}")
+if(HEURNET_PYTHON_DIR STREQUAL "")
+  set(HEURNET_PYTHON_DIR ${HEURNET_PYTHON_DEFAULT})
+endif()
 file(GLOB HEURNET_PY_SRC CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/python/heurnet/*.py)
 list(FILTER HEURNET_PY_SRC EXCLUDE REGEX "_config\\.py$")
 install(FILES ${HEURNET_PY_SRC} DESTINATION ${HEURNET_PYTHON_DIR}/heurnet)

@@ -138,6 +138,14 @@ typedef struct dg_dom_gen_stats {
  * failure stop the run with the status and hn_errmsg set. *st may be NULL. */
 int dg_dom_gen_run(const char *path, const dg_dom_gen_opts *o, dg_dom_gen_stats *st);
 
+/* heurnet gen's defaults on domain d: 1 when states are drawn uniformly
+ * rather than by walks (the n-puzzle up to 5x5, as the published datasets
+ * are; a uniform cube or 6x6 board is beyond IDA*), and the labelling
+ * heuristic (the published PDBs of the 15- and 24-puzzle, linear conflicts
+ * for the 8-puzzle, else the domain's first; "" for none) in buf. */
+int dg_dom_gen_default_uniform(const dom *d);
+const char *dg_dom_gen_default_heur(const dom *d, char *buf, size_t cap);
+
 /* The most states `all` enumerates (the 8-puzzle has 181,440). */
 #define DG_DOM_ALL_MAX (1u << 22)
 

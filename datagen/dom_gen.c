@@ -644,3 +644,19 @@ int dg_file_crc32(const char *path, uint32_t *crc)
     *crc = (uint32_t)c;
     return HN_OK;
 }
+
+int dg_dom_gen_default_uniform(const dom *d)
+{
+    return !strncmp(dom_spec(d), "npuzzle:", 8) && dom_state_bytes(d) <= 26 &&
+           dom_facts_of(d)->has_uniform;
+}
+
+const char *dg_dom_gen_default_heur(const dom *d, char *buf, size_t cap)
+{
+    int w = 0, h = 0;
+    if (sscanf(dom_spec(d), "npuzzle:%dx%d", &w, &h) == 2 && w == h && w >= 3 && w <= 5)
+        return w == 3 ? "lc" : w == 4 ? "pdb:7-8" : "pdb:6-6-6-6";
+    const char *heurs = dom_facts_of(d)->heuristics;
+    snprintf(buf, cap, "%.*s", (int)strcspn(heurs ? heurs : "", ","), heurs ? heurs : "");
+    return buf;
+}

@@ -196,7 +196,10 @@ typedef struct dom_def {
      * wrong (the host adds file and line). */
     int (*parse_state)(const void *inst, const char *text, void *state);
     /* The state as text that parse_state reads back, NUL-terminated into
-     * buf (truncated to cap). Returns the length it needed. */
+     * buf (truncated to cap). Returns the length it needed. Any bytes must
+     * be safe here, not only states: the host checks a caller's states
+     * (solve/dom_batch.h) by formatting them and parsing the text back, so
+     * bytes that are no state must give text that parse_state refuses. */
     int (*format_state)(const void *inst, const void *state, char *buf, size_t cap);
     /* Optional: parse a move sequence into moves[0..n) (at most cap),
      * returning n or a status through host->fail. For notations beyond

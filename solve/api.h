@@ -82,32 +82,35 @@ typedef struct heurnet_solve_row {
 int heurnet_solve_boards(const heurnet_solve_args *a, const uint8_t *tiles, size_t n,
                          heurnet_solve_row *rows, char *moves, size_t stride);
 
-/* heurnet gen --puzzle: label boards of the (width*width - 1)-puzzle into
- * the domain dataset `path` (dg_dom_gen_run on npuzzle:WxW[:blank-last];
- * uniform boards, or walks of exactly `walk` moves; all: every 8-puzzle
- * state by breadth-first search), continuing a matching file unless
- * overwrite. */
+/* heurnet gen: label states of any domain into the domain dataset `path`
+ * (dg_dom_gen_run), continuing a matching file unless overwrite. */
 typedef struct heurnet_gen_args {
-    int width, goal;
-    const char *label; /* solver heuristic; NULL: lc / pdb:7-8 / pdb:6-6-6-6 */
+    const char *domain; /* dom_open spec: "npuzzle:4x4", "cube3", "./libx.so:12" */
+    const char *label;  /* solver heuristic; NULL: heurnet gen's (dg_dom_gen_default_heur) */
     uint64_t count, seed, max_expanded;
-    int threads, walk, all, path_states, overwrite, quiet;
+    /* walks of walk_min..walk_max moves from the goal, or uniform states;
+     * all: every state by breadth-first search. Neither walks (both 0),
+     * uniform nor all: heurnet gen's default (dg_dom_gen_default_uniform,
+     * else walks of 1..30). */
+    int threads, walk_min, walk_max, uniform, all, path_states, overwrite, quiet;
     hn_progress_fn progress; /* may be NULL */
     void *user;
 } heurnet_gen_args;
 
 /* Returns 0 or the status of dg_dom_gen_run (HN_ERR_INTERRUPTED on a stop,
  * the committed rows kept in FILE.part for a resume); st may be NULL.
- * HN_ERR_ARG before any file is touched for a bad scalar: count 0 without
- * all, walk outside 0..SRCH_NP_MAX_PATH, threads outside
- * 0..HEURNET_MAX_GEN_THREADS (0: 1; more than 255 run as 255), an unknown
- * goal; HN_ERR_UNSUPPORTED for all on a board other than 3x3. */
+ * HN_ERR_ARG before any file is touched for a domain that does not open or
+ * a bad scalar: count 0 without all, walks outside 0 <= walk_min <=
+ * walk_max <= DG_DOM_MAX_WALK, two of walks, uniform and all, threads
+ * outside 0..HEURNET_MAX_GEN_THREADS (0: 1; more than 255 run as 255). */
 int heurnet_gen(const char *path, const heurnet_gen_args *a, dg_dom_gen_stats *st);
 
 /* heurnet train on dataset files: trn_data_open and trn_run with the
  * command line's defaults (TRN_OPTS_DEFAULTS, hidden dropout 0.1). */
 typedef struct heurnet_train_args {
     const char *arch, *checkpoint, *resume, *init; /* as heurnet train's options */
+    /* the data's domain (dom_open spec); NULL: the one its files record */
+    const char *domain;
     int epochs, batch, threads, patience, allow_incomplete;
     double lr, val_fraction, dropout;
     uint64_t seed;
@@ -131,7 +134,7 @@ int heurnet_train(const char *const *data, int ndata, const heurnet_train_args *
 /* heurnet avi (DAVI): value iteration without labels, the command line's
  * defaults (trn_avi_opts_default, no dropout, its target scaling). */
 typedef struct heurnet_avi_args {
-    int width, goal;
+    const char *domain; /* dom_open spec (required) */
     const char *arch, *checkpoint, *resume, *init;
     const char *floor; /* admissible floor heuristic name; NULL: none */
     int rounds, steps_per_round, batch, walk_max, threads, lookahead, quiet;
@@ -142,8 +145,8 @@ typedef struct heurnet_avi_args {
     void *user;
 } heurnet_avi_args;
 
-/* heurnet_avi_args with heurnet avi's defaults for `width` into *a. */
-void heurnet_avi_defaults(heurnet_avi_args *a, int width);
+/* heurnet_avi_args with heurnet avi's defaults into *a (no domain). */
+void heurnet_avi_defaults(heurnet_avi_args *a);
 
 /* Run; 0 with *out (free with nn_model_free), or a negative status with
  * hn_errmsg() (HN_ERR_INTERRUPTED on a stop, the checkpoint written). The

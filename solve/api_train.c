@@ -8,11 +8,6 @@
 #include "solve/api.h"
 #include "solve/pdb_cache.h"
 
-static const char *gen_default_label(int width)
-{
-    return width == 3 ? "lc" : width == 4 ? "pdb:7-8" : "pdb:6-6-6-6";
-}
-
 /* An int scalar in lo..hi, else HN_ERR_ARG naming it with the range. */
 static int int_in(const char *what, long v, long lo, long hi)
 {
@@ -33,59 +28,59 @@ static int real_in(const char *what, double v, double lo, double hi, int open)
 /* heurnet gen's ranges (cli/cmd_gen.c), checked before any file is made. */
 static int gen_scalars(const heurnet_gen_args *a)
 {
-    int st = int_in("width", a->width, SRCH_NP_MIN_WIDTH, SRCH_NP_MAX_WIDTH);
-    if (!st && !srch_np_goal_name(a->goal))
-        st = hn_fail(HN_ERR_ARG, "goal %d: expected blank-first (0) or blank-last (1)", a->goal);
-    if (!st && !a->all && a->count == 0)
-        st = hn_fail(HN_ERR_ARG, "count 0: expected a positive number of boards (or all)");
-    if (!st && a->all && a->width != 3)
-        st = hn_fail(HN_ERR_UNSUPPORTED,
-                     "all enumerates the 181,440 states of the 8-puzzle; the %d-puzzle has far "
-                     "too many",
-                     a->width * a->width - 1);
-    if (!st)
-        st = int_in("walk", a->walk, 0, SRCH_NP_MAX_PATH);
+    int st = HN_OK;
+    if (!a->all && a->count == 0)
+        st = hn_fail(HN_ERR_ARG, "count 0: expected a positive number of states (or all)");
+    if (!st && (a->walk_min < 0 || a->walk_max < a->walk_min || a->walk_max > DG_DOM_MAX_WALK))
+        st = hn_fail(HN_ERR_ARG, "walks of %d..%d moves: expected 0 <= min <= max <= %d",
+                     a->walk_min, a->walk_max, DG_DOM_MAX_WALK);
+    if (!st && (a->walk_max > 0) + !!a->uniform + !!a->all > 1)
+        st = hn_fail(HN_ERR_ARG, "walks, uniform and all exclude each other");
     if (!st)
         st = int_in("threads", a->threads, 0, HEURNET_MAX_GEN_THREADS);
     return st;
 }
 
-/* The gen options of a checked heurnet_gen_args on the open domain d. */
-static dg_dom_gen_opts gen_opts(const heurnet_gen_args *a, const dom *d)
+/* The gen options of a checked heurnet_gen_args on the open domain d, with
+ * heurnet gen's defaults (label in buf). */
+static dg_dom_gen_opts gen_opts(const heurnet_gen_args *a, const dom *d, char *buf, size_t cap)
 {
-    return (dg_dom_gen_opts){.d = d,
-                             .heur_name =
-                                 a->label && a->label[0] ? a->label : gen_default_label(a->width),
-                             .count = a->count,
-                             .seed = a->seed,
-                             .walk_min = a->walk,
-                             .walk_max = a->walk,
-                             .uniform = !a->walk && !a->all,
-                             .path_states = a->path_states,
-                             .threads = a->threads > 0 ? a->threads : 1,
-                             .all = a->all,
-                             .shard_count = 1,
-                             .limits = {.max_expanded = a->max_expanded},
-                             .overwrite = a->overwrite,
-                             .progress = a->progress,
-                             .user = a->user};
+    int walks = a->walk_max > 0 || a->uniform || a->all;
+    int uniform = a->uniform || (!walks && dg_dom_gen_default_uniform(d));
+    return (dg_dom_gen_opts){
+        .d = d,
+        .heur_name = a->label && a->label[0] ? a->label : dg_dom_gen_default_heur(d, buf, cap),
+        .count = a->count,
+        .seed = a->seed,
+        .walk_min = walks ? a->walk_min : 1,
+        .walk_max = walks ? a->walk_max : 30,
+        .uniform = uniform,
+        .path_states = a->path_states,
+        .threads = a->threads > 0 ? a->threads : 1,
+        .all = a->all,
+        .shard_count = 1,
+        .limits = {.max_expanded = a->max_expanded},
+        .overwrite = a->overwrite,
+        .progress = a->progress,
+        .user = a->user};
 }
 
 int heurnet_gen(const char *path, const heurnet_gen_args *a, dg_dom_gen_stats *st)
 {
-    if (!path)
-        return hn_fail(HN_ERR_ARG, "no output path given");
+    if (!path || !a || !a->domain)
+        return hn_fail(HN_ERR_ARG, "an output path and a domain are required");
     int rc = gen_scalars(a);
     if (rc)
         return rc;
-    char spec[64];
-    snprintf(spec, sizeof spec, "npuzzle:%dx%d%s", a->width, a->width,
-             a->goal == SRCH_NP_GOAL_BLANK_LAST ? ":blank-last" : "");
-    dom *d = dom_open(spec, &rc);
+    dom *d = dom_open(a->domain, &rc);
     if (!d)
         return rc;
-    dg_dom_gen_opts o = gen_opts(a, d);
-    srch_dom_heur *h = a->all ? NULL : srch_dom_heur_adm(d, o.heur_name, &rc);
+    char first[128];
+    dg_dom_gen_opts o = gen_opts(a, d, first, sizeof first);
+    if (!a->all && !o.heur_name[0])
+        rc =
+            hn_fail(HN_ERR_ARG, "%s has no heuristic of its own: name one with label", dom_spec(d));
+    srch_dom_heur *h = a->all || rc ? NULL : srch_dom_heur_adm(d, o.heur_name, &rc);
     o.heur = h;
     if (a->all || h)
         rc = dg_dom_gen_run(path, &o, st);
@@ -166,9 +161,18 @@ int heurnet_train(const char *const *data, int ndata, const heurnet_train_args *
         if (!data[i] || !data[i][0])
             return hn_fail(HN_ERR_ARG, "data file %d: no path given", i);
     nn_blas_threads(o.threads);
-    trn_data *d = trn_data_open(data, ndata, a->val_fraction, 0, &rc);
-    if (!d)
+    char file[256] = "";
+    if (!a->domain && (rc = trn_data_file_domain(data[0], file, sizeof file)))
         return rc;
+    const char *spec = a->domain ? a->domain : file;
+    dom *dm = spec[0] ? dom_open(spec, &rc) : NULL;
+    if (spec[0] && !dm)
+        return rc;
+    trn_data *d = trn_data_open_dom(data, ndata, a->val_fraction, 0, dm, &rc);
+    if (!d) {
+        dom_free(dm);
+        return rc;
+    }
     const char *inc = trn_data_incomplete(d);
     if (inc && !a->allow_incomplete)
         rc = hn_fail(HN_ERR_ARG,
@@ -178,16 +182,15 @@ int heurnet_train(const char *const *data, int ndata, const heurnet_train_args *
     if (!rc)
         rc = trn_run(d, &o, out, res ? res : &mine);
     trn_data_free(d);
+    dom_free(dm);
     return rc;
 }
 
-void heurnet_avi_defaults(heurnet_avi_args *a, int width)
+void heurnet_avi_defaults(heurnet_avi_args *a)
 {
     struct trn_avi_opts o;
     trn_avi_opts_default(&o);
-    *a = (heurnet_avi_args){.width = width,
-                            .goal = SRCH_NP_GOAL_BLANK_FIRST,
-                            .rounds = o.rounds,
+    *a = (heurnet_avi_args){.rounds = o.rounds,
                             .steps_per_round = o.steps_per_round,
                             .batch = o.batch,
                             .walk_max = o.walk_max,
@@ -199,7 +202,7 @@ void heurnet_avi_defaults(heurnet_avi_args *a, int width)
                             .seed = o.seed};
 }
 
-/* heurnet avi's options from a on the n-puzzle domain d (the command
+/* heurnet avi's options from a on domain d (the command
  * line's target scaling). */
 static void avi_opts(const heurnet_avi_args *a, const dom *d, struct trn_avi_opts *o)
 {
@@ -231,9 +234,7 @@ static void avi_opts(const heurnet_avi_args *a, const dom *d, struct trn_avi_opt
 /* heurnet avi's ranges (cli/cmd_avi.c int_option and real_option). */
 static int avi_scalars(const heurnet_avi_args *a)
 {
-    int st = int_in("width", a->width, SRCH_NP_MIN_WIDTH, SRCH_NP_MAX_WIDTH);
-    if (!st && !srch_np_goal_name(a->goal))
-        st = hn_fail(HN_ERR_ARG, "goal %d: expected blank-first (0) or blank-last (1)", a->goal);
+    int st = a->domain ? HN_OK : hn_fail(HN_ERR_ARG, "a domain is required");
     if (!st)
         st = int_in("rounds", a->rounds, 0, 100000000);
     if (!st)
@@ -259,16 +260,13 @@ int heurnet_avi(const heurnet_avi_args *a, nn_model **out)
 {
     struct trn_avi_opts o;
     dom_heur *floor = NULL;
-    char spec[64];
     int rc = avi_scalars(a);
     *out = NULL;
     if (rc)
         return rc;
     if (!(a->arch && a->arch[0]) && !a->init && !a->resume)
         return hn_fail(HN_ERR_ARG, "arch is required unless init or resume give it");
-    snprintf(spec, sizeof spec, "npuzzle:%dx%d%s", a->width, a->width,
-             a->goal == SRCH_NP_GOAL_BLANK_LAST ? ":blank-last" : "");
-    dom *d = dom_open(spec, &rc);
+    dom *d = dom_open(a->domain, &rc);
     if (!d)
         return rc;
     avi_opts(a, d, &o);

@@ -5,28 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "solve/dom_batch.h"
 #include "solve/dom_int.h"
-
-/* Each state must come back unchanged through the domain's text format,
- * which checks its contents (a permutation, a reachable board, ...). */
-static int states_check(const dom *d, const uint8_t *states, size_t n, size_t bytes)
-{
-    if (bytes != dom_state_bytes(d))
-        return hn_fail(HN_ERR_ARG, "%s states have %zu bytes, not %zu", dom_spec(d),
-                       dom_state_bytes(d), bytes);
-    char text[8192];
-    uint8_t back[DOM_MAX_STATE_BYTES];
-    for (size_t i = 0; i < n; i++) {
-        const uint8_t *x = states + i * bytes;
-        int len = dom_format_state(d, x, text, sizeof text);
-        if (len >= 0 && (size_t)len < sizeof text && dom_parse_state(d, text, back))
-            return hn_fail(HN_ERR_ARG, "state %zu is not a state of %s: %s", i, dom_spec(d),
-                           hn_errmsg());
-        if (len < 0 || (size_t)len >= sizeof text || memcmp(back, x, bytes))
-            return hn_fail(HN_ERR_ARG, "state %zu is not a state of %s", i, dom_spec(d));
-    }
-    return 0;
-}
 
 static void row_fill(const srch_dom_result *r, heurnet_dom_row *row, uint8_t *moves, size_t stride)
 {
@@ -59,6 +39,26 @@ static int settings(heurnet_dom_opts *o, const char *algo, const char *heuristic
     return st;
 }
 
+/* Solve with settings o (checked states), the search described into desc. */
+static int solve_with(const dom *d, const heurnet_dom_opts *o, const uint8_t *states, size_t n,
+                      size_t state_bytes, int threads, heurnet_dom_row *rows, uint8_t *moves,
+                      size_t stride, char *desc, size_t dcap)
+{
+    int st = heurnet_dom_states_check(d, states, n, state_bytes);
+    heurnet_dom_search *s = st ? NULL : heurnet_dom_search_open_on(d, o, &st);
+    srch_dom_result *res = s ? malloc((n ? n : 1) * sizeof *res) : NULL;
+    if (s && !res)
+        st = hn_fail(HN_ERR_NOMEM, "out of memory for %zu results", n);
+    if (res && !(st = heurnet_dom_search_batch(s, states, state_bytes, n, threads, res)))
+        for (size_t i = 0; i < n; i++)
+            row_fill(&res[i], &rows[i], moves ? moves + i * stride : NULL, stride);
+    if (s && desc && dcap)
+        heurnet_dom_search_describe(s, desc, dcap);
+    free(res);
+    heurnet_dom_search_free(s);
+    return st;
+}
+
 int heurnet_dom_solve_states(const dom *d, const uint8_t *states, size_t n, size_t state_bytes,
                              const char *algo, const char *heuristic, const char *options,
                              int threads, heurnet_dom_row *rows, uint8_t *moves, size_t stride)
@@ -68,18 +68,29 @@ int heurnet_dom_solve_states(const dom *d, const uint8_t *states, size_t n, size
     char words[4096];
     heurnet_dom_opts o;
     int st = settings(&o, algo, heuristic, options, words, sizeof words);
-    if (st || (st = states_check(d, states, n, state_bytes)))
-        return st;
-    heurnet_dom_search *s = heurnet_dom_search_open_on(d, &o, &st);
-    srch_dom_result *res = s ? malloc((n ? n : 1) * sizeof *res) : NULL;
-    if (s && !res)
-        st = hn_fail(HN_ERR_NOMEM, "out of memory for %zu results", n);
-    if (res && !(st = heurnet_dom_search_batch(s, states, state_bytes, n, threads, res)))
-        for (size_t i = 0; i < n; i++)
-            row_fill(&res[i], &rows[i], moves ? moves + i * stride : NULL, stride);
-    free(res);
-    heurnet_dom_search_free(s);
-    return st;
+    return st ? st
+              : solve_with(d, &o, states, n, state_bytes, threads, rows, moves, stride, NULL, 0);
+}
+
+int heurnet_dom_solve_pairs(const dom *d, const uint8_t *states, size_t n, size_t state_bytes,
+                            const char *const *names, const char *const *values, int npairs,
+                            int threads, heurnet_dom_row *rows, uint8_t *moves, size_t stride,
+                            char *desc, size_t dcap)
+{
+    if (!d || (n && (!states || !rows)) || npairs < 0 || (npairs && (!names || !values)))
+        return hn_fail(HN_ERR_ARG, "a domain, states, rows and settings are required");
+    heurnet_dom_opts o;
+    heurnet_dom_opts_default(&o);
+    for (int i = 0; i < npairs; i++) {
+        int id = names[i] ? heurnet_dom_opt_id(names[i]) : -1;
+        if (id < 0 || id == HEURNET_DOM_OPT_DOMAIN)
+            return hn_fail(HN_ERR_ARG, "no search setting %s", names[i] ? names[i] : "(null)");
+        int st = values[i] ? heurnet_dom_opts_set(&o, id, values[i])
+                           : hn_fail(HN_ERR_ARG, "%s: no value given", names[i]);
+        if (st)
+            return st;
+    }
+    return solve_with(d, &o, states, n, state_bytes, threads, rows, moves, stride, desc, dcap);
 }
 
 /* Estimates in batches: a network's rows go through it together. */
@@ -90,7 +101,7 @@ int heurnet_dom_estimate_states(const dom *d, const uint8_t *states, size_t n, s
 {
     if (!d || !heuristic || (n && (!states || !est)))
         return hn_fail(HN_ERR_ARG, "a domain, a heuristic, states and estimates are required");
-    int st = states_check(d, states, n, state_bytes);
+    int st = heurnet_dom_states_check(d, states, n, state_bytes);
     srch_dom_heur *h = st ? NULL : srch_dom_heur_open(d, heuristic, NULL, &st);
     for (size_t i = 0; h && !st && i < n; i += ESTIMATE_BATCH) {
         size_t k = n - i < ESTIMATE_BATCH ? n - i : ESTIMATE_BATCH;

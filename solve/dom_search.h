@@ -240,6 +240,16 @@ int heurnet_dom_solve_states(const dom *d, const uint8_t *states, size_t n, size
                              const char *algo, const char *heuristic, const char *options,
                              int threads, heurnet_dom_row *rows, uint8_t *moves, size_t stride);
 
+/* The same with the settings as pairs: names[i] (heurnet_dom_opt_id's
+ * names: "algo", "heuristic", "model", "weight", "time-limit" ...; not
+ * "domain") set to values[i] (text as heurnet solve takes it; kept, not
+ * copied), so a value may hold any character. desc (may be NULL) gets the
+ * search in words as eval reports it (heurnet_dom_search_describe). */
+int heurnet_dom_solve_pairs(const dom *d, const uint8_t *states, size_t n, size_t state_bytes,
+                            const char *const *names, const char *const *values, int npairs,
+                            int threads, heurnet_dom_row *rows, uint8_t *moves, size_t stride,
+                            char *desc, size_t dcap);
+
 /* The estimates of heuristic `heuristic` (the names of heurnet solve
  * --heuristic; "ann:M.h5" adds the residual base the model records) for n
  * states of d, given as heurnet_dom_solve_states takes them, into est[n]

@@ -25,7 +25,7 @@ export OPENBLAS_NUM_THREADS=1
 cd "$T" || die "cd $T"
 
 HEURNET_LIB="$LIB" PYTHONPATH="$SRC/python:$SRC/tests/python" \
-    "$PY" -m unittest test_api test_interrupt test_fuzz test_hostile 2>"$T/unittest.log" ||
+    "$PY" -m unittest test_api test_interrupt test_fuzz test_hostile test_domain 2>"$T/unittest.log" ||
     { tail -40 "$T/unittest.log"; fail "python unittest"; }
 
 VERSION=$("$H" --version | awk '{print $2}')
@@ -37,17 +37,28 @@ assert s.length[0] == 1 and s.moves[0] == 'U', s[0]
 print(heurnet.__file__)"
 
 cmake --install "$B" --prefix "$T/prefix" >"$T/install.log" 2>&1 || { cat "$T/install.log"; die "cmake --install"; }
-where=$(env -u HEURNET_LIB PYTHONPATH="$T/prefix/lib/python3/dist-packages" "$PY" -c "$CHECK" 2>&1) ||
+# the package's folder under a prefix is one python3 searches there (on
+# Debian PREFIX/lib/python3.X/dist-packages, for /usr/local as for /usr)
+site=$(find "$T/prefix" -name __init__.py -path '*/heurnet/*' -printf '%h\n' | head -1)
+site=${site%/heurnet}
+rel=${site#"$T/prefix/"}
+prefix=$(sed -n 's/^CMAKE_INSTALL_PREFIX:PATH=//p' "$B/CMakeCache.txt")
+"$PY" -c 'import sys; assert sys.argv[1] in sys.path, sys.path' "$prefix/$rel" ||
+    fail "cmake --install puts the package in $prefix/$rel, which $PY does not search"
+where=$(env -u HEURNET_LIB PYTHONPATH="$site" "$PY" -c "$CHECK" 2>&1) ||
     fail "the package installed by cmake --install: $where"
 case "$where" in "$T/prefix/"*) ;; *) fail "imported $where, not the installed package" ;; esac
 
-# pip builds in place: a copy of python/ with the CMakeLists.txt it reads
-# the version from, so the source tree gets no build/ folder
-mkdir -p "$T/pysrc" && cp -r "$SRC/python" "$T/pysrc/" && cp "$SRC/CMakeLists.txt" "$T/pysrc/"
+# pip from the source tree, offline: no build/ or egg-info left there, and
+# the installed package finds the library it was built against without
+# HEURNET_LIB
+before=$(cd "$SRC/python" && find . | sort)
 "$PY" -m venv --system-site-packages "$T/venv" || die "python3 -m venv"
-"$T/venv/bin/pip" install --no-build-isolation --no-index --no-deps -q "$T/pysrc/python" \
-    >"$T/pip.log" 2>&1 || { cat "$T/pip.log"; die "pip install --no-build-isolation"; }
-where=$(HEURNET_LIB="$LIB" "$T/venv/bin/python" -c "$CHECK
+HEURNET_LIB="$LIB" "$T/venv/bin/pip" install --no-build-isolation --no-index --no-deps -q \
+    "$SRC/python" >"$T/pip.log" 2>&1 || { cat "$T/pip.log"; die "pip install --no-build-isolation"; }
+after=$(cd "$SRC/python" && find . | sort)
+[ "$before" = "$after" ] || fail "pip install wrote into the source tree: $(diff <(echo "$before") <(echo "$after") | grep '^>' | head -3)"
+where=$(cd "$T" && env -u HEURNET_LIB "$T/venv/bin/python" -c "$CHECK
 import importlib.metadata as md
 assert md.version('heurnet') == '$VERSION', md.version('heurnet')" 2>&1) ||
     fail "the package installed by pip: $where"

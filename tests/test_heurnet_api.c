@@ -91,7 +91,8 @@ static void test_heur_values(void)
 static void test_learn(void)
 {
     const char *data = "t_api_data.h5", *ckpt = "t_api_ckpt.h5";
-    heurnet_gen_args g = {.width = 3, .count = 200, .seed = 2, .threads = 2, .quiet = 1};
+    heurnet_gen_args g = {
+        .domain = "npuzzle:3x3", .count = 200, .seed = 2, .threads = 2, .quiet = 1};
     dg_dom_gen_stats st;
     CHECK(heurnet_gen(data, &g, &st) == 0 && st.rows == 200 && st.complete == 1);
     heurnet_train_args t;
@@ -108,7 +109,8 @@ static void test_learn(void)
     t.checkpoint = NULL;
     CHECK(heurnet_train(&data, 1, &t, &m, NULL) < 0 && !m);
     heurnet_avi_args a;
-    heurnet_avi_defaults(&a, 3);
+    heurnet_avi_defaults(&a);
+    a.domain = "npuzzle:3x3";
     a.arch = "81-8-1";
     a.rounds = 2;
     a.steps_per_round = 3;

@@ -182,19 +182,27 @@ static int exists(const char *path)
 static void test_gen(void)
 {
     const char *path = "t_api_checks_gen.h5";
-    heurnet_gen_args ok = {.width = 3, .count = 3, .seed = 1, .threads = 1, .walk = 4, .quiet = 1};
+    heurnet_gen_args ok = {.domain = "npuzzle:3x3",
+                           .count = 3,
+                           .seed = 1,
+                           .threads = 1,
+                           .walk_min = 4,
+                           .walk_max = 4,
+                           .quiet = 1};
     struct {
         const char *what;
         heurnet_gen_args a;
-    } bad[] = {{"count", ok}, {"threads", ok}, {"threads", ok}, {"walk", ok},
-               {"walk", ok},  {"goal", ok},    {"width", ok}};
+    } bad[] = {{"count", ok}, {"threads", ok}, {"threads", ok},     {"walks", ok}, {"walks", ok},
+               {"walks", ok}, {"exclude", ok}, {"npuzzle:9x9", ok}, {"domain", ok}};
     bad[0].a.count = 0;
     bad[1].a.threads = -1;
     bad[2].a.threads = HEURNET_MAX_GEN_THREADS + 1;
-    bad[3].a.walk = -1;
-    bad[4].a.walk = SRCH_NP_MAX_PATH + 1;
-    bad[5].a.goal = 7;
-    bad[6].a.width = 9;
+    bad[3].a.walk_min = -1;
+    bad[4].a.walk_max = DG_DOM_MAX_WALK + 1;
+    bad[5].a.walk_min = 5;
+    bad[6].a.uniform = 1;
+    bad[7].a.domain = "npuzzle:9x9";
+    bad[8].a.domain = NULL;
     remove(path);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int st = heurnet_gen(path, &bad[i].a, NULL);
@@ -240,13 +248,14 @@ static void test_train(void)
 static void test_avi(void)
 {
     heurnet_avi_args ok;
-    heurnet_avi_defaults(&ok, 3);
+    heurnet_avi_defaults(&ok);
+    ok.domain = "npuzzle:3x3";
     ok.arch = "81-4-1";
     struct {
         const char *what;
         heurnet_avi_args a;
     } bad[] = {{"lookahead", ok}, {"threads", ok},        {"rounds", ok},   {"lr", ok},
-               {"lr_decay", ok},  {"update_loss", ok},    {"walk_max", ok}, {"goal", ok},
+               {"lr_decay", ok},  {"update_loss", ok},    {"walk_max", ok}, {"domain", ok},
                {"batch", ok},     {"steps_per_round", ok}};
     bad[0].a.lookahead = TRN_AVI_MAX_TABLE_LOOKAHEAD + 1;
     bad[1].a.threads = 0;
@@ -255,7 +264,7 @@ static void test_avi(void)
     bad[4].a.lr_decay = 0;
     bad[5].a.update_loss = -1;
     bad[6].a.walk_max = -1;
-    bad[7].a.goal = 5;
+    bad[7].a.domain = NULL;
     bad[8].a.batch = 1;
     bad[9].a.steps_per_round = 0;
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

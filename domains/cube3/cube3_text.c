@@ -285,12 +285,29 @@ int dom_c3_parse_state(const void *inst, const char *text, void *state)
     return 0;
 }
 
+/* 1 when every cubie and twist of s is in range (the facelet tables can
+ * be indexed by it); it may still be no reachable cube. */
+static int in_range(const uint8_t *s)
+{
+    for (int i = 0; i < C3_CORNERS; i++)
+        if (s[C3_CP + i] >= C3_CORNERS || s[C3_CO + i] >= 3)
+            return 0;
+    for (int i = 0; i < C3_EDGES; i++)
+        if (s[C3_EP + i] >= C3_EDGES || s[C3_EO + i] >= 2)
+            return 0;
+    return 1;
+}
+
 int dom_c3_format_state(const void *inst, const void *state, char *buf, size_t cap)
 {
     uint8_t colour[C3_FACELETS];
-    dom_c3_to_facelets(inst, state, colour);
+    /* bytes out of range (a caller's, not a state) give '?' facelets,
+     * which the parser refuses */
+    int ok = in_range(state);
+    if (ok)
+        dom_c3_to_facelets(inst, state, colour);
     for (size_t i = 0; i < C3_FACELETS && i + 1 < cap; i++)
-        buf[i] = DOM_C3_FACES[colour[i]];
+        buf[i] = ok ? DOM_C3_FACES[colour[i]] : '?';
     if (cap)
         buf[cap > C3_FACELETS ? C3_FACELETS : cap - 1] = '\0';
     return C3_FACELETS;

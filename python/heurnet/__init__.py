@@ -13,6 +13,8 @@ from . import _check
 from .model import Model
 from .search import solve, Solutions, Heuristic, PDB, domain_width, walk_boards
 from .train import gen, train, avi
+from ._progress import set_progress
+from .domain import Domain, DomainHeuristic, Expansion, Instances, domains
 
 
 def revision():
@@ -29,4 +31,4 @@ def blas_threads(n):
 __all__ = ["Model", "solve", "Solutions", "Heuristic", "PDB", "gen", "train", "avi",
            "HeurnetError", "HeurnetValueError", "HeurnetIOError", "HeurnetMemoryError",
            "domain_width", "walk_boards", "revision", "blas_threads", "MAX_THREADS",
-           "__version__"]
+           "__version__", "Domain", "DomainHeuristic", "Expansion", "Instances", "domains", "set_progress"]

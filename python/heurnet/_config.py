@@ -1,6 +1,8 @@
 """Where the package finds libheurnet. cmake --install writes its own copy
-with LIBDIR set (relative to this folder); from the source tree or a pip
-install, the library is found through HEURNET_LIB or the loader's path."""
+with LIBDIR set (relative to this folder); pip's build sets LIBPATH (the
+library it was built against, python/setup.py); from the source tree the
+library is found through HEURNET_LIB or the loader's path."""
 
 LIBDIR = None
+LIBPATH = None
 SOVERSION = "0"

@@ -10,6 +10,7 @@ import ctypes as C
 import ctypes.util
 import os
 import signal
+import sys
 import threading
 
 from . import _check, _config
@@ -51,10 +52,16 @@ def _candidates():
     here = os.path.dirname(os.path.abspath(__file__))
     if _config.LIBDIR:  # written by cmake --install: relative to this folder
         yield os.path.normpath(os.path.join(here, _config.LIBDIR, "libheurnet.so"))
+    if _config.LIBPATH:  # written by pip's build: the library it was built against
+        yield _config.LIBPATH
     yield "libheurnet.so.%s" % _config.SOVERSION
     found = ctypes.util.find_library("heurnet")
     if found:
         yield found
+    # an install under this interpreter's prefix that ldconfig has not seen
+    for prefix in dict.fromkeys((sys.prefix, sys.base_prefix)):
+        yield os.path.join(prefix, "lib", "libheurnet.so.%s" % _config.SOVERSION)
+        yield os.path.join(prefix, "local", "lib", "libheurnet.so.%s" % _config.SOVERSION)
 
 
 def _load():
@@ -122,8 +129,38 @@ _PROTOS = {
     "heurnet_gen": (C.c_int, [_S, _P, _P]),
     "heurnet_train_defaults": (None, [_P]),
     "heurnet_train": (C.c_int, [_P, C.c_int, _P, C.POINTER(_P), _P]),
-    "heurnet_avi_defaults": (None, [_P, C.c_int]),
+    "heurnet_avi_defaults": (None, [_P]),
     "heurnet_avi": (C.c_int, [_P, C.POINTER(_P)]),
+    # the domain API (domains/dom.h, solve/dom_batch.h, solve/dom_search.h)
+    "dom_open": (_P, [_S, C.POINTER(C.c_int)]),
+    "dom_free": (None, [_P]),
+    "dom_goal": (None, [_P, _P]),
+    "dom_parse_moves": (C.c_int, [_P, _S, _P, C.c_int]),
+    "dom_format_moves": (C.c_int, [_P, _P, C.c_int, _S, C.c_size_t]),
+    "dom_replay": (C.c_int, [_P, _P, _P, C.c_int]),
+    "heurnet_dom_info_get": (C.c_int, [_P, _P]),
+    "heurnet_dom_move_info": (C.c_int, [_P, C.c_int, C.POINTER(_S), C.POINTER(C.c_int),
+                                        C.POINTER(C.c_int)]),
+    "heurnet_dom_builtin_info": (C.c_int, [C.c_int, C.POINTER(_S), C.POINTER(_S),
+                                           C.POINTER(_S)]),
+    "heurnet_dom_states_check": (C.c_int, [_P, _P, C.c_size_t, C.c_size_t]),
+    "heurnet_dom_expand_states": (C.c_int, [_P, _P, C.c_size_t, C.c_size_t, _P, _P, _P, _P]),
+    "heurnet_dom_apply_states": (C.c_int, [_P, _P, C.c_size_t, C.c_size_t, _P, _P, _P]),
+    "heurnet_dom_goal_states": (C.c_int, [_P, _P, C.c_size_t, C.c_size_t, _P]),
+    "heurnet_dom_encode_states": (C.c_int, [_P, _P, C.c_size_t, C.c_size_t, _P, _P, _P]),
+    "heurnet_dom_sample_states": (C.c_int, [_P, C.c_size_t, C.c_uint64, C.c_int, C.c_int,
+                                            C.c_int, _P, _P]),
+    "heurnet_dom_parse_states": (C.c_int, [_P, _S, C.c_size_t, _P]),
+    "heurnet_dom_format_states": (C.c_long, [_P, _P, C.c_size_t, C.c_size_t, _S, C.c_size_t]),
+    "heurnet_dom_instances_read": (C.c_int, [_P, _S, C.POINTER(_P), C.POINTER(C.c_size_t)]),
+    "heurnet_dom_instances_free": (None, [_P]),
+    "heurnet_dom_heur_open": (_P, [_P, _S, C.POINTER(C.c_int)]),
+    "heurnet_dom_heur_free": (None, [_P]),
+    "heurnet_dom_heur_admissible": (C.c_int, [_P]),
+    "heurnet_dom_heur_values": (C.c_int, [_P, _P, C.c_size_t, C.c_size_t, _P]),
+    "heurnet_dom_solve_pairs": (C.c_int, [_P, _P, C.c_size_t, C.c_size_t, _P, _P, C.c_int,
+                                          C.c_int, _P, _P, C.c_size_t, _S, C.c_size_t]),
+    "heurnet_dom_model_domain": (C.c_int, [_S, _S, C.c_size_t]),
 }
 for _name, (_res, _args) in _PROTOS.items():
     _f = getattr(lib, _name)

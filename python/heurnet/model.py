@@ -3,8 +3,11 @@
 import ctypes as C
 import numbers
 import os
+import shutil
+import tempfile
 import threading
 import weakref
+from typing import Optional
 
 import numpy as np
 
@@ -184,12 +187,58 @@ class Model:
         return bool(self._views)
 
     @property
-    def domain(self):
-        """"npuzzle:NxN" for a model with an npuzzle-onehot encoder, else None."""
+    def domain(self) -> Optional[str]:
+        """The domain the model is for: its "domain" attribute (as heurnet
+        train and avi record it: "cube3", "npuzzle:7x7", "pancake:12"), else
+        "npuzzle:NxN" for a model with an npuzzle-onehot encoder, else None."""
+        rec = self.attrs.get("domain")
+        if isinstance(rec, str) and rec:
+            return rec
         w, g = C.c_int(), C.c_int()
         if lib.srch_np_encode_parse(enc(self.encoder), C.byref(w), C.byref(g)):
             return None
         return "npuzzle:%dx%d" % (w.value, w.value)
+
+    # ---- pickling: the model file's bytes -----------------------------------
+
+    def to_bytes(self) -> bytes:
+        """The model file (as save writes it) as bytes."""
+        d = tempfile.mkdtemp(prefix="heurnet-model-")
+        p = os.path.join(d, "m.h5")
+        try:
+            check(lib.nn_model_save(self._h, p.encode()))
+            with open(p, "rb") as f:
+                return f.read()
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+
+    @classmethod
+    def from_bytes(cls, data: bytes, path: Optional[str] = None) -> "Model":
+        """A Model from to_bytes' bytes (checked as a file is: a damaged
+        one raises HeurnetValueError). path is remembered as its file."""
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError("from_bytes: expected bytes, not %s" % type(data).__name__)
+        d = tempfile.mkdtemp(prefix="heurnet-model-")
+        p = os.path.join(d, "m.h5")
+        try:
+            with open(p, "wb") as f:
+                f.write(data)
+            st = C.c_int(0)
+            h = lib.nn_model_load(p.encode(), C.byref(st))
+            if not h:
+                raise error(st.value, "from_bytes")
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+        return cls(h, path)
+
+    def __reduce__(self):
+        return (_from_bytes, (self.to_bytes(), self.path))
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
 
     def __repr__(self):
         return "<heurnet.Model %s encoder=%r params=%d>" % (self.spec, self.encoder,
@@ -252,6 +301,10 @@ class Model:
         check(lib.heurnet_boards_encode(b.ctypes.data, b.shape[0], w.value, g.value,
                                         x.ctypes.data), "predict_boards")
         return self.predict(x)[:, 0]
+
+
+def _from_bytes(data, path):
+    return Model.from_bytes(data, path)
 
 
 def _target_pair(ms):

@@ -35,6 +35,28 @@ def domain_width(domain=None, puzzle=None):
     return _DOMAINS[domain]
 
 
+def domain_spec(domain=None, puzzle=None, goal="blank-first"):
+    """The dom_open spec of domain= (a spec str or a heurnet.Domain) or
+    puzzle= (8, 15, 24), the goal layout added to an n-puzzle's: any
+    domain, "npuzzle:7x7:blank-last", "cube3", "./libmine.so:12"."""
+    from .domain import Domain
+    g = goal_code(goal)
+    if isinstance(domain, Domain):
+        if puzzle is not None:
+            raise ValueError("give domain or puzzle, not both")
+        return domain._given
+    if puzzle is not None or domain is None or domain in _DOMAINS:
+        w = domain_width(domain, puzzle)
+        return "npuzzle:%dx%d%s" % (w, w, ":blank-last" if g else "")
+    _check.text(domain, "domain")
+    if g and not domain.endswith(":blank-last"):
+        if not domain.startswith("npuzzle:"):
+            raise ValueError("goal=%r: only an n-puzzle has a goal layout, not %r"
+                             % (goal, domain))
+        domain += ":blank-last"
+    return domain
+
+
 def goal_code(goal):
     if not isinstance(goal, str) or goal not in _GOALS:
         raise ValueError("goal %r: expected 'blank-first' or 'blank-last'" % (goal,))
@@ -84,22 +106,25 @@ class Solutions:
         return "<heurnet.Solutions %d boards, %d solved>" % (len(self), (self.status == "solved").sum())
 
 
-def _model_spec(model, heuristic):
-    """The heuristic name for model=: "ann:PATH" (a Model without a file is
-    saved to a temporary one), or the heuristic with SELF replaced."""
-    tmp = None
+def model_path(model):
+    """(path, tmp) of model= (a Model or a path): a Model without a file is
+    saved to a temporary one, tmp, which the caller removes."""
     if isinstance(model, Model):
-        if model.path is None:
-            fd, tmp = tempfile.mkstemp(suffix=".h5")
-            os.close(fd)
-            model.save(tmp)
-            model.path = None
-            path = tmp
-        else:
-            path = model.path
-    else:
-        _check.path(model, "model", none_ok=False)
-        path = os.fsdecode(model)
+        if model.path is not None:
+            return model.path, None
+        fd, tmp = tempfile.mkstemp(suffix=".h5")
+        os.close(fd)
+        model.save(tmp)
+        model.path = None
+        return tmp, tmp
+    _check.path(model, "model", none_ok=False)
+    return os.fsdecode(model), None
+
+
+def _model_spec(model, heuristic):
+    """The heuristic name for model=: "ann:PATH", or the heuristic with
+    SELF replaced."""
+    path, tmp = model_path(model)
     spec = heuristic.replace("SELF", path) if heuristic else "ann:" + path
     return spec, tmp
 

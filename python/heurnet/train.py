@@ -7,17 +7,18 @@ its committed rows, the checkpoint is written) and raises KeyboardInterrupt."""
 import ctypes as C
 import os
 
-from . import _check
+from . import _check, _progress
 from ._check import MAX_THREADS
 from ._lib import lib, check, stop_hook, PROGRESS_FN, INTERRUPTED
 from .model import Model
-from .search import domain_width, goal_code
+from .search import domain_spec
 
 
 class _GenArgs(C.Structure):
-    _fields_ = [("width", C.c_int), ("goal", C.c_int), ("label", C.c_char_p),
+    _fields_ = [("domain", C.c_char_p), ("label", C.c_char_p),
                 ("count", C.c_uint64), ("seed", C.c_uint64), ("max_expanded", C.c_uint64),
-                ("threads", C.c_int), ("walk", C.c_int), ("all", C.c_int),
+                ("threads", C.c_int), ("walk_min", C.c_int), ("walk_max", C.c_int),
+                ("uniform", C.c_int), ("all", C.c_int),
                 ("path_states", C.c_int), ("overwrite", C.c_int), ("quiet", C.c_int),
                 ("progress", PROGRESS_FN), ("user", C.c_void_p)]
 
@@ -49,7 +50,7 @@ _EPOCH_FN = C.CFUNCTYPE(None, C.POINTER(Epoch), C.c_void_p)
 
 class _TrainArgs(C.Structure):
     _fields_ = [("arch", C.c_char_p), ("checkpoint", C.c_char_p), ("resume", C.c_char_p),
-                ("init", C.c_char_p), ("epochs", C.c_int), ("batch", C.c_int),
+                ("init", C.c_char_p), ("domain", C.c_char_p), ("epochs", C.c_int), ("batch", C.c_int),
                 ("threads", C.c_int), ("patience", C.c_int), ("allow_incomplete", C.c_int),
                 ("lr", C.c_double), ("val_fraction", C.c_double), ("dropout", C.c_double),
                 ("seed", C.c_uint64), ("on_epoch", _EPOCH_FN), ("progress", PROGRESS_FN),
@@ -73,7 +74,7 @@ _ROUND_FN = C.CFUNCTYPE(None, C.POINTER(Round), C.c_void_p)
 
 
 class _AviArgs(C.Structure):
-    _fields_ = [("width", C.c_int), ("goal", C.c_int), ("arch", C.c_char_p),
+    _fields_ = [("domain", C.c_char_p), ("arch", C.c_char_p),
                 ("checkpoint", C.c_char_p), ("resume", C.c_char_p), ("init", C.c_char_p),
                 ("floor", C.c_char_p), ("rounds", C.c_int), ("steps_per_round", C.c_int),
                 ("batch", C.c_int), ("walk_max", C.c_int), ("threads", C.c_int),
@@ -116,39 +117,67 @@ class _Callbacks:
         check(st, what)
 
 
-def gen(path, count=0, domain=None, puzzle=None, goal="blank-first", label=None, seed=1,
-        threads=None, walk=0, all_states=False, path_states=False, max_expanded=0,
-        overwrite=False, progress=None, quiet=True):
-    """Label boards with their optimal distance into the dataset `path`, the
-    file `heurnet gen` writes with the same options (-n COUNT --seed S ...).
-    An existing matching file is continued (resume) unless overwrite.
-    progress(done, total, extra) is called as boards are committed. Returns
-    a dict: resumed_from, boards, rows, expanded, seconds, complete.
+def _walks(walk):
+    """walk= as (min, max): an int K is (K, K), 0 none."""
+    if isinstance(walk, (tuple, list)):
+        if len(walk) != 2:
+            raise ValueError("walk: expected an int or (min, max), not %r" % (walk,))
+        lo = _check.integer(walk[0], "walk min", 0, MAX_WALK)
+        return lo, _check.integer(walk[1], "walk max", lo, MAX_WALK)
+    k = _check.integer(walk, "walk", 0, MAX_WALK)
+    return k, k
 
-    count, seed and max_expanded are 0..2**64-1, walk 0..1000 (0: boards
-    drawn uniformly), threads 1..MAX_THREADS (256; None: the CPUs, at most
-    that); anything else raises TypeError or ValueError before a file is
-    touched."""
+
+MAX_WALK = 65535  # DG_DOM_MAX_WALK
+
+
+def gen(path, count=0, domain=None, puzzle=None, goal="blank-first", label=None, seed=1,
+        threads=None, walk=0, uniform=False, all_states=False, path_states=False,
+        max_expanded=0, overwrite=False, progress=None, quiet=True) -> dict:
+    """Label states with their optimal cost into the dataset `path`, the
+    file `heurnet gen --domain D -n COUNT --seed S ...` writes with the
+    same options, on any domain (domain= a spec or a heurnet.Domain;
+    puzzle=8/15/24 for the n-puzzle). States: walks of `walk` moves (an
+    int, or (min, max) as --walk A-B), uniform=True, or all_states=True;
+    none of them: heurnet gen's default (uniform boards for the n-puzzle up
+    to 5x5, else walks of 1..30). label: the solver's admissible heuristic
+    (None: gen's default). An existing matching file is continued
+    (resume) unless overwrite. progress(done, total, extra) is called as
+    states are committed. Returns a dict: resumed_from, boards, rows,
+    expanded, seconds, complete.
+
+    count, seed and max_expanded are 0..2**64-1, walk 0..65535, threads
+    1..MAX_THREADS (256; None: the CPUs, at most that); anything else
+    raises TypeError or ValueError before a file is touched."""
     p = _check.path(path, "gen: path", none_ok=False)
-    width = domain_width(domain, puzzle)
+    spec = domain_spec(domain, puzzle, goal)
     n = _check.count(count, "count")
     if not all_states and n == 0:
-        raise ValueError("gen: count must be a positive number of boards (or all_states=True)")
+        raise ValueError("gen: count must be a positive number of states (or all_states=True)")
+    lo, hi = _walks(walk)
     if threads is None:
         threads = min(os.cpu_count() or 1, MAX_THREADS)
     cb = _Callbacks()
-    a = _GenArgs(width=width, goal=goal_code(goal), label=_check.text(label, "label"), count=n,
-                 seed=_check.count(seed, "seed"),
+    a = _GenArgs(domain=_check.text(spec, "domain"), label=_check.text(label, "label"),
+                 count=n, seed=_check.count(seed, "seed"),
                  max_expanded=_check.count(max_expanded, "max_expanded"),
-                 threads=_check.threads(threads), walk=_check.integer(walk, "walk", 0, 1000),
-                 all=1 if all_states else 0, path_states=1 if path_states else 0,
+                 threads=_check.threads(threads), walk_min=lo, walk_max=hi,
+                 uniform=1 if uniform else 0, all=1 if all_states else 0,
+                 path_states=1 if path_states else 0,
                  overwrite=1 if overwrite else 0, quiet=1 if quiet else 0,
-                 progress=cb.progress(_check.callback(progress, "progress")))
+                 progress=cb.progress(_progress.choose(_callback(progress), "gen")))
     st = _GenStats()
     with stop_hook():
         rc = lib.heurnet_gen(p, C.byref(a), C.byref(st))
     cb.finish(rc, "gen %s" % os.fspath(path))
     return {k: getattr(st, k) for k, _ in st._fields_}
+
+
+def _callback(progress):
+    """progress= checked: a callable, None (the default line), True or False."""
+    if isinstance(progress, bool):
+        return progress
+    return _check.callback(progress, "progress")
 
 
 def _csv(path, header, resume):
@@ -172,10 +201,12 @@ def _epoch_line(e):
 
 def train(data, output=None, arch=None, epochs=10, batch=512, lr=1e-3, seed=1, threads=1,
           val_fraction=0.05, dropout=0.1, patience=0, checkpoint=None, resume=None, init=None,
-          log=None, allow_incomplete=False, on_epoch=None, progress=None):
+          log=None, allow_incomplete=False, on_epoch=None, progress=None, domain=None):
     """Train on dataset files as `heurnet train --data ... --arch ... -o
     OUTPUT` does (same defaults, same model file; `log` gets the same CSV
-    as --log). on_epoch(dict) is called after each epoch, progress(done,
+    as --log), on any domain's datasets (domain=: a spec or a
+    heurnet.Domain, for a plug-in whose path the files do not record;
+    None: the domain the files record). on_epoch(dict) is called after each epoch, progress(done,
     total, extra) during it. Returns (Model, history list of dicts).
 
     Scalars take heurnet train's ranges: epochs 1..1000000, batch
@@ -199,6 +230,7 @@ def train(data, output=None, arch=None, epochs=10, batch=512, lr=1e-3, seed=1, t
     a.checkpoint = _check.path(checkpoint, "checkpoint")
     a.resume = _check.path(resume, "resume")
     a.init = _check.path(init, "init")
+    a.domain = None if domain is None else _check.text(domain_spec(domain), "domain")
     a.epochs = _check.integer(epochs, "epochs", 1, 1000000)
     a.batch = _check.integer(batch, "batch", 2, 65536)
     a.threads = _check.threads(threads)
@@ -211,7 +243,7 @@ def train(data, output=None, arch=None, epochs=10, batch=512, lr=1e-3, seed=1, t
     _check.path(output, "output")
     _check.path(log, "log")
     _check.callback(on_epoch, "on_epoch")
-    _check.callback(progress, "progress")
+    progress = _progress.choose(_callback(progress), "train")
     paths = (C.c_char_p * len(files))(*enc_files)
     history = []
     logf = _csv(log, _TRAIN_HEADER, resume)
@@ -276,8 +308,9 @@ def avi(output=None, arch=None, domain=None, puzzle=None, goal="blank-first", ro
         steps_per_round=None, batch=None, lr=None, lr_decay=None, walk_max=None,
         update_loss=None, lookahead=None, threads=None, seed=None, floor=None, checkpoint=None,
         resume=None, init=None, log=None, on_round=None, progress=None, quiet=True):
-    """Value iteration (DAVI) as `heurnet avi --puzzle N --arch ... -o
-    OUTPUT` runs it; None takes the command line's default. on_round(dict)
+    """Value iteration (DAVI) as `heurnet avi --domain D --arch ... -o
+    OUTPUT` runs it, on any domain (domain=: a spec or a heurnet.Domain;
+    puzzle=8/15/24 for the n-puzzle); None takes the command line's default. on_round(dict)
     after each round. Returns (Model, history list of dicts).
 
     Scalars take heurnet avi's ranges (rounds 0..1e8, steps_per_round
@@ -285,10 +318,10 @@ def avi(output=None, arch=None, domain=None, puzzle=None, goal="blank-first", ro
     lookahead 1..4, lr in (0, 10], lr_decay in (0, 1], update_loss in
     [0, 1e12], seed 0..2**64-1); anything else raises TypeError or
     ValueError before anything runs."""
-    width = domain_width(domain, puzzle)
+    spec = _check.text(domain_spec(domain, puzzle, goal), "domain")
     a = _AviArgs()
-    lib.heurnet_avi_defaults(C.byref(a), width)
-    a.goal = goal_code(goal)
+    lib.heurnet_avi_defaults(C.byref(a))
+    a.domain = spec
     a.arch = _check.text(arch, "arch")
     a.checkpoint = _check.path(checkpoint, "checkpoint")
     a.resume = _check.path(resume, "resume")
@@ -300,7 +333,7 @@ def avi(output=None, arch=None, domain=None, puzzle=None, goal="blank-first", ro
     _check.path(output, "output")
     _check.path(log, "log")
     _check.callback(on_round, "on_round")
-    _check.callback(progress, "progress")
+    progress = _progress.choose(_callback(progress), "avi")
     history = []
     logf = _csv(log, _AVI_HEADER, resume)
     cb = _Callbacks()

@@ -260,7 +260,7 @@ def call_search_misc(c):
 
 
 GEN_BAD = {"count": BAD_COUNT + [0], "seed": BAD_COUNT, "max_expanded": BAD_COUNT,
-           "threads": BAD_INT + [0, -1, 257, 10000], "walk": BAD_INT + [1001],
+           "threads": BAD_INT + [0, -1, 257, 10000], "walk": BAD_INT + [65536, (5, 2), (1, 2, 3)],
            "label": BAD_STR, "path": BAD_PATH, "progress": [1, "f", [print]],
            "puzzle": [v for v in BAD_INT if v is not None] + [9]}
 

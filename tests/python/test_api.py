@@ -284,7 +284,7 @@ class Learn(unittest.TestCase):
             heurnet.train(tmp("none.h5"), arch="81-8-1")
         self.assertIn("none.h5", str(cm.exception))
         with self.assertRaises(ValueError):
-            heurnet.gen(tmp("x.h5"), count=10, domain="npuzzle:6x6")
+            heurnet.gen(tmp("x.h5"), count=10, domain="nosuch:6")
 
 
 if __name__ == "__main__":
