@@ -12,6 +12,7 @@
 #include "cli/dom_cli.h"
 #include "cli/search_opts.h"
 #include "common/hn.h"
+#include "nn/nn.h"
 #include "search/srch.h"
 
 typedef struct {
@@ -450,9 +451,39 @@ static int refuse_npuzzle_opt(int argc, char **argv, const char *spec)
                      name, value, spec, dflag ? "" : " (the model's)", name);
 }
 
-/* --domain (or a --model's domain) picks the path: a square n-puzzle up to
- * 5x5 runs the specialised command above, any other domain the generic one
- * (cli/dom_solve.c). */
+/* The value of option `name` in argv (before "--"), or NULL. */
+static const char *opt_value(int argc, char **argv, const char *name)
+{
+    size_t n = strlen(name);
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+        if (!strcmp(argv[i], name) && i + 1 < argc)
+            return argv[i + 1];
+        if (!strncmp(argv[i], name, n) && argv[i][n] == '=')
+            return argv[i] + n + 1;
+    }
+    return NULL;
+}
+
+/* 1 when the run is an anytime search: --algo anytime, or a model whose
+ * recorded search is one when neither --algo nor --heuristic is given. */
+static int anytime_run(int argc, char **argv)
+{
+    const char *algo = opt_value(argc, argv, "--algo"), *model = opt_value(argc, argv, "--model");
+    if (algo || opt_value(argc, argv, "--heuristic") || !model)
+        return algo && !strcmp(algo, "anytime");
+    int st;
+    nn_model *m = nn_model_load(model, &st);
+    const char *rec = m ? nn_model_get_meta_str(m, CLI_SEARCH_ATTR) : NULL;
+    int any = rec && strstr(rec, "--algo anytime") != NULL;
+    nn_model_free(m);
+    hn_error_clear(); /* a model that does not load is reported by the run */
+    return any;
+}
+
+/* --domain (or a --model's domain) picks the path: the generic one
+ * (cli/dom_solve.c) for every domain named by --domain, except the anytime
+ * search of a square n-puzzle up to 5x5, which (like --puzzle and a
+ * model's own domain, until they move) runs the specialised command above. */
 int cmd_solve(int argc, char **argv)
 {
     char spec[512];
@@ -465,7 +496,8 @@ int cmd_solve(int argc, char **argv)
         fprintf(stderr, "heurnet solve: out of memory\n");
         return CLI_EXIT_FAIL;
     }
-    if (cli_dom_specialised(spec, argc, argv, nv, &nc))
+    int named = opt_value(argc, argv, "--domain") != NULL;
+    if (cli_dom_specialised(spec, argc, argv, nv, &nc) && (!named || anytime_run(argc, argv)))
         rc = solve_npuzzle(nc, nv);
     else
         rc = (rc = refuse_npuzzle_opt(argc, argv, spec)) ? rc : cli_dom_solve(argc, argv);

@@ -11,6 +11,10 @@
 #   heurnet solve --puzzle 24 --model models/24puzzle-search.h5 --time-limit 20
 # on instances/npuzzle/own/24puzzle-random3101.txt ids 1500-1549.
 #
+#   3. the search of 2. on the generic core (the new binary given
+#      --domain npuzzle:4x4:blank-last): the same lengths and expansions.
+# ONLY=deepcubea runs row 3 alone.
+#
 # usage: scripts/bench_np_paths.sh OLD_HEURNET NEW_HEURNET [RUNS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,14 +34,28 @@ timed() {
 
 median() { sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
 
+# compare NAME ARGS...: both binaries with the same arguments;
+# compare NAME OLD_ARGS... --new NEW_ARGS...: each with its own (the new
+# binary's spelling of the same search).
 compare() {
     local name=$1
     shift
+    local -a oargs=() nargs=()
+    while [ $# -gt 0 ] && [ "$1" != --new ]; do
+        oargs+=("$1")
+        shift
+    done
+    if [ $# -gt 0 ]; then
+        shift
+        nargs=("$@")
+    else
+        nargs=("${oargs[@]}")
+    fi
     : >"$out/old.times"
     : >"$out/new.times"
     for _ in $(seq "$runs"); do
-        timed "$old" old "$@" >>"$out/old.times"
-        timed "$new" new "$@" >>"$out/new.times"
+        timed "$old" old "${oargs[@]}" >>"$out/old.times"
+        timed "$new" new "${nargs[@]}" >>"$out/new.times"
     done
     local same=yes
     if ! diff <(grep -o 'length=[0-9]* expanded=[0-9]*' "$out/old.txt") \
@@ -50,9 +68,16 @@ compare() {
     printf '| %s | %s | %s | %.3f | %s |\n' "$name" "$mo" "$mn" "$(echo "$mn / $mo" | bc -l)" "$same"
 }
 
+dc=instances/npuzzle/deepcubea_test_15puzzle.txt
 echo "| run (user CPU s, median of $runs interleaved) | old | new | new/old | same lengths and expansions |"
 echo "|---|---|---|---|---|"
-compare "Korf's 100, IDA*, 7-8 PDB" solve --puzzle 15 --heuristic pdb:7-8 --algo idastar -q \
-    instances/npuzzle/korf100.txt
-compare "DeepCubeA's 500, 15puzzle-search.h5 (recorded search)" solve --puzzle 15 --goal blank-last \
-    --model models/15puzzle-search.h5 -q instances/npuzzle/deepcubea_test_15puzzle.txt
+if [ "${ONLY:-}" != deepcubea ]; then
+    compare "Korf's 100, IDA*, 7-8 PDB" solve --puzzle 15 --heuristic pdb:7-8 --algo idastar -q \
+        instances/npuzzle/korf100.txt
+    compare "DeepCubeA's 500, 15puzzle-search.h5 (recorded search)" solve --puzzle 15 \
+        --goal blank-last --model models/15puzzle-search.h5 -q "$dc"
+fi
+# the same search on the generic core: the new binary runs --domain so
+compare "DeepCubeA's 500, 15puzzle-search.h5, generic core (--domain npuzzle:4x4:blank-last)" \
+    solve --puzzle 15 --goal blank-last --model models/15puzzle-search.h5 -q "$dc" \
+    --new solve --domain npuzzle:4x4:blank-last --model models/15puzzle-search.h5 -q "$dc"
