@@ -13,6 +13,7 @@
 #include "cli/train_common.h"
 #include "common/hn.h"
 #include "domains/dom.h"
+#include "search/generic/srch_dom.h"
 #include "solve/ablate.h"
 #include "train/trn_mpi.h"
 
@@ -92,9 +93,10 @@ static int file_goal(const char *opt, const char *arg, char *buf, size_t cap, in
     *goal = -1;
     if (at) {
         *at = '\0';
-        if (srch_np_goal_parse(at + 1, goal))
+        if (strcmp(at + 1, "blank-first") && strcmp(at + 1, "blank-last"))
             return cli_usage("ablate", "%s %s: '%s' is not blank-first or blank-last", opt, arg,
                              at + 1);
+        *goal = !strcmp(at + 1, "blank-last");
     }
     return 0;
 }
@@ -206,8 +208,6 @@ static int check_args(struct ablate *a)
         if (heurnet_ablate_variant(a->r.var.s[v], &a->c.o, spec, sizeof spec, &o))
             return cli_usage("ablate", "%s", hn_errmsg());
     }
-    if (a->r.search_opts)
-        return cli_ann_settings_parse(a->r.search_opts, &a->r.ann, spec, sizeof spec);
     return 0;
 }
 
@@ -251,10 +251,18 @@ static int parse(int argc, char **argv, struct ablate *a)
     return check_args(a);
 }
 
-/* The search boards: those with a known optimum, the first N. */
+/* The domain the files are read through, and the search states: those
+ * with a known optimum, the first N. */
 static int search_setup(struct ablate *a, const trn_data *d)
 {
-    int rc = heurnet_ablate_search_boards(&a->r, d);
+    int rc = heurnet_ablate_domain(&a->r, d);
+    if (rc == HN_ERR_ARG)
+        return cli_usage("ablate", "%s", hn_errmsg());
+    if (rc)
+        return cli_fail("ablate");
+    if (!a->r.search[0])
+        return 0;
+    rc = heurnet_ablate_search_boards(&a->r);
     if (rc == HN_ERR_ARG)
         return cli_usage("ablate", "%s", hn_errmsg());
     if (rc)
@@ -277,16 +285,18 @@ static trn_abl_journal *journal_open(struct ablate *a, const trn_data *d)
     return j;
 }
 
-/* The admissible part of the search heuristic (a PDB can take seconds to
- * load), once in the parent so the workers share it; only when runs are left. */
+/* The search settings checked and their admissible part built into the
+ * table cache once, before the workers that read it start; only when runs
+ * are left. */
 static int search_floor(struct ablate *a)
 {
-    char floor[256] = "";
-    if (a->r.search_opts &&
-        cli_ann_settings_parse(a->r.search_opts, &a->r.ann, floor, sizeof floor))
-        return CLI_EXIT_USAGE;
-    return floor[0] ? cli_heur_get(floor, a->r.width, a->r.search_goal, a->c.quiet, &a->r.floor)
-                    : 0;
+    char spec[1024];
+    const char *opts = a->r.search_opts;
+    snprintf(spec, sizeof spec, "ann:SELF%s%s", opts ? "," : "", opts ? opts : "");
+    int rc = srch_dom_heur_spec_prepare(a->r.search_dom ? a->r.search_dom : a->r.dom, spec);
+    if (rc == HN_ERR_ARG)
+        return cli_usage("ablate", "--search-opts: %s", hn_errmsg());
+    return rc ? cli_fail("ablate") : 0;
 }
 
 static void banner(const struct ablate *a, const trn_abl_journal *j)
@@ -371,9 +381,9 @@ static int run(struct ablate *a)
         rc = journal_lock(a, &lock);
     if (a->r.size > 1) /* the other ranks read the journal once rank 0 holds it */
         rc = heurnet_ablate_mpi_agree(rc);
-    if (!rc && !(rc = a->r.search[0] ? search_setup(a, d) : 0) && !(j = journal_open(a, d)))
+    if (!rc && !(rc = search_setup(a, d)) && !(j = journal_open(a, d)))
         rc = CLI_EXIT_FAIL;
-    if (!rc && trn_abl_journal_count(j) < a->r.var.n * a->r.nseeds && a->r.search[0] && !dm)
+    if (!rc && trn_abl_journal_count(j) < a->r.var.n * a->r.nseeds && a->r.search[0])
         rc = search_floor(a);
     /* every rank has read the journal before rank 0 adds to it, and none
      * trains when one could not set up */
@@ -413,8 +423,7 @@ int cmd_ablate(int argc, char **argv)
                              .search_n = 50,
                              .search_limit = 1000000,
                              .search_goal = -1,
-                             .size = 1,
-                             .ann = SRCH_NP_ANN_DEFAULTS}};
+                             .size = 1}};
     cli_train_cfg_init(&a.c);
     int rc = parse(argc, argv, &a);
     if (!rc && trn_mpi_launched())

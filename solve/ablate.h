@@ -12,7 +12,6 @@
 #include <stdio.h>
 
 #include "domains/dom.h"
-#include "search/npuzzle/ann.h"
 #include "train/ablate.h"
 #include "train/trn.h"
 
@@ -74,19 +73,18 @@ struct heurnet_ablate {
     char inst[HEURNET_ABL_MAX_INST][4096];
     int ninst, goal[HEURNET_ABL_MAX_INST];
     const char *csv, *save; /* save: model file prefix, may be NULL */
-    /* A* with each model: the first search_n boards with a known optimum of
-     * `search` ("" none) in layout search_goal (-1: the data's), with the
-     * ann settings search_opts, search_limit expanded nodes per board */
+    /* A* with each model: the first search_n states with a known optimum
+     * of `search` ("" none), an n-puzzle file in layout search_goal (-1: the
+     * data's; goal[k] likewise for inst[k]), with the settings search_opts
+     * of an ann: spec after "ann:SELF" (scale:10,pdb:7-8), search_limit
+     * expanded states each */
     char search[4096];
     int search_goal, search_n;
     const char *search_opts;
     uint64_t search_limit;
-    srch_np_ann_opts ann;
-    srch_np_heur *floor; /* admissible part of the search heuristic (owned), may be NULL */
-    /* the data's domain (NULL: n-puzzle /boards data, searched on the
-     * n-puzzle's own path): --search and --instances files are read
-     * through it and searched by the one core, search_opts being the
-     * settings of an ann: spec after "ann:SELF" (ann:SELF,scale:10,pdb:7-8) */
+    /* the data's domain (NULL: the library opens the n-puzzle of /boards
+     * data, heurnet_ablate_domain): the files are read through it and
+     * searched by the one search core */
     const dom *dom;
     /* where the library reports (each may be NULL); a worker's calls come
      * from its own process */
@@ -97,10 +95,10 @@ struct heurnet_ablate {
     struct heurnet_abl_col col[HEURNET_ABL_MAX_COLS];
     int ncol, col_search; /* col_search: first search column, -1 none */
     uint64_t seed[HEURNET_ABL_MAX_SEEDS];
-    srch_np_instance *boards; /* the search boards, all with a known optimum */
-    dom_instance_rec *states; /* the same through dom */
+    dom *own_dom;             /* the n-puzzle of /boards data, when dom was NULL */
+    dom *search_dom;          /* the search file's domain (its layout), owned */
+    dom_instance_rec *states; /* the search states, all with a known optimum */
     size_t nboards;
-    int width;
     int rank, size; /* under mpirun (heurnet_ablate_mpi_init); else 0, 1 */
     int ended;      /* rank 0: ranks that sent their end */
 };
@@ -114,10 +112,15 @@ int heurnet_ablate_variant(const char *arg, const struct trn_opts *base, char *s
 /* The CSV columns: the fixed ones, three per instance file, five for A*. */
 void heurnet_ablate_columns(struct heurnet_ablate *a);
 
-/* Read the search boards of d's width: those with a known optimum, the
- * first search_n (nboards may be 0). Each bad line goes to on_message.
- * HN_ERR_ARG when d has no boards, or the status of reading the file. */
-int heurnet_ablate_search_boards(struct heurnet_ablate *a, const trn_data *d);
+/* The domain the files are read through: a->dom, or for n-puzzle /boards
+ * data its n-puzzle in the data's layout. HN_ERR_ARG for data of no
+ * domain (/x rows) when --search or --instances is given. */
+int heurnet_ablate_domain(struct heurnet_ablate *a, const trn_data *d);
+
+/* Read the search states: those with a known optimum, the first
+ * search_n (nboards may be 0). Each bad line goes to on_message. The
+ * status of reading the file. */
+int heurnet_ablate_search_boards(struct heurnet_ablate *a);
 
 /* The seeds and the journal of this ablation with the rows of a->csv. The
  * rows carry a tag of every setting the runs share, so a rerun with other
@@ -154,7 +157,7 @@ void heurnet_ablate_report(FILE *f, const struct heurnet_ablate *a, const trn_ab
 int heurnet_ablate_plot(const struct heurnet_ablate *a, const trn_abl_journal *j,
                         const char *prefix);
 
-/* Free what a owns (variants, boards, floor). */
+/* Free what a owns (variants, states, domains). */
 void heurnet_ablate_clear(struct heurnet_ablate *a);
 
 #endif

@@ -14,9 +14,6 @@ int heurnet_abl_mpi_send_row(const char *row);
 /* Rank 0: add the rows that arrived to j and save it (0 or a status). */
 int heurnet_abl_mpi_poll(struct heurnet_ablate *a, trn_abl_journal *j);
 
-/* On a domain (a->dom): the search states of a->search with a known
- * optimum, the first search_n, into a->states (a->nboards of them). */
-int heurnet_abl_dom_boards(struct heurnet_ablate *a);
 /* A* with model m on a->states into out[HEURNET_ABL_NSEARCH]. */
 int heurnet_abl_dom_search(const struct heurnet_ablate *a, const nn_model *m, const char *label,
                            double *out);

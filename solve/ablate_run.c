@@ -16,8 +16,6 @@
 #include "common/hn.h"
 #include "solve/ablate_int.h"
 #include "solve/eval_report.h"
-#include "solve/inst_pred.h"
-#include "solve/search.h"
 
 /* What a worker collects while it trains: the learning curve. */
 struct curve {
@@ -43,57 +41,6 @@ static void on_epoch(const struct trn_epoch *e, void *user)
     c->v[c->n++] = e->val_mae;
 }
 
-/* A* with the trained model on the search boards: optimal share, mean
- * excess over the solved boards, mean expanded nodes (a board stopped at
- * the limit with its expansions, so a lower bound when some were; NaN when
- * none was solved), solved share and seconds per board. */
-static int search_metrics(const struct heurnet_ablate *a, const nn_model *m, const char *label,
-                          double *out)
-{
-    if (a->dom)
-        return heurnet_abl_dom_search(a, m, label, out);
-    int st;
-    heurnet_search s = {.algo = HEURNET_ALGO_ASTAR};
-    s.h = srch_np_heur_ann_new(m, label, a->width, a->search_goal, a->floor, &a->ann, &st);
-    if (!s.h)
-        return st;
-    srch_limits lim = {.max_expanded = a->search_limit};
-    double optimal = 0, excess = 0, expanded = 0, solved = 0, seconds = 0;
-    for (size_t i = 0; i < a->nboards && !hn_stop_requested(); i++) {
-        srch_np_result res;
-        srch_np_ann_stats nn;
-        int rc = heurnet_search_solve(&s, &a->boards[i].board, &lim, &res, &nn);
-        expanded += (double)res.expanded;
-        seconds += res.seconds;
-        if (rc == HN_ERR_LIMIT)
-            continue;
-        if (rc) {
-            heurnet_search_free(&s);
-            return hn_fail(rc, "search board %s: %s", a->boards[i].id, hn_strerror(rc));
-        }
-        solved++;
-        optimal += res.length == a->boards[i].optimal;
-        excess += res.length - a->boards[i].optimal;
-    }
-    heurnet_search_free(&s);
-    if (hn_stop_requested())
-        return HN_ERR_INTERRUPTED;
-    double n = (double)a->nboards;
-    out[HEURNET_ABL_S_OPTIMAL] = optimal / n;
-    out[HEURNET_ABL_S_EXCESS] = solved ? excess / solved : 0.0 / 0.0;
-    /* with no board solved the mean is the node limit, not a result */
-    out[HEURNET_ABL_S_EXPANDED] = solved ? expanded / n : 0.0 / 0.0;
-    out[HEURNET_ABL_S_SOLVED] = solved / n;
-    out[HEURNET_ABL_S_TIME] = seconds / n;
-    return 0;
-}
-
-/* A bad line of an instance file. */
-static void bad_line(const char *msg, void *user)
-{
-    heurnet_abl_say(user, HEURNET_ABL_BAD_LINE, "%s", msg);
-}
-
 static int measure(const struct heurnet_ablate *a, const trn_data *d, nn_model *m,
                    const struct trn_opts *o, const char *label, double *metric)
 {
@@ -111,24 +58,10 @@ static int measure(const struct heurnet_ablate *a, const trn_data *d, nn_model *
     metric[HEURNET_ABL_MAE] = plain.val_mae;
     metric[HEURNET_ABL_EXACT] = plain.val_exact;
     metric[HEURNET_ABL_OVER] = plain.val_over;
-    for (int k = 0; k < a->ninst && a->dom; k++)
+    for (int k = 0; k < a->ninst; k++)
         if ((rc = heurnet_abl_dom_inst(a, m, k, metric + HEURNET_ABL_NFIXED + 3 * k)))
             return rc;
-    for (int k = 0; k < a->ninst && !a->dom; k++) {
-        struct heurnet_inst_pred p;
-        struct heurnet_inst_err e;
-        if ((rc = heurnet_inst_predict(m, label, a->inst[k], a->goal[k], 256, bad_line, (void *)a,
-                                       &p)) == 0) {
-            heurnet_inst_errors(&p, 1.0f, &e);
-            metric[HEURNET_ABL_NFIXED + 3 * k] = e.mae;
-            metric[HEURNET_ABL_NFIXED + 3 * k + 1] = e.exact;
-            metric[HEURNET_ABL_NFIXED + 3 * k + 2] = e.over;
-        }
-        heurnet_inst_pred_free(&p);
-        if (rc)
-            return rc;
-    }
-    return a->col_search < 0 ? 0 : search_metrics(a, m, label, metric + a->col_search);
+    return a->col_search < 0 ? 0 : heurnet_abl_dom_search(a, m, label, metric + a->col_search);
 }
 
 /* Train and measure run (v, k); the CSV row goes to *row. */

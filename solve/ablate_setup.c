@@ -93,42 +93,27 @@ void heurnet_ablate_columns(struct heurnet_ablate *a)
     }
 }
 
-/* The goal layout of the model trained on d ("npuzzle-onehot n=4 goal=..."). */
+/* The goal layout of the model trained on d ("npuzzle-onehot n=4
+ * goal=..."): 1 for blank-last. */
 static int data_goal(const trn_data *d)
 {
     const char *g = strstr(trn_data_encoder(d), "goal=");
-    int goal = SRCH_NP_GOAL_BLANK_FIRST;
-    if (g) {
-        char buf[32];
-        snprintf(buf, sizeof buf, "%s", g + 5);
-        buf[strcspn(buf, " ")] = '\0';
-        srch_np_goal_parse(buf, &goal);
-    }
-    return goal;
+    return g && !strncmp(g + 5, "blank-last", 10);
 }
 
-static void parse_err(const char *msg, void *user)
+int heurnet_ablate_domain(struct heurnet_ablate *a, const trn_data *d)
 {
-    heurnet_abl_say(user, HEURNET_ABL_SAY, "%s", msg);
-}
-
-int heurnet_ablate_search_boards(struct heurnet_ablate *a, const trn_data *d)
-{
-    if (a->dom)
-        return heurnet_abl_dom_boards(a);
-    if (!(a->width = trn_data_width(d)))
-        return hn_fail(HN_ERR_ARG, "--search needs n-puzzle data (/boards + /cost)");
-    if (a->search_goal < 0)
-        a->search_goal = data_goal(d);
-    srch_np_instance *all;
-    size_t n;
-    int rc = srch_np_parse_file(a->search, a->width, a->search_goal, parse_err, a, &all, &n);
-    if (rc)
-        return rc;
-    a->boards = all;
-    for (size_t i = 0; i < n && (int)a->nboards < a->search_n; i++)
-        if (all[i].optimal >= 0)
-            a->boards[a->nboards++] = all[i];
+    if (a->dom || !(a->ninst || a->search[0]))
+        return 0;
+    int w = trn_data_width(d), st;
+    if (!w)
+        return hn_fail(HN_ERR_ARG, "--search and --instances need data of a domain (/states or "
+                                   "/boards rows), not plain /x rows");
+    char spec[64];
+    snprintf(spec, sizeof spec, "npuzzle:%dx%d%s", w, w, data_goal(d) ? ":blank-last" : "");
+    if (!(a->own_dom = dom_open(spec, &st)))
+        return st;
+    a->dom = a->own_dom;
     return 0;
 }
 
@@ -199,11 +184,11 @@ trn_abl_journal *heurnet_ablate_journal_open(struct heurnet_ablate *a, const trn
 void heurnet_ablate_clear(struct heurnet_ablate *a)
 {
     trn_abl_list_free(&a->var);
-    srch_np_heur_free(a->floor);
-    free(a->boards);
     free(a->states);
-    a->floor = NULL;
-    a->boards = NULL;
+    dom_free(a->search_dom);
+    dom_free(a->own_dom);
     a->states = NULL;
+    a->search_dom = a->own_dom = NULL;
+    a->dom = NULL;
     a->nboards = 0;
 }

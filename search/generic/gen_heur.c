@@ -388,6 +388,17 @@ static int ann_parse(const char *spec, char *buf, size_t cap, ann_spec *a)
     return st;
 }
 
+int srch_dom_heur_spec_prepare(const dom *d, const char *spec)
+{
+    ann_spec a = {.o = SRCH_DOM_NET_DEFAULTS, .scale = 1};
+    char path[4096];
+    int st = strncmp(spec, "ann:", 4) ? 0 : ann_parse(spec, path, sizeof path, &a);
+    const char *adm = strncmp(spec, "ann:", 4) ? spec : a.floor;
+    srch_dom_heur *h = !st && adm[0] ? srch_dom_heur_adm(d, adm, &st) : NULL;
+    srch_dom_heur_free(h);
+    return st;
+}
+
 srch_dom_heur *srch_dom_heur_open(const dom *d, const char *spec, const srch_dom_net_opts *opts,
                                   int *status)
 {

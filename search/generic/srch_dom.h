@@ -97,6 +97,11 @@ srch_dom_heur *srch_dom_heur_open(const dom *d, const char *spec, const srch_dom
  * a network searches with it; other paths load as above. */
 srch_dom_heur *srch_dom_heur_open_model(const dom *d, const char *spec, const struct nn_model *self,
                                         const srch_dom_net_opts *opts, int *status);
+/* Check a spec's settings without loading its model, and open its
+ * admissible part once (its tables built into the cache, so processes
+ * that open the spec later only read them). 0, or HN_ERR_ARG (or what
+ * opening failed with) and hn_errmsg. */
+int srch_dom_heur_spec_prepare(const dom *d, const char *spec);
 
 /* max(a, b), and a + b (a residual network b over an admissible base a).
  * Both take ownership of a and b, also on failure; a and b must be over the
