@@ -44,8 +44,9 @@ int cli_dom_predict(const char *model, const char *file, const char *domain);
         {"ida-at", required_argument, 0, 1019}, {"widen", required_argument, 0, 1020},             \
         {"ball", required_argument, 0, 1021}, {"variants", required_argument, 0, 1022},            \
         {"blend", required_argument, 0, 1023}, {"bound", required_argument, 0, 1040},              \
+        {"admissible", required_argument, 0, 1041}, {"prove", required_argument, 0, 1042},         \
     {                                                                                              \
-        "admissible", required_argument, 0, 1041                                                   \
+        "prove-at", required_argument, 0, 1043                                                     \
     }
 /* 1 when opt was one of them (0 ok or an exit code in *rc, the reason
  * printed), 0 when not. */

@@ -162,10 +162,19 @@ void cli_dom_search_help(FILE *out)
             "                      mirror image) in turn, each in an equal share of the time\n"
             "                      left and bounded by the best path so far; the shortest\n"
             "                      stands [1]\n"
+            "  --prove H           after the search (not idastar's or anytime's), IDA* on\n"
+            "                      admissible H below its solution: it proves the solution\n"
+            "                      optimal (proven=1) or finds a shorter one, in the time\n"
+            "                      left (proof_from= the length it began from); on cube3\n"
+            "                      with fsst every bound keeps the quarter-turn parity, so\n"
+            "                      the last is the length less 2 [none]\n"
+            "  --prove-at P        with --prove: the search ends at the share P of\n"
+            "                      --time-limit, the proof gets the rest [%g]\n"
             "  --max-expanded N    per-instance expansions, 0 = none [0]\n"
             "  --time-limit S      per-instance seconds, 0 = none [0]\n"
             "  --max-nodes N       stored states, 0 = none [0]\n",
-            SRCH_DOM_DEFAULTS.batch, SRCH_DOM_DEFAULTS.width, HEURNET_DOM_DEFAULT_BOUND);
+            SRCH_DOM_DEFAULTS.batch, SRCH_DOM_DEFAULTS.width, HEURNET_DOM_DEFAULT_BOUND,
+            HEURNET_DOM_DEFAULT_PROVE_AT);
 }
 
 /* The domain of o: 0, or an exit code with the reason printed. */

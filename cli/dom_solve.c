@@ -80,6 +80,11 @@ static void print_record(const dom *d, const dom_instance_rec *x, const srch_dom
            r->saved);
     if (algo == HEURNET_DOM_BEAM) /* when a path was first held; limit=1: the best one so far */
         printf(" first_seconds=%.4f limit=%d", r->status ? -1.0 : r->first_seconds, r->limited);
+    if (algo == HEURNET_DOM_IDASTAR)
+        printf(" nodes_per_s=%.0f", r->seconds > 0 ? (double)r->expanded / r->seconds : 0.0);
+    if (r->proof_from >= 0) /* the proof stage: the length it began from, its IDA*'s speed */
+        printf(" proof_from=%d proof_expanded=%llu proof_seconds=%.4f", r->proof_from,
+               (unsigned long long)r->proof_expanded, r->proof_seconds);
     if (x->length >= 0)
         printf(" %s=%d", reference ? "ref" : "optimal", x->length);
     static char moves[SRCH_DOM_MAX_PATH * 8 + 1];

@@ -142,7 +142,8 @@ int dg_dom_gen_run(const char *path, const dg_dom_gen_opts *o, dg_dom_gen_stats 
  * rather than by walks (the n-puzzle up to 5x5, as the published datasets
  * are; a uniform cube or 6x6 board is beyond IDA*), and the labelling
  * heuristic (the published PDBs of the 15- and 24-puzzle, linear conflicts
- * for the 8-puzzle, else the domain's first; "" for none) in buf. */
+ * for the 8-puzzle, the cube's fsst table, else the domain's first; "" for
+ * none) in buf. */
 int dg_dom_gen_default_uniform(const dom *d);
 const char *dg_dom_gen_default_heur(const dom *d, char *buf, size_t cap);
 

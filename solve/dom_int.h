@@ -13,6 +13,7 @@ struct heurnet_dom_search {
     dom *d;
     int own_dom;
     srch_dom_heur *h, *adm; /* the search's and the admissible one (may be NULL) */
+    srch_dom_heur *prove;   /* the proof stage's (NULL: none) */
     srch_dom_ball *ball;
     double ball_seconds;
     char heur_buf[4200], adm_buf[256];
@@ -34,6 +35,14 @@ int heurnet_dom_words_apply(const char *words, heurnet_dom_opts *o, char *buf, s
 int heurnet_dom_finish(heurnet_dom_search *s);
 /* s->h and s->adm from the settings. */
 int heurnet_dom_heuristics(heurnet_dom_search *s);
+/* The proof stage (dom_prove.c): its rules, its heuristic opened into
+ * s->prove (0 or a status), the first search's limits (its share of the
+ * time), and the stage on res within the time left of lim from t0. */
+int heurnet_dom_prove_finish(const heurnet_dom_search *s);
+int heurnet_dom_prove_open(heurnet_dom_search *s);
+srch_limits heurnet_dom_prove_share(const heurnet_dom_search *s, const srch_limits *lim);
+void heurnet_dom_prove_run(const heurnet_dom_search *s, const void *start, const srch_limits *lim,
+                           double t0, srch_dom_result *res);
 /* IDA* windows bounded by an admissible heuristic of relative states. */
 int heurnet_dom_relative_windows(const heurnet_dom_opts *o, const dom *d);
 

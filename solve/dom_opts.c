@@ -40,6 +40,8 @@ static const char *const OPT_NAME[HEURNET_DOM_OPT_COUNT] = {
     [HEURNET_DOM_OPT_BLEND] = "blend",
     [HEURNET_DOM_OPT_BOUND] = "bound",
     [HEURNET_DOM_OPT_ADMISSIBLE] = "admissible",
+    [HEURNET_DOM_OPT_PROVE] = "prove",
+    [HEURNET_DOM_OPT_PROVE_AT] = "prove-at",
 };
 
 const char *heurnet_dom_algo_name(int algo)
@@ -81,6 +83,7 @@ void heurnet_dom_opts_default(heurnet_dom_opts *o)
                             .bound = HEURNET_DOM_DEFAULT_BOUND};
     o->so.shortcut = SRCH_DOM_SHORTCUT_DEFAULTS;
     o->so.ida_at = 0.5;
+    o->prove_at = HEURNET_DOM_DEFAULT_PROVE_AT;
 }
 
 /* ---- numbers: the whole text a plain decimal in range ---- */
@@ -299,6 +302,8 @@ static int set_number(heurnet_dom_opts *o, int id, const char *arg)
         return set_real(arg, 0, 1, &o->so.ida_at, "--ida-at '%s' is not a share 0..1");
     case HEURNET_DOM_OPT_BOUND:
         return set_real(arg, 1, 100, &o->bound, "--bound '%s' is not 1..100");
+    case HEURNET_DOM_OPT_PROVE_AT:
+        return set_real(arg, 0, 1, &o->prove_at, "--prove-at '%s' is not a share 0..1");
     case HEURNET_DOM_OPT_BALL:
         return set_int(
             arg, 0, SRCH_DOM_BALL_MAX_RADIUS, &o->ball_radius,
@@ -325,6 +330,8 @@ static const char **name_field(heurnet_dom_opts *o, int id)
         return &o->floor;
     case HEURNET_DOM_OPT_ADMISSIBLE:
         return &o->admissible;
+    case HEURNET_DOM_OPT_PROVE:
+        return &o->prove;
     default:
         return NULL;
     }

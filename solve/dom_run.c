@@ -49,7 +49,8 @@ static int run_one(const heurnet_dom_search *s, srch_dom_heur *h, const void *st
                    const srch_limits *lim, srch_dom_result *res)
 {
     double t0 = hn_now();
-    srch_limits own = lim ? *lim : (srch_limits){0};
+    /* the search's share of the limits (all of them without a proof stage) */
+    srch_limits first = heurnet_dom_prove_share(s, lim), own = first;
     const srch_dom_shortcut_opts *sc = &s->o.so.shortcut;
     /* a beam widens until its deadline: the windows get a share of the
      * time after it (the cube's windows of 16 moves take about 0.55 s under
@@ -57,12 +58,15 @@ static int run_one(const heurnet_dom_search *s, srch_dom_heur *h, const void *st
     if (s->o.algo == HEURNET_DOM_BEAM && sc->max_window && own.time_limit > 0)
         own.time_limit *= 1.0 - HEURNET_DOM_SHORTCUT_SHARE;
     int st = dispatch(s, start, h, lim ? &own : NULL, res);
-    if (st || s->o.algo == HEURNET_DOM_ANYTIME || !sc->max_window)
+    int windows = s->o.algo != HEURNET_DOM_ANYTIME && sc->max_window;
+    if (st || (!windows && !s->prove))
         return st;
-    /* the final solution shortened within the state's time limit */
-    double deadline = lim && lim->time_limit > 0 ? t0 + lim->time_limit : 0;
-    if (srch_dom_result_shortcut(s->d, start, sc, deadline, res))
+    /* the final solution shortened within the search's time */
+    double deadline = first.time_limit > 0 ? t0 + first.time_limit : 0;
+    if (windows && srch_dom_result_shortcut(s->d, start, sc, deadline, res))
         hn_error_clear(); /* the search's solution stands */
+    if (s->prove)
+        heurnet_dom_prove_run(s, start, lim, t0, res);
     res->seconds = hn_now() - t0;
     return st;
 }
@@ -72,7 +76,7 @@ int heurnet_dom_search_solve(heurnet_dom_search *s, const void *start, const src
 {
     int st = heurnet_dom_search_prepare(s);
     if (st) {
-        *res = (srch_dom_result){.status = st, .length = -1, .cost = -1};
+        *res = (srch_dom_result){.status = st, .length = -1, .cost = -1, .proof_from = -1};
         return st;
     }
     return run_one(s, s->h, start, lim ? lim : &s->o.lim, res);
@@ -114,7 +118,8 @@ int heurnet_dom_search_batch(heurnet_dom_search *s, const void *states, size_t s
     if (st)
         return st;
     for (size_t i = 0; i < n; i++)
-        res[i] = (srch_dom_result){.status = HN_ERR_INTERRUPTED, .length = -1, .cost = -1};
+        res[i] = (srch_dom_result){
+            .status = HN_ERR_INTERRUPTED, .length = -1, .cost = -1, .proof_from = -1};
     batch_job j = {.s = s,
                    .states = states,
                    .stride = stride ? stride : dom_state_bytes(s->d),
@@ -181,5 +186,7 @@ int heurnet_dom_search_describe(const heurnet_dom_search *s, char *buf, size_t c
     if (o->so.shortcut.max_window)
         k = DESCRIBE(", windows of up to %d moves%s", o->so.shortcut.max_window,
                      o->so.shortcut.ida ? " (IDA* over 16)" : "");
+    if (o->prove)
+        k = DESCRIBE(", then IDA* on %s below it after %g of the time", o->prove, o->prove_at);
     return k;
 }

@@ -147,7 +147,8 @@ int heurnet_dom_finish(heurnet_dom_search *s)
     if (o->algo == HEURNET_DOM_IDASTAR && net)
         return hn_fail(HN_ERR_ARG, "--algo idastar needs an admissible heuristic, not %s",
                        o->heuristic);
-    if ((rc = algo_options(o, s->d)) || (rc = shortcut_options(o, s->d)))
+    if ((rc = algo_options(o, s->d)) || (rc = shortcut_options(o, s->d)) ||
+        (rc = heurnet_dom_prove_finish(s)))
         return rc;
     return focal_finish(s);
 }
@@ -224,7 +225,9 @@ static int adm_open(heurnet_dom_search *s)
 int heurnet_dom_heuristics(heurnet_dom_search *s)
 {
     int rc = heur_open(&s->o, s->d, &s->h);
-    return rc ? rc : adm_open(s);
+    if (!rc)
+        rc = adm_open(s);
+    return rc ? rc : heurnet_dom_prove_open(s);
 }
 
 dom *heurnet_dom_opts_domain(const heurnet_dom_opts *o, int *status)
@@ -292,7 +295,8 @@ int heurnet_dom_search_load(heurnet_dom_search *s)
     if (st) { /* nothing half opened stays */
         srch_dom_heur_free(s->h);
         srch_dom_heur_free(s->adm);
-        s->h = s->adm = NULL;
+        srch_dom_heur_free(s->prove);
+        s->h = s->adm = s->prove = NULL;
         s->o.so.admissible = s->o.so.shortcut.between = NULL;
     }
     return st;
@@ -321,6 +325,7 @@ void heurnet_dom_search_free(heurnet_dom_search *s)
         return;
     srch_dom_heur_free(s->h);
     srch_dom_heur_free(s->adm);
+    srch_dom_heur_free(s->prove);
     srch_dom_ball_free(s->ball);
     if (s->own_dom)
         dom_free(s->d);

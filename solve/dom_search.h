@@ -61,13 +61,16 @@ enum heurnet_dom_opt {
     HEURNET_DOM_OPT_BLEND = 23,
     HEURNET_DOM_OPT_BOUND = 40,
     HEURNET_DOM_OPT_ADMISSIBLE = 41,
-    HEURNET_DOM_OPT_COUNT = 42 /* ids are below this */
+    HEURNET_DOM_OPT_PROVE = 42,
+    HEURNET_DOM_OPT_PROVE_AT = 43,
+    HEURNET_DOM_OPT_COUNT = 44 /* ids are below this */
 };
 
-/* focal's bound by default, and the share of a time limit a beam leaves
- * to the window shortcut after it. */
+/* focal's bound by default, the share of a time limit a beam leaves to
+ * the window shortcut after it, and the share before a proof stage. */
 #define HEURNET_DOM_DEFAULT_BOUND 1.05
 #define HEURNET_DOM_SHORTCUT_SHARE 0.05
+#define HEURNET_DOM_DEFAULT_PROVE_AT 0.25
 
 /* A search's settings: a plain struct, filled by heurnet_dom_opts_default
  * and then by heurnet_dom_opts_set or directly. Strings are the caller's
@@ -91,6 +94,11 @@ typedef struct heurnet_dom_opts {
     double bound;         /* focal */
     int ball_radius;      /* beam: the goal's ball, 0 none */
     srch_limits lim;      /* per state */
+    /* the proof stage after the search (srch_dom_result_prove): IDA* on this
+     * admissible heuristic below the solution (NULL: none), the search
+     * ending at the share prove_at of the time limit */
+    const char *prove;
+    double prove_at;
     /* bit HEURNET_DOM_OPT_x: the option was set by the caller; a model's
      * recorded search leaves these alone and runs only when neither ALGO
      * nor HEURISTIC is set. heurnet_dom_opts_set sets the bits. */

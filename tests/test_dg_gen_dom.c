@@ -5,7 +5,9 @@
  * IDA*'s; the 8-puzzle's known count of states at each depth for both goal
  * layouts); --from (labels equal to IDA*'s, the file's CRC recorded; Korf's
  * 15-puzzle instances get their published optima); files written before
- * sharding read as unsharded. */
+ * sharding read as unsharded; the cube's labels by IDA* on its small fst
+ * table equal breadth-first distances on short scrambles. */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp, setenv */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,7 @@
 #include "datagen/dom_ds_priv.h"
 #include "search/generic/srch_dom.h"
 #include "tests/check.h"
+#include "tests/cube3_ball.h"
 
 /* The rows of a domain dataset as read by plain HDF5 calls. */
 struct rows {
@@ -330,6 +333,51 @@ static void test_korf(void)
     dom_free(d);
 }
 
+/* Cubes of up to 6 quarter turns labelled with the fst table (built into a
+ * cache folder of its own) on two threads: every label is the cube's
+ * breadth-first distance, and every distance 0..6 occurs. */
+static void test_cube3_labels(void)
+{
+    int st;
+    dom *d = dom_open("cube3", &st);
+    char dir[] = "t_gd_cube_XXXXXX", table[64];
+    CHECK(d && mkdtemp(dir) != NULL);
+    setenv("HEURNET_DATA", dir, 1);
+    snprintf(table, sizeof table, "%s/dom-cube3-fst.prune4", dir);
+    dg_dom_gen_opts o = {.d = d,
+                         .heur_name = "fst",
+                         .count = 400,
+                         .seed = 3,
+                         .walk_min = 0,
+                         .walk_max = 6,
+                         .threads = 2,
+                         .overwrite = 1};
+    CHECK_MSG(d && dg_dom_gen_run("t_gd_cube.h5", &o, NULL) == HN_OK, "%s", hn_errmsg());
+    uint8_t goal[BALL_SB];
+    ball b;
+    if (d) {
+        dom_goal(d, goal);
+        CHECK(ball_build(&b, d, goal, 6, 1100000) == 0);
+    }
+    struct rows r = load("t_gd_cube.h5");
+    int seen[7] = {0};
+    CHECK(r.n == 400 && r.sb == BALL_SB);
+    for (uint64_t i = 0; d && i < r.n; i++) {
+        int bfs = ball_depth(&b, d, r.states + i * r.sb);
+        CHECK_MSG(bfs == r.cost[i], "row %llu: BFS %d, label %u", (unsigned long long)i, bfs,
+                  r.cost[i]);
+        seen[r.cost[i] <= 6 ? r.cost[i] : 0]++;
+    }
+    for (int k = 0; k <= 6; k++)
+        CHECK_MSG(seen[k] > 0, "no label %d", k);
+    rows_free(&r);
+    if (d)
+        ball_free(&b);
+    remove(table); /* 70 MB */
+    unsetenv("HEURNET_DATA");
+    dom_free(d);
+}
+
 int main(void)
 {
     hn_h5_quiet();
@@ -346,5 +394,6 @@ int main(void)
     dom_free(small);
     test_8puzzle_all();
     test_korf();
+    test_cube3_labels();
     return CHECK_DONE();
 }

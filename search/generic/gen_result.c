@@ -10,6 +10,7 @@ int srch_gen_begin(const dom *d, const void *start, const srch_dom_heur *h, srch
     res->length = -1;
     res->cost = -1;
     res->h0 = -1;
+    res->proof_from = -1;
     if (!d || !start || !h)
         return res->status = hn_fail(HN_ERR_ARG, "search: no domain, start or heuristic");
     if (srch_dom_heur_domain(h) != d)

@@ -251,6 +251,11 @@ typedef struct srch_dom_result {
     /* beam: 1 when a limit (or an interruption) cut a run short or left no
      * time for the next wider one: the solution is the best found so far */
     int limited;
+    /* a proof stage after the search (srch_dom_result_prove): the length
+     * it started from (-1: none ran), its expansions and seconds */
+    int proof_from;
+    uint64_t proof_expanded;
+    double proof_seconds;
     uint8_t moves[SRCH_DOM_MAX_PATH];
 } srch_dom_result;
 
@@ -379,6 +384,19 @@ int srch_dom_shortcut_check(const srch_dom_shortcut_opts *o);
  * valid either way. */
 int srch_dom_result_shortcut(const dom *d, const void *start, const srch_dom_shortcut_opts *o,
                              double deadline, srch_dom_result *res);
+
+/* The proof stage on a solved res (not one proven already): IDA* on the
+ * admissible heuristic H (read only: the call works on a clone) whose f
+ * bounds stop below res's cost, within lim (the caller's share of the
+ * time; its expansions are added to res's). A path it finds replaces
+ * res's and is optimal (res->proven, res->improvements + 1); its end
+ * without one proves res's (res->proven). A limit or an interruption
+ * leaves res's path unproven, status 0. The last bound is the cost less 1,
+ * or less 2 where H's values carry the domain's parity (the cube's fst and
+ * fsst tables). Returns 0, HN_ERR_ARG (H not admissible, or of another
+ * domain) or HN_ERR_NOMEM; res stays valid either way. */
+int srch_dom_result_prove(const dom *d, const void *start, const srch_dom_heur *H,
+                          const srch_limits *lim, srch_dom_result *res);
 
 HEURNET_API_END
 
