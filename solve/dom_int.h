@@ -41,6 +41,12 @@ int heurnet_dom_heuristics(heurnet_dom_search *s);
 int heurnet_dom_prove_finish(const heurnet_dom_search *s);
 int heurnet_dom_prove_open(heurnet_dom_search *s);
 srch_limits heurnet_dom_prove_share(const heurnet_dom_search *s, const srch_limits *lim);
+/* 1 when the search found nothing in its share because the clock ran out:
+ * it runs again in the time left of lim (*again), since a proof needs a
+ * solution (a narrow beam of a loaded process may need more than a short
+ * limit's share). */
+int heurnet_dom_prove_again(const heurnet_dom_search *s, const srch_limits *lim, double t0,
+                            const srch_dom_result *res, srch_limits *again);
 void heurnet_dom_prove_run(const heurnet_dom_search *s, const void *start, const srch_limits *lim,
                            double t0, srch_dom_result *res);
 /* IDA* windows bounded by an admissible heuristic of relative states. */

@@ -47,6 +47,20 @@ srch_limits heurnet_dom_prove_share(const heurnet_dom_search *s, const srch_limi
     return first;
 }
 
+int heurnet_dom_prove_again(const heurnet_dom_search *s, const srch_limits *lim, double t0,
+                            const srch_dom_result *res, srch_limits *again)
+{
+    if (!s->prove || !lim || !(lim->time_limit > 0) || res->status != HN_ERR_LIMIT ||
+        res->length >= 0)
+        return 0;
+    double used = hn_now() - t0, share = lim->time_limit * s->o.prove_at;
+    if (used < share * 0.99 || used >= lim->time_limit)
+        return 0; /* a node limit, or no time left */
+    *again = *lim;
+    again->time_limit = lim->time_limit - used;
+    return 1;
+}
+
 void heurnet_dom_prove_run(const heurnet_dom_search *s, const void *start, const srch_limits *lim,
                            double t0, srch_dom_result *res)
 {

@@ -122,7 +122,8 @@ expect 2 "other settings" "$H" gen --domain "$P" -n 400 --walk 0-8 --seed 3 -o "
     fail "rerunning a finished gen"
 expect 2 "other settings" "$H" gen --domain "$P" -n 401 --walk 0-9 --path-states --seed 3 -o "$T/p.h5"
 # Ctrl-C: no file under the final name, the .part continues
-"$H" gen --domain cube3 -n 100000 --walk 6-9 --threads 1 -o "$T/i.h5" --quiet >/dev/null 2>&1 &
+"$H" gen --domain cube3 --heuristic manhattan -n 100000 --walk 6-9 --threads 1 -o "$T/i.h5" \
+    --quiet >/dev/null 2>&1 &
 pid=$!
 sleep 1
 kill -INT $pid
@@ -141,7 +142,7 @@ expect 2 "nosuchdomain" "$H" gen --domain nosuchdomain -n 5 -o "$T/x.h5"
 [ -e "$T/x.h5" ] || [ -e "$T/x.h5.part" ] && fail "a refused gen left a file"
 
 # a state beyond --max-expanded stops the run, naming the state
-expect 1 "state 0 (" "$H" gen --domain cube3 -n 5 --walk 6-7 --max-expanded 5 -o "$T/lim.h5" --quiet
+expect 1 "state 0 (" "$H" gen --domain cube3 --heuristic manhattan -n 5 --walk 6-7 --max-expanded 5 -o "$T/lim.h5" --quiet
 [ -e "$T/lim.h5" ] && fail "a gen stopped by a limit left a file under the final name"
 
 # ---- train through the domain's encoding, then solve with the model ----
