@@ -16,16 +16,22 @@
 # Prints each run, the medians and the median of the runs' ratios Python / C
 # (a ratio of one pair of neighbouring runs is the figure drift spares).
 #
-# usage: scripts/bench_python.sh [--build DIR] [--repeats R]
+#   3. expand, encode and heuristic values on 100,000 states of the
+#      15-puzzle and the cube (heurnet.Domain against solve/dom_batch.h)
+# --part P runs part P only.
+#
+# usage: scripts/bench_python.sh [--build DIR] [--repeats R] [--part 1|2|3]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=build
 repeats=11
+part=
 while [ $# -gt 0 ]; do
     case $1 in
     --build) B=$2; shift ;;
     --repeats) repeats=$2; shift ;;
-    *) echo "usage: $0 [--build DIR] [--repeats R]" >&2; exit 2 ;;
+    --part) part=$2; shift ;;
+    *) echo "usage: $0 [--build DIR] [--repeats R] [--part 1|2|3]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -115,8 +121,10 @@ t = time.perf_counter() - t0
 print("%.4f %d %d" % (t, s.length.sum(), s.expanded.sum()))
 EOF
 
+want() { [ -z "$part" ] || [ "$part" = "$1" ]; }
 median() { sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
+if want 1; then
 echo "# predict, batch 1024, microseconds per call (C nn_infer_run / Python predict)"
 for r in $(seq "$repeats"); do
     c=$("$T/infer" "$MODEL" "$T/x.f32")
@@ -128,6 +136,9 @@ done
 echo "predict median c_us=$(median <"$T/pc") python_us=$(median <"$T/pp") python_checks_us=$(median <"$T/po")" \
     "ratio=$(median <"$T/pr") (median of the pairs' ratios; min $(sort -g "$T/pr" | head -1), max $(sort -g "$T/pr" | tail -1))"
 
+fi
+
+if want 2; then
 echo "# solve, Korf's 100, A* on $MODEL, seconds (heurnet solve process / heurnet.solve call)"
 for r in $(seq "$repeats"); do
     t0=$EPOCHREALTIME
@@ -142,3 +153,105 @@ for r in $(seq "$repeats"); do
 done
 echo "solve median cli_s=$(median <"$T/sc") python_s=$(median <"$T/sp")" \
     "ratio=$(median <"$T/sr") (median of the pairs' ratios; min $(sort -g "$T/sr" | head -1), max $(sort -g "$T/sr" | tail -1))"
+
+fi
+
+# 3. batched domain calls on 100,000 states (solve/dom_batch.h): expand,
+#    dense encode and the domain's first heuristic's values, each call
+#    timed from C (a program against the build's libheurnet) and from
+#    Python (heurnet.Domain), the two in turn; expand's outputs are fresh
+#    per call on both sides (malloc / numpy.empty), encode and values write
+#    into an output allocated and touched before (Python: out=), since a
+#    fresh 190 MB numpy array costs its page faults (numpy asks for huge
+#    pages, which a loaded machine compacts memory for) more than the call.
+#    ratio = C seconds / Python seconds (Python's share of C's throughput)
+cat >"$T/batch.c" <<'EOF2'
+/* One call each of expand, encode and heuristic values on n states. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <heurnet/heurnet.h>
+int main(int argc, char **argv)
+{
+    int st;
+    (void)argc;
+    size_t n = strtoul(argv[2], NULL, 10);
+    dom *d = dom_open(argv[1], &st);
+    heurnet_dom_info in;
+    if (!d || heurnet_dom_info_get(d, &in))
+        return 1;
+    size_t sb = (size_t)in.state_bytes, b = (size_t)in.nmoves;
+    uint8_t *s = malloc(n * sb);
+    char first[64];
+    snprintf(first, sizeof first, "%.*s", (int)strcspn(in.heuristics, ","), in.heuristics);
+    heurnet_dom_heur *h = heurnet_dom_heur_open(d, first, &st);
+    float *x = calloc(n * (size_t)in.inputs, sizeof *x);
+    double *v = calloc(n, sizeof *v);
+    if (!s || !h || !x || !v || heurnet_dom_sample_states(d, n, 1, 0, 1, 30, s, NULL))
+        return 1;
+    memset(x, 1, n * (size_t)in.inputs * sizeof *x); /* touched, as Python's */
+    memset(v, 1, n * sizeof *v);
+    double t[3];
+    for (int k = 0; k < 3; k++) {
+        double t0 = hn_now();
+        if (k == 0) {
+            uint8_t *c = malloc(n * b * sb), *m = malloc(n * b);
+            int32_t *co = malloc(n * b * 4), *cnt = malloc(n * 4);
+            st = heurnet_dom_expand_states(d, s, n, sb, c, m, co, cnt);
+            free(c), free(m), free(co), free(cnt);
+        } else if (k == 1) {
+            st = heurnet_dom_encode_states(d, s, n, sb, x, NULL, NULL);
+        } else {
+            st = heurnet_dom_heur_values(h, s, n, sb, v);
+        }
+        t[k] = hn_now() - t0;
+        if (st)
+            return 1;
+    }
+    printf("%.4f %.4f %.4f\n", t[0], t[1], t[2]);
+    heurnet_dom_heur_free(h);
+    dom_free(d);
+    free(s), free(x), free(v);
+    return 0;
+}
+EOF2
+cc -O2 -std=c11 "$T/batch.c" -I"$B/include" -L"$B/lib" -Wl,-rpath,"$PWD/$B/lib" -lheurnet \
+    -o "$T/batch"
+cat >"$T/batch.py" <<'EOF2'
+import sys, time
+import numpy as np
+import heurnet
+d = heurnet.Domain(sys.argv[1])
+n = int(sys.argv[2])
+s = d.random_walks(n, (1, 30), seed=1)
+h = d.heuristic()
+x = np.zeros((n, d.inputs), np.float32)
+x.fill(0)
+v = np.zeros(n)
+v.fill(0)
+t = []
+for f in (d.expand, lambda s: d.encode(s, out=x), lambda s: h.values(s, out=v)):
+    t0 = time.perf_counter()
+    f(s)
+    t.append(time.perf_counter() - t0)
+print("%.4f %.4f %.4f" % tuple(t))
+EOF2
+N=100000
+want 3 || exit 0
+for spec in npuzzle:4x4 cube3; do
+    echo "# $spec, $N states (random walks of 1..30 moves): seconds per call (C / Python)"
+    rm -f "$T"/b_*
+    for r in $(seq "$repeats"); do
+        read -r ce cn cv < <("$T/batch" "$spec" "$N")
+        read -r pe pn pv < <("$PY" "$T/batch.py" "$spec" "$N")
+        echo "run=$r expand_c=$ce expand_py=$pe encode_c=$cn encode_py=$pn values_c=$cv values_py=$pv"
+        for k in e n v; do
+            eval "c=\$c$k p=\$p$k"
+            awk -v a="$c" -v b="$p" 'BEGIN {print a / b}' >>"$T/b_$k"
+        done
+    done
+    for k in e n v; do
+        name=$(case $k in e) echo expand ;; n) echo encode ;; v) echo values ;; esac)
+        echo "$spec $name throughput python/c=$(median <"$T/b_$k") (median of the pairs; min $(sort -g "$T/b_$k" | head -1), max $(sort -g "$T/b_$k" | tail -1))"
+    done
+done

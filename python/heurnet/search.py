@@ -153,8 +153,11 @@ def solve(states, model=None, algo=None, heuristic=None, time_limit=0.0, domain=
     solve`; with model= (a Model or a path) astar on "ann:MODEL" unless algo
     or heuristic say otherwise (SELF in heuristic stands for the model).
     The search recorded in a model file (heurnet nn set-search) is not
-    read: give algo and heuristic explicitly. Ctrl-C stops between boards
-    and raises KeyboardInterrupt.
+    read here: give algo and heuristic explicitly. Any other domain
+    (domain="cube3", "npuzzle:7x7", "./libmine.so:12" or a heurnet.Domain)
+    runs through Domain.solve, as heurnet solve --domain runs it (there a
+    model's recorded search is taken), and returns its Solutions. Ctrl-C
+    stops between boards and raises KeyboardInterrupt.
 
     Scalars as heurnet solve takes them: time_limit finite seconds >= 0
     (0: none), max_expanded and max_nodes 0..2**64-1 (0: none), threads
@@ -162,6 +165,9 @@ def solve(states, model=None, algo=None, heuristic=None, time_limit=0.0, domain=
     algorithm's default), bound 0 or 1..100; anything else (NaN, -1,
     2**64+5, a float count, a str with a NUL byte) raises TypeError or
     ValueError before anything runs."""
+    if _other_domain(domain) and puzzle is None:
+        return _solve_domain(states, domain, goal, model, algo, heuristic, time_limit, batch,
+                             weight, bound, admissible, max_expanded, max_nodes, threads)
     lim = _solve_scalars(time_limit, batch, weight, bound, max_expanded, max_nodes, threads)
     names = {k: _check.text(v, k) for k, v in (("algo", algo), ("heuristic", heuristic),
                                               ("admissible", admissible))}
@@ -203,6 +209,30 @@ def solve(states, model=None, algo=None, heuristic=None, time_limit=0.0, domain=
     raw = moves.raw
     out = [raw[i * stride:(i + 1) * stride].split(b"\0", 1)[0].decode() for i in range(n)]
     return Solutions(rows, out)
+
+
+def _other_domain(domain):
+    """True for a domain beyond the square n-puzzles of 3x3..5x5 (or a
+    heurnet.Domain): solve runs it through Domain.solve."""
+    from .domain import Domain
+    return isinstance(domain, Domain) or (isinstance(domain, str) and domain not in _DOMAINS)
+
+
+def _solve_domain(states, domain, goal, model, algo, heuristic, time_limit, batch, weight, bound,
+                  admissible, max_expanded, max_nodes, threads):
+    """solve() on any domain: Domain.solve with the same settings (0 and
+    None keep the search's defaults)."""
+    from .domain import Domain
+    d = domain if isinstance(domain, Domain) else Domain(domain_spec(domain, None, goal))
+    lim = _solve_scalars(time_limit, batch, weight, bound, max_expanded, max_nodes, threads)
+    kw = {k: v for k, v in (("time_limit", lim["time_limit"]), ("batch", lim["batch"]),
+                            ("weight", lim["weight"]), ("bound", lim["bound"]),
+                            ("max_expanded", lim["max_expanded"]),
+                            ("max_nodes", lim["max_nodes"])) if v}
+    if admissible is not None:
+        kw["admissible"] = admissible
+    return d.solve(states, algo=algo, heuristic=heuristic, model=model, threads=lim["threads"],
+                   **kw)
 
 
 class Heuristic:

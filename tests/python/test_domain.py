@@ -103,28 +103,37 @@ class DomainCalls(unittest.TestCase):
                 self.assertEqual(d2.spec, d.spec)
 
     def test_solve_equals_the_command_line(self):
-        cases = [("npuzzle:3x3", "idastar", "manhattan", 30),
-                 ("npuzzle:3x3", "astar", "lc", 30),
-                 ("npuzzle:7x7:blank-last", "wastar", "lc", 40),
-                 ("cube3", "idastar", "manhattan", 7),
-                 (PANCAKE + ":8", "idastar", "gap", 20),
-                 (PANCAKE + ":8", "beam", "gap", 20)]
+        cases = [("npuzzle:3x3", "idastar", "manhattan", 30, {}),
+                 ("npuzzle:3x3", "astar", "lc", 30, {}),
+                 ("npuzzle:7x7:blank-last", "wastar", "lc", 40, {}),
+                 ("npuzzle:7x7", "anytime", "manhattan", 30,
+                  {"weights": "3,2,1", "max_expanded": 50000}),
+                 ("cube3", "idastar", "manhattan", 7, {}),
+                 (PANCAKE + ":8", "idastar", "gap", 20, {}),
+                 (PANCAKE + ":8", "beam", "gap", 20, {"width": 64})]
         build_pancake()
-        for spec, algo, heur, walk in cases:
+        for spec, algo, heur, walk, opts in cases:
             with self.subTest(spec=spec, algo=algo):
                 d = heurnet.Domain(spec)
                 s = d.random_walks(8, walk, seed=3)
                 path = os.path.join(TMP, "solve-%s.txt" % algo)
                 write_states(path, d, s)
+                words = sum((["--" + k.replace("_", "-"), str(v)] for k, v in opts.items()), [])
                 cli = solve_records(run("solve", "--domain", spec, "--algo", algo,
-                                        "--heuristic", heur, path).stdout)
-                py = d.solve(s, algo=algo, heuristic=heur)
+                                        "--heuristic", heur, *words, path).stdout)
+                py = d.solve(s, algo=algo, heuristic=heur, **opts)
                 self.assertEqual([int(r["length"]) for r in cli], py.length.tolist())
                 self.assertEqual([int(r["expanded"]) for r in cli], py.expanded.tolist())
                 self.assertEqual([int(r["h0"]) for r in cli], py.h0.tolist())
                 self.assertEqual([r["moves"] for r in cli], py.move_text)
                 for i in range(len(s)):
                     self.assertTrue(d.replay(s[i], py.moves[i]))
+                # heurnet.solve takes any other domain the same way (the
+                # square n-puzzles up to 5x5 take tile rows there, without
+                # the blank's cell a Domain's state ends with)
+                if not opts and spec != "npuzzle:3x3":
+                    again = heurnet.solve(s, domain=spec, algo=algo, heuristic=heur)
+                    self.assertEqual(again.expanded.tolist(), py.expanded.tolist())
                 # an admissible heuristic's values are the searches' h0
                 np.testing.assert_array_equal(d.heuristic(heur).values(s), py.h0)
 
