@@ -70,7 +70,7 @@ enum heurnet_dom_opt {
  * the window shortcut after it, and the share before a proof stage. */
 #define HEURNET_DOM_DEFAULT_BOUND 1.05
 #define HEURNET_DOM_SHORTCUT_SHARE 0.05
-#define HEURNET_DOM_DEFAULT_PROVE_AT 0.25
+#define HEURNET_DOM_DEFAULT_PROVE_AT 0.5
 
 /* A search's settings: a plain struct, filled by heurnet_dom_opts_default
  * and then by heurnet_dom_opts_set or directly. Strings are the caller's
