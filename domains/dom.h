@@ -185,13 +185,33 @@ const char *dom_heur_name(const dom_heur *h);
  * returned heuristic. */
 const uint8_t *dom_heur_pdb_table(const dom_heur *h, uint64_t *entries);
 
-/* A pattern-database file of the cache folder, as `heurnet pdb info`
- * shows it: a core pattern table (HNDOMPDB) or an n-puzzle group table
- * (HNNPPDB2), docs/formats.md. */
+/* One table of a pattern-database heuristic, as its file names it. */
+typedef struct dom_pdb_table {
+    const uint8_t *table; /* entries bytes, 255 unreached; the heuristic's */
+    uint64_t entries;
+    char domain[128]; /* the file header's names (docs/formats.md) */
+    char name[64];
+    char file[192]; /* its name in the cache folder */
+    char what[200]; /* "pattern=corners", "tiles=1,2,3" */
+} dom_pdb_table;
+
+/* The tables behind h: a core pdb:PATTERN's one, an n-puzzle pdb:P's one
+ * per tile group, those of every part of max:...; at most cap into out.
+ * The count (0 for heuristics without tables). */
+int dom_heur_pdb_tables(const dom_heur *h, dom_pdb_table *out, int cap);
+
+/* Copies of h's tables, in the one file format, into the folder dir
+ * (created when missing) under their cache names: a folder a later
+ * process reads as its cache ($HEURNET_DATA=dir). 0 or a status. */
+int dom_heur_pdb_save(const dom_heur *h, const char *dir);
+
+/* A pattern-database file of the cache folder (docs/formats.md), as
+ * `heurnet pdb info` shows it: a core pattern table or an n-puzzle tile
+ * group's table, both in the one format. */
 typedef struct dom_pdb_file_info {
     char format[9];   /* the magic */
     char domain[128]; /* the canonical domain it serves */
-    char table[256];  /* the pattern's name, or the group's goal cells and the blank's */
+    char table[256];  /* the pattern's name, or the blank's and the group's goal cells */
     uint64_t entries;
     uint64_t reached; /* entries below 255 */
     uint64_t sum;     /* of the reached entries */

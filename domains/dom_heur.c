@@ -15,7 +15,10 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "domains/builtin.h"
 #include "domains/dom_private.h"
+#include "domains/npuzzle/npuzzle_fast.h"
+#include "domains/pdb_file.h"
 
 #define MAX_PARTS 8
 
@@ -207,18 +210,7 @@ static int bfs_build(const dom *d, const dom_pattern *pat, uint8_t *t, int threa
     return hn_fail(HN_ERR_FORMAT, "%s: depth past 254", what);
 }
 
-/* ---- the cache file: header, raw table, CRC-32 ---- */
-
-#define PDB_MAGIC "HNDOMPDB"
-
-struct pdb_header {
-    char magic[8];
-    uint64_t entries;
-    uint32_t crc;
-    uint32_t version;
-    char domain[128];
-    char pattern[64];
-};
+/* ---- the cache file (pdb_file.h) ---- */
 
 static void cache_name(const dom *d, const char *pattern, char *buf, size_t cap, int *st)
 {
@@ -234,127 +226,6 @@ static void cache_name(const dom *d, const char *pattern, char *buf, size_t cap,
     int n = snprintf(buf, cap, "%s/dom-%s-%s.pdb", dir, canon, pattern);
     if (n < 0 || (size_t)n >= cap)
         *st = hn_fail(HN_ERR_ARG, "cache path too long for pattern %s", pattern);
-}
-
-/* 0 and the table read, 1 when the file is absent, or a status (a damaged
- * file is reported and rebuilt by the caller). */
-static int pdb_load(const char *path, const dom *d, const char *pattern, uint8_t *t,
-                    uint64_t entries)
-{
-    int fd = open(path, O_RDONLY | O_NOFOLLOW);
-    if (fd < 0)
-        return errno == ENOENT ? 1
-                               : hn_fail(HN_ERR_IO, "cannot open %s: %s", path, strerror(errno));
-    struct pdb_header h;
-    int st = 0;
-    if (hn_fd_read_full(fd, &h, sizeof h) || memcmp(h.magic, PDB_MAGIC, 8))
-        st = hn_fail(HN_ERR_FORMAT, "%s: not a heurnet domain PDB (bad magic or truncated)", path);
-    else if (h.entries != entries || strncmp(h.domain, d->facts.canonical, sizeof h.domain) ||
-             strncmp(h.pattern, pattern, sizeof h.pattern))
-        st = hn_fail(HN_ERR_FORMAT, "%s: made for another domain or pattern", path);
-    else if (hn_fd_read_full(fd, t, entries))
-        st = hn_fail(HN_ERR_FORMAT, "%s: truncated table", path);
-    else if (hn_crc32(t, entries) != h.crc)
-        st = hn_fail(HN_ERR_FORMAT, "%s: checksum mismatch", path);
-    close(fd);
-    return st;
-}
-
-/* The table after a header at fd's position: exactly `entries` bytes with
- * CRC-32 crc, their statistics into *out. 0 or a status naming path. */
-static int table_scan(int fd, const char *path, uint64_t entries, uint32_t crc,
-                      dom_pdb_file_info *out)
-{
-    uint8_t buf[1 << 16];
-    uLong c = crc32(0L, Z_NULL, 0);
-    for (uint64_t off = 0; off < entries; off += sizeof buf) {
-        uint64_t k = entries - off < sizeof buf ? entries - off : sizeof buf;
-        if (hn_fd_read_full(fd, buf, k))
-            return hn_fail(HN_ERR_FORMAT, "%s: truncated table (%llu of %llu entries)", path,
-                           (unsigned long long)off, (unsigned long long)entries);
-        c = crc32(c, buf, (uInt)k);
-        for (uint64_t i = 0; i < k; i++)
-            if (buf[i] != 255) {
-                out->reached++;
-                out->sum += buf[i];
-                out->max = buf[i] > out->max ? buf[i] : out->max;
-            }
-    }
-    if (read(fd, buf, 1) != 0)
-        return hn_fail(HN_ERR_FORMAT, "%s: bytes after the table's %llu entries", path,
-                       (unsigned long long)entries);
-    if ((uint32_t)c != crc)
-        return hn_fail(HN_ERR_FORMAT, "%s: checksum mismatch", path);
-    out->entries = entries;
-    return 0;
-}
-
-/* The header of a core pattern table: 0 with the fields, or -1. */
-static int core_head(int fd, dom_pdb_file_info *out, uint64_t *entries, uint32_t *crc)
-{
-    struct pdb_header h;
-    if (hn_fd_read_full(fd, &h, sizeof h) || memcmp(h.magic, PDB_MAGIC, 8) || h.version != 1 ||
-        h.entries == 0 || h.entries > ((uint64_t)1 << 36) ||
-        !memchr(h.domain, 0, sizeof h.domain) || !memchr(h.pattern, 0, sizeof h.pattern))
-        return -1;
-    snprintf(out->domain, sizeof out->domain, "%s", h.domain);
-    snprintf(out->table, sizeof out->table, "%s", h.pattern);
-    *entries = h.entries;
-    *crc = h.crc;
-    return 0;
-}
-
-int dom_pdb_file_read(const char *path, dom_pdb_file_info *out)
-{
-    memset(out, 0, sizeof *out);
-    int fd = open(path, O_RDONLY);
-    if (fd < 0)
-        return hn_fail(HN_ERR_IO, "cannot open %s: %s", path, strerror(errno));
-    char magic[8];
-    uint64_t entries = 0;
-    uint32_t crc = 0;
-    int head = -1;
-    if (hn_fd_read_full(fd, magic, 8)) {
-        close(fd);
-        return hn_fail(HN_ERR_FORMAT, "%s: truncated (no magic)", path);
-    }
-    if (lseek(fd, 0, SEEK_SET) == 0) {
-        memcpy(out->format, magic, 8);
-        if (!memcmp(magic, PDB_MAGIC, 8))
-            head = core_head(fd, out, &entries, &crc);
-        else if (!memcmp(magic, "HNNPPDB2", 8))
-            head = dom_np_pdb_file_head(fd, out->domain, sizeof out->domain, out->table,
-                                        sizeof out->table, &entries, &crc);
-        else
-            out->format[0] = '\0';
-    }
-    int st = !out->format[0]
-                 ? hn_fail(HN_ERR_FORMAT,
-                           "%s: not a pattern database of the domain path (magic HNDOMPDB or "
-                           "HNNPPDB2 expected)",
-                           path)
-             : head ? hn_fail(HN_ERR_FORMAT, "%s: %s header truncated or inconsistent", path,
-                              out->format)
-                    : table_scan(fd, path, entries, crc, out);
-    close(fd);
-    return st;
-}
-
-/* Written to a private temporary name in the cache folder (O_EXCL, never
- * through a planted link) and renamed, so a reader sees a whole file or
- * none, and concurrent builders each rename a complete table. */
-static int pdb_save(const char *path, const dom *d, const char *pattern, const uint8_t *t,
-                    uint64_t entries)
-{
-    struct pdb_header h;
-    memset(&h, 0, sizeof h);
-    memcpy(h.magic, PDB_MAGIC, 8);
-    h.entries = entries;
-    h.crc = hn_crc32(t, entries);
-    h.version = 1;
-    snprintf(h.domain, sizeof h.domain, "%s", d->facts.canonical);
-    snprintf(h.pattern, sizeof h.pattern, "%s", pattern);
-    return hn_part_save(path, &h, sizeof h, t, entries);
 }
 
 static int pdb_open(dom_heur *h, const char *pattern)
@@ -374,7 +245,7 @@ static int pdb_open(dom_heur *h, const char *pattern)
     if (st)
         return hn_fail(st < 0 ? st : HN_ERR_FORMAT, "domain %s: pattern %s: %s", d->facts.canonical,
                        pattern, dom_no_reason_since(mark) ? "refused with no reason" : hn_errmsg());
-    if (h->pat.entries == 0 || h->pat.entries > ((uint64_t)1 << 36))
+    if (h->pat.entries == 0 || h->pat.entries > DOM_PDB_MAX_ENTRIES)
         return hn_fail(HN_ERR_FORMAT, "pattern %s: %llu entries", pattern,
                        (unsigned long long)h->pat.entries);
     h->table = table_alloc(h->pat.entries, &h->table_bytes);
@@ -385,7 +256,7 @@ static int pdb_open(dom_heur *h, const char *pattern)
     cache_name(d, pattern, path, sizeof path, &st);
     if (st)
         return st;
-    st = pdb_load(path, d, pattern, h->table, h->pat.entries);
+    st = dom_pdb_load(path, d->facts.canonical, pattern, h->table, h->pat.entries);
     if (st == 0)
         return 0;
     if (st < 0)
@@ -397,7 +268,7 @@ static int pdb_open(dom_heur *h, const char *pattern)
     st = bfs_build(d, &h->pat, h->table, dom_build_threads(), what);
     if (st)
         return st;
-    st = pdb_save(path, d, pattern, h->table, h->pat.entries);
+    st = dom_pdb_save(path, d->facts.canonical, pattern, h->table, h->pat.entries);
     if (st) /* the table is good; only the cache copy failed */
         hn_log(HN_LOG_WARN, "%s", hn_errmsg());
     return 0;
@@ -671,4 +542,63 @@ const uint8_t *dom_heur_pdb_table(const dom_heur *h, uint64_t *entries)
         return NULL;
     *entries = h->pat.entries;
     return h->table;
+}
+
+/* The core table's names as its cache file and header give them. */
+static void core_table(const dom_heur *h, dom_pdb_table *t)
+{
+    memset(t, 0, sizeof *t);
+    t->table = h->table;
+    t->entries = h->pat.entries;
+    const char *pattern = h->name + 4; /* "pdb:" */
+    snprintf(t->domain, sizeof t->domain, "%s", h->d->facts.canonical);
+    snprintf(t->name, sizeof t->name, "%s", pattern);
+    snprintf(t->what, sizeof t->what, "pattern=%s", pattern);
+    char path[4300];
+    int st;
+    cache_name(h->d, pattern, path, sizeof path, &st);
+    const char *base = strrchr(path, '/');
+    snprintf(t->file, sizeof t->file, "%.*s", (int)sizeof t->file - 1,
+             st     ? ""
+             : base ? base + 1
+                    : path);
+}
+
+int dom_heur_pdb_tables(const dom_heur *h, dom_pdb_table *out, int cap)
+{
+    if (cap <= 0)
+        return 0;
+    switch (h->kind) {
+    case H_PDB:
+        core_table(h, out);
+        return 1;
+    case H_DOMAIN:
+        return h->d->def == &dom_npuzzle_def ? dom_np_pdb_tables_of(h->dh, out, cap) : 0;
+    case H_MAX: {
+        int n = 0;
+        for (int i = 0; i < h->nparts && n < cap; i++)
+            n += dom_heur_pdb_tables(h->part[i], out + n, cap - n);
+        return n;
+    }
+    default:
+        return 0;
+    }
+}
+
+int dom_heur_pdb_save(const dom_heur *h, const char *dir)
+{
+    dom_pdb_table t[64];
+    int n = dom_heur_pdb_tables(h, t, 64);
+    if (n == 0)
+        return hn_fail(HN_ERR_ARG, "%s has no pattern-database tables to save", h->name);
+    char path[4400];
+    snprintf(path, sizeof path, "%s/", dir);
+    int st = make_dirs(path) ? hn_fail(HN_ERR_IO, "cannot create %s: %s", dir, strerror(errno)) : 0;
+    for (int i = 0; i < n && !st; i++) {
+        int len = snprintf(path, sizeof path, "%s/%s", dir, t[i].file);
+        st = len < 0 || (size_t)len >= sizeof path
+                 ? hn_fail(HN_ERR_ARG, "%s: path too long", dir)
+                 : dom_pdb_save(path, t[i].domain, t[i].name, t[i].table, t[i].entries);
+    }
+    return st;
 }

@@ -33,12 +33,6 @@ struct dom {
  * without dom_heur_delta's cap and fallback: for `domain check`. */
 int dom_heur_delta_own(const dom_heur *h, const void *state, int m, int hv);
 
-/* The header of an n-puzzle group table (HNNPPDB2, npuzzle_pdb.c) at fd's
- * position: its domain and goal cells as text, entries and CRC. 0, or -1
- * when it is no such header or does not hold together. */
-int dom_np_pdb_file_head(int fd, char *domain, size_t dcap, char *table, size_t tcap,
-                         uint64_t *entries, uint32_t *crc);
-
 /* The host table given to every domain's create. */
 const dom_host *dom_host_table(void);
 /* How often host->fail was called on this thread: equal marks before and

@@ -88,25 +88,33 @@ printf 'garbage' >"$tmp/cache/npuzzle15-5-5-5.pdb"
 "$HN" solve --puzzle 15 --heuristic pdb:5-5-5 "$tmp/two.txt" >"$tmp/out" 2>"$tmp/err"
 check "corrupted cache rebuilt" grep -q "ignoring cached PDB: .*npuzzle15-5-5-5.pdb: truncated" "$tmp/err"
 check "solved after rebuild" grep -q "all_optimal=yes" "$tmp/out"
-"$HN" pdb info "$tmp/cache/npuzzle15-5-5-5.pdb" >"$tmp/out"
-check "pdb info" grep -q "partition=5-5-5" "$tmp/out"
+"$HN" pdb info "$tmp/cache/npuzzle15-5-5-5.pdb" 2>"$tmp/err"
+check "pdb info on an old partition file exits 1" test $? -eq 1
+check "and says it is the old format" grep -q "older heurnet (HNPDB001), no longer read" "$tmp/err"
 printf 'garbage' >"$tmp/g.pdb"
 "$HN" pdb info "$tmp/g.pdb" 2>"$tmp/err"
 check "pdb info on garbage exits 1" test $? -eq 1
-check "pdb info names the problem" grep -q "g.pdb: truncated" "$tmp/err"
+check "pdb info names the problem" grep -q "g.pdb: truncated (no magic)" "$tmp/err"
+printf "garbage and more" >"$tmp/g2.pdb"
+"$HN" pdb info "$tmp/g2.pdb" 2>"$tmp/err"
+check "pdb info says what a foreign file is not" grep -q "g2.pdb: not a heurnet pattern database" "$tmp/err"
 # the domain path's tables: one per group, read and checked by pdb info
 HEURNET_DATA="$tmp/dcache" "$HN" pdb build --domain npuzzle:2x3 --partition 3-2 --threads 2 \
     >"$tmp/out" 2>&1
-check "pdb build --domain --threads" grep -q "heuristic=pdb:3-2 threads=2 " "$tmp/out"
+check "pdb build --domain --threads" grep -q "^# build_seconds=.* threads=2 " "$tmp/out"
+check "a line per group table" test "$(grep -c '^table=[12] tiles=' "$tmp/out")" -eq 2
 HEURNET_DATA="$tmp/dcache" "$HN" pdb build --domain npuzzle:2x3 --partition 3-2 --threads 0 \
     2>"$tmp/err"
 check "--threads 0 is misuse" test $? -eq 2
 f=$(ls "$tmp"/dcache/npuzzle-2x3-blank0-cells-*.pdb | head -1)
 "$HN" pdb info "$f" >"$tmp/out"
-check "pdb info of a group table" grep -q "format=HNNPPDB2 domain=npuzzle:2x3 table=blank0-cells-" "$tmp/out"
+check "pdb info of a group table" grep -q "format=HNDOMPDB domain=npuzzle:2x3 table=blank0-cells-" "$tmp/out"
 head -c 30 "$f" >"$tmp/cut.pdb"
 "$HN" pdb info "$tmp/cut.pdb" 2>"$tmp/err"
 check "a cut group table exits 1" test $? -eq 1
-check "and names the file" grep -q "cut.pdb: HNNPPDB2 header truncated" "$tmp/err"
+check "and names the file" grep -q "cut.pdb: truncated header" "$tmp/err"
+HEURNET_DATA="$tmp/dcache" "$HN" pdb build --domain npuzzle:2x3 --partition 3-2 -o "$tmp/x.pdb" 2>"$tmp/err"
+check "-o is misuse" test $? -eq 2
+check "-o says where tables go" grep -q "HEURNET_DATA" "$tmp/err"
 
 exit $fail

@@ -35,8 +35,9 @@ printf '1 4 1 2 5 3 0 4 6 7 8\n' >"$T/b8.txt"
     fail "solve with a planted cache exited $?: $(cat "$T/err")"
 grep -q "without a lock" "$T/err" || fail "the planted lock was not reported: $(cat "$T/err")"
 [ -f "$C/npuzzle8-8.pdb" ] && [ ! -L "$C/npuzzle8-8.pdb" ] || fail "no PDB in the cache"
-"$HN" pdb build --puzzle 8 --partition 8 -q -o "$O/p.pdb" >/dev/null 2>"$T/err" ||
-    fail "pdb build -o exited $?: $(cat "$T/err")"
+HEURNET_DATA="$O/pc" "$HN" pdb build --puzzle 8 --partition 8 -q >/dev/null 2>"$T/err" ||
+    fail "pdb build exited $?: $(cat "$T/err")"
+[ -f "$O/pc/npuzzle-3x3-blank0-cells-1.2.3.4.5.6.7.8.pdb" ] || fail "pdb build kept no table"
 "$HN" nn init --arch 81-8-1 --encoder "npuzzle-onehot n=3 goal=blank-first" -o "$O/m.h5" \
     >/dev/null 2>"$T/err" || fail "nn init exited $?: $(cat "$T/err")"
 "$HN" nn upgrade "$O/m.h5" >/dev/null 2>"$T/err" || fail "nn upgrade exited $?: $(cat "$T/err")"

@@ -129,4 +129,8 @@ void dom_np_pdb_free(np_pdb *p);
  * p's. */
 void dom_np_pdb_fast(const np_pdb *p, int reflect, npf_pdb *out);
 
+/* The set's tables, their file names and tile lists (dom_heur_pdb_tables):
+ * at most cap into out; returns the count. */
+int dom_np_pdb_tables(const np_pdb *p, struct dom_pdb_table *out, int cap);
+
 #endif

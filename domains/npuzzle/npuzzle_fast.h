@@ -164,6 +164,10 @@ typedef struct npf_pdb {
 /* The table of an n-puzzle pattern-database heuristic handle, NULL for
  * the others (dom_heur_handle of the built-in npuzzle domain). */
 const npf_pdb *dom_np_pdb_fast_of(const void *heur);
+/* Its tables as dom_heur_pdb_tables lists them (domains/dom.h): at most
+ * cap into out, the count; 0 for the npuzzle domain's other heuristics. */
+struct dom_pdb_table;
+int dom_np_pdb_tables_of(const void *heur, struct dom_pdb_table *out, int cap);
 
 /* Group g's index under view v for tile positions pos (tile -> cell). */
 static inline uint64_t npf_pdb_index(const npf_pdb *p, const npf_pdb_view *v, int g,

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "domains/dom.h"
 #include "domains/npuzzle/npuzzle.h"
 #include "domains/npuzzle/npuzzle_fast.h"
 
@@ -212,6 +213,12 @@ const npf_pdb *dom_np_pdb_fast_of(const void *heur)
 {
     const np_heur *h = heur;
     return h->kind == NP_H_PDB ? &h->pfast : NULL;
+}
+
+int dom_np_pdb_tables_of(const void *heur, dom_pdb_table *out, int cap)
+{
+    const np_heur *h = heur;
+    return h->kind == NP_H_PDB ? dom_np_pdb_tables(h->pdb, out, cap) : 0;
 }
 
 void dom_np_heur_free(void *heur)

@@ -11,23 +11,19 @@
  * one file per group, made for the blank-first goal (a blank-last board is
  * read through the 180-degree turn), named after the board, the blank's
  * goal cell and the group's goal cells (so goal layouts and partitions
- * that share a group share its file), and checked by CRC-32 when loaded
- * into anonymous memory. */
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MADV_HUGEPAGE, mkstemp */
-#include <errno.h>
-#include <fcntl.h>
-#include <pthread.h>
+ * that share a group share its file), in the one pattern-database format
+ * (domains/pdb_file.h), checked by CRC-32 when loaded into anonymous memory. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MADV_HUGEPAGE */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
-#include <zlib.h>
 
 #include "common/hn.h"
+#include "domains/dom.h"
 #include "domains/npuzzle/npuzzle.h"
+#include "domains/pdb_file.h"
 
 #define NP_MAX_ENTRIES (1ull << 32) /* 4 GB per table */
 
@@ -267,143 +263,24 @@ static int make_groups(np_pdb *p, const char *spec)
     return n < 0 ? n : 0;
 }
 
-/* ---- the cache file: header, table, CRC-32 of the table ---- */
+/* ---- the cache file (domains/pdb_file.h) ---- */
 
-#define NP_PDB_MAGIC "HNNPPDB2"
-
-struct np_pdb_header {
-    char magic[8];
-    uint32_t w, h, k, crc;
-    uint8_t home[NP_MAX_K];
-    uint32_t blank; /* the blank's goal cell */
-    uint32_t reserved;
-    uint64_t entries;
-};
+/* The header's names: the domain of the tables' layout (the blank-first
+ * board) and the table's, the blank's goal cell and the group's. */
+static void table_names(const np_dom *in, const np_group *g, char *domain, size_t dcap, char *table,
+                        size_t tcap)
+{
+    snprintf(domain, dcap, "npuzzle:%dx%d", in->w, in->h);
+    int n = snprintf(table, tcap, "blank%d-cells", table_blank(in));
+    for (int i = 0; i < g->k && n > 0 && (size_t)n < tcap; i++)
+        n += snprintf(table + n, tcap - (size_t)n, "%c%d", i ? '.' : '-', g->home[i]);
+}
 
 static void file_name(const np_dom *in, const np_group *g, const char *dir, char *buf, size_t cap)
 {
-    int n =
-        snprintf(buf, cap, "%s/npuzzle-%dx%d-blank%d-cells", dir, in->w, in->h, table_blank(in));
-    for (int i = 0; i < g->k && n > 0 && (size_t)n < cap; i++)
-        n += snprintf(buf + n, cap - (size_t)n, "%c%d", i ? '.' : '-', g->home[i]);
-    if (n > 0 && (size_t)n < cap)
-        snprintf(buf + n, cap - (size_t)n, ".pdb");
-}
-
-static void make_header(const np_dom *in, const np_group *g, uint32_t crc, struct np_pdb_header *h)
-{
-    memset(h, 0, sizeof *h);
-    memcpy(h->magic, NP_PDB_MAGIC, 8);
-    h->w = (uint32_t)in->w;
-    h->h = (uint32_t)in->h;
-    h->k = (uint32_t)g->k;
-    h->crc = crc;
-    memcpy(h->home, g->home, (size_t)g->k);
-    h->blank = (uint32_t)table_blank(in);
-    h->entries = g->entries;
-}
-
-int dom_np_pdb_file_head(int fd, char *domain, size_t dcap, char *table, size_t tcap,
-                         uint64_t *entries, uint32_t *crc)
-{
-    struct np_pdb_header h;
-    if (hn_fd_read_full(fd, &h, sizeof h) || memcmp(h.magic, NP_PDB_MAGIC, 8))
-        return -1;
-    if (h.w < NP_MIN_SIDE || h.w > NP_MAX_SIDE || h.h < NP_MIN_SIDE || h.h > NP_MAX_SIDE ||
-        h.k < 1 || h.k > NP_MAX_K || h.k >= h.w * h.h || h.blank >= h.w * h.h ||
-        h.entries != placements((int)(h.w * h.h), (int)h.k))
-        return -1;
-    int cells = (int)(h.w * h.h);
-    snprintf(domain, dcap, "npuzzle:%ux%u%s", h.w, h.h,
-             h.blank == 0                       ? ""
-             : h.blank == (uint32_t)(cells - 1) ? ":blank-last"
-                                                : ":other-goal");
-    int n = snprintf(table, tcap, "blank%u-cells", h.blank);
-    for (uint32_t i = 0; i < h.k && n > 0 && (size_t)n < tcap; i++) {
-        if (h.home[i] >= cells || h.home[i] == h.blank)
-            return -1;
-        n += snprintf(table + n, tcap - (size_t)n, "%c%d", i ? '.' : '-', h.home[i]);
-    }
-    *entries = h.entries;
-    *crc = h.crc;
-    return 0;
-}
-
-/* Read `path` into the group's table: 0, 1 when the file is absent, or a
- * string saying what is wrong with it in why. */
-static int load_file(const np_dom *in, np_group *g, const char *path, const char **why)
-{
-    int fd = open(path, O_RDONLY | O_NOFOLLOW);
-    if (fd < 0 && errno == ENOENT)
-        return 1;
-    struct np_pdb_header want, got;
-    make_header(in, g, 0, &want);
-    *why = NULL;
-    if (fd < 0)
-        *why = strerror(errno);
-    else if (hn_fd_read_full(fd, &got, sizeof got))
-        *why = "truncated header";
-    else if (memcmp(got.magic, want.magic, 8) || got.w != want.w || got.h != want.h ||
-             got.k != want.k || got.blank != want.blank ||
-             memcmp(got.home, want.home, sizeof got.home) || got.entries != want.entries)
-        *why = "made for another board or pattern";
-    else if (hn_fd_read_full(fd, g->table, g->entries))
-        *why = "truncated table";
-    else if (hn_crc32(g->table, g->entries) != got.crc)
-        *why = "checksum mismatch";
-    if (fd >= 0)
-        close(fd);
-    return *why ? -1 : 0;
-}
-
-/* 0 when the file at fd, read back from its start, holds a header with
- * `crc` and a table of `entries` bytes that has that CRC; else -1. */
-static int verify_file(int fd, uint64_t entries, uint32_t crc)
-{
-    uint8_t buf[1 << 16];
-    struct np_pdb_header h;
-    if (lseek(fd, 0, SEEK_SET) != 0 || hn_fd_read_full(fd, &h, sizeof h) || h.crc != crc)
-        return -1;
-    uLong c = crc32(0L, Z_NULL, 0);
-    for (uint64_t off = 0; off < entries; off += sizeof buf) {
-        uint64_t k = entries - off < sizeof buf ? entries - off : sizeof buf;
-        if (hn_fd_read_full(fd, buf, k))
-            return -1;
-        c = crc32(c, buf, (uInt)k);
-    }
-    return (uint32_t)c == crc ? 0 : -1;
-}
-
-/* Written to a fresh mkstemp name in the cache folder (never through a
- * planted link), read back and checked, then renamed: readers see a whole
- * file or none, and concurrent builders each rename a complete table. A
- * failure only costs the copy (the table in memory is good): a warning. */
-static void save_file(const np_dom *in, const np_group *g, const char *path)
-{
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        dom_np_log(in, 2, "pattern database not kept: cannot create a temporary file for %s: %s",
-                   path, strerror(errno));
-        return;
-    }
-    struct np_pdb_header h;
-    make_header(in, g, hn_crc32(g->table, g->entries), &h);
-    const char *why = NULL;
-    if (hn_fd_write_full(fd, &h, sizeof h) || hn_fd_write_full(fd, g->table, g->entries) ||
-        fchmod(fd, 0644))
-        why = strerror(errno);
-    else if (verify_file(fd, g->entries, h.crc))
-        why = "the copy read back differs";
-    if (close(fd) && !why)
-        why = strerror(errno);
-    if (!why && rename(tmp, path))
-        why = strerror(errno);
-    if (!why)
-        return;
-    dom_np_log(in, 2, "pattern database not kept: cannot write %s: %s", path, why);
-    unlink(tmp);
+    char domain[64], table[64];
+    table_names(in, g, domain, sizeof domain, table, sizeof table);
+    snprintf(buf, cap, "%s/npuzzle-%dx%d-%s.pdb", dir, in->w, in->h, table);
 }
 
 /* ---- one group: load, else build and keep ---- */
@@ -436,15 +313,15 @@ static int group_open(const np_dom *in, np_group *g)
         return dom_np_fail(in, DOM_ERR_NOMEM, "cannot allocate a pattern database of %llu bytes",
                            (unsigned long long)g->entries);
     const char *dir = in->host->cache_dir ? in->host->cache_dir() : NULL;
-    char path[4096] = "";
-    const char *why = NULL;
+    char path[4096] = "", domain[64], table[64];
+    table_names(in, g, domain, sizeof domain, table, sizeof table);
     if (dir) {
         file_name(in, g, dir, path, sizeof path);
-        int st = load_file(in, g, path, &why);
+        int st = dom_pdb_load(path, domain, table, g->table, g->entries);
         if (st == 0)
             return 0;
         if (st < 0)
-            dom_np_log(in, 2, "%s: %s; rebuilding it", path, why);
+            dom_np_log(in, 2, "%s; rebuilding it", hn_errmsg());
     }
     double t0 = now_seconds();
     int st = dom_np_pdb_build(in, table_blank(in), g->home, g->k, g->table, g->entries);
@@ -452,8 +329,9 @@ static int group_open(const np_dom *in, np_group *g)
         return st;
     dom_np_log(in, 1, "npuzzle:%dx%d: pattern database of %d tiles (%llu entries) built in %.1f s",
                in->w, in->h, g->k, (unsigned long long)g->entries, now_seconds() - t0);
-    if (dir)
-        save_file(in, g, path);
+    /* a failure only costs the copy (the table in memory is good) */
+    if (dir && dom_pdb_save(path, domain, table, g->table, g->entries))
+        dom_np_log(in, 2, "pattern database not kept: %s", hn_errmsg());
     return 0;
 }
 
@@ -505,6 +383,29 @@ void dom_np_pdb_free(np_pdb *p)
         if (p->g[g].table)
             munmap(p->g[g].table, p->g[g].bytes);
     free(p);
+}
+
+int dom_np_pdb_tables(const np_pdb *p, dom_pdb_table *out, int cap)
+{
+    const np_dom *in = p->in;
+    int n = 0;
+    for (int g = 0; g < p->ngroups && n < cap; g++, n++) {
+        const np_group *gr = &p->g[g];
+        dom_pdb_table *t = &out[n];
+        memset(t, 0, sizeof *t);
+        t->table = gr->table;
+        t->entries = gr->entries;
+        table_names(in, gr, t->domain, sizeof t->domain, t->name, sizeof t->name);
+        file_name(in, gr, "", t->file, sizeof t->file);
+        memmove(t->file, t->file + 1, strlen(t->file)); /* no folder: drop the '/' */
+        int k = snprintf(t->what, sizeof t->what, "tiles=");
+        for (int i = 0; i < gr->k && k > 0 && (size_t)k < sizeof t->what; i++) {
+            int j = in->blank_last ? gr->k - 1 - i : i; /* by the board's goal cells */
+            k += snprintf(t->what + k, sizeof t->what - (size_t)k, "%s%d", i ? "," : "",
+                          gr->tile[j]);
+        }
+    }
+    return n;
 }
 
 _Static_assert(NP_MAX_GROUPS == NPF_MAX_GROUPS && NP_MAX_K == NPF_MAX_K,

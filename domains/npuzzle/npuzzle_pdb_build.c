@@ -37,6 +37,9 @@
 typedef struct np_build {
     const np_dom *in;
     int k, mask_bytes, threads;
+    uint64_t radix_inv[NP_MAX_K];  /* 2^64 / (cells - i) + 1: digit i's divisor */
+    uint64_t place[NP_MAX_K];      /* place value of digit i in a rank */
+    uint64_t nbmask[NP_MAX_CELLS]; /* a cell's neighbours */
     uint8_t *table;
     uint64_t entries, words;
     void *seen; /* uint16_t, uint32_t or uint64_t per placement */
@@ -83,9 +86,51 @@ static inline void seen_or(np_build *b, uint64_t p, uint64_t m)
     }
 }
 
+/* What checking placement p needs: its mask (with write intent, as a new
+ * region ORs into it) and its word of the layer bitmap. */
 static inline void seen_prefetch(const np_build *b, uint64_t p)
 {
     __builtin_prefetch((const uint8_t *)b->seen + p * (uint64_t)b->mask_bytes, 1);
+    __builtin_prefetch(&b->cur[p >> 6]);
+}
+
+/* floor(x / (cells - i)) for x < 2^32 by the reciprocal: a division by a
+ * variable costs tens of cycles, and unranking takes k of them. */
+static inline uint64_t div_digit(const np_build *b, uint64_t x, int i)
+{
+    return (uint64_t)(((unsigned __int128)x * b->radix_inv[i]) >> 64);
+}
+
+/* np_unrank with the reciprocals; digit[] is kept for rank_after_move. */
+static inline uint64_t unrank(const np_build *b, uint64_t p, uint8_t *cell, int *digit)
+{
+    for (int i = b->k - 1; i >= 0; i--) {
+        uint64_t q = div_digit(b, p, i);
+        digit[i] = (int)(p - q * (uint64_t)(b->in->cells - i));
+        p = q;
+    }
+    uint64_t used = 0;
+    for (int i = 0; i < b->k; i++) {
+        cell[i] = (uint8_t)np_nth_free(used, digit[i]);
+        used |= 1ull << cell[i];
+    }
+    return used;
+}
+
+/* The rank after tile i moves from cell c to cell n, from the rank p
+ * before (npf_rank's order): digit i is recounted, and each later tile on
+ * a cell strictly between c and n gains or loses one smaller occupied cell. */
+static inline uint64_t rank_after_move(const np_build *b, uint64_t p, const uint8_t *cell,
+                                       const int *digit, uint64_t before, int i, int c, int n)
+{
+    int64_t delta = (int64_t)(n - __builtin_popcountll(before & ((1ull << n) - 1)) - digit[i]) *
+                    (int64_t)b->place[i];
+    int lo = c < n ? c : n, hi = c < n ? n : c, sign = n < c ? -1 : 1;
+    if (hi - lo > 1)
+        for (int j = i + 1; j < b->k; j++)
+            if (cell[j] > lo && cell[j] < hi)
+                delta += sign * (int64_t)b->place[j];
+    return (uint64_t)((int64_t)p + delta);
 }
 
 /* The region of `empty` connected to the cells of m. */
@@ -140,29 +185,27 @@ typedef struct np_move_to {
 } np_move_to;
 
 /* Every move of a group tile into one blank region of placement p: the
- * children are ranked and their masks prefetched before any is read, so
- * the cache misses overlap. */
+ * children are ranked from p and their masks prefetched before any is
+ * read, so the cache misses overlap. */
 static void expand(np_slice *s, uint64_t p)
 {
     const np_build *b = s->b;
-    const np_dom *in = b->in;
     uint8_t cell[NP_MAX_K];
-    uint64_t occupied = np_unrank(p, b->k, in->cells, cell);
+    int digit[NP_MAX_K];
+    uint64_t occupied = unrank(b, p, cell, digit);
     uint64_t blank = seen_get(b, p); /* whole regions: a tile may enter any */
     np_move_to to[4 * NP_MAX_K];
     int n = 0;
+    uint64_t before = 0; /* cells of tiles 0..i-1 */
     for (int i = 0; i < b->k; i++) {
         int from = cell[i];
-        for (int m = 0; m < 4; m++) {
-            int c = in->next[m][from];
-            if (c < 0 || !(blank >> c & 1))
-                continue;
-            cell[i] = (uint8_t)c;
-            uint64_t child = npf_rank(cell, b->k, in->cells);
+        for (uint64_t m = b->nbmask[from] & blank; m; m &= m - 1) {
+            int c = __builtin_ctzll(m);
+            uint64_t child = rank_after_move(b, p, cell, digit, before, i, from, c);
             to[n++] = (np_move_to){child, occupied ^ (1ull << from) ^ (1ull << c), from};
             seen_prefetch(b, child);
         }
-        cell[i] = (uint8_t)from;
+        before |= 1ull << from;
     }
     for (int j = 0; j < n; j++)
         reach(s, to[j].child, to[j].cell, to[j].occupied);
@@ -289,6 +332,15 @@ int dom_np_pdb_build(const np_dom *in, int blank, const uint8_t *home, int k, ui
     }
     b.not_first_col = b.full & ~first;
     b.not_last_col = b.full & ~last;
+    for (int c = 0; c < in->cells; c++)
+        for (int m = 0; m < 4; m++)
+            if (in->next[m][c] >= 0)
+                b.nbmask[c] |= 1ull << in->next[m][c];
+    for (int i = 0; i < k; i++)
+        b.radix_inv[i] = UINT64_MAX / (uint64_t)(in->cells - i) + 1;
+    b.place[k - 1] = 1;
+    for (int i = k - 2; i >= 0; i--)
+        b.place[i] = b.place[i + 1] * (uint64_t)(in->cells - i - 1);
     size_t masks = entries * (size_t)b.mask_bytes, bits = b.words * 8;
     b.seen = zeroed(masks);
     b.cur = zeroed(bits);

@@ -1,11 +1,12 @@
-/* The cache folder's pattern-database files of the domain path: the
- * n-puzzle's group tables (magic HNNPPDB2) and the core's pattern tables
- * (HNDOMPDB, here the cube's 4-edge pattern). The first byte picks the
- * reader, the rest is the file. A file the reader refuses is rebuilt, so
- * every input must end in an open heuristic that can be read (a refused
- * file leaves a fresh table; an accepted one passed its CRC).
- * Seeds: the two files as the builders write them, the cube's cut after
- * its header (tests/fuzz/corpus/dom_pdb). */
+/* The pattern-database file (domains/pdb_file.c, one format for both
+ * kinds): an n-puzzle group table and a core pattern table (the cube's
+ * 4-edge pattern). The first byte picks the kind, the rest is the file,
+ * read by `pdb info`'s reader and then by the cache's loader. A file the
+ * loader refuses is rebuilt, so every input must end in an open heuristic
+ * that can be read (a refused file leaves a fresh table; an accepted one
+ * passed its CRC). Seeds: the two files as the builders write them, the
+ * cube's cut after its header, a group table of the older HNNPPDB2 format
+ * (tests/fuzz/corpus/dom_pdb). */
 #include <sys/stat.h>
 
 #include "fuzz_util.h"
@@ -58,6 +59,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char path[300];
     snprintf(path, sizeof path, "%s/%s", DIR_, READER[which].file);
     fuzz_write(path, data + 1, size - 1);
+    dom_pdb_file_info info;
+    if (dom_pdb_file_read(path, &info) == 0 && info.entries == 0)
+        abort(); /* an accepted file has a table */
     int st;
     dom_heur *h = dom_heur_open(D[which], READER[which].heur, &st);
     if (!h)
