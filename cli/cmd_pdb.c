@@ -141,8 +141,8 @@ static int pdb_build(int argc, char **argv)
     if (!a.partition && default_partition(d, part, sizeof part)) {
         dom_free(d);
         return cli_usage("pdb build",
-                         "--domain %s lists no pdb: heuristic; --partition names a pattern "
-                         "(heurnet domain info lists them)",
+                         "--domain %s lists no pdb: heuristic, so it needs --partition "
+                         "(heurnet domain info lists its patterns)",
                          a.domain);
     }
     snprintf(name, sizeof name, "pdb:%s", a.partition ? a.partition : part);
