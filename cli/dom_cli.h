@@ -43,8 +43,9 @@ int cli_dom_predict(const char *model, const char *file, const char *domain);
         {"shortcut", required_argument, 0, 1017}, {"ida", required_argument, 0, 1018},             \
         {"ida-at", required_argument, 0, 1019}, {"widen", required_argument, 0, 1020},             \
         {"ball", required_argument, 0, 1021}, {"variants", required_argument, 0, 1022},            \
-        {"blend", required_argument, 0, 1023}, {"bound", required_argument, 0, 1040},              \
-        {"admissible", required_argument, 0, 1041}, {"prove", required_argument, 0, 1042},         \
+        {"blend", required_argument, 0, 1023}, {"phases", required_argument, 0, 1024},             \
+        {"bound", required_argument, 0, 1040}, {"admissible", required_argument, 0, 1041},         \
+        {"prove", required_argument, 0, 1042},                                                     \
     {                                                                                              \
         "prove-at", required_argument, 0, 1043                                                     \
     }

@@ -38,6 +38,7 @@ static const char *const OPT_NAME[HEURNET_DOM_OPT_COUNT] = {
     [HEURNET_DOM_OPT_BALL] = "ball",
     [HEURNET_DOM_OPT_VARIANTS] = "variants",
     [HEURNET_DOM_OPT_BLEND] = "blend",
+    [HEURNET_DOM_OPT_PHASES] = "phases",
     [HEURNET_DOM_OPT_BOUND] = "bound",
     [HEURNET_DOM_OPT_ADMISSIBLE] = "admissible",
     [HEURNET_DOM_OPT_PROVE] = "prove",
@@ -167,32 +168,53 @@ static int set_deltas(heurnet_dom_opts *o, const char *arg)
     return 0;
 }
 
-/* "W", "W:N" (N states per window), and either with ":ida" (long windows
- * by IDA*, N then counting expansions). */
+/* The words after W in --shortcut: a budget N, "ida", "rR" (rounds), in
+ * that order, each at most once. 0 or -1. */
+static int shortcut_words(char *rest, srch_dom_shortcut_opts *sc)
+{
+    int stage = 0; /* 1 N seen, 2 ida seen, 3 rounds seen */
+    char *save = NULL;
+    for (char *t = strtok_r(rest, ":", &save); t; t = strtok_r(NULL, ":", &save)) {
+        long r = 0;
+        if (stage < 1 && !get_u64(t, &sc->budget))
+            stage = 1;
+        else if (stage < 2 && !strcmp(t, "ida"))
+            stage = 2;
+        else if (stage < 3 && t[0] == 'r' && !get_long(t + 1, 1, 100, &r))
+            stage = 3;
+        else
+            return -1;
+        if (stage == 2)
+            sc->ida = 1;
+        if (stage == 3)
+            sc->max_rounds = (int)r;
+    }
+    return sc->budget >= 1 && sc->budget <= SRCH_DOM_SHORTCUT_MAX_BUDGET ? 0 : -1;
+}
+
+/* "W[:N][:ida][:rR]": windows up to W moves, N states (with ida:
+ * expansions) per window, R rounds at most. */
 static int set_shortcut(heurnet_dom_opts *o, const char *arg)
 {
     char buf[64], *colon;
     long w = -1;
-    uint64_t nodes = SRCH_DOM_SHORTCUT_DEFAULTS.budget;
+    srch_dom_shortcut_opts sc = SRCH_DOM_SHORTCUT_DEFAULTS;
     snprintf(buf, sizeof buf, "%s", arg);
-    size_t len = strlen(buf);
-    int ida = len > 4 && !strcmp(buf + len - 4, ":ida");
-    if (ida)
-        buf[len - 4] = '\0';
     if ((colon = strchr(buf, ':')))
         *colon = '\0';
-    int bad = strlen(arg) >= sizeof buf || get_long(buf, 0, SRCH_DOM_SHORTCUT_MAX_WINDOW, &w) ||
-              (w > 0 && w < 2) || (colon && get_u64(colon + 1, &nodes)) || nodes < 1 ||
-              nodes > SRCH_DOM_SHORTCUT_MAX_BUDGET;
+    int bad =
+        strlen(arg) >= sizeof buf || get_long(buf, 0, SRCH_DOM_SHORTCUT_MAX_WINDOW, &w) ||
+        (w > 0 && w < 2) || strstr(arg, "::") ||
+        (colon && (!colon[1] || colon[strlen(colon + 1)] == ':' || shortcut_words(colon + 1, &sc)));
     if (bad)
         return hn_fail(HN_ERR_ARG,
-                       "--shortcut '%s' is not W, W:N, W:ida or W:N:ida (W 0 = off or "
-                       "2..%d moves, N 1..%llu states or expansions per window)",
+                       "--shortcut '%s' is not W[:N][:ida][:rR] (W 0 = off or 2..%d moves, N "
+                       "1..%llu states or expansions per window, R 1..100 rounds)",
                        arg, SRCH_DOM_SHORTCUT_MAX_WINDOW,
                        (unsigned long long)SRCH_DOM_SHORTCUT_MAX_BUDGET);
-    o->so.shortcut.max_window = (int)w;
-    o->so.shortcut.budget = nodes;
-    o->so.shortcut.ida = ida;
+    sc.max_window = (int)w;
+    sc.between = o->so.shortcut.between;
+    o->so.shortcut = sc;
     return 0;
 }
 
@@ -267,6 +289,14 @@ static int set_ida(heurnet_dom_opts *o, const char *arg)
     if (strcmp(arg, "off") && strcmp(arg, "plain"))
         return hn_fail(HN_ERR_ARG, "--ida '%s' is not off or plain", arg);
     o->so.ida = !strcmp(arg, "plain");
+    return 0;
+}
+
+static int set_phases(heurnet_dom_opts *o, const char *arg)
+{
+    if (strcmp(arg, "continue") && strcmp(arg, "restart"))
+        return hn_fail(HN_ERR_ARG, "--phases '%s' is not continue or restart", arg);
+    o->so.restart = !strcmp(arg, "restart");
     return 0;
 }
 
@@ -352,6 +382,8 @@ static int set_text(heurnet_dom_opts *o, int id, const char *value)
         return set_shortcut(o, value);
     case HEURNET_DOM_OPT_IDA:
         return set_ida(o, value);
+    case HEURNET_DOM_OPT_PHASES:
+        return set_phases(o, value);
     case HEURNET_DOM_OPT_WIDEN:
         return set_widen(o, value);
     case HEURNET_DOM_OPT_BLEND:

@@ -196,6 +196,8 @@ int heurnet_dom_search_describe(const heurnet_dom_search *s, char *buf, size_t c
         k = DESCRIBE(", bound %g over %s", o->bound, o->admissible);
     for (int i = 0; o->algo == HEURNET_DOM_ANYTIME && i < o->so.nweights; i++)
         k = DESCRIBE("%s%g", i ? "," : ", weights ", o->so.weights[i]);
+    if (o->algo == HEURNET_DOM_ANYTIME && o->so.restart)
+        k = DESCRIBE(", phases restart");
     if (o->so.widen > 0)
         k = DESCRIBE(", widen %g", o->so.widen);
     if (o->so.variants > 1)
@@ -204,8 +206,8 @@ int heurnet_dom_search_describe(const heurnet_dom_search *s, char *buf, size_t c
         k = DESCRIBE(", ball %d (%zu states, %.1f s to build)", o->ball_radius,
                      srch_dom_ball_states(s->ball), s->ball_seconds);
     if (o->so.shortcut.max_window)
-        k = DESCRIBE(", windows of up to %d moves%s", o->so.shortcut.max_window,
-                     o->so.shortcut.ida ? " (IDA* over 16)" : "");
+        k = DESCRIBE(", windows of up to %d moves%s, %d rounds", o->so.shortcut.max_window,
+                     o->so.shortcut.ida ? " (IDA* over 16)" : "", o->so.shortcut.max_rounds);
     if (o->prove)
         k = DESCRIBE(", then IDA* on %s below it after %g of the time", o->prove, o->prove_at);
     return k;

@@ -20,6 +20,21 @@ field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" "$2"; }
 [ "$(grep -c ' proven=1 ' "$T/any")" = 6 ] || fail "anytime did not prove every length"
 grep -q ' phases=[1-9]' "$T/any" || fail "anytime prints no phases="
 
+# --phases: continuing phases and restarting ones prove the same optima;
+# continuing, each phase pays only for its new states (fewer expansions
+# over the six boards, every state through the heuristic once)
+"$H" solve --domain npuzzle:3x4 --heuristic manhattan --algo anytime --weights 3,2 \
+    --deltas 1,inf --admissible lc --phases restart -q "$T/a" >"$T/rst" || fail "--phases restart"
+[ "$(field length "$T/rst")" = "$(field length "$T/ida")" ] || fail "restart: lengths differ"
+[ "$(grep -c ' proven=1 ' "$T/rst")" = 6 ] || fail "restart: not every length proven"
+"$H" solve --domain npuzzle:3x4 --heuristic manhattan --algo anytime --weights 3,2 \
+    --deltas 1,inf --admissible lc -q "$T/a" >"$T/cont" || fail "--phases continue"
+[ "$(field length "$T/cont")" = "$(field length "$T/ida")" ] || fail "continue: lengths differ"
+[ "$(grep -c ' proven=1 ' "$T/cont")" = 6 ] || fail "continue: not every length proven"
+paste <(field expanded "$T/cont") <(field expanded "$T/rst") |
+    awk '{ c += $1; r += $2 } END { exit !(c < r) }' ||
+    fail "continuing phases expanded no fewer states than restarting ones"
+
 # --weights none: the inf phase alone finds and proves each optimum
 "$H" solve --domain npuzzle:3x4 --heuristic manhattan --algo anytime --weights none \
     --deltas inf -q "$T/a" >"$T/inf" || fail "inf alone"
@@ -37,6 +52,15 @@ awk '$2 > $1 || $2 < $4 || $1 - $2 != $3 { bad = 1 } END { exit bad }' "$T/cmp" 
     fail "shortcut lengths wrong (plain, shortened, saved, optimal): $(tr '\n' ';' <"$T/cmp")"
 awk '$3 > 0 { n++ } END { exit !(n >= 1) }' "$T/cmp" || fail "the shortcut saved nothing"
 
+# rounds: one round of windows saves no more than eight, and both keep
+# the plain solution's replayable shortening
+"$H" solve --domain npuzzle:3x4 --heuristic manhattan --algo wastar --weight 5 \
+    --shortcut 16:200000:r1 -q "$T/a" >"$T/ws1" || fail "--shortcut 16:200000:r1"
+paste <(field length "$T/w") <(field length "$T/ws1") <(field saved "$T/ws1") \
+    <(field saved "$T/ws") >"$T/cmp1"
+awk '$1 - $2 != $3 || $3 > $4 { bad = 1 } END { exit bad }' "$T/cmp1" ||
+    fail "one round (plain, shortened, saved, saved by 8 rounds): $(tr '\n' ';' <"$T/cmp1")"
+
 # cube3: short scrambles, H a pattern database, the shortcut on incumbents
 "$H" domain sample cube3 -n 3 --walk 5-6 --seed 3 >"$T/c" || fail "cube sample"
 "$H" solve --domain cube3 --heuristic manhattan --algo idastar -q "$T/c" >"$T/cida" ||
@@ -48,7 +72,8 @@ awk '$3 > 0 { n++ } END { exit !(n >= 1) }' "$T/cmp" || fail "the shortcut saved
 
 # bad values: exit 2, the option named
 for bad in "--deltas 2,1" "--deltas inf,3" "--deltas x" "--shortcut 1" "--shortcut 10:0" \
-    "--shortcut 500" "--ida bands" "--ida-at 2" "--admissible nosuch"; do
+    "--shortcut 500" "--shortcut 10:r0" "--shortcut 10::ida" "--shortcut 10:r2:ida" \
+    "--shortcut 10:ida:" "--phases sometimes" "--ida bands" "--ida-at 2" "--admissible nosuch"; do
     # shellcheck disable=SC2086
     expect 2 "${bad%% *}" "$H" solve --domain npuzzle:3x4 --heuristic manhattan --algo anytime \
         $bad "$T/a"

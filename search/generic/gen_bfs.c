@@ -1,7 +1,8 @@
 /* Best-first search over any domain: A*, weighted A* and batch weighted A*
  * (BWAS) are one loop that pops `batch` open states, expands them and
  * evaluates all their new children with one heuristic call; anytime
- * weighted A* runs it once per weight, bounded by the incumbent.
+ * weighted A* runs it once per phase (weights, then deltas), bounded by the
+ * incumbent.
  *
  * The open list is ordered by f = g * scale + weight * h in 1/64 steps,
  * ties toward larger g (as the specialized n-puzzle A*). Graph search only
@@ -26,6 +27,9 @@ const srch_dom_opts SRCH_DOM_DEFAULTS = {.weight = 1.0,
 
 #define F_MAX (((uint64_t)1 << 40) - 1)
 #define DELTA_ALONE INT64_MAX
+/* gen_node.h of a child stored past the incumbent's bound without its
+ * (network) value: evaluated only if a cheaper path brings it back. */
+#define H_LAZY (-2)
 
 typedef struct {
     const dom *d;
@@ -37,6 +41,7 @@ typedef struct {
     const char *algo;
     double weight;
     int batch, scale, nmoves, adm;
+    int cont;      /* anytime: a pass continues the last one's search (else restarts) */
     int64_t bound; /* anytime: prune g (+ a lower bound) reaching it */
     uint64_t all;  /* every move's bit */
     /* anytime: an admissible H (may be h itself: H_is_h) and its values per
@@ -158,6 +163,18 @@ static void free_step(bfs *b)
     free(b->open.a);
 }
 
+/* Child state c (node idx, of the step's parent p by move m) into the
+ * step's evaluation at *nk. A state reached twice in one step is queued
+ * once: its h is then no longer H_LAZY. */
+static void queue_kid(bfs *b, const uint8_t *c, uint32_t idx, int p, int m, int *nk)
+{
+    memcpy(b->kids + (size_t)*nk * b->s.sb, c, b->s.sb);
+    b->kidx[*nk] = idx;
+    b->parent_of[*nk] = p;
+    b->kmoves[(*nk)++] = (uint8_t)m;
+    b->s.nodes[idx].h = -1;
+}
+
 /* The children of node idx (copied as parent p of the step): new ones
  * stored (h unknown) and queued for evaluation at *nk, cheaper paths to
  * stored ones taken over and re-queued. */
@@ -181,16 +198,18 @@ static int children(bfs *b, uint32_t idx, int p, int *nk)
         if (j < 0) {
             if ((j = srch_gen_store_add(&b->s, c, hv, idx, g, cm[i])) < 0)
                 return HN_ERR_NOMEM;
-            memcpy(b->kids + (size_t)*nk * b->s.sb, c, b->s.sb);
-            b->kidx[*nk] = (uint32_t)j;
-            b->parent_of[*nk] = p;
-            b->kmoves[(*nk)++] = cm[i];
+            queue_kid(b, c, (uint32_t)j, p, cm[i], nk);
         } else if (b->s.nodes[j].g > g) {
             gen_node *y = &b->s.nodes[j];
             y->g = g;
             y->parent = idx;
             y->move = cm[i];
-            int st = y->h >= 0 ? push(b, (uint32_t)j) : 0; /* else queued in this step */
+            int st = 0;
+            if (y->h >= 0)
+                st = push(b, (uint32_t)j);
+            else if (y->h == H_LAZY) /* evaluated with this step's new children */
+                queue_kid(b, c, (uint32_t)j, p, cm[i], nk);
+            /* else new in this step, queued already */
             if (st)
                 return st;
         }
@@ -198,18 +217,49 @@ static int children(bfs *b, uint32_t idx, int p, int *nk)
     return 0;
 }
 
+/* With an incumbent and an H apart from h: H of the step's children
+ * first, and those the bound cuts stored without h (H_LAZY), so the
+ * network runs only on children that can lead below the incumbent (late
+ * phases generate mostly such cut children). The kept ones move to the
+ * front of the step's buffers; returns how many. */
+static int cut_lazy(bfs *b, int nk, int *st)
+{
+    if ((*st = reserve_ha(b)) || (*st = eval_H(b, b->kids, (size_t)nk, NULL, b->hbuf)))
+        return 0;
+    int m = 0;
+    for (int i = 0; i < nk; i++) {
+        uint32_t idx = b->kidx[i];
+        b->ha[idx] = b->hbuf[i];
+        if (!within_bound(b, idx)) {
+            b->s.nodes[idx].h = H_LAZY;
+            b->s.nodes[idx].open = 0;
+            continue;
+        }
+        if (m != i) {
+            memmove(b->kids + (size_t)m * b->s.sb, b->kids + (size_t)i * b->s.sb, b->s.sb);
+            b->kidx[m] = idx;
+            b->parent_of[m] = b->parent_of[i];
+            b->kmoves[m] = b->kmoves[i];
+        }
+        m++;
+    }
+    return m;
+}
+
 /* Evaluate the step's new children in one call and queue them. */
 static int eval_kids(bfs *b, int nk)
 {
-    if (!nk)
-        return 0;
-    int st =
-        srch_dom_heur_eval(b->h, b->kids, (size_t)nk, b->parents, b->parent_of, b->kmoves, b->hv);
-    if (!st && b->H && !(st = reserve_ha(b)))
+    int st = 0, lazy = b->H && !b->H_is_h && b->bound < INT64_MAX;
+    if (lazy)
+        nk = cut_lazy(b, nk, &st);
+    if (st || !nk)
+        return st;
+    st = srch_dom_heur_eval(b->h, b->kids, (size_t)nk, b->parents, b->parent_of, b->kmoves, b->hv);
+    if (!st && b->H && !lazy && !(st = reserve_ha(b)))
         st = eval_H(b, b->kids, (size_t)nk, b->hv, b->hbuf);
     for (int i = 0; !st && i < nk; i++) {
         b->s.nodes[b->kidx[i]].h = b->hv[i];
-        if (b->H)
+        if (b->H && !lazy)
             b->ha[b->kidx[i]] = b->hbuf[i];
         st = push(b, b->kidx[i]);
     }
@@ -232,8 +282,8 @@ static int pop_batch(bfs *b, uint32_t *popped, int *done)
         gen_node *x = &b->s.nodes[top.idx];
         if (!x->open || x->g != top.g)
             continue; /* stale: expanded or improved since */
-        x->open = 0;
         if (dom_is_goal(b->d, gen_state(&b->s, top.idx))) {
+            x->open = 0;
             if (b->incumbent < 0 || x->g < b->s.nodes[b->incumbent].g)
                 b->incumbent = top.idx;
             if (b->batch == 1) {
@@ -242,9 +292,11 @@ static int pop_batch(bfs *b, uint32_t *popped, int *done)
             }
             continue;
         }
+        /* before it is closed: a phase the limit stops leaves it open */
         int st = srch_gen_limits_hit(b->algo, b->res, b->lim, b->deadline, b->s.n);
         if (st)
             return st;
+        x->open = 0;
         memcpy(b->parents + (size_t)np * b->s.sb, gen_state(&b->s, top.idx), b->s.sb);
         popped[np++] = top.idx;
         b->res->expanded++;
@@ -254,13 +306,38 @@ static int pop_batch(bfs *b, uint32_t *popped, int *done)
     return np;
 }
 
+/* A pass that continues the last one (anytime A*, as ARA* reuses its
+ * search): the states it expanded stay closed with their children stored,
+ * those it left open go back in under this pass's order, and a cheaper
+ * path to a closed state reopens it (children). Each phase's order is at
+ * most the last one's on nearly every state (the weights fall, then delta
+ * rises), so what the last pass expanded this one would expand too, and
+ * a phase costs only its new states. The open list running out still
+ * proves the incumbent: every state that could lead below it is closed
+ * with its cheapest known g, open, or cut by the bound, whatever the order
+ * that got it there. */
+static int requeue(bfs *b)
+{
+    b->res->h0 = b->s.nodes[0].h;
+    for (size_t i = 0; i < b->s.n; i++)
+        if (b->s.nodes[i].open && b->s.nodes[i].h >= 0) {
+            int st = push(b, (uint32_t)i);
+            if (st)
+                return st;
+        }
+    return 0;
+}
+
 /* Queue the root: stored and evaluated on the first pass. A later pass
- * (anytime A*) forgets how every stored state was reached (g infinite)
- * but keeps its value, so the network runs once per state and search. */
+ * continues the last one, or (b->cont 0) forgets how every stored state
+ * was reached (g infinite) but keeps its value, so the network runs once
+ * per state and search either way. */
 static int start_pass(bfs *b, const void *start)
 {
     b->open.n = 0;
     b->incumbent = -1;
+    if (b->s.n && b->cont)
+        return requeue(b);
     if (b->s.n) {
         for (size_t i = 0; i < b->s.n; i++)
             b->s.nodes[i] = (gen_node){.parent = GEN_NO_PARENT,
@@ -592,6 +669,7 @@ int srch_dom_anytime(const dom *d, const void *start, srch_dom_heur *h, const sr
     int st = bfs_init(&b, d, h, o->batch, "anytime A*");
     if (!st)
         st = open_H(&a);
+    b.cont = !o->restart;
     if (!st && a.H) {
         b.H = a.H;
         b.H_is_h = a.H == h;

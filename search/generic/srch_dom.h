@@ -277,6 +277,11 @@ typedef struct srch_dom_opts {
      * rising deltas (moves; SRCH_DOM_DELTA_INF: H alone), none by default */
     int ndeltas;
     double deltas[SRCH_DOM_MAX_DELTAS];
+    /* anytime: 0 each phase continues the last one's search (its closed
+     * states stay closed, the open ones are queued again under the new
+     * order); 1 each phase starts at the start again, keeping only the
+     * stored values [0] */
+    int restart;
     /* anytime: H, an admissible heuristic of the domain (read only: each
      * search works on a clone); NULL: the heuristic's own admissible part
      * (srch_dom_heur_base) */
