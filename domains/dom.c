@@ -383,6 +383,9 @@ static int create_instance(dom *d, const char *spec, const char *args)
         d->heur_delta = d->def->heur_delta;
     if (d->def->struct_size >= offsetof(dom_def, encode_as) + sizeof d->def->encode_as)
         d->encode_as = d->def->encode_as;
+    if (d->def->struct_size >= offsetof(dom_def, between_open) + sizeof d->def->between_open &&
+        d->between)
+        d->between_open = d->def->between_open;
     hn_error_clear();
     unsigned long mark = dom_host_fail_mark();
     d->inst = d->def->create(args, &HOST, &d->facts);

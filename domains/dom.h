@@ -171,6 +171,11 @@ typedef struct dom_heur dom_heur;
  * breadth-first search and kept in the cache folder), "max:A,B,..." of
  * those, or "zero". NULL on error (*status) naming the heuristic. */
 dom_heur *dom_heur_open(const dom *d, const char *name, int *status);
+/* A heuristic toward state b whose value of a state a is dom_between(d,
+ * a, b), updated per move by dom_heur_delta when the domain offers it
+ * (dom_def's between_open; free with dom_heur_free); NULL with *status 0
+ * when the domain has no such handle, else with the status. */
+dom_heur *dom_between_heur(const dom *d, const void *b, int *status);
 void dom_heur_free(dom_heur *h);
 int dom_heur_eval(const dom_heur *h, const void *state);
 /* dom_heur_eval of n states `stride` bytes apart into out[0..n): the same

@@ -328,6 +328,31 @@ static delta_fn offers_delta(const dom *d, const void *dh)
     return d->heur_delta(dh, d->goal, 0, h0) == DOM_HEUR_NO_DELTA ? NULL : d->heur_delta;
 }
 
+dom_heur *dom_between_heur(const dom *d, const void *b, int *status)
+{
+    *status = 0;
+    if (!d->between_open)
+        return NULL;
+    dom_heur *h = calloc(1, sizeof *h);
+    if (!h) {
+        *status = hn_fail(HN_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    h->kind = H_DOMAIN;
+    h->d = d;
+    snprintf(h->name, sizeof h->name, "between");
+    hn_error_clear();
+    unsigned long mark = dom_host_fail_mark();
+    if (!(h->dh = d->between_open(d->inst, b))) {
+        *status = hn_fail(HN_ERR_NOMEM, "domain %s: between_open: %s", d->facts.canonical,
+                          dom_no_reason_since(mark) ? "no handle and no reason" : hn_errmsg());
+        free(h);
+        return NULL;
+    }
+    h->delta = offers_delta(d, h->dh);
+    return h;
+}
+
 static dom_heur *open_one(const dom *d, const char *name, int *st)
 {
     dom_heur *h = calloc(1, sizeof *h);

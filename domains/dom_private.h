@@ -26,6 +26,8 @@ struct dom {
     int (*heur_delta)(const void *heur, const void *state, int move, int h);
     /* def->encode_as when the definition has that entry, else NULL */
     int (*encode_as)(const void *inst, const char *encoding, int32_t *map);
+    /* def->between_open when the definition has that entry, else NULL */
+    void *(*between_open)(const void *inst, const void *b);
     uint64_t allowed[256]; /* moves allowed per automaton state */
 };
 

@@ -268,6 +268,12 @@ typedef struct dom_def {
      * cannot be read so. Also each move's image must be a move, so that a
      * network's incremental first layer stays exact. */
     int (*encode_as)(const void *inst, const char *encoding, int32_t *map);
+    /* A heuristic toward state b (optional, with `between`): a handle of
+     * heur_eval, heur_delta and heur_free whose value of a state a is
+     * between(inst, a, b), so IDA* from a to b (window shortcuts) updates
+     * it per move instead of evaluating every child whole. NULL when out of
+     * memory (the reason through the host's fail). Thread-safe. */
+    void *(*between_open)(const void *inst, const void *b);
 } dom_def;
 
 /* heur_delta's answer for a heuristic without an incremental update. */

@@ -530,6 +530,44 @@ static void test_instances(void)
     dom_free(d);
 }
 
+/* The heuristic toward a board b (dom_between_heur): its value of a is
+ * dom_between(a, b), and its update per move gives every child's exactly,
+ * on walks whose end b is a random board of the same size. */
+static void test_between_heur(const char *spec, hn_rng *rng)
+{
+    dom *d = open_ok(spec);
+    size_t sb = dom_state_bytes(d);
+    uint8_t a[DOM_MAX_STATE_BYTES], b[DOM_MAX_STATE_BYTES], c[DOM_MAX_STATE_BYTES];
+    int st, checked = 0;
+    for (int r = 0; r < 20; r++) {
+        CHECK(dom_random_state(d, b, rng) == 0);
+        memcpy(a, b, sb);
+        dom_walk(d, a, 1 + (int)hn_rng_below(rng, 60), rng);
+        dom_heur *h = dom_between_heur(d, b, &st);
+        CHECK_MSG(h && st == 0, "%s: %s", spec, hn_errmsg());
+        if (!h)
+            break;
+        CHECK(dom_heur_has_delta(h));
+        CHECK(dom_heur_eval(h, b) == 0 && dom_between(d, b, b) == 0);
+        for (int step = 0; step < 50; step++) {
+            int v = dom_heur_eval(h, a);
+            CHECK(v == dom_between(d, a, b));
+            for (int m = 0; m < dom_nmoves(d); m++) {
+                memcpy(c, a, sb);
+                int legal = dom_apply(d, c, m);
+                int u = dom_heur_delta(h, a, m, v);
+                CHECK_MSG(legal ? u == dom_between(d, c, b) : u == -1, "%s move %d: %d, %d", spec,
+                          m, u, legal ? dom_between(d, c, b) : -1);
+                checked += legal;
+            }
+            dom_walk(d, a, 1, rng);
+        }
+        dom_heur_free(h);
+    }
+    CHECK(checked > 1000);
+    dom_free(d);
+}
+
 int main(void)
 {
     char dir[] = "/tmp/hn-test-dnp-XXXXXX";
@@ -553,6 +591,9 @@ int main(void)
     test_admissible("npuzzle:2x5", "pdb:5-4");
     test_admissible("npuzzle:3x3", "pdb:3-3-2:noreflect");
     test_specialized(rng);
+    test_between_heur("npuzzle:5x5", rng);
+    test_between_heur("npuzzle:4x3:blank-last", rng);
+    test_between_heur("npuzzle:6x6", rng);
     test_bad_lines();
     test_pdb_large("npuzzle:6x6", "pdb:3-3-3-3-3-3-3-3-3-3-3-2", "manhattan", rng);
     test_pdb_large("npuzzle:6x6", "pdb:3-3-3-3-3-3-3-3-3-3-3-2",

@@ -396,4 +396,5 @@ const dom_def dom_npuzzle_def = {
     .symmetric_path = np_symmetric_path,
     .heur_delta = dom_np_heur_delta,
     .encode_as = np_encode_as,
+    .between_open = dom_np_between_open,
 };

@@ -72,6 +72,7 @@ void dom_np_heur_free(void *heur);
 int dom_np_heur_delta(const void *heur, const void *state, int move, int hv);
 /* Manhattan distance plus linear conflicts from board a to board b. */
 int dom_np_between(const void *inst, const void *a, const void *b);
+void *dom_np_between_open(const void *inst, const void *b);
 /* The default partition ("7-8" for 4x4, "5-5-5-5-5-5-5" for 6x6) into buf. */
 void dom_np_default_partition(const np_dom *in, char *buf, size_t cap);
 

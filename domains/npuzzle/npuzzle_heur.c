@@ -12,15 +12,18 @@
 
 _Static_assert(NPF_MAX_CELLS == NP_MAX_CELLS, "npuzzle_fast.h's board bound is the domain's");
 
-enum np_heur_kind { NP_H_MANHATTAN, NP_H_LC, NP_H_PDB };
+/* NP_H_BETWEEN: Manhattan distance and linear conflicts toward a board b
+ * (dom_np_between_open), not toward the goal. */
+enum np_heur_kind { NP_H_MANHATTAN, NP_H_LC, NP_H_PDB, NP_H_BETWEEN };
 
 typedef struct np_heur {
     const np_dom *in;
     enum np_heur_kind kind;
     np_pdb *pdb;
     int reflect;   /* also look up the mirrored board (square boards) */
-    np_fast fast;  /* NP_H_MANHATTAN and NP_H_LC: the incremental update's table */
+    np_fast fast;  /* NP_H_MANHATTAN, NP_H_LC, NP_H_BETWEEN: the incremental update's table */
     npf_pdb pfast; /* NP_H_PDB: the tables as the update and searches read them */
+    uint8_t to[NP_MAX_CELLS + 1]; /* NP_H_BETWEEN: the board b */
 } np_heur;
 
 /* Largest table the default partition uses, in entries (bytes): 45 M for
@@ -191,6 +194,8 @@ int dom_np_heur_eval(const void *heur, const void *state)
         return manhattan(h->in, s);
     case NP_H_LC:
         return linear_conflicts(h->in, s);
+    case NP_H_BETWEEN:
+        return dom_np_between(h->in, s, h->to);
     default:
         return pdb_value(h, s);
     }
@@ -252,4 +257,33 @@ int dom_np_between(const void *inst, const void *a, const void *b)
         h += (dr < 0 ? -dr : dr) + (dc < 0 ? -dc : dc);
     }
     return h + all_conflicts(in, sa, row, col);
+}
+
+/* The update's table toward b: each tile's distance from every cell to its
+ * cell on b, b's rows and columns as the lines' targets. npf_delta then
+ * gives dom_np_between's value of a child from its parent's, as it gives
+ * lc's toward the goal (the blank is never the moved tile). */
+void *dom_np_between_open(const void *inst, const void *b)
+{
+    const np_dom *in = inst;
+    const uint8_t *sb = b;
+    np_heur *h = calloc(1, sizeof *h);
+    if (!h) {
+        dom_np_fail(in, DOM_ERR_NOMEM, "out of memory for an estimate between two boards");
+        return NULL;
+    }
+    h->in = in;
+    h->kind = NP_H_BETWEEN;
+    fast_fill(in, 1, &h->fast);
+    memcpy(h->to, sb, (size_t)in->cells + 1);
+    memcpy(h->fast.goal, sb, (size_t)in->cells + 1);
+    for (int c = 0; c < in->cells; c++) {
+        h->fast.goal_row[sb[c]] = (uint8_t)(c / in->w);
+        h->fast.goal_col[sb[c]] = (uint8_t)(c % in->w);
+    }
+    for (int c = 0; c < in->cells; c++)
+        for (int x = 0; x < in->cells; x++) /* tile sb[c] from cell x to c */
+            h->fast.dist[sb[c]][x] =
+                sb[c] ? (uint8_t)(abs(x / in->w - c / in->w) + abs(x % in->w - c % in->w)) : 0;
+    return h;
 }

@@ -18,6 +18,7 @@
  * states and moves, and which child comes next. */
 typedef struct {
     uint8_t *kids, *kmove, *kq;
+    int *kh; /* with a heuristic toward the end (bh): the children's values */
     int nkids, next;
 } frame;
 
@@ -31,6 +32,9 @@ struct gen_wida {
     srch_dom_heur *h;
     int scale;
     uint8_t *rel, *goal;
+    /* else, where the domain offers one, the estimate toward this window's
+     * end as a heuristic updated per move (dom_between_heur) */
+    dom_heur *bh;
     frame *f;
     uint8_t *path; /* the moves on the stack, f[k]'s chosen child's move */
     uint64_t work, budget;
@@ -39,11 +43,14 @@ struct gen_wida {
     int64_t next_bound;
 };
 
-static int frame_expand(gen_wida *w, int k, const uint8_t *state, int q)
+/* The children of `state` (estimate hs) into frame k. */
+static int frame_expand(gen_wida *w, int k, const uint8_t *state, int q, int hs)
 {
     frame *f = &w->f[k];
     f->nkids = dom_expand(w->d, state, q, f->kids, f->kmove, f->kq);
     f->next = 0;
+    for (int i = 0; w->bh && i < f->nkids; i++)
+        f->kh[i] = dom_heur_delta(w->bh, state, f->kmove[i], hs);
     if (++w->work > w->budget)
         return 1;
     if ((w->work & 1023) == 0 &&
@@ -66,9 +73,9 @@ static int estimate(gen_wida *w, const uint8_t *c, const uint8_t *z)
 /* One depth-first pass of f = g + between(s, z) <= bound: the length of
  * the path found (its moves in w->path), 0 for none, -1 when the budget
  * or the clock ran out. */
-static int bounded_pass(gen_wida *w, const uint8_t *a)
+static int bounded_pass(gen_wida *w, const uint8_t *a, int ha)
 {
-    if (frame_expand(w, 0, a, DOM_PRUNE_ROOT))
+    if (frame_expand(w, 0, a, DOM_PRUNE_ROOT, ha))
         return -1;
     int k = 0;
     while (k >= 0) {
@@ -82,14 +89,14 @@ static int bounded_pass(gen_wida *w, const uint8_t *a)
         w->path[k] = f->kmove[i];
         if (!memcmp(c, w->z, w->sb))
             return g;
-        int h = estimate(w, c, w->z);
+        int h = w->bh ? f->kh[i] : estimate(w, c, w->z);
         /* the frames end at the window's depth whatever the estimate */
         if (g + h > w->bound || k + 1 >= w->depth) {
             if (g + h < w->next_bound)
                 w->next_bound = g + h;
             continue;
         }
-        if (frame_expand(w, k + 1, c, f->kq[i]))
+        if (frame_expand(w, k + 1, c, f->kq[i], h))
             return -1;
         k++;
     }
@@ -102,6 +109,7 @@ void srch_gen_wida_free(gen_wida *w)
         free(w->f[k].kids);
         free(w->f[k].kmove);
         free(w->f[k].kq);
+        free(w->f[k].kh);
     }
     if (w) {
         free(w->f);
@@ -109,6 +117,7 @@ void srch_gen_wida_free(gen_wida *w)
         free(w->rel);
         free(w->goal);
         srch_dom_heur_free(w->h);
+        dom_heur_free(w->bh);
     }
     free(w);
 }
@@ -136,7 +145,8 @@ gen_wida *srch_gen_wida_new(const dom *d, int max_depth, const srch_dom_heur *h)
         w->f[k].kids = malloc((size_t)n * w->sb);
         w->f[k].kmove = malloc((size_t)n);
         w->f[k].kq = malloc((size_t)n);
-        bad = !w->f[k].kids || !w->f[k].kmove || !w->f[k].kq;
+        w->f[k].kh = malloc((size_t)n * sizeof *w->f[k].kh);
+        bad = !w->f[k].kids || !w->f[k].kmove || !w->f[k].kq || !w->f[k].kh;
     }
     if (bad) {
         srch_gen_wida_free(w);
@@ -162,13 +172,20 @@ int srch_gen_wida_run(gen_wida *w, const uint8_t *a, const uint8_t *z, int most,
         a = w->rel;
         z = w->goal;
     }
+    if (!w->h) { /* the window's end is new: so is the heuristic toward it */
+        int st;
+        dom_heur_free(w->bh);
+        if (!(w->bh = dom_between_heur(w->d, z, &st)) && st)
+            return st;
+    }
     w->z = z;
     w->work = 0;
     w->budget = budget;
     w->deadline = deadline;
     w->stopped = 0;
     int len = -1;
-    w->bound = estimate(w, a, z);
+    int ha = estimate(w, a, z);
+    w->bound = ha;
     while (w->bound <= most) {
         /* with only even cycles a path's length has the window's parity */
         if (step == 2 && (most - w->bound) % 2)
@@ -176,7 +193,7 @@ int srch_gen_wida_run(gen_wida *w, const uint8_t *a, const uint8_t *z, int most,
         if (w->bound > most)
             break;
         w->next_bound = INT64_MAX;
-        int k = bounded_pass(w, a);
+        int k = bounded_pass(w, a, ha);
         if (k != 0) {
             len = k;
             break;
