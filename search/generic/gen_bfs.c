@@ -526,12 +526,20 @@ static srch_limits rest_of(const anytime *a, int astar, int *over)
     return r;
 }
 
+/* The share of the time left that the windows of one incumbent may take:
+ * long IDA* windows on a path that is already locally shortest spend
+ * their whole budget each, and a clock they took entirely would leave no
+ * phase to find a better route (the excess that windows cannot remove). */
+#define SHORTCUT_SHARE 0.25
+
 /* A better solution r into res: shortened first (when on), reported. */
 static int take_solution(anytime *a, srch_dom_result *r)
 {
     srch_dom_result *res = a->res;
-    int st =
-        r->proven ? 0 : srch_dom_result_shortcut(a->d, a->start, &a->o->shortcut, a->deadline, r);
+    double now = hn_now(), until = a->deadline;
+    if (until > 0)
+        until = now + SHORTCUT_SHARE * (until > now ? until - now : 0);
+    int st = r->proven ? 0 : srch_dom_result_shortcut(a->d, a->start, &a->o->shortcut, until, r);
     if (st)
         return st;
     memcpy(res->moves, r->moves, (size_t)r->length);
