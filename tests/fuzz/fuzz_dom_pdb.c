@@ -60,8 +60,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     snprintf(path, sizeof path, "%s/%s", DIR_, READER[which].file);
     fuzz_write(path, data + 1, size - 1);
     dom_pdb_file_info info;
-    if (dom_pdb_file_read(path, &info) == 0 && info.entries == 0)
+    int read = dom_pdb_file_read(path, &info);
+    if (read == 0 && info.entries == 0)
         abort(); /* an accepted file has a table */
+    /* The loader rebuilds a file the reader refuses: a few milliseconds for
+     * the 2x3 groups, but 20 s of instrumented breadth-first search for the
+     * cube's pattern (a timeout under load). The first refused cube file is
+     * rebuilt (the cut seed, on replay); later ones end here. */
+    static int cube_rebuilt;
+    if (read && which == 1 && cube_rebuilt++) {
+        hn_error_clear();
+        return 0;
+    }
     int st;
     dom_heur *h = dom_heur_open(D[which], READER[which].heur, &st);
     if (!h)
