@@ -401,8 +401,8 @@ int heurnet_dom_opts_set(heurnet_dom_opts *o, int id, const char *value)
         return hn_fail(HN_ERR_ARG, "--%s needs a value", OPT_NAME[id]);
     const char **field = name_field(o, id);
     int st = 0;
-    if (field)
-        *field = value;
+    if (field) /* --prove off drops a recorded proof stage */
+        *field = id == HEURNET_DOM_OPT_PROVE && !strcmp(value, "off") ? NULL : value;
     else
         st = set_text(o, id, value);
     if (!st)

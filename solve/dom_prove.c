@@ -17,8 +17,8 @@ static int given(const heurnet_dom_opts *o, int id)
 int heurnet_dom_prove_finish(const heurnet_dom_search *s)
 {
     const heurnet_dom_opts *o = &s->o;
-    if (!o->prove)
-        return given(o, HEURNET_DOM_OPT_PROVE_AT)
+    if (!o->prove) /* a --prove-at of a proof stage turned off is moot */
+        return given(o, HEURNET_DOM_OPT_PROVE_AT) && !given(o, HEURNET_DOM_OPT_PROVE)
                    ? hn_fail(HN_ERR_ARG, "--prove-at needs --prove H (the proof's heuristic)")
                    : 0;
     if (o->algo == HEURNET_DOM_IDASTAR)

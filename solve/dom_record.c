@@ -94,16 +94,25 @@ heurnet_dom_search *heurnet_dom_record_config(const dom *d, const char *model, c
     return NULL;
 }
 
-int heurnet_dom_record_check(const dom *d, const char *model, const char *rec)
+/* The network loaded with its settings, the admissible heuristics opened:
+ * what solve would refuse is refused here. With proof 0 the proof stage's
+ * heuristic is left to the search that runs it: cube3's fsst is 1.67 GB,
+ * loaded once, and not built at all by a run that turns the stage off. */
+static int record_check(const dom *d, const char *model, const char *rec, int proof)
 {
     int st;
-    /* the network loaded with its settings, the admissible heuristics
-     * opened: what solve would refuse is refused here */
     heurnet_dom_search *v = heurnet_dom_record_config(d, model, rec, &st);
+    if (v && !proof)
+        v->o.prove = NULL;
     if (v)
         st = heurnet_dom_search_load(v);
     heurnet_dom_search_free(v);
     return st ? HN_ERR_ARG : 0;
+}
+
+int heurnet_dom_record_check(const dom *d, const char *model, const char *rec)
+{
+    return record_check(d, model, rec, 1);
 }
 
 /* The model's record into rec (cap bytes; "" when none). */
@@ -134,7 +143,7 @@ int heurnet_dom_record_use(heurnet_dom_search *s)
         return st;
     }
     /* a bad record is a bad file, as for the n-puzzle's models */
-    if (heurnet_dom_record_check(s->d, o->model, s->record))
+    if (record_check(s->d, o->model, s->record, 0))
         return hn_fail(HN_ERR_FORMAT,
                        "%s: the search recorded in its attribute '%s' is refused: %s", o->model,
                        HEURNET_DOM_RECORD_ATTR, hn_errmsg());

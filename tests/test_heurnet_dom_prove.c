@@ -135,6 +135,13 @@ static void refused(void)
     heurnet_dom_opts o;
     heurnet_dom_opts_default(&o);
     CHECK(heurnet_dom_opts_set(&o, HEURNET_DOM_OPT_PROVE_AT, "1.5") == HN_ERR_ARG);
+    /* off drops a proof stage given before (a model's record), with its share */
+    const char *off[] = {"domain", "npuzzle:3x3", "algo",  "beam", "prove-at", "0.5",
+                         "prove",  "manhattan",   "prove", "off",  NULL};
+    int st = 0;
+    heurnet_dom_search *s = open_words(off, &st);
+    CHECK_MSG(s && !heurnet_dom_search_settings(s)->prove, "--prove off: %s", hn_errmsg());
+    heurnet_dom_search_free(s);
     CHECK(heurnet_dom_opts_set(&o, HEURNET_DOM_OPT_PROVE_AT, "0.3") == 0 && o.prove_at == 0.3);
 }
 
