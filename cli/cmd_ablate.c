@@ -9,7 +9,6 @@
 
 #include "cli/cli.h"
 #include "cli/cmd_nn.h"
-#include "cli/predict_instances.h"
 #include "cli/train_common.h"
 #include "common/hn.h"
 #include "domains/dom.h"
@@ -349,7 +348,7 @@ static void on_message(int kind, const char *msg, void *user)
     if (kind == HEURNET_ABL_FAIL)
         fprintf(stderr, "heurnet: ablate: %s\n", msg); /* as cli_fail words it */
     else if (kind == HEURNET_ABL_BAD_LINE)
-        cli_inst_parse_err(msg, NULL);
+        fprintf(stderr, "heurnet: %s\n", msg); /* a bad line names its file */
     else
         fprintf(stderr, "heurnet ablate: %s\n", msg);
 }

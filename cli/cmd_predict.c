@@ -14,7 +14,6 @@
 #include "common/hn.h"
 #include "common/hn_h5.h"
 #include "nn/nn.h"
-#include "cli/predict_instances.h"
 
 /* A source of input rows of `width` floats. next() fills up to `cap` rows
  * and sets *rows (0 at the end); returns 0 or a status with hn_fail's message. */
@@ -133,9 +132,13 @@ static void help(void)
            "  --model F     model file [required]\n"
            "  --data F      HDF5 file with the input rows [required]\n"
            "  --x NAME      dataset of [rows, inputs] numbers [/x]\n"
-           "  --instances F instead of --data: puzzle instance file; prints id<TAB>prediction\n"
-           "  --goal G      goal layout of --instances boards: blank-first | blank-last\n"
-           "                (converted when the model's differs) [the model's]\n"
+           "  --instances F instead of --data: an instance file of the model's domain (or\n"
+           "                --domain's); prints id<TAB>estimate, the residual base added\n"
+           "  --domain D    the domain of --instances [the model's]\n"
+           "  --goal G      n-puzzle: goal layout of --instances boards, blank-first or\n"
+           "                blank-last (a model of the other layout reads them renamed)\n"
+           "                [the domain's]\n"
+           "  --engine E    --instances: float or q8 network layers [float]\n"
            "  --batch B     rows per network call [1024]\n"
            "  --threads T   BLAS threads [1]\n"
            "  -h, --help    this help\n");
@@ -175,40 +178,23 @@ done:
     return rc;
 }
 
-/* --instances: a square n-puzzle up to 5x5 (named by --domain or the
- * model) through its encoder, any other domain through the generic path. */
-static int predict_instances(const char *model, const char *file, const char *goal,
-                             const char *domain, int batch)
-{
-    char spec[512];
-    char *av[] = {"predict", "--model", (char *)model, NULL};
-    int rc = domain ? 0 : cli_dom_spec("predict", 3, av, spec, sizeof spec);
-    if (rc)
-        return rc;
-    if (domain)
-        snprintf(spec, sizeof spec, "%s", domain);
-    char *nv[8];
-    int nc;
-    if (!spec[0] || cli_dom_specialised(spec, 0, av, nv, &nc)) {
-        if (domain && !goal && strstr(spec, ":blank-last"))
-            goal = "blank-last";
-        return cli_predict_instances(model, file, goal, batch);
-    }
-    return cli_dom_predict(model, file, spec);
-}
-
 int cmd_predict(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"model", required_argument, NULL, 'm'},     {"data", required_argument, NULL, 'd'},
-        {"x", required_argument, NULL, 'x'},         {"batch", required_argument, NULL, 'b'},
-        {"threads", required_argument, NULL, 't'},   {"help", no_argument, NULL, 'h'},
-        {"instances", required_argument, NULL, 'i'}, {"goal", required_argument, NULL, 'g'},
-        {"domain", required_argument, NULL, 'D'},    {NULL, 0, NULL, 0}};
+    static const struct option opts[] = {{"model", required_argument, NULL, 'm'},
+                                         {"data", required_argument, NULL, 'd'},
+                                         {"x", required_argument, NULL, 'x'},
+                                         {"batch", required_argument, NULL, 'b'},
+                                         {"threads", required_argument, NULL, 't'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {"instances", required_argument, NULL, 'i'},
+                                         {"goal", required_argument, NULL, 'g'},
+                                         {"domain", required_argument, NULL, 'D'},
+                                         {"engine", required_argument, NULL, 'e'},
+                                         {NULL, 0, NULL, 0}};
     const char *model = NULL, *data = NULL, *xname = "/x", *instances = NULL, *goal = NULL,
                *domain = NULL;
     long batch = 1024, threads = 1;
-    int c;
+    int c, engine = SRCH_DOM_ENGINE_FLOAT;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         switch (c) {
@@ -229,6 +215,11 @@ int cmd_predict(int argc, char **argv)
             break;
         case 'D':
             domain = optarg;
+            break;
+        case 'e':
+            if (strcmp(optarg, "float") && strcmp(optarg, "q8"))
+                return cli_usage("predict", "--engine: float or q8, not '%s'", optarg);
+            engine = strcmp(optarg, "q8") ? SRCH_DOM_ENGINE_FLOAT : SRCH_DOM_ENGINE_Q8;
             break;
         case 'b':
             if (cli_parse_long(optarg, 1, 1 << 20, &batch))
@@ -252,7 +243,7 @@ int cmd_predict(int argc, char **argv)
     nn_blas_threads((int)threads);
     cli_log_init(0); /* a model without a checksum is read with a warning */
     if (instances)
-        return predict_instances(model, instances, goal, domain, (int)batch);
+        return cli_dom_predict(model, instances, domain, goal, engine, (int)batch);
     if (!data)
         return cli_usage("predict", "--data is required");
     int rc;

@@ -26,8 +26,12 @@ int cli_dom_specialised(const char *spec, int argc, char **argv, char **out, int
 /* The generic commands. */
 int cli_dom_solve(int argc, char **argv);
 int cli_dom_eval(int argc, char **argv);
-/* heurnet predict --instances on a domain: "id<TAB>estimate" per state. */
-int cli_dom_predict(const char *model, const char *file, const char *domain);
+/* heurnet predict --instances: "id<TAB>estimate" per state of FILE, on
+ * domain (NULL: the model's) in goal layout goal (NULL: the domain's),
+ * with network engine `engine` (enum srch_dom_engine), batch states per
+ * call. An exit code. */
+int cli_dom_predict(const char *model, const char *file, const char *domain, const char *goal,
+                    int engine, int batch);
 
 /* Options of the search (getopt long options 1000 + HEURNET_DOM_OPT_x,
  * solve/dom_search.h). */

@@ -123,6 +123,11 @@ int heurnet_dom_opts_set(heurnet_dom_opts *o, int id, const char *value);
  * small. */
 int heurnet_dom_model_domain(const char *path, char *spec, size_t cap);
 
+/* spec ("npuzzle:WxH[:layout]") in goal layout `goal` ("blank-first" or
+ * "blank-last") into out[cap] (may be spec itself): 0, or HN_ERR_ARG for
+ * another goal name, a domain without goal layouts, or no room. */
+int heurnet_dom_goal_spec(const char *spec, const char *goal, char *out, size_t cap);
+
 /* A search opened from settings. */
 typedef struct heurnet_dom_search heurnet_dom_search;
 
@@ -268,6 +273,18 @@ int heurnet_dom_solve_pairs(const dom *d, const uint8_t *states, size_t n, size_
  * width, or the status of what failed to load. */
 int heurnet_dom_estimate_states(const dom *d, const uint8_t *states, size_t n, size_t state_bytes,
                                 const char *heuristic, double *est);
+
+/* The estimates of model m (`name` in messages) for n states of d, given
+ * as heurnet_dom_solve_states takes them, into est[n]: what heurnet predict
+ * --instances prints, the residual base the model records added. engine
+ * SRCH_DOM_ENGINE_FLOAT: the model's dense float layers (nn_infer over the
+ * one-hot inputs, `batch` rows a call; the digits of an embedder's
+ * nn_infer); SRCH_DOM_ENGINE_Q8: the search's q8 network. A model of the
+ * domain's other n-puzzle goal layout reads the states renamed. 0, or a
+ * status with hn_errmsg(): HN_ERR_ARG / HN_ERR_SHAPE for a model of
+ * another domain, the status of a residual base that does not open. */
+int heurnet_dom_predict_states(const dom *d, const struct nn_model *m, const char *name,
+                               const uint8_t *states, size_t n, int engine, int batch, double *est);
 
 HEURNET_API_END
 

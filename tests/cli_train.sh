@@ -135,6 +135,17 @@ printf '# test\na 0 1 2 3 4 5 6 7 8\nb 1 2 3 4 5 6 7 8 0\n' >"$T/inst.txt"
 # board a is the blank-first goal, board b the blank-last goal: same prediction
 [ "$(cut -f2 "$T/p1" | head -1)" = "$(cut -f2 "$T/p2" | tail -1)" ] || fail "goal conversion: $(cat "$T/p1" "$T/p2")"
 expect 1 "xy_m.h5" "$HN" predict --model "$T/xy_m.h5" --instances "$T/inst.txt"
+# the file's layout named by its domain is --goal's; q8 stays within a tenth of a move of
+# float on these boards; --goal on a domain without layouts is misuse
+"$HN" predict --model "$T/m.h5" --instances "$T/inst.txt" --domain npuzzle:3x3:blank-last \
+    >"$T/p3" || fail "predict --domain npuzzle:3x3:blank-last failed"
+cmp -s "$T/p2" "$T/p3" || fail "--domain ...:blank-last differs from --goal: $(cat "$T/p2" "$T/p3")"
+"$HN" predict --model "$T/m.h5" --instances "$T/inst.txt" --engine q8 >"$T/p4" || fail "q8 failed"
+paste "$T/p1" "$T/p4" | awk '{ d = $2 - $4; if (d < -0.1 || d > 0.1 || $1 != $3) bad = 1 }
+    END { exit bad || NR != 2 }' || fail "q8 far from float: $(paste "$T/p1" "$T/p4")"
+expect 2 "no goal layouts" "$HN" predict --model "$T/m.h5" --instances "$T/inst.txt" \
+    --domain cube3 --goal blank-last
+expect 2 "float or q8" "$HN" predict --model "$T/m.h5" --instances "$T/inst.txt" --engine f16
 
 # ablate: two variants, Markdown table and CSV
 "$HN" ablate --data "$T/good.h5" --arch 81-16-1 --arch 81-16-1@amse:2 --dropout 0 --epochs 1 --batch 64 \

@@ -1,0 +1,30 @@
+/* A domain spec in another goal layout: the n-puzzle's --goal blank-first
+ * or blank-last as the ":blank-last" suffix of its spec, so the commands
+ * that take --goal (predict, eval, bench search) read a file of boards in
+ * either layout and a model of the other layout reads them renamed. */
+#include <stdio.h>
+#include <string.h>
+
+#include "common/hn.h"
+#include "solve/dom_search.h"
+
+int heurnet_dom_goal_spec(const char *spec, const char *goal, char *out, size_t cap)
+{
+    int last = goal && !strcmp(goal, "blank-last");
+    if (!goal || (!last && strcmp(goal, "blank-first")))
+        return hn_fail(HN_ERR_ARG, "the goal layout is blank-first or blank-last, not '%s'",
+                       goal ? goal : "");
+    if (strncmp(spec, "npuzzle:", 8))
+        return hn_fail(HN_ERR_ARG, "domain %s has no goal layouts (--goal is the n-puzzle's)",
+                       spec);
+    char base[512];
+    size_t n = strcspn(spec + 8, ":") + 8; /* "npuzzle:WxH" without its layout */
+    if (n >= sizeof base)
+        return hn_fail(HN_ERR_ARG, "domain spec '%.40s...' is too long", spec);
+    memcpy(base, spec, n);
+    base[n] = '\0';
+    if ((size_t)snprintf(out, cap, "%s%s", base, last ? ":blank-last" : "") >= cap)
+        return hn_fail(HN_ERR_ARG, "domain spec %s%s does not fit", base,
+                       last ? ":blank-last" : "");
+    return 0;
+}
