@@ -3,7 +3,6 @@
  * paths. One CSV line per round on stdout (and --log), progress on stderr,
  * checkpoints after every round and on Ctrl-C/SIGTERM. */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +12,7 @@
 #include "cli/cli.h"
 #include "cli/dom_cli.h"
 #include "cli/cmd_nn.h"
+#include "cli/opt.h"
 #include "search/generic/srch_dom.h"
 #include "train/trn.h"
 #include "train/trn_mpi.h"
@@ -38,424 +38,196 @@ struct avi_cli {
     nn_model *teacher_m;
 };
 
-static void help(const struct trn_avi_opts *o)
+/* --target-scale M,S */
+static int scale_parse(void *field, const char *v)
 {
-    printf("usage: heurnet avi --domain D | --puzzle N --arch SPEC -o MODEL.h5 [options]\n\n"
-           "Train a network heuristic without optimal labels, on any domain (every option\n"
-           "means the same on each). Prints one CSV line per round:\n"
-           "  round,steps,samples,loss,target_mean,target_max,floor_share,updated,updates,\n"
-           "  solved,boards,budget,walk,buffer,target_seconds,seconds,total_seconds,\n"
-           "  eval_mae,eval_exact\n\n"
-           "  --method M         davi (value iteration, DeepCubeA) | bootstrap (Arfaee et al.)\n"
-           "                     [davi]\n"
-           "  --domain D         any domain: npuzzle:4x4, npuzzle:6x6:blank-last, cube3,\n"
-           "                     ./libmine.so (heurnet domain list) [required, or --puzzle]\n"
-           "  --puzzle N         the n-puzzle: N = 8, 15, 24, 35, ... (--domain npuzzle:WxW)\n"
-           "  --goal G           with --puzzle: blank-first | blank-last [blank-first]\n"
-           "  --arch SPEC        network, e.g. 81-512-256-128-1 [required unless --init-from\n"
-           "                     or --resume]\n"
-           "  -o, --output F     model file to write at the end [required]\n"
-           "  --rounds R         rounds in total, resumed ones included [%d]\n"
-           "  --steps U          Adam steps per round (DAVI: target update period) [%d]\n"
-           "  --batch B          rows per Adam step [%d]\n"
-           "  --lr R             Adam learning rate [%g]\n"
-           "  --lr-decay D       learning rate lr * D^step [%g]\n"
-           "  --target-scale M,S output scaling of a fresh network, raw * S + M [0.9 T,\n"
-           "                     0.25 T for the domain's typical distance T (heurnet domain\n"
-           "                     info; 8-puzzle 19.8,5.5, 15-puzzle 47.7,13.25); with\n"
-           "                     --residual 0, T / 16]\n"
-           "  --floor H          admissible floor: targets max(H, ...); one of the domain's\n"
-           "                     heuristics, pdb:..., max:... (as heurnet solve) [none]\n"
-           "  --residual H       the network learns the correction to admissible H\n"
-           "                     (h = H + net; recorded as the model's residual attribute),\n"
-           "                     starting from net = 0; also needed on --resume/--init-from\n"
-           "                     of such a model; scale default 0,S/4 [none]\n"
-           "  --threads T        threads making targets / solving boards [%d]\n"
-           "  --blas-threads T   BLAS threads of the Adam steps (more than one only pays\n"
-           "                     on an idle machine) [%d]\n"
-           "  --seed S           weights and boards [%llu]\n"
-           "DAVI:\n"
-           "  --walk-max K       states are random walks of 0..K moves from the goal [%d]\n"
-           "                     (0..100000)\n"
-           "  --update-loss L    replace the target network only after a round whose loss\n"
-           "                     (moves^2) is below L; 0 = after every round [%g]\n"
-           "  --no-clamp         do not cap a target at its board's walk length\n"
-           "  --lookahead L      back up through L moves (1..3, with --table 1..4; no\n"
-           "                     immediate undo): y = min over L-move paths of L + h(leaf) [1]\n"
-           "  --states S         walk: random walks of 0..K moves; uniform[:F]: a share F\n"
-           "                     (default 1) drawn uniformly among all states (domains that\n"
-           "                     draw them; no distance known, no clamp), the rest by walks\n"
-           "                     [walk]\n"
-           "  --table            a small domain (up to 4.2 M states, e.g. the 8-puzzle's\n"
-           "                     181,440): after each target update evaluate the target\n"
-           "                     network on every state once; targets are then table\n"
-           "                     lookups (still min over moves of 1 + target network)\n"
-           "  --start-boards F   DAVI: a share of each round's states is a state of instance\n"
-           "                     file F (e.g. the solution paths of a search), walked\n"
-           "                     0..--start-walk moves on; no clamp [none]\n"
-           "  --start-share S    that share, with the uniform share at most 1 [0.5]\n"
-           "  --start-walk J     [10]\n"
-           "  --lr-cosine        anneal the lr to 0 along a half cosine within every round\n"
-           "                     (target period), restarting at lr * decay^step\n"
-           "  --integer-targets  round each child's network value to the nearest integer\n"
-           "                     (at least 0) before the min: the exact Bellman operator\n"
-           "                     of a unit-cost puzzle, so errors under 0.5 do not compound\n"
-           "  --targets T        bellman (the backup above) or walk (the walk\n"
-           "                     length itself, CayleyPy's diffusion distance: no backup,\n"
-           "                     walks only, no residual), or q:TEACHER.h5: a network with\n"
-           "                     one output per move, output m trained on the teacher's\n"
-           "                     value of the state after move m (0 at the goal), so one\n"
-           "                     row values all of a state's children; it starts as the\n"
-           "                     teacher (--init-from TEACHER.h5, its output repeated),\n"
-           "                     or distill:TEACHER.h5: the teacher's value of the state\n"
-           "                     itself (a student of another shape; with --residual H\n"
-           "                     both are corrections to H), or q: a network\n"
-           "                     with one output per move trained on Bellman values of\n"
-           "                     the children (each child's least 1 + output of the\n"
-           "                     target network over its moves, 1 next to the goal, the\n"
-           "                     floor, parity and clamp as above; --init-from a Q\n"
-           "                     network, or a one-output one repeated) [bellman]\n"
-           "  --parity H         distances have the parity of heuristic H (cube3:\n"
-           "                     parity, npuzzle: manhattan); each leaf value is rounded\n"
-           "                     to the nearest integer of that parity, so errors under 1\n"
-           "                     do not compound [none]\n"
-           "  --target-engine E  float or q8 (int8 layers, docs/inference.md) for\n"
-           "                     the target network's look-ahead values [float]\n"
-           "BOOTSTRAP:\n"
-           "  --boards N         states solved per round [%d]\n"
-           "  --budget N         expansions per state at the start (doubles when fewer than\n"
-           "                     --solved-min are solved) [%llu]\n"
-           "  --weight W         weighted A* f = g + W h with the network [%g]\n"
-           "  --walk L           walk length of the first states [%d]\n"
-           "  --walk-step S      growth when at least --raise were solved (up to\n"
-           "                     --walk-max) [%d]\n"
-           "  --raise F          [%g]\n"
-           "  --solved-min F     [%g]\n"
-           "  --buffer N         labelled states kept, oldest dropped [%llu]\n"
-           "Runs:\n"
-           "  --log FILE.csv     also write the round lines there (appended on --resume)\n"
-           "  --checkpoint F     written after every round and on Ctrl-C/SIGTERM; a\n"
-           "                     complete model file that can be used meanwhile; an\n"
-           "                     existing F is replaced only when it is --resume's file\n"
-           "                     or with --force\n"
-           "  --force            replace an existing --checkpoint file\n"
-           "  --resume F         continue a checkpoint (same method, domain, batch; --rounds\n"
-           "                     may be raised, other settings changed; also those of\n"
-           "                     earlier versions' --puzzle runs)\n"
-           "  --init-from M.h5   start from this model's weights and scaling\n"
-           "  --eval FILE        instances with optimal lengths: MAE and exact share of the\n"
-           "                     rounded network after every --eval-every rounds (only\n"
-           "                     reported, never trained on) [none]\n"
-           "  --eval-every N     [1]\n"
-           "  --quiet            no progress on stderr\n",
-           o->rounds, o->steps_per_round, o->batch, o->lr, o->lr_decay, o->threads, o->blas_threads,
-           (unsigned long long)o->seed, o->walk_max, o->update_loss, o->boards,
-           (unsigned long long)o->budget, o->weight, o->walk, o->walk_step, o->raise, o->solved_min,
-           (unsigned long long)o->buffer_max);
-    struct nn_layer_defaults d = o->defaults;
-    cli_arch_help(stdout, &d);
-    printf("  -h, --help         this help\n");
-#ifdef HEURNET_MPI
-    printf("Under mpirun -np N each rank makes 1/N of every round's targets (DAVI boards,\n"
-           "bootstrap searches), the ranks share them and each trains on 1/N of every batch\n"
-           "(--batch a multiple of N; --threads per rank); the result equals one process.\n"
-           "Rank 0 alone prints, logs and writes the checkpoint and the model.\n");
-#endif
-}
-
-enum {
-    O_METHOD = 1300,
-    O_PUZZLE,
-    O_GOAL,
-    O_ARCH,
-    O_ROUNDS,
-    O_STEPS,
-    O_BATCH,
-    O_LR,
-    O_LRD,
-    O_SCALE,
-    O_FLOOR,
-    O_PARITY,
-    O_THREADS,
-    O_SEED,
-    O_WALKMAX,
-    O_UPLOSS,
-    O_NOCLAMP,
-    O_INTTGT,
-    O_TGTENG,
-    O_BOARDS,
-    O_BUDGET,
-    O_WEIGHT,
-    O_WALK,
-    O_WALKSTEP,
-    O_RAISE,
-    O_SOLVED,
-    O_BUFFER,
-    O_LOG,
-    O_CKPT,
-    O_FORCE,
-    O_RESUME,
-    O_INIT,
-    O_EVAL,
-    O_EVALN,
-    O_QUIET,
-    O_BLAS,
-    O_RESIDUAL,
-    O_LOOKAHEAD,
-    O_STATES,
-    O_TARGETS,
-    O_TABLE,
-    O_LRCOS,
-    O_START,
-    O_DOMAIN,
-    O_STARTSH,
-    O_STARTWALK
-};
-
-static const struct option longopts[] = {CLI_ARCH_LONGOPTS,
-                                         {"method", required_argument, NULL, O_METHOD},
-                                         {"puzzle", required_argument, NULL, O_PUZZLE},
-                                         {"goal", required_argument, NULL, O_GOAL},
-                                         {"arch", required_argument, NULL, O_ARCH},
-                                         {"output", required_argument, NULL, 'o'},
-                                         {"rounds", required_argument, NULL, O_ROUNDS},
-                                         {"steps", required_argument, NULL, O_STEPS},
-                                         {"batch", required_argument, NULL, O_BATCH},
-                                         {"lr", required_argument, NULL, O_LR},
-                                         {"lr-decay", required_argument, NULL, O_LRD},
-                                         {"target-scale", required_argument, NULL, O_SCALE},
-                                         {"floor", required_argument, NULL, O_FLOOR},
-                                         {"parity", required_argument, NULL, O_PARITY},
-                                         {"residual", required_argument, NULL, O_RESIDUAL},
-                                         {"lookahead", required_argument, NULL, O_LOOKAHEAD},
-                                         {"states", required_argument, NULL, O_STATES},
-                                         {"targets", required_argument, NULL, O_TARGETS},
-                                         {"start-boards", required_argument, NULL, O_START},
-                                         {"domain", required_argument, NULL, O_DOMAIN},
-                                         {"start-share", required_argument, NULL, O_STARTSH},
-                                         {"start-walk", required_argument, NULL, O_STARTWALK},
-                                         {"table", no_argument, NULL, O_TABLE},
-                                         {"lr-cosine", no_argument, NULL, O_LRCOS},
-                                         {"threads", required_argument, NULL, O_THREADS},
-                                         {"blas-threads", required_argument, NULL, O_BLAS},
-                                         {"seed", required_argument, NULL, O_SEED},
-                                         {"walk-max", required_argument, NULL, O_WALKMAX},
-                                         {"update-loss", required_argument, NULL, O_UPLOSS},
-                                         {"no-clamp", no_argument, NULL, O_NOCLAMP},
-                                         {"integer-targets", no_argument, NULL, O_INTTGT},
-                                         {"target-engine", required_argument, NULL, O_TGTENG},
-                                         {"boards", required_argument, NULL, O_BOARDS},
-                                         {"budget", required_argument, NULL, O_BUDGET},
-                                         {"weight", required_argument, NULL, O_WEIGHT},
-                                         {"walk", required_argument, NULL, O_WALK},
-                                         {"walk-step", required_argument, NULL, O_WALKSTEP},
-                                         {"raise", required_argument, NULL, O_RAISE},
-                                         {"solved-min", required_argument, NULL, O_SOLVED},
-                                         {"buffer", required_argument, NULL, O_BUFFER},
-                                         {"log", required_argument, NULL, O_LOG},
-                                         {"checkpoint", required_argument, NULL, O_CKPT},
-                                         {"force", no_argument, NULL, O_FORCE},
-                                         {"resume", required_argument, NULL, O_RESUME},
-                                         {"init-from", required_argument, NULL, O_INIT},
-                                         {"eval", required_argument, NULL, O_EVAL},
-                                         {"eval-every", required_argument, NULL, O_EVALN},
-                                         {"quiet", no_argument, NULL, O_QUIET},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
-
-/* Integer options: the field they set and their range. */
-static int int_option(struct avi_cli *c, int opt, const char *arg)
-{
-    struct {
-        int opt;
-        int *p;
-        long lo, hi;
-        const char *name;
-    } t[] = {{O_PUZZLE, &c->puzzle, 3, 1023, "--puzzle"},
-             {O_ROUNDS, &c->o.rounds, 0, 100000000, "--rounds"},
-             {O_STEPS, &c->o.steps_per_round, 1, 10000000, "--steps"},
-             {O_BATCH, &c->o.batch, 2, 1000000, "--batch"},
-             {O_THREADS, &c->o.threads, 1, 256, "--threads"},
-             {O_BLAS, &c->o.blas_threads, 1, 256, "--blas-threads"},
-             {O_WALKMAX, &c->o.walk_max, 0, TRN_AVI_MAX_WALK, "--walk-max"},
-             {O_BOARDS, &c->o.boards, 1, 10000000, "--boards"},
-             {O_WALK, &c->o.walk, 1, TRN_AVI_MAX_WALK, "--walk"},
-             {O_WALKSTEP, &c->o.walk_step, 0, TRN_AVI_MAX_WALK, "--walk-step"},
-             {O_EVALN, &c->eval_every, 1, 100000000, "--eval-every"},
-             {O_STARTWALK, &c->o.start_walk, 0, TRN_AVI_MAX_WALK, "--start-walk"},
-             {O_LOOKAHEAD, &c->o.lookahead, 1, TRN_AVI_MAX_TABLE_LOOKAHEAD, "--lookahead"}};
-    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
-        if (t[i].opt != opt)
-            continue;
-        long v;
-        if (cli_parse_long(arg, t[i].lo, t[i].hi, &v))
-            return cli_usage("avi", "%s '%s' is not an integer in %ld..%ld", t[i].name, arg,
-                             t[i].lo, t[i].hi);
-        *t[i].p = (int)v;
-        return 1;
-    }
-    return 0;
-}
-
-/* Real options, each with its allowed range (lo < v <= hi, or lo <= v with incl). */
-static int real_option(struct avi_cli *c, int opt, const char *arg)
-{
-    struct {
-        int opt;
-        double *p;
-        double lo, hi;
-        int incl;
-        const char *name;
-    } t[] = {{O_LR, &c->o.lr, 0, 10, 0, "--lr"},
-             {O_LRD, &c->o.lr_decay, 0, 1, 0, "--lr-decay"},
-             {O_UPLOSS, &c->o.update_loss, 0, 1e12, 1, "--update-loss"},
-             {O_WEIGHT, &c->o.weight, 1, 1e6, 1, "--weight"},
-             {O_RAISE, &c->o.raise, 0, 1, 0, "--raise"},
-             {O_SOLVED, &c->o.solved_min, 0, 1, 1, "--solved-min"},
-             {O_STARTSH, &c->o.start_share, 0, 1, 1, "--start-share"}};
-    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
-        if (t[i].opt != opt)
-            continue;
-        double v;
-        if (cli_parse_double(arg, &v) || !(t[i].incl ? v >= t[i].lo : v > t[i].lo) ||
-            !(v <= t[i].hi))
-            return cli_usage("avi", "%s '%s' is out of range (%s%g..%g)", t[i].name, arg,
-                             t[i].incl ? "" : "above ", t[i].lo, t[i].hi);
-        *t[i].p = v;
-        return 1;
-    }
+    struct avi_cli *c = field;
+    char *end;
+    c->o.target_mean = strtod(v, &end);
+    if (end == v || *end != ',' || !isfinite(c->o.target_mean) ||
+        cli_parse_double(end + 1, &c->o.target_std) || !(c->o.target_std > 0))
+        return hn_fail(HN_ERR_ARG, "'%s' is not MEAN,STD with STD > 0", v);
+    c->scale_set = 1;
     return 0;
 }
 
 /* --targets bellman | walk | q | q:FILE | distill:FILE */
-static int targets_option(struct avi_cli *c, const char *arg)
+static int targets_parse(void *field, const char *v)
 {
-    int q = !strncmp(arg, "q:", 2);
-    if ((q && arg[2]) || (!strncmp(arg, "distill:", 8) && arg[8])) {
-        c->teacher = arg + (q ? 2 : 8);
+    struct avi_cli *c = field;
+    int q = !strncmp(v, "q:", 2);
+    if ((q && v[2]) || (!strncmp(v, "distill:", 8) && v[8])) {
+        c->teacher = v + (q ? 2 : 8);
         c->o.teacher_q = q;
-        return 1;
+        return 0;
     }
-    if (strcmp(arg, "bellman") && strcmp(arg, "walk") && strcmp(arg, "q"))
-        return cli_usage(
-            "avi", "--targets '%s' is not bellman, walk, q, q:TEACHER.h5 or distill:TEACHER.h5",
-            arg);
-    c->o.walk_targets = !strcmp(arg, "walk");
-    c->o.teacher_q = !strcmp(arg, "q");
+    if (strcmp(v, "bellman") && strcmp(v, "walk") && strcmp(v, "q"))
+        return hn_fail(HN_ERR_ARG,
+                       "'%s' is not bellman, walk, q, q:TEACHER.h5 or distill:TEACHER.h5", v);
+    c->o.walk_targets = !strcmp(v, "walk");
+    c->o.teacher_q = !strcmp(v, "q");
     c->teacher = NULL;
-    return 1;
+    return 0;
 }
 
 /* --states walk | uniform[:share] */
-static int states_option(struct avi_cli *c, const char *arg)
+static int states_parse(void *field, const char *v)
 {
-    double v = 1;
-    if (!strcmp(arg, "walk"))
-        v = 0;
-    else if (strncmp(arg, "uniform", 7) ||
-             (arg[7] && (arg[7] != ':' || cli_parse_double(arg + 8, &v) || !(v >= 0 && v <= 1))))
-        return cli_usage("avi", "--states '%s' is not walk or uniform[:SHARE] (0..1)", arg);
-    c->o.uniform_share = v;
-    return 1;
+    double share = 1;
+    if (!strcmp(v, "walk"))
+        share = 0;
+    else if (strncmp(v, "uniform", 7) || (v[7] && (v[7] != ':' || cli_parse_double(v + 8, &share) ||
+                                                   !(share >= 0 && share <= 1))))
+        return hn_fail(HN_ERR_ARG, "'%s' is not walk or uniform[:SHARE] (0..1)", v);
+    *(double *)field = share;
+    return 0;
 }
 
-static int other_option(struct avi_cli *c, int opt, const char *arg)
+#define AV(f) offsetof(struct avi_cli, f)
+#define MAXW TRN_AVI_MAX_WALK
+static const struct cli_opt avi_opts[] = {
+    CLI_ENUM("method", AV(o.method), "davi|bootstrap",
+             "davi (value iteration, DeepCubeA) or bootstrap (Arfaee et al.)"),
+    CLI_STR("domain", AV(domain), "D",
+            "any domain: npuzzle:4x4, npuzzle:6x6:blank-last, cube3, ./libmine.so (heurnet "
+            "domain list) [required, or --puzzle]"),
+    CLI_INT("puzzle", AV(puzzle), 3, 1023, "N",
+            "the n-puzzle: N = 8, 15, 24, 35, ... (--domain npuzzle:WxW) [none]"),
+    CLI_ENUM("goal", AV(goal), "blank-first|blank-last", "with --puzzle: the goal [blank-first]"),
+    CLI_STR("arch", AV(o.arch), "SPEC",
+            "network, e.g. 81-512-256-128-1 [required unless --init-from or --resume]"),
+    CLI_STRL('o', "output", AV(out), "F", "model file to write at the end [required]"),
+    CLI_INT("rounds", AV(o.rounds), 0, 100000000, "R", "rounds in total, resumed ones included"),
+    CLI_INT("steps", AV(o.steps_per_round), 1, 10000000, "U",
+            "Adam steps per round (DAVI: target update period)"),
+    CLI_INT("batch", AV(o.batch), 2, 1000000, "B", "rows per Adam step"),
+    CLI_REAL("lr", AV(o.lr), 0, 10, CLI_OPT_OPEN, "R", "Adam learning rate"),
+    CLI_REAL("lr-decay", AV(o.lr_decay), 0, 1, CLI_OPT_OPEN, "D", "learning rate lr * D^step"),
+    CLI_FN("target-scale", 0, scale_parse, "M,S",
+           "output scaling of a fresh network, raw * S + M [0.9 T, 0.25 T for the domain's "
+           "typical distance T (heurnet domain info; 8-puzzle 19.8,5.5, 15-puzzle 47.7,13.25); "
+           "with --residual 0, T / 16]"),
+    CLI_STR("floor", AV(floor), "H",
+            "admissible floor: targets max(H, ...); one of the domain's heuristics, pdb:..., "
+            "max:... (as heurnet solve) [none]"),
+    CLI_STR("residual", AV(residual), "H",
+            "the network learns the correction to admissible H (h = H + net; recorded as the "
+            "model's residual attribute), starting from net = 0; also needed on "
+            "--resume/--init-from of such a model; scale default 0,S/4 [none]"),
+    CLI_INT("threads", AV(o.threads), 1, 256, "T", "threads making targets / solving boards"),
+    CLI_INT("blas-threads", AV(o.blas_threads), 1, 256, "T",
+            "BLAS threads of the Adam steps (more than one only pays on an idle machine)"),
+    CLI_U64("seed", AV(o.seed), 0, "S", "weights and boards"),
+    CLI_TEXT("DAVI:"),
+    CLI_INT("walk-max", AV(o.walk_max), 0, MAXW, "K",
+            "states are random walks of 0..K moves from the goal"),
+    CLI_REAL("update-loss", AV(o.update_loss), 0, 1e12, 0, "L",
+             "replace the target network only after a round whose loss (moves^2) is below L; "
+             "0 = after every round"),
+    CLI_FLAG("no-clamp", AV(o.clamp), 0, "do not cap a target at its board's walk length"),
+    CLI_INT("lookahead", AV(o.lookahead), 1, TRN_AVI_MAX_TABLE_LOOKAHEAD, "L",
+            "back up through L moves (1..3, with --table 1..4; no immediate undo): y = min "
+            "over L-move paths of L + h(leaf)"),
+    CLI_FN("states", AV(o.uniform_share), states_parse, "S",
+           "walk: random walks of 0..K moves; uniform[:F]: a share F (default 1) drawn "
+           "uniformly among all states (domains that draw them; no distance known, no "
+           "clamp), the rest by walks [walk]"),
+    CLI_FLAG("table", AV(o.table), 1,
+             "a small domain (up to 4.2 M states, e.g. the 8-puzzle's 181,440): after each "
+             "target update evaluate the target network on every state once; targets are then "
+             "table lookups (still min over moves of 1 + target network)"),
+    CLI_STR("start-boards", AV(start), "F",
+            "DAVI: a share of each round's states is a state of instance file F (e.g. the "
+            "solution paths of a search), walked 0..--start-walk moves on; no clamp [none]"),
+    CLI_REAL("start-share", AV(o.start_share), 0, 1, 0, "S",
+             "that share, with the uniform share at most 1 [0.5]"),
+    CLI_INT("start-walk", AV(o.start_walk), 0, MAXW, "J", "[10]"),
+    CLI_FLAG("lr-cosine", AV(o.lr_cosine), 1,
+             "anneal the lr to 0 along a half cosine within every round (target period), "
+             "restarting at lr * decay^step"),
+    CLI_FLAG("integer-targets", AV(o.integer_targets), 1,
+             "round each child's network value to the nearest integer (at least 0) before the "
+             "min: the exact Bellman operator of a unit-cost puzzle, so errors under 0.5 do not "
+             "compound"),
+    CLI_FN("targets", 0, targets_parse, "T",
+           "bellman (the backup above) or walk (the walk length itself, CayleyPy's diffusion "
+           "distance: no backup, walks only, no residual), or q:TEACHER.h5: a network with one "
+           "output per move, output m trained on the teacher's value of the state after move m "
+           "(0 at the goal), so one row values all of a state's children; it starts as the "
+           "teacher (--init-from TEACHER.h5, its output repeated), or distill:TEACHER.h5: the "
+           "teacher's value of the state itself (a student of another shape; with --residual "
+           "H both are corrections to H), or q: a network with one output per move trained on "
+           "Bellman values of the children (each child's least 1 + output of the target "
+           "network over its moves, 1 next to the goal, the floor, parity and clamp as above; "
+           "--init-from a Q network, or a one-output one repeated) [bellman]"),
+    CLI_STR("parity", AV(parity), "H",
+            "distances have the parity of heuristic H (cube3: parity, npuzzle: manhattan); "
+            "each leaf value is rounded to the nearest integer of that parity, so errors under "
+            "1 do not compound [none]"),
+    CLI_ENUM("target-engine", AV(o.target_q8), "float|q8",
+             "float or q8 (int8 layers, docs/inference.md) for the target network's "
+             "look-ahead values"),
+    CLI_TEXT("BOOTSTRAP:"),
+    CLI_INT("boards", AV(o.boards), 1, 10000000, "N", "states solved per round"),
+    CLI_U64("budget", AV(o.budget), 1, "N",
+            "expansions per state at the start (doubles when fewer than --solved-min are "
+            "solved)"),
+    CLI_REAL("weight", AV(o.weight), 1, 1e6, 0, "W", "weighted A* f = g + W h with the network"),
+    CLI_INT("walk", AV(o.walk), 1, MAXW, "L", "walk length of the first states"),
+    CLI_INT("walk-step", AV(o.walk_step), 0, MAXW, "S",
+            "growth when at least --raise were solved (up to --walk-max)"),
+    CLI_REAL("raise", AV(o.raise), 0, 1, CLI_OPT_OPEN, "F", ""),
+    CLI_REAL("solved-min", AV(o.solved_min), 0, 1, 0, "F", ""),
+    CLI_U64("buffer", AV(o.buffer_max), 1, "N", "labelled states kept, oldest dropped"),
+    CLI_TEXT("Runs:"),
+    CLI_STR("log", AV(log), "FILE.csv", "also write the round lines there (appended on --resume)"),
+    CLI_STR("checkpoint", AV(o.checkpoint), "F",
+            "written after every round and on Ctrl-C/SIGTERM; a complete model file that can "
+            "be used meanwhile; an existing F is replaced only when it is --resume's file or "
+            "with --force"),
+    CLI_FLAG("force", AV(force), 1, "replace an existing --checkpoint file"),
+    CLI_STR("resume", AV(o.resume), "F",
+            "continue a checkpoint (same method, domain, batch; --rounds may be raised, other "
+            "settings changed; also those of earlier versions' --puzzle runs)"),
+    CLI_STR("init-from", AV(o.init), "M.h5", "start from this model's weights and scaling"),
+    CLI_STR("eval", AV(eval), "FILE",
+            "instances with optimal lengths: MAE and exact share of the rounded network after "
+            "every --eval-every rounds (only reported, never trained on) [none]"),
+    CLI_INT("eval-every", AV(eval_every), 1, 100000000, "N", ""),
+    CLI_FLAG("quiet", AV(quiet), 1, "no progress on stderr"),
+    CLI_TEXT("Network:"),
+    CLI_TABLE(cli_arch_opts, AV(o.defaults)),
+    CLI_END};
+
+/* Remember which architecture options were given: --resume refuses them
+ * when they describe another network than the checkpoint's (--init sets
+ * weights, not the shape). */
+static void arch_opt_note(void *base, const struct cli_opt *o, const char *arg)
 {
-    uint64_t u;
-    char *end;
-    switch (opt) {
-    case O_METHOD:
-        if (strcmp(arg, "davi") && strcmp(arg, "bootstrap"))
-            return cli_usage("avi", "--method '%s' is not davi or bootstrap", arg);
-        c->o.method = strcmp(arg, "davi") ? TRN_AVI_BOOT : TRN_AVI_DAVI;
-        return 1;
-    case O_GOAL:
-        if (strcmp(arg, "blank-first") && strcmp(arg, "blank-last"))
-            return cli_usage("avi", "--goal '%s' is not blank-first or blank-last", arg);
-        c->goal = !strcmp(arg, "blank-last");
-        return 1;
-    case O_SCALE:
-        c->o.target_mean = strtod(arg, &end);
-        if (end == arg || *end != ',' || !isfinite(c->o.target_mean) ||
-            cli_parse_double(end + 1, &c->o.target_std) || !(c->o.target_std > 0))
-            return cli_usage("avi", "--target-scale '%s' is not MEAN,STD with STD > 0", arg);
-        c->scale_set = 1;
-        return 1;
-    case O_SEED:
-    case O_BUDGET:
-    case O_BUFFER:
-        if (cli_parse_u64(arg, &u) || (opt != O_SEED && u == 0))
-            return cli_usage("avi", "'%s' is not a%s integer", arg,
-                             opt == O_SEED ? "n" : " positive");
-        *(opt == O_SEED ? &c->o.seed : opt == O_BUDGET ? &c->o.budget : &c->o.buffer_max) = u;
-        return 1;
-    case O_NOCLAMP:
-        c->o.clamp = 0;
-        return 1;
-    case O_INTTGT:
-        c->o.integer_targets = 1;
-        return 1;
-    case O_TGTENG:
-        if (strcmp(arg, "float") && strcmp(arg, "q8"))
-            return cli_usage("avi", "--target-engine '%s' is not float or q8", arg);
-        c->o.target_q8 = !strcmp(arg, "q8");
-        return 1;
-    case O_TABLE:
-        c->o.table = 1;
-        return 1;
-    case O_LRCOS:
-        c->o.lr_cosine = 1;
-        return 1;
-    case O_STATES:
-        return states_option(c, arg);
-    case O_TARGETS:
-        return targets_option(c, arg);
-    case O_QUIET:
-        c->quiet = 1;
-        return 1;
-    case O_ARCH:
-        c->o.arch = arg;
-        return 1;
-    case 'o':
-        c->out = arg;
-        return 1;
-    case O_FLOOR:
-        c->floor = arg;
-        return 1;
-    case O_PARITY:
-        c->parity = arg;
-        return 1;
-    case O_RESIDUAL:
-        c->residual = arg;
-        return 1;
-    case O_LOG:
-        c->log = arg;
-        return 1;
-    case O_CKPT:
-        c->o.checkpoint = arg;
-        return 1;
-    case O_FORCE:
-        c->force = 1;
-        return 1;
-    case O_RESUME:
-        c->o.resume = arg;
-        return 1;
-    case O_INIT:
-        c->o.init = arg;
-        return 1;
-    case O_EVAL:
-        c->eval = arg;
-        return 1;
-    case O_START:
-        c->start = arg;
-        return 1;
-    case O_DOMAIN:
-        c->domain = arg;
-        return 1;
-    default:
-        return 0;
-    }
+    struct avi_cli *c = base;
+    size_t n = strlen(c->arch_opts);
+    int arch = o >= cli_arch_opts && o < cli_arch_opts + 4;
+    if (arch)
+        snprintf(c->arch_opts + n, sizeof c->arch_opts - n, "%s--%s%s%s", n ? " " : "", o->name,
+                 o->kind == CLI_OPT_FLAG ? "" : " ", o->kind == CLI_OPT_FLAG ? "" : arg);
 }
+
+static const struct cli_opt_cmd avi_cmd = {
+    .cmd = "avi",
+    .usage = "avi --domain D | --puzzle N --arch SPEC -o MODEL.h5 [options]\n\n"
+             "Train a network heuristic without optimal labels, on any domain (every option\n"
+             "means the same on each). Prints one CSV line per round:\n"
+             "  round,steps,samples,loss,target_mean,target_max,floor_share,updated,updates,\n"
+             "  solved,boards,budget,walk,buffer,target_seconds,seconds,total_seconds,\n"
+             "  eval_mae,eval_exact\n\n",
+    .opts = avi_opts,
+#ifdef HEURNET_MPI
+    .epilog = "Under mpirun -np N each rank makes 1/N of every round's targets (DAVI boards,\n"
+              "bootstrap searches), the ranks share them and each trains on 1/N of every batch\n"
+              "(--batch a multiple of N; --threads per rank); the result equals one process.\n"
+              "Rank 0 alone prints, logs and writes the checkpoint and the model.\n",
+#endif
+    .seen = arch_opt_note};
 
 /* --puzzle N is the n-puzzle domain of its width (N + 1 a square). */
 static int puzzle_spec(const struct avi_cli *c, char *spec, size_t cap)
@@ -544,45 +316,10 @@ static int check_args(struct avi_cli *c)
     return 0;
 }
 
-/* Remember which architecture options were given: --resume refuses them
- * when they describe another network than the checkpoint's. */
-static void arch_opt_note(struct avi_cli *c, int opt, const char *arg)
-{
-    const char *name = opt == CLI_OPT_ACT       ? "--act"
-                       : opt == CLI_OPT_BN      ? "--bn"
-                       : opt == CLI_OPT_NOBN    ? "--no-bn"
-                       : opt == CLI_OPT_DROPOUT ? "--dropout"
-                                                : NULL; /* --init: weights, not shape */
-    size_t n = strlen(c->arch_opts);
-    if (name)
-        snprintf(c->arch_opts + n, sizeof c->arch_opts - n, "%s%s%s%s", n ? " " : "", name,
-                 arg ? " " : "", arg ? arg : "");
-}
-
 static int parse(int argc, char **argv, struct avi_cli *c)
 {
-    int opt;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-        if (opt == 'h') {
-            help(&c->o);
-            return -1;
-        }
-        int r = cli_arch_option("avi", opt, optarg, &c->o.defaults);
-        if (r == 1)
-            arch_opt_note(c, opt, optarg);
-        if (!r)
-            r = int_option(c, opt, optarg);
-        if (!r)
-            r = real_option(c, opt, optarg);
-        if (!r)
-            r = other_option(c, opt, optarg);
-        if (r != 1)
-            return r ? r : cli_usage("avi", "unknown option");
-    }
-    if (optind < argc)
-        return cli_usage("avi", "unexpected argument '%s'", argv[optind]);
-    return check_args(c);
+    int nargs, rc = cli_opt_parse(&avi_cmd, c, argc, argv, &nargs);
+    return rc ? rc : check_args(c);
 }
 
 /* ---- per-round output -------------------------------------------------- */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "cli/search_opts.h"
 #include "common/hn.h"
 
@@ -18,49 +19,30 @@ struct nn_layer_defaults cli_arch_defaults(void)
     return d;
 }
 
+#define ND(f) offsetof(struct nn_layer_defaults, f)
+/* The words are in enum nn_act's and enum nn_init's order. */
+const struct cli_opt cli_arch_opts[] = {
+    CLI_ENUM("act", ND(act), "linear|relu|elu|leaky", "hidden-layer activation"),
+    CLI_FLAG("bn", ND(bn), 1, "batch norm after the hidden dense layers"),
+    CLI_FLAG("no-bn", ND(bn), 0, "no batch norm"),
+    CLI_REAL("dropout", ND(dropout), 0, 1, CLI_OPT_FLOAT | CLI_OPT_BELOW, "P",
+             "hidden-layer dropout probability"),
+    CLI_ENUM("init", ND(init), "he|glorot", "kernel init"),
+    CLI_TEXT("  A layer in --arch may override these: 1024:relu,nobn,do=0.2\n"
+             "  (also alpha=A for the ELU alpha, eps=E for the batch-norm epsilon)."),
+    CLI_END};
+
 void cli_arch_help(FILE *out, const struct nn_layer_defaults *d)
 {
-    fprintf(out,
-            "  --act NAME       hidden-layer activation: elu, relu, linear [%s]\n"
-            "  --bn, --no-bn    batch norm after hidden dense layers [%s]\n"
-            "  --dropout P      hidden-layer dropout probability [%g]\n"
-            "  --init NAME      kernel init: he, glorot [%s]\n"
-            "  A layer in --arch may override these: 1024:relu,nobn,do=0.2\n"
-            "  (also alpha=A for the ELU alpha, eps=E for the batch-norm epsilon).\n",
-            nn_act_name(d->act), d->bn ? "--bn" : "--no-bn", (double)d->dropout,
-            d->init == NN_INIT_HE ? "he" : "glorot");
+    cli_opt_help_table(out, cli_arch_opts, d);
 }
 
 int cli_arch_option(const char *cmd, int opt, const char *arg, struct nn_layer_defaults *d)
 {
-    double v;
-    switch (opt) {
-    case CLI_OPT_ACT:
-        if (nn_act_parse(arg, &d->act))
-            return cli_usage(cmd, "--act: %s", hn_errmsg());
-        return 1;
-    case CLI_OPT_BN:
-        d->bn = 1;
-        return 1;
-    case CLI_OPT_NOBN:
-        d->bn = 0;
-        return 1;
-    case CLI_OPT_DROPOUT:
-        if (cli_parse_double(arg, &v) || v < 0.0 || v >= 1.0)
-            return cli_usage(cmd, "--dropout: expected a probability in [0, 1), got '%s'", arg);
-        d->dropout = (float)v;
-        return 1;
-    case CLI_OPT_INIT:
-        if (!strcmp(arg, "he"))
-            d->init = NN_INIT_HE;
-        else if (!strcmp(arg, "glorot"))
-            d->init = NN_INIT_GLOROT;
-        else
-            return cli_usage(cmd, "--init: expected he or glorot, got '%s'", arg);
-        return 1;
-    default:
+    static const char *const names[] = {"act", "bn", "no-bn", "dropout", "init"};
+    if (opt < CLI_OPT_ACT || opt > CLI_OPT_INIT)
         return 0;
-    }
+    return cli_opt_apply(cmd, cli_arch_opts, d, names[opt - CLI_OPT_ACT], arg) ? CLI_EXIT_USAGE : 1;
 }
 
 int cli_arch_parse(const char *cmd, const char *arch, const struct nn_layer_defaults *d,
@@ -359,7 +341,7 @@ int cli_subcmd_run(const char *cmd, const struct cli_subcmd *table, size_t n, in
         FILE *out = argc < 2 ? stderr : stdout;
         fprintf(out, "usage: heurnet %s <command> [options]\n\ncommands:\n", cmd);
         for (size_t i = 0; i < n; i++)
-            fprintf(out, "  %-7s %s\n", table[i].name, table[i].help);
+            fprintf(out, "  %-11s %s\n", table[i].name, table[i].help);
         return argc < 2 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
     }
     for (size_t i = 0; i < n; i++)

@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <stdio.h>
 
+#include "cli/opt.h"
 #include "nn/nn.h"
 
 enum { CLI_OPT_ACT = 1000, CLI_OPT_BN, CLI_OPT_NOBN, CLI_OPT_DROPOUT, CLI_OPT_INIT };
@@ -19,6 +20,9 @@ enum { CLI_OPT_ACT = 1000, CLI_OPT_BN, CLI_OPT_NOBN, CLI_OPT_DROPOUT, CLI_OPT_IN
         "init", required_argument, NULL, CLI_OPT_INIT                                              \
     }
 
+/* Those options as a table (cli/opt.h), their fields in a struct
+ * nn_layer_defaults. */
+extern const struct cli_opt cli_arch_opts[];
 /* Help lines for those options, with the defaults of `d`. */
 void cli_arch_help(FILE *out, const struct nn_layer_defaults *d);
 /* Apply one of the options above to d. Returns 1 if `opt` was one of them,

@@ -74,7 +74,7 @@ awk -F, 'FNR==1{next} /^6,/{v[++n]=$5} END{d=v[1]-v[2]; if(d<0)d=-d; exit !(n==2
     "$T/avi_float.csv" "$T/avi_q8.csv" ||
     fail "q8 targets differ from float: $(grep -h '^6,' "$T/avi_float.csv" "$T/avi_q8.csv")"
 grep -qx 'attr.avi_target_q8=1' <("$H" nn info "$T/p_q8.h5") || fail "q8 targets not recorded"
-expect 2 "is not float or q8" "$H" "${A[@]}" --rounds 1 --target-engine q4 -o "$T/x.h5"
+expect 2 "'q4' is not one of float, q8" "$H" "${A[@]}" --rounds 1 --target-engine q4 -o "$T/x.h5"
 # --parity: the cube's distance parity rounds the leaves, and is recorded
 "$H" avi --domain cube3 --arch 480-8-1 --steps 2 --batch 20 --walk-max 8 --rounds 2 --parity parity \
     -o "$T/c.h5" --quiet >"$T/c.csv" 2>"$T/avi.err" || fail "avi --parity: $(cat "$T/avi.err")"
