@@ -2,7 +2,6 @@
  * on the same data and split; compare them by means +- standard errors,
  * paired tests against a baseline, A* on boards with known optimal lengths
  * and plots. The CSV (one row per run) is the journal a rerun resumes. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,68 +23,8 @@ struct ablate {
     const char *plot;
 };
 
-static void help(const struct cli_train_cfg *c)
-{
-    printf(
-        "usage: heurnet ablate --data FILE.h5 (--arch SPEC | --grid G | --variants FILE)...\n"
-        "                      [--seeds N] [--baseline K] [--search FILE] [--jobs J] [options]\n\n"
-        "Train each variant with N seeds on the same data and split; print a Markdown table\n"
-        "of means +- standard errors over the seeds (parameters, epochs, train time, samples/s,\n"
-        "validation MSE, MAE, exact %%, over-estimate %%, the same on each --instances file, and\n"
-        "A* metrics with --search) and write a CSV with one row per run. The CSV is a journal:\n"
-        "the same command rerun after an interruption trains only the runs it lacks.\n\n"
-        "  --arch SPEC[@LOSS] a variant; @LOSS overrides --loss for it (e.g.\n"
-        "                     256-512-256-128-1@amse:2); repeatable\n"
-        "  --grid G           variants from a brace grid: '81-{64,128}-1@{mse,amse:4}' is four\n"
-        "                     variants (the first group varies slowest); repeatable\n"
-        "  --variants FILE    one SPEC[@LOSS] (or grid) a line, '#' comments\n"
-        "                     [%d variants at most in all]\n"
-        "  --seeds N          seeds per variant: --seed, --seed+1, ... (weights, order and\n"
-        "                     dropout; the split is the same for all) [1]\n"
-        "  --baseline K       compare every variant with variant K (1-based) over the paired\n"
-        "                     seeds: difference, 95 %% CI, paired t-test p, seeds for 80 %% power\n"
-        "  --instances FILE[@GOAL]  instance file with optimal lengths, GOAL its layout\n"
-        "                     (blank-first | blank-last) [the model's]; repeatable, up to %d\n"
-        "  --search FILE[@GOAL][:N]  A* with each trained model on the first N boards of FILE\n"
-        "                     that have a known optimal length [N = 50]: optimal share, mean\n"
-        "                     excess, mean expanded nodes, solved share, seconds per board\n"
-        "  --search-opts OPTS the settings of solve's ann: spec after the model, e.g.\n"
-        "                     'mirror,scale:100,delta:1,pdb:7-8' [none]\n"
-        "  --search-limit N   expanded nodes per board before A* gives up (counts as not\n"
-        "                     solved) [%d]\n"
-        "  --jobs J           runs in parallel, each in its own process with --threads BLAS\n"
-        "                     threads [1]\n"
-        "  --csv FILE         CSV output and journal [ablate.csv]\n"
-        "  --plot PREFIX      gnuplot PNGs: PREFIX-curves.png (validation MAE per epoch, mean\n"
-        "                     and +- standard error band), PREFIX-metrics.png (bars with\n"
-        "                     error bars), PREFIX-search.png (with --search)\n"
-        "  --save PREFIX      also save each model as PREFIX<variant>-<seed>.h5\n"
-        "                     (PREFIX<variant>.h5 with one seed)\n"
-        "Under mpirun -np N the runs the journal lacks are dealt round-robin over the ranks,\n"
-        "each running --jobs workers; rank 0 alone writes the CSV and prints the tables.\n",
-        HEURNET_ABL_MAX_VARIANTS, HEURNET_ABL_MAX_INST, 1000000);
-    cli_train_help(stdout, c);
-    printf("  -h, --help         this help\n");
-}
-
-enum {
-    OPT_ARCH = 1300,
-    OPT_INST,
-    OPT_CSV,
-    OPT_SAVE,
-    OPT_GRID,
-    OPT_VARIANTS,
-    OPT_SEEDS,
-    OPT_BASELINE,
-    OPT_SEARCH,
-    OPT_SEARCH_OPTS,
-    OPT_SEARCH_LIMIT,
-    OPT_JOBS,
-    OPT_PLOT
-};
-
 /* "FILE" or "FILE@blank-last" into buf and *goal (-1: not given). */
-static int file_goal(const char *opt, const char *arg, char *buf, size_t cap, int *goal)
+static int file_goal(const char *arg, char *buf, size_t cap, int *goal)
 {
     snprintf(buf, cap, "%s", arg);
     char *at = strrchr(buf, '@');
@@ -93,96 +32,119 @@ static int file_goal(const char *opt, const char *arg, char *buf, size_t cap, in
     if (at) {
         *at = '\0';
         if (strcmp(at + 1, "blank-first") && strcmp(at + 1, "blank-last"))
-            return cli_usage("ablate", "%s %s: '%s' is not blank-first or blank-last", opt, arg,
-                             at + 1);
+            return hn_fail(HN_ERR_ARG, "%s: '%s' is not blank-first or blank-last", arg, at + 1);
         *goal = !strcmp(at + 1, "blank-last");
     }
     return 0;
 }
 
-/* "FILE[@GOAL][:N]": a trailing ":digits" is the board count. */
-static int search_arg(struct ablate *a, const char *arg)
+/* --instances FILE[@GOAL], repeatable */
+static int inst_parse(void *field, const char *v)
 {
+    struct heurnet_ablate *r = field;
+    if (r->ninst >= HEURNET_ABL_MAX_INST)
+        return hn_fail(HN_ERR_ARG, "at most %d --instances files", HEURNET_ABL_MAX_INST);
+    int rc = file_goal(v, r->inst[r->ninst], sizeof r->inst[0], &r->goal[r->ninst]);
+    r->ninst += !rc;
+    return rc;
+}
+
+/* --search FILE[@GOAL][:N]: a trailing ":digits" is the board count. */
+static int search_parse(void *field, const char *v)
+{
+    struct heurnet_ablate *r = field;
     char buf[4096];
-    snprintf(buf, sizeof buf, "%s", arg);
+    snprintf(buf, sizeof buf, "%s", v);
     char *colon = strrchr(buf, ':');
     if (colon && colon[1] && strspn(colon + 1, "0123456789") == strlen(colon + 1)) {
         long n;
         if (cli_parse_long(colon + 1, 1, 1000000, &n))
-            return cli_usage("ablate", "--search %s: N must be 1..1000000", arg);
-        a->r.search_n = (int)n;
+            return hn_fail(HN_ERR_ARG, "%s: N must be 1..1000000", v);
+        r->search_n = (int)n;
         *colon = '\0';
     }
-    return file_goal("--search", buf, a->r.search, sizeof a->r.search, &a->r.search_goal);
+    return file_goal(buf, r->search, sizeof r->search, &r->search_goal);
 }
 
-static int parse_long_opt(const char *name, const char *arg, long lo, long hi, int *out)
+/* --arch, --grid and --variants add variants; a file that cannot be read
+ * is a failure (exit 1), a bad spec misuse. */
+static int variants_check(struct heurnet_ablate *r, int rc)
 {
-    long v;
-    if (cli_parse_long(arg, lo, hi, &v))
-        return cli_usage("ablate", "--%s: expected %ld..%ld, got '%s'", name, lo, hi, arg);
-    *out = (int)v;
-    return 0;
+    if (!rc && r->var.n > HEURNET_ABL_MAX_VARIANTS)
+        return hn_fail(HN_ERR_ARG, "too many variants");
+    return rc;
+}
+static int arch_parse(void *field, const char *v)
+{
+    return variants_check(field, trn_abl_list_add(&((struct heurnet_ablate *)field)->var, v));
+}
+static int grid_parse(void *field, const char *v)
+{
+    struct heurnet_ablate *r = field;
+    return variants_check(r, trn_abl_grid_expand(v, HEURNET_ABL_MAX_VARIANTS, &r->var));
+}
+static int variants_parse(void *field, const char *v)
+{
+    struct heurnet_ablate *r = field;
+    return variants_check(r, trn_abl_variants_read(v, HEURNET_ABL_MAX_VARIANTS, &r->var));
 }
 
-static int variants_add(struct ablate *a, int opt, const char *arg)
-{
-    int rc = opt == OPT_ARCH   ? trn_abl_list_add(&a->r.var, arg)
-             : opt == OPT_GRID ? trn_abl_grid_expand(arg, HEURNET_ABL_MAX_VARIANTS, &a->r.var)
-                               : trn_abl_variants_read(arg, HEURNET_ABL_MAX_VARIANTS, &a->r.var);
-    if (rc == HN_ERR_IO || rc == HN_ERR_NOMEM)
-        return cli_fail("ablate");
-    if (rc || a->r.var.n > HEURNET_ABL_MAX_VARIANTS)
-        return cli_usage("ablate", "%s", rc ? hn_errmsg() : "too many variants");
-    return 0;
-}
-
-static int option(struct ablate *a, int opt, const char *arg)
-{
-    uint64_t u;
-    switch (opt) {
-    case OPT_ARCH:
-    case OPT_GRID:
-    case OPT_VARIANTS:
-        return variants_add(a, opt, arg);
-    case OPT_INST:
-        if (a->r.ninst >= HEURNET_ABL_MAX_INST)
-            return cli_usage("ablate", "at most %d --instances files", HEURNET_ABL_MAX_INST);
-        if (file_goal("--instances", arg, a->r.inst[a->r.ninst], sizeof a->r.inst[0],
-                      &a->r.goal[a->r.ninst]))
-            return CLI_EXIT_USAGE;
-        a->r.ninst++;
-        return 0;
-    case OPT_SEEDS:
-        return parse_long_opt("seeds", arg, 1, HEURNET_ABL_MAX_SEEDS, &a->r.nseeds);
-    case OPT_BASELINE:
-        return parse_long_opt("baseline", arg, 1, HEURNET_ABL_MAX_VARIANTS, &a->r.baseline);
-    case OPT_JOBS:
-        return parse_long_opt("jobs", arg, 1, 64, &a->r.jobs);
-    case OPT_SEARCH:
-        return search_arg(a, arg);
-    case OPT_SEARCH_OPTS:
-        a->r.search_opts = arg;
-        return 0;
-    case OPT_SEARCH_LIMIT:
-        if (cli_parse_u64(arg, &u) || !u)
-            return cli_usage("ablate", "--search-limit: expected a positive integer, got '%s'",
-                             arg);
-        a->r.search_limit = u;
-        return 0;
-    case OPT_CSV:
-        a->r.csv = arg;
-        return 0;
-    case OPT_SAVE:
-        a->r.save = arg;
-        return 0;
-    case OPT_PLOT:
-        a->plot = arg;
-        return 0;
-    default:
-        return cli_usage("ablate", "unknown option");
-    }
-}
+#define AB(f) offsetof(struct ablate, f)
+static const struct cli_opt ablate_opts[] = {
+    CLI_FN("arch", AB(r), arch_parse, "SPEC[@LOSS]",
+           "a variant; @LOSS overrides --loss for it (e.g. 256-512-256-128-1@amse:2); "
+           "repeatable"),
+    CLI_FN("grid", AB(r), grid_parse, "G",
+           "variants from a brace grid: '81-{64,128}-1@{mse,amse:4}' is four variants (the "
+           "first group varies slowest); repeatable"),
+    CLI_FN("variants", AB(r), variants_parse, "FILE",
+           "one SPEC[@LOSS] (or grid) a line, '#' comments [" CLI_QUOTE(
+               HEURNET_ABL_MAX_VARIANTS) " variants at most in all]"),
+    CLI_INT("seeds", AB(r.nseeds), 1, HEURNET_ABL_MAX_SEEDS, "N",
+            "seeds per variant: --seed, --seed+1, ... (weights, order and dropout; the split "
+            "is the same for all)"),
+    CLI_INT("baseline", AB(r.baseline), 1, HEURNET_ABL_MAX_VARIANTS, "K",
+            "compare every variant with variant K (1-based) over the paired seeds: difference, "
+            "95 % CI, paired t-test p, seeds for 80 % power [none]"),
+    CLI_FN("instances", AB(r), inst_parse, "FILE[@GOAL]",
+           "instance file with optimal lengths, GOAL its layout (blank-first | blank-last) "
+           "[the model's]; repeatable, up to " CLI_QUOTE(HEURNET_ABL_MAX_INST)),
+    CLI_FN("search", AB(r), search_parse, "FILE[@GOAL][:N]",
+           "A* with each trained model on the first N boards of FILE that have a known optimal "
+           "length [N = 50]: optimal share, mean excess, mean expanded nodes, solved share, "
+           "seconds per board"),
+    CLI_STR("search-opts", AB(r.search_opts), "OPTS",
+            "the settings of solve's ann: spec after the model, e.g. "
+            "'mirror,scale:100,delta:1,pdb:7-8' [none]"),
+    CLI_U64("search-limit", AB(r.search_limit), 1, "N",
+            "expanded nodes per board before A* gives up (counts as not solved)"),
+    CLI_INT("jobs", AB(r.jobs), 1, 64, "J",
+            "runs in parallel, each in its own process with --threads BLAS threads"),
+    CLI_STR("csv", AB(r.csv), "FILE", "CSV output and journal"),
+    CLI_STR("plot", AB(plot), "PREFIX",
+            "gnuplot PNGs: PREFIX-curves.png (validation MAE per epoch, mean and +- standard "
+            "error band), PREFIX-metrics.png (bars with error bars), PREFIX-search.png (with "
+            "--search) [none]"),
+    CLI_STR("save", AB(r.save), "PREFIX",
+            "also save each model as PREFIX<variant>-<seed>.h5 (PREFIX<variant>.h5 with one "
+            "seed) [none]"),
+    CLI_TEXT("Training:"),
+    CLI_TABLE(cli_train_table, AB(c)),
+    CLI_END};
+static const struct cli_opt_cmd ablate_cmd = {
+    .cmd = "ablate",
+    .usage =
+        "ablate --data FILE.h5 (--arch SPEC | --grid G | --variants FILE)...\n"
+        "                      [--seeds N] [--baseline K] [--search FILE] [--jobs J] [options]\n\n"
+        "Train each variant with N seeds on the same data and split; print a Markdown table\n"
+        "of means +- standard errors over the seeds (parameters, epochs, train time, samples/s,\n"
+        "validation MSE, MAE, exact %, over-estimate %, the same on each --instances file, and\n"
+        "A* metrics with --search) and write a CSV with one row per run. The CSV is a journal:\n"
+        "the same command rerun after an interruption trains only the runs it lacks.\n\n",
+    .opts = ablate_opts,
+    .epilog =
+        "Under mpirun -np N the runs the journal lacks are dealt round-robin over the ranks,\n"
+        "each running --jobs workers; rank 0 alone writes the CSV and prints the tables.\n"};
 
 static int check_args(struct ablate *a)
 {
@@ -212,42 +174,8 @@ static int check_args(struct ablate *a)
 
 static int parse(int argc, char **argv, struct ablate *a)
 {
-    static const struct option opts[] = {
-        CLI_TRAIN_LONGOPTS,
-        CLI_ARCH_LONGOPTS,
-        {"arch", required_argument, NULL, OPT_ARCH},
-        {"grid", required_argument, NULL, OPT_GRID},
-        {"variants", required_argument, NULL, OPT_VARIANTS},
-        {"seeds", required_argument, NULL, OPT_SEEDS},
-        {"baseline", required_argument, NULL, OPT_BASELINE},
-        {"jobs", required_argument, NULL, OPT_JOBS},
-        {"instances", required_argument, NULL, OPT_INST},
-        {"search", required_argument, NULL, OPT_SEARCH},
-        {"search-opts", required_argument, NULL, OPT_SEARCH_OPTS},
-        {"search-limit", required_argument, NULL, OPT_SEARCH_LIMIT},
-        {"csv", required_argument, NULL, OPT_CSV},
-        {"plot", required_argument, NULL, OPT_PLOT},
-        {"save", required_argument, NULL, OPT_SAVE},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
-    int opt;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        int r = cli_train_option("ablate", &a->c, opt, optarg);
-        if (r == 1)
-            continue;
-        if (r)
-            return r;
-        if (opt == 'h') {
-            help(&a->c);
-            return -1;
-        }
-        if ((r = option(a, opt, optarg)))
-            return r;
-    }
-    if (optind < argc)
-        return cli_usage("ablate", "unexpected argument '%s'", argv[optind]);
-    return check_args(a);
+    int nargs, rc = cli_opt_parse(&ablate_cmd, a, argc, argv, &nargs);
+    return rc ? rc : check_args(a);
 }
 
 /* The domain the files are read through, and the search states: those

@@ -2,6 +2,7 @@
 #ifndef HN_CMD_EMP_H
 #define HN_CMD_EMP_H
 
+#include "cli/opt.h"
 #include "search/emp/emp.h"
 
 #define EMP_MAX_CLUE_ARGS 64
@@ -12,8 +13,8 @@ typedef struct {
     int clues[EMP_MAX_CLUE_ARGS][4];
 } emp_inst_opts;
 
-int emp_parse_format(const char *s, int *format);
-int emp_add_clue_arg(emp_inst_opts *io, const char *s);
+/* --format and --clue, the fields in an emp_inst_opts. */
+extern const struct cli_opt emp_inst_table[];
 /* Read the instance and add the clues; prints the reason and returns NULL on error. */
 srch_em_inst *emp_load(const char *path, const emp_inst_opts *io);
 
@@ -30,6 +31,18 @@ void emp_scorer_report(const struct srch_em_scorer *s);
 /* Load training instances, refusing the benchmark ones (instances/, marked
  * by a SOURCES.md) unless allow_shared; CLI exit code (reason printed). */
 int emp_load_training(char **paths, int n, int format, int allow_shared, srch_em_inst **in);
+/* What every kind of gen-data takes besides its sampler's settings. */
+typedef struct {
+    int format, quiet, allow_shared;
+    int decision; /* 0 move, 1 place, 2 break */
+    const char *out;
+} emp_data_args;
+/* Those options, the fields in an emp_data_args. */
+extern const struct cli_opt emp_data_table[];
+/* Parse a gen-data command (its options at base, d among them) and check
+ * that instances and -o are given: 0, -1 (help printed) or CLI_EXIT_USAGE. */
+int emp_data_parse(const struct cli_opt_cmd *c, void *base, const emp_data_args *d, int argc,
+                   char **argv, int *nargs);
 /* cmd_emp_place.c: `emp gen-data --decision place` and the place scorer's
  * glue in `emp solve`. */
 int cmd_emp_gendata_place(int argc, char **argv);

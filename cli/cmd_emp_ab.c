@@ -1,7 +1,6 @@
 /* heurnet emp ab-stats: the statistics of an A/B run of `emp solve` arms
  * over seeds (scripts/ab_emp_place.sh), computed by train/ablate_ab.c, as
  * one Markdown table. */
-#include <getopt.h>
 #include <stdio.h>
 
 #include "cli/cli.h"
@@ -21,31 +20,27 @@ static void print_line(const struct trn_abl_ab_line *l, void *user)
         printf(" %+.2f | %.3g | %.3g |\n", l->diff, l->paired_p, l->welch_p);
 }
 
+static const struct cli_opt ab_opts[] = {
+    CLI_STR("base", 0, "ARM", "the arm the others are compared with"), CLI_END};
+static const struct cli_opt_cmd ab_cmd = {
+    .cmd = "emp ab-stats",
+    .usage = "emp ab-stats [--base ARM] RESULTS\n\n"
+             "RESULTS: lines `INSTANCE ARM SEED VALUE` (# comments). Prints per instance\n"
+             "and arm the runs, mean, sd and standard error, and against the base arm\n"
+             "the mean difference, the paired t-test p-value (pairs by seed) and\n"
+             "Welch's t-test p-value (two-sided) as a Markdown table.\n\n",
+    .opts = ab_opts,
+    .max_args = 1};
+
 int cmd_emp_ab_stats(int argc, char **argv)
 {
-    static const struct option lo[] = {
-        {"base", required_argument, 0, 'b'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     const char *base = "off";
-    int ch;
-    optind = 1;
-    while ((ch = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-        if (ch == 'h') {
-            printf("usage: heurnet emp ab-stats [--base ARM] RESULTS\n\n"
-                   "RESULTS: lines `INSTANCE ARM SEED VALUE` (# comments). Prints per instance\n"
-                   "and arm the runs, mean, sd and standard error, and against the base arm\n"
-                   "the mean difference, the paired t-test p-value (pairs by seed) and\n"
-                   "Welch's t-test p-value (two-sided) as a Markdown table.\n\n"
-                   "  --base ARM   the arm the others are compared with [off]\n");
-            return CLI_EXIT_OK;
-        }
-        if (ch != 'b')
-            return cli_usage("emp ab-stats", "unknown option");
-        base = optarg;
-    }
-    if (argc - optind != 1)
+    int st, nargs, rc = cli_opt_parse(&ab_cmd, &base, argc, argv, &nargs);
+    if (rc)
+        return rc < 0 ? CLI_EXIT_OK : rc;
+    if (nargs != 1)
         return cli_usage("emp ab-stats", "expected one RESULTS file");
-    int st;
-    trn_abl_ab *ab = trn_abl_ab_read(argv[optind], &st);
+    trn_abl_ab *ab = trn_abl_ab_read(argv[1], &st);
     if (!ab)
         return cli_fail(st == HN_ERR_IO ? NULL : "emp ab-stats");
     printf("| instance | arm | runs | mean | sd | se | diff vs %s | paired p | Welch p |\n"

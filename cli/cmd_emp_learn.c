@@ -1,6 +1,5 @@
 /* heurnet emp gen-data: move-scorer data for the learned move scorer, and
  * the --scorer glue of `heurnet emp solve`. */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,122 +42,68 @@ void emp_scorer_report(const srch_em_scorer *s)
 
 /* ---- gen-data ----------------------------------------------------------- */
 
-static void gendata_help(FILE *f)
-{
-    dg_emp_moves_opts d = DG_EMP_MOVES_DEFAULTS;
-    fprintf(f,
-            "usage: heurnet emp gen-data [options] INSTANCE... -o MOVES.h5\n\n"
-            "Move-scorer training data: runs the local search on each instance (a state\n"
-            "budget, no time limit, so the file depends only on the seed); at every\n"
-            "perturbation step it labels a sample of the candidate moves with the gain\n"
-            "after a greedy continuation. Writes /x (emp-move-v1 features, float32\n"
-            "[n,%d]) and /y (gain in joins, float32 [n]) for `heurnet train --data`.\n"
-            "The benchmark instances in the repository's instances/ (META, Eternity II;\n"
-            "any folder marked by a SOURCES.md) are refused, so benchmarks stay out of\n"
-            "training: use `heurnet emp gen` instances.\n\n"
-            "  --moves-per-state M   candidates labelled per state [%d]\n"
-            "  --horizon H           greedy continuation steps [%d]\n"
-            "  --states N            states per instance [%d]\n"
-            "  --seed S              random seed [%llu]\n"
-            "  --ta-n N              TA iterations per cycle of the driving search [%d]\n"
-            "  --nodes N             BO/RO node limit of the driving search [%ld]\n"
-            "  --format meta|e2pieces  instance format [meta]\n"
-            "  --allow-shared        accept the benchmark instances (instances/)\n"
-            "  --decision move|place|break  what the data is for: move (this page), place\n"
-            "                        (the backtracker's candidate order) or break (its\n"
-            "                        break gate); see `emp gen-data --decision place --help`\n"
-            "                        [move]\n"
-            "  -o, --output FILE     dataset (required)\n"
-            "  -q, --quiet           no progress\n"
-            "  -h, --help            this help\n",
-            SRCH_EM_FEAT_DIM, d.moves_per_state, d.horizon, d.states, (unsigned long long)d.seed,
-            d.ta_n, d.nodes);
-}
-
 static void on_gen_progress(uint64_t done, uint64_t total, const char *extra, void *user)
 {
     (void)total;
     hn_progress_update(user, done, extra);
 }
 
-static int parse_gendata(int argc, char **argv, dg_emp_moves_opts *o, int *format, const char **out,
-                         int *quiet, int *allow_shared)
+#define ED(f) offsetof(emp_data_args, f)
+const struct cli_opt emp_data_table[] = {
+    CLI_ENUM("format", ED(format), "meta|e2pieces", "instance format"),
+    CLI_FLAG("allow-shared", ED(allow_shared), 1, "accept the benchmark instances (instances/)"),
+    CLI_ENUM("decision", ED(decision), "move|place|break",
+             "what the data is for: move (the local search's perturbation moves), place (the "
+             "backtracker's candidate order) or break (its break gate); each one's --help "
+             "lists its options"),
+    CLI_STRL('o', "output", ED(out), "FILE", "dataset [required]"),
+    CLI_FLAGL('q', "quiet", ED(quiet), 1, "no progress"),
+    CLI_END};
+
+typedef struct {
+    dg_emp_moves_opts o;
+    emp_data_args d;
+} gendata_args;
+
+#define GD(f) offsetof(gendata_args, f)
+static const struct cli_opt gendata_opts[] = {
+    CLI_INT("moves-per-state", GD(o.moves_per_state), 1, 100000, "M",
+            "candidates labelled per state"),
+    CLI_INT("horizon", GD(o.horizon), 0, 100000, "H", "greedy continuation steps"),
+    CLI_INT("states", GD(o.states), 1, 100000000, "N", "states per instance"),
+    CLI_U64("seed", GD(o.seed), 0, "S", "random seed"),
+    CLI_INT("ta-n", GD(o.ta_n), 0, 100000000, "N", "TA iterations per cycle of the driving search"),
+    CLI_LONG("nodes", GD(o.nodes), 1, 1L << 40, "N", "BO/RO node limit of the driving search"),
+    CLI_TABLE(emp_data_table, GD(d)),
+    CLI_END};
+static const struct cli_opt_cmd gendata_cmd = {
+    .cmd = "emp gen-data",
+    .usage =
+        "emp gen-data [options] INSTANCE... -o MOVES.h5\n\n"
+        "Move-scorer training data: runs the local search on each instance (a state\n"
+        "budget, no time limit, so the file depends only on the seed); at every\n"
+        "perturbation step it labels a sample of the candidate moves with the gain\n"
+        "after a greedy continuation. Writes /x (" SRCH_EM_FEAT_ENCODER " features, float32\n"
+        "[n," CLI_QUOTE(
+            SRCH_EM_FEAT_DIM) "]) and /y (gain in joins, float32 [n]) for `heurnet train --data`.\n"
+                              "The benchmark instances in the repository's instances/ (META, "
+                              "Eternity II;\n"
+                              "any folder marked by a SOURCES.md) are refused, so benchmarks stay "
+                              "out of\n"
+                              "training: use `heurnet emp gen` instances.\n\n",
+    .opts = gendata_opts,
+    .max_args = 1 << 20};
+
+int emp_data_parse(const struct cli_opt_cmd *c, void *base, const emp_data_args *d, int argc,
+                   char **argv, int *nargs)
 {
-    static const struct option lo[] = {{"moves-per-state", required_argument, 0, 'M'},
-                                       {"horizon", required_argument, 0, 'H'},
-                                       {"states", required_argument, 0, 'n'},
-                                       {"seed", required_argument, 0, 's'},
-                                       {"ta-n", required_argument, 0, 't'},
-                                       {"nodes", required_argument, 0, 'N'},
-                                       {"format", required_argument, 0, 'f'},
-                                       {"allow-shared", no_argument, 0, 'A'},
-                                       {"decision", required_argument, 0, 'D'},
-                                       {"output", required_argument, 0, 'o'},
-                                       {"quiet", no_argument, 0, 'q'},
-                                       {"help", no_argument, 0, 'h'},
-                                       {0, 0, 0, 0}};
-    const char *cmd = "emp gen-data";
-    long v;
-    int ch;
-    optind = 1;
-    while ((ch = getopt_long(argc, argv, "ho:q", lo, NULL)) != -1) {
-        switch (ch) {
-        case 'h':
-            gendata_help(stdout);
-            return -1;
-        case 'M':
-            if (cli_parse_long(optarg, 1, 100000, &v) < 0)
-                return cli_usage(cmd, "--moves-per-state must be 1..1e5, not '%s'", optarg);
-            o->moves_per_state = (int)v;
-            break;
-        case 'H':
-            if (cli_parse_long(optarg, 0, 100000, &v) < 0)
-                return cli_usage(cmd, "--horizon must be 0..1e5, not '%s'", optarg);
-            o->horizon = (int)v;
-            break;
-        case 'n':
-            if (cli_parse_long(optarg, 1, 100000000, &v) < 0)
-                return cli_usage(cmd, "--states must be 1..1e8, not '%s'", optarg);
-            o->states = (int)v;
-            break;
-        case 's':
-            if (cli_parse_u64(optarg, &o->seed) < 0)
-                return cli_usage(cmd, "--seed must be a non-negative integer");
-            break;
-        case 't':
-            if (cli_parse_long(optarg, 0, 100000000, &v) < 0)
-                return cli_usage(cmd, "--ta-n must be 0..1e8, not '%s'", optarg);
-            o->ta_n = (int)v;
-            break;
-        case 'N':
-            if (cli_parse_long(optarg, 1, 1L << 40, &o->nodes) < 0)
-                return cli_usage(cmd, "--nodes must be >= 1, not '%s'", optarg);
-            break;
-        case 'f':
-            if (emp_parse_format(optarg, format) < 0)
-                return cli_usage(cmd, "--format must be meta or e2pieces, not '%s'", optarg);
-            break;
-        case 'A':
-            *allow_shared = 1;
-            break;
-        case 'D':
-            if (strcmp(optarg, "move"))
-                return cli_usage(cmd, "--decision must be move, place or break, not '%s'", optarg);
-            break;
-        case 'o':
-            *out = optarg;
-            break;
-        case 'q':
-            *quiet = 1;
-            break;
-        default:
-            return cli_usage(cmd, "unknown option");
-        }
-    }
-    if (optind >= argc)
-        return cli_usage(cmd, "expected at least one INSTANCE");
-    if (!*out)
-        return cli_usage(cmd, "-o MOVES.h5 is required");
+    int rc = cli_opt_parse(c, base, argc, argv, nargs);
+    if (rc)
+        return rc;
+    if (!*nargs)
+        return cli_usage(c->cmd, "expected at least one INSTANCE");
+    if (!d->out)
+        return cli_usage(c->cmd, "-o %s is required", d->decision ? "PLACE.h5" : "MOVES.h5");
     return 0;
 }
 
@@ -222,26 +167,26 @@ int cmd_emp_gendata(int argc, char **argv)
     const char *decision = decision_arg(argc, argv);
     if (decision && (!strcmp(decision, "place") || !strcmp(decision, "break")))
         return cmd_emp_gendata_place(argc, argv);
-    dg_emp_moves_opts o = DG_EMP_MOVES_DEFAULTS;
-    int format = SRCH_EM_FORMAT_META, quiet = 0, allow_shared = 0;
-    const char *out = NULL;
-    int prc = parse_gendata(argc, argv, &o, &format, &out, &quiet, &allow_shared);
-    if (prc)
-        return prc < 0 ? CLI_EXIT_OK : prc;
-    int ninst = argc - optind, rc = CLI_EXIT_OK;
+    gendata_args a = {.o = DG_EMP_MOVES_DEFAULTS};
+    dg_emp_moves_opts *o = &a.o;
+    const char *out;
+    int ninst, rc = emp_data_parse(&gendata_cmd, &a, &a.d, argc, argv, &ninst);
+    if (rc)
+        return rc < 0 ? CLI_EXIT_OK : rc;
+    out = a.d.out;
     srch_em_inst **in = calloc((size_t)ninst, sizeof *in);
     if (!in)
         return cli_fail("out of memory");
-    rc = emp_load_training(argv + optind, ninst, format, allow_shared, in);
+    rc = emp_load_training(argv + 1, ninst, a.d.format, a.d.allow_shared, in);
     if (rc == CLI_EXIT_OK) {
-        cli_log_init(quiet);
+        cli_log_init(a.d.quiet);
         hn_stop_install();
         hn_progress *prog =
-            hn_progress_new("emp gen-data", (uint64_t)o.states * (uint64_t)ninst, quiet);
-        o.progress = on_gen_progress;
-        o.user = prog;
-        int st = dg_emp_moves_gen((const srch_em_inst *const *)in,
-                                  (const char *const *)(argv + optind), ninst, &o, out);
+            hn_progress_new("emp gen-data", (uint64_t)o->states * (uint64_t)ninst, a.d.quiet);
+        o->progress = on_gen_progress;
+        o->user = prog;
+        int st = dg_emp_moves_gen((const srch_em_inst *const *)in, (const char *const *)(argv + 1),
+                                  ninst, o, out);
         hn_progress_finish(prog);
         if (st != HN_OK)
             rc = cli_fail(out);

@@ -1,7 +1,6 @@
 /* heurnet emp milp / emp clique: the seed paper's exact formulations for
  * small instances — export (CPLEX LP, DIMACS) and solving (GLPK, the
  * max-clique local search), with one key=value record on stdout. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,88 +18,46 @@ typedef struct {
     int solve;
 } model_opts;
 
-static void milp_help(FILE *f)
-{
-    fprintf(f, "usage: heurnet emp milp [options] INSTANCE\n\n"
-               "The MILP (1)-(14) of Salassa et al. (min unmatched joins).\n\n"
-               "  --write FILE          write the model in CPLEX LP format\n"
-               "  --solve               solve it with GLPK\n"
-               "  --time S              GLPK limit in CPU seconds [60]\n"
-               "  -o, --output FILE     write GLPK's solution (with --solve)\n"
-               "  --format meta|e2pieces  instance format [meta]\n"
-               "  --clue P,R,C,ROT      fixed piece, repeatable\n"
-               "  -h, --help            this help\n");
-}
+#define MO(f) offsetof(model_opts, f)
+/* What both commands take. */
+static const struct cli_opt model_common[] = {
+    CLI_STR("write", MO(write), "FILE", "write the model (milp: CPLEX LP, clique: DIMACS) [none]"),
+    CLI_FLAG("solve", MO(solve), 1,
+             "solve it (milp: GLPK; clique: the heuristic, completing "
+             "the board)"),
+    CLI_STRL('o', "output", MO(out), "FILE", "write the solution (with --solve) [none]"),
+    CLI_TABLE(emp_inst_table, MO(io)), CLI_END};
+static const struct cli_opt milp_opts[] = {
+    CLI_REAL("time", MO(seconds), 0, 1e12, CLI_OPT_OPEN, "S", "GLPK limit in CPU seconds"),
+    CLI_TABLE(model_common, 0), CLI_END};
+static const struct cli_opt clique_opts[] = {
+    CLI_LONG("selections", MO(selections), 1, 1L << 40, "Q", "heuristic steps"),
+    CLI_U64("seed", MO(seed), 0, "S", "random seed"), CLI_TABLE(model_common, 0), CLI_END};
+static const struct cli_opt_cmd milp_cmd = {
+    .cmd = "emp milp",
+    .usage = "emp milp [options] INSTANCE\n\n"
+             "The MILP (1)-(14) of Salassa et al. (min unmatched joins).\n\n",
+    .opts = milp_opts,
+    .max_args = 1};
+static const struct cli_opt_cmd clique_cmd = {
+    .cmd = "emp clique",
+    .usage = "emp clique [options] INSTANCE\n\n"
+             "The max-clique graph of Salassa et al. (Section 2.2) and a max-clique local\n"
+             "search (greedy additions, plateau swaps with tabu, restarts).\n\n",
+    .opts = clique_opts,
+    .max_args = 1};
 
-static void clique_help(FILE *f)
+static int parse_model(int argc, char **argv, const struct cli_opt_cmd *c, model_opts *o)
 {
-    fprintf(f, "usage: heurnet emp clique [options] INSTANCE\n\n"
-               "The max-clique graph of Salassa et al. (Section 2.2) and a max-clique local\n"
-               "search (greedy additions, plateau swaps with tabu, restarts).\n\n"
-               "  --write FILE          write the graph in DIMACS format\n"
-               "  --solve               run the clique heuristic, complete the board\n"
-               "  --selections Q        heuristic steps [1000000]\n"
-               "  --seed S              random seed [1]\n"
-               "  -o, --output FILE     write the completed board (with --solve)\n"
-               "  --format meta|e2pieces  instance format [meta]\n"
-               "  --clue P,R,C,ROT      fixed piece, repeatable\n"
-               "  -h, --help            this help\n");
-}
-
-static int parse_model(int argc, char **argv, const char *cmd, model_opts *o)
-{
-    static const struct option lo[] = {
-        {"write", required_argument, 0, 'w'},  {"solve", no_argument, 0, 'S'},
-        {"time", required_argument, 0, 't'},   {"selections", required_argument, 0, 'q'},
-        {"seed", required_argument, 0, 's'},   {"output", required_argument, 0, 'o'},
-        {"format", required_argument, 0, 'f'}, {"clue", required_argument, 0, 'c'},
-        {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
-    int ch;
-    optind = 1;
-    while ((ch = getopt_long(argc, argv, "ho:", lo, NULL)) != -1) {
-        switch (ch) {
-        case 'h':
-            (strcmp(cmd, "emp milp") ? clique_help : milp_help)(stdout);
-            return -1;
-        case 'w':
-            o->write = optarg;
-            break;
-        case 'S':
-            o->solve = 1;
-            break;
-        case 'o':
-            o->out = optarg;
-            break;
-        case 't':
-            if (cli_parse_double(optarg, &o->seconds) < 0 || o->seconds <= 0)
-                return cli_usage(cmd, "--time must be seconds > 0, not '%s'", optarg);
-            break;
-        case 'q':
-            if (cli_parse_long(optarg, 1, 1L << 40, &o->selections) < 0)
-                return cli_usage(cmd, "--selections must be >= 1, not '%s'", optarg);
-            break;
-        case 's':
-            if (cli_parse_u64(optarg, &o->seed) < 0)
-                return cli_usage(cmd, "--seed must be a non-negative integer");
-            break;
-        case 'f':
-            if (emp_parse_format(optarg, &o->io.format) < 0)
-                return cli_usage(cmd, "--format must be meta or e2pieces, not '%s'", optarg);
-            break;
-        case 'c':
-            if (emp_add_clue_arg(&o->io, optarg) < 0)
-                return cli_usage(cmd, "--clue wants P,R,C,ROT, got '%s'", optarg);
-            break;
-        default:
-            return cli_usage(cmd, "unknown option");
-        }
-    }
-    if (argc - optind != 1)
-        return cli_usage(cmd, "expected one INSTANCE");
+    int nargs, rc = cli_opt_parse(c, o, argc, argv, &nargs);
+    if (rc)
+        return rc;
+    if (nargs != 1)
+        return cli_usage(c->cmd, "expected one INSTANCE");
     if (!o->write && !o->solve)
-        return cli_usage(cmd, "nothing to do: give --write FILE and/or --solve");
+        return cli_usage(c->cmd, "nothing to do: give --write FILE and/or --solve");
     if (o->out && !o->solve)
-        return cli_usage(cmd, "-o needs --solve");
+        return cli_usage(c->cmd, "-o needs --solve");
     return 0;
 }
 
@@ -120,13 +77,13 @@ static void model_end(model_run *r)
 }
 
 /* Parse, load and allocate; returns -1 to go on, otherwise the exit code. */
-static int model_begin(int argc, char **argv, const char *cmd, model_run *r)
+static int model_begin(int argc, char **argv, const struct cli_opt_cmd *c, model_run *r)
 {
     *r = (model_run){.o = {.seconds = 60, .selections = 1000000, .seed = 1}};
-    int prc = parse_model(argc, argv, cmd, &r->o);
+    int prc = parse_model(argc, argv, c, &r->o);
     if (prc)
         return prc < 0 ? CLI_EXIT_OK : prc;
-    r->path = argv[optind];
+    r->path = argv[1];
     r->in = emp_load(r->path, &r->o.io);
     if (!r->in)
         return CLI_EXIT_FAIL;
@@ -158,7 +115,7 @@ static int model_finish(model_run *r, int st, const char *what, double t0, doubl
 int cmd_emp_milp(int argc, char **argv)
 {
     model_run r;
-    int rc = model_begin(argc, argv, "emp milp", &r);
+    int rc = model_begin(argc, argv, &milp_cmd, &r);
     if (rc >= 0)
         return rc;
     rc = CLI_EXIT_OK;
@@ -186,7 +143,7 @@ int cmd_emp_milp(int argc, char **argv)
 int cmd_emp_clique(int argc, char **argv)
 {
     model_run r;
-    int st, rc = model_begin(argc, argv, "emp clique", &r);
+    int st, rc = model_begin(argc, argv, &clique_cmd, &r);
     if (rc >= 0)
         return rc;
     rc = CLI_EXIT_OK;

@@ -4,7 +4,6 @@
  * renamed, so a failure leaves no model file). Under mpirun the ranks train
  * data parallel and rank 0 alone prints and writes files. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,33 +52,41 @@ static void on_epoch(const struct trn_epoch *e, void *user)
     }
 }
 
-static void help(const struct cli_train_cfg *c)
-{
-    printf("usage: heurnet train --data FILE.h5 [--data MORE.h5 ...] --arch SPEC -o MODEL.h5 "
-           "[options]\n\n"
-           "Train a network on labelled rows; the best validation epoch's weights are saved.\n"
-           "Prints one CSV line per epoch on stdout:\n"
-           "  epoch,train_loss,val_loss,val_mae,val_exact,val_over,samples_per_s,seconds\n"
-           "(losses in target units squared, val_exact / val_over = share of validation rows\n"
-           "whose rounded prediction equals / exceeds the target).\n\n"
-           "  --arch SPEC        network, input width first, e.g. 256-512-256-1 [required\n"
-           "                     unless --init-from or --resume give it]\n"
-           "  -o, --output F     model file to write [required]\n"
-           "  --log FILE.csv     also write the epoch lines there (appended on --resume)\n"
-           "  --checkpoint F     write a checkpoint after each epoch and on Ctrl-C/SIGTERM\n"
-           "  --resume F         continue from a checkpoint (same data and settings;\n"
-           "                     --epochs may be raised)\n"
-           "  --init-from M.h5   start from this model's weights and target scaling\n"
-           "                     (fine-tuning with new settings; fresh optimizer)\n");
-    cli_train_help(stdout, c);
-    printf("  -h, --help         this help\n");
-#ifdef HEURNET_MPI
-    printf("Under mpirun -np N each rank trains on 1/N of every batch (the batch must be a\n"
-           "multiple of N; --threads is per rank); the result equals one process.\n");
-#endif
-}
+struct train_cli {
+    struct cli_train_cfg c;
+    const char *out, *log;
+};
 
-enum { OPT_ARCH = 1200, OPT_LOG, OPT_CKPT, OPT_RESUME, OPT_INIT };
+#define TR(f) offsetof(struct train_cli, f)
+static const struct cli_opt train_opts[] = {
+    CLI_STR("arch", TR(c.o.arch), "SPEC",
+            "network, input width first, e.g. 256-512-256-1 [required unless --init-from or "
+            "--resume give it]"),
+    CLI_STRL('o', "output", TR(out), "F", "model file to write [required]"),
+    CLI_STR("log", TR(log), "FILE.csv", "also write the epoch lines there (appended on --resume)"),
+    CLI_STR("checkpoint", TR(c.o.checkpoint), "F",
+            "write a checkpoint after each epoch and on Ctrl-C/SIGTERM"),
+    CLI_STR("resume", TR(c.o.resume), "F",
+            "continue from a checkpoint (same data and settings; --epochs may be raised)"),
+    CLI_STR("init-from", TR(c.o.init), "M.h5",
+            "start from this model's weights and target scaling (fine-tuning with new "
+            "settings; fresh optimizer)"),
+    CLI_TABLE(cli_train_table, TR(c)),
+    CLI_END};
+static const struct cli_opt_cmd train_cmd = {
+    .cmd = "train",
+    .usage = "train --data FILE.h5 [--data MORE.h5 ...] --arch SPEC -o MODEL.h5 [options]\n\n"
+             "Train a network on labelled rows; the best validation epoch's weights are saved.\n"
+             "Prints one CSV line per epoch on stdout:\n"
+             "  epoch,train_loss,val_loss,val_mae,val_exact,val_over,samples_per_s,seconds\n"
+             "(losses in target units squared, val_exact / val_over = share of validation rows\n"
+             "whose rounded prediction equals / exceeds the target).\n\n",
+    .opts = train_opts,
+#ifdef HEURNET_MPI
+    .epilog = "Under mpirun -np N each rank trains on 1/N of every batch (the batch must be a\n"
+              "multiple of N; --threads is per rank); the result equals one process.\n",
+#endif
+};
 
 /* Fail early when the output cannot be created, not after hours of training. */
 static int probe_output(const char *path)
@@ -119,54 +126,12 @@ static FILE *open_log(const char *path, int resume)
     return f;
 }
 
-static int parse(int argc, char **argv, struct cli_train_cfg *c, const char **out, const char **log)
+static int parse(int argc, char **argv, struct train_cli *t)
 {
-    static const struct option opts[] = {CLI_TRAIN_LONGOPTS,
-                                         CLI_ARCH_LONGOPTS,
-                                         {"arch", required_argument, NULL, OPT_ARCH},
-                                         {"output", required_argument, NULL, 'o'},
-                                         {"log", required_argument, NULL, OPT_LOG},
-                                         {"checkpoint", required_argument, NULL, OPT_CKPT},
-                                         {"resume", required_argument, NULL, OPT_RESUME},
-                                         {"init-from", required_argument, NULL, OPT_INIT},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
-    int opt;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
-        int r = cli_train_option("train", c, opt, optarg);
-        if (r == 1)
-            continue;
-        if (r)
-            return r;
-        switch (opt) {
-        case OPT_ARCH:
-            c->o.arch = optarg;
-            break;
-        case 'o':
-            *out = optarg;
-            break;
-        case OPT_LOG:
-            *log = optarg;
-            break;
-        case OPT_CKPT:
-            c->o.checkpoint = optarg;
-            break;
-        case OPT_RESUME:
-            c->o.resume = optarg;
-            break;
-        case OPT_INIT:
-            c->o.init = optarg;
-            break;
-        case 'h':
-            help(c);
-            return -1;
-        default:
-            return cli_usage("train", "unknown option");
-        }
-    }
-    if (optind < argc)
-        return cli_usage("train", "unexpected argument '%s'", argv[optind]);
+    struct cli_train_cfg *c = &t->c;
+    int nargs, rc = cli_opt_parse(&train_cmd, t, argc, argv, &nargs);
+    if (rc)
+        return rc;
     if (!c->ndata)
         return cli_usage("train", "--data FILE.h5 is required");
     if (c->o.init && c->o.resume)
@@ -176,7 +141,7 @@ static int parse(int argc, char **argv, struct cli_train_cfg *c, const char **ou
     struct nn_spec sp;
     if (c->o.arch && cli_arch_parse("train", c->o.arch, &c->o.defaults, &sp))
         return CLI_EXIT_USAGE;
-    if (!*out)
+    if (!t->out)
         return cli_usage("train", "-o MODEL.h5 is required");
     return 0;
 }
@@ -299,20 +264,19 @@ static int train(struct cli_train_cfg c, const char *out, const char *logp)
 
 int cmd_train(int argc, char **argv)
 {
-    struct cli_train_cfg c;
-    const char *out = NULL, *logp = NULL;
-    cli_train_cfg_init(&c);
-    int rc = parse(argc, argv, &c, &out, &logp);
+    struct train_cli t = {0};
+    cli_train_cfg_init(&t.c);
+    int rc = parse(argc, argv, &t);
     if (rc)
         return rc < 0 ? CLI_EXIT_OK : rc;
     if (!trn_mpi_launched())
-        return train(c, out, logp);
+        return train(t.c, t.out, t.log);
 #ifdef HEURNET_MPI
     struct trn_comm comm;
     if (trn_mpi_init(&comm))
         return cli_fail("train");
-    c.o.comm = &comm;
-    rc = train(c, out, logp);
+    t.c.o.comm = &comm;
+    rc = train(t.c, t.out, t.log);
     trn_mpi_finalize();
     return rc;
 #else

@@ -18,64 +18,20 @@ void cli_train_cfg_init(struct cli_train_cfg *c)
     c->val_fraction = 0.05;
 }
 
-void cli_train_help(FILE *out, const struct cli_train_cfg *c)
+/* --loss mse | amse:F */
+static int loss_parse(void *field, const char *v)
 {
-    const struct trn_opts *o = &c->o;
-    fprintf(out,
-            "  --data FILE.h5     dataset: /boards + /cost (n-puzzle, encoded npuzzle-onehot)\n"
-            "                     or /x + /y float rows; repeat for more files [required]\n"
-            "  --loss L           mse, or amse:F (over-estimates weigh F times) [mse]\n"
-            "  --batch B          rows per step [%d]\n"
-            "  --epochs E         passes over the training rows [%d]\n"
-            "  --lr R             Adam learning rate [%g]\n"
-            "  --lr-schedule S    constant | step | cosine [%s]\n"
-            "  --lr-step N        step: epochs between decays [%d]\n"
-            "  --lr-gamma G       step: factor per decay [%g]\n"
-            "  --lr-min F         cosine: final rate as a share of --lr [%g]\n"
-            "  --weight-decay W   decoupled weight decay (AdamW) [%g]\n"
-            "  --val-fraction F   share of rows (by hash of the row) held out [%g]\n"
-            "  --seed S           seed for weights, order and dropout [%llu]\n"
-            "  --threads T        BLAS threads (bit-identical results need the same T) [%d]\n"
-            "  --patience P       stop after P epochs without a better validation loss;\n"
-            "                     0 = off (the best epoch's weights are kept anyway) [%d]\n"
-            "  --sources LIST     keep only rows of these /source kinds, comma-separated:\n"
-            "                     random, path, random-walk, file, all [every row]\n"
-            "  --domain D         the domain of /states data (heurnet gen --domain); needed\n"
-            "                     for a plug-in, else the data's or --init-from's domain\n"
-            "  --allow-incomplete train on the committed rows of a dataset whose gen\n"
-            "                     has not finished (attribute complete=0) [refuse]\n"
-            "  --quiet            no progress on stderr\n",
-            o->batch, o->epochs, o->lr, trn_schedule_name(o->schedule), o->lr_step, o->lr_gamma,
-            o->lr_min, o->weight_decay, c->val_fraction, (unsigned long long)o->seed, o->threads,
-            o->patience);
-    cli_arch_help(out, &o->defaults);
+    struct trn_opts *o = field;
+    return trn_loss_parse(v, &o->loss, &o->over_weight);
 }
 
-static int parse_int(const char *cmd, const char *name, const char *arg, long lo, long hi, int *out)
-{
-    long v;
-    if (cli_parse_long(arg, lo, hi, &v))
-        return cli_usage(cmd, "--%s: expected %ld..%ld, got '%s'", name, lo, hi, arg);
-    *out = (int)v;
-    return 1;
-}
-
-static int parse_pos(const char *cmd, const char *name, const char *arg, double lo, double hi,
-                     double *out)
-{
-    double v;
-    if (cli_parse_double(arg, &v) || v < lo || v > hi)
-        return cli_usage(cmd, "--%s: expected a number in [%g, %g], got '%s'", name, lo, hi, arg);
-    *out = v;
-    return 1;
-}
-
-/* "random,path" -> bits 0 and 1 (the /source values of heurnet gen). */
-static int parse_sources(const char *cmd, const char *arg, unsigned *mask)
+/* --sources random,path,... -> bits 0, 1, ... (the /source values of heurnet gen). */
+static int sources_parse(void *field, const char *v)
 {
     static const char *const names[] = {"random", "path", "random-walk", "file", "all"};
+    unsigned *mask = field;
     char buf[256];
-    snprintf(buf, sizeof buf, "%s", arg);
+    snprintf(buf, sizeof buf, "%s", v);
     *mask = 0;
     for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         int k = -1;
@@ -83,77 +39,48 @@ static int parse_sources(const char *cmd, const char *arg, unsigned *mask)
             if (!strcmp(t, names[i]))
                 k = i;
         if (k < 0)
-            return cli_usage(cmd, "--sources: '%s' is not random, path, random-walk, file or all",
-                             t);
+            return hn_fail(HN_ERR_ARG, "'%s' is not random, path, random-walk, file or all", t);
         *mask |= 1u << k;
     }
-    if (!*mask)
-        return cli_usage(cmd, "--sources: empty list");
-    return 1;
+    return *mask ? 0 : hn_fail(HN_ERR_ARG, "empty list");
 }
 
-int cli_train_option(const char *cmd, struct cli_train_cfg *c, int opt, const char *arg)
-{
-    struct trn_opts *o = &c->o;
-    double v;
-    int r;
-    switch (opt) {
-    case CLI_TRN_DATA:
-        if (c->ndata >= CLI_TRAIN_MAX_DATA)
-            return cli_usage(cmd, "at most %d --data files", CLI_TRAIN_MAX_DATA);
-        c->data[c->ndata++] = arg;
-        return 1;
-    case CLI_TRN_LOSS:
-        if (trn_loss_parse(arg, &o->loss, &o->over_weight))
-            return cli_usage(cmd, "--loss: %s", hn_errmsg());
-        return 1;
-    case CLI_TRN_BATCH:
-        return parse_int(cmd, "batch", arg, 2, 1 << 16, &o->batch);
-    case CLI_TRN_EPOCHS:
-        return parse_int(cmd, "epochs", arg, 1, 1000000, &o->epochs);
-    case CLI_TRN_LR:
-        return parse_pos(cmd, "lr", arg, 1e-9, 10, &o->lr);
-    case CLI_TRN_SCHED:
-        if (trn_schedule_parse(arg, &o->schedule))
-            return cli_usage(cmd, "--lr-schedule: %s", hn_errmsg());
-        return 1;
-    case CLI_TRN_LRSTEP:
-        return parse_int(cmd, "lr-step", arg, 1, 1000000, &o->lr_step);
-    case CLI_TRN_LRGAMMA:
-        return parse_pos(cmd, "lr-gamma", arg, 1e-6, 1, &o->lr_gamma);
-    case CLI_TRN_LRMIN:
-        return parse_pos(cmd, "lr-min", arg, 0, 1, &o->lr_min);
-    case CLI_TRN_WD:
-        return parse_pos(cmd, "weight-decay", arg, 0, 1, &o->weight_decay);
-    case CLI_TRN_VAL:
-        if (cli_parse_double(arg, &v) || v < 0 || v >= 1)
-            return cli_usage(cmd, "--val-fraction: expected a number in [0, 1), got '%s'", arg);
-        c->val_fraction = v;
-        return 1;
-    case CLI_TRN_SEED:
-        if (cli_parse_u64(arg, &o->seed))
-            return cli_usage(cmd, "--seed: expected an unsigned integer, got '%s'", arg);
-        return 1;
-    case CLI_TRN_THREADS:
-        return parse_int(cmd, "threads", arg, 1, 256, &o->threads);
-    case CLI_TRN_PATIENCE:
-        return parse_int(cmd, "patience", arg, 0, 1000000, &o->patience);
-    case CLI_TRN_QUIET:
-        c->quiet = 1;
-        return 1;
-    case CLI_TRN_SOURCES:
-        return parse_sources(cmd, arg, &c->sources);
-    case CLI_TRN_DOMAIN:
-        c->domain = arg;
-        return 1;
-    case CLI_TRN_INCOMPLETE:
-        c->allow_incomplete = 1;
-        return 1;
-    default:
-        r = cli_arch_option(cmd, opt, arg, &o->defaults);
-        return r;
-    }
-}
+#define TC(f) offsetof(struct cli_train_cfg, f)
+/* The schedule's words are in enum trn_schedule's order. */
+const struct cli_opt cli_train_table[] = {
+    CLI_LIST("data", TC(data), CLI_TRAIN_MAX_DATA, TC(ndata), "FILE.h5",
+             "dataset: /boards + /cost (n-puzzle, encoded npuzzle-onehot) or /x + /y float "
+             "rows; repeat for more files [required]"),
+    CLI_FN("loss", TC(o), loss_parse, "L", "mse, or amse:F (over-estimates weigh F times) [mse]"),
+    CLI_INT("batch", TC(o.batch), 2, 1 << 16, "B", "rows per step"),
+    CLI_INT("epochs", TC(o.epochs), 1, 1000000, "E", "passes over the training rows"),
+    CLI_REAL("lr", TC(o.lr), 1e-9, 10, 0, "R", "Adam learning rate"),
+    CLI_ENUM("lr-schedule", TC(o.schedule), "constant|step|cosine", "the learning rate's course"),
+    CLI_INT("lr-step", TC(o.lr_step), 1, 1000000, "N", "step: epochs between decays"),
+    CLI_REAL("lr-gamma", TC(o.lr_gamma), 1e-6, 1, 0, "G", "step: factor per decay"),
+    CLI_REAL("lr-min", TC(o.lr_min), 0, 1, 0, "F", "cosine: final rate as a share of --lr"),
+    CLI_REAL("weight-decay", TC(o.weight_decay), 0, 1, 0, "W", "decoupled weight decay (AdamW)"),
+    CLI_REAL("val-fraction", TC(val_fraction), 0, 1, CLI_OPT_BELOW, "F",
+             "share of rows (by hash of the row) held out"),
+    CLI_U64("seed", TC(o.seed), 0, "S", "seed for weights, order and dropout"),
+    CLI_INT("threads", TC(o.threads), 1, 256, "T",
+            "BLAS threads (bit-identical results need the same T)"),
+    CLI_INT("patience", TC(o.patience), 0, 1000000, "P",
+            "stop after P epochs without a better validation loss; 0 = off (the best epoch's "
+            "weights are kept anyway)"),
+    CLI_FN("sources", TC(sources), sources_parse, "LIST",
+           "keep only rows of these /source kinds, comma-separated: random, path, random-walk, "
+           "file, all [every row]"),
+    CLI_STR("domain", TC(domain), "D",
+            "the domain of /states data (heurnet gen --domain); needed for a plug-in, else the "
+            "data's or --init-from's domain"),
+    CLI_FLAG("allow-incomplete", TC(allow_incomplete), 1,
+             "train on the committed rows of a dataset whose gen has not finished (attribute "
+             "complete=0) [refuse]"),
+    CLI_FLAG("quiet", TC(quiet), 1, "no progress on stderr"),
+    CLI_TEXT("Network:"),
+    CLI_TABLE(cli_arch_opts, TC(o.defaults)),
+    CLI_END};
 
 int cli_train_check_complete(const char *cmd, const struct cli_train_cfg *c, const trn_data *d)
 {

@@ -3,55 +3,12 @@
 #ifndef HN_CLI_TRAIN_COMMON_H
 #define HN_CLI_TRAIN_COMMON_H
 
-#include <getopt.h>
+#include "cli/opt.h"
 #include <stdio.h>
 
 #include "train/trn.h"
 
 #define CLI_TRAIN_MAX_DATA 256
-
-enum {
-    CLI_TRN_DATA = 1100,
-    CLI_TRN_LOSS,
-    CLI_TRN_BATCH,
-    CLI_TRN_EPOCHS,
-    CLI_TRN_LR,
-    CLI_TRN_SCHED,
-    CLI_TRN_LRSTEP,
-    CLI_TRN_LRGAMMA,
-    CLI_TRN_LRMIN,
-    CLI_TRN_WD,
-    CLI_TRN_VAL,
-    CLI_TRN_SEED,
-    CLI_TRN_THREADS,
-    CLI_TRN_PATIENCE,
-    CLI_TRN_QUIET,
-    CLI_TRN_SOURCES,
-    CLI_TRN_INCOMPLETE,
-    CLI_TRN_DOMAIN
-};
-
-#define CLI_TRAIN_LONGOPTS                                                                         \
-    {"data", required_argument, NULL, CLI_TRN_DATA},                                               \
-        {"loss", required_argument, NULL, CLI_TRN_LOSS},                                           \
-        {"batch", required_argument, NULL, CLI_TRN_BATCH},                                         \
-        {"epochs", required_argument, NULL, CLI_TRN_EPOCHS},                                       \
-        {"lr", required_argument, NULL, CLI_TRN_LR},                                               \
-        {"lr-schedule", required_argument, NULL, CLI_TRN_SCHED},                                   \
-        {"lr-step", required_argument, NULL, CLI_TRN_LRSTEP},                                      \
-        {"lr-gamma", required_argument, NULL, CLI_TRN_LRGAMMA},                                    \
-        {"lr-min", required_argument, NULL, CLI_TRN_LRMIN},                                        \
-        {"weight-decay", required_argument, NULL, CLI_TRN_WD},                                     \
-        {"val-fraction", required_argument, NULL, CLI_TRN_VAL},                                    \
-        {"seed", required_argument, NULL, CLI_TRN_SEED},                                           \
-        {"threads", required_argument, NULL, CLI_TRN_THREADS},                                     \
-        {"patience", required_argument, NULL, CLI_TRN_PATIENCE},                                   \
-        {"quiet", no_argument, NULL, CLI_TRN_QUIET},                                               \
-        {"sources", required_argument, NULL, CLI_TRN_SOURCES},                                     \
-        {"domain", required_argument, NULL, CLI_TRN_DOMAIN},                                       \
-    {                                                                                              \
-        "allow-incomplete", no_argument, NULL, CLI_TRN_INCOMPLETE                                  \
-    }
 
 struct cli_train_cfg {
     struct trn_opts o;
@@ -65,9 +22,8 @@ struct cli_train_cfg {
 };
 
 void cli_train_cfg_init(struct cli_train_cfg *c);
-void cli_train_help(FILE *out, const struct cli_train_cfg *c);
-/* Apply one option: 1 handled, 0 not one of ours, CLI_EXIT_USAGE printed. */
-int cli_train_option(const char *cmd, struct cli_train_cfg *c, int opt, const char *arg);
+/* The options (cli/opt.h), the fields in a struct cli_train_cfg. */
+extern const struct cli_opt cli_train_table[];
 /* Refuse data from an unfinished heurnet gen unless --allow-incomplete:
  * 0, or CLI_EXIT_FAIL with the message printed. */
 int cli_train_check_complete(const char *cmd, const struct cli_train_cfg *c, const trn_data *d);

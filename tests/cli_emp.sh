@@ -50,7 +50,7 @@ good | tail -n 9 | awk '{print $3, $4, $1, $2}' >"$T/e2.txt"
 expect_re 0 "score=[0-9]+ joins=12 violations=0" "$H" emp score --format e2pieces "$T/e2.txt" "$T/e2.sol"
 good | tail -n 8 | awk '{print $3, $4, $1, $2}' >"$T/e2bad.txt"
 expect_re 1 "e2bad.txt: 8 pieces: no W x H board fits" "$H" emp score --format e2pieces "$T/e2bad.txt" /dev/null
-expect_re 2 "--format must be meta or e2pieces" "$H" emp score --format xml "$T/ok.txt" /dev/null
+expect_re 2 "--format: 'xml' is not one of meta, e2pieces" "$H" emp score --format xml "$T/ok.txt" /dev/null
 
 # solution files
 "$H" emp clique "$T/ok.txt" --solve --selections 1000 -o "$T/ok.sol" >/dev/null 2>&1
@@ -68,23 +68,23 @@ expect_re 1 "cell \(0,0\): piece [0-9]+ rotation [0-9] has a grey side inside th
 
 # clues
 expect_re 1 "clue 0,1,1,0 breaks the frame rule" "$H" emp score --clue 0,1,1,0 "$T/ok.txt" "$T/ok.sol"
-expect_re 2 "--clue wants P,R,C,ROT" "$H" emp score --clue 1,2 "$T/ok.txt" "$T/ok.sol"
+expect_re 2 "--clue: '1,2' is not P,R,C,ROT" "$H" emp score --clue 1,2 "$T/ok.txt" "$T/ok.sol"
 expect_re 1 "clue piece 40 out of range" "$H" emp solve --clue 40,1,1,0 "$T/ok.txt" -o "$T/x.sol"
 
 # options
 expect_re 0 "--time S +time limit in seconds \[30\]" "$H" emp solve --help
 expect_re 0 "--selections Q" "$H" emp clique --help
 expect_re 2 "-o SOLUTION is required" "$H" emp solve "$T/ok.txt"
-expect_re 2 "--time must be seconds" "$H" emp solve --time -3 "$T/ok.txt" -o "$T/x.sol"
-expect_re 2 "--start must be random, greedy or backtrack" "$H" emp solve --start foo "$T/ok.txt" -o "$T/x.sol"
-expect_re 2 "--walk-temp must be 0..1000" "$H" emp solve --walk-temp -1 "$T/ok.txt" -o "$T/x.sol"
-expect_re 2 "--restart must be seconds >= 0" "$H" emp solve --restart -2 "$T/ok.txt" -o "$T/x.sol"
+expect_re 2 "--time: '-3' is not a number in \[0, " "$H" emp solve --time -3 "$T/ok.txt" -o "$T/x.sol"
+expect_re 2 "--start: 'foo' is not random, greedy or backtrack" "$H" emp solve --start foo "$T/ok.txt" -o "$T/x.sol"
+expect_re 2 "--walk-temp: '-1' is not a number in \[0, 1000\]" "$H" emp solve --walk-temp -1 "$T/ok.txt" -o "$T/x.sol"
+expect_re 2 "--restart: '-2' is not a number in \[0, " "$H" emp solve --restart -2 "$T/ok.txt" -o "$T/x.sol"
 expect_re 2 "--reheat needs --restart" "$H" emp solve --reheat 0.25 "$T/ok.txt" -o "$T/x.sol"
-expect_re 2 "--reheat must be a temperature" "$H" emp solve --restart 5 --reheat -1 "$T/ok.txt" -o "$T/x.sol"
-expect_re 2 "--break-from must be a fraction 0..1" "$H" emp solve --break-from 2 "$T/ok.txt" -o "$T/x.sol"
-expect_re 2 "--breaks must be 0..1e5" "$H" emp solve --breaks -1 "$T/ok.txt" -o "$T/x.sol"
+expect_re 2 "--reheat: '-1' is not a number in \[0, 1000\]" "$H" emp solve --restart 5 --reheat -1 "$T/ok.txt" -o "$T/x.sol"
+expect_re 2 "--break-from: '2' is not a number in \[0, 1\]" "$H" emp solve --break-from 2 "$T/ok.txt" -o "$T/x.sol"
+expect_re 2 "--breaks: '-1' is not an integer in 0..100000" "$H" emp solve --breaks -1 "$T/ok.txt" -o "$T/x.sol"
 expect_re 2 "nothing to do" "$H" emp milp "$T/ok.txt"
-expect_re 2 "unknown command 'frobnicate'" "$H" emp frobnicate
+expect_re 2 "unknown emp command 'frobnicate'" "$H" emp frobnicate
 [ -e "$T/x.sol" ] && { echo "FAIL: a failed run left x.sol"; fails=$((fails + 1)); }
 
 # gen -> solve -> score; the shared META file and Eternity II's clue

@@ -23,7 +23,7 @@ h5dump -d y "$T/b2.h5" 2>/dev/null | tail -n +2 >"$T/y2"
 grep -q "( 12 )" "$T/y1" && cmp -s "$T/y1" "$T/y2" || fail "same seed, other labels (or no /y of 12 rows)"
 
 expect_re 2 "is a benchmark instance" "$H" emp gen-data $small "$DATA/emp/meta_12x12.txt" -o "$T/x.h5"
-expect_re 2 "--decision must be move, place or break" \
+expect_re 2 "--decision: 'other' is not one of move, place, break" \
     "$H" emp gen-data --decision other "$T/g8.txt" -o "$T/x.h5"
 expect_re 0 "--decision break" "$H" emp gen-data --decision break --help
 
@@ -41,11 +41,11 @@ expect_re 0 "scorer_threshold=1e\+06 scorer_calls=[0-9]+ scorer_hits=[0-9]+ scor
 expect_re 0 "score=" "$H" emp score "$T/g8.txt" "$T/s.sol"
 expect_re 0 "scorer_calls=0 scorer_hits=[1-9][0-9]* scorer_allowed=[1-9][0-9]* scorer_denied=[1-9]" \
     "$H" emp solve -q --cpu --time 0.3 --scorer "$T/break.h5" --scorer-gate random:0.5 "$T/g8.txt" -o "$T/s.sol"
-expect_re 2 "--scorer-gate random:P wants P in 0..1" \
+expect_re 2 "--scorer-gate: random:P wants P in 0..1" \
     "$H" emp solve --scorer-gate random:1.5 --scorer "$T/break.h5" "$T/g8.txt" -o "$T/s.sol"
-expect_re 2 "--scorer-gate must be a number or off" \
+expect_re 2 "--scorer-gate: '(x|inf)' is not a number, off or random:P" \
     "$H" emp solve --scorer-gate x --scorer "$T/break.h5" "$T/g8.txt" -o "$T/s.sol"
-expect_re 2 "--scorer-gate must be a number or off" \
+expect_re 2 "--scorer-gate: '(x|inf)' is not a number, off or random:P" \
     "$H" emp solve --scorer-gate inf --scorer "$T/break.h5" "$T/g8.txt" -o "$T/s.sol"
 expect_re 2 "needs --start backtrack" \
     "$H" emp solve -q --time 0.3 --start greedy --scorer "$T/break.h5" "$T/g8.txt" -o "$T/s.sol"

@@ -20,8 +20,8 @@ a=$(grep -o 'y_mean=[^ ]*' "$T/out")
 # usage errors and bad input
 expect_re 2 "is a benchmark instance" "$H" emp gen-data $small "$DATA/emp/meta_12x12.txt" -o "$T/x.h5"
 [ -e "$T/x.h5" ] && { echo "FAIL: output written for a refused instance"; fails=$((fails + 1)); }
-expect_re 2 "--decision must be" "$H" emp gen-data --decision other "$T/g8.txt" -o "$T/x.h5"
-expect_re 2 "--runs must be" "$H" emp gen-data $small --runs 0 "$T/g8.txt" -o "$T/x.h5"
+expect_re 2 "--decision: 'other' is not one of" "$H" emp gen-data --decision other "$T/g8.txt" -o "$T/x.h5"
+expect_re 2 "--runs: '0' is not an integer in 1..1000" "$H" emp gen-data $small --runs 0 "$T/g8.txt" -o "$T/x.h5"
 expect_re 0 "--probe-nodes N" "$H" emp gen-data --decision place --help
 expect_re 1 "g8.txt: not an HDF5 file" "$H" emp train-place --data "$T/g8.txt" -o "$T/x.h5"
 
@@ -34,7 +34,7 @@ grep -q "start=backtrack" "$T/out" || { echo "FAIL: the place model did not sele
 expect_re 0 "score=" "$H" emp score "$T/g8.txt" "$T/s.sol"
 expect_re 2 "needs --start backtrack" \
     "$H" emp solve -q --time 0.3 --start greedy --scorer "$T/place.h5" "$T/g8.txt" -o "$T/s.sol"
-expect_re 2 "--scorer-temp must be" \
+expect_re 2 "--scorer-temp: '-1' is not a number" \
     "$H" emp solve -q --time 0.3 --scorer-temp -1 --scorer "$T/place.h5" "$T/g8.txt" -o "$T/s.sol"
 # the shipped move scorer still loads as one
 if [ -f "$SRC/models/emp-move-scorer.h5" ]; then
@@ -45,7 +45,7 @@ fi
 # the other places of issue 21: the colour bound, scorer-picked walk moves, STAGE restarts
 expect_re 0 "scan_pruned=[0-9]+" "$H" emp solve -q --cpu --time 0.3 --start backtrack --scan-bound parity \
     "$T/g8.txt" -o "$T/s.sol"
-expect_re 2 "--scan-bound must be none, dead or parity" \
+expect_re 2 "--scan-bound: 'some' is not one of none, dead, parity" \
     "$H" emp solve --scan-bound some "$T/g8.txt" -o "$T/s.sol"
 expect_re 2 "--walk-choose needs a move model" "$H" emp solve --walk 10 --walk-choose 4 "$T/g8.txt" -o "$T/s.sol"
 expect_re 2 "--walk-choose needs a move model; .* is a place model" \
@@ -55,7 +55,7 @@ if [ -f "$SRC/models/emp-move-scorer.h5" ]; then
         --scorer "$SRC/models/emp-move-scorer.h5" "$T/g8.txt" -o "$T/s.sol"
 fi
 expect_re 2 "--stage and --stage-log need --restart" "$H" emp solve --stage 4 "$T/g8.txt" -o "$T/s.sol"
-expect_re 2 "--stage-weights wants 9 numbers" \
+expect_re 2 "--stage-weights: wants 9 numbers" \
     "$H" emp solve --restart 1 --stage 4 --stage-weights 1,2,3 "$T/g8.txt" -o "$T/s.sol"
 expect_re 0 "restarts=[0-9]" "$H" emp solve -q --cpu --time 0.5 --restart 0.01 --stage 4 --walk 10000 \
     --stage-weights 0,1,0,0,0,0,0,-1,0 --stage-log "$T/stage.tsv" "$T/g8.txt" -o "$T/s.sol"

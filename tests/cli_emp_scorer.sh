@@ -21,8 +21,8 @@ a=$(grep -o 'y_mean=[^ ]*' "$T/out")
 expect_re 2 "is a benchmark instance" "$H" emp gen-data $small "$DATA/emp/meta_12x12.txt" -o "$T/x.h5"
 [ -e "$T/x.h5" ] && { echo "FAIL: output written for a refused instance"; fails=$((fails + 1)); }
 expect_re 2 "-o MOVES.h5 is required" "$H" emp gen-data "$T/g6.txt"
-expect_re 2 "--horizon must be" "$H" emp gen-data --horizon -1 "$T/g6.txt" -o "$T/x.h5"
-expect_re 2 "--moves-per-state must be" "$H" emp gen-data --moves-per-state 0 "$T/g6.txt" -o "$T/x.h5"
+expect_re 2 "--horizon: '-1' is not an integer in 0..100000" "$H" emp gen-data --horizon -1 "$T/g6.txt" -o "$T/x.h5"
+expect_re 2 "--moves-per-state: '0' is not an integer in 1..100000" "$H" emp gen-data --moves-per-state 0 "$T/g6.txt" -o "$T/x.h5"
 expect_re 1 "nothere.txt" "$H" emp gen-data "$T/nothere.txt" -o "$T/x.h5"
 expect_re 0 "--moves-per-state M" "$H" emp gen-data --help
 
