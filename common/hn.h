@@ -203,6 +203,33 @@ int hn_path_is_special(const char *path);
  * status with a message naming the lock file. */
 int hn_lock_take(const char *path, int wait, int *waited);
 void hn_lock_release(int fd); /* accepts a negative descriptor */
+/* Release the lock and remove its file (a cache keeps no lock files): a
+ * process waiting for it then locks a fresh file. Accepts fd < 0. */
+void hn_lock_drop(const char *path, int fd);
+
+/* ---- cache files ------------------------------------------------------- */
+
+/* How a file of the cache folder is read and made. load: 0 when read into
+ * ctx's memory, 1 when there is no such file, or a negative status with
+ * hn_errmsg() for a damaged or foreign one (built again); make: build it
+ * in memory, 0 or a status; keep: write it to path through hn_part_open
+ * or hn_part_save (a temporary name, then a rename), 0 or a status. */
+typedef struct hn_cache_ops {
+    int (*load)(void *ctx, const char *path);
+    int (*make)(void *ctx);
+    int (*keep)(void *ctx, const char *path);
+} hn_cache_ops;
+
+/* Load path, else make and keep it once among processes and threads: the
+ * maker holds path's lock (hn_lock_take) from the second look to the
+ * rename, the others wait and then load its file. A killed maker's lock
+ * goes with its process and its temporary file is removed by the next
+ * maker; no file appears under path before it is whole, and no lock file
+ * stays after (hn_lock_drop). A keep that fails
+ * is logged, not returned (the table in memory is good). *made (may be
+ * NULL) is 1 when this call made it. 0, or the status of make, or
+ * HN_ERR_INTERRUPTED on a stop request while waiting. */
+int hn_cache_fill(const char *path, const hn_cache_ops *ops, void *ctx, int *made);
 
 HEURNET_API_END
 

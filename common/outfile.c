@@ -102,6 +102,16 @@ void hn_part_discard(const char *path)
         unlink(part);
 }
 
+/* 1 when fd is still the file `name` names: a holder that drops the lock
+ * (hn_lock_drop) unlinks it first, so a waiter that then gets the flock of
+ * the unlinked file must open the name again. */
+static int lock_current(int fd, const char *name)
+{
+    struct stat a, b;
+    return fstat(fd, &a) == 0 && stat(name, &b) == 0 && a.st_dev == b.st_dev &&
+           a.st_ino == b.st_ino;
+}
+
 int hn_lock_take(const char *path, int wait, int *waited)
 {
     char name[4096];
@@ -109,32 +119,46 @@ int hn_lock_take(const char *path, int wait, int *waited)
         *waited = 0;
     if (snprintf(name, sizeof name, "%s.lock", path) >= (int)sizeof name)
         return hn_fail(HN_ERR_ARG, "%s: path too long", path);
-    /* never written, and O_NOFOLLOW: a planted symlink is refused */
-    int fd = open(name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
-    if (fd < 0)
-        return hn_fail(HN_ERR_IO, "%s: cannot open the lock file: %s", name, strerror(errno));
-    if (flock(fd, LOCK_EX | LOCK_NB) == 0)
-        return fd;
-    if (errno == EWOULDBLOCK && wait) {
-        if (waited)
-            *waited = 1;
-        int r;
-        while ((r = flock(fd, LOCK_EX)) != 0 && errno == EINTR && !hn_stop_requested())
-            ;
-        if (r == 0)
+    for (;;) {
+        /* never written, and O_NOFOLLOW: a planted symlink is refused */
+        int fd = open(name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd < 0)
+            return hn_fail(HN_ERR_IO, "%s: cannot open the lock file: %s", name, strerror(errno));
+        int r = flock(fd, LOCK_EX | LOCK_NB);
+        if (r != 0 && errno == EWOULDBLOCK && wait) {
+            if (waited)
+                *waited = 1;
+            while ((r = flock(fd, LOCK_EX)) != 0 && errno == EINTR && !hn_stop_requested())
+                ;
+        }
+        if (r == 0 && lock_current(fd, name))
             return fd;
+        if (r == 0) { /* dropped while this one waited: lock the file now there */
+            close(fd);
+            continue;
+        }
+        int busy = errno == EWOULDBLOCK || errno == EINTR;
+        int rc = busy ? hn_fail(HN_ERR_BUSY, "%s is locked by another process", name)
+                      : hn_fail(HN_ERR_IO, "%s: cannot lock: %s", name, strerror(errno));
+        close(fd);
+        return rc;
     }
-    int busy = errno == EWOULDBLOCK || errno == EINTR;
-    int rc = busy ? hn_fail(HN_ERR_BUSY, "%s is locked by another process", name)
-                  : hn_fail(HN_ERR_IO, "%s: cannot lock: %s", name, strerror(errno));
-    close(fd);
-    return rc;
 }
 
 void hn_lock_release(int fd)
 {
     if (fd >= 0)
         close(fd); /* closing drops the flock; the file stays for the next user */
+}
+
+void hn_lock_drop(const char *path, int fd)
+{
+    char name[4096];
+    if (fd < 0)
+        return;
+    if (snprintf(name, sizeof name, "%s.lock", path) < (int)sizeof name)
+        unlink(name); /* before the flock goes: a waiter then sees a stale file */
+    close(fd);
 }
 
 /* Pieces of at most 1 GiB: a larger read or write may be cut short. */

@@ -228,6 +228,23 @@ static void cache_name(const dom *d, const char *pattern, char *buf, size_t cap,
         *st = hn_fail(HN_ERR_ARG, "cache path too long for pattern %s", pattern);
 }
 
+/* The breadth-first build of dom_pdb_cached (the cache's lock held). */
+typedef struct {
+    dom_heur *h;
+    const char *pattern, *path;
+} pdb_make_ctx;
+
+static int pdb_make(void *arg, uint8_t *t, uint64_t entries)
+{
+    pdb_make_ctx *c = arg;
+    const dom *d = c->h->d;
+    hn_log(HN_LOG_INFO, "building pdb:%s of %s (%llu entries) into %s", c->pattern,
+           d->facts.canonical, (unsigned long long)entries, c->path);
+    char what[256];
+    snprintf(what, sizeof what, "pdb:%s", c->pattern);
+    return bfs_build(d, &c->h->pat, t, dom_build_threads(), what);
+}
+
 static int pdb_open(dom_heur *h, const char *pattern)
 {
     const dom *d = h->d;
@@ -256,22 +273,9 @@ static int pdb_open(dom_heur *h, const char *pattern)
     cache_name(d, pattern, path, sizeof path, &st);
     if (st)
         return st;
-    st = dom_pdb_load(path, d->facts.canonical, pattern, h->table, h->pat.entries);
-    if (st == 0)
-        return 0;
-    if (st < 0)
-        hn_log(HN_LOG_WARN, "%s; rebuilding it", hn_errmsg());
-    hn_log(HN_LOG_INFO, "building pdb:%s of %s (%llu entries) into %s", pattern, d->facts.canonical,
-           (unsigned long long)h->pat.entries, path);
-    char what[256];
-    snprintf(what, sizeof what, "pdb:%s", pattern);
-    st = bfs_build(d, &h->pat, h->table, dom_build_threads(), what);
-    if (st)
-        return st;
-    st = dom_pdb_save(path, d->facts.canonical, pattern, h->table, h->pat.entries);
-    if (st) /* the table is good; only the cache copy failed */
-        hn_log(HN_LOG_WARN, "%s", hn_errmsg());
-    return 0;
+    pdb_make_ctx c = {h, pattern, path};
+    return dom_pdb_cached(path, d->facts.canonical, pattern, h->table, h->pat.entries, pdb_make, &c,
+                          NULL);
 }
 
 /* ---- by name ---- */

@@ -153,3 +153,39 @@ int dom_pdb_save(const char *path, const char *domain, const char *table, const 
         unlink(part);
     return st;
 }
+
+/* ---- the cache: one build among processes (hn_cache_fill) ---- */
+
+typedef struct {
+    const char *domain, *table;
+    uint8_t *t;
+    uint64_t entries;
+    dom_pdb_make_fn make;
+    void *ctx;
+} cached_table;
+
+static int cached_load(void *arg, const char *path)
+{
+    cached_table *c = arg;
+    return dom_pdb_load(path, c->domain, c->table, c->t, c->entries);
+}
+
+static int cached_make(void *arg)
+{
+    cached_table *c = arg;
+    return c->make(c->ctx, c->t, c->entries);
+}
+
+static int cached_keep(void *arg, const char *path)
+{
+    cached_table *c = arg;
+    return dom_pdb_save(path, c->domain, c->table, c->t, c->entries);
+}
+
+int dom_pdb_cached(const char *path, const char *domain, const char *table, uint8_t *t,
+                   uint64_t entries, dom_pdb_make_fn make, void *ctx, int *made)
+{
+    static const hn_cache_ops ops = {cached_load, cached_make, cached_keep};
+    cached_table c = {domain, table, t, entries, make, ctx};
+    return hn_cache_fill(path, &ops, &c, made);
+}

@@ -30,4 +30,15 @@ int dom_pdb_load(const char *path, const char *domain, const char *table, uint8_
 int dom_pdb_save(const char *path, const char *domain, const char *table, const uint8_t *t,
                  uint64_t entries);
 
+/* Build one table into t[0..entries) for dom_pdb_cached: 0 or a status. */
+typedef int (*dom_pdb_make_fn)(void *ctx, uint8_t *t, uint64_t entries);
+
+/* The table of path in the cache folder: loaded (dom_pdb_load), else made
+ * by make once among processes and threads and kept (dom_pdb_save), under
+ * path's lock (hn_cache_fill: a second asker waits and loads the file, a
+ * killed build leaves none). *made (may be NULL) 1 when this call built
+ * it. 0, or the status of make. */
+int dom_pdb_cached(const char *path, const char *domain, const char *table, uint8_t *t,
+                   uint64_t entries, dom_pdb_make_fn make, void *ctx, int *made);
+
 #endif

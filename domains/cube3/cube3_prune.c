@@ -273,47 +273,46 @@ static int load(c3p *p, const char *path, const char **why)
     return *why ? -1 : 0;
 }
 
-static void save(const c3p *p, const char *path)
+static int save(const c3p *p, const char *path)
 {
     struct prune_header h;
     size_t bytes = table_bytes(p);
     header_of(p, &h);
     h.crc = hn_crc32(p->table, bytes);
-    if (hn_part_save(path, &h, sizeof h, p->table, bytes) && p->c->host->log) {
-        char msg[4400];
-        snprintf(msg, sizeof msg, "cube3 %s: table not kept: %s", p->name, hn_errmsg());
-        p->c->host->log(2, msg);
-    }
+    return hn_part_save(path, &h, sizeof h, p->table, bytes);
 }
 
-/* Load from the cache, else build under the lock (a second process waits
- * and loads what the first wrote) and keep it. */
+/* hn_cache_fill's calls on the table. */
+static int cache_load(void *arg, const char *path)
+{
+    const char *why = NULL;
+    int st = load(arg, path, &why);
+    return st >= 0 ? st : hn_fail(HN_ERR_FORMAT, "cube3 %s: %s: %s", ((c3p *)arg)->name, path, why);
+}
+
+static int cache_make(void *arg)
+{
+    return build(arg);
+}
+
+static int cache_keep(void *arg, const char *path)
+{
+    return save(arg, path);
+}
+
+/* Load from the cache, else build it once under the cache's lock (a
+ * second process waits and loads what the first kept) and keep it. */
 static int table_open(c3p *p)
 {
     const dom_host *host = p->c->host;
-    const char *dir = host->cache_dir ? host->cache_dir() : NULL, *why = NULL;
-    char path[4096], msg[4400];
+    const char *dir = host->cache_dir ? host->cache_dir() : NULL;
+    char path[4096];
     if (!dir)
         return build(p);
     if (snprintf(path, sizeof path, "%s/dom-cube3-%s.prune4", dir, p->name) >= (int)sizeof path)
         return host->fail(DOM_ERR_ARG, "cube3: cache folder path too long");
-    if (load(p, path, &why) == 0)
-        return 0;
-    int lock = hn_lock_take(path, 1, NULL);
-    int st = load(p, path, &why);
-    if (st == 0) {
-        hn_lock_release(lock);
-        return 0;
-    }
-    if (st < 0 && host->log) {
-        snprintf(msg, sizeof msg, "cube3 %s: %s: %s; rebuilding it", p->name, path, why);
-        host->log(2, msg);
-    }
-    st = build(p);
-    if (st == 0)
-        save(p, path);
-    hn_lock_release(lock);
-    return st;
+    static const hn_cache_ops ops = {cache_load, cache_make, cache_keep};
+    return hn_cache_fill(path, &ops, p, NULL);
 }
 
 /* ---- the heuristic ---- */

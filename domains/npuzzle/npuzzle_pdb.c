@@ -307,6 +307,25 @@ static int table_alloc(np_group *g)
     return 0;
 }
 
+/* Build group g's table: dom_pdb_cached's make (the cache's lock held). */
+typedef struct {
+    const np_dom *in;
+    const np_group *g;
+} group_make_ctx;
+
+static int group_make(void *arg, uint8_t *t, uint64_t entries)
+{
+    group_make_ctx *c = arg;
+    const np_dom *in = c->in;
+    double t0 = now_seconds();
+    int st = dom_np_pdb_build(in, table_blank(in), c->g->home, c->g->k, t, entries);
+    if (!st)
+        dom_np_log(in, 1,
+                   "npuzzle:%dx%d: pattern database of %d tiles (%llu entries) built in %.1f s",
+                   in->w, in->h, c->g->k, (unsigned long long)entries, now_seconds() - t0);
+    return st;
+}
+
 static int group_open(const np_dom *in, np_group *g)
 {
     if (table_alloc(g))
@@ -315,24 +334,11 @@ static int group_open(const np_dom *in, np_group *g)
     const char *dir = in->host->cache_dir ? in->host->cache_dir() : NULL;
     char path[4096] = "", domain[64], table[64];
     table_names(in, g, domain, sizeof domain, table, sizeof table);
-    if (dir) {
-        file_name(in, g, dir, path, sizeof path);
-        int st = dom_pdb_load(path, domain, table, g->table, g->entries);
-        if (st == 0)
-            return 0;
-        if (st < 0)
-            dom_np_log(in, 2, "%s; rebuilding it", hn_errmsg());
-    }
-    double t0 = now_seconds();
-    int st = dom_np_pdb_build(in, table_blank(in), g->home, g->k, g->table, g->entries);
-    if (st)
-        return st;
-    dom_np_log(in, 1, "npuzzle:%dx%d: pattern database of %d tiles (%llu entries) built in %.1f s",
-               in->w, in->h, g->k, (unsigned long long)g->entries, now_seconds() - t0);
-    /* a failure only costs the copy (the table in memory is good) */
-    if (dir && dom_pdb_save(path, domain, table, g->table, g->entries))
-        dom_np_log(in, 2, "pattern database not kept: %s", hn_errmsg());
-    return 0;
+    group_make_ctx c = {in, g};
+    if (!dir) /* no cache folder: built in memory only */
+        return group_make(&c, g->table, g->entries);
+    file_name(in, g, dir, path, sizeof path);
+    return dom_pdb_cached(path, domain, table, g->table, g->entries, group_make, &c, NULL);
 }
 
 /* A debug line naming the tiles of each group in pdb:GROUPS syntax, so a
