@@ -337,20 +337,36 @@ int heurnet_dom_heur_admissible(const heurnet_dom_heur *h)
     return h ? srch_dom_heur_admissible(h->h) : 0;
 }
 
-/* Estimates in batches: a network's rows go through it together. */
+/* Values in batches: a network's rows go through it together. est or
+ * ints (the other NULL) gets them. */
 #define VALUES_BATCH 1024
+_Static_assert(sizeof(int) == sizeof(int32_t), "srch_dom_heur_eval's int rows are int32_t");
 
-int heurnet_dom_heur_values(heurnet_dom_heur *h, const uint8_t *states, size_t n,
-                            size_t state_bytes, double *est)
+static int heur_batches(heurnet_dom_heur *h, const uint8_t *states, size_t n, size_t state_bytes,
+                        double *est, int32_t *ints)
 {
     if (!h)
         return hn_fail(HN_ERR_ARG, "no heuristic given");
     int st = heurnet_dom_states_check(h->d, states, n, state_bytes);
-    if (!st && n && !est)
+    if (!st && n && !est && !ints)
         st = hn_fail(HN_ERR_ARG, "values: an output is required");
     for (size_t i = 0; !st && i < n; i += VALUES_BATCH) {
         size_t k = n - i < VALUES_BATCH ? n - i : VALUES_BATCH;
-        st = srch_dom_heur_estimate(h->h, states + i * state_bytes, k, NULL, NULL, NULL, est + i);
+        const uint8_t *x = states + i * state_bytes;
+        st = est ? srch_dom_heur_estimate(h->h, x, k, NULL, NULL, NULL, est + i)
+                 : srch_dom_heur_eval(h->h, x, k, NULL, NULL, NULL, (int *)ints + i);
     }
     return st;
+}
+
+int heurnet_dom_heur_values(heurnet_dom_heur *h, const uint8_t *states, size_t n,
+                            size_t state_bytes, double *est)
+{
+    return heur_batches(h, states, n, state_bytes, est, NULL);
+}
+
+int heurnet_dom_heur_ints(heurnet_dom_heur *h, const uint8_t *states, size_t n, size_t state_bytes,
+                          int32_t *out)
+{
+    return heur_batches(h, states, n, state_bytes, NULL, out);
 }

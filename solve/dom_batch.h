@@ -105,6 +105,11 @@ int heurnet_dom_heur_admissible(const heurnet_dom_heur *h);
  * est[n]. */
 int heurnet_dom_heur_values(heurnet_dom_heur *h, const uint8_t *states, size_t n,
                             size_t state_bytes, double *est);
+/* The values the searches order by (srch_dom_heur_eval: integers in the
+ * heuristic's scale, a network's estimate rounded and floored, the goal's
+ * 0) of n states into out[n]. */
+int heurnet_dom_heur_ints(heurnet_dom_heur *h, const uint8_t *states, size_t n, size_t state_bytes,
+                          int32_t *out);
 
 HEURNET_API_END
 

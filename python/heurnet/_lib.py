@@ -115,17 +115,6 @@ _PROTOS = {
     "nn_infer_max_batch": (C.c_int, [_P]),
     "heurnet_model_create": (_P, [_S, C.c_float, C.c_uint64, C.POINTER(C.c_int)]),
     "heurnet_model_spec_string": (C.c_int, [_P, _S, C.c_size_t]),
-    "heurnet_boards_check": (C.c_int, [_P, C.c_size_t, C.c_int, C.c_int]),
-    "heurnet_boards_encode": (C.c_int, [_P, C.c_size_t, C.c_int, C.c_int, _P]),
-    "heurnet_heur_values": (C.c_int, [_P, _P, C.c_size_t, C.c_int, _P]),
-    "heurnet_heur_new": (C.c_int, [_S, C.c_int, C.c_int, C.c_int, C.POINTER(_P)]),
-    "srch_np_heur_free": (None, [_P]),
-    "heurnet_pdb_get": (C.c_int, [C.c_int, _S, C.c_int, C.c_int, C.POINTER(_P)]),
-    "srch_np_pdb_free": (None, [_P]),
-    "srch_np_pdb_save": (C.c_int, [_P, _S]),
-    "srch_np_heur_pdb_new": (_P, [_P, C.c_int, C.c_int, C.c_int, C.POINTER(C.c_int)]),
-    "srch_np_encode_parse": (C.c_int, [_S, C.POINTER(C.c_int), C.POINTER(C.c_int)]),
-    "heurnet_solve_boards": (C.c_int, [_P, _P, C.c_size_t, _P, _P, C.c_size_t]),
     "heurnet_gen": (C.c_int, [_S, _P, _P]),
     "heurnet_train_defaults": (None, [_P]),
     "heurnet_train": (C.c_int, [_P, C.c_int, _P, C.POINTER(_P), _P]),
@@ -158,6 +147,12 @@ _PROTOS = {
     "heurnet_dom_heur_free": (None, [_P]),
     "heurnet_dom_heur_admissible": (C.c_int, [_P]),
     "heurnet_dom_heur_values": (C.c_int, [_P, _P, C.c_size_t, C.c_size_t, _P]),
+    "heurnet_dom_heur_ints": (C.c_int, [_P, _P, C.c_size_t, C.c_size_t, _P]),
+    "dom_heur_open": (_P, [_P, _S, C.POINTER(C.c_int)]),
+    "dom_heur_free": (None, [_P]),
+    "dom_heur_eval_many": (None, [_P, _P, C.c_size_t, C.c_size_t, _P]),
+    "dom_heur_pdb_tables": (C.c_int, [_P, _P, C.c_int]),
+    "dom_heur_pdb_save": (C.c_int, [_P, _S]),
     "heurnet_dom_solve_pairs": (C.c_int, [_P, _P, C.c_size_t, C.c_size_t, _P, _P, C.c_int,
                                           C.c_int, _P, _P, C.c_size_t, _S, C.c_size_t]),
     "heurnet_dom_model_domain": (C.c_int, [_S, _S, C.c_size_t]),
@@ -168,7 +163,7 @@ for _name, (_res, _args) in _PROTOS.items():
     _f.argtypes = _args
 
 VERSION = lib.hn_version().decode()
-MAX_PATH = 1000  # SRCH_NP_MAX_PATH
+MAX_PATH = 1000  # moves kept per solution of heurnet.solve (as SRCH_NP_MAX_PATH)
 
 
 def errmsg():

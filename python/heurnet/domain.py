@@ -425,26 +425,31 @@ class Domain:
             elif not isinstance(val, str):
                 val = str(_check.integer(val, key, -(2**63), 2**64 - 1))
             pairs.append((key.replace("_", "-"), _check.text(val, key).decode()))
+        try:
+            rows, paths, desc = self._solve_pairs(a, pairs, threads, max_moves)
+        finally:
+            if tmp:
+                os.unlink(tmp)
+        return Solutions(self, rows, paths, desc)
+
+    def _solve_pairs(self, a, pairs, threads, max_moves):
+        """heurnet_dom_solve_pairs on checked states a with settings
+        [(name, value)]: (rows, move index arrays, the search in words)."""
         names = (C.c_char_p * max(len(pairs), 1))(*[k.encode() for k, _ in pairs])
         values = (C.c_char_p * max(len(pairs), 1))(*[v.encode() for _, v in pairs])
         n = a.shape[0]
         rows = np.zeros(n, ROW)
         moves = np.zeros((n, max_moves), np.uint8)
         desc = C.create_string_buffer(1024)
-        try:
-            with stop_hook() as hook:
-                st = lib.heurnet_dom_solve_pairs(self._d, a.ctypes.data, n, self.state_bytes,
-                                                 names, values, len(pairs), threads,
-                                                 rows.ctypes.data, moves.ctypes.data,
-                                                 max_moves, desc, len(desc))
-        finally:
-            if tmp:
-                os.unlink(tmp)
+        with stop_hook() as hook:
+            st = lib.heurnet_dom_solve_pairs(self._d, a.ctypes.data, n, self.state_bytes, names,
+                                             values, len(pairs), threads, rows.ctypes.data,
+                                             moves.ctypes.data, max_moves, desc, len(desc))
         if hook.stopped or st == INTERRUPTED:
             raise KeyboardInterrupt("solve: stopped by a signal")
         check(st, "solve")
         paths = [moves[i, :rows["nmoves"][i]].copy() for i in range(n)]
-        return Solutions(self, rows, paths, desc.value.decode())
+        return rows, paths, desc.value.decode()
 
 
 class DomainHeuristic:
@@ -483,6 +488,18 @@ class DomainHeuristic:
                                               self.domain.state_bytes, est.ctypes.data),
                   "values")
         return est
+
+    def search_values(self, states, out=None) -> np.ndarray:
+        """The values the searches order by (int32 [n]: integers in the
+        heuristic's scale, a network's estimate rounded, never below its
+        floor, 0 at the goal), written into out= when given."""
+        a = self.domain._rows(states, "search_values: states")
+        v = self.domain._out(out, (a.shape[0],), np.int32, a)
+        with self._lock:
+            check(lib.heurnet_dom_heur_ints(self._h, a.ctypes.data, a.shape[0],
+                                            self.domain.state_bytes, v.ctypes.data),
+                  "search_values")
+        return v
 
 
 class Solutions:

@@ -3,6 +3,7 @@
 import ctypes as C
 import numbers
 import os
+import re
 import shutil
 import tempfile
 import threading
@@ -12,7 +13,7 @@ from typing import Optional
 import numpy as np
 
 from . import _arrays, _check
-from ._lib import lib, check, enc, error, HeurnetValueError, ARG
+from ._lib import lib, check, error, HeurnetValueError, ARG
 
 
 class Model:
@@ -194,10 +195,10 @@ class Model:
         rec = self.attrs.get("domain")
         if isinstance(rec, str) and rec:
             return rec
-        w, g = C.c_int(), C.c_int()
-        if lib.srch_np_encode_parse(enc(self.encoder), C.byref(w), C.byref(g)):
+        np_ = _np_encoder(self.encoder)
+        if np_ is None:
             return None
-        return "npuzzle:%dx%d" % (w.value, w.value)
+        return "npuzzle:%dx%d%s" % (np_[0], np_[0], ":blank-last" if np_[1] else "")
 
     # ---- pickling: the model file's bytes -----------------------------------
 
@@ -290,17 +291,28 @@ class Model:
         Each board must hold every tile 0..cells-1 once and be solvable for
         that goal (as the instance reader checks): ValueError naming the
         first bad board otherwise."""
-        w, g = C.c_int(), C.c_int()
-        if lib.srch_np_encode_parse(enc(self.encoder), C.byref(w), C.byref(g)):
+        from .search import np_domain, np_states
+        np_ = _np_encoder(self.encoder)
+        if np_ is None:
             raise HeurnetValueError("predict_boards: the model's encoder %r is not "
                                     "npuzzle-onehot" % self.encoder, ARG)
-        cells = w.value * w.value
-        b = _arrays.boards(states, cells)
-        x = np.empty((b.shape[0], cells * cells), dtype=np.float32)
-        # the encoder indexes by tile: the facade checks every board first
-        check(lib.heurnet_boards_encode(b.ctypes.data, b.shape[0], w.value, g.value,
-                                        x.ctypes.data), "predict_boards")
-        return self.predict(x)[:, 0]
+        d = np_domain(*np_)
+        if d.encoding != self.encoder or d.inputs != self.inputs:
+            raise HeurnetValueError("predict_boards: the model's encoder %r has %d inputs, the "
+                                    "domain %s's %d" % (self.encoder, self.inputs, d.spec,
+                                                        d.inputs), ARG)
+        s = np_states(d, states, np_[0], np_[1], "predict_boards")
+        return self.predict(d.encode(s))[:, 0]
+
+
+_NP_ENCODER = re.compile(r"npuzzle-onehot n=(\d+) goal=(blank-first|blank-last)")
+
+
+def _np_encoder(name):
+    """(width, goal code) of an n-puzzle encoder's name
+    ("npuzzle-onehot n=4 goal=blank-first"), else None."""
+    m = _NP_ENCODER.fullmatch(name or "")
+    return (int(m.group(1)), int(m.group(2) == "blank-last")) if m else None
 
 
 def _from_bytes(data, path):

@@ -3,13 +3,15 @@ values and pattern databases for the n-puzzle."""
 
 import ctypes as C
 import os
+import re
 import tempfile
 import threading
 
 import numpy as np
 
 from . import _arrays, _check
-from ._lib import lib, check, error, stop_hook, MAX_PATH, INTERRUPTED, LIMIT, NOMEM
+from ._lib import (lib, check, error, stop_hook, HeurnetValueError, MAX_PATH, ARG, INTERRUPTED,
+                   LIMIT, NOMEM, UNSOLVABLE)
 from .model import Model
 
 _DOMAINS = {"npuzzle:3x3": 3, "npuzzle:4x4": 4, "npuzzle:5x5": 5}
@@ -63,19 +65,87 @@ def goal_code(goal):
     return _GOALS[goal]
 
 
-class _SolveArgs(C.Structure):
-    _fields_ = [("algo", C.c_char_p), ("heuristic", C.c_char_p), ("admissible", C.c_char_p),
-                ("width", C.c_int), ("goal", C.c_int), ("batch", C.c_int),
-                ("weight", C.c_double), ("bound", C.c_double),
-                ("max_expanded", C.c_uint64), ("time_limit", C.c_double),
-                ("max_nodes", C.c_uint64), ("threads", C.c_int), ("quiet", C.c_int)]
-
-
-# heurnet_solve_row as a numpy record, so the rows come back in one array.
+# Solutions' rows: heurnet solve's numbers per board, as one numpy record.
 ROW = np.dtype([("status", np.int32), ("length", np.int32), ("h0", np.int32),
                 ("nmoves", np.int32), ("expanded", np.uint64), ("generated", np.uint64),
                 ("seconds", np.float64)], align=True)
-_STATUS = {0: "solved", LIMIT: "limit", INTERRUPTED: "interrupted", NOMEM: "nomem"}
+_STATUS = {0: "solved", LIMIT: "limit", INTERRUPTED: "interrupted", NOMEM: "nomem",
+           UNSOLVABLE: "unsolvable"}
+
+# ---- boards of the square n-puzzles as states of their Domain ---------------
+
+_NP_DOMAINS = {}
+_NP_LOCK = threading.Lock()
+_NOT_STATE = re.compile(r"state (\d+) is not a state of ")
+
+
+def np_domain(width, goal):
+    """The Domain of the width x width puzzle with goal code `goal`, opened
+    once per process (a Domain is read-only, so threads share it)."""
+    from .domain import Domain
+    with _NP_LOCK:
+        d = _NP_DOMAINS.get((width, goal))
+        if d is None:
+            d = Domain("npuzzle:%dx%d%s" % (width, width, ":blank-last" if goal else ""))
+            _NP_DOMAINS[(width, goal)] = d
+    return d
+
+
+def np_states(d, states, width, goal, name="states"):
+    """Boards (uint8 tiles [n, cells], each a permutation) as states of d:
+    the tiles and the blank's cell, checked by the domain (a board that
+    cannot reach the goal is a HeurnetValueError naming it)."""
+    cells = width * width
+    b = _arrays.boards(states, cells, name)
+    s = np.empty((b.shape[0], cells + 1), np.uint8)
+    s[:, :cells] = b
+    s[:, cells] = np.argmin(b, axis=1)  # tile 0, the blank: each board is a permutation
+    try:
+        return d.states(s, name)
+    except HeurnetValueError as e:
+        m = _NOT_STATE.search(str(e))
+        if not m:
+            raise
+        where = "" if name == "states" else name + ": "
+        raise HeurnetValueError("%sboard %s cannot reach the %s goal" % (
+            where, m.group(1), ("blank-first", "blank-last")[goal]), e.status) from None
+
+
+def _old_words(algo, heuristic, admissible, width, lim):
+    """solve()'s settings as the domain search's (name, value) pairs: the
+    old n-puzzle words translated (batch-astar is bwas, whose weight W
+    orders by g + W*h; the old bwas' lambda orders by lambda*g + h, the
+    same order as g + h/lambda), the width's PDB the default heuristic and
+    focal's default bound heuristic, as heurnet solve --puzzle has them."""
+    pdb = "pdb:" + _PDB_DEFAULT[width]
+    heuristic = heuristic.decode() if heuristic else pdb
+    weight, batch = lim["weight"], lim["batch"]
+    if weight and (weight > 1 if algo == "bwas" else weight < 1):
+        raise HeurnetValueError("weight %g out of range for %s" % (weight, algo), ARG)
+    if algo == "wastar" and batch > 1:
+        raise HeurnetValueError("wastar expands one node at a time; use batch-astar for batch",
+                                ARG)
+    if algo in ("batch-astar", "bwas"):
+        weight = (weight or 1.0) if algo == "batch-astar" else 1.0 / (weight or 0.8)
+        batch, algo = batch or 16, "bwas"
+    elif algo != "wastar":
+        weight = batch = 0  # as heurnet solve: only these take them
+    if algo == "focal" and admissible is None and "," not in heuristic:
+        admissible = pdb.encode()
+    pairs = [("heuristic", heuristic), ("algo", algo)]
+    for key, val in (("weight", weight), ("batch", batch),
+                     ("bound", lim["bound"] if algo == "focal" else 0),
+                     ("time-limit", lim["time_limit"]), ("max-expanded", lim["max_expanded"]),
+                     ("max-nodes", lim["max_nodes"])):
+        if val:
+            pairs.append((key, repr(val) if isinstance(val, float) else str(val)))
+    if admissible:
+        pairs.append(("admissible", admissible.decode()))
+    return pairs
+
+
+# the width's default PDB (heurnet solve --puzzle N without --heuristic)
+_PDB_DEFAULT = {3: "8", 4: "7-8", 5: "6-6-6-6"}
 
 
 class Solutions:
@@ -180,35 +250,32 @@ def solve(states, model=None, algo=None, heuristic=None, time_limit=0.0, domain=
         if domain is None:
             raise ValueError("solve: the model's encoder %r is not npuzzle-onehot; give "
                              "domain= or puzzle=" % m.encoder)
+        if domain.endswith(":blank-last") and domain[:-11] in _DOMAINS:
+            domain, goal = domain[:-11], "blank-last"
+        elif _other_domain(domain):
+            return _solve_domain(states, domain, goal, model, algo, heuristic, time_limit,
+                                 batch, weight, bound, admissible, max_expanded, max_nodes,
+                                 threads)
     width = domain_width(domain, puzzle)
     gcode = goal_code(goal)
-    cells = width * width
-    b = _arrays.boards(states, cells)
+    d = np_domain(width, gcode)
+    s = np_states(d, states, width, gcode)
     tmp = None
     if model is not None:
         heuristic, tmp = _model_spec(model, heuristic)
         names["heuristic"] = _check.text(heuristic, "heuristic")
         algo = algo or "astar"
-    a = _SolveArgs(algo=_check.text(algo or "idastar", "algo"), heuristic=names["heuristic"],
-                   admissible=names["admissible"], width=width, goal=gcode,
-                   quiet=1 if quiet else 0, **lim)
-    n = b.shape[0]
-    rows = np.zeros(n, dtype=ROW)
-    stride = MAX_PATH + 1
-    moves = C.create_string_buffer(max(n, 1) * stride)
+    algo = _check.text(algo or "idastar", "algo").decode()
     try:
-        with stop_hook() as hook:
-            st = lib.heurnet_solve_boards(C.byref(a), b.ctypes.data, n, rows.ctypes.data,
-                                          moves, stride)
+        pairs = _old_words(algo, names["heuristic"], names["admissible"], width, lim)
+        rows, paths, _ = d._solve_pairs(s, pairs, lim["threads"], MAX_PATH)
     finally:
         if tmp:
             os.unlink(tmp)
-    if hook.stopped or st == INTERRUPTED:
-        raise KeyboardInterrupt("solve: stopped by a signal")
-    check(st)
-    raw = moves.raw
-    out = [raw[i * stride:(i + 1) * stride].split(b"\0", 1)[0].decode() for i in range(n)]
-    return Solutions(rows, out)
+    out = np.zeros(len(rows), ROW)
+    for k in ("status", "length", "h0", "nmoves", "expanded", "generated", "seconds"):
+        out[k] = rows[k]
+    return Solutions(out, [d.format_moves(p) if len(p) else "" for p in paths])
 
 
 def _other_domain(domain):
@@ -237,79 +304,92 @@ def _solve_domain(states, domain, goal, model, algo, heuristic, time_limit, batc
 
 class Heuristic:
     """A heuristic by name ("manhattan", "lc", "pdb:5-5-5", "ann:M.h5", ...)
-    for boards of one width; values(states) evaluates it. Safe from several
+    for boards of one width; values(states) evaluates it: the integers the
+    searches order by, on the square n-puzzle's Domain. Safe from several
     threads: an "ann:" heuristic has one workspace, so values() holds the
-    object's lock around its C call (calls run one after the other)."""
+    object's lock around its C call (calls run one after the other).
+    quiet is accepted for old callers: the library prints nothing."""
 
     def __init__(self, name, domain=None, puzzle=None, goal="blank-first", quiet=True):
-        key = _check.text(name, "name", none_ok=False)
+        from .domain import DomainHeuristic
+        _check.text(name, "name", none_ok=False)
         self.width = domain_width(domain, puzzle)
         self.goal = goal_code(goal)
-        self._lock = threading.Lock()
-        h = C.c_void_p()
-        with stop_hook():
-            st = lib.heurnet_heur_new(key, self.width, self.goal, 1 if quiet else 0, C.byref(h))
-        check(st)
-        self._h = h
+        self._d = np_domain(self.width, self.goal)
+        self._h = DomainHeuristic(self._d, name)
         self.name = name
 
-    def __del__(self):
-        if getattr(self, "_h", None):
-            lib.srch_np_heur_free(self._h)
-            self._h = None
-
     def values(self, states):
-        cells = self.width * self.width
-        b = _arrays.boards(states, cells)
-        check(lib.heurnet_boards_check(b.ctypes.data, b.shape[0], self.width, self.goal))
-        out = np.empty(b.shape[0], dtype=np.int32)
-        with self._lock:
-            check(lib.heurnet_heur_values(self._h, b.ctypes.data, b.shape[0], self.width,
-                                          out.ctypes.data))
-        return out
+        """The value of each board (int32 [n])."""
+        s = np_states(self._d, states, self.width, self.goal)
+        return self._h.search_values(s)
+
+
+class _PdbTable(C.Structure):
+    # dom_pdb_table (domains/dom.h)
+    _fields_ = [("table", C.c_void_p), ("entries", C.c_uint64), ("domain", C.c_char * 128),
+                ("name", C.c_char * 64), ("file", C.c_char * 192), ("what", C.c_char * 200)]
+
+
+_MAX_TABLES = 64
 
 
 class PDB:
     """An additive pattern database of the n-puzzle, e.g. PDB("5-5-5",
-    domain="npuzzle:4x4"): loaded from heurnet's cache ($HEURNET_DATA, else
-    ~/.cache/heurnet), or built there on first use (Ctrl-C stops a build)."""
+    domain="npuzzle:4x4"): the domain's "pdb:5-5-5:noreflect" heuristic,
+    its tables loaded from heurnet's cache ($HEURNET_DATA, else
+    ~/.cache/heurnet), or built there on first use (Ctrl-C stops a build).
+    quiet is accepted for old callers: the library prints nothing."""
 
     def __init__(self, partition, domain=None, puzzle=None, goal="blank-first", quiet=True):
         part = _check.text(partition, "partition", none_ok=False)
         self.width = domain_width(domain, puzzle)
         self.goal = goal_code(goal)
         self.partition = partition
-        p = C.c_void_p()
+        self._d = np_domain(self.width, self.goal)
+        st = C.c_int(0)
         with stop_hook():
-            st = lib.heurnet_pdb_get(self.width, part, self.goal, 1 if quiet else 0, C.byref(p))
-        check(st)
-        self._p = p
-        stc = C.c_int(0)
-        h = lib.srch_np_heur_pdb_new(self._p, self.goal, 0, 0, C.byref(stc))
+            h = lib.dom_heur_open(self._d._d, b"pdb:" + part + b":noreflect", C.byref(st))
         if not h:
-            raise error(stc.value)
+            raise error(st.value)
         self._h = C.c_void_p(h)
 
     def __del__(self):
-        if getattr(self, "_h", None):
-            lib.srch_np_heur_free(self._h)
+        if lib is not None and getattr(self, "_h", None):
+            lib.dom_heur_free(self._h)
             self._h = None
-        if getattr(self, "_p", None):
-            lib.srch_np_pdb_free(self._p)
-            self._p = None
 
     def lookup(self, states):
         """The additive PDB value of each board (int32 [n])."""
-        cells = self.width * self.width
-        b = _arrays.boards(states, cells)
-        check(lib.heurnet_boards_check(b.ctypes.data, b.shape[0], self.width, self.goal))
-        out = np.empty(b.shape[0], dtype=np.int32)
-        check(lib.heurnet_heur_values(self._h, b.ctypes.data, b.shape[0], self.width,
-                                      out.ctypes.data))
+        s = np_states(self._d, states, self.width, self.goal)
+        out = np.empty(s.shape[0], dtype=np.int32)
+        lib.dom_heur_eval_many(self._h, s.ctypes.data, s.shape[0], s.shape[1], out.ctypes.data)
         return out
 
-    def save(self, path):
-        check(lib.srch_np_pdb_save(self._p, _check.path(path, "save: path", none_ok=False)))
+    @property
+    def tables(self):
+        """One dict per tile group: name, file (its name in the cache
+        folder), what ("tiles=1,2,3"), domain, entries and table, a
+        read-only uint8 view of the table (255: unreached) that keeps this
+        PDB alive."""
+        t = (_PdbTable * _MAX_TABLES)()
+        n = lib.dom_heur_pdb_tables(self._h, t, _MAX_TABLES)
+        out = []
+        for i in range(n):
+            buf = (C.c_uint8 * t[i].entries).from_address(t[i].table)
+            buf._heurnet_owner = self
+            view = np.frombuffer(buf, np.uint8)
+            view.flags.writeable = False
+            out.append({"name": t[i].name.decode(), "file": t[i].file.decode(),
+                        "what": t[i].what.decode(), "domain": t[i].domain.decode(),
+                        "entries": int(t[i].entries), "table": view})
+        return out
+
+    def save(self, folder):
+        """Copies of the tables, in the cache's file format, into `folder`
+        (created when missing) under their cache names: a folder a later
+        process reads as its cache ($HEURNET_DATA=folder)."""
+        check(lib.dom_heur_pdb_save(self._h, _check.path(folder, "save: folder", none_ok=False)))
 
 
 _STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
