@@ -35,6 +35,9 @@ int cli_parse_double(const char *s, double *out);
  * solved nothing is not a result of zeros. Returns buf. */
 const char *cli_mean_or_na(char buf[32], const char *fmt, double sum, size_t n);
 
+/* --puzzle N (a cli/opt.h CLI_FN): the width W of the (W*W - 1)-puzzle into an int. */
+int cli_puzzle_parse(void *field, const char *v);
+
 /* The log sink the command line installs: warnings to stderr, info unless --quiet. */
 void cli_log_init(int quiet);
 

@@ -1,34 +1,51 @@
 /* heurnet pdb: build a domain's pattern database into the cache folder
  * with its tables' statistics, and describe a table file. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "common/hn.h"
 #include "domains/dom.h"
 
+typedef struct build_args {
+    const char *domain, *partition, *output;
+    int width, threads, quiet;
+} build_args;
+
+#define BA(f) offsetof(build_args, f)
+static const struct cli_opt build_opts[] = {
+    CLI_STR("domain", BA(domain), "D",
+            "npuzzle:4x4, npuzzle:6x6, cube3, a plug-in (heurnet domain info lists a domain's "
+            "patterns)"),
+    CLI_FN("puzzle", BA(width), cli_puzzle_parse, "N",
+           "the same as --domain npuzzle:WxW for N = W*W-1 (8, 15, 24, ...) [npuzzle:4x4]"),
+    CLI_STR("partition", BA(partition), "P",
+            "n-puzzle: 7-8, 6-6-3, 5-5-5 (15), 6-6-6-6 (24), 8 (8), group sizes "
+            "(5-5-5-5-5-5-5) or tile groups (1.2.3/4.5.6...); other domains: a pattern [the "
+            "domain's default pdb: heuristic]"),
+    CLI_INT("threads", BA(threads), 1, 64, "T",
+            "threads for the layer scan [number of CPUs, at most 8]"),
+    CLI_STRL('o', "output", BA(output), "F", "gone: tables are kept in the cache folder"),
+    CLI_FLAGL('q', "quiet", BA(quiet), 1, "no progress"),
+    CLI_END};
+static const struct cli_opt_cmd build_cmd = {
+    .cmd = "pdb build",
+    .usage = "pdb build --domain D [--partition P] [options]\n"
+             "       heurnet pdb info FILE\n\n"
+             "build: the pattern database pdb:P of domain D, built by breadth-first search\n"
+             "into the cache folder ($HEURNET_DATA, else ~/.cache/heurnet), or found there;\n"
+             "one file per table (an n-puzzle partition: one per tile group, serving both\n"
+             "goal layouts). Prints each table's statistics.\n",
+    .opts = build_opts,
+    .epilog = "info: a table file's domain, table, entries and value statistics, the CRC "
+              "checked.\n"};
+
 static void usage(FILE *out)
 {
-    fprintf(out,
-            "usage: heurnet pdb build --domain D [--partition P] [options]\n"
-            "       heurnet pdb info FILE\n\n"
-            "build: the pattern database pdb:P of domain D, built by breadth-first search\n"
-            "into the cache folder ($HEURNET_DATA, else ~/.cache/heurnet), or found there;\n"
-            "one file per table (an n-puzzle partition: one per tile group, serving both\n"
-            "goal layouts). Prints each table's statistics.\n"
-            "  --domain D        npuzzle:4x4, npuzzle:6x6, cube3, a plug-in (heurnet domain info\n"
-            "                    lists a domain's patterns)\n"
-            "  --puzzle N        the same as --domain npuzzle:WxW for N = W*W-1 (8, 15, 24, ...)\n"
-            "                    [npuzzle:4x4]\n"
-            "  --partition P     n-puzzle: 7-8, 6-6-3, 5-5-5 (15), 6-6-6-6 (24), 8 (8), group\n"
-            "                    sizes (5-5-5-5-5-5-5) or tile groups (1.2.3/4.5.6...); other\n"
-            "                    domains: a pattern [the domain's default pdb: heuristic]\n"
-            "  --threads T       threads for the layer scan, 1..64 [number of CPUs, at most 8]\n"
-            "  -q, --quiet       no progress\n"
-            "  -h, --help        this help\n\n"
-            "info: a table file's domain, table, entries and value statistics, the CRC checked.\n");
+    build_args a = {0};
+    cli_opt_help(out, &build_cmd, &a);
 }
 
 /* The partition a build without --partition makes: the first pdb: the
@@ -65,76 +82,29 @@ static void print_tables(const dom_heur *h)
     }
 }
 
-typedef struct build_args {
-    char domain[128];
-    const char *partition;
-    long threads;
-    int quiet;
-} build_args;
-
-static int parse_build(int argc, char **argv, build_args *a)
+static int parse_build(int argc, char **argv, build_args *a, char *spec, size_t cap)
 {
-    static const struct option opts[] = {{"domain", required_argument, 0, 'd'},
-                                         {"puzzle", required_argument, 0, 'p'},
-                                         {"partition", required_argument, 0, 'P'},
-                                         {"threads", required_argument, 0, 't'},
-                                         {"output", required_argument, 0, 'o'},
-                                         {"quiet", no_argument, 0, 'q'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
-        switch (c) {
-        case 'd':
-            snprintf(a->domain, sizeof a->domain, "%s", optarg);
-            break;
-        case 'p': {
-            long n = 0, side = 2;
-            int bad = cli_parse_long(optarg, 3, 63, &n);
-            while (!bad && side * side - 1 < n)
-                side++;
-            if (bad || side * side - 1 != n)
-                return cli_usage("pdb build",
-                                 "--puzzle must be W*W-1 (8, 15, 24, ..., 63), not '%s'", optarg);
-            snprintf(a->domain, sizeof a->domain, "npuzzle:%ldx%ld", side, side);
-            break;
-        }
-        case 'P':
-            a->partition = optarg;
-            break;
-        case 't':
-            if (cli_parse_long(optarg, 1, 64, &a->threads))
-                return cli_usage("pdb build", "--threads must be 1..64, not '%s'", optarg);
-            break;
-        case 'o':
-            return cli_usage("pdb build",
-                             "-o is gone: tables are kept in the cache folder, one file per "
-                             "table; set HEURNET_DATA=DIR to choose the folder");
-        case 'q':
-            a->quiet = 1;
-            break;
-        case 'h':
-            usage(stdout);
-            return CLI_EXIT_OK;
-        default:
-            return cli_usage("pdb build", "bad option");
-        }
-    }
-    if (optind < argc)
-        return cli_usage("pdb build", "unexpected argument '%s'", argv[optind]);
-    if (!a->domain[0])
-        snprintf(a->domain, sizeof a->domain, "npuzzle:4x4");
+    int nargs, rc = cli_opt_parse(&build_cmd, a, argc, argv, &nargs);
+    if (rc)
+        return rc < 0 ? CLI_EXIT_OK : rc;
+    if (a->output)
+        return cli_usage("pdb build", "-o is gone: tables are kept in the cache folder, one file "
+                                      "per table; set HEURNET_DATA=DIR to choose the folder");
+    if (a->domain)
+        snprintf(spec, cap, "%s", a->domain);
+    else
+        snprintf(spec, cap, "npuzzle:%dx%d", a->width ? a->width : 4, a->width ? a->width : 4);
     return -1;
 }
 
 static int pdb_build(int argc, char **argv)
 {
-    build_args a = {.threads = 0};
-    int rc = parse_build(argc, argv, &a), st;
+    build_args a = {0};
+    char spec[1100];
+    int rc = parse_build(argc, argv, &a, spec, sizeof spec), st;
     if (rc >= 0)
         return rc;
-    dom *d = dom_open(a.domain, &st);
+    dom *d = dom_open(spec, &st);
     if (!d)
         return cli_usage("pdb build", "--domain: %s", hn_errmsg());
     char part[200], name[220];
@@ -143,10 +113,10 @@ static int pdb_build(int argc, char **argv)
         return cli_usage("pdb build",
                          "--domain %s lists no pdb: heuristic, so it needs --partition "
                          "(heurnet domain info lists its patterns)",
-                         a.domain);
+                         spec);
     }
     snprintf(name, sizeof name, "pdb:%s", a.partition ? a.partition : part);
-    dom_set_build_threads((int)a.threads);
+    dom_set_build_threads(a.threads);
     cli_log_init(a.quiet);
     hn_stop_install();
     if (!a.quiet)

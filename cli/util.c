@@ -101,6 +101,19 @@ int cli_setting_pair(const struct option *opts, size_t n, char **tok, int ntok, 
     return code;
 }
 
+int cli_puzzle_parse(void *field, const char *v)
+{
+    long n;
+    int w = 2;
+    if (!cli_parse_long(v, 3, 1023, &n))
+        while (w * w - 1 < n)
+            w++;
+    if (w * w - 1 != n)
+        return hn_fail(HN_ERR_ARG, "'%s' is not 8, 15, 24, 35, ... (N + 1 a square)", v);
+    *(int *)field = w;
+    return 0;
+}
+
 const char *cli_mean_or_na(char buf[32], const char *fmt, double sum, size_t n)
 {
     if (n)

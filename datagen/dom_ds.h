@@ -159,6 +159,16 @@ const char *dg_dom_gen_default_heur(const dom *d, char *buf, size_t cap);
  * out is written under a temporary name and renamed when whole. */
 int dg_dom_merge(const char *out, const char *const *shards, int n, int virtual_ds);
 
+/* Under mpirun: each rank runs shard(ctx, path, rank, ranks) on its shard
+ * FILE-stem.shardR-of-K.h5 (out without ".h5"), waiting for the others
+ * without spinning; when every shard returned 0, rank 0 joins them in a
+ * virtual dataset at out. *worst: on rank 0 the largest return of all
+ * ranks, elsewhere this rank's. Returns the join's status (HN_OK when none
+ * was made); HN_ERR_UNSUPPORTED in a build without MPI. */
+int dg_dom_gen_ranks(const char *out,
+                     int (*shard)(void *ctx, const char *path, int index, int count), void *ctx,
+                     int *worst, int *rank, int *size);
+
 /* CRC-32 (zlib) of a file's bytes, for recording --from files. */
 int dg_file_crc32(const char *path, uint32_t *crc);
 

@@ -42,8 +42,8 @@ G8=(gen --puzzle 8 --label manhattan --seed 5 --quiet)
 check "gen --help" "$H" gen --help >/dev/null
 check "data --help" "$H" data --help >/dev/null
 expect_exit 2 "-n N" "$H" gen --puzzle 8 -o x.h5
-expect_exit 2 "--puzzle must be" "$H" gen --puzzle 9 --count 3 -o x.h5
-expect_exit 2 "--shard must be" "$H" "${G8[@]}" --count 3 --shard 2/2 -o x.h5
+expect_exit 2 "--puzzle: '9' is not 8, 15" "$H" gen --puzzle 9 --count 3 -o x.h5
+expect_exit 2 "--shard: '2/2' is not i/N" "$H" "${G8[@]}" --count 3 --shard 2/2 -o x.h5
 expect_exit 2 "exclude each other" "$H" "${G8[@]}" --all --walk 3 -o x.h5
 
 # determinism: 1 and 2 threads give the same datasets
