@@ -15,11 +15,12 @@
 #include "cli/opt.h"
 #include "search/generic/srch_dom.h"
 #include "train/trn.h"
+#include "train/trn_avi_setup.h"
 #include "train/trn_mpi.h"
 
 struct avi_cli {
     struct trn_avi_opts o;
-    int puzzle, goal; /* --puzzle N and --goal (1: blank-last; -1 not given) */
+    int width, goal; /* --puzzle N as its width W, --goal (1: blank-last; -1 not given) */
     const char *out, *log, *floor, *eval, *residual, *start, *domain, *parity;
     dom *dom;                               /* --domain, or the --puzzle's */
     dom_heur *dfloor, *dresidual, *dparity; /* its --floor, --residual, --parity */
@@ -91,8 +92,8 @@ static const struct cli_opt avi_opts[] = {
     CLI_STR("domain", AV(domain), "D",
             "any domain: npuzzle:4x4, npuzzle:6x6:blank-last, cube3, ./libmine.so (heurnet "
             "domain list) [required, or --puzzle]"),
-    CLI_INT("puzzle", AV(puzzle), 3, 1023, "N",
-            "the n-puzzle: N = 8, 15, 24, 35, ... (--domain npuzzle:WxW) [none]"),
+    CLI_FN("puzzle", AV(width), cli_puzzle_parse, "N",
+           "the n-puzzle: N = 8, 15, 24, 35, ... (--domain npuzzle:WxW) [none]"),
     CLI_ENUM("goal", AV(goal), "blank-first|blank-last", "with --puzzle: the goal [blank-first]"),
     CLI_STR("arch", AV(o.arch), "SPEC",
             "network, e.g. 81-512-256-128-1 [required unless --init-from or --resume]"),
@@ -229,33 +230,20 @@ static const struct cli_opt_cmd avi_cmd = {
 #endif
     .seen = arch_opt_note};
 
-/* --puzzle N is the n-puzzle domain of its width (N + 1 a square). */
-static int puzzle_spec(const struct avi_cli *c, char *spec, size_t cap)
-{
-    int w = 2;
-    while (w * w - 1 < c->puzzle)
-        w++;
-    if (w * w - 1 != c->puzzle)
-        return cli_usage("avi", "--puzzle %d: N + 1 must be a square (8, 15, 24, 35, ...)",
-                         c->puzzle);
-    snprintf(spec, cap, "npuzzle:%dx%d%s", w, w, c->goal == 1 ? ":blank-last" : "");
-    return 0;
-}
-
 /* --domain D, or --puzzle N [--goal G] as the domain npuzzle:WxW[:blank-last]. */
 static int open_domain(struct avi_cli *c)
 {
     char spec[64];
-    int st, rc;
-    if (c->puzzle && c->domain)
+    int st;
+    if (c->width && c->domain)
         return cli_usage("avi", "--domain and --puzzle exclude each other");
     if (c->domain && c->goal >= 0)
         return cli_usage("avi", "--goal goes with --puzzle; a domain names its goal "
                                 "(npuzzle:4x4:blank-last)");
-    if (!c->puzzle && !c->domain)
+    if (!c->width && !c->domain)
         return cli_usage("avi", "--domain D or --puzzle N is required");
-    if (c->puzzle && (rc = puzzle_spec(c, spec, sizeof spec)))
-        return rc;
+    snprintf(spec, sizeof spec, "npuzzle:%dx%d%s", c->width, c->width,
+             c->goal == 1 ? ":blank-last" : "");
     if (!(c->dom = dom_open(c->domain ? c->domain : spec, &st))) {
         fprintf(stderr, "heurnet avi: --%s: %s\n", c->domain ? "domain" : "puzzle", hn_errmsg());
         return CLI_EXIT_USAGE;
@@ -331,32 +319,12 @@ static void csv_header(FILE *f)
             "boards,budget,walk,buffer,target_seconds,seconds,total_seconds,eval_mae,eval_exact\n");
 }
 
-/* MAE and exact share of the rounded network on the --eval states: the
- * network's estimate plus the run's residual (already open, so a large
- * table is not read again every round). */
+/* MAE and exact share of the rounded network on the --eval states (the
+ * run's residual already open, so a large table is not read every round). */
 static void evaluate(struct avi_cli *c, const nn_model *m, double *mae, double *exact)
 {
-    int st;
-    srch_dom_net_opts no = SRCH_DOM_NET_DEFAULTS;
-    no.engine = SRCH_DOM_ENGINE_FLOAT;
-    no.residual = 0;
-    srch_dom_heur *h = srch_dom_heur_net(c->dom, m, "model", &no, &st);
-    double *est = malloc(sizeof *est * c->ndstates);
-    size_t sb = dom_state_bytes(c->dom);
-    *mae = *exact = NAN;
-    if (h && est && !srch_dom_heur_estimate(h, c->dstates, c->ndstates, NULL, NULL, NULL, est)) {
-        double sa = 0, ex = 0;
-        for (size_t i = 0; i < c->ndstates; i++) {
-            if (c->o.residual)
-                est[i] += dom_heur_eval(c->o.residual, c->dstates + i * sb);
-            sa += fabs(est[i] - c->dlen[i]);
-            ex += lround(est[i]) == c->dlen[i];
-        }
-        *mae = sa / (double)c->ndstates;
-        *exact = ex / (double)c->ndstates;
-    }
-    srch_dom_heur_free(h);
-    free(est);
+    if (trn_avi_eval_states(c->dom, m, c->o.residual, c->dstates, c->dlen, c->ndstates, mae, exact))
+        fprintf(stderr, "heurnet avi: warning: --eval: %s\n", hn_errmsg());
 }
 
 static void csv_line(FILE *f, const struct trn_avi_round *r, double mae, double exact)
@@ -369,38 +337,12 @@ static void csv_line(FILE *f, const struct trn_avi_round *r, double mae, double 
             r->target_seconds, r->seconds, r->total_seconds, mae, exact);
 }
 
-/* A run killed after a round's line but before the checkpoint that claims
- * the round redoes it on resume: keep the log's lines of earlier rounds
- * only, so every round has exactly one line. Rewritten through a temporary
- * file; on failure the log is left as it was, with a warning. */
+/* A resumed log: drop the lines of the rounds this run redoes (on failure
+ * the log stays as it was, with a warning). */
 static void log_drop_from(struct avi_cli *c, int round)
 {
-    FILE *in = fopen(c->log, "r"), *out = NULL;
-    char part[4200], *line = NULL;
-    size_t cap = 0;
-    int rc = in ? 0 : hn_fail(HN_ERR_IO, "cannot read it: %s", strerror(errno));
-    int first = 1, dropped = 0;
-    if (!rc)
-        out = hn_part_fopen(c->log, part, sizeof part, &rc);
-    while (!rc && getline(&line, &cap, in) > 0) {
-        if (!first && atoi(line) >= round) {
-            dropped++;
-            continue;
-        }
-        first = 0;
-        if (fputs(line, out) < 0)
-            rc = hn_fail(HN_ERR_IO, "%s: write error", part);
-    }
-    free(line);
-    if (in)
-        fclose(in);
-    if (out && (fclose(out) || rc))
-        rc = rc ? rc : hn_fail(HN_ERR_IO, "%s: write error", part);
-    if (!rc && dropped)
-        rc = hn_part_commit(c->log);
-    if (out && (rc || !dropped))
-        hn_part_discard(c->log);
-    if (rc)
+    int dropped;
+    if (trn_avi_log_truncate(c->log, round, &dropped))
         fprintf(stderr, "heurnet avi: warning: %s: could not drop the lines of rounds >= %d: %s\n",
                 c->log, round, hn_errmsg());
     else if (dropped)
@@ -447,25 +389,10 @@ static void on_progress(uint64_t done, uint64_t total, const char *extra, void *
  * are ignored). */
 static int load_start(struct avi_cli *c)
 {
-    dom_instance_rec *in = NULL;
-    size_t n = 0, sb = dom_state_bytes(c->dom);
-    if (dom_read_instances(c->dom, c->start, cli_dom_parse_error, "avi", &in, &n))
+    if (trn_avi_states_read(c->dom, c->start, cli_dom_parse_error, "avi", &c->starts, NULL,
+                            &c->o.nstart))
         return cli_fail("avi --start-boards");
-    if (!n || n > UINT32_MAX) {
-        free(in);
-        hn_fail(HN_ERR_FORMAT, "%s: %s", c->start, n ? "more than 2^32 states" : "no states");
-        return cli_fail("avi --start-boards");
-    }
-    if (!(c->starts = malloc(sb * n))) {
-        free(in);
-        hn_fail(HN_ERR_NOMEM, "%s: out of memory for %zu states", c->start, n);
-        return cli_fail("avi --start-boards");
-    }
-    for (size_t i = 0; i < n; i++)
-        memcpy(c->starts + i * sb, in[i].state, sb);
-    free(in);
     c->o.start_states = c->starts;
-    c->o.nstart = n;
     c->o.start_name = c->start;
     return 0;
 }
@@ -499,28 +426,9 @@ static int open_dom_heurs(struct avi_cli *c)
 /* --eval: states with their optimal lengths. */
 static int load_dom_eval(struct avi_cli *c)
 {
-    dom_instance_rec *in = NULL;
-    size_t n = 0, sb = dom_state_bytes(c->dom);
-    if (dom_read_instances(c->dom, c->eval, cli_dom_parse_error, "avi", &in, &n))
+    if (trn_avi_states_read(c->dom, c->eval, cli_dom_parse_error, "avi", &c->dstates, &c->dlen,
+                            &c->ndstates))
         return cli_fail("avi --eval");
-    c->dstates = malloc(sb * n);
-    c->dlen = malloc(sizeof *c->dlen * n);
-    for (size_t i = 0; c->dstates && c->dlen && i < n; i++) {
-        if (in[i].length < 0) {
-            hn_fail(HN_ERR_FORMAT, "%s:%d: no optimal length (lines must be: id length state)",
-                    c->eval, in[i].line);
-            free(in);
-            return cli_fail("avi --eval");
-        }
-        memcpy(c->dstates + i * sb, in[i].state, sb);
-        c->dlen[i] = in[i].length;
-    }
-    free(in);
-    if (!c->dstates || !c->dlen) {
-        hn_fail(HN_ERR_NOMEM, "%s: out of memory", c->eval);
-        return cli_fail("avi --eval");
-    }
-    c->ndstates = n;
     return 0;
 }
 
@@ -568,74 +476,16 @@ static void banner(const struct avi_cli *c)
             o->resume ? ", resuming " : "", o->resume ? o->resume : "");
 }
 
-/* The network the options describe: --arch in full, or the checkpoint's
- * with the hidden-layer settings that --act, --bn/--no-bn, --dropout set. */
-static void arch_wanted(const struct avi_cli *c, const struct nn_spec *have, struct nn_spec *want)
+/* --resume continues the checkpoint's network, and --checkpoint replaces
+ * an existing file only when it is that checkpoint or with --force:
+ * checked before any work. */
+static int resume_checks(const struct avi_cli *c, int lead)
 {
-    const struct nn_layer_defaults *d = &c->o.defaults;
-    *want = *have;
-    if (c->o.arch) {
-        if (nn_spec_parse(c->o.arch, d, want))
-            *want = *have; /* check_args parsed it already */
-        return;
-    }
-    for (int i = 0; i < want->n_layers - 1; i++) {
-        if (strstr(c->arch_opts, "--act"))
-            want->layer[i].act = d->act;
-        if (strstr(c->arch_opts, "bn"))
-            want->layer[i].bn = d->bn;
-        if (strstr(c->arch_opts, "--dropout"))
-            want->layer[i].dropout = d->dropout;
-    }
-}
-
-/* --resume continues the checkpoint's network: architecture options that
- * describe another one are refused, naming both, instead of ignored. */
-static int resume_arch_check(const struct avi_cli *c)
-{
-    if (!c->o.resume || (!c->o.arch && !c->arch_opts[0]))
-        return 0;
-    int st;
-    nn_model *m = nn_model_load(c->o.resume, &st);
-    if (!m)
-        return 0; /* trn_avi_run reports the damaged or missing checkpoint */
-    struct nn_spec want;
-    char have_s[512], want_s[512];
-    arch_wanted(c, nn_model_spec(m), &want);
-    int differ = nn_spec_format(nn_model_spec(m), NULL, have_s, sizeof have_s) ||
-                 nn_spec_format(&want, NULL, want_s, sizeof want_s) || strcmp(have_s, want_s);
-    nn_model_free(m);
-    if (!differ)
-        return 0;
-    hn_fail(HN_ERR_ARG,
-            "%s: the checkpoint's network is %s, but '%s%s%s%s' describes %s; --resume "
-            "continues the checkpoint's network (drop those options, or start a new run)",
-            c->o.resume, have_s, c->o.arch ? "--arch " : "", c->o.arch ? c->o.arch : "",
-            c->o.arch && c->arch_opts[0] ? " " : "", c->arch_opts, want_s);
-    return cli_fail("avi");
-}
-
-/* --checkpoint F would replace F after the first round: like eval and
- * import, an existing file is replaced only when asked (--force), or when
- * it is the checkpoint this run continues. Checked before any work. */
-static int checkpoint_check(const struct avi_cli *c)
-{
-    struct stat st, rs;
-    const char *f = c->o.checkpoint;
-    if (!f || c->force || lstat(f, &st) != 0)
-        return 0;
-    if (S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "heurnet: avi: --checkpoint %s is a folder, not a file\n", f);
-        return CLI_EXIT_FAIL;
-    }
-    if (c->o.resume && stat(c->o.resume, &rs) == 0 && stat(f, &st) == 0 && rs.st_dev == st.st_dev &&
-        rs.st_ino == st.st_ino)
-        return 0;
-    fprintf(stderr,
-            "heurnet: avi: --checkpoint %s exists (continue it with --resume %s, or use "
-            "--force to replace it)\n",
-            f, f);
-    return CLI_EXIT_FAIL;
+    if (lead && !c->force && trn_avi_checkpoint_check(c->o.checkpoint, c->o.resume))
+        return cli_fail("avi");
+    if (trn_avi_resume_arch_check(c->o.resume, c->o.arch, &c->o.defaults, c->arch_opts))
+        return cli_fail("avi");
+    return 0;
 }
 
 /* Under mpirun only rank 0 prints, logs, evaluates and writes files. */
@@ -648,8 +498,7 @@ static int run(struct avi_cli *c)
     }
     cli_log_init(c->quiet);
     nn_blas_threads(c->o.blas_threads);
-    if ((lead && (rc = checkpoint_check(c))) || (rc = resume_arch_check(c)) ||
-        (rc = open_inputs(c)))
+    if ((rc = resume_checks(c, lead)) || (rc = open_inputs(c)))
         goto done;
     hn_stop_install();
     c->o.on_round = lead ? on_round : NULL;

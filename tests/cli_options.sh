@@ -74,6 +74,14 @@ try 0.2 "${REAL_BAD[@]}" -- "${EMPS[@]}" --time OPTVAL
 
 try 1 "${INT_BAD[@]}" -- $HN nn init --seed OPTVAL --arch 81-4-1 -o "$T/i.h5"
 
+# the option tables (cli/opt.h): the same strict parsing, also through a
+# shared table (--dropout) and for an option given by a prefix (--thread)
+AVI=($HN avi --puzzle 8 --arch 81-4-1 --rounds 0 --quiet -o "$T/a.h5")
+try 1 "${INT_BAD[@]}" -- "${AVI[@]}" --thread OPTVAL
+try 0.001 "${REAL_BAD[@]}" -- "${AVI[@]}" --lr OPTVAL
+try 0.5 "${REAL_BAD[@]}" 1 -- "${AVI[@]}" --dropout OPTVAL
+try davi bootstrapp "" -- "${AVI[@]}" --method OPTVAL
+
 # --- the ann: cache: its memory per search thread is in the help, and a
 # cache larger than physical memory is refused with the figure
 $HN solve --help 2>&1 | grep -qF "24 * 2^BITS bytes" ||
