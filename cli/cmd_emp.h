@@ -28,9 +28,6 @@ int cmd_emp_gendata(int argc, char **argv);
 int emp_scorer_attach(const char *path, const char *pick, const srch_em_inst *in, srch_em_opts *o,
                       struct srch_em_scorer **out);
 void emp_scorer_report(const struct srch_em_scorer *s);
-/* Load training instances, refusing the benchmark ones (instances/, marked
- * by a SOURCES.md) unless allow_shared; CLI exit code (reason printed). */
-int emp_load_training(char **paths, int n, int format, int allow_shared, srch_em_inst **in);
 /* What every kind of gen-data takes besides its sampler's settings. */
 typedef struct {
     int format, quiet, allow_shared;
@@ -43,6 +40,15 @@ extern const struct cli_opt emp_data_table[];
  * that instances and -o are given: 0, -1 (help printed) or CLI_EXIT_USAGE. */
 int emp_data_parse(const struct cli_opt_cmd *c, void *base, const emp_data_args *d, int argc,
                    char **argv, int *nargs);
+/* A gen-data run: the training instances loaded (benchmark ones refused),
+ * a progress bar over states per instance, gen called with them and their
+ * paths, everything freed. CLI exit code (reason printed). */
+typedef int (*emp_data_gen_fn)(void *user, const srch_em_inst *const *in, const char *const *paths,
+                               int n, hn_progress *bar);
+int emp_data_run(const emp_data_args *d, char **paths, int n, uint64_t states, emp_data_gen_fn gen,
+                 void *user);
+/* The samplers' progress callback onto that bar. */
+void emp_data_progress(uint64_t done, uint64_t total, const char *extra, void *bar);
 /* cmd_emp_place.c: `emp gen-data --decision place` and the place scorer's
  * glue in `emp solve`. */
 int cmd_emp_gendata_place(int argc, char **argv);

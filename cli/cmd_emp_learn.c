@@ -42,12 +42,6 @@ void emp_scorer_report(const srch_em_scorer *s)
 
 /* ---- gen-data ----------------------------------------------------------- */
 
-static void on_gen_progress(uint64_t done, uint64_t total, const char *extra, void *user)
-{
-    (void)total;
-    hn_progress_update(user, done, extra);
-}
-
 #define ED(f) offsetof(emp_data_args, f)
 const struct cli_opt emp_data_table[] = {
     CLI_ENUM("format", ED(format), "meta|e2pieces", "instance format"),
@@ -107,7 +101,9 @@ int emp_data_parse(const struct cli_opt_cmd *c, void *base, const emp_data_args 
     return 0;
 }
 
-int emp_load_training(char **paths, int n, int format, int allow_shared, srch_em_inst **in)
+/* Load training instances, refusing the benchmark ones (instances/, marked
+ * by a SOURCES.md) unless allow_shared; CLI exit code (reason printed). */
+static int emp_load_training(char **paths, int n, int format, int allow_shared, srch_em_inst **in)
 {
     emp_inst_opts io = {.format = format};
     for (int i = 0; i < n; i++) {
@@ -162,39 +158,53 @@ static void print_summary(const char *out)
     free(y);
 }
 
+int emp_data_run(const emp_data_args *d, char **paths, int n, uint64_t states, emp_data_gen_fn gen,
+                 void *user)
+{
+    srch_em_inst **in = calloc((size_t)n, sizeof *in);
+    if (!in)
+        return cli_fail("out of memory");
+    int rc = emp_load_training(paths, n, d->format, d->allow_shared, in);
+    if (rc == CLI_EXIT_OK) {
+        cli_log_init(d->quiet);
+        hn_stop_install();
+        hn_progress *bar = hn_progress_new("emp gen-data", states * (uint64_t)n, d->quiet);
+        int st = gen(user, (const srch_em_inst *const *)in, (const char *const *)paths, n, bar);
+        hn_progress_finish(bar);
+        rc = st ? cli_fail(d->out) : CLI_EXIT_OK;
+    }
+    for (int i = 0; i < n; i++)
+        srch_em_inst_free(in[i]);
+    free(in);
+    return rc;
+}
+
+void emp_data_progress(uint64_t done, uint64_t total, const char *extra, void *bar)
+{
+    (void)total;
+    hn_progress_update(bar, done, extra);
+}
+
+static int moves_gen(void *user, const srch_em_inst *const *in, const char *const *paths, int n,
+                     hn_progress *bar)
+{
+    gendata_args *a = user;
+    a->o.progress = emp_data_progress;
+    a->o.user = bar;
+    return dg_emp_moves_gen(in, paths, n, &a->o, a->d.out);
+}
+
 int cmd_emp_gendata(int argc, char **argv)
 {
     const char *decision = decision_arg(argc, argv);
     if (decision && (!strcmp(decision, "place") || !strcmp(decision, "break")))
         return cmd_emp_gendata_place(argc, argv);
     gendata_args a = {.o = DG_EMP_MOVES_DEFAULTS};
-    dg_emp_moves_opts *o = &a.o;
-    const char *out;
     int ninst, rc = emp_data_parse(&gendata_cmd, &a, &a.d, argc, argv, &ninst);
     if (rc)
         return rc < 0 ? CLI_EXIT_OK : rc;
-    out = a.d.out;
-    srch_em_inst **in = calloc((size_t)ninst, sizeof *in);
-    if (!in)
-        return cli_fail("out of memory");
-    rc = emp_load_training(argv + 1, ninst, a.d.format, a.d.allow_shared, in);
-    if (rc == CLI_EXIT_OK) {
-        cli_log_init(a.d.quiet);
-        hn_stop_install();
-        hn_progress *prog =
-            hn_progress_new("emp gen-data", (uint64_t)o->states * (uint64_t)ninst, a.d.quiet);
-        o->progress = on_gen_progress;
-        o->user = prog;
-        int st = dg_emp_moves_gen((const srch_em_inst *const *)in, (const char *const *)(argv + 1),
-                                  ninst, o, out);
-        hn_progress_finish(prog);
-        if (st != HN_OK)
-            rc = cli_fail(out);
-        else
-            print_summary(out);
-    }
-    for (int i = 0; i < ninst; i++)
-        srch_em_inst_free(in[i]);
-    free(in);
+    rc = emp_data_run(&a.d, argv + 1, ninst, (uint64_t)a.o.states, moves_gen, &a);
+    if (!rc)
+        print_summary(a.d.out);
     return rc;
 }

@@ -115,12 +115,6 @@ static const struct cli_opt_cmd place_cmd = {
     .opts = place_opts,
     .max_args = 1 << 20};
 
-static void on_progress(uint64_t done, uint64_t total, const char *extra, void *user)
-{
-    (void)total;
-    hn_progress_update(user, done, extra);
-}
-
 static void print_summary(const char *out)
 {
     float *x, *y;
@@ -140,38 +134,28 @@ static void print_summary(const char *out)
     free(x), free(y), free(g);
 }
 
+static int place_gen(void *user, const srch_em_inst *const *in, const char *const *paths, int n,
+                     hn_progress *bar)
+{
+    place_args *a = user;
+    a->o.progress = emp_data_progress;
+    a->o.user = bar;
+    return (a->d.decision == 2 ? dg_emp_break_gen : dg_emp_place_gen)(in, paths, n, &a->o,
+                                                                      a->d.out);
+}
+
 int cmd_emp_gendata_place(int argc, char **argv)
 {
     place_args a = {.o = SRCH_EM_PLACE_SAMPLE_DEFAULTS};
-    int ninst, brk, prc = emp_data_parse(&place_cmd, &a, &a.d, argc, argv, &ninst);
-    if (prc)
-        return prc < 0 ? CLI_EXIT_OK : prc;
-    brk = a.d.decision == 2;
-    srch_em_inst **in = calloc((size_t)ninst, sizeof *in);
-    if (!in)
-        return cli_fail("out of memory");
-    int rc = emp_load_training(argv + 1, ninst, a.d.format, a.d.allow_shared, in);
-    if (rc == CLI_EXIT_OK) {
-        cli_log_init(a.d.quiet);
-        hn_stop_install();
-        hn_progress *prog = hn_progress_new("emp gen-data place",
-                                            (uint64_t)a.o.states * (uint64_t)ninst, a.d.quiet);
-        a.o.progress = on_progress;
-        a.o.user = prog;
-        int st = (brk ? dg_emp_break_gen : dg_emp_place_gen)(
-            (const srch_em_inst *const *)in, (const char *const *)(argv + 1), ninst, &a.o, a.d.out);
-        hn_progress_finish(prog);
-        if (st != HN_OK)
-            rc = cli_fail(a.d.out);
-        else if (brk)
-            printf("output=%s states=%d decision=%s features=%d encoder=%s\n", a.d.out,
-                   a.o.states * ninst, SRCH_EM_DECISION_BREAK, SRCH_EM_BREAK_DIM,
-                   SRCH_EM_BREAK_ENCODER);
-        else
-            print_summary(a.d.out);
-    }
-    for (int i = 0; i < ninst; i++)
-        srch_em_inst_free(in[i]);
-    free(in);
+    int ninst, rc = emp_data_parse(&place_cmd, &a, &a.d, argc, argv, &ninst);
+    if (rc)
+        return rc < 0 ? CLI_EXIT_OK : rc;
+    rc = emp_data_run(&a.d, argv + 1, ninst, (uint64_t)a.o.states, place_gen, &a);
+    if (!rc && a.d.decision == 2)
+        printf("output=%s states=%d decision=%s features=%d encoder=%s\n", a.d.out,
+               a.o.states * ninst, SRCH_EM_DECISION_BREAK, SRCH_EM_BREAK_DIM,
+               SRCH_EM_BREAK_ENCODER);
+    else if (!rc)
+        print_summary(a.d.out);
     return rc;
 }

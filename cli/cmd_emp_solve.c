@@ -27,16 +27,6 @@ static void on_progress(int current, int best, long moves, double sec, void *use
     hn_progress_update(ui->prog, (uint64_t)sec, extra);
 }
 
-/* --stage-log: one TSV line per STAGE descent (features, run best before it,
- * best it reached). */
-static void on_descent(const float *f, int before, int reached, void *user)
-{
-    FILE *fp = user;
-    for (int k = 0; k < SRCH_EM_STAGE_DIM; k++)
-        fprintf(fp, "%.6g\t", (double)f[k]);
-    fprintf(fp, "%d\t%d\n", before, reached);
-}
-
 /* The backtracking start's figures for the record ("" for other starts). */
 static const char *scan_record(const srch_em_opts *o, const srch_em_result *res)
 {
@@ -322,57 +312,24 @@ int cmd_emp_solve(int argc, char **argv)
     hn_stop_install();
     if (!quiet)
         print_banner(in, o);
-    int n = srch_em_inst_width(in) * srch_em_inst_height(in), rc = CLI_EXIT_OK;
-    int *piece = malloc(sizeof(int) * (size_t)n), *rot = malloc(sizeof(int) * (size_t)n);
     solve_ui ui = {.prog = hn_progress_new("emp solve", (uint64_t)o->time_limit, quiet),
                    .limit = o->time_limit};
     srch_em_result res;
-    if (!piece || !rot) {
-        hn_progress_finish(ui.prog);
-        rc = cli_fail("out of memory");
-        goto out;
-    }
-    FILE *log = c.stage_log ? fopen(c.stage_log, "w") : NULL;
-    if (c.stage_log && !log) {
-        hn_progress_finish(ui.prog);
-        fprintf(stderr, "heurnet: cannot open the --stage-log file %s for writing\n", c.stage_log);
-        rc = CLI_EXIT_FAIL;
-        goto out;
-    }
-    o->on_descent = log ? on_descent : NULL, o->descent_user = log;
-    int st = srch_em_solve(in, o, piece, rot, &res, on_progress, &ui);
+    int rc = CLI_EXIT_OK, st = srch_em_solve_file(in, o, out, c.stage_log, &res, on_progress, &ui);
     hn_progress_finish(ui.prog);
-    if (log && fclose(log) != 0) {
-        fprintf(stderr, "heurnet: error writing the --stage-log file %s\n", c.stage_log);
-        rc = CLI_EXIT_FAIL;
-        goto out;
-    }
-    if (st != HN_OK && st != HN_ERR_INTERRUPTED) {
+    if (st)
         rc = cli_fail(path);
-        goto out;
-    }
-    int v, check = srch_em_sol_check(in, piece, rot, &v, NULL, 0);
-    if (v || check != res.best) {
-        rc = cli_fail("internal error: the best board does not recount to its score");
-        goto out;
-    }
-    if (srch_em_sol_write(in, out, piece, rot) != HN_OK) {
-        rc = cli_fail(NULL); /* the message names the file */
-        goto out;
-    }
-    print_result(path, in, o, &res, out);
-    if (scorer)
+    else
+        print_result(path, in, o, &res, out);
+    if (!st && scorer)
         emp_scorer_report(scorer);
-    if (place)
+    if (!st && place)
         emp_place_report(place, res.cpu_seconds);
-    if (gate)
+    if (!st && gate)
         emp_break_report(gate, res.cpu_seconds);
-out:
     srch_em_scorer_free(scorer);
     srch_em_place_scorer_free(place);
     srch_em_break_gate_free(gate);
-    free(piece);
-    free(rot);
     srch_em_inst_free(in);
     return rc;
 }

@@ -357,6 +357,14 @@ double srch_em_cpu_seconds(void);
  * (HN_ERR_INTERRUPTED keeps the best so far in piece/rot). */
 int srch_em_solve(const srch_em_inst *inst, const srch_em_opts *opts, int *piece, int *rot,
                   srch_em_result *res, srch_em_progress_fn fn, void *user);
+/* srch_em_solve, then the best board (also after a stop: res->stopped)
+ * recounted and written to the solution file out; with stage_log (may be
+ * NULL) one TSV line per STAGE descent: its start's features, the run's
+ * best before it and the best it reached (opts' on_descent is used for
+ * that). 0 or a status; nothing is written under out on an error. */
+int srch_em_solve_file(const srch_em_inst *inst, srch_em_opts *opts, const char *out,
+                       const char *stage_log, srch_em_result *res, srch_em_progress_fn fn,
+                       void *user);
 
 /* ---- MILP (1)-(14) and the max-clique model ---------------------------- */
 
