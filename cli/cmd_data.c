@@ -1,27 +1,41 @@
 /* heurnet data: look at labelled datasets (info: settings, counts, cost
  * histogram; also of the old n-puzzle layout) and join shards (merge: copy
  * or HDF5 virtual dataset). */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "common/hn.h"
 #include "datagen/dg.h"
 
+struct merge_cli {
+    const char *out;
+    int virt;
+};
+
+static const struct cli_opt merge_opts[] = {
+    CLI_STRL('o', "output", offsetof(struct merge_cli, out), "FILE", "merged file [required]"),
+    CLI_FLAG("virtual", offsetof(struct merge_cli, virt), 1,
+             "write an HDF5 virtual dataset referring to the shards instead of copying their "
+             "rows [copy]"),
+    CLI_END};
+static const struct cli_opt_cmd merge_cmd = {
+    .cmd = "data merge",
+    .usage = "data info FILE.h5\n"
+             "       heurnet data merge -o OUT.h5 [--virtual] SHARD.h5...\n\n"
+             "info    settings, row counts by source and the cost histogram (text)\n"
+             "merge   join the shards of one run (any order) into OUT.h5; they must agree\n"
+             "        on every setting, be complete and cover the run without gap (datasets\n"
+             "        of the old n-puzzle layout, /boards, are read but not merged)\n",
+    .opts = merge_opts,
+    .max_args = 1 << 20};
+
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: heurnet data info FILE.h5\n"
-               "       heurnet data merge -o OUT.h5 [--virtual] SHARD.h5...\n\n"
-               "info    settings, row counts by source and the cost histogram (text)\n"
-               "merge   join the shards of one run (any order) into OUT.h5; they must agree\n"
-               "        on every setting, be complete and cover the run without gap (datasets\n"
-               "        of the old n-puzzle layout, /boards, are read but not merged)\n"
-               "  -o, --output FILE   merged file (required)\n"
-               "  --virtual           write an HDF5 virtual dataset referring to the shards\n"
-               "                      instead of copying their rows [copy]\n"
-               "  -h, --help          this help\n");
+    struct merge_cli m = {0};
+    cli_opt_help(f, &merge_cmd, &m);
 }
 
 static void print_info(const char *path, const dg_ds_info *i)
@@ -144,37 +158,18 @@ static int merge_dom(const char *out, const char *const *shards, int n, int virt
 
 static int data_merge(int argc, char **argv)
 {
-    static const struct option opts[] = {{"output", required_argument, 0, 'o'},
-                                         {"virtual", no_argument, 0, 'v'},
-                                         {"help", no_argument, 0, 'h'},
-                                         {0, 0, 0, 0}};
-    const char *out = NULL;
-    int virt = 0, c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'o':
-            out = optarg;
-            break;
-        case 'v':
-            virt = 1;
-            break;
-        case 'h':
-            usage(stdout);
-            return CLI_EXIT_OK;
-        default:
-            return cli_usage("data merge", "unknown option");
-        }
-    }
-    if (!out)
+    struct merge_cli m = {0};
+    int n, rc = cli_opt_parse(&merge_cmd, &m, argc, argv, &n);
+    if (rc)
+        return rc < 0 ? CLI_EXIT_OK : rc;
+    if (!m.out)
         return cli_usage("data merge", "-o OUT.h5 is required");
-    if (optind >= argc)
+    if (!n)
         return cli_usage("data merge", "no shard files given");
-    int n = argc - optind;
-    for (int i = optind; i < argc; i++)
-        if (!strcmp(argv[i], out))
-            return cli_usage("data merge", "the output %s is also an input", out);
-    return merge_dom(out, (const char *const *)(argv + optind), n, virt);
+    for (int i = 1; i <= n; i++)
+        if (!strcmp(argv[i], m.out))
+            return cli_usage("data merge", "the output %s is also an input", m.out);
+    return merge_dom(m.out, (const char *const *)(argv + 1), n, m.virt);
 }
 
 int cmd_data(int argc, char **argv)

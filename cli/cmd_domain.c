@@ -1,12 +1,12 @@
 /* heurnet domain: list the built-in domains, describe one, or check any
  * domain (built-in or a plug-in) for conformance to the interface. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "common/hn.h"
 #include "domains/dom.h"
 
@@ -26,38 +26,44 @@ int cli_domain_npuzzle(const dom *d, int *width, int *goal)
     return 1;
 }
 
-static void help(void)
-{
-    printf("usage: heurnet domain list\n"
-           "       heurnet domain info DOMAIN\n"
-           "       heurnet domain check DOMAIN [--walks N] [--max-len N] [--bfs-depth N]\n"
-           "                                   [--bfs-states N] [--heuristics LIST] [--seed S]\n"
-           "       heurnet domain sample DOMAIN [-n N] --walk A[-B] | --uniform [--seed S]\n\n"
-           "DOMAIN is NAME[:ARGS] for a built-in domain (npuzzle:4x4, npuzzle:6x6:blank-last,\n"
-           "cube3) or PATH[@NAME][:ARGS] for a plug-in compiled against <heurnet/domain.h>\n"
-           "(PATH: the first prefix before an '@' or ':' that names a file).\n"
-           "check: over random walks from the goal, a move then its inverse restores the state,\n"
-           "expand agrees with apply, the encoding delta agrees with re-encoding, states and\n"
-           "moves parse back from their text, the domain's heuristics never exceed\n"
-           "breadth-first distances and the pruning automaton keeps them, and each\n"
-           "heuristic's incremental update (heur_delta), where the domain has one, equals\n"
-           "the child's value for every move along the walks. Exit 0 when every\n"
-           "check passes, 1 when one fails or could not run (skipped=1, e.g. no memory for\n"
-           "the breadth-first search).\n"
-           "sample: N states (default 100) as `id STATE` lines on stdout, each a random walk\n"
-           "of A..B moves from the goal (uniform length, never undoing the last move) or\n"
-           "drawn uniformly among all states (--uniform, where the domain can).\n"
-           "  --walks N          random walks [%d]\n"
-           "  --max-len N        moves per walk, at most [%d]\n"
-           "  --bfs-depth N      heuristics checked on states up to N moves away [%d]\n"
-           "  --bfs-states N     at most N states in that search (0: skip) [%zu]\n"
-           "  --heuristics LIST  the heuristics to check, comma-separated (max:A,B counts\n"
-           "                     as one only when written alone) [the domain's own list]\n"
-           "  --seed S           [%llu]\n",
-           DOM_CHECK_OPTS_DEFAULTS.walks, DOM_CHECK_OPTS_DEFAULTS.max_len,
-           DOM_CHECK_OPTS_DEFAULTS.bfs_depth, DOM_CHECK_OPTS_DEFAULTS.bfs_states,
-           (unsigned long long)DOM_CHECK_OPTS_DEFAULTS.seed);
-}
+_Static_assert(sizeof(size_t) == sizeof(uint64_t), "--bfs-states is parsed as a uint64_t");
+#define CO(f) offsetof(dom_check_opts, f)
+static const struct cli_opt check_opts[] = {
+    CLI_TEXT("check:"),
+    CLI_INT("walks", CO(walks), 1, 10000000, "N", "random walks"),
+    CLI_INT("max-len", CO(max_len), 1, 255, "N", "moves per walk, at most"),
+    CLI_INT("bfs-depth", CO(bfs_depth), 0, 250, "N",
+            "heuristics checked on states up to N moves away"),
+    CLI_OPT_(CLI_OPT_U64, "bfs-states", CO(bfs_states), .hi = 100000000, .arg = "N",
+             .help = "at most N states in that search (0: skip)"),
+    CLI_STR("heuristics", CO(heuristics), "LIST",
+            "the heuristics to check, comma-separated (max:A,B counts as one only when written "
+            "alone) [the domain's own list]"),
+    CLI_U64("seed", CO(seed), 0, "S", ""),
+    CLI_END};
+static const struct cli_opt_cmd check_cmd = {
+    .cmd = "domain",
+    .usage = "domain list\n"
+             "       heurnet domain info DOMAIN\n"
+             "       heurnet domain check DOMAIN [--walks N] [--max-len N] [--bfs-depth N]\n"
+             "                                   [--bfs-states N] [--heuristics LIST] [--seed S]\n"
+             "       heurnet domain sample DOMAIN [-n N] --walk A[-B] | --uniform [--seed S]\n\n"
+             "DOMAIN is NAME[:ARGS] for a built-in domain (npuzzle:4x4, npuzzle:6x6:blank-last,\n"
+             "cube3) or PATH[@NAME][:ARGS] for a plug-in compiled against <heurnet/domain.h>\n"
+             "(PATH: the first prefix before an '@' or ':' that names a file).\n"
+             "check: over random walks from the goal, a move then its inverse restores the state,\n"
+             "expand agrees with apply, the encoding delta agrees with re-encoding, states and\n"
+             "moves parse back from their text, the domain's heuristics never exceed\n"
+             "breadth-first distances and the pruning automaton keeps them, and each\n"
+             "heuristic's incremental update (heur_delta), where the domain has one, equals\n"
+             "the child's value for every move along the walks. Exit 0 when every\n"
+             "check passes, 1 when one fails or could not run (skipped=1, e.g. no memory for\n"
+             "the breadth-first search).\n"
+             "sample: N states (default 100) as `id STATE` lines on stdout, each a random walk\n"
+             "of A..B moves from the goal (uniform length, never undoing the last move) or\n"
+             "drawn uniformly among all states (--uniform, where the domain can).\n",
+    .opts = check_opts,
+    .max_args = 1 << 20}; /* counted below */
 
 static int open_or_usage(const char *spec, dom **d)
 {
@@ -107,64 +113,17 @@ static int info(const char *spec)
     return CLI_EXIT_OK;
 }
 
-static int check_option(int opt, const char *arg, dom_check_opts *o)
-{
-    long v;
-    uint64_t u;
-    switch (opt) {
-    case 'w':
-        if (cli_parse_long(arg, 1, 10000000, &v))
-            return cli_usage("domain", "--walks '%s' is not 1..10^7", arg);
-        o->walks = (int)v;
-        return 0;
-    case 'l':
-        if (cli_parse_long(arg, 1, 255, &v))
-            return cli_usage("domain", "--max-len '%s' is not 1..255", arg);
-        o->max_len = (int)v;
-        return 0;
-    case 'd':
-        if (cli_parse_long(arg, 0, 250, &v))
-            return cli_usage("domain", "--bfs-depth '%s' is not 0..250", arg);
-        o->bfs_depth = (int)v;
-        return 0;
-    case 'n':
-        if (cli_parse_long(arg, 0, 100000000, &v))
-            return cli_usage("domain", "--bfs-states '%s' is not 0..10^8", arg);
-        o->bfs_states = (size_t)v;
-        return 0;
-    case 'H':
-        o->heuristics = arg;
-        return 0;
-    case 's':
-        if (cli_parse_u64(arg, &u))
-            return cli_usage("domain", "--seed '%s' is not a number", arg);
-        o->seed = u;
-        return 0;
-    default:
-        return cli_usage("domain", "unknown option");
-    }
-}
-
 static int check(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"walks", required_argument, NULL, 'w'},
-                                             {"max-len", required_argument, NULL, 'l'},
-                                             {"bfs-depth", required_argument, NULL, 'd'},
-                                             {"bfs-states", required_argument, NULL, 'n'},
-                                             {"seed", required_argument, NULL, 's'},
-                                             {"heuristics", required_argument, NULL, 'H'},
-                                             {NULL, 0, NULL, 0}};
     dom_check_opts o = DOM_CHECK_OPTS_DEFAULTS;
-    int opt, rc;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1)
-        if ((rc = check_option(opt, optarg, &o)))
-            return rc;
-    if (optind != argc - 1)
+    int nargs, rc = cli_opt_parse(&check_cmd, &o, argc, argv, &nargs);
+    if (rc)
+        return rc < 0 ? CLI_EXIT_OK : rc;
+    if (nargs != 1)
         return cli_usage("domain", "check needs exactly one DOMAIN");
     cli_log_init(0);
     dom *d;
-    if ((rc = open_or_usage(argv[optind], &d)))
+    if ((rc = open_or_usage(argv[1], &d)))
         return rc;
     dom_check_report r;
     hn_stop_install();
@@ -195,43 +154,35 @@ typedef struct {
     uint64_t seed;
 } sample_opts;
 
-static int parse_walk(const char *arg, sample_opts *o)
+/* --walk K | A-B */
+static int walk_parse(void *field, const char *v)
 {
+    sample_opts *o = field;
     char lo[32], *dash;
-    if (strlen(arg) >= sizeof lo)
-        return cli_usage("domain", "--walk '%s' is not K or A-B", arg);
-    strcpy(lo, arg);
+    snprintf(lo, sizeof lo, "%s", v);
     const char *hi = lo;
     if ((dash = strchr(lo, '-'))) {
         *dash = '\0';
         hi = dash + 1;
     }
-    if (cli_parse_long(lo, 0, 100000000, &o->walk_lo) ||
+    if (strlen(v) >= sizeof lo || cli_parse_long(lo, 0, 100000000, &o->walk_lo) ||
         cli_parse_long(hi, 0, 100000000, &o->walk_hi) || o->walk_hi < o->walk_lo)
-        return cli_usage("domain", "--walk '%s' is not K or A-B with 0 <= A <= B <= 10^8", arg);
+        return hn_fail(HN_ERR_ARG, "'%s' is not K or A-B with 0 <= A <= B <= 10^8", v);
     return 0;
 }
 
-static int sample_option(int opt, const char *arg, sample_opts *o)
-{
-    switch (opt) {
-    case 'n':
-        return cli_parse_long(arg, 1, 100000000, &o->count)
-                   ? cli_usage("domain", "-n '%s' is not 1..10^8", arg)
-                   : 0;
-    case 'w':
-        return parse_walk(arg, o);
-    case 'u':
-        o->uniform = 1;
-        return 0;
-    case 's':
-        return cli_parse_u64(arg, &o->seed)
-                   ? cli_usage("domain", "--seed '%s' is not a number", arg)
-                   : 0;
-    default:
-        return cli_usage("domain", "unknown option");
-    }
-}
+#define SA(f) offsetof(sample_opts, f)
+static const struct cli_opt sample_opts_table[] = {
+    CLI_OPT_(CLI_OPT_LONG, "count", SA(count), .letter = 'n', .lo = 1, .hi = 100000000, .arg = "N",
+             .help = "states to write"),
+    CLI_FN("walk", 0, walk_parse, "A[-B]", "random walks of A..B moves from the goal"),
+    CLI_FLAG("uniform", SA(uniform), 1, "states drawn uniformly (where the domain can)"),
+    CLI_U64("seed", SA(seed), 0, "S", ""), CLI_END};
+static const struct cli_opt_cmd sample_cmd = {
+    .cmd = "domain",
+    .usage = "domain sample DOMAIN [-n N] --walk A[-B] | --uniform [--seed S]\n\n",
+    .opts = sample_opts_table,
+    .max_args = 1 << 20}; /* counted below */
 
 /* One sampled state per line, `id STATE`, to stdout; no length (a walk's is
  * only an upper bound). */
@@ -268,22 +219,16 @@ static int sample_write(const dom *d, const sample_opts *o)
 
 static int sample(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"walk", required_argument, NULL, 'w'},
-                                             {"uniform", no_argument, NULL, 'u'},
-                                             {"seed", required_argument, NULL, 's'},
-                                             {NULL, 0, NULL, 0}};
     sample_opts o = {.count = 100, .walk_lo = -1, .seed = 1};
-    int opt, rc;
-    optind = 1;
-    while ((opt = getopt_long(argc, argv, "n:", longopts, NULL)) != -1)
-        if ((rc = sample_option(opt, optarg, &o)))
-            return rc;
-    if (optind != argc - 1)
+    int nargs, rc = cli_opt_parse(&sample_cmd, &o, argc, argv, &nargs);
+    if (rc)
+        return rc < 0 ? CLI_EXIT_OK : rc;
+    if (nargs != 1)
         return cli_usage("domain", "sample needs exactly one DOMAIN");
     if (o.uniform == (o.walk_lo >= 0))
         return cli_usage("domain", "sample needs one of --walk A-B and --uniform");
     dom *d;
-    if ((rc = open_or_usage(argv[optind], &d)))
+    if ((rc = open_or_usage(argv[1], &d)))
         return rc;
     if (o.uniform && !dom_facts_of(d)->has_uniform) {
         fprintf(stderr, "heurnet domain sample: %s cannot draw uniform states; use --walk\n",
@@ -301,7 +246,11 @@ static int sample(int argc, char **argv)
 int cmd_domain(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-        help();
+        FILE *out = argc < 2 ? stderr : stdout;
+        sample_opts so = {.count = 100, .seed = 1};
+        cli_opt_help(out, &check_cmd, &DOM_CHECK_OPTS_DEFAULTS);
+        fprintf(out, "sample:\n");
+        cli_opt_help_table(out, sample_opts_table, &so);
         return argc < 2 ? CLI_EXIT_USAGE : CLI_EXIT_OK;
     }
     if (!strcmp(argv[1], "list"))

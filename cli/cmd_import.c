@@ -3,12 +3,12 @@
  * it. The library reads and checks; this file decides the exit code: an
  * operator or construct heurnet cannot express is a usage error (2), a
  * damaged file a failure (1). */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/opt.h"
 #include "common/hn.h"
 #include "domains/dom.h"
 #include "nn/import.h"
@@ -20,47 +20,32 @@ struct import_opts {
     int force;
 };
 
-static void help(void)
-{
-    printf("usage: heurnet import [options] MODEL.onnx OUT.h5\n\n"
-           "Read a multilayer perceptron from ONNX (torch.onnx.export, tf2onnx) and write it\n"
-           "as a heurnet model: Gemm or MatMul + Add, BatchNormalization, Relu, Elu,\n"
-           "LeakyRelu, Dropout, Identity, Flatten, Mul and Add by constants (folded into\n"
-           "the layers, or the target scaling after the last activation). Any other\n"
-           "operator is refused (exit 2).\n\n"
-           "  --encoder E   input encoder, e.g. 'npuzzle-onehot n=3 goal=blank-last'\n"
-           "                [the file's \"encoder\" metadata, else none]\n"
-           "  --force       replace an existing OUT [off]\n"
-           "  -h, --help    this help\n");
-}
+#define IO(f) offsetof(struct import_opts, f)
+static const struct cli_opt import_opts[] = {
+    CLI_STR("encoder", IO(encoder), "E",
+            "input encoder, e.g. 'npuzzle-onehot n=3 goal=blank-last' [the file's \"encoder\" "
+            "metadata, else none]"),
+    CLI_FLAG("force", IO(force), 1, "replace an existing OUT [off]"), CLI_END};
+static const struct cli_opt_cmd import_cmd = {
+    .cmd = "import",
+    .usage = "import [options] MODEL.onnx OUT.h5\n\n"
+             "Read a multilayer perceptron from ONNX (torch.onnx.export, tf2onnx) and write it\n"
+             "as a heurnet model: Gemm or MatMul + Add, BatchNormalization, Relu, Elu,\n"
+             "LeakyRelu, Dropout, Identity, Flatten, Mul and Add by constants (folded into\n"
+             "the layers, or the target scaling after the last activation). Any other\n"
+             "operator is refused (exit 2).\n\n",
+    .opts = import_opts,
+    .max_args = 1 << 20}; /* the count is checked below, with a better message */
 
 static int parse(int argc, char **argv, struct import_opts *o)
 {
-    static const struct option opts[] = {{"encoder", required_argument, NULL, 'e'},
-                                         {"force", no_argument, NULL, 'F'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'e':
-            o->encoder = optarg;
-            break;
-        case 'F':
-            o->force = 1;
-            break;
-        case 'h':
-            help();
-            return -1;
-        default:
-            return cli_usage("import", "unknown option");
-        }
-    }
-    if (argc - optind != 2)
-        return cli_usage("import", "need MODEL.onnx and OUT.h5 (got %d arguments)", argc - optind);
-    o->in = argv[optind];
-    o->out = argv[optind + 1];
+    int nargs, rc = cli_opt_parse(&import_cmd, o, argc, argv, &nargs);
+    if (rc)
+        return rc;
+    if (nargs != 2)
+        return cli_usage("import", "need MODEL.onnx and OUT.h5 (got %d arguments)", nargs);
+    o->in = argv[1];
+    o->out = argv[2];
     if (!*o->out)
         return cli_usage("import", "OUT.h5 is empty");
     return 0;

@@ -3,6 +3,7 @@
  * quickstart. Also the spec options shared with bench nn. */
 #include "cli/cmd_nn.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,75 +58,42 @@ int cli_arch_parse(const char *cmd, const char *arch, const struct nn_layer_defa
 
 /* ---- nn init ----------------------------------------------------------- */
 
-static void init_help(const struct nn_layer_defaults *d)
-{
-    printf("usage: heurnet nn init --arch SPEC [options] -o model.h5\n\n"
-           "Write a freshly initialised model (batch-norm running statistics at 0 and 1).\n\n"
-           "  --arch SPEC      widths input-hidden...-output, e.g. 256-1024-1024-512-128-64-1 "
-           "[required]\n");
-    cli_arch_help(stdout, d);
-    printf("  --seed S         initialisation seed [1]\n"
-           "  --encoder NAME   input encoder recorded in the file [\"\"]\n"
-           "  --target-mean M  output scaling y = raw * std + mean [0]\n"
-           "  --target-std S   [1]\n"
-           "  -o, --output F   model file to write [required]\n"
-           "  -h, --help       this help\n");
-}
+struct init_cli {
+    struct nn_layer_defaults d;
+    const char *arch, *out, *enc;
+    uint64_t seed;
+    double tm, ts;
+};
+
+#define IN(f) offsetof(struct init_cli, f)
+static const struct cli_opt init_opts[] = {
+    CLI_STR("arch", IN(arch), "SPEC",
+            "widths input-hidden...-output, e.g. 256-1024-1024-512-128-64-1 [required]"),
+    CLI_TABLE(cli_arch_opts, IN(d)),
+    CLI_U64("seed", IN(seed), 0, "S", "initialisation seed"),
+    CLI_STR("encoder", IN(enc), "NAME", "input encoder recorded in the file [\"\"]"),
+    CLI_REAL("target-mean", IN(tm), -DBL_MAX, DBL_MAX, 0, "M",
+             "output scaling y = raw * std + mean [0]"),
+    CLI_REAL("target-std", IN(ts), -DBL_MAX, DBL_MAX, 0, "S", "[1]"),
+    CLI_STRL('o', "output", IN(out), "F", "model file to write [required]"),
+    CLI_END};
+static const struct cli_opt_cmd init_cmd = {
+    .cmd = "nn init",
+    .usage = "nn init --arch SPEC [options] -o model.h5\n\n"
+             "Write a freshly initialised model (batch-norm running statistics at 0 and 1).\n\n",
+    .opts = init_opts};
 
 static int nn_init(int argc, char **argv)
 {
-    static const struct option opts[] = {{"arch", required_argument, NULL, 'a'},
-                                         CLI_ARCH_LONGOPTS,
-                                         {"seed", required_argument, NULL, 's'},
-                                         {"encoder", required_argument, NULL, 'e'},
-                                         {"target-mean", required_argument, NULL, 'M'},
-                                         {"target-std", required_argument, NULL, 'S'},
-                                         {"output", required_argument, NULL, 'o'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
-    struct nn_layer_defaults d = cli_arch_defaults();
-    const char *arch = NULL, *out = NULL, *enc = "";
-    uint64_t seed = 1;
-    double tm = 0.0, ts = 1.0;
-    int c, rc;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
-        if ((rc = cli_arch_option("nn init", c, optarg, &d)) == 1)
-            continue;
-        else if (rc)
-            return rc;
-        switch (c) {
-        case 'a':
-            arch = optarg;
-            break;
-        case 'o':
-            out = optarg;
-            break;
-        case 'e':
-            enc = optarg;
-            break;
-        case 's':
-            if (cli_parse_u64(optarg, &seed))
-                return cli_usage("nn init", "--seed: expected a non-negative integer, got '%s'",
-                                 optarg);
-            break;
-        case 'M':
-        case 'S':
-            if (cli_parse_double(optarg, c == 'M' ? &tm : &ts))
-                return cli_usage("nn init", "--target-%s: expected a number, got '%s'",
-                                 c == 'M' ? "mean" : "std", optarg);
-            break;
-        case 'h':
-            init_help(&d);
-            return CLI_EXIT_OK;
-        default:
-            return cli_usage("nn init", "unknown option");
-        }
-    }
-    if (optind < argc)
-        return cli_usage("nn init", "unexpected argument '%s'", argv[optind]);
+    struct init_cli a = {.d = cli_arch_defaults(), .enc = "", .seed = 1, .ts = 1.0};
+    int nargs, rc = cli_opt_parse(&init_cmd, &a, argc, argv, &nargs);
+    if (rc)
+        return rc < 0 ? CLI_EXIT_OK : rc;
+    const char *out = a.out, *enc = a.enc;
+    uint64_t seed = a.seed;
+    double tm = a.tm, ts = a.ts;
     struct nn_spec sp;
-    if ((rc = cli_arch_parse("nn init", arch, &d, &sp)))
+    if ((rc = cli_arch_parse("nn init", a.arch, &a.d, &sp)))
         return rc;
     if (!out)
         return cli_usage("nn init", "-o model.h5 is required");
@@ -225,17 +193,6 @@ static void demo_batch(hn_rng *r, float *x, float *y, int n, int d)
     }
 }
 
-static void demo_help(void)
-{
-    printf("usage: heurnet nn demo [options]\n\n"
-           "Train a small net (8-64-64-1, elu, batch norm, Adam) on a synthetic regression\n"
-           "task and print the training loss and held-out MSE as they fall.\n\n"
-           "  --steps N      training steps [2000]\n"
-           "  --seed S       seed for data and initialisation [1]\n"
-           "  --every K      print a line every K steps [200]\n"
-           "  -h, --help     this help\n");
-}
-
 static int demo_run(long steps, long every, uint64_t seed)
 {
     enum { D = 8, B = 128, NVAL = 2048 };
@@ -292,45 +249,32 @@ done:
     return rc ? cli_fail("nn demo") : CLI_EXIT_OK;
 }
 
+struct demo_cli {
+    long steps, every;
+    uint64_t seed;
+};
+
 static int nn_demo(int argc, char **argv)
 {
-    static const struct option opts[] = {{"steps", required_argument, NULL, 'n'},
-                                         {"seed", required_argument, NULL, 's'},
-                                         {"every", required_argument, NULL, 'k'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
-    long steps = 2000, every = 200;
-    uint64_t seed = 1;
-    int c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        switch (c) {
-        case 'n':
-            if (cli_parse_long(optarg, 1, 100000000, &steps))
-                return cli_usage("nn demo", "--steps: expected a positive integer, got '%s'",
-                                 optarg);
-            break;
-        case 'k':
-            if (cli_parse_long(optarg, 1, 100000000, &every))
-                return cli_usage("nn demo", "--every: expected a positive integer, got '%s'",
-                                 optarg);
-            break;
-        case 's':
-            if (cli_parse_u64(optarg, &seed))
-                return cli_usage("nn demo", "--seed: expected a non-negative integer, got '%s'",
-                                 optarg);
-            break;
-        case 'h':
-            demo_help();
-            return CLI_EXIT_OK;
-        default:
-            return cli_usage("nn demo", "unknown option");
-        }
-    }
-    if (optind < argc)
-        return cli_usage("nn demo", "unexpected argument '%s'", argv[optind]);
+    static const struct cli_opt opts[] = {
+        CLI_LONG("steps", offsetof(struct demo_cli, steps), 1, 100000000, "N", "training steps"),
+        CLI_U64("seed", offsetof(struct demo_cli, seed), 0, "S",
+                "seed for data and initialisation"),
+        CLI_LONG("every", offsetof(struct demo_cli, every), 1, 100000000, "K",
+                 "print a line every K steps"),
+        CLI_END};
+    static const struct cli_opt_cmd cmd = {
+        .cmd = "nn demo",
+        .usage = "nn demo [options]\n\n"
+                 "Train a small net (8-64-64-1, elu, batch norm, Adam) on a synthetic regression\n"
+                 "task and print the training loss and held-out MSE as they fall.\n\n",
+        .opts = opts};
+    struct demo_cli a = {.steps = 2000, .every = 200, .seed = 1};
+    int nargs, rc = cli_opt_parse(&cmd, &a, argc, argv, &nargs);
+    if (rc)
+        return rc < 0 ? CLI_EXIT_OK : rc;
     hn_stop_install();
-    return demo_run(steps, every, seed);
+    return demo_run(a.steps, a.every, a.seed);
 }
 
 /* ---- dispatch ---------------------------------------------------------- */

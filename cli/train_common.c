@@ -105,45 +105,11 @@ void cli_train_csv_line(FILE *f, const struct trn_epoch *e)
             e->val_mae, e->val_exact, e->val_over, e->samples_per_s, e->seconds);
 }
 
-/* The "domain" a model records into buf ("" when none or unreadable: the
- * training reports a bad model itself). */
-static void model_domain(const char *path, char *buf, size_t cap)
-{
-    int st;
-    nn_model *m = nn_model_load(path, &st);
-    const char *md = m ? nn_model_get_meta_str(m, "domain") : NULL;
-    snprintf(buf, cap, "%s", md ? md : "");
-    nn_model_free(m);
-    hn_error_clear();
-}
-
 int cli_train_open_domain(const char *cmd, const struct cli_train_cfg *c, struct dom **dm)
 {
-    char file[256] = "", init[256] = "";
-    const char *given = c->domain;
-    *dm = NULL;
-    if (trn_data_file_domain(c->data[0], file, sizeof file))
-        hn_error_clear(); /* the reader says what is wrong with the file */
-    if (c->o.init)
-        model_domain(c->o.init, init, sizeof init);
-    const char *spec = given ? given : init[0] && file[0] ? init : file;
-    if (!spec[0])
-        return 0;
-    int st;
-    if (!(*dm = dom_open(spec, &st)))
-        return given ? cli_usage(cmd, "--domain %s: %s", spec, hn_errmsg())
-                     : cli_usage(cmd,
-                                 "%s: cannot open its domain %s (%s); name it with --domain, "
-                                 "e.g. --domain ./libplugin.so:ARGS",
-                                 spec == init ? c->o.init : c->data[0], spec, hn_errmsg());
-    if (init[0] && strcmp(init, dom_spec(*dm)) && strcmp(init, dom_canonical(*dm))) {
-        int rc = cli_usage(cmd, "--init-from %s: a model of domain %s, not of %s", c->o.init, init,
-                           dom_spec(*dm));
-        dom_free(*dm);
-        *dm = NULL;
-        return rc;
-    }
-    return 0;
+    return trn_data_domain_open(c->domain, c->data[0], c->o.init, dm)
+               ? cli_usage(cmd, "%s", hn_errmsg())
+               : 0;
 }
 
 trn_data *cli_train_open_data(const char *cmd, const struct cli_train_cfg *c, const struct dom *dm,

@@ -71,4 +71,15 @@ int hn_h5_attr_exists(hid_t obj, const char *name); /* 1, 0 */
 #define HN_H5_CHUNK_MAX ((size_t)64 << 20)
 int hn_h5_dset_check(hid_t d, const char *path, const char *what);
 
+/* Give a file an older heurnet wrote (model, dataset, checkpoint) the
+ * checksum, and set the root string attributes of sets[0..n) ("KEY=VALUE";
+ * the keys that decide how a file is read are refused, HN_ERR_ARG). The
+ * file is copied to FILE.part, changed there, sealed and renamed over
+ * FILE; one with a correct checksum and nothing to set stays as it is.
+ * *done says which. 0 or a status (FILE unchanged). */
+enum { HN_UPGRADE_NONE, HN_UPGRADE_ADDED, HN_UPGRADE_RENEWED };
+int hn_h5_upgrade(const char *path, const char *const *sets, int n, int *done);
+/* 1 when attribute key decides how a file is read (format, spec, ...). */
+int hn_h5_attr_reserved(const char *key);
+
 #endif

@@ -66,6 +66,21 @@ int nn_export_c_name_ok(const char *name);
  * scaling, encoder (parsed, with the goal layout) and spec. */
 int nn_export_npy(const nn_model *m, const char *dir);
 
+/* Whether a file export may write path: not over the model file it reads
+ * (HN_ERR_ARG), never over a folder, over an existing file only with force
+ * (HN_ERR_IO otherwise). */
+int nn_export_target_check(const char *path, const char *model, int force);
+/* The C export's files for out: OUT, OUT.c or OUT.h all name OUT.h + OUT.c
+ * (into h and c, cap bytes each), and the function prefix is OUT's file
+ * name made a C identifier (name, 65 bytes). HN_ERR_ARG when out names no
+ * file or the path is too long. */
+int nn_export_c_paths(const char *out, char *h, char *c, char *name, size_t cap);
+/* nn_export_npy into dir, where an earlier npy export is replaced only with
+ * force: it is moved aside, removed once the new folder is in place, and
+ * put back on failure; any other existing dir is refused (HN_ERR_IO).
+ * *stale is 1 when the old folder (dir.old) could not be removed. */
+int nn_export_npy_replace(const nn_model *m, const char *dir, int force, int *stale);
+
 HEURNET_API_END
 
 #endif

@@ -54,6 +54,12 @@ void trn_data_free(trn_data *d);
  * attribute, "" for other files. 0, or a status naming the file when it
  * cannot be read. */
 int trn_data_file_domain(const char *path, char *buf, size_t cap);
+/* The domain training data is read through, into *dm (NULL when nothing
+ * names one: data that needs none): `given` (may be NULL), else the one
+ * the model `init` (may be NULL) records when the data names one too, else
+ * the first data file's. HN_ERR_ARG naming the file when that domain
+ * cannot be opened, or when init's is another. */
+int trn_data_domain_open(const char *given, const char *data0, const char *init, dom **dm);
 /* The data's domain ("pancake:12", "npuzzle:4x4"; "" for /x rows). */
 const char *trn_data_domain(const trn_data *d);
 /* The first file whose `complete` attribute is 0 (a heurnet gen that has not
