@@ -18,6 +18,15 @@
  * reason printed. */
 int cli_dom_spec(const char *cmd, int argc, char **argv, char *spec, size_t cap);
 
+/* --puzzle N [--goal G] (G blank-first or blank-last; --goal alone with a
+ * --model of a square n-puzzle: its size) as the short form of --domain
+ * npuzzle:WxW[:blank-last]: argv copied into out (argc + 3 entries) with
+ * those options replaced by --domain SPEC (spec[cap] holds its text).
+ * 0, or CLI_EXIT_USAGE with the reason printed (also when --domain is
+ * given too). */
+int cli_dom_puzzle_args(const char *cmd, int argc, char **argv, char **out, int *argc_out,
+                        char *spec, size_t cap);
+
 /* 1 when spec is a square n-puzzle of 3x3..5x5, which the specialised code
  * serves: argv is rewritten in place (--domain D -> --puzzle N --goal G,
  * into `out`, which holds argc + 2 entries) and *argc_out set. */
@@ -69,10 +78,14 @@ int cli_dom_prepare(const char *cmd, heurnet_dom_search *s);
  * may then be set: the caller frees them, *s first). */
 int cli_dom_setup(const char *cmd, const heurnet_dom_opts *o, const char *file, dom **d,
                   heurnet_dom_search **s, dom_instance_rec **inst, size_t *n);
-/* nn set-search on a model of a domain the specialised n-puzzle code does
- * not serve: 1 when it is one (*rc: the exit code, reason printed), 0 to
- * leave the model to the n-puzzle's rules. domain: --domain or NULL. */
-int cli_dom_set_search(const char *path, const char *domain, const char *str, int *rc);
+/* The same for `threads` search threads, whose network caches must fit
+ * (heurnet_dom_search_fits) before anything is loaded. */
+int cli_dom_setup_n(const char *cmd, const heurnet_dom_opts *o, int threads, const char *file,
+                    dom **d, heurnet_dom_search **s, dom_instance_rec **inst, size_t *n);
+/* nn set-search: the record str (options of heurnet solve, "" clears
+ * it) checked on the model's domain (or `domain`, a plug-in's file) and
+ * written with its mark: an exit code, the reason printed. */
+int cli_dom_set_search(const char *path, const char *domain, const char *str);
 /* heurnet bench search --domain D (cli/bench_dom.c). */
 int cli_bench_search_dom(int argc, char **argv);
 /* Prints a bad instance line; user is the command's name. */

@@ -1,28 +1,34 @@
-/* nn set-search on a domain model: the search it records (the root
- * attribute `search`, the n-puzzle's, cli/search_opts.h) checked against
- * the model's domain (solve/dom_record.c) before it is written. */
+/* nn set-search: the search a model records (its root attribute `search`,
+ * in the words of heurnet solve on every domain) checked against the
+ * model's domain (solve/dom_record.c) before it is written, and marked as
+ * being in these words (a square n-puzzle model's unmarked record is in the
+ * old n-puzzle words, translated on read). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/dom_cli.h"
-#include "cli/search_opts.h"
 #include "common/hn.h"
 #include "nn/nn.h"
 
-/* The domain a model's search is checked on: --domain, else the model's
- * "domain" attribute; NULL (*rc 0) for a model the n-puzzle's rules serve. */
-static dom *record_domain(const char *path, const nn_model *m, const char *domain, int *rc)
+/* The domain a model's search is checked on: --domain, else the one the
+ * model records (its attribute or its encoder's); NULL with *rc set when
+ * none opens. */
+static dom *record_domain(const char *path, const char *domain, int *rc)
 {
-    const char *attr = nn_model_get_meta_str(m, "domain");
-    const char *name = domain ? domain : attr;
-    char *nv[4];
-    int nc, st;
+    char spec[512];
+    int st;
     *rc = 0;
-    if (!name || cli_dom_specialised(name, 0, nv, nv, &nc))
+    if (!domain && (heurnet_dom_model_domain(path, spec, sizeof spec) || !spec[0])) {
+        fprintf(stderr,
+                "heurnet nn set-search: %s names no domain (no 'domain' attribute, no n-puzzle "
+                "encoder): give --domain D\n",
+                path);
+        *rc = CLI_EXIT_USAGE;
         return NULL;
-    dom *d = dom_open(name, &st);
+    }
+    dom *d = dom_open(domain ? domain : spec, &st);
     if (d)
         return d;
     if (domain)
@@ -31,7 +37,7 @@ static dom *record_domain(const char *path, const nn_model *m, const char *domai
         fprintf(stderr,
                 "heurnet nn set-search: %s is for domain %s, which is not built in (a plug-in's "
                 "model names no file): give --domain PATH.so[:ARGS]\n",
-                path, name);
+                path, spec);
     *rc = CLI_EXIT_USAGE;
     return NULL;
 }
@@ -51,30 +57,29 @@ static int record_check(const dom *d, const char *path, const char *str)
     return st ? CLI_EXIT_USAGE : 0;
 }
 
-int cli_dom_set_search(const char *path, const char *domain, const char *str, int *rc)
+int cli_dom_set_search(const char *path, const char *domain, const char *str)
 {
-    int st;
+    int st, rc = 0;
     nn_model *m = nn_model_load(path, &st);
-    if (!m) {
-        *rc = cli_fail(NULL);
-        return 1;
-    }
-    dom *d = record_domain(path, m, domain, rc);
+    if (!m)
+        return cli_fail(NULL);
+    dom *d = record_domain(path, domain, &rc);
     if (!d) {
         nn_model_free(m);
-        return *rc != 0;
+        return rc;
     }
     int blank = !str[strspn(str, " \t")];
     if (!blank)
-        *rc = record_check(d, path, str);
-    /* an empty value means no recommendation (cli_model_search_get gives "") */
-    if (!*rc && nn_model_set_meta_str(m, CLI_SEARCH_ATTR, blank ? "" : str))
-        *rc = cli_fail(path);
-    if (!*rc && nn_model_save(m, path))
-        *rc = cli_fail(NULL);
-    if (!*rc)
-        printf("file=%s domain=%s %s=%s\n", path, dom_spec(d), CLI_SEARCH_ATTR, str);
+        rc = record_check(d, path, str);
+    /* an empty value means no recommendation */
+    if (!rc && (nn_model_set_meta_str(m, HEURNET_DOM_RECORD_ATTR, blank ? "" : str) ||
+                nn_model_set_meta_str(m, HEURNET_DOM_RECORD_WORDS_ATTR, HEURNET_DOM_RECORD_WORDS)))
+        rc = cli_fail(path);
+    if (!rc && nn_model_save(m, path))
+        rc = cli_fail(NULL);
+    if (!rc)
+        printf("file=%s domain=%s %s=%s\n", path, dom_spec(d), HEURNET_DOM_RECORD_ATTR, str);
     dom_free(d);
     nn_model_free(m);
-    return 1;
+    return rc;
 }

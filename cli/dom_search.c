@@ -1,6 +1,7 @@
 /* The search options of solve and eval on any domain, which domain a
- * command runs on, and the hand-over of square n-puzzles up to 5x5 to the
- * specialised commands. */
+ * command runs on (--puzzle N [--goal G] the short form of a square
+ * n-puzzle's --domain), and the hand-over of square n-puzzles up to 5x5 to
+ * the specialised eval and predict, until they move. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include "cli/cli.h"
 #include "cli/dom_cli.h"
 #include "common/hn.h"
+#include "nn/nn.h"
 
 /* ---- which domain ---- */
 
@@ -74,6 +76,86 @@ int cli_dom_specialised(const char *spec, int argc, char **argv, char **out, int
     return 1;
 }
 
+/* The value of option `name` at argv[*i] ("--name V" or "--name=V"), *i
+ * moved past it; NULL when argv[*i] is not that option. */
+static const char *opt_at(int argc, char **argv, int *i, const char *name)
+{
+    size_t n = strlen(name);
+    if (strncmp(argv[*i], name, n) || (argv[*i][n] && argv[*i][n] != '='))
+        return NULL;
+    if (argv[*i][n])
+        return argv[*i] + n + 1;
+    return *i + 1 < argc ? argv[++*i] : "";
+}
+
+/* The square n-puzzle of --puzzle N (else the model's domain) with the
+ * goal of --goal G into spec. */
+static int puzzle_spec(const char *cmd, const char *puzzle, const char *goal, const char *model,
+                       char *spec, size_t cap)
+{
+    int w = 0, h = 0, n = 0;
+    char *end;
+    long tiles = puzzle ? strtol(puzzle, &end, 10) : 0;
+    if (puzzle) {
+        while (w < 20 && (w + 1) * (w + 1) - 1 <= tiles)
+            w++;
+        if (!puzzle[0] || *end || w < 3 || w * w - 1 != tiles)
+            return cli_usage(cmd,
+                             "--puzzle must be 8, 15, 24, 35, .. (W*W - 1 for W 3..20), not "
+                             "'%s'",
+                             puzzle);
+    } else if (!model || heurnet_dom_model_domain(model, spec, cap) ||
+               sscanf(spec, "npuzzle:%dx%d%n", &w, &h, &n) != 2 || w != h) {
+        return cli_usage(cmd, "--goal needs --puzzle N (or a --model of a square n-puzzle)");
+    }
+    if (goal && strcmp(goal, "blank-first") && strcmp(goal, "blank-last"))
+        return cli_usage(cmd, "--goal must be blank-first or blank-last, not '%s'", goal);
+    char mine[512];
+    int mw = 0, mh = 0;
+    if (puzzle && model && !heurnet_dom_model_domain(model, mine, sizeof mine) && mine[0] &&
+        (sscanf(mine, "npuzzle:%dx%d", &mw, &mh) != 2 || mw != w || mh != w))
+        return cli_usage(cmd,
+                         "--model %s is for domain %s and does not fit --puzzle %s (drop it, or "
+                         "give a model of that puzzle)",
+                         model, mine, puzzle);
+    snprintf(spec, cap, "npuzzle:%dx%d%s", w, w,
+             goal && !strcmp(goal, "blank-last") ? ":blank-last" : "");
+    return 0;
+}
+
+int cli_dom_puzzle_args(const char *cmd, int argc, char **argv, char **out, int *argc_out,
+                        char *spec, size_t cap)
+{
+    const char *puzzle = NULL, *goal = NULL, *v;
+    int k = 0, end = 0;
+    for (int i = 0; i < argc; i++) {
+        end |= !strcmp(argv[i], "--");
+        if (!end && i && (v = opt_at(argc, argv, &i, "--puzzle")))
+            puzzle = v;
+        else if (!end && i && (v = opt_at(argc, argv, &i, "--goal")))
+            goal = v;
+        else
+            out[k++] = argv[i];
+    }
+    out[k] = NULL;
+    *argc_out = k;
+    if (!puzzle && !goal)
+        return 0;
+    if (arg_of(argc, argv, "--domain"))
+        return cli_usage(cmd,
+                         "--%s and --domain both name the domain: give one (--puzzle N "
+                         "[--goal G] is short for --domain npuzzle:WxW[:blank-last])",
+                         puzzle ? "puzzle" : "goal");
+    int rc = puzzle_spec(cmd, puzzle, goal, arg_of(argc, argv, "--model"), spec, cap);
+    if (rc)
+        return rc;
+    memmove(out + 3, out + 1, sizeof *out * (size_t)k); /* --domain SPEC after the command */
+    out[1] = "--domain";
+    out[2] = spec;
+    *argc_out = k + 2;
+    return 0;
+}
+
 /* ---- options ---- */
 
 int cli_dom_search_opt(const char *cmd, int opt, const char *arg, heurnet_dom_opts *o, int *rc)
@@ -105,6 +187,15 @@ void cli_dom_search_help(FILE *out)
             "  --heuristic H       the domain's own (heurnet domain info), pdb:PATTERN,\n"
             "                      max:A,B, zero, or ann:M.h5 (ann:SELF = --model) [ann:MODEL\n"
             "                      with --model, else the domain's first]\n"
+            "                      ann:M.h5[,H][,delta:D][,scale:S][,sym:K|mirror][,q8|float]\n"
+            "                      [,acc16|acc32][,cache:BITS]: max(net - D, admissible H),\n"
+            "                      values in 1/S moves, the mean over K symmetric maps (a\n"
+            "                      square board's mirror: mirror = sym:2), the engine [auto],\n"
+            "                      q8's first-layer sums [acc16 where exact]; cache:BITS\n"
+            "                      keeps 2^BITS estimates per search thread, (16 + state\n"
+            "                      bytes, rounded up to 8) * 2^BITS bytes (15-puzzle: 40 *\n"
+            "                      2^BITS, BITS 24: 0.67 GB), refused over half of physical\n"
+            "                      memory for all threads [0: none]\n"
             "  --floor H           admissible H below which no value falls\n"
             "  --blend W:H         add W times admissible H to a network's value (ranks\n"
             "                      by both); repeatable, up to 4 terms summed\n"
@@ -188,9 +279,18 @@ static int domain_open(const char *cmd, const heurnet_dom_opts *o, dom **d)
 {
     char spec[512];
     int st;
+    if (!o->domain && o->model && !heurnet_dom_model_domain(o->model, spec, sizeof spec) &&
+        !spec[0]) { /* a model that does not load is a bad file */
+        int bad;
+        nn_model *m = nn_model_load(o->model, &bad);
+        nn_model_free(m);
+        if (!m)
+            return cli_fail(NULL);
+    }
     if (!o->domain &&
         (!o->model || heurnet_dom_model_domain(o->model, spec, sizeof spec) || !spec[0]))
-        return cli_usage(cmd, "--domain D is required (or a --model that records one)");
+        return cli_usage(cmd, "--domain D is required (or --puzzle N, or a --model that records "
+                              "one)");
     if (!(*d = heurnet_dom_opts_domain(o, &st))) {
         fprintf(stderr, "heurnet %s: %s\n", cmd, hn_errmsg());
         return CLI_EXIT_USAGE;
@@ -206,15 +306,24 @@ static int load_fail(const char *cmd, int st)
     return st == HN_ERR_ARG ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
 }
 
-int cli_dom_open(const char *cmd, const dom *d, const heurnet_dom_opts *o, heurnet_dom_search **s)
+/* The search of o configured on d, its caches checked for `threads`. */
+static int dom_open_n(const char *cmd, const dom *d, const heurnet_dom_opts *o, int threads,
+                      heurnet_dom_search **s)
 {
     int st;
     if (!(*s = heurnet_dom_search_config(d, o, &st)))
+        return cli_dom_fail(cmd, st);
+    if ((st = heurnet_dom_search_fits(*s, threads)))
         return cli_dom_fail(cmd, st);
     const char *rec = heurnet_dom_search_record(*s);
     if (rec[0])
         hn_log(HN_LOG_INFO, "%s: the search recorded in %s: %s", cmd, o->model, rec);
     return (st = heurnet_dom_search_load(*s)) ? load_fail(cmd, st) : 0;
+}
+
+int cli_dom_open(const char *cmd, const dom *d, const heurnet_dom_opts *o, heurnet_dom_search **s)
+{
+    return dom_open_n(cmd, d, o, 1, s);
 }
 
 int cli_dom_prepare(const char *cmd, heurnet_dom_search *s)
@@ -226,15 +335,21 @@ int cli_dom_prepare(const char *cmd, heurnet_dom_search *s)
 /* The domain (--domain, or the model's) and the search's heuristic are
  * opened before any file is read, so that a model of another domain is
  * refused first; then the instance file, then the goal's ball. */
-int cli_dom_setup(const char *cmd, const heurnet_dom_opts *o, const char *file, dom **d,
-                  heurnet_dom_search **s, dom_instance_rec **inst, size_t *n)
+int cli_dom_setup_n(const char *cmd, const heurnet_dom_opts *o, int threads, const char *file,
+                    dom **d, heurnet_dom_search **s, dom_instance_rec **inst, size_t *n)
 {
     int rc = domain_open(cmd, o, d);
-    if (rc || (rc = cli_dom_open(cmd, *d, o, s)))
+    if (rc || (rc = dom_open_n(cmd, *d, o, threads, s)))
         return rc;
     if (dom_read_instances(*d, file, cli_dom_parse_error, (void *)cmd, inst, n))
         return cli_fail(NULL);
     return cli_dom_prepare(cmd, *s);
+}
+
+int cli_dom_setup(const char *cmd, const heurnet_dom_opts *o, const char *file, dom **d,
+                  heurnet_dom_search **s, dom_instance_rec **inst, size_t *n)
+{
+    return cli_dom_setup_n(cmd, o, 1, file, d, s, inst, n);
 }
 
 void cli_dom_parse_error(const char *msg, void *cmd)

@@ -19,13 +19,18 @@ typedef struct {
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: heurnet solve --domain D [options] FILE\n\n"
+    fprintf(out, "usage: heurnet solve --domain D [options] FILE\n"
+                 "       heurnet solve --puzzle N [--goal G] [options] FILE\n\n"
                  "Search every state of FILE (one per line, `[id [length]] STATE`, '#' comments)\n"
                  "on domain D. Prints per state: id= status= length= expanded= generated=\n"
                  "seconds= h0= nn_rows= stored= proven= phases= saved= [beam: first_seconds=\n"
-                 "limit=] [optimal=|ref=] moves=, then a '#' summary line. A square n-puzzle\n"
-                 "of 3x3..5x5 runs the n-puzzle command (heurnet solve --puzzle N --help).\n\n");
+                 "limit=] [optimal=|ref=] moves=, then a '#' summary line.\n\n");
     cli_dom_search_help(out);
+    fprintf(out, "  --puzzle N          short for --domain npuzzle:WxW (N = W*W - 1: 8, 15, 24,\n"
+                 "                      ..), the goal 0 1 2 .. (blank first)\n"
+                 "  --goal G            with --puzzle (or a --model of a square n-puzzle):\n"
+                 "                      blank-first, or blank-last (1 2 .. 0; the domain\n"
+                 "                      npuzzle:WxW:blank-last) [blank-first]\n");
     fprintf(out, "  --reference         the file's lengths are references, not optima\n"
                  "  --threads T         states in parallel [1]\n"
                  "  -q, --quiet         no progress messages\n"
@@ -108,6 +113,11 @@ static int summarize(const solve_args *a, const heurnet_dom_search *s, const src
            reference ? m.shorter : m.differ, cli_mean_or_na(me, "%.1f", m.expanded, m.solved),
            m.seconds, wall, a->threads, dom_spec(heurnet_dom_search_domain(s)),
            heurnet_dom_algo_name(o->algo), o->heuristic);
+    if (o->algo == HEURNET_DOM_ASTAR || o->algo == HEURNET_DOM_WASTAR ||
+        o->algo == HEURNET_DOM_BWAS)
+        printf(" weight=%g", o->so.weight);
+    if (o->algo == HEURNET_DOM_BWAS || o->algo == HEURNET_DOM_FOCAL)
+        printf(" batch=%d", o->so.batch);
     if (o->algo == HEURNET_DOM_FOCAL)
         printf(" bound=%g admissible=%s", o->bound, o->admissible);
     printf(" mean_expanded_all=%.1f\n", n ? m.expanded_all / (double)n : 0.0);
@@ -163,10 +173,27 @@ int cli_dom_solve(int argc, char **argv)
     dom *d = NULL;
     dom_instance_rec *inst = NULL;
     size_t n = 0;
-    if (!(rc = cli_dom_setup("solve", &a.o, a.file, &d, &s, &inst, &n)))
+    if (!(rc = cli_dom_setup_n("solve", &a.o, (int)a.threads, a.file, &d, &s, &inst, &n)))
         rc = solve_all(&a, s, inst, n, reference);
     free(inst);
     heurnet_dom_search_free(s);
     dom_free(d);
+    return rc;
+}
+
+/* heurnet solve: every domain on the one search core; --puzzle N [--goal G]
+ * is the short form of a square n-puzzle's --domain. */
+int cmd_solve(int argc, char **argv)
+{
+    char spec[64], **nv = malloc(sizeof *nv * ((size_t)argc + 3));
+    int nc, rc;
+    if (!nv) {
+        fprintf(stderr, "heurnet solve: out of memory\n");
+        return CLI_EXIT_FAIL;
+    }
+    rc = cli_dom_puzzle_args("solve", argc, argv, nv, &nc, spec, sizeof spec);
+    if (!rc)
+        rc = cli_dom_solve(nc, nv);
+    free(nv);
     return rc;
 }

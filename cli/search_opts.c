@@ -400,3 +400,68 @@ int cli_model_search_get(const char *path, int *width, char *buf, size_t cap)
     }
     return 0;
 }
+/* Syntax of one built-in heuristic name (what cli_heur_get accepts), without
+ * loading or building anything. */
+static int name_check(const char *where, const char *part, int width)
+{
+    if (!strcmp(part, "manhattan") || !strcmp(part, "lc"))
+        return 0;
+    if (strncmp(part, "pdb:", 4))
+        return cli_search_usage(
+            where, 0, "unknown heuristic '%s' (manhattan, lc, pdb:P[:noreflect], max:..)", part);
+    char name[64];
+    snprintf(name, sizeof name, "%s", part + 4);
+    char *opt = strchr(name, ':');
+    if (opt && strcmp(opt, ":noreflect"))
+        return cli_search_usage(where, 0, "heuristic '%s': unknown option '%s' (only noreflect)",
+                                part, opt + 1);
+    if (opt)
+        *opt = '\0';
+    srch_np_partition p;
+    if (srch_np_partition_get(name, width, &p))
+        return cli_search_usage(where, 0, "%s", hn_errmsg());
+    return 0;
+}
+
+static int admissible_check(const char *where, const char *spec, int width)
+{
+    if (strncmp(spec, "max:", 4))
+        return name_check(where, spec, width);
+    char buf[256], *save = NULL;
+    snprintf(buf, sizeof buf, "%s", spec + 4);
+    int rc = 0, n = 0;
+    for (char *s = strtok_r(buf, ",", &save); s && !rc; s = strtok_r(NULL, ",", &save), n++)
+        rc = name_check(where, s, width);
+    return rc  ? rc
+           : n ? 0
+               : cli_search_usage(where, 0, "heuristic '%s': nothing after 'max:'", spec);
+}
+
+/* The settings a model may record: a network search on the model itself. */
+static int settings_check(const char *where, const cli_search_opts *given, int width)
+{
+    char floor[256];
+    if (strncmp(given->heuristic, "ann:SELF", 8) ||
+        (given->heuristic[8] && given->heuristic[8] != ','))
+        return cli_search_usage(where, 0,
+                                "the settings need --heuristic ann:SELF[,...] (SELF = this model)");
+    if (cli_ann_spec_check(given->heuristic, floor, sizeof floor))
+        return CLI_EXIT_USAGE;
+    if (floor[0] && admissible_check(where, floor, width))
+        return CLI_EXIT_USAGE;
+    if (given->admissible[0] && admissible_check(where, given->admissible, width))
+        return CLI_EXIT_USAGE;
+    cli_search_opts o = *given;
+    int rc = cli_search_opts_finish(where, &o, HEURNET_ALGO_ASTAR);
+    if (!rc && o.algo == HEURNET_ALGO_IDASTAR && strstr(o.heuristic, ",scale:"))
+        rc = cli_search_usage(where, 0,
+                              "IDA* needs whole-move values: drop scale: or pick another --algo");
+    return rc;
+}
+
+int cli_search_record_check(const char *where, const char *rec, int width, cli_search_opts *out)
+{
+    *out = (cli_search_opts)CLI_SEARCH_OPTS_INIT;
+    int rc = cli_search_opts_parse(where, rec, NULL, out);
+    return rc ? rc : settings_check(where, out, width);
+}

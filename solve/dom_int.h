@@ -5,9 +5,6 @@
 
 #include "solve/dom_search.h"
 
-/* The attribute of a model that holds its recorded search. */
-#define HEURNET_DOM_RECORD_ATTR "search"
-
 struct heurnet_dom_search {
     heurnet_dom_opts o; /* as resolved; its strings may point into the buffers below */
     dom *d;

@@ -115,14 +115,17 @@ int heurnet_dom_record_check(const dom *d, const char *model, const char *rec)
     return record_check(d, model, rec, 1);
 }
 
-/* The model's record into rec (cap bytes; "" when none). */
-static int record_read(const char *path, char *rec, size_t cap)
+/* The model's record into rec (cap bytes; "" when none), *marked 1 when
+ * the model says it is in these words. */
+static int record_read(const char *path, char *rec, size_t cap, int *marked)
 {
     int st;
     nn_model *m = nn_model_load(path, &st);
     if (!m)
         return st;
     const char *s = nn_model_get_meta_str(m, HEURNET_DOM_RECORD_ATTR);
+    const char *words = nn_model_get_meta_str(m, HEURNET_DOM_RECORD_WORDS_ATTR);
+    *marked = words && !strcmp(words, HEURNET_DOM_RECORD_WORDS);
     int n = snprintf(rec, cap, "%s", s ? s : "");
     nn_model_free(m);
     if (n < 0 || (size_t)n >= cap)
@@ -131,17 +134,44 @@ static int record_read(const char *path, char *rec, size_t cap)
     return 0;
 }
 
+/* An unmarked record of a square n-puzzle model up to 5x5 (by the domain
+ * the model records, whatever the search runs on) is in the old n-puzzle
+ * words: translated in place. */
+static int record_words(heurnet_dom_search *s, int marked)
+{
+    char spec[512];
+    int st, width = 0;
+    dom *md = marked || heurnet_dom_model_domain(s->o.model, spec, sizeof spec) || !spec[0]
+                  ? NULL
+                  : dom_open(spec, &st);
+    width = md ? heurnet_dom_record_np_width(md) : 0;
+    dom_free(md);
+    hn_error_clear();
+    if (!width)
+        return 0;
+    char old[sizeof s->record];
+    memcpy(old, s->record, sizeof old);
+    if (!heurnet_dom_record_np_translate(width, old, s->record, sizeof s->record))
+        return 0;
+    return hn_fail(HN_ERR_FORMAT,
+                   "%s: the search recorded in its attribute '%s' (n-puzzle words) is refused: "
+                   "%s",
+                   s->o.model, HEURNET_DOM_RECORD_ATTR, hn_errmsg());
+}
+
 int heurnet_dom_record_use(heurnet_dom_search *s)
 {
     heurnet_dom_opts *o = &s->o;
     uint64_t mine = 1ull << HEURNET_DOM_OPT_ALGO | 1ull << HEURNET_DOM_OPT_HEURISTIC;
     if (!o->model || (o->given & mine))
         return 0; /* the record is not read: a model of another domain is refused as such */
-    int st = record_read(o->model, s->record, sizeof s->record);
+    int marked = 0, st = record_read(o->model, s->record, sizeof s->record, &marked);
     if (st || !s->record[strspn(s->record, " \t")]) {
         s->record[0] = '\0';
         return st;
     }
+    if ((st = record_words(s, marked)))
+        return st;
     /* a bad record is a bad file, as for the n-puzzle's models */
     if (record_check(s->d, o->model, s->record, 0))
         return hn_fail(HN_ERR_FORMAT,

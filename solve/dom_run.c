@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "solve/dom_int.h"
 
@@ -129,12 +130,33 @@ static void *batch_worker(void *arg)
     return NULL;
 }
 
+int heurnet_dom_search_fits(const heurnet_dom_search *s, int threads)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    int bits;
+    double one = (double)srch_dom_heur_spec_cache_bytes(s->d, s->o.heuristic, &bits);
+    double all = one * threads;
+    double half = (double)pages * (double)page / 2, gb = 1e-9;
+    if (pages <= 0 || page <= 0 || all <= half)
+        return 0;
+    int fit = bits;
+    while (fit > 0 && all / (double)(1ull << (bits - fit)) > half)
+        fit--;
+    return hn_fail(HN_ERR_ARG,
+                   "the network's cache:%d takes %.2f GB per search thread (%d thread%s: %.2f GB), "
+                   "more than half of the %.2f GB of physical memory; use cache:%d or less, or "
+                   "fewer threads",
+                   bits, one * gb, threads, threads > 1 ? "s" : "", all * gb, 2 * half * gb, fit);
+}
+
 int heurnet_dom_search_batch(heurnet_dom_search *s, const void *states, size_t stride, size_t n,
                              int threads, srch_dom_result *res)
 {
     if (threads < 1 || threads > 256)
         return hn_fail(HN_ERR_ARG, "threads must be 1..256, not %d", threads);
     int st = heurnet_dom_search_prepare(s);
+    if (!st)
+        st = heurnet_dom_search_fits(s, threads);
     if (st)
         return st;
     for (size_t i = 0; i < n; i++)

@@ -196,6 +196,13 @@ int heurnet_dom_search_solve(heurnet_dom_search *s, const void *start, const src
 int heurnet_dom_search_batch(heurnet_dom_search *s, const void *states, size_t stride, size_t n,
                              int threads, srch_dom_result *res);
 
+/* 0 when `threads` searches' network caches (one per thread, cache:BITS)
+ * fit in half of physical memory, else HN_ERR_ARG with hn_errmsg() naming
+ * the BITS that fit: a cache too large swaps or gets the process killed
+ * rather than failing. Needs only the config step (checked before the
+ * load allocates anything); heurnet_dom_search_batch checks it too. */
+int heurnet_dom_search_fits(const heurnet_dom_search *s, int threads);
+
 /* The figures of a batch against known lengths (known[i] < 0: none). */
 typedef struct heurnet_dom_summary {
     size_t count, solved;
@@ -216,6 +223,22 @@ void heurnet_dom_summarize(const srch_dom_result *res, const int *known, size_t 
  * would run it: parsed, ann:SELF[,...] only, the network loaded from
  * `model` and the heuristics opened. 0, or HN_ERR_ARG with hn_errmsg(). */
 int heurnet_dom_record_check(const dom *d, const char *model, const char *rec);
+/* The attribute of a model that holds its recorded search. */
+#define HEURNET_DOM_RECORD_ATTR "search"
+/* The attribute a model's record is marked with when it is in these words
+ * (heurnet nn set-search writes it); a square n-puzzle model of 3x3 to 5x5
+ * without it recorded the words of the n-puzzle command before issue 62,
+ * read through heurnet_dom_record_np_translate. */
+#define HEURNET_DOM_RECORD_WORDS_ATTR "search_words"
+#define HEURNET_DOM_RECORD_WORDS "solve"
+/* The width of d when it is a square n-puzzle of 3x3 to 5x5 (either goal),
+ * whose models may hold records in the old words, else 0. */
+int heurnet_dom_record_np_width(const dom *d);
+/* An old n-puzzle record `rec` of a model of that width in the words of
+ * heurnet solve --domain, into out[cap] (solve/dom_record_np.c lists the
+ * rules; docs/formats.md): 0, or HN_ERR_FORMAT with hn_errmsg() for a
+ * word it cannot translate. */
+int heurnet_dom_record_np_translate(int width, const char *rec, char *out, size_t cap);
 /* Its first step, as heurnet_dom_search_config: the record parsed and
  * checked, nothing loaded; heurnet_dom_search_load then opens its
  * heuristics. NULL on error with *status (may be NULL) HN_ERR_ARG. */

@@ -51,7 +51,7 @@ if $PY -c "import h5py" 2>/dev/null; then
         "$T/bad.h5" || fail "set-up: cannot edit the attribute"
     "$HN" nn upgrade "$T/bad.h5" >/dev/null 2>&1 # the edit changed the checksum
     expect 1 "bad.h5: attribute residual" "$HN" predict --model "$T/bad.h5" --instances "$T/b.txt"
-    expect 2 "bad.h5: attribute residual" "$HN" solve --puzzle 8 --heuristic "ann:$T/bad.h5" \
+    expect 2 "bad.h5: residual base \"pdb:9-9\"" "$HN" solve --puzzle 8 --heuristic "ann:$T/bad.h5" \
         "$T/b.txt"
 else
     echo "note: python3 h5py missing; the bad-attribute cases were skipped"

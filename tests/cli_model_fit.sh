@@ -46,11 +46,15 @@ expect 2 'is for domain cube3 and does not fit --puzzle 15' "$H" solve --model="
     --puzzle=15 "$T/c3.txt"
 expect 2 'does not fit --puzzle 15' "$H" solve --puzzle 15 --model "$SRC/models/35puzzle.h5" \
     "$T/p35.txt"
-expect 2 '--goal blank-last is an option of the square n-puzzle' "$H" solve --domain cube3 \
+expect 2 '--goal and --domain both name the domain' "$H" solve --domain cube3 \
     --goal blank-last --model "$SRC/models/cube3.h5" "$T/c3.txt"
 grep -q 'unknown option' "$T/err" && fail "still 'unknown option': $(cat "$T/err")"
-expect 2 "--goal blank-last is an option of the square n-puzzle" "$H" solve --goal blank-last \
-    --model "$SRC/models/35puzzle.h5" "$T/p35.txt"
+expect 2 "--goal needs --puzzle N (or a --model of a square n-puzzle)" "$H" solve --goal \
+    blank-last --model "$SRC/models/cube3.h5" "$T/c3.txt"
+# --goal with a square n-puzzle's model: that puzzle with the goal named
+"$H" solve --goal blank-last --model "$SRC/models/35puzzle.h5" --max-expanded 200 -q "$T/p35.txt" \
+    >"$T/out" 2>"$T/err"
+grep -q "domain=npuzzle:6x6:blank-last " "$T/out" || fail "--goal with a 6x6 model: $(cat "$T/err")"
 
 # --- defect 15: import checks the encoder against the network's width -------
 if ! $PY -c "import onnx, numpy, h5py" 2>/dev/null; then

@@ -84,7 +84,7 @@ try davi bootstrapp "" -- "${AVI[@]}" --method OPTVAL
 
 # --- the ann: cache: its memory per search thread is in the help, and a
 # cache larger than physical memory is refused with the figure
-$HN solve --help 2>&1 | grep -qF "24 * 2^BITS bytes" ||
+$HN solve --help 2>&1 | grep -qF "(16 + state" ||
     fail "solve --help does not state the memory of cache:BITS"
 # (under a 2 GB address-space limit, without the cap this fails instead of
 # allocating 6.4 GB a thread; AddressSanitizer cannot start under that limit)

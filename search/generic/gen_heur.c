@@ -1,6 +1,7 @@
 /* Heuristics over any domain as a small tree: admissible leaves (dom_heur),
  * network leaves (gen_net.c), max and sum nodes; the root turns the
  * estimate into the integer value the searches order by. */
+#include <errno.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -329,16 +330,32 @@ typedef struct {
     char floor[256];
 } ann_spec;
 
-static int ann_setting(const char *spec, const char *part, ann_spec *a)
+/* The number after a setting's prefix: the whole text a plain decimal
+ * (no sign, spaces, hex or exponent tricks: hn_number_plain) in range. */
+static int setting_real(const char *t, double *v)
 {
     char *end;
+    errno = 0;
+    *v = hn_number_plain(t, 0, 1) ? strtod(t, &end) : -1;
+    return hn_number_plain(t, 0, 1) && !errno && !*end && isfinite(*v) && *v >= 0 ? 0 : -1;
+}
+
+static int setting_int(const char *t, long lo, long hi, long *v)
+{
+    char *end;
+    errno = 0;
+    *v = hn_number_plain(t, 0, 0) ? strtol(t, &end, 10) : lo - 1;
+    return hn_number_plain(t, 0, 0) && !errno && !*end && *v >= lo && *v <= hi ? 0 : -1;
+}
+
+static int ann_setting(const char *spec, const char *part, ann_spec *a)
+{
+    long v;
     if (!strncmp(part, "delta:", 6)) {
-        a->offset = strtod(part + 6, &end);
-        if (end == part + 6 || *end || !(a->offset >= 0) || !isfinite(a->offset))
+        if (setting_real(part + 6, &a->offset))
             goto bad;
     } else if (!strncmp(part, "scale:", 6)) {
-        long v = strtol(part + 6, &end, 10);
-        if (end == part + 6 || *end || v < 1 || v > 1000)
+        if (setting_int(part + 6, 1, 1000, &v))
             goto bad;
         a->scale = (int)v;
     } else if (!strcmp(part, "q8")) {
@@ -348,13 +365,11 @@ static int ann_setting(const char *spec, const char *part, ann_spec *a)
     } else if (!strcmp(part, "acc16") || !strcmp(part, "acc32")) {
         a->o.acc32 = part[3] == '3';
     } else if (!strncmp(part, "cache:", 6)) {
-        long v = strtol(part + 6, &end, 10);
-        if (end == part + 6 || *end || v < 0 || v > 28)
+        if (setting_int(part + 6, 0, 28, &v))
             goto bad;
         a->o.cache_bits = (int)v;
     } else if (!strncmp(part, "sym:", 4)) {
-        long v = strtol(part + 4, &end, 10);
-        if (end == part + 4 || *end || v < 1 || v > 64)
+        if (setting_int(part + 4, 1, 64, &v))
             goto bad;
         a->o.symmetries = (int)v;
     } else if (!strcmp(part, "mirror")) {
@@ -386,6 +401,20 @@ static int ann_parse(const char *spec, char *buf, size_t cap, ann_spec *a)
     for (char *q; !st && (q = strtok_r(NULL, ",", &save));)
         st = ann_setting(spec, q, a);
     return st;
+}
+
+size_t srch_dom_heur_spec_cache_bytes(const dom *d, const char *spec, int *bits)
+{
+    ann_spec a = {.o = SRCH_DOM_NET_DEFAULTS, .scale = 1};
+    char path[4096];
+    *bits = 0;
+    if (!spec || strncmp(spec, "ann:", 4) || ann_parse(spec, path, sizeof path, &a)) {
+        hn_error_clear(); /* a bad spec is the search's to report */
+        return 0;
+    }
+    *bits = a.o.cache_bits;
+    size_t copies = a.o.symmetries > 1 ? 2 : 1; /* the maps' rows have a cache of their own */
+    return *bits ? copies * ((size_t)1 << *bits) * srch_gen_net_cache_entry(dom_state_bytes(d)) : 0;
 }
 
 int srch_dom_heur_spec_prepare(const dom *d, const char *spec)

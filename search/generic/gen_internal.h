@@ -22,6 +22,8 @@ gen_net *srch_gen_net_clone(const gen_net *n, int *status);
 int srch_gen_net_estimate(gen_net *net, const uint8_t *states, size_t n, const uint8_t *parents,
                           const int *parent_of, const uint8_t *moves, double *est);
 uint64_t srch_gen_net_rows(const gen_net *n);
+/* The bytes of one estimate cache entry for states of state_bytes. */
+size_t srch_gen_net_cache_entry(size_t state_bytes);
 uint64_t srch_gen_net_updates(const gen_net *n);
 /* Estimates the cache gave (no network row). */
 uint64_t srch_gen_net_hits(const gen_net *n);

@@ -105,7 +105,7 @@ static int alloc_rows(gen_net *n)
     n->qrow = n->outs > 1 ? malloc(mb * (size_t)n->outs * sizeof *n->qrow) : NULL;
     n->rowof = malloc(mb * sizeof *n->rowof);
     /* calloc: a cache costs memory only as states fill it */
-    n->centry = (sizeof(cache_head) + n->sb + 7) & ~(size_t)7;
+    n->centry = srch_gen_net_cache_entry(n->sb);
     n->cache = n->cache_bits ? calloc((size_t)1 << n->cache_bits, n->centry) : NULL;
     return n->index && n->pacc && n->y && (n->outs < 2 || n->qrow) && n->rowof &&
                    (!n->cache_bits || n->cache)
@@ -182,6 +182,11 @@ gen_net *srch_gen_net_clone(const gen_net *base, int *status)
         return NULL;
     }
     return n;
+}
+
+size_t srch_gen_net_cache_entry(size_t state_bytes)
+{
+    return (sizeof(cache_head) + state_bytes + 7) & ~(size_t)7;
 }
 
 uint64_t srch_gen_net_rows(const gen_net *n)

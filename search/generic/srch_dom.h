@@ -156,6 +156,10 @@ const dom *srch_dom_heur_domain(const srch_dom_heur *h);
  * layer came from a parent's or an earlier row's (the rest were built from
  * the active inputs). */
 uint64_t srch_dom_heur_rows(const srch_dom_heur *h);
+/* The bytes of the estimate cache an "ann:M,...,cache:BITS" spec gives
+ * one copy of the heuristic (each search thread has its own), and BITS
+ * (0 and 0 for none, also for a spec that does not parse). */
+size_t srch_dom_heur_spec_cache_bytes(const dom *d, const char *spec, int *bits);
 uint64_t srch_dom_heur_acc_updates(const srch_dom_heur *h);
 
 /* ======================================================================
