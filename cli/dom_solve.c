@@ -116,7 +116,7 @@ static int summarize(const solve_args *a, const heurnet_dom_search *s, const src
     if (o->algo == HEURNET_DOM_ASTAR || o->algo == HEURNET_DOM_WASTAR ||
         o->algo == HEURNET_DOM_BWAS)
         printf(" weight=%g", o->so.weight);
-    if (o->algo == HEURNET_DOM_BWAS || o->algo == HEURNET_DOM_FOCAL)
+    if (o->algo == HEURNET_DOM_BWAS)
         printf(" batch=%d", o->so.batch);
     if (o->algo == HEURNET_DOM_FOCAL)
         printf(" bound=%g admissible=%s", o->bound, o->admissible);

@@ -147,7 +147,7 @@ class Solve(unittest.TestCase):
 
     def test_idastar_pdb_equals_heurnet_solve(self):
         b = walk_boards(20, 3, 60, 1)
-        got = self.compare(b, 3, [])
+        got = self.compare(b, 3, ["--heuristic", "pdb:8"], heuristic="pdb:8")
         self.assertTrue((got.status == "solved").all())
 
     def test_astar_model_equals_heurnet_solve(self):
@@ -160,7 +160,7 @@ class Solve(unittest.TestCase):
     def test_15puzzle_555_and_batch_astar(self):
         b = walk_boards(5, 4, 40, 4)
         self.compare(b, 4, ["--heuristic", "pdb:5-5-5"], heuristic="pdb:5-5-5")
-        self.compare(b, 4, ["--heuristic", "pdb:5-5-5", "--algo", "batch-astar"],
+        self.compare(b, 4, ["--heuristic", "pdb:5-5-5", "--algo", "bwas", "--batch", "16"],
                      heuristic="pdb:5-5-5", algo="batch-astar")
         self.compare(b, 4, ["--algo", "wastar", "--heuristic", "manhattan"],
                      heuristic="manhattan", algo="wastar")
