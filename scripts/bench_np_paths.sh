@@ -7,9 +7,7 @@
 #      models/15puzzle-search.h5 (A* with the int8 network),
 # interleaved old, new, old, new ... N times; prints user CPU seconds per run
 # and the medians' ratio new/old. The 24-puzzle check (same mean length on
-# own boards at 20 s per board) runs the two binaries at once:
-#   heurnet solve --puzzle 24 --model models/24puzzle-search.h5 --time-limit 20
-# on instances/npuzzle/own/24puzzle-random3101.txt ids 1500-1549.
+# own boards at 20 s per board) is scripts/bench_np24.sh OLD NEW.
 #
 #   3. the search of 2. on the generic core (the new binary given
 #      --domain npuzzle:4x4:blank-last): the same lengths and expansions.
