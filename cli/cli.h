@@ -47,13 +47,12 @@ int cmd_predict(int argc, char **argv);
 int cmd_export(int argc, char **argv); /* cli/cmd_export.c */
 int cmd_import(int argc, char **argv); /* cli/cmd_import.c */
 int cmd_bench(int argc, char **argv);
-int cli_bench_search(int argc, char **argv); /* cli/bench_search.c: `bench search` */
-int cmd_gen(int argc, char **argv);          /* cli/cmd_gen.c */
-int cmd_data(int argc, char **argv);         /* cli/cmd_data.c */
+int cmd_gen(int argc, char **argv);  /* cli/cmd_gen.c */
+int cmd_data(int argc, char **argv); /* cli/cmd_data.c */
 int cmd_emp(int argc, char **argv);
 int cmd_pdb(int argc, char **argv);
 int cmd_solve(int argc, char **argv);
-int cmd_eval(int argc, char **argv);   /* cli/cmd_eval.c */
+int cmd_eval(int argc, char **argv);   /* cli/dom_eval.c */
 int cmd_train(int argc, char **argv);  /* cli/cmd_train.c */
 int cmd_ablate(int argc, char **argv); /* cli/cmd_ablate.c */
 int cmd_avi(int argc, char **argv);    /* cli/cmd_avi.c */
@@ -66,7 +65,7 @@ int cli_domain_npuzzle(const struct dom *d, int *width, int *goal);
 
 /* ---- solve/ with messages printed (cli/solve_glue.c) ----------------- */
 /* Each calls the heurnet_ function of the same purpose (solve/pdb_cache.h,
- * solve/search.h, solve/eval_report.h) and on failure prints the reason and
+ * solve/search.h) and on failure prints the reason and
  * returns CLI_EXIT_USAGE (bad name or spec) or CLI_EXIT_FAIL; cli_pdb_dir
  * returns -1. */
 struct srch_np_pdb;
@@ -74,8 +73,6 @@ struct srch_np_heur;
 struct srch_np_partition;
 struct srch_np_ann_opts;
 struct heurnet_search;
-struct heurnet_eval_info;
-struct heurnet_eval_row;
 int cli_pdb_dir(char *buf, size_t cap);
 int cli_pdb_get(int width, const char *partition, int goal, int quiet, struct srch_np_pdb **out);
 int cli_pdb_build(const struct srch_np_partition *part, int threads, int quiet,
@@ -88,12 +85,5 @@ int cli_ann_settings_parse(const char *settings, struct srch_np_ann_opts *o, cha
                            size_t cap);
 int cli_search_setup(struct heurnet_search *s, const char *spec, const char *adm_spec, int width,
                      int goal, int quiet);
-int cli_eval_report_write(const char *dir, const struct heurnet_eval_info *info,
-                          const struct heurnet_eval_row *rows, size_t n, int quiet, int *plots);
-/* The report folder of heurnet eval (heurnet_eval_dir_prepare / _remove),
- * printing the reason: 0, or CLI_EXIT_FAIL / -1. */
-int cli_eval_dir_prepare(const char *dir, int force, const char *const *files, char *part,
-                         size_t cap);
-int cli_eval_dir_remove(const char *dir, const char *const *files);
 
 #endif

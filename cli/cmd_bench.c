@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmd_nn.h"
+#include "cli/dom_cli.h"
 #include "common/hn.h"
 #include "nn/sparse.h"
 
@@ -349,7 +350,7 @@ static int bench_nn(int argc, char **argv)
 
 static const struct cli_subcmd benches[] = {
     {"nn", bench_nn, "training / inference throughput of a network vs. sgemm alone"},
-    {"search", cli_bench_search, "A* with networks next to A* with a PDB on the same boards"},
+    {"search", cli_bench_search_dom, "searches with networks next to an admissible baseline"},
 };
 
 int cmd_bench(int argc, char **argv)

@@ -34,7 +34,6 @@ int cli_dom_specialised(const char *spec, int argc, char **argv, char **out, int
 
 /* The generic commands. */
 int cli_dom_solve(int argc, char **argv);
-int cli_dom_eval(int argc, char **argv);
 /* heurnet predict --instances: "id<TAB>estimate" per state of FILE, on
  * domain (NULL: the model's) in goal layout goal (NULL: the domain's),
  * with network engine `engine` (enum srch_dom_engine), batch states per
@@ -86,7 +85,7 @@ int cli_dom_setup_n(const char *cmd, const heurnet_dom_opts *o, int threads, con
  * it) checked on the model's domain (or `domain`, a plug-in's file) and
  * written with its mark: an exit code, the reason printed. */
 int cli_dom_set_search(const char *path, const char *domain, const char *str);
-/* heurnet bench search --domain D (cli/bench_dom.c). */
+/* heurnet bench search (cli/bench_dom.c). */
 int cli_bench_search_dom(int argc, char **argv);
 /* Prints a bad instance line; user is the command's name. */
 void cli_dom_parse_error(const char *msg, void *cmd);

@@ -5,7 +5,6 @@
 
 #include "cli/cli.h"
 #include "common/hn.h"
-#include "solve/eval_report.h"
 #include "solve/pdb_cache.h"
 #include "solve/search.h"
 
@@ -54,32 +53,4 @@ int cli_search_setup(struct heurnet_search *s, const char *spec, const char *adm
                      int goal, int quiet)
 {
     return exit_code(heurnet_search_setup(s, spec, adm_spec, width, goal, quiet));
-}
-
-int cli_eval_report_write(const char *dir, const struct heurnet_eval_info *info,
-                          const struct heurnet_eval_row *rows, size_t n, int quiet, int *plots)
-{
-    int st = heurnet_eval_report_write(dir, info, rows, n, quiet, plots);
-    if (st)
-        fprintf(stderr, "heurnet eval: %s\n", hn_errmsg());
-    return st ? CLI_EXIT_FAIL : CLI_EXIT_OK;
-}
-
-int cli_eval_dir_remove(const char *dir, const char *const *files)
-{
-    if (!heurnet_eval_dir_remove(dir, files))
-        return 0;
-    fprintf(stderr, "heurnet eval: %s\n", hn_errmsg());
-    return -1;
-}
-
-int cli_eval_dir_prepare(const char *dir, int force, const char *const *files, char *part,
-                         size_t cap)
-{
-    int st = heurnet_eval_dir_prepare(dir, force, files, part, cap);
-    if (st == HN_ERR_ARG)
-        return cli_fail(NULL);
-    if (st)
-        fprintf(stderr, "heurnet eval: %s\n", hn_errmsg());
-    return st ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }

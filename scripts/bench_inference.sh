@@ -48,7 +48,7 @@ mae() {
         --baseline-algo none --max-expanded 1 --force -q -o "$dir" >/dev/null 2>&1
     awk -F'\t' -v m="$1" -v f="$2" -v e="$4" \
         'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-         { d = $c["ann_error"]; s += d < 0 ? -d : d; n++ }
+         { d = $c["h_error"]; s += d < 0 ? -d : d; n++ }
          END { printf "mae model=%s instances=%s engine=%s boards=%d mae=%.4f\n", m, f, e, n, s / n }' \
         "$dir/instances.tsv"
 }
@@ -72,7 +72,7 @@ done
 
 if [ "$search" = 1 ]; then
     q=ann:models/15puzzle-annd-q35.h5,scale:10,mirror
-    "$HN" bench search --instances "$dca" --goal blank-last --limit "$limit" -q \
+    "$HN" bench search --instances "$dca" --goal blank-last --limit "$limit" -q --algo astar \
         -H "$q,dense" -H "$q" -H "$q,q8" -H "$q,q8,cache:0"
 fi
 
@@ -81,7 +81,8 @@ if [ "$search" = 1 ]; then
     s=ann:models/15puzzle-search.h5$student
     t=ann:models/15puzzle-annd-q35.h5,scale:10,mirror,q8,cache:0
     for i in $(seq "$repeats"); do
-        "$HN" bench search --instances "$dca" --goal blank-last --limit "$limit" -q -H "$s" -H "$t"
+        "$HN" bench search --instances "$dca" --goal blank-last --limit "$limit" -q --algo astar \
+            -H "$s" -H "$t"
     done | tee "$out/repeats.txt"
     # each run's CPU seconds per board: network / PDB, run by run
     awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^cpu_s_per_board=/) c = substr($i, 18) }

@@ -28,3 +28,15 @@ int heurnet_dom_goal_spec(const char *spec, const char *goal, char *out, size_t 
                        last ? ":blank-last" : "");
     return 0;
 }
+
+int heurnet_dom_puzzle_spec(int n, char *out, size_t cap)
+{
+    int w = 2;
+    while ((w + 1) * (w + 1) <= n + 1)
+        w++;
+    if (w * w != n + 1 || w < 3)
+        return hn_fail(HN_ERR_ARG, "the %d-puzzle is not a square board (8, 15, 24, 35, ...)", n);
+    if ((size_t)snprintf(out, cap, "npuzzle:%dx%d", w, w) >= cap)
+        return hn_fail(HN_ERR_ARG, "no room for the domain spec");
+    return 0;
+}

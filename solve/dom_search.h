@@ -127,6 +127,22 @@ int heurnet_dom_model_domain(const char *path, char *spec, size_t cap);
  * "blank-last") into out[cap] (may be spec itself): 0, or HN_ERR_ARG for
  * another goal name, a domain without goal layouts, or no room. */
 int heurnet_dom_goal_spec(const char *spec, const char *goal, char *out, size_t cap);
+/* The N-puzzle's spec ("npuzzle:4x4" for 15) into out[cap]: 0, or
+ * HN_ERR_ARG when N + 1 is not the square of 3 or more. */
+int heurnet_dom_puzzle_spec(int n, char *out, size_t cap);
+
+/* The admissible baseline of eval and bench search on d: the first pdb:
+ * of the domain's heuristics (the n-puzzle's default partition: pdb:8,
+ * pdb:7-8, pdb:6-6-6-6), else its first, into out[cap]: 0, or HN_ERR_ARG
+ * when it has none. And 1 when eval runs it without being asked: a domain
+ * of at most 4 moves and a typical depth of at most 60 (the 8- and
+ * 15-puzzle; not the 24-puzzle, the cube), where an optimal search is
+ * quick. */
+int heurnet_dom_baseline_heuristic(const dom *d, char *out, size_t cap);
+int heurnet_dom_baseline_default(const dom *d);
+/* A baseline's algorithm by name: "astar" or "idastar" (HEURNET_DOM_*),
+ * with none_ok also "none" (-1). 0, or HN_ERR_ARG with hn_errmsg(). */
+int heurnet_dom_baseline_algo_parse(const char *name, int none_ok, int *algo);
 
 /* A search opened from settings. */
 typedef struct heurnet_dom_search heurnet_dom_search;

@@ -13,11 +13,8 @@
 #include "solve/eval_report.h"
 
 const char *const heurnet_eval_report_files[] = {
-    "instances.tsv", "summary.md",     "plots.gp",  "heuristic_error.png",
-    "excess.png",    "expansions.png", "plots.log", NULL};
-const char *const heurnet_dom_eval_report_files[] = {"instances.tsv", "summary.md", "plots.gp",
-                                                     "length.png",    "diff.png",   "seconds.png",
-                                                     "plots.log",     NULL};
+    "instances.tsv",       "summary.md", "plots.gp",       "length.png", "diff.png", "seconds.png",
+    "heuristic_error.png", "excess.png", "expansions.png", "plots.log",  NULL};
 
 int heurnet_eval_dir_remove(const char *dir, const char *const *files)
 {

@@ -1,57 +1,19 @@
-/* The report of heurnet eval, for any program that compares a network search
- * with a baseline on a set of boards: one evaluated board per row, and the
- * writer of instances.tsv, summary.md and gnuplot figures. */
+/* What heurnet eval's report (solve/eval_dom.h) is built with: a model's
+ * estimates at its goal (a network far off there explains a search that
+ * solves nothing; train and ablate warn too), and the report folder, built
+ * under a private name and renamed when complete. */
 #ifndef HEURNET_SOLVE_EVAL_REPORT_H
 #define HEURNET_SOLVE_EVAL_REPORT_H
 
+#include <stddef.h>
 #include <stdio.h>
 
-#include "search/npuzzle/ann.h"
+#include "common/hn.h"
+
+struct nn_model;
 
 HEURNET_API_BEGIN
 
-typedef struct heurnet_eval_row {
-    const srch_np_instance *x;
-    int optimal;        /* -1 unknown */
-    char opt_src;       /* 'k' known from the file, 'b' computed by the baseline, '-' */
-    float ann_h;        /* network estimate of the start board (moves) */
-    int base_h;         /* baseline heuristic of the start board */
-    srch_np_result ann; /* search with the network */
-    srch_np_ann_stats nn;
-    int ann_valid; /* solution replays to the goal */
-    int has_base;  /* baseline search ran */
-    srch_np_result base;
-    int base_valid;
-    double time_limit; /* the network search's time limit for this board (s), 0 = none */
-} heurnet_eval_row;
-
-/* What the report says about the run. */
-typedef struct heurnet_eval_info {
-    const char *model, *instances, *heuristic, *algo, *baseline, *baseline_algo, *goal;
-    int puzzle, batch;
-    double weight, bound; /* weight: bwas lambda, else f = g + weight*h */
-    const double *deltas; /* anytime: its schedule (ndeltas values) */
-    int ndeltas;
-    const double *weights; /* anytime: its weighted phases (nweights values, 0: none) */
-    int nweights;
-    srch_np_shortcut_opts shortcut; /* windows re-solved in each solution (0 = off) */
-    srch_np_ida_opts ida;           /* anytime: its IDA* stage (on 0: none) */
-    srch_limits lim;                /* per-board limits of the network search */
-    double time_budget;             /* > 0: mean seconds per board, shared out (row.time_limit) */
-    size_t in_file;                 /* boards in the file */
-    size_t total; /* boards to evaluate (--limit); rows may be fewer if interrupted */
-    int interrupted;
-    double wall;
-} heurnet_eval_info;
-
-/* Write instances.tsv, summary.md, plots.gp and (when gnuplot runs) the PNG
- * figures into the existing directory `dir`. Returns 0, or HN_ERR_IO /
- * HN_ERR_NOMEM with hn_errmsg naming the file. *plots is set to 1 when the
- * figures were drawn. Without gnuplot the report has no figures (a logged
- * warning); a gnuplot that fails or leaves a PNG empty or cut short (full
- * disk) is an error. */
-int heurnet_eval_report_write(const char *dir, const heurnet_eval_info *info,
-                              const heurnet_eval_row *rows, size_t n, int quiet, int *plots);
 /* ---- a model's estimates at the goal (solve/goal_fit.c) ---- */
 
 /* What a model estimates at its domain's goal (distance 0) and how far it
@@ -88,11 +50,10 @@ void heurnet_eval_goal_note(FILE *f, const char *model);
 
 /* ---- the report folder (solve/eval_dir.c) ---- */
 
-/* The files heurnet_eval_report_write and heurnet_dom_eval_report_write
- * write (NULL-terminated): the only files the folder functions remove, so
- * a folder holding anything else is never deleted. */
+/* The files heurnet_dom_eval_report_write writes (NULL-terminated): the
+ * only files the folder functions remove, so a folder holding anything
+ * else is never deleted. */
 extern const char *const heurnet_eval_report_files[];
-extern const char *const heurnet_dom_eval_report_files[];
 
 /* A report is built in a private folder (`dir`.<pid>-<token>.part, its name
  * into part[cap]) that is renamed to dir only when complete. Creates that
@@ -110,9 +71,6 @@ int heurnet_eval_dir_commit(const char *dir, int force, const char *part, const 
 /* Remove a report folder: its `files`, then the folder (a missing folder
  * is fine). HN_ERR_IO when it holds other files or cannot be removed. */
 int heurnet_eval_dir_remove(const char *dir, const char *const *files);
-
-/* Print the headline numbers (the same as summary.md's first table) to `out`. */
-void heurnet_eval_report_headline(FILE *out, const heurnet_eval_row *rows, size_t n);
 
 HEURNET_API_END
 

@@ -151,3 +151,14 @@ int heurnet_goal_fit_file(const char *path, double tol, char *msg, size_t cap)
     nn_model_free(m);
     return bad;
 }
+
+/* A network far off at the goal explains a search that solves nothing:
+ * said in the report and as a warning. */
+void heurnet_eval_goal_note(FILE *f, const char *model)
+{
+    char msg[1024];
+    if (!heurnet_goal_fit_file(model, HEURNET_GOAL_TOL, msg, sizeof msg))
+        return;
+    hn_log(HN_LOG_WARN, "eval: %s", msg);
+    fprintf(f, "**Warning**: %s.\n\n", msg);
+}

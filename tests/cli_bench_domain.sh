@@ -16,9 +16,9 @@ D=npuzzle:3x4
 "$H" bench search --domain $D --instances "$T/w.txt" -q -H "ann:$T/m.h5" -H manhattan \
     -H "ann:$T/m.h5,q8" >"$T/rec" 2>"$T/err" || fail "bench search --domain: $(cat "$T/err")"
 [ "$(grep -c '^heuristic=' "$T/rec")" = 4 ] || fail "want 4 records: $(cat "$T/rec")"
-grep -q "^# heurnet bench search: .*domain $D, the baseline (lc by idastar)" "$T/rec" ||
+grep -q "^# heurnet bench search: .*domain $D, the baseline (pdb:6-5 by idastar)" "$T/rec" ||
     fail "header: $(head -1 "$T/rec")"
-head -2 "$T/rec" | tail -1 | grep -q '^heuristic=lc boards=6 solved=6 optimal=6 .* algo=idastar$' ||
+head -2 "$T/rec" | tail -1 | grep -q '^heuristic=pdb:6-5 boards=6 solved=6 optimal=6 .* algo=idastar$' ||
     fail "baseline record: $(cat "$T/rec")"
 grep -q '^heuristic=manhattan boards=6 solved=6 optimal=6 optimal_share=1.000 .* rows=0 .*algo=idastar' \
     "$T/rec" || fail "manhattan: $(cat "$T/rec")"
@@ -41,7 +41,7 @@ grep -q "^heuristic=ann:$T/m.h5 boards=6 solved=6 optimal=6 .* algo=focal bound=
 grep -q '^heuristic=manhattan boards=3 solved=3 optimal=3 .* algo=astar$' "$T/rec" ||
     fail "cube3: $(cat "$T/rec")"
 "$H" bench search --domain $D --instances "$T/w.txt" --limit 2 -q >"$T/rec" || fail "--limit"
-grep -q '^heuristic=lc boards=2 solved=2 .* algo=idastar$' "$T/rec" || fail "--limit 2: $(cat "$T/rec")"
+grep -q '^heuristic=pdb:6-5 boards=2 solved=2 .* algo=idastar$' "$T/rec" || fail "--limit 2: $(cat "$T/rec")"
 
 expect 2 "--instances FILE is required" "$H" bench search --domain $D
 expect 2 "unknown domain 'nosuch'" "$H" bench search --domain nosuch --instances "$T/w.txt"

@@ -99,6 +99,29 @@ cmp -s <(lengths ida.txt) <(lengths rec.txt) || fail "the recorded search did no
 "$H" eval --domain "$P" --model net.h5 --instances known.txt -o rep --quiet >eval.txt 2>eval.err ||
     fail "eval: $(tail -2 eval.err)"
 [ -s rep/instances.tsv ] && [ -s rep/summary.md ] || fail "eval wrote no report"
+# the baseline on a plug-in: its optima for a file without lengths, the heuristics' errors
+# against them and the difficulty classes of its expansions
+col() { awk -F'\t' -v c="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }
+    { print $k }' "$2"; }
+"$H" eval --domain "$P" --model net.h5 --instances s.txt --baseline pdb:big5 --baseline-algo idastar \
+    -o repb --quiet >evalb.txt 2>eval.err || fail "eval with a baseline: $(tail -2 eval.err)"
+[ "$(col optimal_source repb/instances.tsv | sort -u)" = b ] || fail "optima not from the baseline"
+[ "$(col base_status repb/instances.tsv | sort -u)" = solved ] || fail "baseline: $(cat repb/instances.tsv)"
+cmp -s <(lengths ida.txt) <(col optimal repb/instances.tsv) || fail "baseline optima differ from IDA*'s"
+cmp -s <(col base_length repb/instances.tsv) <(col optimal repb/instances.tsv) || fail "base_length"
+grep -q '^| Extreme | >= ' repb/summary.md || fail "no difficulty classes: $(cat repb/summary.md)"
+grep -q '^Heuristic of the start states against the optimum (24 states)' repb/summary.md ||
+    fail "no heuristic errors: $(cat repb/summary.md)"
+awk -F'\t' 'NR > 1 && ($29 == "NA" || $22 == "NA") { bad = 1 } END { exit bad }' repb/instances.tsv ||
+    fail "error columns empty with an optimum"
+grep -Eq 'optimal=[0-9]+/24 .* base_mean_expanded=[0-9.]+ base_mean_seconds=[0-9.]+ expansion_ratio=[0-9.]+' \
+    evalb.txt || fail "headline: $(cat evalb.txt)"
+"$H" eval --domain "$P" --model net.h5 --instances s.txt --baseline pdb:big5 -o repn --quiet \
+    >evaln.txt 2>eval.err || fail "eval without a baseline search: $(tail -2 eval.err)"
+[ "$(col base_status repn/instances.tsv | sort -u)" = skipped ] || fail "a pancake baseline ran by default"
+[ "$(col optimal repn/instances.tsv | sort -u)" = NA ] && [ "$(col base_h repn/instances.tsv | grep -c NA)" = 0 ] ||
+    fail "no optima without the baseline, but its heuristic's values: $(head -3 repn/instances.tsv)"
+grep -q 'Fewer than 4 states were solved by both searches' repn/summary.md || fail "classes without a baseline"
 "$H" predict --domain "$P" --model net.h5 --instances s.txt >pred.txt || fail "predict"
 [ "$(wc -l <pred.txt)" = 24 ] || fail "predict gave $(wc -l <pred.txt) lines for 24 states"
 "$H" bench search --domain "$P" --model net.h5 --algo astar --instances s.txt >bench.txt 2>bench.err ||

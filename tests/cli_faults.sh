@@ -92,9 +92,10 @@ failed "eval under ulimit -f 2"
 absent "$T/rep"
 if command -v gnuplot >/dev/null; then
     mkdir -p "$T/bin"
-    printf '#!/bin/sh\n: >heuristic_error.png; : >excess.png; : >expansions.png\n' >"$T/bin/gnuplot"
+    printf '#!/bin/sh\nfor f in length diff seconds heuristic_error excess expansions; do : >$f.png; done\n' \
+        >"$T/bin/gnuplot"
     chmod +x "$T/bin/gnuplot"
-    PATH="$T/bin:$PATH" expect 1 "heuristic_error.png is missing, empty or cut short" \
+    PATH="$T/bin:$PATH" expect 1 "seconds.png is missing, empty or cut short" \
         "${EVAL[@]}" -o "$T/rep"
     absent "$T/rep"
     "${EVAL[@]}" -o "$T/rep" >/dev/null 2>"$T/err" || fail "eval: $(head -c 300 "$T/err")"

@@ -15,12 +15,12 @@ SRC=$3
 # the value of key K on a key=value line
 kv() { tr ' ' '\n' <<<"$2" | sed -n "s/^$1=//p" | head -1; }
 
-# --- eval, n-puzzle path: 4 Korf boards, 50 nodes each ------------------------
+# --- eval, the 15-puzzle: 4 Korf boards, 50 nodes each ------------------------
 grep -v '^#' "$SRC/instances/npuzzle/korf100.txt" | head -4 >"$T/k4.txt"
 "$H" eval --model "$SRC/models/15puzzle-search.h5" --instances "$T/k4.txt" -o "$T/r" \
     --max-expanded 50 --baseline-algo none --quiet >"$T/out" 2>"$T/err" ||
     fail "eval exited $?: $(cat "$T/err")"
-line=$(grep '^boards=' "$T/out")
+line=$(grep '^states=' "$T/out")
 [ "$(kv solved "$line")" = 0 ] || fail "want solved=0: $line"
 for k in mean_excess max_excess mean_expanded median_expanded mean_seconds base_mean_expanded \
     expansion_ratio; do
@@ -30,13 +30,13 @@ grep -q 'optimal=0/0 (n/a)' <<<"$line" || fail "eval: optimal share of no board:
 all=$(kv mean_expanded_all "$line")
 # every board stopped at the limit: at least 50 nodes each, not 0
 awk -v x="$all" 'BEGIN { exit !(x >= 50) }' || fail "eval: mean_expanded_all=$all, want >= 50: $line"
-sum=$(awk -F'\t' 'NR > 1 { s += $10 } END { print s / (NR - 1) }' "$T/r/instances.tsv")
+sum=$(awk -F'\t' 'NR > 1 { s += $11 } END { print s / (NR - 1) }' "$T/r/instances.tsv") # expanded
 awk -v a="$all" -v b="$sum" 'BEGIN { exit !(a - b < 0.06 && b - a < 0.06) }' ||
     fail "eval: mean_expanded_all=$all but instances.tsv's mean is $sum"
-grep -q '| mean expanded (solved boards) | n/a | n/a |' "$T/r/summary.md" ||
+grep -q '| mean expanded (solved states) | n/a | n/a |' "$T/r/summary.md" ||
     fail "summary.md: $(grep expanded "$T/r/summary.md")"
-grep -q 'No board was solved' "$T/r/summary.md" || fail "summary.md does not say nothing was solved"
-grep -q '| expansion ratio baseline / network (means) | 0.00' "$T/r/summary.md" &&
+grep -q 'No state was solved' "$T/r/summary.md" || fail "summary.md does not say nothing was solved"
+grep -q '| expansion ratio baseline / search (means) | 0.00' "$T/r/summary.md" &&
     fail "summary.md still gives a ratio of zeros"
 
 # --- eval, domain path: the 35-puzzle, 200 nodes each --------------------------

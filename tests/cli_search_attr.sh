@@ -133,13 +133,13 @@ fi
 
 # --- eval --model replays the record; limits leave boards unsolved ---
 expect_rc 0 "eval --model" "$HN" eval -q --model "$M" --instances "$tmp/b8.txt" --baseline manhattan -o "$tmp/rep"
-check "the report names the recorded search" grep -q -- "--algo bwas --heuristic ann:$M,manhattan,delta:100\` (batch 8, f = 1\*g + h)" "$tmp/rep/summary.md"
-check "headline: all optimal" grep -q "^boards=6 solved=6 valid=6 optimal=6/6" "$tmp/out"
+check "the report names the recorded search" grep -qF -- '| search | `bwas, weight 1, batch 8, width 1024`, heuristic `ann:'"$M"',manhattan,delta:100` |' "$tmp/rep/summary.md"
+check "headline: all optimal" grep -q "^states=6 solved=6 (replayed) optimal=6/6" "$tmp/out"
 expect_rc 0 "eval with a stored-node limit" "$HN" eval -q --model "$M" --instances "$tmp/b8.txt" --baseline manhattan \
     --baseline-algo none --max-nodes 20 --force -o "$tmp/rep"
-check "boards over the limit are unsolved" grep -q "^boards=6 solved=2 " "$tmp/out"
+check "boards over the limit are unsolved" grep -q "^states=6 solved=2 " "$tmp/out"
 check "limit status in the TSV" test "$(grep -c "	limit	" "$tmp/rep/instances.tsv")" -eq 4
-check "the summary states the limits" grep -q "limits per board (0 = none): 0.0 s, 0 expanded, 20 stored nodes" "$tmp/rep/summary.md"
+check "the summary states the limits" grep -q "| limits | time 0 s per state, expansions 0, stored 20 (0 = none) |" "$tmp/rep/summary.md"
 expect_rc 1 "solve with a node limit exits 1" "$HN" solve -q --model "$M" --max-expanded 5 "$tmp/b8.txt"
 check "limit records" test "$(grep -c "status=limit" "$tmp/out")" -eq 4
 
@@ -151,7 +151,7 @@ expect_rc 0 "solve --model replays the shortcut pass" "$HN" solve -q --model "$t
 check "every board solved with the recorded pass" test "$(grep -c "status=solved" "$tmp/out")" -eq 6
 expect_rc 0 "eval --model names the recorded pass" "$HN" eval -q --model "$tmp/m8s.h5" \
     --instances "$tmp/b8.txt" --baseline manhattan --baseline-algo none -o "$tmp/reps"
-check "the report names the recorded pass" grep -q "(shortcut: windows up to 12 moves, 5000 nodes each)" \
+check "the report names the recorded pass" grep -q "windows of up to 12 moves" \
     "$tmp/reps/summary.md"
 
 # --- recorded weighted phases: a list replayed as recorded, overridden by --weight ---

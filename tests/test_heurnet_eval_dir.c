@@ -50,7 +50,7 @@ int main(void)
     CHECK(strstr(hn_errmsg(), "cannot replace") != NULL);
     CHECK(is_dir("eval_dir_t") && access("eval_dir_t/summary.md", F_OK) != 0);
     CHECK(unlink("eval_dir_t/mine.txt") == 0);
-    CHECK(heurnet_eval_dir_remove("eval_dir_t", heurnet_dom_eval_report_files) == 0);
+    CHECK(heurnet_eval_dir_remove("eval_dir_t", files) == 0);
     CHECK(!is_dir("eval_dir_t"));
     /* a missing folder is already removed */
     CHECK(heurnet_eval_dir_remove("eval_dir_t", files) == 0);

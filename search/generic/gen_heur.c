@@ -771,6 +771,27 @@ uint64_t srch_dom_heur_rows(const srch_dom_heur *h)
            srch_dom_heur_rows(h->b);
 }
 
+void srch_dom_heur_time_nets(srch_dom_heur *h, int on)
+{
+    if (!h)
+        return;
+    if (h->net)
+        srch_gen_net_time(h->net, on);
+    if (h->symnet)
+        srch_gen_net_time(h->symnet, on);
+    srch_dom_heur_time_nets(h->a, on);
+    srch_dom_heur_time_nets(h->b, on);
+}
+
+double srch_dom_heur_net_seconds(const srch_dom_heur *h)
+{
+    if (!h)
+        return 0;
+    return (h->net ? srch_gen_net_seconds(h->net) : 0) +
+           (h->symnet ? srch_gen_net_seconds(h->symnet) : 0) + srch_dom_heur_net_seconds(h->a) +
+           srch_dom_heur_net_seconds(h->b);
+}
+
 uint64_t srch_dom_heur_acc_updates(const srch_dom_heur *h)
 {
     if (!h)

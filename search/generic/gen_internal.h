@@ -27,6 +27,10 @@ size_t srch_gen_net_cache_entry(size_t state_bytes);
 uint64_t srch_gen_net_updates(const gen_net *n);
 /* Estimates the cache gave (no network row). */
 uint64_t srch_gen_net_hits(const gen_net *n);
+/* Sum the seconds of the network calls from now on (on = 1) or not, and
+ * the seconds summed. */
+void srch_gen_net_time(gen_net *n, int on);
+double srch_gen_net_seconds(const gen_net *n);
 
 /* ---- heuristics (gen_heur.c) ---- */
 

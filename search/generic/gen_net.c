@@ -64,6 +64,8 @@ struct gen_net {
     int cache_bits;
     size_t centry;
     uint64_t rows, updates, hits;
+    int timed;      /* 1: the network calls' seconds are summed */
+    double seconds; /* in nn_sparse_run, while timed */
 };
 
 void srch_gen_net_free(gen_net *n)
@@ -175,6 +177,7 @@ gen_net *srch_gen_net_clone(const gen_net *base, int *status)
     n->gen = 1;
     n->cache_bits = base->cache_bits;
     n->inputs = base->inputs;
+    n->timed = base->timed;
     n->sp = nn_sparse_clone(base->sp, base->max_batch, status);
     if (!n->sp || alloc_rows(n) || copy_map(n, base->inmap)) {
         srch_gen_net_free(n);
@@ -202,6 +205,16 @@ uint64_t srch_gen_net_updates(const gen_net *n)
 uint64_t srch_gen_net_hits(const gen_net *n)
 {
     return n->hits;
+}
+
+void srch_gen_net_time(gen_net *n, int on)
+{
+    n->timed = on != 0;
+}
+
+double srch_gen_net_seconds(const gen_net *n)
+{
+    return n->seconds;
 }
 
 /* The model's inputs of k domain inputs, in place. */
@@ -304,6 +317,18 @@ static void fill_row(gen_net *n, int row, const uint8_t *s, uint64_t hv, const u
     acc_fresh(n, s, dst);
 }
 
+/* The network over rows accumulators acc into n->y, its seconds summed
+ * when timed (bench search's nn_rows_per_s; two clock reads a call). */
+static int timed_run(gen_net *n, const int32_t *acc, int rows)
+{
+    if (!n->timed)
+        return nn_sparse_run(n->sp, acc, rows, n->y);
+    double t0 = hn_now();
+    int st = nn_sparse_run(n->sp, acc, rows, n->y);
+    n->seconds += hn_now() - t0;
+    return st;
+}
+
 /* Run the current rows into n->out, then make them the previous call's
  * (indexed for the next call's parents). */
 static int flush(gen_net *n)
@@ -311,7 +336,7 @@ static int flush(gen_net *n)
     rowset *c = &n->set[n->cur];
     if (!c->n)
         return 0;
-    int st = nn_sparse_run(n->sp, c->acc, c->n, n->y);
+    int st = timed_run(n, c->acc, c->n);
     if (st)
         return st;
     for (int i = 0; i < c->n; i++) {
@@ -344,7 +369,7 @@ static int flush(gen_net *n)
 static int q_flush(gen_net *n, const uint8_t *states, const uint8_t *moves, size_t upto)
 {
     rowset *c = &n->set[n->cur];
-    int st = c->n ? nn_sparse_run(n->sp, c->acc, c->n, n->y) : 0;
+    int st = c->n ? timed_run(n, c->acc, c->n) : 0;
     for (int i = 0; !st && i < c->n * n->outs; i++)
         if (!isfinite(n->y[i]))
             st = hn_fail(HN_ERR_NAN, "network heuristic: the network returned %g", (double)n->y[i]);

@@ -161,6 +161,11 @@ uint64_t srch_dom_heur_rows(const srch_dom_heur *h);
  * (0 and 0 for none, also for a spec that does not parse). */
 size_t srch_dom_heur_spec_cache_bytes(const dom *d, const char *spec, int *bits);
 uint64_t srch_dom_heur_acc_updates(const srch_dom_heur *h);
+/* Time the network calls of h's leaves from now on (on = 1; off by
+ * default, as it reads the clock twice a call) or not, and the seconds
+ * they took while timed (wall clock). */
+void srch_dom_heur_time_nets(srch_dom_heur *h, int on);
+double srch_dom_heur_net_seconds(const srch_dom_heur *h);
 
 /* ======================================================================
  * The goal's ball
