@@ -2,6 +2,7 @@
  * the pruning automaton, hashing, walks, encoding deltas and move text. */
 #define _GNU_SOURCE /* RTLD_LOCAL in dlfcn.h is POSIX; this is for strndup */
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,6 +212,52 @@ static const dom_def *find_builtin(const char *name, size_t len)
     return NULL;
 }
 
+/* Definitions a program registered (dom_register_def): opened by name
+ * like the built-in ones, which they may not shadow. */
+#define MAX_REGISTERED 16
+static const dom_def *registered[MAX_REGISTERED];
+static pthread_mutex_t registered_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const dom_def *find_registered(const char *name, size_t len)
+{
+    const dom_def *def = NULL;
+    pthread_mutex_lock(&registered_lock);
+    for (int i = 0; i < MAX_REGISTERED && !def; i++)
+        if (registered[i] && strlen(registered[i]->name) == len &&
+            !strncmp(registered[i]->name, name, len))
+            def = registered[i];
+    pthread_mutex_unlock(&registered_lock);
+    return def;
+}
+
+int dom_register_def(const dom_def *def)
+{
+    if (!def || !def->name || !def->name[0])
+        return hn_fail(HN_ERR_ARG, "dom_register_def: no definition");
+    size_t len = strlen(def->name);
+    if (find_builtin(def->name, len))
+        return hn_fail(HN_ERR_ARG, "domain %s is built in: register another name", def->name);
+    int st = HN_ERR_ARG;
+    pthread_mutex_lock(&registered_lock);
+    for (int i = 0; i < MAX_REGISTERED && st; i++)
+        if (registered[i] && !strcmp(registered[i]->name, def->name))
+            registered[i] = def, st = 0;
+    for (int i = 0; i < MAX_REGISTERED && st; i++)
+        if (!registered[i])
+            registered[i] = def, st = 0;
+    pthread_mutex_unlock(&registered_lock);
+    return st ? hn_fail(st, "%d domains are registered already", MAX_REGISTERED) : 0;
+}
+
+void dom_unregister_def(const dom_def *def)
+{
+    pthread_mutex_lock(&registered_lock);
+    for (int i = 0; i < MAX_REGISTERED; i++)
+        if (registered[i] == def)
+            registered[i] = NULL;
+    pthread_mutex_unlock(&registered_lock);
+}
+
 static int unknown_name(const char *spec)
 {
     char names[512] = "";
@@ -317,6 +364,8 @@ static const dom_def *resolve(const char *spec, void **handle, const char **args
         return load_plugin(spec, handle, args, st);
     size_t n = strcspn(spec, ":");
     const dom_def *def = find_builtin(spec, n);
+    if (!def)
+        def = find_registered(spec, n);
     if (!def) {
         *st = unknown_name(spec);
         return NULL;

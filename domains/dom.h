@@ -33,6 +33,14 @@ void dom_free(dom *d);
  * NULL for none). The definition must outlive the domain. NULL on error
  * (*status) as dom_open. */
 dom *dom_open_def(const dom_def *def, const char *args, int *status);
+/* Make def openable by name, "NAME[:ARGS]" in dom_open as a built-in domain
+ * (a program's own domain, e.g. one written in Python, then runs through
+ * every call that takes a domain's spec); a definition of the same name
+ * replaces the one registered before, a built-in name is refused. def
+ * must stay valid until dom_unregister_def and the domains opened from it
+ * are freed. 0, or HN_ERR_ARG (a built-in name, the table full). */
+int dom_register_def(const dom_def *def);
+void dom_unregister_def(const dom_def *def);
 
 /* The built-in domain definitions by index 0.., NULL past the last. */
 const dom_def *dom_builtin(int index);

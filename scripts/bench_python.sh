@@ -18,9 +18,11 @@
 #
 #   3. expand, encode and heuristic values on 100,000 states of the
 #      15-puzzle and the cube (heurnet.Domain against solve/dom_batch.h)
+#   4. a domain written in Python (examples/domain_pancake.py) against the
+#      same domain as a C plug-in (examples/domain_pancake.c): gen and solve
 # --part P runs part P only.
 #
-# usage: scripts/bench_python.sh [--build DIR] [--repeats R] [--part 1|2|3]
+# usage: scripts/bench_python.sh [--build DIR] [--repeats R] [--part 1|2|3|4]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=build
@@ -31,7 +33,7 @@ while [ $# -gt 0 ]; do
     --build) B=$2; shift ;;
     --repeats) repeats=$2; shift ;;
     --part) part=$2; shift ;;
-    *) echo "usage: $0 [--build DIR] [--repeats R] [--part 1|2|3]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--build DIR] [--repeats R] [--part 1|2|3|4]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -237,8 +239,8 @@ for f in (d.expand, lambda s: d.encode(s, out=x), lambda s: h.values(s, out=v)):
 print("%.4f %.4f %.4f" % tuple(t))
 EOF2
 N=100000
-want 3 || exit 0
 for spec in npuzzle:4x4 cube3; do
+    want 3 || break
     echo "# $spec, $N states (random walks of 1..30 moves): seconds per call (C / Python)"
     rm -f "$T"/b_*
     for r in $(seq "$repeats"); do
@@ -254,4 +256,43 @@ for spec in npuzzle:4x4 cube3; do
         name=$(case $k in e) echo expand ;; n) echo encode ;; v) echo values ;; esac)
         echo "$spec $name throughput python/c=$(median <"$T/b_$k") (median of the pairs; min $(sort -g "$T/b_$k" | head -1), max $(sort -g "$T/b_$k" | tail -1))"
     done
+done
+
+#   4. a domain written in Python (examples/domain_pancake.py, the pancake
+#      stack of 8) against the same domain as a C plug-in
+#      (examples/domain_pancake.c): heurnet.gen of 300 states (walks of 1..12
+#      flips, labelled by IDA* on gap) and A* on gap over 40 stacks, each a
+#      call of one process alternating C and Python; results checked equal
+want 4 || exit 0
+cc -shared -fPIC -O2 -std=c11 -I"$B/include" examples/domain_pancake.c -o "$T/libpancake.so"
+cat >"$T/pydom.py" <<'EOF3'
+import os, sys, time
+import numpy as np
+sys.path.insert(0, "examples")
+import heurnet
+from domain_pancake import PyPancake
+which, out = sys.argv[1], sys.argv[2]
+d = heurnet.Domain(PyPancake(8)) if which == "py" else heurnet.Domain(sys.argv[3] + ":8")
+t0 = time.perf_counter()
+st = heurnet.gen(out, count=300, domain=d, walk=(1, 12), seed=5, label="gap", threads=1,
+                 overwrite=True)
+t1 = time.perf_counter()
+s = d.random_walks(40, (8, 16), seed=6)
+sol = d.solve(s, algo="astar", heuristic="gap")
+t2 = time.perf_counter()
+print("%.4f %.4f %d %d" % (t1 - t0, t2 - t1, int(sol.expanded.sum()), int(sol.length.sum())))
+EOF3
+echo "# pancake:8, the Python domain against the C plug-in: seconds per call (C / Python)"
+rm -f "$T"/d_*
+for r in $(seq "$repeats"); do
+    read -r cg cs ce cl < <("$PY" "$T/pydom.py" c "$T/c.h5" "$T/libpancake.so")
+    read -r pg ps pe pl < <("$PY" "$T/pydom.py" py "$T/py.h5")
+    [ "$ce $cl" = "$pe $pl" ] || { echo "solve differs: C $ce $cl, Python $pe $pl" >&2; exit 1; }
+    echo "run=$r gen_c=$cg gen_py=$pg solve_c=$cs solve_py=$ps expanded=$ce"
+    awk -v a="$pg" -v b="$cg" 'BEGIN {print a / b}' >>"$T/d_g"
+    awk -v a="$ps" -v b="$cs" 'BEGIN {print a / b}' >>"$T/d_s"
+done
+for k in g s; do
+    name=$(case $k in g) echo gen ;; s) echo solve ;; esac)
+    echo "pancake:8 $name time python/c=$(median <"$T/d_$k") (median of the pairs; min $(sort -g "$T/d_$k" | head -1), max $(sort -g "$T/d_$k" | tail -1))"
 done

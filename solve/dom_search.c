@@ -139,7 +139,7 @@ int heurnet_dom_finish(heurnet_dom_search *s)
     int rc = default_heuristic(s);
     if (rc)
         return rc;
-    int net = !strncmp(o->heuristic, "ann:", 4);
+    int net = !strncmp(o->heuristic, "ann:", 4) || srch_dom_heur_is_callback(o->heuristic);
     if (o->algo < 0)
         o->algo = net ? HEURNET_DOM_BWAS : HEURNET_DOM_IDASTAR;
     if (o->algo == HEURNET_DOM_WASTAR && o->so.weight == 1.0)

@@ -25,7 +25,8 @@ export OPENBLAS_NUM_THREADS=1
 cd "$T" || die "cd $T"
 
 HEURNET_LIB="$LIB" PYTHONPATH="$SRC/python:$SRC/tests/python" \
-    "$PY" -m unittest test_api test_interrupt test_fuzz test_hostile test_domain test_np_facade 2>"$T/unittest.log" ||
+    "$PY" -m unittest test_api test_interrupt test_fuzz test_hostile test_domain test_np_facade \
+        test_pydomain test_torch 2>"$T/unittest.log" ||
     { tail -40 "$T/unittest.log"; fail "python unittest"; }
 
 VERSION=$("$H" --version | awk '{print $2}')

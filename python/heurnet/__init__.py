@@ -14,7 +14,9 @@ from .model import Model
 from .search import solve, Solutions, Heuristic, PDB, domain_width, walk_boards
 from .train import gen, train, avi
 from ._progress import set_progress
-from .domain import Domain, DomainHeuristic, Expansion, Instances, domains
+from .domain import (Domain, DomainHeuristic, CallbackHeuristic, Expansion, Instances,
+                     domains)
+from .pydomain import PythonDomain
 
 
 def revision():
@@ -31,4 +33,5 @@ def blas_threads(n):
 __all__ = ["Model", "solve", "Solutions", "Heuristic", "PDB", "gen", "train", "avi",
            "HeurnetError", "HeurnetValueError", "HeurnetIOError", "HeurnetMemoryError",
            "domain_width", "walk_boards", "revision", "blas_threads", "MAX_THREADS",
-           "__version__", "Domain", "DomainHeuristic", "Expansion", "Instances", "domains", "set_progress"]
+           "__version__", "Domain", "DomainHeuristic", "Expansion", "Instances", "domains", "set_progress",
+           "CallbackHeuristic", "PythonDomain"]

@@ -14,13 +14,37 @@ def _describe(a):
 
 
 def as_array(x, name):
+    """x as a numpy array: an ndarray as it is; a tensor or any object with
+    __dlpack__ (PyTorch, JAX, CuPy on the CPU) or __array__ as the array
+    over its memory (numpy.from_dlpack: no copy where the producer allows);
+    anything else (a list included) is refused."""
     if not isinstance(x, np.ndarray):
-        raise TypeError("%s: expected a numpy.ndarray, not %s" % (name, type(x).__name__))
+        conv = _foreign(x)
+        if conv is None:
+            raise TypeError("%s: expected a numpy.ndarray (or a tensor: __dlpack__, __array__), "
+                            "not %s" % (name, type(x).__name__))
+        x = conv
     if isinstance(x, np.ma.MaskedArray):
         # C reads the data under the mask as well: the mask would be ignored
         raise TypeError("%s: a masked array; pass numpy.ma.filled(%s, value) or its .data"
                         % (name, name))
     return x
+
+
+def _foreign(x):
+    """An object's array through DLPack or __array__, else None."""
+    if hasattr(x, "__dlpack__") and hasattr(np, "from_dlpack"):
+        try:
+            return np.from_dlpack(x)
+        except (TypeError, RuntimeError, BufferError, ValueError):
+            pass  # a device or dtype numpy cannot view: try __array__
+    if hasattr(x, "__array__"):
+        try:
+            a = np.asarray(x)
+        except (TypeError, RuntimeError, ValueError):
+            return None
+        return a if isinstance(a, np.ndarray) and a.dtype != object else None
+    return None
 
 
 def c_contiguous(a, name):

@@ -113,6 +113,8 @@ _PROTOS = {
     "nn_infer_run": (C.c_int, [_P, _P, C.c_int, _P]),
     "nn_infer_refresh": (C.c_int, [_P, _P]),
     "nn_infer_max_batch": (C.c_int, [_P]),
+    "nn_import_onnx_mem": (_P, [C.c_char_p, C.c_size_t, _S, C.POINTER(C.c_int)]),
+    "nn_export_npy": (C.c_int, [_P, _S]),
     "heurnet_model_create": (_P, [_S, C.c_float, C.c_uint64, C.POINTER(C.c_int)]),
     "heurnet_model_spec_string": (C.c_int, [_P, _S, C.c_size_t]),
     "heurnet_gen": (C.c_int, [_S, _P, _P]),
@@ -148,6 +150,9 @@ _PROTOS = {
     "heurnet_dom_heur_admissible": (C.c_int, [_P]),
     "heurnet_dom_heur_values": (C.c_int, [_P, _P, C.c_size_t, C.c_size_t, _P]),
     "heurnet_dom_heur_ints": (C.c_int, [_P, _P, C.c_size_t, C.c_size_t, _P]),
+    "srch_dom_heur_register": (C.c_int, [_S, _P, _P]),
+    "dom_open_def": (_P, [_P, _S, C.POINTER(C.c_int)]),
+    "dom_register_def": (C.c_int, [_P]),
     "dom_heur_open": (_P, [_P, _S, C.POINTER(C.c_int)]),
     "dom_heur_free": (None, [_P]),
     "dom_heur_eval_many": (None, [_P, _P, C.c_size_t, C.c_size_t, _P]),
@@ -188,7 +193,24 @@ def error(status, what=None):
     return HeurnetError(msg, status)
 
 
+# Exceptions raised in Python callbacks the library called (a domain
+# written in Python): the callback stops the running call and leaves its
+# exception here, raised by the next check() or stop_hook exit.
+PENDING = []
+
+
+def raise_pending():
+    """Raise the first exception a Python callback left (and clear the
+    stop request it made)."""
+    if PENDING:
+        e = PENDING[0]
+        PENDING.clear()
+        lib.hn_stop_set(0)
+        raise e
+
+
 def check(status, what=None):
+    raise_pending()
     if status < 0:
         raise error(status, what)
     return status
@@ -223,6 +245,8 @@ class stop_hook:
                 signal.signal(s, h if h is not None else signal.SIG_DFL)
         self.stopped = bool(lib.hn_stop_requested())
         lib.hn_stop_set(0)
+        if exc[0] is None:
+            raise_pending()
         return False
 
 

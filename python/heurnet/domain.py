@@ -17,16 +17,21 @@ range is a HeurnetValueError naming its index, never a crash.
 """
 
 import ctypes as C
+import itertools
 import os
 import threading
-from typing import List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from . import _arrays, _check
-from ._lib import lib, check, error, stop_hook, INTERRUPTED, LIMIT, NOMEM, UNSOLVABLE
+from ._lib import lib, check, error, stop_hook, ARG, INTERRUPTED, LIMIT, NOMEM, UNSOLVABLE
+
+if TYPE_CHECKING:
+    from .pydomain import PythonDomain
 
 StateArray = np.ndarray
+_USERS_LOCK = threading.Lock()
 WalkLengths = Union[int, Tuple[int, int]]
 
 
@@ -88,11 +93,18 @@ class Instances(NamedTuple):
 
 class Domain:
     """An open domain: Domain("npuzzle:7x7:blank-last"), Domain("cube3"),
-    Domain("./libmine.so:12") (a plug-in: a path with a '/'). Read-only:
+    Domain("./libmine.so:12") (a plug-in: a path with a '/'), or
+    Domain(obj) of a heurnet.PythonDomain (a domain written in Python,
+    registered under its canonical spec for this process). Read-only:
     one Domain may be used from several threads at once. Pickles by its
     spec (a plug-in's path must exist where it is unpickled)."""
 
-    def __init__(self, spec: str):
+    def __init__(self, spec: Union[str, "PythonDomain"]):
+        from .pydomain import PythonDomain, register
+        self._py = None
+        if isinstance(spec, PythonDomain):
+            self._py = spec
+            spec = register(spec)  # then opened by its canonical spec
         key = _check.text(spec, "Domain: spec", none_ok=False)
         st = C.c_int(0)
         h = lib.dom_open(key, C.byref(st))
@@ -129,13 +141,34 @@ class Domain:
         self.inverse: np.ndarray = np.array(inv, np.int32)
         self.costs: np.ndarray = np.array(cost, np.int32)
 
-    def __del__(self):
+    # A heuristic's C object reads its domain's until it is freed, and the
+    # garbage collector finalizes a cycle's objects in any order: the
+    # domain is freed by the last of itself and its users.
+    def _retain(self):
+        with _USERS_LOCK:
+            self._users = getattr(self, "_users", 0) + 1
+
+    def _release(self):
+        with _USERS_LOCK:
+            self._users -= 1
+            last = self._users == 0 and getattr(self, "_dead", False)
+        if last:
+            self._free()
+
+    def _free(self):
         if lib is not None and getattr(self, "_d", None):
             lib.dom_free(self._d)
             self._d = None
 
+    def __del__(self):
+        with _USERS_LOCK:
+            self._dead = True
+            users = getattr(self, "_users", 0)
+        if not users:
+            self._free()
+
     def __reduce__(self):
-        return (Domain, (self._given,))
+        return (Domain, (self._py if self._py is not None else self._given,))
 
     def __repr__(self):
         return "<heurnet.Domain %s: %d-byte states, %d moves, %d inputs>" % (
@@ -441,10 +474,14 @@ class Domain:
         rows = np.zeros(n, ROW)
         moves = np.zeros((n, max_moves), np.uint8)
         desc = C.create_string_buffer(1024)
+        _callback_error(pairs)  # one left from an earlier call is dropped
         with stop_hook() as hook:
             st = lib.heurnet_dom_solve_pairs(self._d, a.ctypes.data, n, self.state_bytes, names,
                                              values, len(pairs), threads, rows.ctypes.data,
                                              moves.ctypes.data, max_moves, desc, len(desc))
+        e = _callback_error(pairs)
+        if e is not None:
+            raise e
         if hook.stopped or st == INTERRUPTED:
             raise KeyboardInterrupt("solve: stopped by a signal")
         check(st, "solve")
@@ -468,12 +505,14 @@ class DomainHeuristic:
         if not h:
             raise error(st.value)
         self._h = C.c_void_p(h)
+        domain._retain()
         self.admissible: bool = bool(lib.heurnet_dom_heur_admissible(self._h))
 
     def __del__(self):
         if lib is not None and getattr(self, "_h", None):
             lib.heurnet_dom_heur_free(self._h)
             self._h = None
+            self.domain._release()
 
     def __repr__(self):
         return "<heurnet.DomainHeuristic %s on %s>" % (self.name, self.domain.spec)
@@ -500,6 +539,109 @@ class DomainHeuristic:
                                             self.domain.state_bytes, v.ctypes.data),
                   "search_values")
         return v
+
+
+# srch_dom_heur_fn (search/generic/srch_dom.h)
+_HEUR_FN = C.CFUNCTYPE(C.c_int, C.c_void_p, C.c_void_p, C.c_size_t, C.c_void_p)
+_CALLBACKS = {}  # name -> CallbackHeuristic, registered in the library
+_CALLBACKS_LOCK = threading.Lock()
+_NAMES = itertools.count(1)
+
+
+class CallbackHeuristic:
+    """A heuristic computed in Python for heurnet's searches:
+    fn(states) gets a batch of the domain's states (uint8 [n, state_bytes],
+    a read-only view valid during the call) and returns their n estimates
+    in cost units (anything numpy.asarray takes: a list, an array, a CPU
+    torch tensor). A search takes it by .spec ("cb:NAME"), with a floor as
+    spec + ",H":
+
+        h = heurnet.CallbackHeuristic(dom, lambda s: my_net(dom.encode(s)))
+        dom.solve(states, algo="astar", heuristic=h.spec)
+
+    The searches call it in batches, as they call a network (the children
+    of an expansion, a beam's layer), on each of their threads; the GIL is
+    held only inside fn. An exception in fn stops the search, and solve
+    raises it. It stays registered until close() (or the end of a with
+    block): the library keeps only its function pointer."""
+
+    def __init__(self, domain: "Domain", fn, name: Optional[str] = None):
+        if not callable(fn):
+            raise TypeError("CallbackHeuristic: fn must be callable, not %s" % type(fn).__name__)
+        self.domain = domain
+        self.fn = fn
+        self.name = name if name is not None else "py%d" % next(_NAMES)
+        key = _check.text(self.name, "CallbackHeuristic: name", none_ok=False)
+        self.spec = "cb:" + self.name
+        self.calls = 0
+        self.rows = 0
+        self._error = None
+        self._cb = _HEUR_FN(self._call)
+        with _CALLBACKS_LOCK:
+            if self.name in _CALLBACKS:
+                raise ValueError("CallbackHeuristic: the name %r is taken" % self.name)
+            check(lib.srch_dom_heur_register(key, C.cast(self._cb, C.c_void_p), None),
+                  "CallbackHeuristic")
+            _CALLBACKS[self.name] = self
+
+    def _call(self, user, states, n, est):
+        """The library's call: 0, or a negative status after an exception."""
+        try:
+            if n == 0:
+                return 0
+            sb = self.domain.state_bytes
+            a = np.frombuffer((C.c_uint8 * (n * sb)).from_address(states), np.uint8)
+            a = a.reshape(n, sb)
+            a.flags.writeable = False
+            v = np.asarray(self.fn(a), dtype=np.float64).reshape(-1)
+            if v.shape != (n,):
+                raise ValueError("%s: fn gave %d values for %d states" % (self.spec, v.size, n))
+            if not np.isfinite(v).all():
+                raise ValueError("%s: fn gave NaN or infinity for state %d"
+                                 % (self.spec, int(np.argmax(~np.isfinite(v)))))
+            np.frombuffer((C.c_double * n).from_address(est), np.float64)[:] = v
+            self.calls += 1
+            self.rows += n
+            return 0
+        except BaseException as e:  # noqa: B036 - carried to solve, which raises it
+            if self._error is None:
+                self._error = e
+            return INTERRUPTED if isinstance(e, KeyboardInterrupt) else ARG
+
+    def values(self, states) -> np.ndarray:
+        """fn's estimates of checked states (float64 [n])."""
+        a = self.domain.states(states, "values: states")
+        return np.asarray(self.fn(a), dtype=np.float64).reshape(-1)
+
+    def close(self):
+        """Unregister it (searches can no longer open its spec)."""
+        with _CALLBACKS_LOCK:
+            if _CALLBACKS.get(self.name) is self:
+                lib.srch_dom_heur_register(self.name.encode(), None, None)
+                del _CALLBACKS[self.name]
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def __repr__(self):
+        return "<heurnet.CallbackHeuristic %s on %s: %d calls, %d rows>" % (
+            self.spec, self.domain.spec, self.calls, self.rows)
+
+
+def _callback_error(pairs):
+    """The exception a callback heuristic of these settings stored during
+    a search (taken: it is given once), else None."""
+    for _, value in pairs:
+        if value.startswith("cb:"):
+            cb = _CALLBACKS.get(value[3:].split(",", 1)[0])
+            if cb is not None and cb._error is not None:
+                e, cb._error = cb._error, None
+                return e
+    return None
 
 
 class Solutions:

@@ -200,6 +200,23 @@ class Model:
             return None
         return "npuzzle:%dx%d%s" % (np_[0], np_[0], ":blank-last" if np_[1] else "")
 
+    # ---- PyTorch (heurnet.torch; needs torch) ----------------------------
+
+    @classmethod
+    def from_torch(cls, module, domain, name: str = "torch") -> "Model":
+        """A model from a torch.nn.Module over domain's encoding (a Domain
+        or its spec): exported to ONNX in memory and read by heurnet's own
+        importer, recording the domain's encoder and spec (see
+        heurnet.torch.model_from_torch)."""
+        from .torch import model_from_torch
+        return model_from_torch(module, domain, name)
+
+    def to_torch(self):
+        """This model as a torch.nn.Sequential in eval mode (see
+        heurnet.torch.model_to_torch)."""
+        from .torch import model_to_torch
+        return model_to_torch(self)
+
     # ---- pickling: the model file's bytes -----------------------------------
 
     def to_bytes(self) -> bytes:

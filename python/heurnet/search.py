@@ -353,11 +353,13 @@ class PDB:
         if not h:
             raise error(st.value)
         self._h = C.c_void_p(h)
+        self._d._retain()
 
     def __del__(self):
         if lib is not None and getattr(self, "_h", None):
             lib.dom_heur_free(self._h)
             self._h = None
+            self._d._release()
 
     def lookup(self, states):
         """The additive PDB value of each board (int32 [n])."""

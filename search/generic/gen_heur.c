@@ -3,6 +3,7 @@
  * estimate into the integer value the searches order by. */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,7 @@
 const srch_dom_net_opts SRCH_DOM_NET_DEFAULTS = {
     .engine = SRCH_DOM_ENGINE_AUTO, .max_batch = 1024, .residual = 1};
 
-enum kind { K_ADM, K_NET, K_MAX, K_SUM };
+enum kind { K_ADM, K_NET, K_MAX, K_SUM, K_CB };
 
 /* The most maps a network is averaged over besides the identity. */
 #define DOM_SYM_MAX (DOM_MAX_SYMMETRIES - 1)
@@ -47,7 +48,9 @@ struct srch_dom_heur {
     uint8_t qmove[DOM_SYM_MAX][DOM_MAX_MOVES];
     uint8_t *mbuf;        /* the mapped moves */
     srch_dom_heur *a, *b; /* K_MAX, K_SUM */
-    int scale;            /* the root's value options */
+    srch_dom_heur_fn fn;  /* K_CB */
+    void *user;
+    int scale; /* the root's value options */
     double offset;
     srch_dom_heur *floor;
     /* the root's blends: blend_w[j] x admissible blend[j]'s value added */
@@ -417,8 +420,96 @@ size_t srch_dom_heur_spec_cache_bytes(const dom *d, const char *spec, int *bits)
     return *bits ? copies * ((size_t)1 << *bits) * srch_gen_net_cache_entry(dom_state_bytes(d)) : 0;
 }
 
+/* ---- heuristics a program gives as functions ---------------------------- */
+
+static struct {
+    char name[64];
+    srch_dom_heur_fn fn;
+    void *user;
+} callbacks[SRCH_DOM_MAX_CALLBACKS];
+static pthread_mutex_t callbacks_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int srch_dom_heur_register(const char *name, srch_dom_heur_fn fn, void *user)
+{
+    if (!name || !name[0] || strlen(name) >= sizeof callbacks[0].name || strchr(name, ','))
+        return hn_fail(HN_ERR_ARG, "a callback heuristic's name: 1..63 characters, no comma");
+    pthread_mutex_lock(&callbacks_lock);
+    int free_slot = -1, i = 0;
+    for (; i < SRCH_DOM_MAX_CALLBACKS && strcmp(callbacks[i].name, name); i++)
+        if (free_slot < 0 && !callbacks[i].name[0])
+            free_slot = i;
+    if (i == SRCH_DOM_MAX_CALLBACKS)
+        i = fn ? free_slot : -1;
+    if (i >= 0) {
+        snprintf(callbacks[i].name, sizeof callbacks[i].name, "%s", fn ? name : "");
+        callbacks[i].fn = fn;
+        callbacks[i].user = user;
+    }
+    pthread_mutex_unlock(&callbacks_lock);
+    return i >= 0 || !fn ? 0
+                         : hn_fail(HN_ERR_ARG, "%d callback heuristics are registered already",
+                                   SRCH_DOM_MAX_CALLBACKS);
+}
+
+/* The registered function of "cb:NAME[,H]" into *fn, *user: 1, else 0. */
+static int callback_of(const char *spec, srch_dom_heur_fn *fn, void **user)
+{
+    if (!spec || strncmp(spec, "cb:", 3))
+        return 0;
+    size_t len = strcspn(spec + 3, ",");
+    int found = 0;
+    pthread_mutex_lock(&callbacks_lock);
+    for (int i = 0; i < SRCH_DOM_MAX_CALLBACKS && !found; i++)
+        if (callbacks[i].name[0] && strlen(callbacks[i].name) == len &&
+            !strncmp(callbacks[i].name, spec + 3, len)) {
+            *fn = callbacks[i].fn;
+            *user = callbacks[i].user;
+            found = 1;
+        }
+    pthread_mutex_unlock(&callbacks_lock);
+    return found;
+}
+
+int srch_dom_heur_is_callback(const char *spec)
+{
+    srch_dom_heur_fn fn;
+    void *user;
+    return callback_of(spec, &fn, &user);
+}
+
+/* The leaf of "cb:NAME[,H]", H its floor. */
+static srch_dom_heur *callback_open(const dom *d, const char *spec, int *status)
+{
+    srch_dom_heur_fn fn;
+    void *user;
+    if (!callback_of(spec, &fn, &user)) {
+        *status = hn_fail(HN_ERR_ARG, "%s: no callback heuristic of that name is registered", spec);
+        return NULL;
+    }
+    srch_dom_heur *h = node_new(K_CB, d, status);
+    if (!h)
+        return NULL;
+    h->fn = fn;
+    h->user = user;
+    h->has_net = 1;
+    const char *comma = strchr(spec, ',');
+    srch_dom_heur *floor = comma ? srch_dom_heur_adm(d, comma + 1, status) : NULL;
+    if (comma && (!floor || (*status = srch_dom_heur_set_value(h, 1, 0, floor)))) {
+        srch_dom_heur_free(h);
+        return NULL;
+    }
+    return h;
+}
+
 int srch_dom_heur_spec_prepare(const dom *d, const char *spec)
 {
+    if (!strncmp(spec, "cb:", 3)) {
+        const char *comma = strchr(spec, ',');
+        srch_dom_heur *f = comma ? srch_dom_heur_adm(d, comma + 1, &(int){0}) : NULL;
+        int ok = srch_dom_heur_is_callback(spec) && (!comma || f);
+        srch_dom_heur_free(f);
+        return ok ? 0 : hn_fail(HN_ERR_ARG, "%s: not a registered callback heuristic", spec);
+    }
     ann_spec a = {.o = SRCH_DOM_NET_DEFAULTS, .scale = 1};
     char path[4096];
     int st = strncmp(spec, "ann:", 4) ? 0 : ann_parse(spec, path, sizeof path, &a);
@@ -440,6 +531,8 @@ srch_dom_heur *srch_dom_heur_open_model(const dom *d, const char *spec, const nn
     int dummy;
     if (!status)
         status = &dummy;
+    if (!strncmp(spec, "cb:", 3))
+        return callback_open(d, spec, status);
     if (strncmp(spec, "ann:", 4))
         return srch_dom_heur_adm(d, spec, status);
     ann_spec a = {.o = opts ? *opts : SRCH_DOM_NET_DEFAULTS, .scale = 1};
@@ -512,6 +605,8 @@ srch_dom_heur *srch_dom_heur_clone(const srch_dom_heur *h, int *status)
     c->offset = h->offset;
     memcpy(c->blend_w, h->blend_w, sizeof c->blend_w);
     c->has_net = h->has_net;
+    c->fn = h->fn;
+    c->user = h->user;
     c->sym = h->sym;
     c->qnet = h->qnet;
     memcpy(c->qmap, h->qmap, sizeof c->qmap);
@@ -658,6 +753,9 @@ int srch_dom_heur_estimate(srch_dom_heur *h, const void *states, size_t n, const
                 est[i + k] = v[k];
         }
         return 0;
+    case K_CB:
+        st = h->fn(h->user, states, n, est);
+        return st < 0 ? hn_fail(st, "a callback heuristic failed (status %d)", st) : 0;
     case K_NET:
         st = srch_gen_net_estimate(h->net, s, n, parents, parent_of, moves, est);
         return st || h->sym < 2 ? st : sym_mean(h, s, n, parents, parent_of, moves, est);

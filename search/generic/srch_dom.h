@@ -97,6 +97,21 @@ srch_dom_heur *srch_dom_heur_open(const dom *d, const char *spec, const srch_dom
  * a network searches with it; other paths load as above. */
 srch_dom_heur *srch_dom_heur_open_model(const dom *d, const char *spec, const struct nn_model *self,
                                         const srch_dom_net_opts *opts, int *status);
+/* A heuristic a program computes itself (a PyTorch network in Python):
+ * fn(user, states, n, est) gets n states back to back and writes their
+ * estimates (cost units) into est[n], returning 0 or a negative status
+ * (the search stops with it). A search opens it by the spec "cb:NAME"
+ * once srch_dom_heur_register has given NAME (up to 63 characters) its
+ * fn; it is a network leaf (not admissible, the goal's value 0) and takes
+ * a floor as "cb:NAME,H". Searches on several threads call fn from each
+ * of them at once, in batches as they evaluate a network's. fn NULL
+ * removes NAME. 0, or HN_ERR_ARG for a bad name or a full table. */
+typedef int (*srch_dom_heur_fn)(void *user, const void *states, size_t n, double *est);
+#define SRCH_DOM_MAX_CALLBACKS 32
+int srch_dom_heur_register(const char *name, srch_dom_heur_fn fn, void *user);
+/* 1 when spec names a registered callback heuristic ("cb:NAME[,H]"). */
+int srch_dom_heur_is_callback(const char *spec);
+
 /* Check a spec's settings without loading its model, and open its
  * admissible part once (its tables built into the cache, so processes
  * that open the spec later only read them). 0, or HN_ERR_ARG (or what
