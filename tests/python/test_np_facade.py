@@ -45,11 +45,12 @@ class SolveWords(unittest.TestCase):
 
     def test_algorithms(self):
         b = walk_boards(15, 3, 50, 21)
-        self.same(b, ["--heuristic", "lc", "--algo", "batch-astar", "--batch", "5"],
+        # batch-astar: the old word, bwas at weight 1 on the one core
+        self.same(b, ["--heuristic", "lc", "--algo", "bwas", "--weight", "1", "--batch", "5"],
                   heuristic="lc", algo="batch-astar", batch=5)
         self.same(b, ["--heuristic", "manhattan", "--algo", "wastar", "--weight", "2.5"],
                   heuristic="manhattan", algo="wastar", weight=2.5)
-        self.same(b, ["--heuristic", "ann:" + M8, "--algo", "focal"],
+        self.same(b, ["--heuristic", "ann:" + M8, "--algo", "focal", "--admissible", "pdb:8"],
                   heuristic="ann:" + M8, algo="focal")
         self.same(b, ["--heuristic", "max:manhattan,lc", "--algo", "astar"],
                   heuristic="max:manhattan,lc", algo="astar")
