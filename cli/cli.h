@@ -58,11 +58,6 @@ int cmd_ablate(int argc, char **argv); /* cli/cmd_ablate.c */
 int cmd_avi(int argc, char **argv);    /* cli/cmd_avi.c */
 int cmd_domain(int argc, char **argv); /* cli/cmd_domain.c */
 
-/* A square n-puzzle of 3x3..5x5 that the specialised code serves: 1 with
- * its width and goal (0 blank-first, 1 blank-last), else 0. */
-struct dom;
-int cli_domain_npuzzle(const struct dom *d, int *width, int *goal);
-
 /* ---- solve/ with messages printed (cli/solve_glue.c) ----------------- */
 /* Each calls the heurnet_ function of the same purpose (solve/pdb_cache.h,
  * solve/search.h) and on failure prints the reason and

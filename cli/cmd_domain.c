@@ -10,22 +10,6 @@
 #include "common/hn.h"
 #include "domains/dom.h"
 
-int cli_domain_npuzzle(const dom *d, int *width, int *goal)
-{
-    int w = 0, h = 0, n = 0;
-    const char *c = dom_canonical(d);
-    if (sscanf(c, "npuzzle:%dx%d%n", &w, &h, &n) != 2 || w != h || w < 3 || w > 5)
-        return 0;
-    if (c[n] == '\0')
-        *goal = 0;
-    else if (!strcmp(c + n, ":blank-last"))
-        *goal = 1;
-    else
-        return 0;
-    *width = w;
-    return 1;
-}
-
 _Static_assert(sizeof(size_t) == sizeof(uint64_t), "--bfs-states is parsed as a uint64_t");
 #define CO(f) offsetof(dom_check_opts, f)
 static const struct cli_opt check_opts[] = {

@@ -27,11 +27,6 @@ int cli_dom_spec(const char *cmd, int argc, char **argv, char *spec, size_t cap)
 int cli_dom_puzzle_args(const char *cmd, int argc, char **argv, char **out, int *argc_out,
                         char *spec, size_t cap);
 
-/* 1 when spec is a square n-puzzle of 3x3..5x5, which the specialised code
- * serves: argv is rewritten in place (--domain D -> --puzzle N --goal G,
- * into `out`, which holds argc + 2 entries) and *argc_out set. */
-int cli_dom_specialised(const char *spec, int argc, char **argv, char **out, int *argc_out);
-
 /* The generic commands. */
 int cli_dom_solve(int argc, char **argv);
 /* heurnet predict --instances: "id<TAB>estimate" per state of FILE, on

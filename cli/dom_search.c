@@ -1,7 +1,6 @@
 /* The search options of solve and eval on any domain, which domain a
  * command runs on (--puzzle N [--goal G] the short form of a square
- * n-puzzle's --domain), and the hand-over of square n-puzzles up to 5x5 to
- * the specialised eval and predict, until they move. */
+ * n-puzzle's --domain). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,39 +40,6 @@ int cli_dom_spec(const char *cmd, int argc, char **argv, char *spec, size_t cap)
     if (m && heurnet_dom_model_domain(m, spec, cap))
         return cli_usage(cmd, "%s", hn_errmsg());
     return 0;
-}
-
-int cli_dom_specialised(const char *spec, int argc, char **argv, char **out, int *argc_out)
-{
-    static char puzzle[16];
-    int w = 0, h = 0, n = 0;
-    if (sscanf(spec, "npuzzle:%dx%d%n", &w, &h, &n) != 2 || w != h || w < 3 || w > 5)
-        return 0;
-    const char *goal = !spec[n]                           ? "blank-first"
-                       : !strcmp(spec + n, ":blank-last") ? "blank-last"
-                                                          : NULL;
-    if (!goal)
-        return 0;
-    snprintf(puzzle, sizeof puzzle, "%d", w * w - 1);
-    int k = 0, given = arg_of(argc, argv, "--domain") != NULL;
-    for (int i = 0; i < argc; i++) {
-        if (given && !strcmp(argv[i], "--domain") && i + 1 < argc) {
-            i++;
-            continue;
-        }
-        if (given && !strncmp(argv[i], "--domain=", 9))
-            continue;
-        out[k++] = argv[i];
-    }
-    if (given) { /* the goal a --domain names; a model's the command reads itself */
-        out[k++] = "--puzzle";
-        out[k++] = puzzle;
-        out[k++] = "--goal";
-        out[k++] = (char *)goal;
-    }
-    out[k] = NULL;
-    *argc_out = k;
-    return 1;
 }
 
 /* The value of option `name` at argv[*i] ("--name V" or "--name=V"), *i
